@@ -1,0 +1,36 @@
+package dev.codexclient.transport;
+
+/**
+ * Moves JSON messages between the client and one app-server connection: stdio of a child process, a WebSocket,
+ * or memory. The SPI the dispatcher is written against; users pick an implementation on the client builder.
+ *
+ * <p>Contract:
+ * <ul>
+ *   <li>{@link #start(MessageSink)} is called once; from then on the transport reads on one thread of its own and
+ *       hands every message to the sink in wire order.</li>
+ *   <li>{@link #send(byte[])} may be called from any thread; implementations serialise writes so messages never
+ *       interleave. It throws {@link dev.codexclient.errors.CodexTransportException} once the transport ended.</li>
+ *   <li>{@link #close()} is idempotent, bounded in time, and results in exactly one
+ *       {@link MessageSink#onClosed(TransportTermination)}.</li>
+ * </ul>
+ */
+public interface Transport extends AutoCloseable {
+
+    /** Starts reading and delivering to {@code sink}. Called once, before any {@link #send(byte[])}. */
+    void start(MessageSink sink);
+
+    /**
+     * Writes one message: the UTF-8 bytes of one JSON text without a line terminator (the transport frames it).
+     */
+    void send(byte[] message);
+
+    /**
+     * Ends the connection gracefully (for a child process: close its stdin, wait a bounded time, then destroy it)
+     * and releases every thread and file descriptor the transport holds.
+     */
+    @Override
+    void close();
+
+    /** A short description for logs and error messages, e.g. {@code "stdio: codex app-server (pid 4242)"}. */
+    String describe();
+}

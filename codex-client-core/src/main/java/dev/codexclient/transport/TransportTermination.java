@@ -1,0 +1,30 @@
+package dev.codexclient.transport;
+
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * Why a transport ended.
+ *
+ * @param reason     a human-readable sentence, e.g. {@code "codex app-server exited"}
+ * @param exitCode   the child's exit code, when a child process exited
+ * @param stderrTail the last stderr lines of the child, redacted and bounded; empty when none
+ * @param cause      the I/O failure that ended the transport, if any
+ * @param requested  true when the client asked for the close (as opposed to the peer going away)
+ */
+public record TransportTermination(String reason, OptionalInt exitCode, String stderrTail,
+                                   Optional<Throwable> cause, boolean requested) {
+
+    public TransportTermination {
+        Objects.requireNonNull(reason, "reason");
+        Objects.requireNonNull(exitCode, "exitCode");
+        Objects.requireNonNull(stderrTail, "stderrTail");
+        Objects.requireNonNull(cause, "cause");
+    }
+
+    /** A close the client itself asked for. */
+    public static TransportTermination requested(String reason) {
+        return new TransportTermination(reason, OptionalInt.empty(), "", Optional.empty(), true);
+    }
+}

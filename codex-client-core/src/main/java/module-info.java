@@ -1,0 +1,10 @@
+/**
+ * The codex-client core: transports, the JSON-RPC dispatcher and the client API.
+ */
+module dev.codexclient.core {
+    requires transitive dev.codexclient.protocol;
+    requires org.slf4j;
+
+    exports dev.codexclient.errors;
+    exports dev.codexclient.transport;
+}

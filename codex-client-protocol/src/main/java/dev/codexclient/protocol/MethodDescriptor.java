@@ -1,0 +1,52 @@
+package dev.codexclient.protocol;
+
+import java.util.Objects;
+
+/**
+ * A request method of the protocol: its wire name, the Java type of its params and of its result.
+ *
+ * <p>Generated tables ({@code ClientRequestMethods}, {@code ServerRequestMethods}) hold one constant per method, so
+ * a caller can send a request and decode its response without a string anywhere:
+ * <pre>{@code
+ * MethodDescriptor<ThreadStartParams, ThreadStartResponse> m = ClientRequestMethods.THREAD_START;
+ * }</pre>
+ *
+ * @param <P> params type ({@code Void} when the method has none)
+ * @param <R> result type
+ */
+public final class MethodDescriptor<P, R> {
+    private final String method;
+    private final Class<P> paramsType;
+    private final Class<R> resultType;
+    private final ParamsPresence paramsPresence;
+    private final boolean experimental;
+
+    public MethodDescriptor(String method, Class<P> paramsType, Class<R> resultType,
+                            ParamsPresence paramsPresence, boolean experimental) {
+        this.method = Objects.requireNonNull(method, "method");
+        this.paramsType = Objects.requireNonNull(paramsType, "paramsType");
+        this.resultType = Objects.requireNonNull(resultType, "resultType");
+        this.paramsPresence = Objects.requireNonNull(paramsPresence, "paramsPresence");
+        this.experimental = experimental;
+    }
+
+    /** The wire name, e.g. {@code thread/start}. */
+    public String method() { return method; }
+
+    /** The params type; {@code Void.class} when {@link #paramsPresence()} is {@link ParamsPresence#NONE}. */
+    public Class<P> paramsType() { return paramsType; }
+
+    /** The type the {@code result} member decodes into. */
+    public Class<R> resultType() { return resultType; }
+
+    public ParamsPresence paramsPresence() { return paramsPresence; }
+
+    /** True when the method exists only in the experimental schema (see {@link Experimental}). */
+    public boolean experimental() { return experimental; }
+
+    @Override
+    public String toString() {
+        return "MethodDescriptor[" + method + ": " + paramsType.getSimpleName() + " -> " + resultType.getSimpleName()
+                + (experimental ? ", experimental" : "") + "]";
+    }
+}

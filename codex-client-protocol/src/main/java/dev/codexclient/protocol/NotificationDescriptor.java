@@ -1,0 +1,39 @@
+package dev.codexclient.protocol;
+
+import java.util.Objects;
+
+/**
+ * A notification method of the protocol: its wire name and the Java type of its params.
+ *
+ * @param <P> params type ({@code Void} when the notification has none)
+ */
+public final class NotificationDescriptor<P> {
+    private final String method;
+    private final Class<P> paramsType;
+    private final ParamsPresence paramsPresence;
+    private final boolean experimental;
+
+    public NotificationDescriptor(String method, Class<P> paramsType, ParamsPresence paramsPresence,
+                                  boolean experimental) {
+        this.method = Objects.requireNonNull(method, "method");
+        this.paramsType = Objects.requireNonNull(paramsType, "paramsType");
+        this.paramsPresence = Objects.requireNonNull(paramsPresence, "paramsPresence");
+        this.experimental = experimental;
+    }
+
+    /** The wire name, e.g. {@code turn/completed}. */
+    public String method() { return method; }
+
+    public Class<P> paramsType() { return paramsType; }
+
+    public ParamsPresence paramsPresence() { return paramsPresence; }
+
+    /** True when the notification exists only in the experimental schema (see {@link Experimental}). */
+    public boolean experimental() { return experimental; }
+
+    @Override
+    public String toString() {
+        return "NotificationDescriptor[" + method + ": " + paramsType.getSimpleName()
+                + (experimental ? ", experimental" : "") + "]";
+    }
+}
