@@ -1,0 +1,703 @@
+package dev.codexclient.internal.rpc;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.codexclient.errors.CodexException;
+import dev.codexclient.errors.CodexOverloadedException;
+import dev.codexclient.errors.CodexProtocolException;
+import dev.codexclient.errors.CodexRpcException;
+import dev.codexclient.errors.CodexTimeoutException;
+import dev.codexclient.errors.CodexTransportException;
+import dev.codexclient.protocol.RequestId;
+import dev.codexclient.transport.MessageSink;
+import dev.codexclient.transport.Transport;
+import dev.codexclient.transport.TransportTermination;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One JSON-RPC connection to an app-server: correlates request ids, enforces timeouts, retries overloads, routes
+ * server requests to a handler and notifications to per-thread lanes.
+ *
+ * <p>Threading: the transport's single reader thread calls {@link #onMessage(byte[])}. It parses the line and
+ * then only enqueues: response completion, notification delivery and server-request handlers all run on the
+ * callback executor, so no user code ever runs on (or blocks) the reader thread.
+ */
+public final class RpcConnection implements MessageSink, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(RpcConnection.class);
+    private static final Logger WIRE = LoggerFactory.getLogger("dev.codexclient.wire");
+    private static final String GLOBAL_LANE = "";
+    private static final int LOGGED_LINE_LIMIT = 2_000;
+
+    /** What the client layer above the connection implements. */
+    public interface Handler {
+        /** A notification, delivered on its lane: in wire order per codex thread, never on the reader thread. */
+        void onNotification(IncomingNotification notification);
+
+        /**
+         * A server request, called on the callback executor. The returned stage's value is serialised as the
+         * {@code result}; an exceptional completion becomes a JSON-RPC error reply. The stage is cancelled when
+         * the server withdraws the request ({@code serverRequest/resolved}).
+         */
+        CompletionStage<?> onRequest(IncomingRequest request);
+
+        /** The connection ended; called once, after every pending request has been failed. */
+        void onClosed(CodexTransportException cause);
+    }
+
+    private final Transport transport;
+    private final ObjectMapper mapper;
+    private final RpcSettings settings;
+    private final ExecutorService callbacks;
+    private final boolean ownsCallbacks;
+    private final UnaryOperator<String> redactor;
+    private final Handler handler;
+
+    private final AtomicLong nextId = new AtomicLong();
+    private final Map<RequestId, Pending> pending = new ConcurrentHashMap<>();
+    private final Map<RequestId, CompletableFuture<?>> inflightServerRequests = new ConcurrentHashMap<>();
+    private final Map<String, SerialExecutor> lanes = new ConcurrentHashMap<>();
+    private final ScheduledThreadPoolExecutor timer;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final CompletableFuture<CodexTransportException> terminated = new CompletableFuture<>();
+
+    private record Pending(String method, Class<?> resultType, CompletableFuture<Object> future,
+                           ScheduledFuture<?> timeout) {
+    }
+
+    public RpcConnection(Transport transport, ObjectMapper mapper, RpcSettings settings, ExecutorService callbacks,
+                         boolean ownsCallbacks, UnaryOperator<String> redactor, Handler handler) {
+        this.transport = transport;
+        this.mapper = mapper;
+        this.settings = settings;
+        this.callbacks = callbacks;
+        this.ownsCallbacks = ownsCallbacks;
+        this.redactor = redactor;
+        this.handler = handler;
+        this.timer = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "codex-rpc-timer");
+            t.setDaemon(true);
+            return t;
+        });
+        timer.setRemoveOnCancelPolicy(true);
+        timer.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+    }
+
+    /** Starts reading from the transport. */
+    public void start() {
+        transport.start(this);
+    }
+
+    public String describe() {
+        return transport.describe();
+    }
+
+    /** Completes when the connection has ended, with the exception every pending call failed with. */
+    public CompletableFuture<CodexTransportException> terminated() {
+        return terminated;
+    }
+
+    public boolean isClosed() {
+        return closed.get();
+    }
+
+    // ------------------------------------------------------------------------------------------------ requests
+
+    /**
+     * Sends a request and decodes its result into {@code resultType}; retries {@code -32001} per the settings.
+     *
+     * @param params the params object, or {@code null} to omit the member
+     * @param timeout the per-attempt timeout, or {@code null} for the default
+     */
+    public <R> CompletableFuture<R> call(String method, Object params, Class<R> resultType, Duration timeout) {
+        Duration effective = timeout == null ? settings.requestTimeout() : timeout;
+        CompletableFuture<R> result = new CompletableFuture<>();
+        AtomicReference<RequestId> current = new AtomicReference<>();
+        // A caller that cancels (or times out its own wait) must not leave the entry behind.
+        result.whenComplete((v, e) -> {
+            if (result.isCancelled()) {
+                RequestId id = current.get();
+                if (id != null) {
+                    Pending p = pending.remove(id);
+                    if (p != null && p.timeout() != null) {
+                        p.timeout().cancel(false);
+                    }
+                }
+            }
+        });
+        attempt(method, params, resultType, effective, 1, System.nanoTime(), result, current);
+        return result;
+    }
+
+    private <R> void attempt(String method, Object params, Class<R> resultType, Duration timeout, int attempt,
+                             long startedNanos, CompletableFuture<R> result, AtomicReference<RequestId> current) {
+        if (result.isDone()) {
+            return;
+        }
+        CompletableFuture<Object> once = sendRequest(method, params, resultType, timeout, current);
+        once.whenComplete((value, error) -> {
+            if (error == null) {
+                result.complete(resultType.cast(value));
+                return;
+            }
+            Throwable cause = unwrap(error);
+            if (cause instanceof CodexRpcException rpc && rpc.code() == CodexRpcException.SERVER_OVERLOADED) {
+                long elapsed = System.nanoTime() - startedNanos;
+                long delay = backoffNanos(attempt);
+                if (attempt < settings.retryMaxAttempts() && !closed.get()
+                        && elapsed + delay < settings.retryMaxTotal().toNanos()) {
+                    LOG.debug("{} overloaded (attempt {}), retrying in {} ms", method, attempt, delay / 1_000_000);
+                    try {
+                        timer.schedule(() -> attempt(method, params, resultType, timeout, attempt + 1, startedNanos,
+                                result, current), delay, TimeUnit.NANOSECONDS);
+                        return;
+                    } catch (RejectedExecutionException closing) {
+                        // fall through: the connection is closing, report the overload as it stands
+                    }
+                }
+                result.completeExceptionally(new CodexOverloadedException(method, rpc.serverMessage(),
+                        rpc.data().orElse(null), attempt));
+                return;
+            }
+            result.completeExceptionally(cause);
+        });
+    }
+
+    /** Full jitter: uniform in [0, min(max, initial * 2^(attempt-1))]. */
+    private long backoffNanos(int attempt) {
+        long initial = settings.retryInitialBackoff().toNanos();
+        long cap = settings.retryMaxBackoff().toNanos();
+        long bound = attempt >= 31 ? cap : Math.min(cap, initial << (attempt - 1));
+        return bound <= 0 ? 0 : ThreadLocalRandom.current().nextLong(bound + 1);
+    }
+
+    private CompletableFuture<Object> sendRequest(String method, Object params, Class<?> resultType,
+                                                  Duration timeout, AtomicReference<RequestId> current) {
+        CompletableFuture<Object> future = new CompletableFuture<>();
+        if (closed.get()) {
+            future.completeExceptionally(closedException("cannot send " + method));
+            return future;
+        }
+        RequestId id = RequestId.of(nextId.getAndIncrement());
+        current.set(id);
+        byte[] bytes;
+        try {
+            bytes = encode(id, method, params);
+        } catch (IOException | RuntimeException e) {
+            future.completeExceptionally(new CodexException("could not serialise the params of " + method, e));
+            return future;
+        }
+        ScheduledFuture<?> timeoutTask;
+        try {
+            timeoutTask = timer.schedule(() -> timeOut(id, timeout), timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            future.completeExceptionally(closedException("cannot send " + method));
+            return future;
+        }
+        pending.put(id, new Pending(method, resultType, future, timeoutTask));
+        // close() may have swept the map between the check above and the put: sweep this entry ourselves.
+        if (closed.get()) {
+            failPending(id, closedException("cannot send " + method));
+            return future;
+        }
+        try {
+            trace("send", bytes);
+            transport.send(bytes);
+        } catch (RuntimeException e) {
+            failPending(id, e instanceof CodexException ce ? ce
+                    : new CodexTransportException("could not send " + method + " to " + transport.describe(), e));
+        }
+        return future;
+    }
+
+    private void timeOut(RequestId id, Duration timeout) {
+        Pending p = pending.remove(id);
+        if (p != null) {
+            completeExceptionally(p.future(), new CodexTimeoutException(p.method(), id.toString(), timeout));
+        }
+    }
+
+    private void failPending(RequestId id, Throwable error) {
+        Pending p = pending.remove(id);
+        if (p != null) {
+            if (p.timeout() != null) {
+                p.timeout().cancel(false);
+            }
+            completeExceptionally(p.future(), error);
+        }
+    }
+
+    /** Sends a notification (no response expected). */
+    public void notify(String method, Object params) {
+        if (closed.get()) {
+            throw closedException("cannot send " + method);
+        }
+        byte[] bytes;
+        try {
+            bytes = encode(null, method, params);
+        } catch (IOException e) {
+            throw new CodexException("could not serialise the params of " + method, e);
+        }
+        trace("send", bytes);
+        transport.send(bytes);
+    }
+
+    private byte[] encode(RequestId id, String method, Object params) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(128);
+        try (JsonGenerator g = mapper.getFactory().createGenerator(out)) {
+            g.writeStartObject();
+            if (id != null) {
+                g.writeFieldName("id");
+                writeId(g, id);
+            }
+            g.writeStringField("method", method);
+            if (params != null) {
+                g.writeFieldName("params");
+                mapper.writeValue(g, params);
+            }
+            g.writeEndObject();
+        }
+        return out.toByteArray();
+    }
+
+    private static void writeId(JsonGenerator g, RequestId id) throws IOException {
+        if (id instanceof RequestId.Number n) {
+            g.writeNumber(n.value());
+        } else {
+            g.writeString(((RequestId.Text) id).value());
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ reading
+
+    @Override
+    public void onMessage(byte[] line) {
+        // Everything a line can contain is survivable: this method must never throw into the reader thread.
+        try {
+            trace("recv", line);
+            JsonNode node;
+            try {
+                node = mapper.readTree(line);
+            } catch (IOException e) {
+                LOG.warn("Skipping a line from {} that is not JSON: {}", transport.describe(), preview(line));
+                return;
+            }
+            if (!(node instanceof ObjectNode message)) {
+                LOG.warn("Skipping a message from {} that is not a JSON object: {}", transport.describe(),
+                        preview(line));
+                return;
+            }
+            JsonNode method = message.get("method");
+            JsonNode id = message.get("id");
+            if (method != null && method.isTextual()) {
+                if (id == null || id.isNull()) {
+                    onNotification(method.textValue(), message);
+                } else {
+                    Optional<RequestId> requestId = toRequestId(id);
+                    if (requestId.isEmpty()) {
+                        LOG.warn("Skipping a server request with an invalid id: {}", preview(line));
+                        return;
+                    }
+                    onServerRequest(new IncomingRequest(requestId.get(), method.textValue(), message));
+                }
+            } else if (id != null && (message.has("result") || message.has("error"))) {
+                onResponse(id, message);
+            } else {
+                LOG.warn("Skipping a message that is neither request, response nor notification: {}",
+                        preview(line));
+            }
+        } catch (RuntimeException e) {
+            LOG.error("Unexpected failure while handling a message from {}; the connection keeps reading",
+                    transport.describe(), e);
+        }
+    }
+
+    @Override
+    public void onOversizedMessage(long length) {
+        LOG.error("Discarded a message of {} bytes from {}: it exceeds the transport's line cap", length,
+                transport.describe());
+    }
+
+    private void onResponse(JsonNode idNode, ObjectNode message) {
+        Optional<RequestId> id = toRequestId(idNode);
+        Pending p = id.map(pending::remove).orElse(null);
+        if (p == null) {
+            LOG.warn("Dropping a response for unknown request id {} (timed out, cancelled, or never sent)",
+                    idNode);
+            return;
+        }
+        if (p.timeout() != null) {
+            p.timeout().cancel(false);
+        }
+        JsonNode error = message.get("error");
+        if (error != null && !error.isNull()) {
+            int code = error.path("code").asInt(CodexRpcException.INTERNAL_ERROR);
+            String text = error.path("message").asText("");
+            JsonNode data = error.get("data");
+            completeExceptionally(p.future(), new CodexRpcException(p.method(), code, text,
+                    data == null || data.isNull() ? null : data));
+            return;
+        }
+        Object value;
+        try {
+            value = decodeResult(p.resultType(), message.get("result"));
+        } catch (IOException | RuntimeException e) {
+            completeExceptionally(p.future(), new CodexProtocolException("the result of " + p.method()
+                    + " does not decode into " + p.resultType().getSimpleName() + ": "
+                    + redactor.apply(truncate(String.valueOf(message.get("result")))), e));
+            return;
+        }
+        complete(p.future(), value);
+    }
+
+    private Object decodeResult(Class<?> type, JsonNode result) throws IOException {
+        if (type == Void.class) {
+            return null;
+        }
+        if (JsonNode.class.isAssignableFrom(type)) {
+            return result == null ? mapper.nullNode() : result;
+        }
+        if (result == null || result.isNull()) {
+            // Methods whose result is an empty object are sometimes answered with null; build the empty value.
+            result = mapper.createObjectNode();
+        }
+        return mapper.treeToValue(result, type);
+    }
+
+    private void onNotification(String method, ObjectNode message) {
+        JsonNode params = message.get("params");
+        if ("serverRequest/resolved".equals(method) && params != null) {
+            toRequestId(params.path("requestId")).ifPresent(this::withdraw);
+        }
+        Optional<String> threadId = threadIdOf(params);
+        IncomingNotification n = new IncomingNotification(method, message, threadId);
+        lane(threadId.orElse(GLOBAL_LANE)).execute(() -> handler.onNotification(n));
+    }
+
+    private static Optional<String> threadIdOf(JsonNode params) {
+        if (params == null) {
+            return Optional.empty();
+        }
+        JsonNode t = params.get("threadId");
+        if (t != null && t.isTextual()) {
+            return Optional.of(t.textValue());
+        }
+        JsonNode thread = params.get("thread");
+        if (thread != null && thread.path("id").isTextual()) {
+            return Optional.of(thread.get("id").textValue());
+        }
+        return Optional.empty();
+    }
+
+    private SerialExecutor lane(String key) {
+        return lanes.computeIfAbsent(key, k -> new SerialExecutor(callbacks));
+    }
+
+    /** The server no longer wants an answer: cancel the handler, and make sure no reply goes out. */
+    private void withdraw(RequestId id) {
+        CompletableFuture<?> running = inflightServerRequests.remove(id);
+        if (running != null) {
+            LOG.debug("Server withdrew request {}; cancelling its handler", id);
+            running.cancel(true);
+        }
+    }
+
+    private void onServerRequest(IncomingRequest request) {
+        CompletableFuture<Object> answer = new CompletableFuture<>();
+        inflightServerRequests.put(request.id(), answer);
+        AtomicBoolean replied = new AtomicBoolean();
+        answer.whenComplete((value, error) -> {
+            // Removed only if still ours: a withdrawn request was removed by withdraw() and gets no reply.
+            boolean ours = inflightServerRequests.remove(request.id(), answer);
+            if (!ours || answer.isCancelled() || !replied.compareAndSet(false, true)) {
+                return;
+            }
+            if (error == null) {
+                reply(request, value);
+            } else {
+                replyError(request, unwrap(error));
+            }
+        });
+        try {
+            callbacks.execute(() -> {
+                if (answer.isDone()) {
+                    return;
+                }
+                try {
+                    CompletionStage<?> stage = handler.onRequest(request);
+                    if (stage == null) {
+                        answer.complete(null);
+                        return;
+                    }
+                    CompletableFuture<?> cf = stage.toCompletableFuture();
+                    // Cancelling our future (withdrawn request) propagates to the handler's own stage.
+                    answer.whenComplete((v, e) -> {
+                        if (answer.isCancelled()) {
+                            cf.cancel(true);
+                        }
+                    });
+                    cf.whenComplete((v, e) -> {
+                        if (e == null) {
+                            answer.complete(v);
+                        } else {
+                            answer.completeExceptionally(e);
+                        }
+                    });
+                } catch (Throwable t) {
+                    answer.completeExceptionally(t);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            answer.completeExceptionally(new CodexException("client is closing"));
+        }
+    }
+
+    private void reply(IncomingRequest request, Object result) {
+        try {
+            ByteArrayOutputStream out = new ByteArrayOutputStream(128);
+            try (JsonGenerator g = mapper.getFactory().createGenerator(out)) {
+                g.writeStartObject();
+                g.writeFieldName("id");
+                writeId(g, request.id());
+                g.writeFieldName("result");
+                if (result == null) {
+                    g.writeStartObject();
+                    g.writeEndObject();
+                } else {
+                    mapper.writeValue(g, result);
+                }
+                g.writeEndObject();
+            }
+            sendQuietly(out.toByteArray(), request);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Could not serialise the reply to {} (id {}); answering with an internal error",
+                    request.method(), request.id(), e);
+            replyError(request, new CodexException("the client could not serialise its reply"));
+        }
+    }
+
+    private void replyError(IncomingRequest request, Throwable error) {
+        int code;
+        String message;
+        JsonNode data = null;
+        if (error instanceof CodexRpcException rpc) {
+            code = rpc.code();
+            message = rpc.serverMessage();
+            data = rpc.data().orElse(null);
+        } else if (error instanceof IllegalArgumentException) {
+            code = CodexRpcException.INVALID_PARAMS;
+            message = String.valueOf(error.getMessage());
+        } else if (error instanceof UnsupportedOperationException) {
+            code = CodexRpcException.METHOD_NOT_FOUND;
+            message = String.valueOf(error.getMessage());
+        } else {
+            code = CodexRpcException.INTERNAL_ERROR;
+            // Only the message travels: stack traces stay in our logs.
+            message = "client handler failed: " + error.getClass().getSimpleName()
+                    + (error.getMessage() == null ? "" : ": " + error.getMessage());
+            LOG.warn("Handler for {} (id {}) failed", request.method(), request.id(), error);
+        }
+        ObjectNode reply = mapper.createObjectNode();
+        reply.set("id", request.id() instanceof RequestId.Number n ? reply.numberNode(n.value())
+                : reply.textNode(((RequestId.Text) request.id()).value()));
+        ObjectNode err = reply.putObject("error");
+        err.put("code", code);
+        err.put("message", redactor.apply(message));
+        if (data != null) {
+            err.set("data", data);
+        }
+        try {
+            sendQuietly(mapper.writeValueAsBytes(reply), request);
+        } catch (IOException e) {
+            LOG.error("Could not serialise an error reply", e);
+        }
+    }
+
+    private void sendQuietly(byte[] bytes, IncomingRequest request) {
+        if (closed.get()) {
+            return;
+        }
+        try {
+            trace("send", bytes);
+            transport.send(bytes);
+        } catch (RuntimeException e) {
+            LOG.debug("Could not reply to {} (id {}): {}", request.method(), request.id(), e.toString());
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ closing
+
+    @Override
+    public void onClosed(TransportTermination termination) {
+        CodexTransportException cause = termination.requested()
+                ? new CodexTransportException("the client was closed", termination.exitCode(),
+                        termination.stderrTail(), termination.cause().orElse(null))
+                : new CodexTransportException("the connection to " + transport.describe() + " ended: "
+                        + termination.reason(), termination.exitCode(), termination.stderrTail(),
+                        termination.cause().orElse(null));
+        shutdown(cause);
+    }
+
+    private void shutdown(CodexTransportException cause) {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        timer.shutdownNow();
+        List<Pending> failed = new ArrayList<>(pending.values());
+        pending.clear();
+        for (Pending p : failed) {
+            if (p.timeout() != null) {
+                p.timeout().cancel(false);
+            }
+            completeExceptionally(p.future(), cause);
+        }
+        for (CompletableFuture<?> running : new ArrayList<>(inflightServerRequests.values())) {
+            running.cancel(true);
+        }
+        inflightServerRequests.clear();
+        // Let already queued events drain to their listeners, then tell the client layer.
+        Runnable finish = () -> {
+            try {
+                handler.onClosed(cause);
+            } catch (RuntimeException e) {
+                LOG.warn("Close handler failed", e);
+            } finally {
+                terminated.complete(cause);
+            }
+        };
+        if (callbacks.isShutdown()) {
+            finish.run();
+        } else {
+            lane(GLOBAL_LANE).execute(finish);
+        }
+    }
+
+    /** Closes the transport and fails everything pending; waits a bounded time for listeners to drain. */
+    @Override
+    public void close() {
+        try {
+            transport.close();
+        } finally {
+            shutdown(new CodexTransportException("the client was closed"));
+            try {
+                terminated.get(5, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                LOG.debug("Listeners did not drain within 5 s of close");
+            }
+            if (ownsCallbacks) {
+                callbacks.shutdown();
+                try {
+                    if (!callbacks.awaitTermination(2, TimeUnit.SECONDS)) {
+                        callbacks.shutdownNow();
+                    }
+                } catch (InterruptedException e) {
+                    callbacks.shutdownNow();
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+    }
+
+    private CodexTransportException closedException(String what) {
+        CodexTransportException cause = terminated.getNow(null);
+        if (cause != null) {
+            return new CodexTransportException(what + ": " + cause.getMessage(), cause.exitCode(),
+                    "", cause);
+        }
+        return new CodexTransportException(what + ": the connection is closed");
+    }
+
+    // ------------------------------------------------------------------------------------------------ helpers
+
+    private void complete(CompletableFuture<Object> f, Object value) {
+        try {
+            callbacks.execute(() -> f.complete(value));
+        } catch (RejectedExecutionException e) {
+            f.complete(value);
+        }
+    }
+
+    private void completeExceptionally(CompletableFuture<Object> f, Throwable error) {
+        try {
+            callbacks.execute(() -> f.completeExceptionally(error));
+        } catch (RejectedExecutionException e) {
+            f.completeExceptionally(error);
+        }
+    }
+
+    private static Optional<RequestId> toRequestId(JsonNode id) {
+        if (id == null) {
+            return Optional.empty();
+        }
+        if (id.isTextual()) {
+            return Optional.of(RequestId.of(id.textValue()));
+        }
+        if (id.isIntegralNumber() && id.canConvertToLong()) {
+            return Optional.of(RequestId.of(id.longValue()));
+        }
+        return Optional.empty();
+    }
+
+    static Throwable unwrap(Throwable t) {
+        while ((t instanceof CompletionException || t instanceof java.util.concurrent.ExecutionException)
+                && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    private void trace(String direction, byte[] bytes) {
+        if (WIRE.isTraceEnabled()) {
+            WIRE.trace("{} {}", direction, redactor.apply(truncate(new String(bytes,
+                    java.nio.charset.StandardCharsets.UTF_8))));
+        }
+    }
+
+    private String preview(byte[] line) {
+        return redactor.apply(truncate(new String(line, 0, Math.min(line.length, LOGGED_LINE_LIMIT * 4),
+                java.nio.charset.StandardCharsets.UTF_8)));
+    }
+
+    private static String truncate(String s) {
+        return s.length() <= LOGGED_LINE_LIMIT ? s
+                : s.substring(0, LOGGED_LINE_LIMIT) + "… (" + s.length() + " chars)";
+    }
+
+    /** For tests and diagnostics: how many client requests await a response. */
+    public int pendingCount() {
+        return pending.size();
+    }
+
+    /** For tests and diagnostics: how many server requests are being handled. */
+    public int inflightServerRequestCount() {
+        return inflightServerRequests.size();
+    }
+
+    static boolean isCancellation(Throwable t) {
+        return unwrap(t) instanceof CancellationException;
+    }
+}

@@ -1,0 +1,83 @@
+package dev.codexclient.internal.rpc;
+
+import java.util.ArrayDeque;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs tasks one at a time, in submission order, on a shared pool. One lane per codex thread keeps that
+ * thread's events in wire order while a slow listener on one thread never holds up another.
+ */
+final class SerialExecutor implements Executor {
+    private static final Logger LOG = LoggerFactory.getLogger(SerialExecutor.class);
+
+    private final Executor pool;
+    private final ArrayDeque<Runnable> queue = new ArrayDeque<>();
+    private boolean running;
+
+    SerialExecutor(Executor pool) {
+        this.pool = pool;
+    }
+
+    @Override
+    public void execute(Runnable task) {
+        synchronized (queue) {
+            queue.add(task);
+            if (running) {
+                return;
+            }
+            running = true;
+        }
+        schedule();
+    }
+
+    private void schedule() {
+        try {
+            pool.execute(this::drain);
+        } catch (RejectedExecutionException e) {
+            // The pool was shut down under us (the client is closing): deliver what is left here rather than
+            // dropping events that were already read.
+            drainInline();
+        }
+    }
+
+    private void drainInline() {
+        while (true) {
+            Runnable next;
+            synchronized (queue) {
+                next = queue.poll();
+                if (next == null) {
+                    running = false;
+                    return;
+                }
+            }
+            runSafely(next);
+        }
+    }
+
+    private static void runSafely(Runnable task) {
+        try {
+            task.run();
+        } catch (Throwable t) {
+            LOG.warn("A codex event listener threw; the event is still delivered to the others", t);
+        }
+    }
+
+    private void drain() {
+        // Bounded batch so one busy lane yields the pool thread to other lanes now and then.
+        for (int i = 0; i < 256; i++) {
+            Runnable next;
+            synchronized (queue) {
+                next = queue.poll();
+                if (next == null) {
+                    running = false;
+                    return;
+                }
+            }
+            runSafely(next);
+        }
+        schedule();
+    }
+}
