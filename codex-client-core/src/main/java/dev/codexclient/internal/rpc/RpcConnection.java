@@ -413,6 +413,14 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         return Optional.empty();
     }
 
+    /**
+     * Runs {@code task} on the delivery lane of a codex thread, after every event of that thread already queued.
+     * The client layer keeps per-thread state confined to its lane this way.
+     */
+    public void executeOnLane(String threadId, Runnable task) {
+        lane(threadId).execute(task);
+    }
+
     private SerialExecutor lane(String key) {
         return lanes.computeIfAbsent(key, k -> new SerialExecutor(callbacks));
     }

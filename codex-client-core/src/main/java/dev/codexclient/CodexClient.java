@@ -1,0 +1,791 @@
+package dev.codexclient;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.codexclient.errors.CodexException;
+import dev.codexclient.errors.CodexTimeoutException;
+import dev.codexclient.errors.CodexTransportException;
+import dev.codexclient.internal.Redactor;
+import dev.codexclient.internal.rpc.IncomingNotification;
+import dev.codexclient.internal.rpc.IncomingRequest;
+import dev.codexclient.internal.rpc.RpcConnection;
+import dev.codexclient.internal.rpc.RpcSettings;
+import dev.codexclient.protocol.ApplyPatchApprovalParams;
+import dev.codexclient.protocol.ApplyPatchApprovalResponse;
+import dev.codexclient.protocol.ChatgptAuthTokensRefreshParams;
+import dev.codexclient.protocol.ChatgptAuthTokensRefreshResponse;
+import dev.codexclient.protocol.CommandExecutionApprovalDecision;
+import dev.codexclient.protocol.CommandExecutionRequestApprovalParams;
+import dev.codexclient.protocol.CommandExecutionRequestApprovalResponse;
+import dev.codexclient.protocol.CurrentTimeReadResponse;
+import dev.codexclient.protocol.DynamicToolCallParams;
+import dev.codexclient.protocol.DynamicToolCallResponse;
+import dev.codexclient.protocol.ExecCommandApprovalParams;
+import dev.codexclient.protocol.ExecCommandApprovalResponse;
+import dev.codexclient.protocol.FileChangeApprovalDecision;
+import dev.codexclient.protocol.FileChangeRequestApprovalParams;
+import dev.codexclient.protocol.FileChangeRequestApprovalResponse;
+import dev.codexclient.protocol.GrantedPermissionProfile;
+import dev.codexclient.protocol.InitializeResponse;
+import dev.codexclient.protocol.LoginAccountParams;
+import dev.codexclient.protocol.McpServerElicitationAction;
+import dev.codexclient.protocol.McpServerElicitationRequestParams;
+import dev.codexclient.protocol.McpServerElicitationRequestResponse;
+import dev.codexclient.protocol.MethodDescriptor;
+import dev.codexclient.protocol.PermissionGrantScope;
+import dev.codexclient.protocol.PermissionsRequestApprovalParams;
+import dev.codexclient.protocol.PermissionsRequestApprovalResponse;
+import dev.codexclient.protocol.ProtocolJson;
+import dev.codexclient.protocol.ReviewDecision;
+import dev.codexclient.protocol.ServerNotification;
+import dev.codexclient.protocol.ServerRequestMethods;
+import dev.codexclient.protocol.Thread;
+import dev.codexclient.protocol.ThreadForkParams;
+import dev.codexclient.protocol.ThreadListParams;
+import dev.codexclient.protocol.ThreadListResponse;
+import dev.codexclient.protocol.ThreadResumeParams;
+import dev.codexclient.protocol.ThreadStartParams;
+import dev.codexclient.protocol.ToolRequestUserInputParams;
+import dev.codexclient.protocol.ToolRequestUserInputResponse;
+import dev.codexclient.protocol.TurnStatus;
+import dev.codexclient.transport.StdioTransport;
+import dev.codexclient.transport.Transport;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A client of one codex app-server: spawns it (or uses the transport you give), performs the handshake, and
+ * offers threads, turns, typed calls for every protocol method, and handlers for the requests the server sends.
+ *
+ * <pre>{@code
+ * try (CodexClient codex = CodexClient.builder()
+ *         .clientInfo("acme-bot", "Acme Bot", "1.4.0")
+ *         .approvals(ApprovalPolicy.declineAll())
+ *         .build()) {
+ *     CodexThread thread = codex.startThread();
+ *     CodexTurn turn = thread.startTurn("Run the tests and fix what fails");
+ *     turn.onAgentMessageDelta(d -> System.out.print(d.delta()));
+ *     TurnResult result = turn.await(Duration.ofMinutes(10));
+ * }
+ * }</pre>
+ *
+ * <p>Thread safety: every method may be called from any thread. Listeners and handlers run on the callback
+ * executor, never on the connection's reader thread; events of one codex thread are delivered in wire order.
+ */
+public final class CodexClient implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(CodexClient.class);
+
+    private final RpcConnection connection;
+    private final ObjectMapper mapper = ProtocolJson.mapper();
+    private final ObjectMapper userMapper;
+    private final CodexRpc rpc;
+    private final ExecutorService callbacks;
+    private final ScheduledExecutorService scheduler;
+    private final Map<String, CodexThread> threads = new ConcurrentHashMap<>();
+    private final List<Consumer<ServerNotification>> listeners = new CopyOnWriteArrayList<>();
+    private final ServerRequestRouter router;
+    private final List<DynamicTool> tools;
+    private final Duration requestTimeout;
+    private final Duration interruptGrace;
+    private final int replayLimit;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile ServerInfo serverInfo;
+
+    private CodexClient(Builder b, Transport transport, ExecutorService callbacks, boolean ownsCallbacks) {
+        this.userMapper = b.userMapper != null ? b.userMapper
+                : new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+        this.callbacks = callbacks;
+        this.requestTimeout = b.requestTimeout;
+        this.interruptGrace = b.interruptGrace;
+        this.replayLimit = b.replayLimit;
+        this.tools = List.copyOf(b.tools.values());
+        this.listeners.addAll(b.listeners);
+        this.scheduler = new ScheduledThreadPoolExecutor(1, daemon("codex-client-scheduler"));
+        ((ScheduledThreadPoolExecutor) scheduler).setRemoveOnCancelPolicy(true);
+        Redactor redactor = b.redactor;
+        RetryPolicy retry = b.retryPolicy;
+        RpcSettings settings = new RpcSettings(b.requestTimeout, retry.maxAttempts(), retry.initialBackoff(),
+                retry.maxBackoff(), retry.maxTotal());
+        this.router = new ServerRequestRouter(mapper, userMapper, b, this.tools);
+        this.connection = new RpcConnection(transport, mapper, settings, callbacks, ownsCallbacks,
+                redactor::redact, new Session());
+        this.rpc = new CodexRpc(connection, b.experimentalApi, b.requestTimeout);
+    }
+
+    /** Starts configuring a client. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    // ------------------------------------------------------------------------------------------------ handshake
+
+    private void initialize(Builder b) {
+        ObjectNode params = mapper.createObjectNode();
+        ObjectNode info = params.putObject("clientInfo");
+        info.put("name", b.clientName);
+        info.put("title", b.clientTitle);
+        info.put("version", b.clientVersion);
+        ObjectNode caps = params.putObject("capabilities");
+        caps.put("experimentalApi", b.experimentalApi);
+        if (!b.optOut.isEmpty()) {
+            ArrayNode optOut = caps.putArray("optOutNotificationMethods");
+            b.optOut.forEach(optOut::add);
+        }
+        connection.start();
+        InitializeResponse response = await(connection.call("initialize", params, InitializeResponse.class,
+                b.initializeTimeout), "initialize");
+        serverInfo = new ServerInfo(Optional.ofNullable(response.userAgent()).orElse(""),
+                Optional.ofNullable(response.codexHome()).map(Object::toString),
+                Optional.ofNullable(response.platformFamily()), Optional.ofNullable(response.platformOs()));
+        connection.notify("initialized", null);
+        LOG.debug("initialized {} ({})", connection.describe(), serverInfo.userAgent());
+        if (b.apiKey != null) {
+            await(rpc.accountLoginStart(new LoginAccountParams.ApiKey(b.apiKey)), "account/login/start");
+        }
+    }
+
+    /** What the server reported about itself in its {@code initialize} result. */
+    public ServerInfo serverInfo() {
+        return serverInfo;
+    }
+
+    /** Typed calls for every client request of the protocol. */
+    public CodexRpc rpc() {
+        return rpc;
+    }
+
+    // ------------------------------------------------------------------------------------------------ threads
+
+    /** Starts a thread with the server's defaults and this client's dynamic tools. */
+    public CodexThread startThread() {
+        return startThread(ThreadStartParams.builder().build());
+    }
+
+    /**
+     * Starts a thread. This client's {@link Builder#tool(DynamicTool) dynamic tools} are added to
+     * {@code dynamicTools}, after any the params already declare.
+     */
+    public CodexThread startThread(ThreadStartParams params) {
+        Objects.requireNonNull(params, "params");
+        ThreadStartParams withTools = params;
+        if (!tools.isEmpty()) {
+            List<JsonNode> specs = new ArrayList<>();
+            if (params.dynamicTools() != null) {
+                params.dynamicTools().forEach(t -> specs.add(mapper.valueToTree(t)));
+            }
+            for (DynamicTool t : tools) {
+                ObjectNode spec = mapper.createObjectNode();
+                spec.put("type", "function");
+                spec.put("name", t.name());
+                spec.put("description", t.description());
+                spec.set("inputSchema", t.inputSchemaNode());
+                specs.add(spec);
+            }
+            ObjectNode tree = mapper.valueToTree(params);
+            tree.set("dynamicTools", mapper.valueToTree(specs));
+            withTools = convert(tree, ThreadStartParams.class);
+        }
+        Thread t = await(rpc.threadStart(withTools), "thread/start").thread();
+        return register(t);
+    }
+
+    /** Resumes a stored thread by id. */
+    public CodexThread resumeThread(String threadId) {
+        return resumeThread(ThreadResumeParams.builder().threadId(threadId).build());
+    }
+
+    /** Resumes a stored thread with overrides. */
+    public CodexThread resumeThread(ThreadResumeParams params) {
+        return register(await(rpc.threadResume(params), "thread/resume").thread());
+    }
+
+    /** Forks a thread by id into a new thread. */
+    public CodexThread forkThread(String threadId) {
+        return forkThread(ThreadForkParams.builder().threadId(threadId).build());
+    }
+
+    /** Forks a thread with overrides. */
+    public CodexThread forkThread(ThreadForkParams params) {
+        return register(await(rpc.threadFork(params), "thread/fork").thread());
+    }
+
+    /** The handle of a thread this client has open, if any. */
+    public Optional<CodexThread> thread(String threadId) {
+        return Optional.ofNullable(threads.get(threadId));
+    }
+
+    /**
+     * Every stored thread matching {@code params}, page by page as the iteration proceeds (each page is one
+     * {@code thread/list} call following {@code nextCursor}).
+     */
+    public Iterable<Thread> listThreads(ThreadListParams params) {
+        Objects.requireNonNull(params, "params");
+        return () -> new Iterator<>() {
+            private Iterator<Thread> page = Collections.emptyIterator();
+            private String cursor = params.cursor();
+            private boolean last;
+
+            @Override
+            public boolean hasNext() {
+                while (!page.hasNext() && !last) {
+                    ObjectNode tree = mapper.valueToTree(params);
+                    if (cursor != null) {
+                        tree.put("cursor", cursor);
+                    }
+                    ThreadListResponse r = await(rpc.threadList(convert(tree, ThreadListParams.class)),
+                            "thread/list");
+                    page = r.data() == null ? Collections.emptyIterator() : r.data().iterator();
+                    cursor = r.nextCursor();
+                    last = cursor == null || cursor.isEmpty();
+                }
+                return page.hasNext();
+            }
+
+            @Override
+            public Thread next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                return page.next();
+            }
+        };
+    }
+
+    /** Every stored thread, newest first (server default order), fetched page by page. */
+    public Iterable<Thread> listThreads() {
+        return listThreads(ThreadListParams.builder().build());
+    }
+
+    private CodexThread register(Thread t) {
+        return threads.computeIfAbsent(t.id(), id -> new CodexThread(this, t));
+    }
+
+    void forget(CodexThread thread) {
+        threads.remove(thread.id(), thread);
+    }
+
+    /** Every notification of the connection, in wire order per codex thread. */
+    public Subscription onNotification(Consumer<? super ServerNotification> listener) {
+        Objects.requireNonNull(listener, "listener");
+        Consumer<ServerNotification> l = listener::accept;
+        listeners.add(l);
+        return () -> listeners.remove(l);
+    }
+
+    // ------------------------------------------------------------------------------------------------ closing
+
+    /** True once the client was closed or the connection ended. */
+    public boolean isClosed() {
+        return closed.get() || connection.isClosed();
+    }
+
+    /**
+     * Closes the connection gracefully (for a child process: close its stdin, wait a bounded time, then destroy
+     * it), fails every pending call and running turn with a {@link CodexTransportException}, and stops every
+     * thread the client started. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            connection.close();
+        } finally {
+            scheduler.shutdownNow();
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ internals
+
+    private final class Session implements RpcConnection.Handler {
+        @Override
+        public void onNotification(IncomingNotification raw) {
+            ServerNotification n;
+            try {
+                n = mapper.treeToValue(raw.message(), ServerNotification.class);
+            } catch (Exception e) {
+                // Known method, params not as the schema says: keep it, as raw, rather than dropping it.
+                LOG.warn("Notification {} does not match the schema; delivering it unrecognised: {}",
+                        raw.method(), e.getMessage());
+                n = new ServerNotification.Unrecognized(raw.message());
+            }
+            for (Consumer<ServerNotification> l : listeners) {
+                try {
+                    l.accept(n);
+                } catch (RuntimeException e) {
+                    LOG.warn("A notification listener threw; other listeners still get the event", e);
+                }
+            }
+            if (raw.threadId().isPresent()) {
+                CodexThread thread = threads.get(raw.threadId().get());
+                if (thread != null) {
+                    thread.dispatch(raw, n);
+                }
+            }
+        }
+
+        @Override
+        public CompletionStage<?> onRequest(IncomingRequest request) {
+            return router.route(request);
+        }
+
+        @Override
+        public void onClosed(CodexTransportException cause) {
+            closed.set(true);
+            for (CodexThread t : threads.values()) {
+                t.failAll(cause);
+            }
+        }
+    }
+
+    void onLane(String threadId, Runnable task) {
+        connection.executeOnLane(threadId, task);
+    }
+
+    ExecutorService callbackExecutor() {
+        return callbacks;
+    }
+
+    ObjectMapper userMapper() {
+        return userMapper;
+    }
+
+    int replayLimit() {
+        return replayLimit;
+    }
+
+    ScheduledFuture<?> schedule(Runnable task, Duration delay) {
+        return scheduler.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /** After an interrupt, give the server a grace period to settle the turn before declaring it stalled. */
+    void scheduleGrace(CodexTurn turn) {
+        if (scheduler.isShutdown()) {
+            return;
+        }
+        schedule(() -> turn.thread().onLane(() -> {
+            if (!turn.isDone()) {
+                LOG.warn("turn {} did not settle within {} ms of its interrupt; completing it as stalled", turn,
+                        interruptGrace.toMillis());
+                turn.stall();
+            }
+        }), interruptGrace);
+    }
+
+    private <T> T convert(JsonNode tree, Class<T> type) {
+        try {
+            return mapper.treeToValue(tree, type);
+        } catch (Exception e) {
+            throw new CodexException("could not build " + type.getSimpleName(), e);
+        }
+    }
+
+    /** Waits for a call started by the client API, bounded by the request timeout plus a margin. */
+    <T> T await(CompletableFuture<T> future, String what) {
+        try {
+            // The call has its own timeout; this bound only guards against a future nobody completes.
+            return future.get(requestTimeout.toMillis() + 5_000, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            future.cancel(true);
+            throw CodexTimeoutException.waitingFor(what, requestTimeout);
+        } catch (InterruptedException e) {
+            java.lang.Thread.currentThread().interrupt();
+            throw new CodexException("interrupted while waiting for " + what, e);
+        } catch (ExecutionException e) {
+            throw rethrow(e.getCause());
+        }
+    }
+
+    static Throwable unwrap(Throwable t) {
+        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    /** Rethrows a failure of an asynchronous call on the caller's thread, with the caller's stack added. */
+    static RuntimeException rethrow(Throwable failure) {
+        Throwable t = unwrap(failure);
+        if (t instanceof CodexException ce) {
+            // Keep the type; add the waiting thread's stack as a suppressed trace for debuggability.
+            ce.addSuppressed(new CodexException("waited for here"));
+            return ce;
+        }
+        if (t instanceof RuntimeException re) {
+            return re;
+        }
+        if (t instanceof CancellationException) {
+            return (CancellationException) t;
+        }
+        return new CodexException(String.valueOf(t.getMessage()), t);
+    }
+
+    private static ThreadFactory daemon(String name) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            java.lang.Thread t = new java.lang.Thread(r, name + (name.endsWith("-") ? n.incrementAndGet() : ""));
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    // ------------------------------------------------------------------------------------------------ builder
+
+    /** Configures and builds a {@link CodexClient}; {@link #build()} spawns the server and performs the handshake. */
+    public static final class Builder {
+        private Supplier<Transport> transport;
+        private final StdioTransport.Builder stdio = StdioTransport.builder();
+        private String clientName = "codex-client-java";
+        private String clientTitle = "codex-client (Java)";
+        private String clientVersion = "0.1.0";
+        private boolean experimentalApi;
+        private final Set<String> optOut = new LinkedHashSet<>();
+        private Duration requestTimeout = Duration.ofSeconds(60);
+        private Duration initializeTimeout = Duration.ofSeconds(30);
+        private Duration interruptGrace = Duration.ofSeconds(10);
+        private RetryPolicy retryPolicy = RetryPolicy.defaults();
+        private ExecutorService executor;
+        private ObjectMapper userMapper;
+        private int replayLimit = 10_000;
+        private final Redactor redactor = new Redactor();
+        private String apiKey;
+        final Map<String, DynamicTool> tools = new LinkedHashMap<>();
+        final List<Consumer<ServerNotification>> listeners = new ArrayList<>();
+        ApprovalPolicy approvals;
+        final Map<String, ServerRequestRouter.Route<?, ?>> handlers = new LinkedHashMap<>();
+        final Map<String, Function<JsonNode, CompletionStage<?>>> rawHandlers = new LinkedHashMap<>();
+
+        private Builder() {
+        }
+
+        // ---------------------------------------------------------------- transport
+
+        /** Uses this transport instead of spawning {@code codex app-server}. */
+        public Builder transport(Transport transport) {
+            Objects.requireNonNull(transport, "transport");
+            this.transport = () -> transport;
+            return this;
+        }
+
+        /** The codex executable to spawn (default: {@code codex} on the {@code PATH}). */
+        public Builder codexBinary(Path executable) {
+            stdio.executable(executable.toString());
+            return this;
+        }
+
+        /** The full command to spawn, e.g. {@code List.of("/opt/codex/bin/codex", "app-server")}. */
+        public Builder command(List<String> command) {
+            stdio.command(command);
+            return this;
+        }
+
+        /** Sets {@code CODEX_HOME} for the spawned server (configuration, sessions, auth). */
+        public Builder codexHome(Path codexHome) {
+            stdio.codexHome(codexHome);
+            return this;
+        }
+
+        /** The working directory of the spawned server. */
+        public Builder workingDirectory(Path directory) {
+            stdio.workingDirectory(directory);
+            return this;
+        }
+
+        /** An environment variable for the spawned server. */
+        public Builder environment(String name, String value) {
+            stdio.environment(name, value);
+            return this;
+        }
+
+        /** Further settings of the spawned server's stdio transport (line cap, stderr tail, close timeout). */
+        public Builder stdio(Consumer<StdioTransport.Builder> configure) {
+            configure.accept(stdio);
+            return this;
+        }
+
+        // ---------------------------------------------------------------- handshake
+
+        /** How this client introduces itself in {@code initialize} (shows up in codex's logs and user agent). */
+        public Builder clientInfo(String name, String title, String version) {
+            this.clientName = Objects.requireNonNull(name, "name");
+            this.clientTitle = Objects.requireNonNull(title, "title");
+            this.clientVersion = Objects.requireNonNull(version, "version");
+            return this;
+        }
+
+        /** Opts into experimental methods and fields (see {@link dev.codexclient.protocol.Experimental}). */
+        public Builder experimentalApi(boolean enabled) {
+            this.experimentalApi = enabled;
+            return this;
+        }
+
+        /** Asks the server never to send these notification methods (exact names, e.g. {@code "thread/started"}). */
+        public Builder optOutNotifications(String... methods) {
+            optOut.addAll(List.of(methods));
+            return this;
+        }
+
+        /** Logs in with an API key right after the handshake. The key is never logged. */
+        public Builder apiKey(String apiKey) {
+            this.apiKey = Objects.requireNonNull(apiKey, "apiKey");
+            redactor.register(apiKey);
+            return this;
+        }
+
+        // ---------------------------------------------------------------- timing
+
+        /** Default time a request waits for its response (default 60 s); per call via {@code rpc().withTimeout}. */
+        public Builder requestTimeout(Duration timeout) {
+            this.requestTimeout = positive(timeout, "requestTimeout");
+            return this;
+        }
+
+        /** Time the handshake may take (default 30 s). */
+        public Builder initializeTimeout(Duration timeout) {
+            this.initializeTimeout = positive(timeout, "initializeTimeout");
+            return this;
+        }
+
+        /** How long an interrupted turn may take to settle before its handle completes as stalled (10 s). */
+        public Builder interruptGracePeriod(Duration grace) {
+            this.interruptGrace = positive(grace, "interruptGracePeriod");
+            return this;
+        }
+
+        /** The retry policy for {@code -32001} overload errors (default {@link RetryPolicy#defaults()}). */
+        public Builder retryPolicy(RetryPolicy policy) {
+            this.retryPolicy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /**
+         * The executor for listeners, handlers and future completions (default: a cached pool of daemon threads,
+         * shut down on close). An executor you pass is not shut down by the client.
+         */
+        public Builder callbackExecutor(ExecutorService executor) {
+            this.executor = Objects.requireNonNull(executor, "executor");
+            return this;
+        }
+
+        /** How many events each turn keeps for listeners attached late (default 10 000). */
+        public Builder turnReplayLimit(int events) {
+            if (events < 0) {
+                throw new IllegalArgumentException("turnReplayLimit must not be negative");
+            }
+            this.replayLimit = events;
+            return this;
+        }
+
+        /**
+         * The mapper that binds your types: dynamic-tool arguments and structured turn output (default: a plain
+         * {@link ObjectMapper} that ignores unknown properties). Register modules here, e.g. for {@code Optional}.
+         */
+        public Builder objectMapper(ObjectMapper mapper) {
+            this.userMapper = Objects.requireNonNull(mapper, "mapper");
+            return this;
+        }
+
+        // ---------------------------------------------------------------- handlers
+
+        /** Decides every approval request (default: {@link ApprovalPolicy#declineAll()}). */
+        public Builder approvals(ApprovalPolicy policy) {
+            this.approvals = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /** Answers command-execution approvals ({@code item/commandExecution/requestApproval}). */
+        public Builder onCommandApproval(
+                Function<CommandExecutionRequestApprovalParams, CommandExecutionApprovalDecision> handler) {
+            Objects.requireNonNull(handler, "handler");
+            return onServerRequest(ServerRequestMethods.ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL,
+                    p -> CompletableFuture.completedFuture(CommandExecutionRequestApprovalResponse.builder()
+                            .decision(handler.apply(p)).build()));
+        }
+
+        /** Answers file-change approvals ({@code item/fileChange/requestApproval}). */
+        public Builder onFileChangeApproval(
+                Function<FileChangeRequestApprovalParams, FileChangeApprovalDecision> handler) {
+            Objects.requireNonNull(handler, "handler");
+            return onServerRequest(ServerRequestMethods.ITEM_FILE_CHANGE_REQUEST_APPROVAL,
+                    p -> CompletableFuture.completedFuture(FileChangeRequestApprovalResponse.builder()
+                            .decision(handler.apply(p)).build()));
+        }
+
+        /** Answers questions the agent asks the user ({@code item/tool/requestUserInput}). */
+        public Builder onUserInput(
+                Function<ToolRequestUserInputParams, CompletionStage<ToolRequestUserInputResponse>> handler) {
+            return onServerRequest(ServerRequestMethods.ITEM_TOOL_REQUEST_USER_INPUT, handler);
+        }
+
+        /** Answers MCP elicitations ({@code mcpServer/elicitation/request}); default: decline. */
+        public Builder onElicitation(Function<McpServerElicitationRequestParams,
+                CompletionStage<McpServerElicitationRequestResponse>> handler) {
+            return onServerRequest(ServerRequestMethods.MCP_SERVER_ELICITATION_REQUEST, handler);
+        }
+
+        /** Supplies fresh ChatGPT tokens when codex's expire ({@code account/chatgptAuthTokens/refresh}). */
+        public Builder onChatgptTokenRefresh(Function<ChatgptAuthTokensRefreshParams,
+                CompletionStage<ChatgptAuthTokensRefreshResponse>> handler) {
+            Objects.requireNonNull(handler, "handler");
+            return onServerRequest(ServerRequestMethods.ACCOUNT_CHATGPT_AUTH_TOKENS_REFRESH, p ->
+                    handler.apply(p).thenApply(r -> {
+                        if (r != null && r.accessToken() != null) {
+                            redactor.register(r.accessToken());
+                        }
+                        return r;
+                    }));
+        }
+
+        /**
+         * Answers any server request of the protocol with a typed handler, e.g.
+         * {@code onServerRequest(ServerRequestMethods.CURRENT_TIME_READ, p -> ...)}. The stage is cancelled when the
+         * server withdraws the request; a failed stage becomes a JSON-RPC error reply.
+         */
+        public <P, R> Builder onServerRequest(MethodDescriptor<P, R> method,
+                                              Function<? super P, ? extends CompletionStage<R>> handler) {
+            Objects.requireNonNull(method, "method");
+            Objects.requireNonNull(handler, "handler");
+            handlers.put(method.method(), new ServerRequestRouter.Route<>(method, handler));
+            return this;
+        }
+
+        /**
+         * Answers a server request this SDK version does not know (a method newer than its schema), with raw JSON
+         * params in and any JSON-serialisable result out.
+         */
+        public Builder onUnknownServerRequest(String method, Function<JsonNode, CompletionStage<?>> handler) {
+            rawHandlers.put(Objects.requireNonNull(method, "method"), Objects.requireNonNull(handler, "handler"));
+            return this;
+        }
+
+        /** Declares a dynamic tool: sent on every {@code thread/start}, called on {@code item/tool/call}. */
+        public Builder tool(DynamicTool tool) {
+            Objects.requireNonNull(tool, "tool");
+            if (tools.putIfAbsent(tool.name(), tool) != null) {
+                throw new IllegalArgumentException("a tool named " + tool.name() + " is already registered");
+            }
+            return this;
+        }
+
+        /** A listener for every notification, registered before the handshake so none is missed. */
+        public Builder onNotification(Consumer<? super ServerNotification> listener) {
+            Objects.requireNonNull(listener, "listener");
+            listeners.add(listener::accept);
+            return this;
+        }
+
+        /** A secret (API key, token) to mask wherever the client logs or reports text. */
+        public Builder secret(String secret) {
+            redactor.register(Objects.requireNonNull(secret, "secret"));
+            return this;
+        }
+
+        /**
+         * Spawns the server (or opens the given transport), performs {@code initialize} / {@code initialized},
+         * logs in when an API key was given, and returns the ready client.
+         *
+         * @throws CodexTransportException when the server cannot be started or ends during the handshake
+         * @throws dev.codexclient.errors.CodexRpcException when the server rejects the handshake
+         */
+        public CodexClient build() {
+            boolean ownsExecutor = executor == null;
+            ExecutorService callbacks = ownsExecutor
+                    ? Executors.newCachedThreadPool(daemon("codex-callback-")) : executor;
+            Transport t;
+            try {
+                t = transport != null ? transport.get() : stdio.redactor(redactor).build();
+            } catch (RuntimeException e) {
+                if (ownsExecutor) {
+                    callbacks.shutdownNow();
+                }
+                throw e;
+            }
+            CodexClient client = new CodexClient(this, t, callbacks, ownsExecutor);
+            try {
+                client.initialize(this);
+                return client;
+            } catch (RuntimeException e) {
+                client.close();
+                throw e;
+            }
+        }
+
+        private static Duration positive(Duration d, String name) {
+            Objects.requireNonNull(d, name);
+            if (d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException(name + " must be positive: " + d);
+            }
+            return d;
+        }
+    }
+
+    /** Static helpers shared by the client's defaults. */
+    static final class Defaults {
+        private Defaults() {
+        }
+
+        static CommandExecutionApprovalDecision command(ApprovalDecision d) {
+            return switch (d) {
+                case ACCEPT -> CommandExecutionApprovalDecision.Simple.ACCEPT;
+                case ACCEPT_FOR_SESSION -> CommandExecutionApprovalDecision.Simple.ACCEPT_FOR_SESSION;
+                case DECLINE -> CommandExecutionApprovalDecision.Simple.DECLINE;
+                case CANCEL -> CommandExecutionApprovalDecision.Simple.CANCEL;
+            };
+        }
+
+        static FileChangeApprovalDecision fileChange(ApprovalDecision d) {
+            return switch (d) {
+                case ACCEPT -> FileChangeApprovalDecision.ACCEPT;
+                case ACCEPT_FOR_SESSION -> FileChangeApprovalDecision.ACCEPT_FOR_SESSION;
+                case DECLINE -> FileChangeApprovalDecision.DECLINE;
+                case CANCEL -> FileChangeApprovalDecision.CANCEL;
+            };
+        }
+
+        static ReviewDecision review(ApprovalDecision d) {
+            return switch (d) {
+                case ACCEPT -> ReviewDecision.Simple.APPROVED;
+                case ACCEPT_FOR_SESSION -> ReviewDecision.Simple.APPROVED_FOR_SESSION;
+                case DECLINE -> ReviewDecision.Simple.DENIED;
+                case CANCEL -> ReviewDecision.Simple.ABORT;
+            };
+        }
+    }
+}

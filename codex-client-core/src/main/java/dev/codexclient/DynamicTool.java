@@ -1,0 +1,106 @@
+package dev.codexclient;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.codexclient.internal.schema.RecordSchemas;
+import dev.codexclient.protocol.DynamicToolCallParams;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * A tool the model can call, implemented in Java. Register it on the client builder; it is declared to codex on
+ * every {@code thread/start} ({@code dynamicTools}), and each {@code item/tool/call} for its name runs it.
+ *
+ * <pre>{@code
+ * record LookupTicket(String id) {}
+ *
+ * DynamicTool lookup = DynamicTool.of("lookup_ticket", "Look up a ticket by id", LookupTicket.class,
+ *         args -> ToolResult.text(tickets.find(args.id()).summary()));
+ * }</pre>
+ *
+ * <p>An exception thrown by the function becomes {@code success:false} with the exception's message, so the
+ * model learns the call failed and the server never waits.
+ */
+public final class DynamicTool {
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+
+    /** The full form of a tool's implementation: raw arguments and the call's context in, result out. */
+    @FunctionalInterface
+    public interface Implementation {
+        CompletionStage<ToolResult> call(JsonNode arguments, DynamicToolCallParams call, ObjectMapper mapper)
+                throws Exception;
+    }
+
+    private final String name;
+    private final String description;
+    private final ObjectNode inputSchema;
+    private final Implementation implementation;
+
+    private DynamicTool(String name, String description, ObjectNode inputSchema, Implementation implementation) {
+        Objects.requireNonNull(name, "name");
+        if (!NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("tool name must match " + NAME.pattern() + ": " + name);
+        }
+        this.name = name;
+        this.description = Objects.requireNonNull(description, "description");
+        this.inputSchema = Objects.requireNonNull(inputSchema, "inputSchema").deepCopy();
+        this.implementation = Objects.requireNonNull(implementation, "implementation");
+    }
+
+    /**
+     * A tool whose arguments bind to {@code argumentsType} (typically a record); the input schema is derived from
+     * that type. The function runs on the client's callback executor.
+     */
+    public static <T> DynamicTool of(String name, String description, Class<T> argumentsType,
+                                     Function<? super T, ToolResult> function) {
+        Objects.requireNonNull(argumentsType, "argumentsType");
+        Objects.requireNonNull(function, "function");
+        ObjectNode schema = RecordSchemas.schemaOf(argumentsType);
+        return new DynamicTool(name, description, schema, (args, call, mapper) ->
+                CompletableFuture.completedFuture(function.apply(mapper.treeToValue(args, argumentsType))));
+    }
+
+    /** A tool with a hand-written JSON input schema and raw JSON arguments. */
+    public static DynamicTool ofJson(String name, String description, ObjectNode inputSchema,
+                                     Function<JsonNode, ToolResult> function) {
+        Objects.requireNonNull(function, "function");
+        return new DynamicTool(name, description, inputSchema,
+                (args, call, mapper) -> CompletableFuture.completedFuture(function.apply(args)));
+    }
+
+    /** A tool with full control: asynchronous, and sees the call's thread, turn and call ids. */
+    public static DynamicTool ofAsync(String name, String description, ObjectNode inputSchema,
+                                      Implementation implementation) {
+        return new DynamicTool(name, description, inputSchema, implementation);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    /** A copy of the JSON schema of the tool's arguments. */
+    public ObjectNode inputSchema() {
+        return inputSchema.deepCopy();
+    }
+
+    ObjectNode inputSchemaNode() {
+        return inputSchema;
+    }
+
+    Implementation implementation() {
+        return implementation;
+    }
+
+    @Override
+    public String toString() {
+        return "DynamicTool[" + name + "]";
+    }
+}

@@ -1,0 +1,23 @@
+package dev.codexclient;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What the app-server said about itself in its {@code initialize} result. Older servers (before ~0.110) send only
+ * the user agent, so the other members are optional.
+ *
+ * @param userAgent      e.g. {@code codex_cli_rs/0.169.0 (Debian 12; x86_64) ...}
+ * @param codexHome      the server's {@code CODEX_HOME}
+ * @param platformFamily e.g. {@code unix}
+ * @param platformOs     e.g. {@code linux}
+ */
+public record ServerInfo(String userAgent, Optional<String> codexHome, Optional<String> platformFamily,
+                         Optional<String> platformOs) {
+    public ServerInfo {
+        Objects.requireNonNull(userAgent, "userAgent");
+        Objects.requireNonNull(codexHome, "codexHome");
+        Objects.requireNonNull(platformFamily, "platformFamily");
+        Objects.requireNonNull(platformOs, "platformOs");
+    }
+}

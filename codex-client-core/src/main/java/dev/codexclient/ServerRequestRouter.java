@@ -1,0 +1,238 @@
+package dev.codexclient;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.codexclient.errors.CodexRpcException;
+import dev.codexclient.internal.rpc.IncomingRequest;
+import dev.codexclient.protocol.ApplyPatchApprovalResponse;
+import dev.codexclient.protocol.CommandExecutionRequestApprovalResponse;
+import dev.codexclient.protocol.CurrentTimeReadResponse;
+import dev.codexclient.protocol.DynamicToolCallParams;
+import dev.codexclient.protocol.DynamicToolCallResponse;
+import dev.codexclient.protocol.ExecCommandApprovalResponse;
+import dev.codexclient.protocol.FileChangeRequestApprovalResponse;
+import dev.codexclient.protocol.McpServerElicitationAction;
+import dev.codexclient.protocol.McpServerElicitationRequestResponse;
+import dev.codexclient.protocol.MethodDescriptor;
+import dev.codexclient.protocol.PermissionsRequestApprovalParams;
+import dev.codexclient.protocol.PermissionsRequestApprovalResponse;
+import dev.codexclient.protocol.ServerRequestMethods;
+import dev.codexclient.protocol.ToolRequestUserInputParams;
+import dev.codexclient.protocol.ToolRequestUserInputQuestion;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Routes each server request by method to its handler: the user's typed handler, else the approval policy or a
+ * safe default. Every request gets exactly one answer; a request nobody can handle gets a JSON-RPC error, so the
+ * server never waits forever.
+ */
+final class ServerRequestRouter {
+    private static final Logger LOG = LoggerFactory.getLogger(ServerRequestRouter.class);
+    static final String NON_INTERACTIVE_ANSWER =
+            "This is a non-interactive session. Operator input is unavailable.";
+
+    /** A typed handler for one method. */
+    record Route<P, R>(MethodDescriptor<P, R> method, Function<? super P, ? extends CompletionStage<R>> handler) {
+        CompletionStage<?> invoke(ObjectMapper mapper, JsonNode params) throws Exception {
+            P typed;
+            if (method.paramsType() == Void.class || params == null || params.isNull()) {
+                typed = null;
+            } else {
+                try {
+                    typed = mapper.treeToValue(params, method.paramsType());
+                } catch (Exception e) {
+                    throw new IllegalArgumentException("params of " + method.method()
+                            + " do not match the schema: " + e.getMessage(), e);
+                }
+            }
+            CompletionStage<R> stage = handler.apply(typed);
+            return Objects.requireNonNull(stage, () -> "the handler for " + method.method() + " returned null");
+        }
+    }
+
+    private final ObjectMapper mapper;
+    private final ObjectMapper userMapper;
+    private final Map<String, Route<?, ?>> routes = new HashMap<>();
+    private final Map<String, Function<JsonNode, CompletionStage<?>>> rawRoutes;
+    private final Map<String, DynamicTool> tools = new HashMap<>();
+    private final Set<String> warned = ConcurrentHashMap.newKeySet();
+
+    ServerRequestRouter(ObjectMapper mapper, ObjectMapper userMapper, CodexClient.Builder b, List<DynamicTool> tools) {
+        this.mapper = mapper;
+        this.userMapper = userMapper;
+        this.rawRoutes = Map.copyOf(b.rawHandlers);
+        tools.forEach(t -> this.tools.put(t.name(), t));
+        installDefaults(b.approvals);
+        routes.putAll(b.handlers);
+    }
+
+    CompletionStage<?> route(IncomingRequest request) {
+        JsonNode params = request.message().get("params");
+        Route<?, ?> route = routes.get(request.method());
+        try {
+            if (route != null) {
+                return route.invoke(mapper, params);
+            }
+            Function<JsonNode, CompletionStage<?>> raw = rawRoutes.get(request.method());
+            if (raw != null) {
+                return raw.apply(params);
+            }
+        } catch (Exception e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        if (warned.add(request.method())) {
+            LOG.warn("No handler for server request {}; answering with a method-not-found error "
+                    + "(register one with CodexClient.Builder#onUnknownServerRequest)", request.method());
+        }
+        return CompletableFuture.failedFuture(new CodexRpcException("", CodexRpcException.METHOD_NOT_FOUND,
+                "codex-client has no handler for " + request.method(), null));
+    }
+
+    // ------------------------------------------------------------------------------------------------ defaults
+
+    private void installDefaults(ApprovalPolicy configured) {
+        boolean explicit = configured != null;
+        ApprovalPolicy policy = explicit ? configured : ApprovalPolicy.declineAll();
+
+        put(ServerRequestMethods.ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL, p -> {
+            warnDefault(!explicit, "item/commandExecution/requestApproval", "declining");
+            return decide(policy, new ApprovalRequest.Command(p)).thenApply(d ->
+                    CommandExecutionRequestApprovalResponse.builder().decision(CodexClient.Defaults.command(d))
+                            .build());
+        });
+        put(ServerRequestMethods.ITEM_FILE_CHANGE_REQUEST_APPROVAL, p -> {
+            warnDefault(!explicit, "item/fileChange/requestApproval", "declining");
+            return decide(policy, new ApprovalRequest.FileChange(p)).thenApply(d ->
+                    FileChangeRequestApprovalResponse.builder().decision(CodexClient.Defaults.fileChange(d))
+                            .build());
+        });
+        put(ServerRequestMethods.EXEC_COMMAND_APPROVAL, p -> {
+            warnDefault(!explicit, "execCommandApproval", "denying");
+            return decide(policy, new ApprovalRequest.LegacyCommand(p)).thenApply(d ->
+                    ExecCommandApprovalResponse.builder().decision(CodexClient.Defaults.review(d)).build());
+        });
+        put(ServerRequestMethods.APPLY_PATCH_APPROVAL, p -> {
+            warnDefault(!explicit, "applyPatchApproval", "denying");
+            return decide(policy, new ApprovalRequest.LegacyPatch(p)).thenApply(d ->
+                    ApplyPatchApprovalResponse.builder().decision(CodexClient.Defaults.review(d)).build());
+        });
+        put(ServerRequestMethods.ITEM_PERMISSIONS_REQUEST_APPROVAL, p -> {
+            warnDefault(!explicit, "item/permissions/requestApproval", "granting nothing");
+            return decide(policy, new ApprovalRequest.Permissions(p)).thenApply(d -> permissions(p, d));
+        });
+        put(ServerRequestMethods.ITEM_TOOL_REQUEST_USER_INPUT, p -> {
+            warnDefault(true, "item/tool/requestUserInput", "answering that no operator is available");
+            return CompletableFuture.completedFuture(nonInteractiveAnswers(p));
+        });
+        put(ServerRequestMethods.MCP_SERVER_ELICITATION_REQUEST, p -> {
+            warnDefault(true, "mcpServer/elicitation/request", "declining");
+            return CompletableFuture.completedFuture(McpServerElicitationRequestResponse.builder()
+                    .action(McpServerElicitationAction.DECLINE).build());
+        });
+        // The clock is the only sensible answer and reveals nothing; no reason to bother the user with it.
+        put(ServerRequestMethods.CURRENT_TIME_READ, p -> CompletableFuture.completedFuture(
+                CurrentTimeReadResponse.builder().currentTimeAt(System.currentTimeMillis()).build()));
+        put(ServerRequestMethods.ITEM_TOOL_CALL, this::callTool);
+    }
+
+    private <P, R> void put(MethodDescriptor<P, R> method, Function<P, CompletionStage<R>> handler) {
+        routes.put(method.method(), new Route<>(method, handler));
+    }
+
+    private void warnDefault(boolean isDefault, String method, String what) {
+        if (isDefault && warned.add(method)) {
+            LOG.warn("No handler registered for {}; {} (register one on CodexClient.builder())", method, what);
+        }
+    }
+
+    private static CompletionStage<ApprovalDecision> decide(ApprovalPolicy policy, ApprovalRequest request) {
+        try {
+            ApprovalDecision d = policy.decide(request);
+            if (d == null) {
+                return CompletableFuture.failedFuture(new IllegalStateException("approval policy returned null"));
+            }
+            return CompletableFuture.completedFuture(d);
+        } catch (Exception e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private PermissionsRequestApprovalResponse permissions(PermissionsRequestApprovalParams p, ApprovalDecision d) {
+        ObjectNode response = mapper.createObjectNode();
+        if (d == ApprovalDecision.ACCEPT || d == ApprovalDecision.ACCEPT_FOR_SESSION) {
+            // A grant has the shape of the request's profile: grant exactly what was asked.
+            JsonNode requested = mapper.valueToTree(p.permissions());
+            response.set("permissions", requested == null || requested.isNull()
+                    ? mapper.createObjectNode() : requested);
+            response.put("scope", d == ApprovalDecision.ACCEPT_FOR_SESSION ? "session" : "turn");
+        } else {
+            response.putObject("permissions");
+            response.put("scope", "turn");
+        }
+        try {
+            return mapper.treeToValue(response, PermissionsRequestApprovalResponse.class);
+        } catch (Exception e) {
+            throw new IllegalStateException("could not build a permissions answer", e);
+        }
+    }
+
+    private Object nonInteractiveAnswers(ToolRequestUserInputParams p) {
+        ObjectNode response = mapper.createObjectNode();
+        ObjectNode answers = response.putObject("answers");
+        if (p.questions() != null) {
+            for (ToolRequestUserInputQuestion q : p.questions()) {
+                answers.putObject(q.id()).putArray("answers").add(NON_INTERACTIVE_ANSWER);
+            }
+        }
+        return response;
+    }
+
+    private CompletionStage<DynamicToolCallResponse> callTool(DynamicToolCallParams call) {
+        DynamicTool tool = tools.get(call.tool());
+        if (tool == null) {
+            LOG.warn("The model called dynamic tool {}, which this client did not declare", call.tool());
+            return CompletableFuture.completedFuture(response(ToolResult.failure(
+                    "Unsupported dynamic tool: " + call.tool())));
+        }
+        CompletionStage<ToolResult> stage;
+        try {
+            JsonNode args = call.arguments() == null ? mapper.nullNode() : call.arguments();
+            stage = tool.implementation().call(args, call, userMapper);
+        } catch (Exception e) {
+            stage = CompletableFuture.failedFuture(e);
+        }
+        return stage.handle((result, error) -> {
+            if (error != null) {
+                Throwable cause = CodexClient.unwrap(error);
+                if (cause instanceof java.util.concurrent.CancellationException) {
+                    throw (java.util.concurrent.CancellationException) cause;
+                }
+                LOG.debug("dynamic tool {} failed", call.tool(), cause);
+                return response(ToolResult.failure(toolFailureMessage(call.tool(), cause)));
+            }
+            return response(result == null ? ToolResult.failure("tool " + call.tool() + " returned no result")
+                    : result);
+        });
+    }
+
+    private static String toolFailureMessage(String tool, Throwable cause) {
+        String message = cause.getMessage();
+        return "tool " + tool + " failed: " + (message == null || message.isBlank()
+                ? cause.getClass().getSimpleName() : message);
+    }
+
+    private static DynamicToolCallResponse response(ToolResult r) {
+        return DynamicToolCallResponse.builder().success(r.success()).contentItems(r.contentItems()).build();
+    }
+}
