@@ -87,6 +87,11 @@ public final class LineFramer {
         }
     }
 
+    /** The current buffer size: lets tests check that an oversized line does not grow it. */
+    int bufferCapacity() {
+        return buf.length;
+    }
+
     /** In discard mode: skips bytes up to and including the next newline. */
     private void discard() {
         for (int i = start; i < end; i++) {
