@@ -191,7 +191,10 @@ public final class StdioTransport implements Transport {
             return this;
         }
 
-        /** How long {@link StdioTransport#close()} waits for the child to exit after closing its stdin (default 5 s). */
+        /**
+         * How long {@link StdioTransport#close()} waits for the child to exit after closing its stdin (default 5 s).
+         * Then the child and its descendants get SIGTERM, and SIGKILL after the same time again, at most 2 s.
+         */
         public Builder gracefulCloseTimeout(Duration timeout) {
             Objects.requireNonNull(timeout, "timeout");
             if (timeout.isNegative()) {

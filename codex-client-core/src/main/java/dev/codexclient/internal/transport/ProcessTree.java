@@ -1,14 +1,14 @@
 package dev.codexclient.internal.transport;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Ends a child process together with everything it spawned.
@@ -71,35 +71,59 @@ public final class ProcessTree {
         return awaitExit(stubborn, patience);
     }
 
+    /**
+     * Whether {@code process} still runs. Unlike {@link ProcessHandle#isAlive()}, a zombie (exited, not yet reaped
+     * by its parent) counts as ended: in containers whose init does not reap, a killed orphan stays a zombie.
+     */
+    public static boolean isRunning(ProcessHandle process) {
+        if (!process.isAlive()) {
+            return false;
+        }
+        Path stat = Path.of("/proc", Long.toString(process.pid()), "stat");
+        try {
+            String content = Files.readString(stat);
+            int close = content.lastIndexOf(')');
+            if (close >= 0 && close + 2 < content.length()) {
+                char state = content.charAt(close + 2);
+                return state != 'Z' && state != 'X';
+            }
+            return true;
+        } catch (NoSuchFileException e) {
+            return !Files.isDirectory(Path.of("/proc/self")) && process.isAlive();
+        } catch (IOException | RuntimeException e) {
+            return process.isAlive();
+        }
+    }
+
     private static List<ProcessHandle> alive(List<ProcessHandle> handles) {
         List<ProcessHandle> alive = new ArrayList<>();
         for (ProcessHandle h : handles) {
-            if (h.isAlive()) {
+            if (isRunning(h)) {
                 alive.add(h);
             }
         }
         return alive;
     }
 
+    /**
+     * Polls rather than using {@code onExit()}: for processes that are not our direct children the JDK implements
+     * that with a back-off that can add seconds to a close.
+     */
     private static boolean awaitExit(List<ProcessHandle> handles, Duration patience) {
         long deadline = System.nanoTime() + patience.toNanos();
-        for (ProcessHandle h : handles) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                break;
+        while (true) {
+            if (alive(handles).isEmpty()) {
+                return true;
             }
-            CompletableFuture<ProcessHandle> exit = h.onExit();
+            if (System.nanoTime() - deadline >= 0) {
+                return false;
+            }
             try {
-                exit.get(left, TimeUnit.NANOSECONDS);
-            } catch (TimeoutException e) {
-                break;
-            } catch (ExecutionException e) {
-                // onExit does not fail; treat it like an exit.
+                Thread.sleep(10);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                break;
+                return alive(handles).isEmpty();
             }
         }
-        return alive(handles).isEmpty();
     }
 }

@@ -32,8 +32,9 @@ public final class StdioConnection {
 
     private static final Logger LOG = LoggerFactory.getLogger("dev.codexclient.transport.stdio");
 
-    /** Between SIGTERM and SIGKILL. */
-    private static final Duration TERMINATE_PATIENCE = Duration.ofSeconds(2);
+    /** The longest wait between SIGTERM and SIGKILL; a shorter graceful timeout shortens it too. */
+    private static final Duration MAX_TERMINATE_PATIENCE = Duration.ofSeconds(2);
+    private static final Duration MIN_TERMINATE_PATIENCE = Duration.ofMillis(100);
     /** How long end of stream waits for the exit code, and close waits for the threads. */
     private static final Duration EXIT_CODE_WAIT = Duration.ofSeconds(2);
     private static final Duration THREAD_JOIN = Duration.ofSeconds(2);
@@ -267,12 +268,12 @@ public final class StdioConnection {
                             description, config.gracefulCloseTimeout());
                     List<ProcessHandle> all = new ArrayList<>(tree);
                     all.add(process.toHandle());
-                    if (!ProcessTree.terminate(all, TERMINATE_PATIENCE)) {
+                    if (!ProcessTree.terminate(all, terminatePatience())) {
                         LOG.warn("{} or one of its child processes could not be killed", description);
                     }
                 }
                 // The launcher may exit while the native binary it started lives on.
-                if (!ProcessTree.terminate(tree, TERMINATE_PATIENCE)) {
+                if (!ProcessTree.terminate(tree, terminatePatience())) {
                     LOG.warn("a child process of {} could not be killed", description);
                 }
                 waitFor(EXIT_CODE_WAIT);
@@ -280,6 +281,14 @@ public final class StdioConnection {
                 shutdownDone = true;
             }
         }
+    }
+
+    private Duration terminatePatience() {
+        Duration grace = config.gracefulCloseTimeout();
+        if (grace.compareTo(MIN_TERMINATE_PATIENCE) < 0) {
+            return MIN_TERMINATE_PATIENCE;
+        }
+        return grace.compareTo(MAX_TERMINATE_PATIENCE) > 0 ? MAX_TERMINATE_PATIENCE : grace;
     }
 
     private void closeStdin() {
