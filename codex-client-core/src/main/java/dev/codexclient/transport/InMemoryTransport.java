@@ -112,8 +112,8 @@ public final class InMemoryTransport implements Transport {
     /**
      * Closes this end, and has the peer receive {@code peerTermination} (after the messages already sent) instead
      * of a plain "peer closed": a fake server uses it to play a child exit, e.g.
-     * {@code new TransportTermination("codex app-server exited", OptionalInt.of(1), "panic: ...", Optional.empty(),
-     * false)}. Idempotent: only the first close counts.
+     * {@code server.closeWith(TransportTermination.exited(101, "thread 'main' panicked"))}. Idempotent: only the
+     * first close counts.
      */
     public void closeWith(TransportTermination peerTermination) {
         Objects.requireNonNull(peerTermination, "peerTermination");

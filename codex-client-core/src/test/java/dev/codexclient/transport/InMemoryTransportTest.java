@@ -8,8 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -107,8 +105,7 @@ class InMemoryTransportTest {
         pair.client().start(client);
         pair.server().start(server);
         pair.server().send(utf8("{\"bye\":1}"));
-        pair.server().closeWith(new TransportTermination("codex app-server exited", OptionalInt.of(101),
-                "thread 'main' panicked", Optional.empty(), false));
+        pair.server().closeWith(TransportTermination.exited(101, "thread 'main' panicked"));
 
         TransportTermination seen = client.awaitClosed(WAIT);
         assertThat(client.texts()).containsExactly("{\"bye\":1}");

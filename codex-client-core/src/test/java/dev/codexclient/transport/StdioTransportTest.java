@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -272,6 +273,49 @@ class StdioTransportTest {
         assertThat(ProcessHandle.of(grandchild).filter(ProcessTree::isRunning)).isEmpty();
         TransportTermination end = sink.awaitClosed(WAIT);
         assertThat(end.exitCode()).hasValue(0);
+    }
+
+    @Test
+    void closeUnblocksASendStuckOnAChildThatNeverReads() throws Exception {
+        StdioTransport t = sh("exec sleep 30");
+        RecordingSink sink = new RecordingSink();
+        t.start(sink);
+        byte[] chunk = utf8("{\"pad\":\"" + "p".repeat(256 * 1024) + "\"}");
+        CompletableFuture<Throwable> sender = CompletableFuture.supplyAsync(() -> {
+            try {
+                while (true) {
+                    t.send(chunk);
+                }
+            } catch (Throwable e) {
+                return e;
+            }
+        });
+        Thread.sleep(300); // long enough to fill the pipe and block
+        assertThat(sender).isNotDone();
+        long started = System.nanoTime();
+        t.close();
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+        assertThat(sender.get(5, TimeUnit.SECONDS)).isInstanceOf(CodexTransportException.class);
+        assertThat(sink.awaitClosed(WAIT).requested()).isTrue();
+    }
+
+    @Test
+    void anUnclosedTransportWhoseChildExitedReleasesItsPipes() throws Exception {
+        runEchoOnce();
+        long fdsBefore = openFds();
+        for (int i = 0; i < 5; i++) {
+            StdioTransport t = StdioTransport.builder().executable("sh").args("-c", "echo '{}'; exit 4").build();
+            RecordingSink sink = new RecordingSink();
+            t.start(sink);
+            assertThat(sink.awaitClosed(WAIT).exitCode()).hasValue(4);
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+        while (openFds() > fdsBefore && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        if (fdsBefore >= 0) {
+            assertThat(openFds()).isLessThanOrEqualTo(fdsBefore);
+        }
     }
 
     @Test

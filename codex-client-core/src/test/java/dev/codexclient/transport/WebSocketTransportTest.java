@@ -190,6 +190,24 @@ class WebSocketTransportTest {
     }
 
     @Test
+    void leavesNoReaderThreadsBehind() throws Exception {
+        java.util.Set<String> before = StdioTransportTest.codexThreads();
+        for (int i = 0; i < 3; i++) {
+            try (MiniWebSocketServer server = new MiniWebSocketServer()) {
+                WebSocketTransport transport = WebSocketTransport.builder(server.uri())
+                        .closeTimeout(Duration.ofMillis(200)).build();
+                RecordingSink sink = new RecordingSink();
+                connect(server, transport, sink);
+                server.sendText("{}");
+                sink.awaitCount(1, WAIT);
+                transport.close();
+                sink.awaitClosed(WAIT);
+            }
+        }
+        assertThat(StdioTransportTest.codexThreads()).isEqualTo(before);
+    }
+
+    @Test
     void rejectsNonWebSocketUris() {
         assertThatThrownBy(() -> WebSocketTransport.builder(URI.create("http://127.0.0.1:1")))
                 .isInstanceOf(IllegalArgumentException.class);

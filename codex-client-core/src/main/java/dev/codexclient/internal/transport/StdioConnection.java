@@ -157,8 +157,20 @@ public final class StdioConnection {
         if (process == null) {
             return;
         }
+        // An interrupted caller would cut every bounded wait short and skip the graceful steps; restore it after.
+        boolean interrupted = Thread.interrupted();
+        try {
+            closeGracefully();
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void closeGracefully() {
         closeRequested = true;
-        shutdownProcess();
+        shutdownProcess(config.gracefulCloseTimeout());
         boolean onReader = Thread.currentThread() == reader;
         if (!onReader) {
             join(reader);
@@ -220,8 +232,14 @@ public final class StdioConnection {
             }
         }
         try {
-            shutdownProcess();
+            // Unasked end of stream: the child is exiting or has abandoned the protocol; either way it gets less
+            // time than on a requested close.
+            shutdownProcess(requested ? config.gracefulCloseTimeout() : shorter(config.gracefulCloseTimeout(),
+                    EXIT_CODE_WAIT));
             join(stderrThread);
+            // Release the pipes even if nobody ever calls close().
+            closeQuietly(process.getInputStream());
+            closeQuietly(process.getErrorStream());
         } finally {
             sink.deliverClosed(termination(requested, failure));
         }
@@ -253,7 +271,11 @@ public final class StdioConnection {
         return OptionalInt.of(process.exitValue());
     }
 
-    private void shutdownProcess() {
+    private static Duration shorter(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    private void shutdownProcess(Duration grace) {
         synchronized (shutdownLock) {
             if (shutdownDone) {
                 return;
@@ -261,11 +283,10 @@ public final class StdioConnection {
             try {
                 List<ProcessHandle> tree = ProcessTree.descendants(process.toHandle());
                 closeStdin();
-                boolean exited = waitFor(config.gracefulCloseTimeout());
+                boolean exited = waitFor(grace);
                 if (!exited) {
                     tree = ProcessTree.union(tree, ProcessTree.descendants(process.toHandle()));
-                    LOG.debug("{} did not exit within {} after stdin closed; terminating it",
-                            description, config.gracefulCloseTimeout());
+                    LOG.debug("{} did not exit within {} after stdin closed; terminating it", description, grace);
                     List<ProcessHandle> all = new ArrayList<>(tree);
                     all.add(process.toHandle());
                     if (!ProcessTree.terminate(all, terminatePatience())) {
