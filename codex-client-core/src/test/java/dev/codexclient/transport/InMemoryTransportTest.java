@@ -187,10 +187,10 @@ class InMemoryTransportTest {
             server.awaitClosed(WAIT);
         }
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-        while (!StdioTransportTest.codexThreads().equals(before) && System.nanoTime() < deadline) {
+        while (!before.containsAll(StdioTransportTest.codexThreads()) && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }
-        assertThat(StdioTransportTest.codexThreads()).isEqualTo(before);
+        assertThat(StdioTransportTest.codexThreads()).isSubsetOf(before);
         assertThat(InMemoryTransport.pair().client().describe()).contains("client");
     }
 }

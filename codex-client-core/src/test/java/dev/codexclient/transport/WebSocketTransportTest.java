@@ -204,7 +204,7 @@ class WebSocketTransportTest {
                 sink.awaitClosed(WAIT);
             }
         }
-        assertThat(StdioTransportTest.codexThreads()).isEqualTo(before);
+        assertThat(StdioTransportTest.codexThreads()).isSubsetOf(before);
     }
 
     @Test
