@@ -4,6 +4,7 @@
 module dev.codexclient.core {
     requires transitive dev.codexclient.protocol;
     requires org.slf4j;
+    requires java.net.http;
 
     exports dev.codexclient.errors;
     exports dev.codexclient.transport;

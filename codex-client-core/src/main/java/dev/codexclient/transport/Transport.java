@@ -16,11 +16,24 @@ package dev.codexclient.transport;
  */
 public interface Transport extends AutoCloseable {
 
-    /** Starts reading and delivering to {@code sink}. Called once, before any {@link #send(byte[])}. */
+    /**
+     * Starts reading and delivering to {@code sink}. Called once, before any {@link #send(byte[])}.
+     *
+     * @throws dev.codexclient.errors.CodexTransportException when the connection cannot be established (binary
+     *                                                        missing, connection refused, ...); the sink is then
+     *                                                        never called and the transport stays closed
+     * @throws IllegalStateException                          when called a second time or after {@link #close()}
+     */
     void start(MessageSink sink);
 
     /**
      * Writes one message: the UTF-8 bytes of one JSON text without a line terminator (the transport frames it).
+     * The caller keeps ownership of the array. May block while the peer is not reading; {@link #close()} from
+     * another thread unblocks it with an exception.
+     *
+     * @throws dev.codexclient.errors.CodexTransportException before {@link #start(MessageSink)}, after the
+     *                                                        transport ended, or when the write fails; it
+     *                                                        carries the exit code and stderr tail when known
      */
     void send(byte[] message);
 

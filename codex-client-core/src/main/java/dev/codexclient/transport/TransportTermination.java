@@ -27,4 +27,13 @@ public record TransportTermination(String reason, OptionalInt exitCode, String s
     public static TransportTermination requested(String reason) {
         return new TransportTermination(reason, OptionalInt.empty(), "", Optional.empty(), true);
     }
+
+    /**
+     * The child process exited on its own: what a fake server passes to
+     * {@link InMemoryTransport#closeWith(TransportTermination)} to play a crash.
+     */
+    public static TransportTermination exited(int exitCode, String stderrTail) {
+        return new TransportTermination("codex app-server exited", OptionalInt.of(exitCode),
+                Objects.requireNonNull(stderrTail, "stderrTail"), Optional.empty(), false);
+    }
 }

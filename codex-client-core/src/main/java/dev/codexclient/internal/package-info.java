@@ -1,0 +1,4 @@
+/**
+ * Implementation details shared across the core (secret redaction, ...). Not exported.
+ */
+package dev.codexclient.internal;

@@ -1,0 +1,246 @@
+package dev.codexclient.transport;
+
+import dev.codexclient.internal.Redactor;
+import dev.codexclient.internal.transport.LineFramer;
+import dev.codexclient.internal.transport.StdioConnection;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Runs {@code codex app-server} as a child process and speaks newline-delimited JSON over its stdin and stdout.
+ *
+ * <pre>{@code
+ * Transport transport = StdioTransport.builder()
+ *         .executable(Path.of("/opt/codex/bin/codex"))
+ *         .codexHome(Path.of("/srv/bot/.codex"))
+ *         .build();
+ * }</pre>
+ *
+ * <p>The child's stderr is drained continuously (an unread pipe would stall codex), logged at DEBUG on
+ * {@code dev.codexclient.transport.stderr} with secrets masked, and its last lines are attached to the
+ * {@link TransportTermination} and to {@link dev.codexclient.errors.CodexTransportException}s. {@link #close()}
+ * closes the child's stdin, waits {@link Builder#gracefulCloseTimeout(Duration)}, then terminates and finally kills
+ * the child and every process it started.
+ */
+public final class StdioTransport implements Transport {
+
+    /** What to tell a user whose codex binary cannot be started. */
+    static final String HOW_TO_FIX = "Install the Codex CLI with `npm install -g @openai/codex`, or point the SDK at "
+            + "the binary with StdioTransport.builder().executable(Path.of(\"/path/to/codex\")).";
+
+    private final StdioConnection connection;
+
+    private StdioTransport(StdioConnection connection) {
+        this.connection = connection;
+    }
+
+    /** A builder preset to run {@code codex app-server} from {@code PATH}. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Spawns the child and starts reading its stdout.
+     *
+     * @throws dev.codexclient.errors.CodexTransportException when the executable is missing, not executable or
+     *                                                        cannot be started; the sink is then never called
+     * @throws IllegalStateException                          when called twice or after {@link #close()}
+     */
+    @Override
+    public void start(MessageSink sink) {
+        connection.start(Objects.requireNonNull(sink, "sink"));
+    }
+
+    @Override
+    public void send(byte[] message) {
+        connection.send(Objects.requireNonNull(message, "message"));
+    }
+
+    @Override
+    public void close() {
+        connection.close();
+    }
+
+    @Override
+    public String describe() {
+        return connection.describe();
+    }
+
+    /** The child process while it runs (and after, until the handle is collected); empty before {@link #start}. */
+    public Optional<ProcessHandle> process() {
+        return connection.processHandle();
+    }
+
+    /** The last lines the child wrote to stderr so far, secrets masked; empty when none. */
+    public String stderrTail() {
+        return connection.stderrTail();
+    }
+
+    @Override
+    public String toString() {
+        return describe();
+    }
+
+    /** Configures a {@link StdioTransport}; every setting has a sensible default. */
+    public static final class Builder {
+        private String executable = "codex";
+        private final List<String> args = new ArrayList<>(List.of("app-server"));
+        private Path workingDirectory;
+        private final Map<String, String> environment = new LinkedHashMap<>();
+        private final Set<String> removedEnvironment = new LinkedHashSet<>();
+        private int maxLineBytes = LineFramer.DEFAULT_MAX_LINE_BYTES;
+        private Duration gracefulCloseTimeout = Duration.ofSeconds(5);
+        private int stderrTailLines = 50;
+        private int stderrTailBytes = 16 * 1024;
+        private final List<String> secrets = new ArrayList<>();
+
+        private Builder() {
+        }
+
+        /** The program to run: a bare name looked up on {@code PATH} (default {@code codex}) or a path. */
+        public Builder executable(String executable) {
+            this.executable = Objects.requireNonNull(executable, "executable");
+            return this;
+        }
+
+        /** The program to run. */
+        public Builder executable(Path executable) {
+            return executable(Objects.requireNonNull(executable, "executable").toString());
+        }
+
+        /** Replaces the arguments (default {@code app-server}). */
+        public Builder args(List<String> args) {
+            Objects.requireNonNull(args, "args");
+            this.args.clear();
+            for (String arg : args) {
+                this.args.add(Objects.requireNonNull(arg, "args element"));
+            }
+            return this;
+        }
+
+        /** Replaces the arguments (default {@code app-server}). */
+        public Builder args(String... args) {
+            return args(List.of(args));
+        }
+
+        /** Appends arguments, e.g. {@code addArgs("-c", "model=\"o3\"")}. */
+        public Builder addArgs(String... more) {
+            for (String arg : more) {
+                this.args.add(Objects.requireNonNull(arg, "argument"));
+            }
+            return this;
+        }
+
+        /** The child's working directory (default: this process's). */
+        public Builder workingDirectory(Path directory) {
+            this.workingDirectory = Objects.requireNonNull(directory, "directory");
+            return this;
+        }
+
+        /**
+         * Sets one environment variable of the child, on top of this process's environment. Values of variables
+         * whose names look secret ({@code *KEY*}, {@code *TOKEN*}, {@code *SECRET*}, {@code *PASSWORD*}) are masked
+         * in logs and error messages.
+         */
+        public Builder environment(String name, String value) {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(value, "value");
+            removedEnvironment.remove(name);
+            environment.put(name, value);
+            String upper = name.toUpperCase(Locale.ROOT);
+            if (upper.contains("KEY") || upper.contains("TOKEN") || upper.contains("SECRET")
+                    || upper.contains("PASSWORD")) {
+                secrets.add(value);
+            }
+            return this;
+        }
+
+        /** Removes a variable this process would otherwise pass on to the child. */
+        public Builder removeEnvironment(String name) {
+            Objects.requireNonNull(name, "name");
+            environment.remove(name);
+            removedEnvironment.add(name);
+            return this;
+        }
+
+        /** Runs codex with {@code CODEX_HOME} set to {@code codexHome} (its config, auth and session store). */
+        public Builder codexHome(Path codexHome) {
+            return environment("CODEX_HOME", Objects.requireNonNull(codexHome, "codexHome").toAbsolutePath()
+                    .toString());
+        }
+
+        /**
+         * The longest message accepted, in bytes (default 128 MiB, at least 1 KiB). A longer line is skipped and
+         * reported through {@link MessageSink#onOversizedMessage(long)}; the connection stays usable.
+         */
+        public Builder maxLineBytes(int maxLineBytes) {
+            if (maxLineBytes < LineFramer.MIN_MAX_LINE_BYTES) {
+                throw new IllegalArgumentException("maxLineBytes must be at least " + LineFramer.MIN_MAX_LINE_BYTES
+                        + " but was " + maxLineBytes);
+            }
+            this.maxLineBytes = maxLineBytes;
+            return this;
+        }
+
+        /**
+         * How long {@link StdioTransport#close()} waits for the child to exit after closing its stdin (default 5 s).
+         * Then the child and its descendants get SIGTERM, and SIGKILL after the same time again, at most 2 s.
+         */
+        public Builder gracefulCloseTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.isNegative()) {
+                throw new IllegalArgumentException("timeout must not be negative: " + timeout);
+            }
+            this.gracefulCloseTimeout = timeout;
+            return this;
+        }
+
+        /** How many stderr lines to keep for error messages (default 50). */
+        public Builder stderrTailLines(int lines) {
+            if (lines < 1) {
+                throw new IllegalArgumentException("stderrTailLines must be positive: " + lines);
+            }
+            this.stderrTailLines = lines;
+            return this;
+        }
+
+        /** How many bytes of stderr to keep for error messages (default 16 KiB). */
+        public Builder stderrTailBytes(int bytes) {
+            if (bytes < 64) {
+                throw new IllegalArgumentException("stderrTailBytes must be at least 64: " + bytes);
+            }
+            this.stderrTailBytes = bytes;
+            return this;
+        }
+
+        /**
+         * A string to mask wherever the transport would log or report it (an API key passed on the command line,
+         * for example). Strings shorter than six characters are ignored.
+         */
+        public Builder redact(String secret) {
+            secrets.add(Objects.requireNonNull(secret, "secret"));
+            return this;
+        }
+
+        /** Builds the transport; nothing is spawned until {@link StdioTransport#start(MessageSink)}. */
+        public StdioTransport build() {
+            Redactor redactor = Redactor.shared();
+            for (String secret : secrets) {
+                redactor.register(secret);
+            }
+            StdioConnection.Config config = new StdioConnection.Config(executable, args,
+                    Optional.ofNullable(workingDirectory), environment, removedEnvironment, maxLineBytes,
+                    gracefulCloseTimeout, stderrTailLines, stderrTailBytes, redactor, HOW_TO_FIX);
+            return new StdioTransport(new StdioConnection(config));
+        }
+    }
+}

@@ -1,0 +1,228 @@
+package dev.codexclient.internal.transport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.codexclient.transport.RecordingSink;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class LineFramerTest {
+
+    private static final int CAP = 1024;
+
+    /** Returns the data in reads of the given sizes (the last size repeats). */
+    static final class ChunkedInput extends InputStream {
+        private final byte[] data;
+        private final Deque<Integer> sizes;
+        private int last = Integer.MAX_VALUE;
+        private int pos;
+
+        ChunkedInput(byte[] data, int... sizes) {
+            this.data = data;
+            this.sizes = new ArrayDeque<>();
+            for (int s : sizes) {
+                this.sizes.add(s);
+            }
+        }
+
+        @Override
+        public int read() {
+            throw new AssertionError("the framer must not read byte by byte");
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) {
+            if (pos >= data.length) {
+                return -1;
+            }
+            int size = sizes.isEmpty() ? last : sizes.poll();
+            last = size;
+            int n = Math.min(Math.min(size, len), data.length - pos);
+            System.arraycopy(data, pos, b, off, n);
+            pos += n;
+            return n;
+        }
+    }
+
+    private static RecordingSink frame(byte[] data, int cap, int... chunks) throws IOException {
+        RecordingSink sink = new RecordingSink();
+        new LineFramer(cap, sink).readAll(new ChunkedInput(data, chunks));
+        return sink;
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void splitsLinesAndStripsCarriageReturns() throws IOException {
+        RecordingSink sink = frame(utf8("{\"a\":1}\n{\"b\":2}\r\n{\"c\":3}\n"), CAP);
+        assertThat(sink.texts()).containsExactly("{\"a\":1}", "{\"b\":2}", "{\"c\":3}");
+        assertThat(sink.oversized).isEmpty();
+    }
+
+    @Test
+    void reassemblesLinesSplitAcrossReadsOfAnySize() throws IOException {
+        byte[] data = utf8("{\"first\":true}\r\n{\"second\":[1,2,3]}\n{\"third\":\"x\"}\n");
+        for (int chunk = 1; chunk <= data.length; chunk++) {
+            RecordingSink sink = frame(data, CAP, chunk);
+            assertThat(sink.texts()).as("chunk size %d", chunk)
+                    .containsExactly("{\"first\":true}", "{\"second\":[1,2,3]}", "{\"third\":\"x\"}");
+        }
+    }
+
+    @Test
+    void multiByteCharacterSplitAtEveryBytePosition() throws IOException {
+        // 2-, 3- and 4-byte sequences (é, €, 𝄞) plus a CJK character.
+        String text = "{\"t\":\"é€𝄞漢\"}";
+        byte[] data = utf8(text + "\n" + text + "\r\n");
+        for (int split = 1; split < data.length; split++) {
+            RecordingSink sink = frame(data, CAP, split, data.length);
+            assertThat(sink.texts()).as("split at %d", split).containsExactly(text, text);
+        }
+    }
+
+    @Test
+    void skipsBlankLines() throws IOException {
+        RecordingSink sink = frame(utf8("\n\r\n   \n\t\r\n{}\n\n \n[]\n"), CAP, 3);
+        assertThat(sink.texts()).containsExactly("{}", "[]");
+    }
+
+    @Test
+    void deliversAFinalLineWithoutNewline() throws IOException {
+        RecordingSink sink = frame(utf8("{\"a\":1}\n{\"trunc"), CAP, 4);
+        assertThat(sink.texts()).containsExactly("{\"a\":1}", "{\"trunc");
+    }
+
+    @Test
+    void emptyStreamDeliversNothing() throws IOException {
+        assertThat(frame(new byte[0], CAP).messages).isEmpty();
+    }
+
+    @Test
+    void lineExactlyAtTheCapIsDelivered() throws IOException {
+        String atCap = "x".repeat(CAP);
+        for (String terminator : List.of("\n", "\r\n")) {
+            for (int chunk : new int[] {1, 7, 512, CAP, CAP + 1, 1 << 16}) {
+                RecordingSink sink = frame(utf8(atCap + terminator + "{}\n"), CAP, chunk);
+                assertThat(sink.texts()).as("chunk %d, terminator %s", chunk, terminator.length())
+                        .containsExactly(atCap, "{}");
+                assertThat(sink.oversized).isEmpty();
+            }
+        }
+    }
+
+    @Test
+    void lineOneByteOverTheCapIsReportedNotDelivered() throws IOException {
+        String over = "y".repeat(CAP + 1);
+        for (String terminator : List.of("\n", "\r\n")) {
+            for (int chunk : new int[] {1, 100, CAP + 1, CAP + 2, 1 << 16}) {
+                RecordingSink sink = frame(utf8("{\"before\":1}\n" + over + terminator + "{\"after\":1}\n"), CAP,
+                        chunk);
+                assertThat(sink.texts()).as("chunk %d", chunk).containsExactly("{\"before\":1}", "{\"after\":1}");
+                assertThat(sink.oversized).as("chunk %d", chunk).containsExactly((long) CAP + 1);
+            }
+        }
+    }
+
+    @Test
+    void hugeLineIsDrainedWithoutGrowingTheBufferAndTheNextLineArrives() throws IOException {
+        int huge = 5 * 1024 * 1024;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.write(utf8("{\"n\":1}\n"));
+        byte[] filler = new byte[huge];
+        Arrays.fill(filler, (byte) 'z');
+        out.write(filler);
+        out.write(utf8("\r\n{\"n\":2}\n"));
+        byte[] data = out.toByteArray();
+
+        RecordingSink sink = new RecordingSink();
+        LineFramer framer = new LineFramer(CAP, sink);
+        framer.readAll(new ChunkedInput(data, 1 << 16));
+        assertThat(sink.texts()).containsExactly("{\"n\":1}", "{\"n\":2}");
+        assertThat(sink.oversized).containsExactly((long) huge);
+        assertThat(framer.bufferCapacity()).isEqualTo(LineFramer.INITIAL_BUFFER);
+    }
+
+    @Test
+    void bufferShrinksBackAfterALargeLine() throws IOException {
+        RecordingSink sink = new RecordingSink();
+        LineFramer framer = new LineFramer(1 << 20, sink);
+        framer.readAll(new ChunkedInput(utf8("x".repeat(500_000) + "\n{}\n"), 1 << 16));
+        assertThat(sink.messages).hasSize(2);
+        assertThat(framer.bufferCapacity()).isEqualTo(LineFramer.INITIAL_BUFFER);
+    }
+
+    @Test
+    void oversizedLineAtEndOfStreamIsReported() throws IOException {
+        RecordingSink sink = frame(utf8("{}\n" + "q".repeat(3000)), CAP, 100);
+        assertThat(sink.texts()).containsExactly("{}");
+        assertThat(sink.oversized).containsExactly(3000L);
+    }
+
+    @Test
+    void largeLinesBelowTheCapGrowTheBufferAndAreDeliveredIntact() throws IOException {
+        int cap = 4 * 1024 * 1024;
+        String big = "{\"data\":\"" + "é".repeat(1_000_000) + "\"}";
+        byte[] data = utf8("{\"small\":1}\n" + big + "\n{\"small\":2}\n");
+        RecordingSink sink = frame(data, cap, 8191);
+        assertThat(sink.texts()).containsExactly("{\"small\":1}", big, "{\"small\":2}");
+    }
+
+    @Test
+    void readsGoThroughTheBulkReadMethod() throws IOException {
+        // ChunkedInput fails on read(); a framer calling it byte by byte would throw here.
+        RecordingSink sink = new RecordingSink();
+        new LineFramer(CAP, sink).readAll(new ChunkedInput(utf8("{}\n"), 1));
+        assertThat(sink.texts()).containsExactly("{}");
+    }
+
+    @Test
+    void eachMessageIsAFreshArray() throws IOException {
+        RecordingSink sink = new RecordingSink();
+        new LineFramer(CAP, sink).readAll(new ByteArrayInputStream(utf8("{\"a\":1}\n{\"b\":2}\n")));
+        assertThat(sink.messages.get(0)).isNotSameAs(sink.messages.get(1));
+        assertThat(sink.messages.get(0)).hasSize(7);
+    }
+
+    @Test
+    void rejectsTinyCaps() {
+        assertThatThrownBy(() -> new LineFramer(1023, new RecordingSink()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1024");
+    }
+
+    @Test
+    void readFailureKeepsCompletedLines() {
+        RecordingSink sink = new RecordingSink();
+        InputStream failing = new InputStream() {
+            private boolean first = true;
+
+            @Override
+            public int read() {
+                throw new AssertionError();
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                if (first) {
+                    first = false;
+                    byte[] d = utf8("{\"ok\":1}\n{\"partial");
+                    System.arraycopy(d, 0, b, off, d.length);
+                    return d.length;
+                }
+                throw new IOException("boom");
+            }
+        };
+        assertThatThrownBy(() -> new LineFramer(CAP, sink).readAll(failing)).hasMessage("boom");
+        assertThat(sink.texts()).containsExactly("{\"ok\":1}");
+    }
+}
