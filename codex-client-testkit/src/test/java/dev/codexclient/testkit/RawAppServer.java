@@ -230,6 +230,13 @@ final class RawAppServer implements AutoCloseable {
         }
     }
 
+    /** The launcher process and its descendants (the native codex binary), as of now. */
+    List<ProcessHandle> processTree() {
+        List<ProcessHandle> tree = new ArrayList<>(process.descendants().toList());
+        tree.add(process.toHandle());
+        return tree;
+    }
+
     @Override
     public void close() {
         try {
