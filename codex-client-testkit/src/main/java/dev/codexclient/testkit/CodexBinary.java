@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
@@ -70,10 +71,14 @@ public final class CodexBinary {
      * @throws CodexBinaryUnavailableException if npm is missing or the installation fails
      */
     public static Path version(String version) {
+        return version(version, cacheRoot(), () -> onPath("npm"));
+    }
+
+    static Path version(String version, Path cacheRoot, Supplier<Optional<Path>> npmLookup) {
         if (!VERSION.matcher(version).matches()) {
             throw new IllegalArgumentException("not a codex version: " + version);
         }
-        Path prefix = cacheRoot().resolve(version);
+        Path prefix = cacheRoot.resolve(version);
         Path launcher = launcher(prefix);
         if (Files.isExecutable(launcher)) {
             return launcher;
@@ -85,7 +90,7 @@ public final class CodexBinary {
                         StandardOpenOption.CREATE, StandardOpenOption.WRITE);
                         FileLock ignored = channel.lock()) {
                     if (!Files.isExecutable(launcher)) {
-                        install(version, prefix);
+                        install(version, prefix, npmLookup);
                     }
                 }
             } catch (IOException e) {
@@ -125,8 +130,8 @@ public final class CodexBinary {
         return prefix.resolve("node_modules").resolve(".bin").resolve("codex");
     }
 
-    private static void install(String version, Path prefix) {
-        Path npm = onPath("npm").orElseThrow(() -> new CodexBinaryUnavailableException(
+    private static void install(String version, Path prefix, Supplier<Optional<Path>> npmLookup) {
+        Path npm = npmLookup.get().orElseThrow(() -> new CodexBinaryUnavailableException(
                 "codex " + version + " is not installed in " + prefix + " and npm is not on the PATH; install"
                         + " Node.js/npm, or set -Dcodex.binary / CODEX_BINARY to a codex executable"));
         run(List.of(npm.toString(), "install", "--no-audit", "--no-fund", "--prefix", prefix.toString(),
