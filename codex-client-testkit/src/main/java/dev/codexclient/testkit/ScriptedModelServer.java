@@ -23,11 +23,11 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -252,17 +252,24 @@ public final class ScriptedModelServer implements AutoCloseable {
     }
 
     /**
-     * Environment variables for a codex child process: {@code CODEX_HOME} set to {@link #codexHome()}, and the
-     * variables through which the user's real credentials or endpoints could leak in cleared to empty strings
-     * (callers should remove the empty ones from the child's environment).
+     * Variables removed from a codex child's environment by {@link #applyEnvironment(Map)}: those through which the
+     * user's real credentials or endpoints could reach the child.
      */
+    public static final Set<String> CLEARED_VARIABLES = Set.of("OPENAI_API_KEY", "CODEX_API_KEY", "OPENAI_BASE_URL",
+            "OPENAI_ORGANIZATION", "OPENAI_PROJECT");
+
+    /** The variables to set for a codex child process: {@code CODEX_HOME} = {@link #codexHome()}. */
     public Map<String, String> environment() {
-        Map<String, String> env = new LinkedHashMap<>();
-        env.put("CODEX_HOME", codexHome().toString());
-        env.put("OPENAI_API_KEY", "");
-        env.put("CODEX_API_KEY", "");
-        env.put("OPENAI_BASE_URL", "");
-        return env;
+        return Map.of("CODEX_HOME", codexHome().toString());
+    }
+
+    /**
+     * Prepares a child environment (e.g. {@link ProcessBuilder#environment()}) in place: sets
+     * {@link #environment()} and removes the {@link #CLEARED_VARIABLES}.
+     */
+    public void applyEnvironment(Map<String, String> childEnvironment) {
+        CLEARED_VARIABLES.forEach(childEnvironment::remove);
+        childEnvironment.putAll(environment());
     }
 
     /** Stops the server: stalled requests are released, connections closed, threads stopped, CODEX_HOME deleted. */

@@ -55,15 +55,9 @@ final class RawAppServer implements AutoCloseable {
         stderrDrain.start();
     }
 
-    static RawAppServer start(Path codex, Map<String, String> env, Path cwd) throws IOException {
+    static RawAppServer start(Path codex, ScriptedModelServer model, Path cwd) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(codex.toString(), "app-server").directory(cwd.toFile());
-        env.forEach((k, v) -> {
-            if (v.isEmpty()) {
-                builder.environment().remove(k);
-            } else {
-                builder.environment().put(k, v);
-            }
-        });
+        model.applyEnvironment(builder.environment());
         builder.environment().put("RUST_LOG", "warn");
         return new RawAppServer(builder.start());
     }
@@ -230,6 +224,21 @@ final class RawAppServer implements AutoCloseable {
         }
     }
 
+    private static boolean awaitExit(List<ProcessHandle> processes, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (ProcessHandle p : processes) {
+            try {
+                p.onExit().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (java.util.concurrent.ExecutionException | TimeoutException e) {
+                return false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** The launcher process and its descendants (the native codex binary), as of now. */
     List<ProcessHandle> processTree() {
         List<ProcessHandle> tree = new ArrayList<>(process.descendants().toList());
@@ -244,18 +253,14 @@ final class RawAppServer implements AutoCloseable {
         } catch (IOException e) {
             // Already gone.
         }
-        // The npm launcher spawns the native binary: end the whole tree, children first.
-        // Collected first: once the launcher dies its children are re-parented and no longer its descendants.
-        List<ProcessHandle> tree = process.descendants().toList();
-        tree.forEach(ProcessHandle::destroy);
-        process.destroy();
-        try {
-            if (!process.waitFor(3, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(3, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        // The npm launcher spawns the native binary: end the whole tree. It is collected first because once the
+        // launcher dies its children are re-parented and no longer its descendants. Tests need no graceful
+        // shutdown (a clean one takes codex over a second), so the tree is killed outright.
+        List<ProcessHandle> tree = processTree();
         tree.forEach(ProcessHandle::destroyForcibly);
+        if (!awaitExit(tree, Duration.ofSeconds(5))) {
+            throw new IllegalStateException("codex processes survived SIGKILL: " + tree.stream()
+                    .filter(ProcessHandle::isAlive).map(ProcessHandle::pid).toList());
+        }
     }
 }

@@ -46,7 +46,7 @@ class RealCodexModelTest {
     @BeforeEach
     void start() throws Exception {
         model = ScriptedModelServer.start();
-        server = RawAppServer.start(codex, model.environment(), workspace);
+        server = RawAppServer.start(codex, model, workspace);
         server.handshake();
     }
 
@@ -55,7 +55,9 @@ class RealCodexModelTest {
         if (server != null) {
             List<ProcessHandle> tree = server.processTree();
             server.close();
-            assertThat(tree).noneMatch(ProcessHandle::isAlive);
+            assertThat(tree.stream().filter(ProcessHandle::isAlive)
+                    .map(p -> p.pid() + " " + p.info().commandLine().orElse("?")))
+                    .isEmpty();
         }
         model.close();
     }

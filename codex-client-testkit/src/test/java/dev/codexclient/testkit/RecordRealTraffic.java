@@ -60,7 +60,7 @@ public final class RecordRealTraffic {
             Path home = model.codexHome();
             script(model);
             List<RawAppServer.Traffic> traffic;
-            try (RawAppServer server = RawAppServer.start(codex, model.environment(), workspace)) {
+            try (RawAppServer server = RawAppServer.start(codex, model, workspace)) {
                 drive(server, workspace);
                 // Lets trailing notifications (e.g. thread status changes) arrive before the transcript is taken.
                 Thread.sleep(300);

@@ -298,7 +298,10 @@ class ScriptedModelServerTest {
                 .contains("wire_api = \"responses\"").contains("request_max_retries = 0")
                 .contains("supports_websockets = false").contains("model_provider = \"mock\"");
         assertThat(model.codexHome()).isEqualTo(home);
-        assertThat(model.environment()).containsEntry("CODEX_HOME", home.toString()).containsEntry("OPENAI_API_KEY", "");
+        assertThat(model.environment()).containsExactly(Map.entry("CODEX_HOME", home.toString()));
+        Map<String, String> child = new java.util.HashMap<>(Map.of("OPENAI_API_KEY", "sk-user", "PATH", "/bin"));
+        model.applyEnvironment(child);
+        assertThat(child).containsOnly(Map.entry("PATH", "/bin"), Map.entry("CODEX_HOME", home.toString()));
         assertThat(model.writeCodexHome(dir.resolve("h")).resolve("config.toml")).hasContent(config.strip());
 
         model.close();
