@@ -110,7 +110,11 @@ public final class ModelStep {
         return reply(value instanceof String s ? s : toJson(value));
     }
 
-    /** A call of codex's {@code exec_command} tool running {@code cmd} in the thread's working directory. */
+    /**
+     * A call of codex's {@code exec_command} tool running {@code cmd} in the thread's working directory. Codex runs it
+     * in a login shell by default, so the machine's shell profile may add output; for byte-exact output use
+     * {@code callTool("exec_command", Map.of("cmd", cmd, "login", false))}.
+     */
     public static ModelStep exec(String cmd) {
         ObjectNode args = JSON.createObjectNode().put("cmd", Objects.requireNonNull(cmd, "cmd"));
         return response(List.of(new FunctionCall("exec_command", args.toString(), Optional.empty())));

@@ -26,9 +26,11 @@ import java.util.Map;
  * <p>Run from the repository root (uses the pinned codex from the cache, or {@code -Dcodex.binary=...}):
  *
  * <pre>
- * mvn -B -o -q install -pl codex-client-testkit -am -DskipTests
- * mvn -B -o -q -pl codex-client-testkit test-compile org.codehaus.mojo:exec-maven-plugin:3.5.0:java -Dexec.classpathScope=test \
- *     -Dexec.mainClass=dev.codexclient.testkit.RecordRealTraffic
+ * mvn -B -o -q install -pl codex-client-testkit -am -DskipTests \
+ *   &amp;&amp; mvn -B -o -q -pl codex-client-testkit dependency:build-classpath -Dmdep.includeScope=test \
+ *        -Dmdep.outputFile=target/test-classpath.txt \
+ *   &amp;&amp; java -cp "codex-client-testkit/target/test-classes:codex-client-testkit/target/classes:$(cat \
+ *        codex-client-testkit/target/test-classpath.txt)" dev.codexclient.testkit.RecordRealTraffic
  * </pre>
  *
  * An optional argument names the output file; the default is
@@ -43,7 +45,8 @@ public final class RecordRealTraffic {
     }
 
     public static void main(String[] args) throws Exception {
-        Path codex = Path.of(System.getProperty("codex.binary", CodexBinary.pinned().toString()));
+        String configured = System.getProperty("codex.binary");
+        Path codex = configured != null ? Path.of(configured) : CodexBinary.pinned();
         String version = CodexBinary.versionOf(codex);
         Path out = args.length > 0 ? Path.of(args[0])
                 : repositoryRoot().resolve("codex-client-protocol/src/test/resources/real-traffic/codex-" + version
