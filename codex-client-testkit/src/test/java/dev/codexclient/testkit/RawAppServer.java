@@ -43,6 +43,7 @@ final class RawAppServer implements AutoCloseable {
     private final StringBuilder stderr = new StringBuilder();
     private final AtomicLong nextId = new AtomicLong(1);
     private volatile boolean eof;
+    private volatile List<ProcessHandle> killed = List.of();
 
     private RawAppServer(Process process) {
         this.process = process;
@@ -239,6 +240,11 @@ final class RawAppServer implements AutoCloseable {
         return true;
     }
 
+    /** The processes {@link #close()} ended (the launcher and its descendants at that moment). */
+    List<ProcessHandle> killedProcesses() {
+        return killed;
+    }
+
     /** The launcher process and its descendants (the native codex binary), as of now. */
     List<ProcessHandle> processTree() {
         List<ProcessHandle> tree = new ArrayList<>(process.descendants().toList());
@@ -257,6 +263,7 @@ final class RawAppServer implements AutoCloseable {
         // launcher dies its children are re-parented and no longer its descendants. Tests need no graceful
         // shutdown (a clean one takes codex over a second), so the tree is killed outright.
         List<ProcessHandle> tree = processTree();
+        killed = tree;
         tree.forEach(ProcessHandle::destroyForcibly);
         if (!awaitExit(tree, Duration.ofSeconds(5))) {
             throw new IllegalStateException("codex processes survived SIGKILL: " + tree.stream()
