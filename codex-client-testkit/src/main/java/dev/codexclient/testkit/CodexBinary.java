@@ -1,0 +1,220 @@
+package dev.codexclient.testkit;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+
+/**
+ * Locates a real {@code codex} executable for tests, installing a pinned version from npm on demand.
+ *
+ * <p>{@link #find()} tries, in order: the system property {@code codex.binary}, the environment variable
+ * {@code CODEX_BINARY}, {@code codex} on the {@code PATH}, and finally the {@link #pinned() pinned} version from the
+ * cache ({@code ${XDG_CACHE_HOME:-~/.cache}/codex-client/codex/VERSION}), installed there with
+ * {@code npm install @openai/codex@VERSION} if it is missing.
+ */
+public final class CodexBinary {
+
+    /** The codex version this SDK's protocol was generated from. */
+    public static final String PINNED_VERSION = "0.169.0";
+
+    /** How long an npm install may take before it is abandoned. */
+    public static final Duration INSTALL_TIMEOUT = Duration.ofMinutes(10);
+
+    private static final Pattern VERSION = Pattern.compile("[0-9]+\\.[0-9]+\\.[0-9]+(-[0-9A-Za-z.-]+)?");
+    private static final Map<Path, Object> INSTALL_LOCKS = new ConcurrentHashMap<>();
+
+    private CodexBinary() {
+    }
+
+    /**
+     * The first codex found: {@code -Dcodex.binary}, {@code $CODEX_BINARY}, {@code codex} on the PATH, then the
+     * pinned version (installed if needed).
+     *
+     * @throws CodexBinaryUnavailableException if none can be found or installed
+     */
+    public static Path find() {
+        Optional<Path> configured = fromSetting("system property codex.binary", System.getProperty("codex.binary"));
+        if (configured.isEmpty()) {
+            configured = fromSetting("environment variable CODEX_BINARY", System.getenv("CODEX_BINARY"));
+        }
+        if (configured.isPresent()) {
+            return configured.get();
+        }
+        Optional<Path> onPath = onPath("codex");
+        return onPath.orElseGet(CodexBinary::pinned);
+    }
+
+    /** The {@link #PINNED_VERSION pinned} codex, installed into the cache if needed. */
+    public static Path pinned() {
+        return version(PINNED_VERSION);
+    }
+
+    /**
+     * The given version of {@code @openai/codex} from the cache, installed with npm if needed. Concurrent calls, also
+     * from other JVMs, install at most once.
+     *
+     * @throws CodexBinaryUnavailableException if npm is missing or the installation fails
+     */
+    public static Path version(String version) {
+        return version(version, cacheRoot(), () -> onPath("npm"));
+    }
+
+    static Path version(String version, Path cacheRoot, Supplier<Optional<Path>> npmLookup) {
+        if (!VERSION.matcher(version).matches()) {
+            throw new IllegalArgumentException("not a codex version: " + version);
+        }
+        Path prefix = cacheRoot.resolve(version);
+        Path launcher = launcher(prefix);
+        if (Files.isExecutable(launcher)) {
+            return launcher;
+        }
+        synchronized (INSTALL_LOCKS.computeIfAbsent(prefix, p -> new Object())) {
+            try {
+                Files.createDirectories(prefix);
+                try (FileChannel channel = FileChannel.open(prefix.resolve(".install.lock"),
+                        StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                        FileLock ignored = channel.lock()) {
+                    if (!Files.isExecutable(launcher)) {
+                        install(version, prefix, npmLookup);
+                    }
+                }
+            } catch (IOException e) {
+                throw new CodexBinaryUnavailableException("cannot install codex " + version + " into " + prefix
+                        + ": " + e.getMessage(), e);
+            }
+        }
+        if (!Files.isExecutable(launcher)) {
+            throw new CodexBinaryUnavailableException("npm installed @openai/codex@" + version + " into " + prefix
+                    + " but " + launcher + " is missing");
+        }
+        return launcher;
+    }
+
+    /** The cache root: {@code ${XDG_CACHE_HOME:-~/.cache}/codex-client/codex}. */
+    public static Path cacheRoot() {
+        String xdg = System.getenv("XDG_CACHE_HOME");
+        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
+        return base.resolve("codex-client").resolve("codex");
+    }
+
+    /**
+     * The version {@code codex --version} reports, e.g. {@code 0.169.0} for {@code codex-cli 0.169.0}.
+     *
+     * @throws CodexBinaryUnavailableException if the binary cannot be run or prints no version
+     */
+    public static String versionOf(Path codex) {
+        String output = run(List.of(codex.toString(), "--version"), Duration.ofSeconds(30), "codex --version");
+        var matcher = VERSION.matcher(output);
+        if (!matcher.find()) {
+            throw new CodexBinaryUnavailableException(codex + " --version printed no version: " + output.strip());
+        }
+        return matcher.group();
+    }
+
+    private static Path launcher(Path prefix) {
+        return prefix.resolve("node_modules").resolve(".bin").resolve("codex");
+    }
+
+    private static void install(String version, Path prefix, Supplier<Optional<Path>> npmLookup) {
+        Path npm = npmLookup.get().orElseThrow(() -> new CodexBinaryUnavailableException(
+                "codex " + version + " is not installed in " + prefix + " and npm is not on the PATH; install"
+                        + " Node.js/npm, or set -Dcodex.binary / CODEX_BINARY to a codex executable"));
+        run(List.of(npm.toString(), "install", "--no-audit", "--no-fund", "--prefix", prefix.toString(),
+                "@openai/codex@" + version), INSTALL_TIMEOUT, "npm install @openai/codex@" + version);
+    }
+
+    private static String run(List<String> command, Duration timeout, String what) {
+        Process process;
+        try {
+            process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        } catch (IOException e) {
+            throw new CodexBinaryUnavailableException("cannot run " + what + ": " + e.getMessage(), e);
+        }
+        try {
+            process.getOutputStream().close();
+            // Read on another thread so that a chatty process cannot block on a full pipe past the timeout.
+            StringBuilder output = new StringBuilder();
+            Thread reader = new Thread(() -> {
+                try (InputStream in = process.getInputStream()) {
+                    String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+                    synchronized (output) {
+                        output.append(text);
+                    }
+                } catch (IOException e) {
+                    // The process ended; whatever was read is reported.
+                }
+            }, "codex-binary-output");
+            reader.setDaemon(true);
+            reader.start();
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
+                process.destroyForcibly();
+                throw new CodexBinaryUnavailableException(what + " did not finish within " + timeout);
+            }
+            reader.join(TimeUnit.SECONDS.toMillis(5));
+            String text;
+            synchronized (output) {
+                text = output.toString();
+            }
+            if (process.exitValue() != 0) {
+                throw new CodexBinaryUnavailableException(what + " failed with exit code " + process.exitValue()
+                        + ": " + tail(text));
+            }
+            return text;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+            throw new CodexBinaryUnavailableException("interrupted while waiting for " + what, e);
+        }
+    }
+
+    private static String tail(String text) {
+        String stripped = text.strip();
+        return stripped.length() <= 2000 ? stripped : "..." + stripped.substring(stripped.length() - 2000);
+    }
+
+    private static Optional<Path> fromSetting(String source, String value) {
+        if (value == null || value.isBlank()) {
+            return Optional.empty();
+        }
+        Path path = Path.of(value);
+        if (!Files.isRegularFile(path) || !Files.isExecutable(path)) {
+            throw new CodexBinaryUnavailableException(source + " names " + value + ", which is not an executable file");
+        }
+        return Optional.of(path);
+    }
+
+    private static Optional<Path> onPath(String name) {
+        String path = System.getenv("PATH");
+        if (path == null) {
+            return Optional.empty();
+        }
+        for (String dir : path.split(File.pathSeparator)) {
+            if (dir.isEmpty()) {
+                continue;
+            }
+            Path candidate = Path.of(dir, name);
+            if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
+                return Optional.of(candidate);
+            }
+        }
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,220 @@
+package dev.codexclient.testkit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One request codex sent to the {@link ScriptedModelServer}, with typed views of the parts of a Responses API body
+ * that tests check: the conversation {@link #input() items}, the {@link #lastUserText() last user text}, the
+ * {@link #functionCallOutputs() tool results}, the {@link #tools() tool names} and the
+ * {@link #textFormat() structured output format}.
+ */
+public final class ModelRequest {
+
+    private final int sequence;
+    private final String method;
+    private final String path;
+    private final Map<String, List<String>> headers;
+    private final String body;
+    private final JsonNode json;
+
+    ModelRequest(int sequence, String method, String path, Map<String, List<String>> headers, String body,
+            JsonNode json) {
+        this.sequence = sequence;
+        this.method = method;
+        this.path = path;
+        this.headers = headers;
+        this.body = body;
+        this.json = json == null ? MissingNode.getInstance() : json;
+    }
+
+    /** Creates a view of a request body, e.g. for tests of routing predicates. */
+    public static ModelRequest of(String path, String body) {
+        JsonNode json;
+        try {
+            json = ModelStep.JSON.readTree(body);
+        } catch (Exception e) {
+            json = null;
+        }
+        return new ModelRequest(0, "POST", path, Map.of(), body, json);
+    }
+
+    /** The 0-based position of this request among all requests the server received. */
+    public int sequence() {
+        return sequence;
+    }
+
+    /** The HTTP method. */
+    public String method() {
+        return method;
+    }
+
+    /** The request path, e.g. {@code /v1/responses}. */
+    public String path() {
+        return path;
+    }
+
+    /**
+     * The request headers with lower-case names. The {@code authorization} header is not kept, so that no
+     * credential ends up in test output.
+     */
+    public Map<String, List<String>> headers() {
+        return headers;
+    }
+
+    /** The body exactly as received (UTF-8 decoded). */
+    public String body() {
+        return body;
+    }
+
+    /** The parsed body; a {@link MissingNode} if it was not JSON. */
+    public JsonNode json() {
+        return json;
+    }
+
+    /** The {@code model} member. */
+    public Optional<String> model() {
+        return text(json.path("model"));
+    }
+
+    /** The {@code input} items (the conversation so far), in order. */
+    public List<JsonNode> input() {
+        List<JsonNode> items = new ArrayList<>();
+        json.path("input").forEach(items::add);
+        return Collections.unmodifiableList(items);
+    }
+
+    /**
+     * The text of the last {@code message} input item with role {@code user} (its {@code input_text} parts
+     * joined), or empty if there is none. Codex also sends context as user messages; the user's own turn input is
+     * the last of them.
+     */
+    public String lastUserText() {
+        List<JsonNode> items = input();
+        for (int i = items.size() - 1; i >= 0; i--) {
+            JsonNode item = items.get(i);
+            if ("message".equals(item.path("type").asText("message")) && "user".equals(item.path("role").asText())) {
+                return contentText(item.path("content"));
+            }
+        }
+        return "";
+    }
+
+    /** Whether any input item (of any kind) contains {@code text}; handy for routing rules. */
+    public boolean inputContains(String text) {
+        return json.path("input").toString().contains(text);
+    }
+
+    /**
+     * The {@code function_call_output} items by {@code call_id}, in input order. A structured output (a list of
+     * content items) is flattened to its text parts.
+     */
+    public Map<String, String> functionCallOutputs() {
+        Map<String, String> outputs = new LinkedHashMap<>();
+        for (JsonNode item : input()) {
+            String type = item.path("type").asText();
+            if ("function_call_output".equals(type) || "custom_tool_call_output".equals(type)) {
+                JsonNode output = item.path("output");
+                outputs.put(item.path("call_id").asText(), output.isTextual() ? output.asText()
+                        : output.isArray() ? contentText(output) : output.path("content").isTextual()
+                        ? output.path("content").asText() : output.toString());
+            }
+        }
+        return Collections.unmodifiableMap(outputs);
+    }
+
+    /** The {@code function_call} input items (calls the model made earlier in the turn) by {@code call_id}. */
+    public Map<String, JsonNode> functionCalls() {
+        Map<String, JsonNode> calls = new LinkedHashMap<>();
+        for (JsonNode item : input()) {
+            if ("function_call".equals(item.path("type").asText())) {
+                calls.put(item.path("call_id").asText(), item);
+            }
+        }
+        return Collections.unmodifiableMap(calls);
+    }
+
+    /** The names of the offered tools ({@code name}, or {@code type} for built-in tools without one). */
+    public List<String> tools() {
+        List<String> names = new ArrayList<>();
+        for (JsonNode tool : json.path("tools")) {
+            JsonNode name = tool.path("name");
+            if (name.isTextual()) {
+                names.add(name.asText());
+            } else if (tool.path("function").path("name").isTextual()) {
+                names.add(tool.path("function").path("name").asText());
+            } else {
+                names.add(tool.path("type").asText());
+            }
+        }
+        return Collections.unmodifiableList(names);
+    }
+
+    /** The {@code text.format} member: where codex puts a turn's {@code outputSchema}. */
+    public Optional<JsonNode> textFormat() {
+        JsonNode format = json.path("text").path("format");
+        return format.isMissingNode() || format.isNull() ? Optional.empty() : Optional.of(format);
+    }
+
+    /** The {@code instructions} member (codex's base instructions). */
+    public Optional<String> instructions() {
+        return text(json.path("instructions"));
+    }
+
+    @Override
+    public String toString() {
+        return "ModelRequest#" + sequence + " " + method + " " + path + " lastUserText=" + abbreviate(lastUserText());
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() <= 60 ? s : s.substring(0, 57) + "...";
+    }
+
+    private static Optional<String> text(JsonNode node) {
+        return node.isTextual() ? Optional.of(node.asText()) : Optional.empty();
+    }
+
+    private static String contentText(JsonNode content) {
+        if (content.isTextual()) {
+            return content.asText();
+        }
+        StringBuilder text = new StringBuilder();
+        for (JsonNode part : content) {
+            JsonNode t = part.path("text");
+            if (t.isTextual()) {
+                text.append(t.asText());
+            }
+        }
+        return text.toString();
+    }
+
+    static Map<String, List<String>> sanitizedHeaders(Map<String, List<String>> raw) {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        raw.forEach((name, values) -> {
+            String lower = name.toLowerCase(java.util.Locale.ROOT);
+            if (!lower.equals("authorization") && !lower.contains("api-key") && !lower.contains("cookie")) {
+                out.put(lower, List.copyOf(values));
+            }
+        });
+        return Collections.unmodifiableMap(out);
+    }
+
+    static ModelRequest create(int sequence, String method, String path, Map<String, List<String>> headers,
+            String body) {
+        Objects.requireNonNull(body, "body");
+        JsonNode json;
+        try {
+            json = ModelStep.JSON.readTree(body);
+        } catch (Exception e) {
+            json = null;
+        }
+        return new ModelRequest(sequence, method, path, sanitizedHeaders(headers), body, json);
+    }
+}

@@ -1,0 +1,463 @@
+package dev.codexclient.testkit;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.codexclient.testkit.internal.model.SseWriter;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+
+/**
+ * A stand-in for the OpenAI Responses API on loopback, so that the real codex runs turns offline and
+ * deterministically: a test scripts what the "model" answers, runs codex against it, and then verifies what codex
+ * sent.
+ *
+ * <p>Each {@code POST /v1/responses} is answered by the first matching {@link #when rule}, else by the next
+ * {@link #enqueue queued} step; when neither exists the server answers HTTP 500 with an explanatory body (and
+ * records the request in {@link #unmatchedRequests()}) instead of hanging.
+ *
+ * <pre>{@code
+ * try (ScriptedModelServer model = ScriptedModelServer.start()) {
+ *     model.enqueue(ModelStep.reply("Hello, wörld 👋"));
+ *     // spawn `codex app-server` with model.environment(), run a turn ...
+ *     ModelRequest request = model.takeRequest(Duration.ofSeconds(5)).orElseThrow();
+ *     assertThat(request.lastUserText()).isEqualTo("Say hello");
+ * }
+ * }</pre>
+ */
+public final class ScriptedModelServer implements AutoCloseable {
+
+    /** The model name written to {@code config.toml}. */
+    public static final String MODEL = "mock-model";
+
+    private static final AtomicInteger SERVER_IDS = new AtomicInteger();
+
+    private final HttpServer server;
+    private final ExecutorService executor;
+    private final Object lock = new Object();
+    private final Deque<ModelStep> queue = new ArrayDeque<>();
+    private final List<Rule> rules = new ArrayList<>();
+    private final List<ModelRequest> requests = new ArrayList<>();
+    private final List<ModelRequest> unmatched = new ArrayList<>();
+    private final LinkedBlockingQueue<ModelRequest> untaken = new LinkedBlockingQueue<>();
+    private final CountDownLatch closed = new CountDownLatch(1);
+    private final AtomicInteger ids = new AtomicInteger();
+    private Path codexHome;
+
+    private record Rule(Predicate<ModelRequest> predicate, Deque<ModelStep> steps, boolean repeat) {
+    }
+
+    private ScriptedModelServer(HttpServer server, ExecutorService executor) {
+        this.server = server;
+        this.executor = executor;
+    }
+
+    /** Starts a server on an ephemeral port of 127.0.0.1. */
+    public static ScriptedModelServer start() {
+        int serverId = SERVER_IDS.incrementAndGet();
+        AtomicInteger threads = new AtomicInteger();
+        ThreadFactory factory = runnable -> {
+            Thread thread = new Thread(runnable, "scripted-model-" + serverId + "-http-" + threads.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+        ExecutorService executor = Executors.newCachedThreadPool(factory);
+        try {
+            HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+            http.setExecutor(executor);
+            ScriptedModelServer model = new ScriptedModelServer(http, executor);
+            http.createContext("/", model::handle);
+            http.start();
+            return model;
+        } catch (IOException e) {
+            executor.shutdownNow();
+            throw new UncheckedIOException("cannot start the scripted model server", e);
+        }
+    }
+
+    /** The port the server listens on. */
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    /** The base URL codex is pointed at: {@code http://127.0.0.1:PORT/v1}. */
+    public URI baseUrl() {
+        return URI.create("http://127.0.0.1:" + port() + "/v1");
+    }
+
+    /** Appends steps to the FIFO queue used when no rule matches. */
+    public ScriptedModelServer enqueue(ModelStep... steps) {
+        synchronized (lock) {
+            for (ModelStep step : steps) {
+                queue.addLast(Objects.requireNonNull(step, "step"));
+            }
+        }
+        return this;
+    }
+
+    /**
+     * Adds a rule: requests matching {@code predicate} are answered by {@code steps}, one step per request, before
+     * the queue is consulted; a rule whose steps are used up no longer matches. Rules are tried in the order they
+     * were added, which lets several threads run at once deterministically, e.g.
+     * {@code model.when(r -> r.lastUserText().contains("alpha"), ModelStep.reply("A"))}.
+     */
+    public ScriptedModelServer when(Predicate<ModelRequest> predicate, ModelStep... steps) {
+        if (steps.length == 0) {
+            throw new IllegalArgumentException("at least one step is needed");
+        }
+        synchronized (lock) {
+            rules.add(new Rule(Objects.requireNonNull(predicate, "predicate"), new ArrayDeque<>(List.of(steps)),
+                    false));
+        }
+        return this;
+    }
+
+    /** Adds a rule that answers every matching request with {@code step}, for as long as the server runs. */
+    public ScriptedModelServer whenAlways(Predicate<ModelRequest> predicate, ModelStep step) {
+        synchronized (lock) {
+            rules.add(new Rule(Objects.requireNonNull(predicate, "predicate"),
+                    new ArrayDeque<>(List.of(Objects.requireNonNull(step, "step"))), true));
+        }
+        return this;
+    }
+
+    /** The number of queued steps plus the steps left in one-shot rules. */
+    public int pendingSteps() {
+        synchronized (lock) {
+            int pending = queue.size();
+            for (Rule rule : rules) {
+                if (!rule.repeat()) {
+                    pending += rule.steps().size();
+                }
+            }
+            return pending;
+        }
+    }
+
+    /**
+     * The next request not yet taken, waiting up to {@code timeout}; empty if none arrived in time. Requests are
+     * taken in arrival order.
+     */
+    public Optional<ModelRequest> takeRequest(Duration timeout) throws InterruptedException {
+        return Optional.ofNullable(untaken.poll(timeout.toNanos(), TimeUnit.NANOSECONDS));
+    }
+
+    /** Every request received so far, in arrival order. */
+    public List<ModelRequest> requests() {
+        synchronized (lock) {
+            return List.copyOf(requests);
+        }
+    }
+
+    /** The number of requests received so far. */
+    public int requestCount() {
+        synchronized (lock) {
+            return requests.size();
+        }
+    }
+
+    /** Requests that found neither a rule nor a queued step and were answered with HTTP 500. */
+    public List<ModelRequest> unmatchedRequests() {
+        synchronized (lock) {
+            return List.copyOf(unmatched);
+        }
+    }
+
+    /**
+     * The {@code config.toml} that points codex at this server: a {@code mock} provider speaking the Responses API
+     * over plain HTTP, with retries off (so a scripted failure fails the turn at once) and the features that would
+     * reach the network or the user's machine turned off.
+     */
+    public String configToml() {
+        return """
+                model = "%s"
+                model_provider = "mock"
+                approval_policy = "on-request"
+                sandbox_mode = "workspace-write"
+                check_for_update_on_startup = false
+
+                [analytics]
+                enabled = false
+
+                [feedback]
+                enabled = false
+
+                [history]
+                persistence = "none"
+
+                [model_providers.mock]
+                name = "mock"
+                base_url = "%s"
+                wire_api = "responses"
+                request_max_retries = 0
+                stream_max_retries = 0
+                stream_idle_timeout_ms = 300000
+                supports_websockets = false
+                """.formatted(MODEL, baseUrl());
+    }
+
+    /** Writes {@link #configToml()} as {@code dir/config.toml} (creating {@code dir}) and returns {@code dir}. */
+    public Path writeCodexHome(Path dir) {
+        try {
+            Files.createDirectories(dir);
+            Files.writeString(dir.resolve("config.toml"), configToml(), StandardCharsets.UTF_8);
+            return dir;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write config.toml into " + dir, e);
+        }
+    }
+
+    /** A private CODEX_HOME with {@code config.toml}, created on first use and deleted on {@link #close()}. */
+    public Path codexHome() {
+        synchronized (lock) {
+            if (codexHome == null) {
+                try {
+                    codexHome = writeCodexHome(Files.createTempDirectory("codex-home-"));
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot create a temporary CODEX_HOME", e);
+                }
+            }
+            return codexHome;
+        }
+    }
+
+    /**
+     * Variables removed from a codex child's environment by {@link #applyEnvironment(Map)}: those through which the
+     * user's real credentials or endpoints could reach the child.
+     */
+    public static final Set<String> CLEARED_VARIABLES = Set.of("OPENAI_API_KEY", "CODEX_API_KEY", "OPENAI_BASE_URL",
+            "OPENAI_ORGANIZATION", "OPENAI_PROJECT");
+
+    /** The variables to set for a codex child process: {@code CODEX_HOME} = {@link #codexHome()}. */
+    public Map<String, String> environment() {
+        return Map.of("CODEX_HOME", codexHome().toString());
+    }
+
+    /**
+     * Prepares a child environment (e.g. {@link ProcessBuilder#environment()}) in place: sets
+     * {@link #environment()} and removes the {@link #CLEARED_VARIABLES}.
+     */
+    public void applyEnvironment(Map<String, String> childEnvironment) {
+        CLEARED_VARIABLES.forEach(childEnvironment::remove);
+        childEnvironment.putAll(environment());
+    }
+
+    /** Stops the server: stalled requests are released, connections closed, threads stopped, CODEX_HOME deleted. */
+    @Override
+    public void close() {
+        closed.countDown();
+        server.stop(0);
+        executor.shutdownNow();
+        Path home;
+        synchronized (lock) {
+            home = codexHome;
+            codexHome = null;
+        }
+        if (home != null) {
+            deleteRecursively(home);
+        }
+    }
+
+    private void handle(HttpExchange exchange) {
+        try (exchange) {
+            byte[] bytes;
+            try (InputStream in = exchange.getRequestBody()) {
+                bytes = in.readAllBytes();
+            }
+            ModelRequest request;
+            Optional<ModelStep> step;
+            synchronized (lock) {
+                request = ModelRequest.create(requests.size(), exchange.getRequestMethod(),
+                        exchange.getRequestURI().getPath(), exchange.getRequestHeaders(),
+                        new String(bytes, StandardCharsets.UTF_8));
+                requests.add(request);
+                boolean responses = "POST".equals(request.method()) && request.path().endsWith("/responses");
+                step = responses ? nextStep(request) : Optional.empty();
+                if (responses && step.isEmpty()) {
+                    unmatched.add(request);
+                }
+            }
+            untaken.add(request);
+            if (!"POST".equals(request.method()) || !request.path().endsWith("/responses")) {
+                sendError(exchange, 404, "ScriptedModelServer serves only POST /v1/responses, not "
+                        + request.method() + " " + request.path());
+            } else if (step.isEmpty()) {
+                sendError(exchange, 500, "ScriptedModelServer: no rule matches request #" + request.sequence()
+                        + " and the queue is empty");
+            } else {
+                answer(exchange, step.get());
+            }
+        } catch (IOException e) {
+            // The client went away (e.g. an interrupted turn); nothing is waiting for this answer.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private Optional<ModelStep> nextStep(ModelRequest request) {
+        for (Iterator<Rule> it = rules.iterator(); it.hasNext(); ) {
+            Rule rule = it.next();
+            if (rule.steps().isEmpty()) {
+                continue;
+            }
+            boolean matches;
+            try {
+                matches = rule.predicate().test(request);
+            } catch (RuntimeException e) {
+                matches = false;
+            }
+            if (matches) {
+                return Optional.of(rule.repeat() ? rule.steps().peekFirst() : rule.steps().pollFirst());
+            }
+        }
+        return Optional.ofNullable(queue.pollFirst());
+    }
+
+    private void answer(HttpExchange exchange, ModelStep step) throws IOException, InterruptedException {
+        switch (step.kind()) {
+            case FAIL -> {
+                byte[] body = step.failureBody().getBytes(StandardCharsets.UTF_8);
+                exchange.getResponseHeaders().set("content-type", "application/json");
+                exchange.sendResponseHeaders(step.httpStatus(), body.length == 0 ? -1 : body.length);
+                if (body.length > 0) {
+                    exchange.getResponseBody().write(body);
+                }
+            }
+            case STALL -> {
+                // Waits for the stall to end or the server to close, whichever comes first.
+                closed.await(step.stallDuration().toNanos(), TimeUnit.NANOSECONDS);
+                // Then the stream ends without response.completed, which codex treats as a dropped stream.
+                exchange.getResponseHeaders().set("content-type", "text/event-stream");
+                exchange.sendResponseHeaders(200, 0);
+            }
+            case RESPONSE -> stream(exchange, step);
+        }
+    }
+
+    private void stream(HttpExchange exchange, ModelStep step) throws IOException {
+        exchange.getResponseHeaders().set("content-type", "text/event-stream");
+        exchange.getResponseHeaders().set("cache-control", "no-cache");
+        exchange.sendResponseHeaders(200, 0);
+        OutputStream out = exchange.getResponseBody();
+        SseWriter sse = new SseWriter(out);
+        String responseId = "resp_" + ids.incrementAndGet();
+        ObjectNode created = ModelStep.JSON.createObjectNode();
+        created.putObject("response").put("id", responseId).put("object", "response").put("status", "in_progress")
+                .put("model", MODEL);
+        sse.event("response.created", created);
+        ArrayNode done = ModelStep.JSON.createArrayNode();
+        int index = 0;
+        for (ModelStep.Output output : step.outputItems()) {
+            ObjectNode item = output instanceof ModelStep.Message message
+                    ? streamMessage(sse, index, message, step.chunkCodePoints())
+                    : streamCall(sse, index, (ModelStep.FunctionCall) output);
+            done.add(item);
+            index++;
+        }
+        ObjectNode completed = ModelStep.JSON.createObjectNode();
+        ObjectNode response = completed.putObject("response").put("id", responseId).put("object", "response")
+                .put("status", "completed").put("model", MODEL);
+        response.set("output", done);
+        ObjectNode usage = response.putObject("usage");
+        usage.put("input_tokens", step.inputTokens());
+        usage.putObject("input_tokens_details").put("cached_tokens", step.cachedInputTokens());
+        usage.put("output_tokens", step.outputTokens());
+        usage.putObject("output_tokens_details").put("reasoning_tokens", step.reasoningTokens());
+        usage.put("total_tokens", step.inputTokens() + step.outputTokens());
+        sse.event("response.completed", completed);
+        out.close();
+    }
+
+    private ObjectNode streamMessage(SseWriter sse, int index, ModelStep.Message message, int chunkCodePoints)
+            throws IOException {
+        String itemId = "msg_" + ids.incrementAndGet();
+        ObjectNode added = ModelStep.JSON.createObjectNode().put("output_index", index);
+        added.putObject("item").put("type", "message").put("id", itemId).put("role", "assistant")
+                .put("status", "in_progress").putArray("content");
+        sse.event("response.output_item.added", added);
+        for (String chunk : ModelStep.chunks(message.text(), chunkCodePoints)) {
+            ObjectNode delta = ModelStep.JSON.createObjectNode().put("item_id", itemId).put("output_index", index)
+                    .put("content_index", 0).put("delta", chunk);
+            sse.event("response.output_text.delta", delta);
+        }
+        ObjectNode item = ModelStep.JSON.createObjectNode().put("type", "message").put("id", itemId)
+                .put("role", "assistant").put("status", "completed");
+        item.putArray("content").addObject().put("type", "output_text").put("text", message.text())
+                .putArray("annotations");
+        ObjectNode doneEvent = ModelStep.JSON.createObjectNode().put("output_index", index);
+        doneEvent.set("item", item);
+        sse.event("response.output_item.done", doneEvent);
+        return item;
+    }
+
+    private ObjectNode streamCall(SseWriter sse, int index, ModelStep.FunctionCall call) throws IOException {
+        int id = ids.incrementAndGet();
+        String callId = call.callId().orElse("call_" + id);
+        ObjectNode item = ModelStep.JSON.createObjectNode().put("type", "function_call").put("id", "fc_" + id)
+                .put("call_id", callId).put("name", call.name()).put("arguments", call.argumentsJson())
+                .put("status", "completed");
+        ObjectNode doneEvent = ModelStep.JSON.createObjectNode().put("output_index", index);
+        doneEvent.set("item", item);
+        sse.event("response.output_item.done", doneEvent);
+        return item;
+    }
+
+    private static void sendError(HttpExchange exchange, int status, String message) throws IOException {
+        ObjectNode body = ModelStep.JSON.createObjectNode();
+        body.putObject("error").put("message", message).put("type", "scripted_model_error");
+        byte[] bytes = body.toString().getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("content-type", "application/json");
+        exchange.sendResponseHeaders(status, bytes.length);
+        exchange.getResponseBody().write(bytes);
+    }
+
+    private static void deleteRecursively(Path root) {
+        try {
+            Files.walkFileTree(root, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                    Files.deleteIfExists(file);
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult postVisitDirectory(Path dir, IOException exc) throws IOException {
+                    Files.deleteIfExists(dir);
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (IOException e) {
+            // Best effort: a leftover temp directory must not fail the test that closes the server.
+        }
+    }
+}
