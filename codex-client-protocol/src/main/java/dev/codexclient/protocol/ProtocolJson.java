@@ -1,0 +1,48 @@
+package dev.codexclient.protocol;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+
+/**
+ * The Jackson configuration for protocol JSON. Every module reads and writes protocol messages through
+ * {@link #mapper()} (or a {@link #newMapper()} it may customise further), so that all of them agree on the
+ * details below.
+ *
+ * <ul>
+ *   <li>Unknown members are ignored: a newer codex may add fields at any time.</li>
+ *   <li>Empty records (many params and responses are {@code {}}) serialize as {@code {}}.</li>
+ *   <li>Integers read into {@code JsonNode} keep their size ({@code long} where needed).</li>
+ *   <li>No limit on string length below what codex sends (tool outputs and diffs can be large); the
+ *       line-length cap of the transport is the guard.</li>
+ * </ul>
+ */
+public final class ProtocolJson {
+    private static final ObjectMapper SHARED = newMapper();
+
+    private ProtocolJson() {
+    }
+
+    /** The shared, fully configured mapper. It is thread-safe; do not reconfigure it. */
+    public static ObjectMapper mapper() {
+        return SHARED;
+    }
+
+    /** A new mapper with the protocol configuration, for callers that need their own settings on top. */
+    public static ObjectMapper newMapper() {
+        JsonFactory factory = JsonFactory.builder()
+                .streamReadConstraints(StreamReadConstraints.builder()
+                        .maxStringLength(Integer.MAX_VALUE)
+                        .maxNestingDepth(2_000)
+                        .build())
+                .build();
+        return JsonMapper.builder(factory)
+                .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+                .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+                .build();
+    }
+}
