@@ -6,6 +6,7 @@ module dev.codexclient.core {
     requires org.slf4j;
     requires java.net.http;
 
+    exports dev.codexclient;
     exports dev.codexclient.errors;
     exports dev.codexclient.transport;
 }

@@ -484,7 +484,7 @@ public final class CodexClient implements AutoCloseable {
         private ExecutorService executor;
         private ObjectMapper userMapper;
         private int replayLimit = 10_000;
-        private final Redactor redactor = new Redactor();
+        private final Redactor redactor = Redactor.shared();
         private String apiKey;
         final Map<String, DynamicTool> tools = new LinkedHashMap<>();
         final List<Consumer<ServerNotification>> listeners = new ArrayList<>();
@@ -506,13 +506,16 @@ public final class CodexClient implements AutoCloseable {
 
         /** The codex executable to spawn (default: {@code codex} on the {@code PATH}). */
         public Builder codexBinary(Path executable) {
-            stdio.executable(executable.toString());
+            stdio.executable(executable);
             return this;
         }
 
         /** The full command to spawn, e.g. {@code List.of("/opt/codex/bin/codex", "app-server")}. */
         public Builder command(List<String> command) {
-            stdio.command(command);
+            if (command.isEmpty()) {
+                throw new IllegalArgumentException("command must name an executable");
+            }
+            stdio.executable(command.get(0)).args(List.copyOf(command.subList(1, command.size())));
             return this;
         }
 
@@ -730,7 +733,7 @@ public final class CodexClient implements AutoCloseable {
                     ? Executors.newCachedThreadPool(daemon("codex-callback-")) : executor;
             Transport t;
             try {
-                t = transport != null ? transport.get() : stdio.redactor(redactor).build();
+                t = transport != null ? transport.get() : stdio.build();
             } catch (RuntimeException e) {
                 if (ownsExecutor) {
                     callbacks.shutdownNow();
@@ -783,7 +786,7 @@ public final class CodexClient implements AutoCloseable {
             return switch (d) {
                 case ACCEPT -> ReviewDecision.Simple.APPROVED;
                 case ACCEPT_FOR_SESSION -> ReviewDecision.Simple.APPROVED_FOR_SESSION;
-                case DECLINE -> ReviewDecision.Simple.DENIED;
+                case DECLINE -> new ReviewDecision.Denied("declined by the client");
                 case CANCEL -> ReviewDecision.Simple.ABORT;
             };
         }

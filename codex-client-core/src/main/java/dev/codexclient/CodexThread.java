@@ -9,7 +9,6 @@ import dev.codexclient.protocol.ThreadArchiveParams;
 import dev.codexclient.protocol.ThreadCompactStartParams;
 import dev.codexclient.protocol.ThreadForkParams;
 import dev.codexclient.protocol.ThreadReadParams;
-import dev.codexclient.protocol.ThreadRollbackParams;
 import dev.codexclient.protocol.ThreadSetNameParams;
 import dev.codexclient.protocol.ThreadUnarchiveParams;
 import dev.codexclient.protocol.ThreadUnsubscribeParams;
@@ -32,7 +31,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A codex thread (a conversation) this client started, resumed or forked: start turns on it, read it, name,
- * archive, roll back or compact it, and listen to its events.
+ * archive or compact it, and listen to its events.
  *
  * <pre>{@code
  * CodexThread thread = codex.startThread();
@@ -163,14 +162,6 @@ public final class CodexThread {
     public void unarchive() {
         client.await(client.rpc().threadUnarchive(ThreadUnarchiveParams.builder().threadId(id).build()),
                 "thread/unarchive");
-    }
-
-    /** Drops the last {@code numTurns} turns from the thread's history. */
-    public Thread rollback(int numTurns) {
-        Thread t = client.await(client.rpc().threadRollback(ThreadRollbackParams.builder().threadId(id)
-                .numTurns((long) numTurns).build()), "thread/rollback").thread();
-        info = t;
-        return t;
     }
 
     /** Starts compacting the thread's history; progress arrives as events on this thread. */

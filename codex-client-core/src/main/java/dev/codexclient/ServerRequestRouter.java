@@ -19,8 +19,11 @@ import dev.codexclient.protocol.PermissionsRequestApprovalParams;
 import dev.codexclient.protocol.PermissionsRequestApprovalResponse;
 import dev.codexclient.protocol.ServerRequestMethods;
 import dev.codexclient.protocol.ToolRequestUserInputParams;
+import dev.codexclient.protocol.ToolRequestUserInputAnswer;
 import dev.codexclient.protocol.ToolRequestUserInputQuestion;
+import dev.codexclient.protocol.ToolRequestUserInputResponse;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -187,15 +190,14 @@ final class ServerRequestRouter {
         }
     }
 
-    private Object nonInteractiveAnswers(ToolRequestUserInputParams p) {
-        ObjectNode response = mapper.createObjectNode();
-        ObjectNode answers = response.putObject("answers");
+    private static ToolRequestUserInputResponse nonInteractiveAnswers(ToolRequestUserInputParams p) {
+        Map<String, ToolRequestUserInputAnswer> answers = new LinkedHashMap<>();
         if (p.questions() != null) {
             for (ToolRequestUserInputQuestion q : p.questions()) {
-                answers.putObject(q.id()).putArray("answers").add(NON_INTERACTIVE_ANSWER);
+                answers.put(q.id(), new ToolRequestUserInputAnswer(List.of(NON_INTERACTIVE_ANSWER)));
             }
         }
-        return response;
+        return ToolRequestUserInputResponse.builder().answers(answers).build();
     }
 
     private CompletionStage<DynamicToolCallResponse> callTool(DynamicToolCallParams call) {
