@@ -728,6 +728,10 @@ public final class CodexClient implements AutoCloseable {
          * @throws dev.codexclient.errors.CodexRpcException when the server rejects the handshake
          */
         public CodexClient build() {
+            if (!tools.isEmpty() && !experimentalApi) {
+                throw new IllegalStateException("dynamic tools are an experimental codex API: call "
+                        + "experimentalApi(true) on the builder to declare " + tools.keySet());
+            }
             boolean ownsExecutor = executor == null;
             ExecutorService callbacks = ownsExecutor
                     ? Executors.newCachedThreadPool(daemon("codex-callback-")) : executor;

@@ -64,6 +64,8 @@ public final class CodexTurn {
     private final CodexClient client;
     private final CompletableFuture<String> id = new CompletableFuture<>();
     private final CompletableFuture<TurnResult> result = new CompletableFuture<>();
+    /** Completes with the first event of the turn: codex rejects an interrupt sent before the turn is running. */
+    private final CompletableFuture<Void> running = new CompletableFuture<>();
 
     // Everything below is touched only from the thread's delivery lane (see CodexThread), hence no locking.
     private final ArrayDeque<ServerNotification> replay = new ArrayDeque<>();
@@ -245,7 +247,11 @@ public final class CodexTurn {
      */
     public CompletableFuture<TurnResult> interrupt() {
         if (!result.isDone()) {
-            id.thenCompose(turnId -> client.rpc().turnInterrupt(TurnInterruptParams.builder()
+            // turn/start can answer before the turn runs; an interrupt in that window is refused with
+            // "no active turn to interrupt", so wait (boundedly) for the turn's first event.
+            running.copy().completeOnTimeout(null, 2, TimeUnit.SECONDS)
+                    .thenCompose(x -> id)
+                    .thenCompose(turnId -> client.rpc().turnInterrupt(TurnInterruptParams.builder()
                             .threadId(thread.id()).turnId(turnId).build()))
                     .whenComplete((r, e) -> {
                         if (e != null && !result.isDone()) {
@@ -324,6 +330,7 @@ public final class CodexTurn {
 
     /** Called on the thread's lane for every event of this turn, in wire order. */
     void accept(ServerNotification n) {
+        running.complete(null);
         accumulate(n);
         replay.add(n);
         int limit = client.replayLimit();

@@ -1,0 +1,72 @@
+package dev.codexclient.it;
+
+import dev.codexclient.CodexClient;
+import dev.codexclient.protocol.AskForApproval;
+import dev.codexclient.protocol.SandboxMode;
+import dev.codexclient.protocol.ThreadStartParams;
+import dev.codexclient.testkit.CodexBinary;
+import dev.codexclient.testkit.ScriptedModelServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/** The real codex app-server, pointed at a scripted model, with a private CODEX_HOME and workspace. */
+final class RealCodexFixture implements AutoCloseable {
+    final ScriptedModelServer model;
+    final Path workspace;
+
+    RealCodexFixture() {
+        model = ScriptedModelServer.start();
+        try {
+            workspace = Files.createTempDirectory("codex-it-ws");
+        } catch (IOException e) {
+            model.close();
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    CodexClient.Builder clientBuilder() {
+        return CodexClient.builder()
+                .codexBinary(binary())
+                .codexHome(model.codexHome())
+                .workingDirectory(workspace)
+                .clientInfo("codex-client-it", "codex-client integration tests", "0")
+                .requestTimeout(Duration.ofSeconds(30))
+                .interruptGracePeriod(Duration.ofSeconds(10))
+                .stdio(s -> ScriptedModelServer.CLEARED_VARIABLES.forEach(s::removeEnvironment));
+    }
+
+    CodexClient client(Consumer<CodexClient.Builder> configure) {
+        CodexClient.Builder b = clientBuilder();
+        configure.accept(b);
+        return b.build();
+    }
+
+    /** Thread params: approvals asked for everything that writes, writes confined to the workspace. */
+    ThreadStartParams.Builder threadParams() {
+        return ThreadStartParams.builder()
+                .cwd(workspace.toString())
+                .approvalPolicy(AskForApproval.Simple.UNTRUSTED)
+                .sandbox(SandboxMode.WORKSPACE_WRITE);
+    }
+
+    static Path binary() {
+        String configured = System.getProperty("codex.binary", System.getenv("CODEX_BINARY"));
+        return configured != null && !configured.isBlank() ? Path.of(configured) : CodexBinary.pinned();
+    }
+
+    @Override
+    public void close() {
+        model.close();
+        try (Stream<Path> files = Files.walk(workspace)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // best effort: a temp dir
+        }
+    }
+}
