@@ -1,0 +1,168 @@
+package dev.codexclient.testkit.internal.fake;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The child process a client spawns in child-process mode. It connects back to the fake in the test JVM over
+ * loopback TCP and relays its stdin to the fake and the fake's frames to its stdout/stderr, so the fake's logic
+ * stays in the test JVM while the client drives a real process with real pipes.
+ *
+ * <p>Control protocol, both directions: frames of {@code type (1 byte) | length (int32 big-endian) | payload}.
+ * Relay to fake: {@code H} hello (payload: UTF-8 {@code "<token> <pid>"}), {@code I} bytes read from stdin,
+ * {@code Z} stdin reached EOF. Fake to relay: {@code O} bytes for stdout, {@code E} bytes for stderr, {@code C}
+ * close stdout, {@code X} exit (payload: int32 exit code), {@code F} flood stderr (payload: int64 byte count).
+ *
+ * <p>The relay never outlives its purpose: it exits when stdin closes (like codex does) and when the socket drops.
+ * It depends on the JDK only, so its class path is just this class's code source.
+ */
+public final class RelayMain {
+    static final byte HELLO = 'H';
+    static final byte STDIN = 'I';
+    static final byte STDIN_EOF = 'Z';
+    static final byte STDOUT = 'O';
+    static final byte STDERR = 'E';
+    static final byte CLOSE_STDOUT = 'C';
+    static final byte EXIT = 'X';
+    static final byte FLOOD_STDERR = 'F';
+
+    /** Exit code when the connection to the fake is lost without an exit instruction. */
+    static final int EXIT_CONNECTION_LOST = 70;
+
+    private RelayMain() {
+    }
+
+    public static void main(String[] args) {
+        if (args.length != 2) {
+            System.err.println("usage: RelayMain <port> <token>");
+            Runtime.getRuntime().halt(64);
+        }
+        int port = Integer.parseInt(args[0]);
+        String token = args[1];
+        OutputStream stdout = new FileOutputStream(FileDescriptor.out);
+        OutputStream stderr = new FileOutputStream(FileDescriptor.err);
+        try {
+            Socket socket = new Socket(InetAddress.getLoopbackAddress(), port);
+            socket.setTcpNoDelay(true);
+            DataOutputStream toFake = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
+            DataInputStream fromFake = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
+            writeFrame(toFake, HELLO, (token + " " + ProcessHandle.current().pid()).getBytes(StandardCharsets.UTF_8));
+            Thread pump = new Thread(() -> pumpStdin(toFake), "relay-stdin");
+            pump.setDaemon(true);
+            pump.start();
+            relayFrames(fromFake, stdout, stderr);
+        } catch (IOException e) {
+            // The fake went away (test finished or crashed): a relay must never be left running.
+            Runtime.getRuntime().halt(EXIT_CONNECTION_LOST);
+        }
+        Runtime.getRuntime().halt(EXIT_CONNECTION_LOST);
+    }
+
+    private static void pumpStdin(DataOutputStream toFake) {
+        InputStream in = new FileInputStreamHolder().stdin;
+        byte[] buffer = new byte[64 * 1024];
+        try {
+            int n;
+            while ((n = in.read(buffer)) >= 0) {
+                if (n > 0) {
+                    byte[] chunk = new byte[n];
+                    System.arraycopy(buffer, 0, chunk, 0, n);
+                    writeFrame(toFake, STDIN, chunk);
+                }
+            }
+            writeFrame(toFake, STDIN_EOF, new byte[0]);
+        } catch (IOException e) {
+            // Either stdin or the socket failed; both mean the session is over.
+        }
+        // Like codex: when the client closes our stdin, we are done.
+        Runtime.getRuntime().halt(0);
+    }
+
+    private static void relayFrames(DataInputStream fromFake, OutputStream stdout, OutputStream stderr)
+            throws IOException {
+        boolean stdoutOpen = true;
+        while (true) {
+            byte type;
+            try {
+                type = fromFake.readByte();
+            } catch (EOFException e) {
+                return;
+            }
+            int length = fromFake.readInt();
+            byte[] payload = new byte[length];
+            fromFake.readFully(payload);
+            switch (type) {
+                case STDOUT -> {
+                    if (stdoutOpen) {
+                        try {
+                            stdout.write(payload);
+                            stdout.flush();
+                        } catch (IOException e) {
+                            // The client closed its end of our stdout; keep serving stdin.
+                            stdoutOpen = false;
+                        }
+                    }
+                }
+                case STDERR -> {
+                    stderr.write(payload);
+                    stderr.flush();
+                }
+                case CLOSE_STDOUT -> {
+                    stdoutOpen = false;
+                    stdout.close();
+                }
+                case EXIT -> {
+                    stdout.flush();
+                    stderr.flush();
+                    Runtime.getRuntime().halt(java.nio.ByteBuffer.wrap(payload).getInt());
+                }
+                case FLOOD_STDERR -> flood(stderr, java.nio.ByteBuffer.wrap(payload).getLong());
+                default -> {
+                    stderr.write(("relay: unknown frame type " + type + "\n").getBytes(StandardCharsets.UTF_8));
+                    stderr.flush();
+                }
+            }
+        }
+    }
+
+    private static void flood(OutputStream stderr, long bytes) throws IOException {
+        byte[] line = "WARN codex_core::fake: stderr flood line 0123456789abcdefghijklmnopqrstuvwxyz\n"
+                .getBytes(StandardCharsets.US_ASCII);
+        byte[] block = new byte[line.length * 512];
+        for (int i = 0; i < 512; i++) {
+            System.arraycopy(line, 0, block, i * line.length, line.length);
+        }
+        long remaining = bytes;
+        while (remaining > 0) {
+            int n = (int) Math.min(block.length, remaining);
+            stderr.write(block, 0, n);
+            remaining -= n;
+        }
+        stderr.flush();
+    }
+
+    static void writeFrame(DataOutputStream out, byte type, byte[] payload) throws IOException {
+        synchronized (out) {
+            out.writeByte(type);
+            out.writeInt(payload.length);
+            out.write(payload);
+            out.flush();
+        }
+    }
+
+    /** Raw stdin, unbuffered, so bytes are relayed as soon as the client writes them. */
+    private static final class FileInputStreamHolder {
+        final InputStream stdin = new java.io.FileInputStream(FileDescriptor.in);
+    }
+}
