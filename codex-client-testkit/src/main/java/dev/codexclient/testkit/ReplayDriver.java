@@ -6,35 +6,47 @@ import dev.codexclient.protocol.RequestId;
 import dev.codexclient.testkit.internal.fake.Json;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Deque;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Plays the server side of a {@link ReplayScript} on one connection. It walks the recording in order: a line the
- * client sent is awaited (requests by method, in order), a line the client received is written, with request ids
- * mapped to the ids the client under test actually uses.
+ * Plays the server side of a {@link ReplayScript} on one connection, in recorded order. It does not wait for
+ * every recorded client line (a client that waits for a response before sending its next request would deadlock
+ * a strict lock-step replay); it waits only where the recording shows a dependency:
+ * <ul>
+ *   <li>a recorded response is sent once the live client has sent the matching request: the k-th live request of
+ *       a method answers to the k-th recorded request of that method, and the live id replaces the recorded one;</li>
+ *   <li>after a recorded client reply to a server request, nothing more is sent until the live client has replied
+ *       to the replayed request (the server's behaviour after an approval depends on it).</li>
+ * </ul>
+ * Server requests get this connection's ids; {@code serverRequest/resolved} is rewritten to match.
  */
 final class ReplayDriver {
     private static final Logger LOG = LoggerFactory.getLogger(ReplayDriver.class);
     private static final Duration STEP_TIMEOUT = Duration.ofSeconds(10);
 
+    /** Where a recorded client request sits: the n-th request of its method. */
+    private record Slot(String method, int ordinal) {
+    }
+
     private final FakeCodexAppServer server;
     private final FakeCodexAppServer.Session session;
     private final ReplayScript script;
     private final Object lock = new Object();
-    private final Map<String, Deque<RecordedRequest>> requestsByMethod = new HashMap<>();
-    private final Map<String, Integer> notificationsByMethod = new HashMap<>();
+    private final Map<String, List<RecordedRequest>> liveByMethod = new HashMap<>();
+    private final Map<String, Integer> recordedCountByMethod = new HashMap<>();
     private final Set<RequestId> answeredServerRequests = new HashSet<>();
-    /** Recorded client request id (as JSON text) to the live client's id. */
-    private final Map<String, RequestId> clientIds = new HashMap<>();
+    /** Recorded client request id (as JSON text) to its slot. */
+    private final Map<String, Slot> recordedRequests = new HashMap<>();
     /** Recorded server request id (as JSON text) to the id this replay used. */
     private final Map<String, RequestId> serverIds = new HashMap<>();
+    private final List<ReplayScript.Entry> awaitedReplies = new ArrayList<>();
     private boolean clientClosed;
     private boolean finished;
 
@@ -49,7 +61,7 @@ final class ReplayDriver {
         synchronized (lock) {
             late = finished;
             if (!late) {
-                requestsByMethod.computeIfAbsent(request.method(), m -> new ArrayDeque<>()).add(request);
+                liveByMethod.computeIfAbsent(request.method(), m -> new ArrayList<>()).add(request);
                 lock.notifyAll();
             }
         }
@@ -59,10 +71,7 @@ final class ReplayDriver {
     }
 
     void onClientNotification(RecordedNotification notification) {
-        synchronized (lock) {
-            notificationsByMethod.merge(notification.method(), 1, Integer::sum);
-            lock.notifyAll();
-        }
+        // Client notifications carry no dependency the replay could honour; they are recorded by the fake.
     }
 
     void onClientResponse(RequestId id) {
@@ -85,65 +94,37 @@ final class ReplayDriver {
                 if (server.isClosed() || session.closed) {
                     return;
                 }
-                boolean go = entry.sentByClient() ? awaitClient(entry) : playServer(entry);
-                if (!go) {
+                if (entry.sentByClient()) {
+                    noteClientEntry(entry);
+                } else if (!playServer(entry)) {
                     return;
                 }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return;
         } finally {
             finish();
         }
     }
 
-    private boolean awaitClient(ReplayScript.Entry entry) throws InterruptedException {
+    private void noteClientEntry(ReplayScript.Entry entry) {
         JsonNode msg = entry.message();
-        if (msg == null) {
-            return true; // the client wrote a non-JSON line in the recording; nothing to wait for
+        if (msg == null || !msg.isObject()) {
+            return;
         }
-        String method = msg.path("method").asText(null);
         JsonNode id = msg.get("id");
         boolean hasId = id != null && !id.isNull();
-        long deadline = System.nanoTime() + STEP_TIMEOUT.toNanos();
-        synchronized (lock) {
-            while (true) {
-                if (method != null && hasId) {
-                    Deque<RecordedRequest> queue = requestsByMethod.get(method);
-                    if (queue != null && !queue.isEmpty()) {
-                        clientIds.put(id.toString(), queue.poll().id());
-                        return true;
-                    }
-                } else if (method != null) {
-                    int seen = notificationsByMethod.getOrDefault(method, 0);
-                    if (seen > 0) {
-                        notificationsByMethod.put(method, seen - 1);
-                        return true;
-                    }
-                } else if (hasId) {
-                    RequestId live = serverIds.get(id.toString());
-                    if (live == null || answeredServerRequests.remove(live)) {
-                        return true;
-                    }
-                } else {
-                    return true;
-                }
-                long left = (deadline - System.nanoTime()) / 1_000_000;
-                if (left <= 0 || clientClosed) {
-                    server.recordFailure(new AssertionError("replay of " + script.source + " diverged at line "
-                            + entry.lineNumber() + ": the client did not send " + describe(msg)
-                            + (clientClosed ? " before disconnecting" : " within " + STEP_TIMEOUT)));
-                    // A missing notification or answer does not stop the replay; a missing request does,
-                    // since everything after it answered that request.
-                    return !(method != null && hasId);
-                }
-                lock.wait(left);
-            }
+        String method = msg.path("method").asText(null);
+        if (method != null && hasId) {
+            int ordinal = recordedCountByMethod.merge(method, 1, Integer::sum) - 1;
+            recordedRequests.put(id.toString(), new Slot(method, ordinal));
+        } else if (method == null && hasId) {
+            awaitedReplies.add(entry);
         }
     }
 
-    private boolean playServer(ReplayScript.Entry entry) {
+    private boolean playServer(ReplayScript.Entry entry) throws InterruptedException {
+        awaitReplies();
         if (entry.message() == null) {
             server.writeRaw(session, (entry.raw() + "\n").getBytes(StandardCharsets.UTF_8));
             return true;
@@ -165,14 +146,15 @@ final class ReplayDriver {
             return true;
         }
         if (hasId) {
-            RequestId live;
-            synchronized (lock) {
-                live = clientIds.get(id.toString());
-            }
-            if (live == null) {
+            Slot slot = recordedRequests.get(id.toString());
+            if (slot == null) {
                 server.recordFailure(new AssertionError("replay of " + script.source + " line "
-                        + entry.lineNumber() + " answers request id " + id + ", which the client never sent"));
+                        + entry.lineNumber() + " answers request id " + id + ", which the recording never sent"));
             } else {
+                RequestId live = awaitLiveRequest(slot, entry);
+                if (live == null) {
+                    return false; // everything after this answered a request the client never made
+                }
                 msg.set("id", Json.tree(live));
             }
         } else if (msg.path("method").asText("").equals("serverRequest/resolved")
@@ -190,12 +172,56 @@ final class ReplayDriver {
         return true;
     }
 
+    private RequestId awaitLiveRequest(Slot slot, ReplayScript.Entry entry) throws InterruptedException {
+        long deadline = System.nanoTime() + STEP_TIMEOUT.toNanos();
+        synchronized (lock) {
+            while (true) {
+                List<RecordedRequest> live = liveByMethod.getOrDefault(slot.method(), List.of());
+                if (live.size() > slot.ordinal()) {
+                    return live.get(slot.ordinal()).id();
+                }
+                long left = (deadline - System.nanoTime()) / 1_000_000;
+                if (left <= 0 || clientClosed) {
+                    server.recordFailure(new AssertionError("replay of " + script.source + " diverged at line "
+                            + entry.lineNumber() + ": the client did not send request " + slot.method() + " #"
+                            + (slot.ordinal() + 1) + (clientClosed ? " before disconnecting" : " within "
+                            + STEP_TIMEOUT) + "; it sent " + liveByMethod.keySet()));
+                    return null;
+                }
+                lock.wait(left);
+            }
+        }
+    }
+
+    private void awaitReplies() throws InterruptedException {
+        for (ReplayScript.Entry reply : awaitedReplies) {
+            long deadline = System.nanoTime() + STEP_TIMEOUT.toNanos();
+            synchronized (lock) {
+                RequestId live = serverIds.get(reply.message().get("id").toString());
+                while (live != null && !answeredServerRequests.contains(live)) {
+                    long left = (deadline - System.nanoTime()) / 1_000_000;
+                    if (left <= 0 || clientClosed) {
+                        server.recordFailure(new AssertionError("replay of " + script.source + " diverged at line "
+                                + reply.lineNumber() + ": the client did not answer server request " + live));
+                        break;
+                    }
+                    lock.wait(left);
+                }
+            }
+        }
+        awaitedReplies.clear();
+    }
+
     private void finish() {
-        Deque<RecordedRequest> leftovers = new ArrayDeque<>();
+        List<RecordedRequest> leftovers = new ArrayList<>();
         synchronized (lock) {
             finished = true;
-            requestsByMethod.values().forEach(leftovers::addAll);
-            requestsByMethod.clear();
+            liveByMethod.forEach((method, live) -> {
+                int recorded = recordedCountByMethod.getOrDefault(method, 0);
+                if (live.size() > recorded) {
+                    leftovers.addAll(live.subList(recorded, live.size()));
+                }
+            });
         }
         leftovers.forEach(this::unmatched);
         LOG.debug("replay of {} finished", script.source);
@@ -211,12 +237,5 @@ final class ReplayDriver {
                     .put("message", "fake replay: the recording has no answer for " + request.method());
             server.write(session, msg);
         }
-    }
-
-    private static String describe(JsonNode msg) {
-        if (msg.has("method")) {
-            return (msg.has("id") ? "request " : "notification ") + msg.get("method").asText();
-        }
-        return "a response to server request " + msg.path("id");
     }
 }
