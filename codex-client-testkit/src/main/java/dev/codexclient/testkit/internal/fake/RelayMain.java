@@ -40,6 +40,9 @@ public final class RelayMain {
     /** Exit code when the connection to the fake is lost without an exit instruction. */
     static final int EXIT_CONNECTION_LOST = 70;
 
+    /** Set once stdin hit EOF: losing the socket after that is the normal end, not a failure. */
+    private static volatile boolean stdinClosed;
+
     private RelayMain() {
     }
 
@@ -64,9 +67,8 @@ public final class RelayMain {
             relayFrames(fromFake, stdout, stderr);
         } catch (IOException e) {
             // The fake went away (test finished or crashed): a relay must never be left running.
-            Runtime.getRuntime().halt(EXIT_CONNECTION_LOST);
         }
-        Runtime.getRuntime().halt(EXIT_CONNECTION_LOST);
+        Runtime.getRuntime().halt(stdinClosed ? 0 : EXIT_CONNECTION_LOST);
     }
 
     private static void pumpStdin(DataOutputStream toFake) {
@@ -81,6 +83,7 @@ public final class RelayMain {
                     writeFrame(toFake, STDIN, chunk);
                 }
             }
+            stdinClosed = true;
             writeFrame(toFake, STDIN_EOF, new byte[0]);
         } catch (IOException e) {
             // Either stdin or the socket failed; both mean the session is over.

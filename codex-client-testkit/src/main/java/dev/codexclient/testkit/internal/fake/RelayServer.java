@@ -187,7 +187,11 @@ public final class RelayServer implements AutoCloseable {
                     if (type == RelayMain.STDIN) {
                         splitter.feed(payload, 0, payload.length);
                     } else if (type == RelayMain.STDIN_EOF) {
-                        break;
+                        // Keep reading until the relay exits: closing the socket now would race its own exit.
+                        splitter.finish();
+                        if (clientClosed.compareAndSet(false, true)) {
+                            listener.onClientClosed();
+                        }
                     }
                 }
             } catch (EOFException | SocketException e) {
