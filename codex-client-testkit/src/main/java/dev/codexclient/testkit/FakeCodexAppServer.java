@@ -365,6 +365,25 @@ public final class FakeCodexAppServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Applies {@code fault} instead of answering the next client request, whatever its method (like
+     * MockWebServer's enqueued failure responses). Enqueued faults are used in order and before any other rule.
+     */
+    public FakeCodexAppServer enqueueFault(Fault fault) {
+        Objects.requireNonNull(fault, "fault");
+        Stubbing rule = new Stubbing(this, req -> true, "enqueued " + fault);
+        rule.times(1);
+        rule.action = req -> fault;
+        synchronized (rules) {
+            int position = 0;
+            while (position < rules.size() && rules.get(position).description.startsWith("enqueued ")) {
+                position++;
+            }
+            rules.add(position, rule);
+        }
+        return this;
+    }
+
     /** Ends a {@link Fault#stall()}: requests recorded while stalled stay unanswered; new ones are answered. */
     public void resume() {
         synchronized (stallLock) {
@@ -652,6 +671,10 @@ public final class FakeCodexAppServer implements AutoCloseable {
         RequestId id = RequestId.of(session.nextServerRequestId.getAndIncrement());
         PendingServerRequest pending = new PendingServerRequest(this, id, method,
                 params == null ? Json.object() : params);
+        if (session.closed) {
+            pending.reply.completeExceptionally(new IllegalStateException("the client is disconnected"));
+            return pending;
+        }
         session.pending.put(id, pending);
         ObjectNode msg = Json.object();
         msg.set("id", Json.tree(id));

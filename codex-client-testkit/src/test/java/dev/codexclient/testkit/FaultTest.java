@@ -167,6 +167,36 @@ class FaultTest {
     }
 
     @Test
+    void enqueuedFaultsAnswerTheNextRequestsInOrder() {
+        RawClient c = connected();
+        fake.on("thread/start").respond(java.util.Map.of("thread", java.util.Map.of("id", "scripted")));
+        fake.enqueueFault(Fault.garbageLine("first"));
+        fake.enqueueFault(Fault.responseWithUnknownId());
+        long a = c.request("thread/start", Map.of());
+        assertThat(c.take(JsonNode::isTextual, "garbage").asText()).isEqualTo("first");
+        long b = c.request("thread/start", Map.of());
+        assertThat(c.take(m -> m.path("id").asLong() == 987_654_321L, "unknown id")).isNotNull();
+        // neither request got an answer; the third one gets the scripted rule
+        assertThat(c.poll(m -> m.path("id").asLong() == a || m.path("id").asLong() == b, Duration.ofMillis(100)))
+                .isEmpty();
+        assertThat(c.startThread()).isEqualTo("scripted");
+    }
+
+    @Test
+    void serverRequestToADisconnectedClientFailsFast() {
+        RawClient c = connected();
+        c.close();
+        long deadline = System.nanoTime() + RawClient.WAIT.toNanos();
+        PendingServerRequest p;
+        do {
+            p = fake.requestChatgptTokenRefresh();
+        } while (!p.reply.isDone() && System.nanoTime() < deadline);
+        PendingServerRequest last = p;
+        assertThatThrownBy(() -> last.awaitResponse(Duration.ofSeconds(1))).isInstanceOf(AssertionError.class)
+                .hasMessageContaining("disconnected");
+    }
+
+    @Test
     void stderrFloodIsHarmlessInMemory() {
         RawClient c = connected();
         fake.apply(Fault.floodStderr(1024));
