@@ -135,15 +135,15 @@ class ReplayTest {
     @Test
     void aDivergingClientIsReported() throws Exception {
         Path file = record();
-        try (FakeCodexAppServer replay = FakeCodexAppServer.replay(file);
-             RawClient c = RawClient.inMemory(replay)) {
-            c.sendRaw("{\"id\":1,\"method\":\"initialize\",\"params\":{\"clientInfo\":{\"name\":\"x\","
-                    + "\"version\":\"2\"}}}");
-            c.response(1);
-            c.notifyServer("initialized");
-            // the recording expects thread/start; this client asks for something else and gets an error
-            c.sendRaw("{\"id\":2,\"method\":\"model/list\",\"params\":{}}");
-            c.close();
+        try (FakeCodexAppServer replay = FakeCodexAppServer.replay(file)) {
+            try (RawClient c = RawClient.inMemory(replay)) {
+                c.sendRaw("{\"id\":1,\"method\":\"initialize\",\"params\":{\"clientInfo\":{\"name\":\"x\","
+                        + "\"version\":\"2\"}}}");
+                c.response(1);
+                c.notifyServer("initialized");
+                // the recording expects thread/start; this client asks for something else, then hangs up
+                c.sendRaw("{\"id\":2,\"method\":\"model/list\",\"params\":{}}");
+            }
             long deadline = System.nanoTime() + RawClient.WAIT.toNanos();
             while (replay.failures().isEmpty() && System.nanoTime() < deadline) {
                 Thread.sleep(10);
