@@ -99,6 +99,7 @@ public final class FakeCodexAppServer implements AutoCloseable {
     private volatile JsonNode clientCapabilities;
     private volatile JsonNode clientInfo;
     private volatile Duration serverRequestTimeout = Duration.ofSeconds(10);
+    private volatile Duration replayStepTimeout = Duration.ofSeconds(10);
     private volatile boolean stalled;
     private volatile boolean neverCompleteNextTurn;
     private volatile boolean closed;
@@ -124,7 +125,17 @@ public final class FakeCodexAppServer implements AutoCloseable {
      * Divergences (the client never sends what the recording expects) are reported by {@link #failures()}.
      */
     public static FakeCodexAppServer replay(Path recording) throws IOException {
-        return new FakeCodexAppServer(ReplayScript.load(recording));
+        return replay(recording, Duration.ofSeconds(10));
+    }
+
+    /**
+     * Like {@link #replay(Path)}, waiting at most {@code stepTimeout} for each client request the recording needs
+     * before reporting a divergence and stopping.
+     */
+    public static FakeCodexAppServer replay(Path recording, Duration stepTimeout) throws IOException {
+        FakeCodexAppServer fake = new FakeCodexAppServer(ReplayScript.load(recording));
+        fake.replayStepTimeout = Objects.requireNonNull(stepTimeout, "stepTimeout");
+        return fake;
     }
 
     private static ThreadFactory daemon(String prefix) {
@@ -195,7 +206,7 @@ public final class FakeCodexAppServer implements AutoCloseable {
             connectLock.notifyAll();
         }
         if (replayScript != null) {
-            session.replay = new ReplayDriver(this, session, replayScript);
+            session.replay = new ReplayDriver(this, session, replayScript, replayStepTimeout);
         }
         link.start(session);
         if (session.replay != null) {

@@ -29,7 +29,6 @@ import org.slf4j.LoggerFactory;
  */
 final class ReplayDriver {
     private static final Logger LOG = LoggerFactory.getLogger(ReplayDriver.class);
-    private static final Duration STEP_TIMEOUT = Duration.ofSeconds(10);
 
     /** Where a recorded client request sits: the n-th request of its method. */
     private record Slot(String method, int ordinal) {
@@ -38,6 +37,7 @@ final class ReplayDriver {
     private final FakeCodexAppServer server;
     private final FakeCodexAppServer.Session session;
     private final ReplayScript script;
+    private final Duration stepTimeout;
     private final Object lock = new Object();
     private final Map<String, List<RecordedRequest>> liveByMethod = new HashMap<>();
     private final Map<String, Integer> recordedCountByMethod = new HashMap<>();
@@ -50,10 +50,23 @@ final class ReplayDriver {
     private boolean clientClosed;
     private boolean finished;
 
-    ReplayDriver(FakeCodexAppServer server, FakeCodexAppServer.Session session, ReplayScript script) {
+    ReplayDriver(FakeCodexAppServer server, FakeCodexAppServer.Session session, ReplayScript script,
+                 Duration stepTimeout) {
         this.server = server;
         this.session = session;
         this.script = script;
+        this.stepTimeout = stepTimeout;
+        // Slots are assigned from the whole file up front, so a response that was recorded before its request
+        // (the two race in a recorder) still finds it.
+        for (ReplayScript.Entry entry : script.entries) {
+            JsonNode msg = entry.message();
+            if (entry.sentByClient() && msg != null && msg.isObject() && msg.hasNonNull("id")
+                    && msg.path("method").isTextual()) {
+                String method = msg.get("method").asText();
+                int ordinal = recordedCountByMethod.merge(method, 1, Integer::sum) - 1;
+                recordedRequests.putIfAbsent(msg.get("id").toString(), new Slot(method, ordinal));
+            }
+        }
     }
 
     void onClientRequest(RecordedRequest request) {
@@ -112,13 +125,7 @@ final class ReplayDriver {
         if (msg == null || !msg.isObject()) {
             return;
         }
-        JsonNode id = msg.get("id");
-        boolean hasId = id != null && !id.isNull();
-        String method = msg.path("method").asText(null);
-        if (method != null && hasId) {
-            int ordinal = recordedCountByMethod.merge(method, 1, Integer::sum) - 1;
-            recordedRequests.put(id.toString(), new Slot(method, ordinal));
-        } else if (method == null && hasId) {
+        if (msg.hasNonNull("id") && !msg.has("method")) {
             awaitedReplies.add(entry);
         }
     }
@@ -173,7 +180,7 @@ final class ReplayDriver {
     }
 
     private RequestId awaitLiveRequest(Slot slot, ReplayScript.Entry entry) throws InterruptedException {
-        long deadline = System.nanoTime() + STEP_TIMEOUT.toNanos();
+        long deadline = System.nanoTime() + stepTimeout.toNanos();
         synchronized (lock) {
             while (true) {
                 List<RecordedRequest> live = liveByMethod.getOrDefault(slot.method(), List.of());
@@ -185,7 +192,7 @@ final class ReplayDriver {
                     server.recordFailure(new AssertionError("replay of " + script.source + " diverged at line "
                             + entry.lineNumber() + ": the client did not send request " + slot.method() + " #"
                             + (slot.ordinal() + 1) + (clientClosed ? " before disconnecting" : " within "
-                            + STEP_TIMEOUT) + "; it sent " + liveByMethod.keySet()));
+                            + stepTimeout) + "; it sent " + liveByMethod.keySet()));
                     return null;
                 }
                 lock.wait(left);
@@ -195,7 +202,7 @@ final class ReplayDriver {
 
     private void awaitReplies() throws InterruptedException {
         for (ReplayScript.Entry reply : awaitedReplies) {
-            long deadline = System.nanoTime() + STEP_TIMEOUT.toNanos();
+            long deadline = System.nanoTime() + stepTimeout.toNanos();
             synchronized (lock) {
                 RequestId live = serverIds.get(reply.message().get("id").toString());
                 while (live != null && !answeredServerRequests.contains(live)) {

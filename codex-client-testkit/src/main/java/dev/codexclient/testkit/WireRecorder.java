@@ -90,9 +90,10 @@ public final class WireRecorder implements Transport {
 
     @Override
     public void send(byte[] message) {
-        delegate.send(message);
-        // Recorded after a successful send, so the file only holds what really went out.
+        // Recorded before the send: the reply may arrive (and be recorded) before send() even returns, and the
+        // file must show the request first.
         record("sent", message);
+        delegate.send(message);
     }
 
     @Override

@@ -92,67 +92,123 @@ public final class RelayMain {
         Runtime.getRuntime().halt(0);
     }
 
+    /**
+     * Reads control frames and hands output to writer threads, so a client that stops reading our stdout (or
+     * stderr) can never keep this loop from seeing an exit instruction or the loss of the fake.
+     */
     private static void relayFrames(DataInputStream fromFake, OutputStream stdout, OutputStream stderr)
             throws IOException {
-        boolean stdoutOpen = true;
-        while (true) {
-            byte type;
-            try {
-                type = fromFake.readByte();
-            } catch (EOFException e) {
-                return;
-            }
-            int length = fromFake.readInt();
-            byte[] payload = new byte[length];
-            fromFake.readFully(payload);
-            switch (type) {
-                case STDOUT -> {
-                    if (stdoutOpen) {
-                        try {
-                            stdout.write(payload);
-                            stdout.flush();
-                        } catch (IOException e) {
-                            // The client closed its end of our stdout; keep serving stdin.
-                            stdoutOpen = false;
-                        }
+        Pipe out = new Pipe(stdout, "relay-stdout");
+        Pipe err = new Pipe(stderr, "relay-stderr");
+        try {
+            while (true) {
+                byte type;
+                try {
+                    type = fromFake.readByte();
+                } catch (EOFException e) {
+                    return;
+                }
+                int length = fromFake.readInt();
+                byte[] payload = new byte[length];
+                fromFake.readFully(payload);
+                switch (type) {
+                    case STDOUT -> out.write(payload);
+                    case STDERR -> err.write(payload);
+                    case CLOSE_STDOUT -> out.close();
+                    case EXIT -> {
+                        out.drain();
+                        err.drain();
+                        Runtime.getRuntime().halt(java.nio.ByteBuffer.wrap(payload).getInt());
                     }
-                }
-                case STDERR -> {
-                    stderr.write(payload);
-                    stderr.flush();
-                }
-                case CLOSE_STDOUT -> {
-                    stdoutOpen = false;
-                    stdout.close();
-                }
-                case EXIT -> {
-                    stdout.flush();
-                    stderr.flush();
-                    Runtime.getRuntime().halt(java.nio.ByteBuffer.wrap(payload).getInt());
-                }
-                case FLOOD_STDERR -> flood(stderr, java.nio.ByteBuffer.wrap(payload).getLong());
-                default -> {
-                    stderr.write(("relay: unknown frame type " + type + "\n").getBytes(StandardCharsets.UTF_8));
-                    stderr.flush();
+                    case FLOOD_STDERR -> err.flood(java.nio.ByteBuffer.wrap(payload).getLong());
+                    default -> err.write(("relay: unknown frame type " + type + "\n")
+                            .getBytes(StandardCharsets.UTF_8));
                 }
             }
+        } finally {
+            out.drain();
+            err.drain();
         }
     }
 
-    private static void flood(OutputStream stderr, long bytes) throws IOException {
-        byte[] line = "WARN codex_core::fake: stderr flood line 0123456789abcdefghijklmnopqrstuvwxyz\n"
-                .getBytes(StandardCharsets.US_ASCII);
-        byte[] block = new byte[line.length * 512];
-        for (int i = 0; i < 512; i++) {
-            System.arraycopy(line, 0, block, i * line.length, line.length);
+    /** One output stream written by its own thread from a queue. */
+    private static final class Pipe {
+        private static final byte[] CLOSE = new byte[0];
+        private static final long DRAIN_MS = 2_000;
+        private final java.util.concurrent.LinkedBlockingQueue<byte[]> queue =
+                new java.util.concurrent.LinkedBlockingQueue<>();
+        private final java.util.concurrent.atomic.AtomicLong pending = new java.util.concurrent.atomic.AtomicLong();
+
+        Pipe(OutputStream target, String name) {
+            Thread t = new Thread(() -> {
+                boolean open = true;
+                try {
+                    while (true) {
+                        byte[] chunk = queue.take();
+                        if (chunk == CLOSE) {
+                            if (open) {
+                                open = false;
+                                try {
+                                    target.close();
+                                } catch (IOException ignored) {
+                                    // already closed by the reader
+                                }
+                            }
+                        } else if (open) {
+                            try {
+                                target.write(chunk);
+                                target.flush();
+                            } catch (IOException e) {
+                                open = false; // the client closed its end; keep draining the queue
+                            }
+                        }
+                        pending.decrementAndGet();
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, name);
+            t.setDaemon(true);
+            t.start();
         }
-        long remaining = bytes;
-        while (remaining > 0) {
-            int n = (int) Math.min(block.length, remaining);
-            stderr.write(block, 0, n);
-            remaining -= n;
+
+        void write(byte[] bytes) {
+            pending.incrementAndGet();
+            queue.add(bytes);
         }
-        stderr.flush();
+
+        void close() {
+            pending.incrementAndGet();
+            queue.add(CLOSE);
+        }
+
+        void flood(long bytes) {
+            byte[] line = "WARN codex_core::fake: stderr flood line 0123456789abcdefghijklmnopqrstuvwxyz\n"
+                    .getBytes(StandardCharsets.US_ASCII);
+            byte[] block = new byte[line.length * 512];
+            for (int i = 0; i < 512; i++) {
+                System.arraycopy(line, 0, block, i * line.length, line.length);
+            }
+            long remaining = bytes;
+            while (remaining > 0) {
+                int n = (int) Math.min(block.length, remaining);
+                write(n == block.length ? block : java.util.Arrays.copyOf(block, n));
+                remaining -= n;
+            }
+        }
+
+        /** Waits (bounded) until everything queued was written, so an exit does not cut output short. */
+        void drain() {
+            long deadline = System.currentTimeMillis() + DRAIN_MS;
+            while (pending.get() > 0 && System.currentTimeMillis() < deadline) {
+                try {
+                    Thread.sleep(2);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
     }
 
     static void writeFrame(DataOutputStream out, byte type, byte[] payload) throws IOException {
