@@ -37,6 +37,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -90,11 +91,12 @@ public final class FakeCodexAppServer implements AutoCloseable {
     private final Map<String, ObjectNode> threads = new ConcurrentHashMap<>();
     private final Map<String, long[]> tokenTotals = new ConcurrentHashMap<>();
     private final Map<String, TurnContext> activeTurns = new ConcurrentHashMap<>();
-    private final Deque<Consumer<TurnScript>> queuedTurns = new ArrayDeque<>();
+    private final Deque<BiConsumer<RecordedRequest, TurnScript>> queuedTurns = new ArrayDeque<>();
     private final AtomicLong ids = new AtomicLong();
     private final Object stallLock = new Object();
     private final Object connectLock = new Object();
-    private volatile Consumer<TurnScript> turnScript = turn -> turn.agentMessage("Done.").completed();
+    private volatile BiConsumer<RecordedRequest, TurnScript> turnScript =
+            (request, turn) -> turn.agentMessage("Done.").completed();
     private volatile JsonNode initializeResult = defaultInitializeResult();
     private volatile JsonNode clientCapabilities;
     private volatile JsonNode clientInfo;
@@ -278,12 +280,27 @@ public final class FakeCodexAppServer implements AutoCloseable {
 
     /** The turn every {@code turn/start} plays (unless {@link #enqueueTurn(Consumer)} queued a one-off). */
     public FakeCodexAppServer onTurnStart(Consumer<TurnScript> script) {
+        Objects.requireNonNull(script, "script");
+        return onTurnStart((request, turn) -> script.accept(turn));
+    }
+
+    /**
+     * Like {@link #onTurnStart(Consumer)}, with the {@code turn/start} request at hand, so the turn can depend on
+     * the input: {@code fake.onTurnStart((req, turn) -> turn.agentMessage("echo: " + text(req)))}.
+     */
+    public FakeCodexAppServer onTurnStart(BiConsumer<RecordedRequest, TurnScript> script) {
         this.turnScript = Objects.requireNonNull(script, "script");
         return this;
     }
 
     /** A turn for the next {@code turn/start} only; queued turns are played in order before the default one. */
     public FakeCodexAppServer enqueueTurn(Consumer<TurnScript> script) {
+        Objects.requireNonNull(script, "script");
+        return enqueueTurn((request, turn) -> script.accept(turn));
+    }
+
+    /** Like {@link #enqueueTurn(Consumer)}, with the {@code turn/start} request at hand. */
+    public FakeCodexAppServer enqueueTurn(BiConsumer<RecordedRequest, TurnScript> script) {
         Objects.requireNonNull(script, "script");
         synchronized (queuedTurns) {
             queuedTurns.add(script);
@@ -970,13 +987,13 @@ public final class FakeCodexAppServer implements AutoCloseable {
             respond(session, request, Reply.error(-32600, "thread not found: " + threadId));
             return;
         }
-        Consumer<TurnScript> configure;
+        BiConsumer<RecordedRequest, TurnScript> configure;
         synchronized (queuedTurns) {
             configure = queuedTurns.isEmpty() ? turnScript : queuedTurns.poll();
         }
         TurnScript script = new TurnScript();
         try {
-            configure.accept(script);
+            configure.accept(request, script);
         } catch (RuntimeException e) {
             recordFailure(e);
             respond(session, request, Reply.error(-32603, "fake: turn script failed: " + e));

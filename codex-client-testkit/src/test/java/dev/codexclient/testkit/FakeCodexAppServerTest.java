@@ -250,6 +250,19 @@ class FakeCodexAppServerTest {
     }
 
     @Test
+    void aTurnCanDependOnItsRequest() {
+        fake.onTurnStart((request, turn) -> turn.agentMessage(
+                "echo: " + request.params().path("input").get(0).path("text").asText()));
+        RawClient c = connect();
+        c.initialize();
+        String threadId = c.startThread();
+        c.result("turn/start", Json.parseUnchecked("{\"threadId\":\"" + threadId
+                + "\",\"input\":[{\"type\":\"text\",\"text\":\"ping\",\"text_elements\":[]}]}"));
+        JsonNode items = c.notification("turn/completed").path("params").path("turn").path("items");
+        assertThat(items.get(1).path("text").asText()).isEqualTo("echo: ping");
+    }
+
+    @Test
     void turnInterruptCompletesAnInFlightTurnAsInterrupted() {
         fake.onTurnStart(turn -> turn.agentMessage("working").pause(Duration.ofSeconds(30)).agentMessage("never"));
         RawClient c = connect();
