@@ -152,6 +152,12 @@ class FakeCodexAppServerTest {
         long silent = c.request("silent", Map.of());
         assertThat(c.poll(m -> m.path("id").asLong() == silent, Duration.ofMillis(150))).isEmpty();
         assertThat(fake.takeRequest("silent", RawClient.WAIT).id()).isEqualTo(RequestId.of(silent));
+        c.sendRaw("{\"id\":77,\"method\":\"silent\"}");
+        RecordedRequest noParams = fake.takeRequest("silent", RawClient.WAIT);
+        assertThat(noParams.params().isMissingNode()).isTrue();
+        assertThatThrownBy(() -> noParams.params(InitParams.class)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("no value");
+
         assertThat(fake.failures()).singleElement().satisfies(
                 t -> assertThat(t).hasMessage("scripted failure"));
         assertThatThrownBy(fake::verifyNoFailures).isInstanceOf(AssertionError.class);

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -33,9 +32,13 @@ public final class Json {
         return MAPPER.valueToTree(value);
     }
 
+    /** Maps {@code node} to {@code type}; absent or null JSON is an error rather than a null result. */
     public static <T> T convert(JsonNode node, Class<T> type) {
+        if (node == null || node.isMissingNode() || node.isNull()) {
+            throw new IllegalArgumentException("there is no value to read as " + type.getName());
+        }
         try {
-            return MAPPER.treeToValue(node == null ? MissingNode.getInstance() : node, type);
+            return MAPPER.treeToValue(node, type);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("cannot read " + abbreviate(node) + " as " + type.getName()
                     + ": " + e.getOriginalMessage(), e);
