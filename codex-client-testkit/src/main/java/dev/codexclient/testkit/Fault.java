@@ -1,0 +1,159 @@
+package dev.codexclient.testkit;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * A misbehaviour of the app-server, as a value. Apply it at once with {@link FakeCodexAppServer#apply(Fault)}, or
+ * as the answer to a request with {@link Stubbing#fault(Fault)}:
+ * <pre>{@code
+ * fake.on("turn/start").once().fault(Fault.exit(3));
+ * fake.apply(Fault.overloaded("thread/start", 2));
+ * }</pre>
+ * Effects that need a real process ({@link #floodStderr(long)}) only show in child-process mode; in memory there
+ * is no stderr and they do nothing.
+ */
+public sealed interface Fault {
+
+    /** Closes the server's stdout: the client reads EOF while its writes still reach the fake. */
+    static Fault closeStdout() {
+        return new CloseStdout();
+    }
+
+    /** The process exits with {@code code} (in memory: the connection ends reporting that exit code). */
+    static Fault exit(int code) {
+        return new Exit(code);
+    }
+
+    /** Writes one line that is not JSON. */
+    static Fault garbageLine() {
+        return new GarbageLine("this is not json {\"method\":");
+    }
+
+    static Fault garbageLine(String text) {
+        return new GarbageLine(text);
+    }
+
+    /**
+     * Writes one valid notification ({@code warning} with a non-ASCII message) in fragments of
+     * {@code fragmentBytes} bytes with {@code pause} between them; the cut points fall inside multi-byte UTF-8
+     * characters.
+     */
+    static Fault slowFragments(int fragmentBytes, Duration pause) {
+        return new SlowFragments("fragmented ✓ – naïve café 🎉 done", fragmentBytes, pause);
+    }
+
+    /** Like {@link #slowFragments(int, Duration)} with a message of your choice. */
+    static Fault slowFragments(String warningMessage, int fragmentBytes, Duration pause) {
+        return new SlowFragments(warningMessage, fragmentBytes, pause);
+    }
+
+    /** Writes one valid {@code warning} notification whose line is about {@code bytes} bytes long. */
+    static Fault hugeLine(int bytes) {
+        return new HugeLine(bytes);
+    }
+
+    /** Stops answering: requests are recorded but get no reply and scripted turns pause, until resumed. */
+    static Fault stall() {
+        return new Stall();
+    }
+
+    /** Writes {@code bytes} bytes of log lines to stderr (child-process mode). */
+    static Fault floodStderr(long bytes) {
+        return new FloodStderr(bytes);
+    }
+
+    /** Answers the next {@code times} requests of {@code method} with -32001 "Server overloaded; retry later.". */
+    static Fault overloaded(String method, int times) {
+        return new Overloaded(method, times);
+    }
+
+    /** The next turn starts ({@code turn/started}) and never completes, not even when interrupted. */
+    static Fault neverCompleteTurn() {
+        return new NeverCompleteTurn();
+    }
+
+    /** Sends a notification whose method the protocol does not know. */
+    static Fault unknownNotification() {
+        return new UnknownNotification("fake/unknownNotification");
+    }
+
+    /** Sends a server request whose method the protocol does not know; its reply is recorded. */
+    static Fault unknownServerRequest() {
+        return new UnknownServerRequest("fake/unknownRequest");
+    }
+
+    /** Sends a response whose id matches no request of the client. */
+    static Fault responseWithUnknownId() {
+        return new ResponseWithUnknownId(987_654_321L);
+    }
+
+    /** See {@link #closeStdout()}. */
+    record CloseStdout() implements Fault {
+    }
+
+    /** See {@link #exit(int)}. */
+    record Exit(int code) implements Fault {
+    }
+
+    /** See {@link #garbageLine(String)}. */
+    record GarbageLine(String text) implements Fault {
+        public GarbageLine {
+            Objects.requireNonNull(text, "text");
+            if (text.indexOf('\n') >= 0) {
+                throw new IllegalArgumentException("a garbage line must not contain a newline");
+            }
+        }
+    }
+
+    /** See {@link #slowFragments(String, int, Duration)}. */
+    record SlowFragments(String message, int fragmentBytes, Duration pause) implements Fault {
+        public SlowFragments {
+            Objects.requireNonNull(message, "message");
+            Objects.requireNonNull(pause, "pause");
+            if (fragmentBytes < 1) {
+                throw new IllegalArgumentException("fragmentBytes must be positive");
+            }
+        }
+    }
+
+    /** See {@link #hugeLine(int)}. */
+    record HugeLine(int bytes) implements Fault {
+        public HugeLine {
+            if (bytes < 1) {
+                throw new IllegalArgumentException("bytes must be positive");
+            }
+        }
+    }
+
+    /** See {@link #stall()}. */
+    record Stall() implements Fault {
+    }
+
+    /** See {@link #floodStderr(long)}. */
+    record FloodStderr(long bytes) implements Fault {
+    }
+
+    /** See {@link #overloaded(String, int)}. */
+    record Overloaded(String method, int times) implements Fault {
+        public Overloaded {
+            Objects.requireNonNull(method, "method");
+        }
+    }
+
+    /** See {@link #neverCompleteTurn()}. */
+    record NeverCompleteTurn() implements Fault {
+    }
+
+    /** See {@link #unknownNotification()}. */
+    record UnknownNotification(String method) implements Fault {
+    }
+
+    /** See {@link #unknownServerRequest()}. */
+    record UnknownServerRequest(String method) implements Fault {
+    }
+
+    /** See {@link #responseWithUnknownId()}. */
+    record ResponseWithUnknownId(long id) implements Fault {
+    }
+}

@@ -1,0 +1,88 @@
+package dev.codexclient.testkit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.codexclient.protocol.RequestId;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A request the fake sent to the client (an approval, a tool call, ...), waiting for the client's reply.
+ * <pre>{@code
+ * PendingServerRequest approval = fake.requestCommandApproval(threadId, turnId, "rm -rf /");
+ * assertThat(approval.awaitResponse(Duration.ofSeconds(5)).decision()).contains("decline");
+ * approval.resolve(); // emits serverRequest/resolved, as codex does
+ * }</pre>
+ */
+public final class PendingServerRequest {
+    private final FakeCodexAppServer server;
+    private final RequestId id;
+    private final String method;
+    private final JsonNode params;
+    final CompletableFuture<ClientReply> reply = new CompletableFuture<>();
+
+    PendingServerRequest(FakeCodexAppServer server, RequestId id, String method, JsonNode params) {
+        this.server = server;
+        this.id = id;
+        this.method = method;
+        this.params = params;
+    }
+
+    /** The id the fake gave this request: integers from 0 per connection, like codex. */
+    public RequestId id() {
+        return id;
+    }
+
+    public String method() {
+        return method;
+    }
+
+    public JsonNode params() {
+        return params.deepCopy();
+    }
+
+    /**
+     * Waits for the client's reply.
+     *
+     * @throws AssertionError when no reply arrives in time or the client disconnected first
+     */
+    public ClientReply awaitResponse(Duration timeout) {
+        try {
+            return reply.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            throw new AssertionError("the client did not answer " + method + " (id " + id + ") within "
+                    + timeout);
+        } catch (ExecutionException e) {
+            throw new AssertionError("no reply to " + method + " (id " + id + "): " + e.getCause().getMessage(),
+                    e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while waiting for a reply to " + method, e);
+        }
+    }
+
+    /** The reply, if it already arrived. */
+    public Optional<ClientReply> response() {
+        return Optional.ofNullable(reply.getNow(null));
+    }
+
+    public boolean isAnswered() {
+        return reply.isDone() && !reply.isCompletedExceptionally();
+    }
+
+    /**
+     * Emits {@code serverRequest/resolved {threadId, requestId}}, which codex sends once a request is settled. The
+     * thread id comes from the request's params; an empty string when it had none.
+     */
+    public void resolve() {
+        server.emitResolved(params.path("threadId").asText(""), id);
+    }
+
+    @Override
+    public String toString() {
+        return "PendingServerRequest{id=" + id + ", method=" + method + '}';
+    }
+}
