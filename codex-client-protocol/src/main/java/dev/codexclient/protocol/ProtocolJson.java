@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.cfg.DefaultCacheProvider;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 
 /**
@@ -15,7 +16,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
  * <ul>
  *   <li>Unknown members are ignored: a newer codex may add fields at any time.</li>
  *   <li>Empty records (many params and responses are {@code {}}) serialize as {@code {}}.</li>
- *   <li>Integers read into {@code JsonNode} keep their size ({@code long} where needed).</li>
+ *   <li>Serializer and deserializer caches are sized for the whole protocol model.</li>
  *   <li>No limit on string length below what codex sends (tool outputs and diffs can be large); the
  *       line-length cap of the transport is the guard.</li>
  * </ul>
@@ -40,6 +41,12 @@ public final class ProtocolJson {
                         .build())
                 .build();
         return JsonMapper.builder(factory)
+                // The protocol has about 2,000 classes: Jackson's default serializer cache (4,000 entries, generic
+                // types included) would keep evicting and rebuilding its lookup map.
+                .cacheProvider(DefaultCacheProvider.builder()
+                        .maxDeserializerCacheSize(20_000)
+                        .maxSerializerCacheSize(20_000)
+                        .build())
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
                 .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)

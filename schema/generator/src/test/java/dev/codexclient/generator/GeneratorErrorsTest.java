@@ -1,0 +1,110 @@
+package dev.codexclient.generator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The generator refuses what it does not understand instead of emitting something wrong. */
+class GeneratorErrorsTest {
+    @TempDir
+    Path dir;
+
+    private static final String UNIONS = """
+            "ClientRequest": {"oneOf": [{"type": "object", "required": ["id", "method", "params"],
+              "properties": {"id": {"$ref": "#/definitions/RequestId"}, "method": {"enum": ["a/b"], "type": "string"},
+                             "params": {"$ref": "#/definitions/%s"}}}]},
+            "ServerRequest": {"oneOf": []},
+            "ServerNotification": {"oneOf": []},
+            "ClientNotification": {"oneOf": []},
+            "RequestId": {"anyOf": [{"type": "string"}, {"format": "int64", "type": "integer"}]},
+            "ABParams": {"type": "object", "properties": {"x": {"type": "string"}}},
+            "ABResponse": {"type": "object"}
+            """;
+
+    private Map<String, String> run(String params, String extraDefs, String overrides) throws Exception {
+        String bundle = "{\"definitions\": {" + UNIONS.formatted(params) + (extraDefs.isEmpty() ? "" : "," + extraDefs)
+                + "}}";
+        Path schema = dir.resolve("bundle.json");
+        Files.writeString(schema, bundle);
+        Path ov = dir.resolve("overrides.json");
+        Files.writeString(ov, overrides);
+        return Generator.load(schema, schema, ov).generate();
+    }
+
+    private static final String MODES = """
+            "Mode": {"oneOf": [
+              {"type": "object", "required": ["mode"], "properties": {"mode": {"enum": ["openai/form"], "type": "string"}}},
+              {"type": "object", "required": ["mode"], "properties": {"mode": {"enum": ["openaiForm"], "type": "string"}}}]}
+            """;
+
+    @Test
+    void unresolvedVariantNameCollisionFails() {
+        assertThatThrownBy(() -> run("ABParams", MODES, "{\"handwrittenTypes\": [\"RequestId\"]}"))
+                .isInstanceOf(GeneratorException.class)
+                .hasMessageContaining("Mode").hasMessageContaining("collision").hasMessageContaining("OpenaiForm");
+    }
+
+    @Test
+    void variantNameOverrideResolvesTheCollision() throws Exception {
+        Map<String, String> out = run("ABParams", MODES, """
+                {"handwrittenTypes": ["RequestId"], "variantNames": {"Mode": {"openai/form": "OpenaiSlashForm"}}}""");
+        assertThat(out.get("Mode")).contains("record OpenaiSlashForm(").contains("record OpenaiForm(");
+        assertThat(out.get("ClientRequestMethods")).contains("MethodDescriptor<ABParams, ABResponse> AB =");
+    }
+
+    @Test
+    void unknownSchemaKeywordFails() {
+        assertThatThrownBy(() -> run("ABParams", """
+                "Odd": {"type": "object", "properties": {"x": {"type": "string", "pattern": "^a"}}}""",
+                "{\"handwrittenTypes\": [\"RequestId\"]}"))
+                .isInstanceOf(GeneratorException.class).hasMessageContaining("pattern");
+    }
+
+    @Test
+    void requestWithoutResponseTypeFails() {
+        assertThatThrownBy(() -> run("Other", "\"Other\": {\"type\": \"object\"}", "{\"handwrittenTypes\": [\"RequestId\"]}"))
+                .isInstanceOf(GeneratorException.class).hasMessageContaining("a/b");
+        assertThatThrownBy(() -> run("ABParams", "", """
+                {"handwrittenTypes": ["RequestId"], "responses": {"a/b": "Missing"}}"""))
+                .isInstanceOf(GeneratorException.class).hasMessageContaining("Missing");
+    }
+
+    @Test
+    void integerWithoutFormatFails() {
+        assertThatThrownBy(() -> run("ABParams", """
+                "Odd": {"type": "object", "properties": {"n": {"type": "integer"}}}""",
+                "{\"handwrittenTypes\": [\"RequestId\"]}"))
+                .isInstanceOf(GeneratorException.class).hasMessageContaining("format");
+    }
+
+    @Test
+    void unknownOverrideKeyAndStaleOverridesFail() {
+        assertThatThrownBy(() -> run("ABParams", "", "{\"handwrittenTypes\": [\"RequestId\"], \"typo\": 1}"))
+                .isInstanceOf(GeneratorException.class).hasMessageContaining("typo");
+        assertThatThrownBy(() -> run("ABParams", "", """
+                {"handwrittenTypes": ["RequestId"], "tristateFields": ["ABParams.nope"]}"""))
+                .isInstanceOf(GeneratorException.class).hasMessageContaining("ABParams.nope");
+    }
+
+    @Test
+    void namingRules() {
+        assertThat(Names.pascal("thread/start")).isEqualTo("ThreadStart");
+        assertThat(Names.pascal("input_text")).isEqualTo("InputText");
+        assertThat(Names.pascal("openai/userVerification")).isEqualTo("OpenaiUserVerification");
+        assertThat(Names.field("_meta")).isEqualTo("meta");
+        assertThat(Names.field("otlp-http")).isEqualTo("otlpHttp");
+        assertThat(Names.field("default")).isEqualTo("default_");
+        assertThat(Names.field("PreToolUse")).isEqualTo("preToolUse");
+        assertThat(Names.field("developer_instructions")).isEqualTo("developerInstructions");
+        assertThat(Names.constant("on-request")).isEqualTo("ON_REQUEST");
+        assertThat(Names.constant("acceptForSession")).isEqualTo("ACCEPT_FOR_SESSION");
+        assertThat(Names.constant("NO_CONSTRAINT")).isEqualTo("NO_CONSTRAINT");
+        assertThat(Names.constant("AccountRateLimitsRead")).isEqualTo("ACCOUNT_RATE_LIMITS_READ");
+        assertThat(Names.lowerCamel("AccountRateLimitsRead")).isEqualTo("accountRateLimitsRead");
+    }
+}
