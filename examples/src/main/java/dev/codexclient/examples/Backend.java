@@ -1,0 +1,125 @@
+package dev.codexclient.examples;
+
+import dev.codexclient.CodexClient;
+import dev.codexclient.protocol.AskForApproval;
+import dev.codexclient.protocol.SandboxMode;
+import dev.codexclient.protocol.ThreadStartParams;
+import dev.codexclient.testkit.CodexBinary;
+import dev.codexclient.testkit.FakeCodexAppServer;
+import dev.codexclient.testkit.ModelStep;
+import dev.codexclient.testkit.ScriptedModelServer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Where the examples get a codex from, so they run anywhere:
+ * <ul>
+ *   <li>{@code live}: the real {@code codex app-server} with your own login and configuration (needs an account);</li>
+ *   <li>{@code scripted} (the default): the real {@code codex app-server} (found on the PATH or installed with npm
+ *       into a cache) talking to a scripted model on loopback, so no account or network is needed;</li>
+ *   <li>{@code fake}: the testkit's fake app-server in memory, when no codex binary can be had.</li>
+ * </ul>
+ * Choose with {@code -Dbackend=live|scripted|fake} (or the {@code CODEX_EXAMPLES_BACKEND} environment variable).
+ */
+final class Backend implements AutoCloseable {
+    final String name;
+    final Path workspace;
+    private final List<AutoCloseable> resources = new ArrayList<>();
+    private ScriptedModelServer model;
+    private FakeCodexAppServer fake;
+    private Path binary;
+
+    private Backend(String name, Path workspace) {
+        this.name = name;
+        this.workspace = workspace;
+    }
+
+    /**
+     * Opens the chosen backend. {@code script} tells the scripted model (and the fake, in its own terms) what to
+     * answer, so each example shows the behaviour it is about even without a real model.
+     */
+    static Backend open(Consumer<ScriptedModelServer> script, Consumer<FakeCodexAppServer> fakeScript) {
+        String choice = System.getProperty("backend",
+                System.getenv().getOrDefault("CODEX_EXAMPLES_BACKEND", "scripted"));
+        Path workspace = tempDir();
+        switch (choice) {
+            case "live":
+                return new Backend("live codex app-server (your login)", workspace);
+            case "fake":
+                return fake(workspace, fakeScript);
+            case "scripted":
+                try {
+                    Path binary = CodexBinary.find();
+                    Backend b = new Backend("real codex " + CodexBinary.versionOf(binary)
+                            + " with a scripted model on loopback", workspace);
+                    b.model = ScriptedModelServer.start();
+                    b.resources.add(b.model);
+                    script.accept(b.model);
+                    b.binary = binary;
+                    return b;
+                } catch (RuntimeException e) {
+                    System.err.println("No codex binary available (" + e.getMessage().lines().findFirst().orElse("")
+                            + "); using the fake app-server instead.");
+                    return fake(workspace, fakeScript);
+                }
+            default:
+                throw new IllegalArgumentException("unknown backend " + choice + " (live, scripted or fake)");
+        }
+    }
+
+    private static Backend fake(Path workspace, Consumer<FakeCodexAppServer> fakeScript) {
+        Backend b = new Backend("fake app-server (testkit, in memory)", workspace);
+        b.fake = new FakeCodexAppServer();
+        b.resources.add(b.fake);
+        fakeScript.accept(b.fake);
+        return b;
+    }
+
+    /** A client builder wired to this backend. */
+    CodexClient.Builder client() {
+        CodexClient.Builder builder = CodexClient.builder().clientInfo("codex-client-examples", "codex-client examples",
+                "0.1.0");
+        if (fake != null) {
+            return builder.transport(fake.connectInMemory());
+        }
+        if (model != null) {
+            builder.codexBinary(binary).codexHome(model.codexHome()).workingDirectory(workspace)
+                    .stdio(s -> ScriptedModelServer.CLEARED_VARIABLES.forEach(s::removeEnvironment));
+        }
+        return builder;
+    }
+
+    /** Thread options for the examples: writes confined to a scratch workspace. */
+    ThreadStartParams.Builder thread(AskForApproval approvals) {
+        return ThreadStartParams.builder().cwd(workspace.toString()).approvalPolicy(approvals)
+                .sandbox(SandboxMode.WORKSPACE_WRITE);
+    }
+
+    /** Convenience for scripts: a step that runs a shell command without a login shell. */
+    static ModelStep shell(String command) {
+        return ModelStep.callTool("exec_command", java.util.Map.of("cmd", command, "login", false));
+    }
+
+    private static Path tempDir() {
+        try {
+            return Files.createTempDirectory("codex-example");
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        for (AutoCloseable r : resources) {
+            try {
+                r.close();
+            } catch (Exception ignored) {
+                // closing scratch resources; nothing useful to report
+            }
+        }
+    }
+}
