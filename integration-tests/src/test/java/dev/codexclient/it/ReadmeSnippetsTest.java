@@ -1,0 +1,119 @@
+package dev.codexclient.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.codexclient.ApprovalDecision;
+import dev.codexclient.ApprovalRequest;
+import dev.codexclient.CodexClient;
+import dev.codexclient.DynamicTool;
+import dev.codexclient.ToolResult;
+import dev.codexclient.TurnResult;
+import dev.codexclient.protocol.CommandExecutionApprovalDecision;
+import dev.codexclient.protocol.CurrentTimeReadResponse;
+import dev.codexclient.protocol.FileChangeApprovalDecision;
+import dev.codexclient.protocol.ServerRequestMethods;
+import dev.codexclient.protocol.ToolRequestUserInputParams;
+import dev.codexclient.protocol.ToolRequestUserInputResponse;
+import dev.codexclient.protocol.TurnStatus;
+import dev.codexclient.testkit.CodexTestExtension;
+import dev.codexclient.testkit.FakeCodexAppServer;
+import dev.codexclient.testkit.ModelStep;
+import dev.codexclient.testkit.ScriptedModelServer;
+import dev.codexclient.testkit.WireRecorder;
+import dev.codexclient.transport.Transport;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The code of README.md, compiled and run, so the README never lies. Keep the two in sync. */
+@ExtendWith(CodexTestExtension.class)
+class ReadmeSnippetsTest {
+
+    record LookupTicket(String id) {
+    }
+
+    @Test
+    void handlersSnippetBuilds(FakeCodexAppServer fake) {
+        Map<String, String> tickets = Map.of("ABC-123", "open");
+        try (CodexClient codex = CodexClient.builder()
+                .transport(fake.connectInMemory())
+                .approvals(request -> request instanceof ApprovalRequest.Command c
+                        && String.valueOf(c.params().command()).startsWith("git status")
+                        ? ApprovalDecision.ACCEPT : ApprovalDecision.DECLINE)
+                .onFileChangeApproval(req -> FileChangeApprovalDecision.ACCEPT)
+                .onUserInput(req -> CompletableFuture.supplyAsync(() -> askSomeone(req)))
+                .onServerRequest(ServerRequestMethods.CURRENT_TIME_READ, req -> CompletableFuture.completedFuture(
+                        CurrentTimeReadResponse.builder().currentTimeAt(42L).build()))
+                .experimentalApi(true)
+                .tool(DynamicTool.of("lookup_ticket", "Look up a ticket by id", LookupTicket.class,
+                        args -> ToolResult.text(tickets.get(args.id()))))
+                .build()) {
+            fake.onTurnStart(turn -> turn
+                    .commandApproval("git status", reply -> assertThat(reply.decision()).contains("accept"))
+                    .commandApproval("rm -rf /", reply -> assertThat(reply.decision()).contains("decline"))
+                    .toolCall("lookup_ticket", Map.of("id", "ABC-123"), reply ->
+                            assertThat(reply.result().toString()).contains("open"))
+                    .completed());
+            assertThat(codex.startThread().startTurn("go").await(Duration.ofSeconds(10)).status())
+                    .isEqualTo(TurnStatus.COMPLETED);
+        }
+    }
+
+    private static ToolRequestUserInputResponse askSomeone(ToolRequestUserInputParams req) {
+        return ToolRequestUserInputResponse.builder().answers(Map.of()).build();
+    }
+
+    @Test
+    void declines(FakeCodexAppServer fake) {
+        fake.onTurnStart(turn -> turn
+                .commandApproval("rm -rf /", reply -> assertThat(reply.decision()).contains("decline"))
+                .agentMessage("Not deleting anything.")
+                .completed());
+        try (CodexClient codex = CodexClient.builder().transport(fake.connectInMemory()).build()) {
+            TurnResult r = codex.startThread().startTurn("clean up").await(Duration.ofSeconds(10));
+            assertThat(r.status()).isEqualTo(TurnStatus.COMPLETED);
+        }
+        assertThat(fake.takeRequest("turn/start", Duration.ofSeconds(1)).params().path("input")).isNotEmpty();
+    }
+
+    @Test
+    @Tag("real-codex")
+    void realCodexOffline() throws Exception {
+        // The README says CodexBinary.pinned(); CI may point at a preinstalled binary of the same version instead.
+        Path binary = RealCodexFixture.binary();
+        try (ScriptedModelServer model = ScriptedModelServer.start();
+             CodexClient codex = CodexClient.builder()
+                     .codexBinary(binary)
+                     .codexHome(model.codexHome())
+                     .onCommandApproval(req -> CommandExecutionApprovalDecision.Simple.ACCEPT)
+                     .build()) {
+            model.enqueue(ModelStep.exec("ls"), ModelStep.reply("Listed."));
+            TurnResult r = codex.startThread().startTurn("list files").await(Duration.ofSeconds(30));
+            assertThat(r.finalText()).isEqualTo("Listed.");
+            assertThat(model.requests().get(1).functionCallOutputs()).isNotEmpty();
+        }
+    }
+
+    @Test
+    void recordAndReplay(@TempDir Path dir, FakeCodexAppServer live) throws Exception {
+        Path incident = dir.resolve("incident.jsonl");
+        live.onTurnStart(turn -> turn.agentMessage("as in production").completed());
+        Transport recorded = WireRecorder.wrap(live.connectInMemory(), incident);
+        try (CodexClient codex = CodexClient.builder().transport(recorded).build()) {
+            codex.startThread().startTurn("reproduce").await(Duration.ofSeconds(10));
+        }
+        assertThat(Files.readAllLines(incident)).isNotEmpty();
+
+        try (FakeCodexAppServer replay = FakeCodexAppServer.replay(incident);
+             CodexClient codex = CodexClient.builder().transport(replay.connectInMemory()).build()) {
+            TurnResult r = codex.startThread().startTurn("reproduce").await(Duration.ofSeconds(10));
+            assertThat(r.finalText()).isEqualTo("as in production");
+        }
+    }
+}
