@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The {@code GetAccountRateLimitsResponse} object of the protocol.

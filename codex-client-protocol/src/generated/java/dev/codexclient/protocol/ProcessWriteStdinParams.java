@@ -6,7 +6,6 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * Write stdin bytes to a running {@code process/spawn} session, close stdin, or both.

@@ -61,6 +61,8 @@ final class Emitter {
     /** Marks where a type declaration may need {@code @SuppressWarnings("deprecation")}. */
     private static final String SUPPRESS = "\u0000SUPPRESS\u0000";
 
+    private static final Pattern JAVADOC = Pattern.compile("(?s)/\\*\\*.*?\\*/");
+
     private final Generator g;
     private final Set<String> serverResponses = new TreeSet<>();
 
@@ -85,8 +87,9 @@ final class Emitter {
         StringBuilder sb = new StringBuilder(Generator.HEADER).append("package ").append(Generator.PACKAGE)
                 .append(";\n\n");
         boolean any = false;
+        String code = JAVADOC.matcher(body).replaceAll("").replaceAll("\"(?:[^\"\\\\]|\\\\.)*\"", "\"\"");
         for (String[] imp : IMPORTS) {
-            if (Pattern.compile("(?<![\\w.])" + imp[0] + "\\b").matcher(body).find()) {
+            if (Pattern.compile("(?<![\\w.])" + imp[0] + "\\b").matcher(code).find()) {
                 sb.append("import ").append(imp[1]).append(";\n");
                 any = true;
             }
