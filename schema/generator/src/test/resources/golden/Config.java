@@ -77,6 +77,40 @@ public record Config(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.analytics = analytics;
+        b.approvalPolicy = approvalPolicy;
+        b.approvalsReviewer = approvalsReviewer;
+        b.apps = apps;
+        b.browserUse = browserUse;
+        b.clientSearchProvider = clientSearchProvider;
+        b.compactPrompt = compactPrompt;
+        b.computerUse = computerUse;
+        b.desktop = desktop;
+        b.developerInstructions = developerInstructions;
+        b.forcedChatgptWorkspaceId = forcedChatgptWorkspaceId;
+        b.forcedLoginMethod = forcedLoginMethod;
+        b.instructions = instructions;
+        b.model = model;
+        b.modelAutoCompactTokenLimit = modelAutoCompactTokenLimit;
+        b.modelAutoCompactTokenLimitScope = modelAutoCompactTokenLimitScope;
+        b.modelContextWindow = modelContextWindow;
+        b.modelProvider = modelProvider;
+        b.modelReasoningEffort = modelReasoningEffort;
+        b.modelReasoningSummary = modelReasoningSummary;
+        b.modelVerbosity = modelVerbosity;
+        b.reviewModel = reviewModel;
+        b.sandboxMode = sandboxMode;
+        b.sandboxWorkspaceWrite = sandboxWorkspaceWrite;
+        b.serviceTier = serviceTier;
+        b.tools = tools;
+        b.webSearch = webSearch;
+        b.additionalProperties = additionalProperties;
+        return b;
+    }
+
     /** Builds {@link Config}; unset optional components stay absent. */
     public static final class Builder {
         private AnalyticsConfig analytics;

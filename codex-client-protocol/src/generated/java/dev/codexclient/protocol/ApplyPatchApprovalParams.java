@@ -30,6 +30,17 @@ public record ApplyPatchApprovalParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.callId = callId;
+        b.conversationId = conversationId;
+        b.fileChanges = fileChanges;
+        b.grantRoot = grantRoot;
+        b.reason = reason;
+        return b;
+    }
+
     /** Builds {@link ApplyPatchApprovalParams}; unset optional components stay absent. */
     public static final class Builder {
         private String callId;

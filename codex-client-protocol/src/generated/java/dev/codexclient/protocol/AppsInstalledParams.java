@@ -21,6 +21,14 @@ public record AppsInstalledParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.forceRefresh = forceRefresh;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link AppsInstalledParams}; unset optional components stay absent. */
     public static final class Builder {
         private Boolean forceRefresh;

@@ -25,6 +25,16 @@ public record AppsListParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.cursor = cursor;
+        b.forceRefetch = forceRefetch;
+        b.limit = limit;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link AppsListParams}; unset optional components stay absent. */
     public static final class Builder {
         private String cursor;

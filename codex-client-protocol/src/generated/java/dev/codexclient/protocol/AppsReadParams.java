@@ -26,6 +26,15 @@ public record AppsReadParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.appIds = appIds;
+        b.includeTools = includeTools;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link AppsReadParams}; unset optional components stay absent. */
     public static final class Builder {
         private List<String> appIds;

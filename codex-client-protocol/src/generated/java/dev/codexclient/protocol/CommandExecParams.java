@@ -51,6 +51,26 @@ public record CommandExecParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.command = command;
+        b.cwd = cwd;
+        b.disableOutputCap = disableOutputCap;
+        b.disableTimeout = disableTimeout;
+        b.env = env;
+        b.outputBytesCap = outputBytesCap;
+        b.permissionProfile = permissionProfile;
+        b.processId = processId;
+        b.sandboxPolicy = sandboxPolicy;
+        b.size = size;
+        b.streamStdin = streamStdin;
+        b.streamStdoutStderr = streamStdoutStderr;
+        b.timeoutMs = timeoutMs;
+        b.tty = tty;
+        return b;
+    }
+
     /** Builds {@link CommandExecParams}; unset optional components stay absent. */
     public static final class Builder {
         private List<String> command;

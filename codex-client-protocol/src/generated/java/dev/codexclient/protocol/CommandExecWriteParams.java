@@ -25,6 +25,15 @@ public record CommandExecWriteParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.closeStdin = closeStdin;
+        b.deltaBase64 = deltaBase64;
+        b.processId = processId;
+        return b;
+    }
+
     /** Builds {@link CommandExecWriteParams}; unset optional components stay absent. */
     public static final class Builder {
         private Boolean closeStdin;

@@ -52,6 +52,28 @@ public record CommandExecutionRequestApprovalParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.additionalPermissions = additionalPermissions;
+        b.approvalId = approvalId;
+        b.availableDecisions = availableDecisions;
+        b.command = command;
+        b.commandActions = commandActions;
+        b.cwd = cwd;
+        b.environmentId = environmentId;
+        b.itemId = itemId;
+        b.kind = kind;
+        b.networkApprovalContext = networkApprovalContext;
+        b.proposedExecpolicyAmendment = proposedExecpolicyAmendment;
+        b.proposedNetworkPolicyAmendments = proposedNetworkPolicyAmendments;
+        b.reason = reason;
+        b.startedAtMs = startedAtMs;
+        b.threadId = threadId;
+        b.turnId = turnId;
+        return b;
+    }
+
     /** Builds {@link CommandExecutionRequestApprovalParams}; unset optional components stay absent. */
     public static final class Builder {
         private AdditionalPermissionProfile additionalPermissions;

@@ -21,6 +21,14 @@ public record ConfigReadParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.cwd = cwd;
+        b.includeLayers = includeLayers;
+        return b;
+    }
+
     /** Builds {@link ConfigReadParams}; unset optional components stay absent. */
     public static final class Builder {
         private String cwd;

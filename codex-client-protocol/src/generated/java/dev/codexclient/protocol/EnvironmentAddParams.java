@@ -32,6 +32,18 @@ public record EnvironmentAddParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.authBearerToken = authBearerToken;
+        b.connectTimeoutMs = connectTimeoutMs;
+        b.environmentId = environmentId;
+        b.execServerUrl = execServerUrl;
+        b.skills = skills;
+        b.websocketRequestId = websocketRequestId;
+        return b;
+    }
+
     /** Builds {@link EnvironmentAddParams}; unset optional components stay absent. */
     public static final class Builder {
         private String authBearerToken;

@@ -44,6 +44,18 @@ public record ExternalAgentConfigDetectParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.cwds = cwds;
+        b.includeHome = includeHome;
+        b.maxSessionAgeDays = maxSessionAgeDays;
+        b.maxSessions = maxSessions;
+        b.migrationSource = migrationSource;
+        b.source = source;
+        return b;
+    }
+
     /** Builds {@link ExternalAgentConfigDetectParams}; unset optional components stay absent. */
     public static final class Builder {
         private List<String> cwds;

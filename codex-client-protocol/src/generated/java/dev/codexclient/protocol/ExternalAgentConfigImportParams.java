@@ -28,6 +28,16 @@ public record ExternalAgentConfigImportParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.migrationItems = migrationItems;
+        b.migrationSource = migrationSource;
+        b.providerId = providerId;
+        b.source = source;
+        return b;
+    }
+
     /** Builds {@link ExternalAgentConfigImportParams}; unset optional components stay absent. */
     public static final class Builder {
         private List<ExternalAgentConfigMigrationItem> migrationItems;

@@ -31,6 +31,18 @@ public record FileChangeRequestApprovalParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.grantRoot = grantRoot;
+        b.itemId = itemId;
+        b.reason = reason;
+        b.startedAtMs = startedAtMs;
+        b.threadId = threadId;
+        b.turnId = turnId;
+        return b;
+    }
+
     /** Builds {@link FileChangeRequestApprovalParams}; unset optional components stay absent. */
     public static final class Builder {
         private String grantRoot;

@@ -33,6 +33,18 @@ public record GetAccountRateLimitsResponse(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.accountId = accountId;
+        b.ordinaryUsageAllowed = ordinaryUsageAllowed;
+        b.rateLimitResetCredits = rateLimitResetCredits;
+        b.rateLimitUpsell = rateLimitUpsell;
+        b.rateLimits = rateLimits;
+        b.rateLimitsByLimitId = rateLimitsByLimitId;
+        return b;
+    }
+
     /** Builds {@link GetAccountRateLimitsResponse}; unset optional components stay absent. */
     public static final class Builder {
         private String accountId;

@@ -27,6 +27,17 @@ public record ListMcpServerStatusParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.cursor = cursor;
+        b.detail = detail;
+        b.limit = limit;
+        b.serverName = serverName;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link ListMcpServerStatusParams}; unset optional components stay absent. */
     public static final class Builder {
         private String cursor;

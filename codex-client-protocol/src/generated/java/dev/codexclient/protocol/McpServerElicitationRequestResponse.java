@@ -26,6 +26,15 @@ public record McpServerElicitationRequestResponse(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.meta = meta;
+        b.action = action;
+        b.content = content;
+        return b;
+    }
+
     /** Builds {@link McpServerElicitationRequestResponse}; unset optional components stay absent. */
     public static final class Builder {
         private JsonNode meta;

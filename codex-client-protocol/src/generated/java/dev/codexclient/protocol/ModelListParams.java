@@ -25,6 +25,16 @@ public record ModelListParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.cursor = cursor;
+        b.includeHidden = includeHidden;
+        b.limit = limit;
+        b.modelProvider = modelProvider;
+        return b;
+    }
+
     /** Builds {@link ModelListParams}; unset optional components stay absent. */
     public static final class Builder {
         private String cursor;

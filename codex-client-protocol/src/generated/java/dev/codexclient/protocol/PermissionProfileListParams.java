@@ -23,6 +23,15 @@ public record PermissionProfileListParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.cursor = cursor;
+        b.cwd = cwd;
+        b.limit = limit;
+        return b;
+    }
+
     /** Builds {@link PermissionProfileListParams}; unset optional components stay absent. */
     public static final class Builder {
         private String cursor;

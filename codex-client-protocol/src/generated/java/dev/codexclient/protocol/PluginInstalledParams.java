@@ -24,6 +24,14 @@ public record PluginInstalledParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.cwds = cwds;
+        b.installSuggestionPluginNames = installSuggestionPluginNames;
+        return b;
+    }
+
     /** Builds {@link PluginInstalledParams}; unset optional components stay absent. */
     public static final class Builder {
         private List<String> cwds;

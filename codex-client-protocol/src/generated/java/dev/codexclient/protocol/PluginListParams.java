@@ -26,6 +26,15 @@ public record PluginListParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.cwds = cwds;
+        b.forceRefetch = forceRefetch;
+        b.marketplaceKinds = marketplaceKinds;
+        return b;
+    }
+
     /** Builds {@link PluginListParams}; unset optional components stay absent. */
     public static final class Builder {
         private List<String> cwds;

@@ -19,6 +19,13 @@ public record PluginReconcileParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.reason = reason;
+        return b;
+    }
+
     /** Builds {@link PluginReconcileParams}; unset optional components stay absent. */
     public static final class Builder {
         private String reason;

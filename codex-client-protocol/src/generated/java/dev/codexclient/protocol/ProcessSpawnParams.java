@@ -44,6 +44,22 @@ public record ProcessSpawnParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.command = command;
+        b.cwd = cwd;
+        b.env = env;
+        b.outputBytesCap = outputBytesCap;
+        b.processHandle = processHandle;
+        b.size = size;
+        b.streamStdin = streamStdin;
+        b.streamStdoutStderr = streamStdoutStderr;
+        b.timeoutMs = timeoutMs;
+        b.tty = tty;
+        return b;
+    }
+
     /** Builds {@link ProcessSpawnParams}; unset optional components stay absent. */
     public static final class Builder {
         private List<String> command;

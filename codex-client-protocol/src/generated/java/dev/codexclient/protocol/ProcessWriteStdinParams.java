@@ -26,6 +26,15 @@ public record ProcessWriteStdinParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.closeStdin = closeStdin;
+        b.deltaBase64 = deltaBase64;
+        b.processHandle = processHandle;
+        return b;
+    }
+
     /** Builds {@link ProcessWriteStdinParams}; unset optional components stay absent. */
     public static final class Builder {
         private Boolean closeStdin;

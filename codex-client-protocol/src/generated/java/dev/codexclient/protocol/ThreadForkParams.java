@@ -72,6 +72,35 @@ public record ThreadForkParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.approvalPolicy = approvalPolicy;
+        b.approvalsReviewer = approvalsReviewer;
+        b.attachToSource = attachToSource;
+        b.baseInstructions = baseInstructions;
+        b.beforeTurnId = beforeTurnId;
+        b.config = config;
+        b.cwd = cwd;
+        b.deferGoalContinuation = deferGoalContinuation;
+        b.developerInstructions = developerInstructions;
+        b.ephemeral = ephemeral;
+        b.excludeTurns = excludeTurns;
+        b.experimentalDisablePredictionMcp = experimentalDisablePredictionMcp;
+        b.experimentalPredictionMode = experimentalPredictionMode;
+        b.lastTurnId = lastTurnId;
+        b.model = model;
+        b.modelProvider = modelProvider;
+        b.path = path;
+        b.permissions = permissions;
+        b.runtimeWorkspaceRoots = runtimeWorkspaceRoots;
+        b.sandbox = sandbox;
+        b.serviceTier = serviceTier;
+        b.threadId = threadId;
+        b.threadSource = threadSource;
+        return b;
+    }
+
     /** Builds {@link ThreadForkParams}; unset optional components stay absent. */
     public static final class Builder {
         private AskForApproval approvalPolicy;

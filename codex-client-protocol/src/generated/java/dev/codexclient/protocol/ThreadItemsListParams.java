@@ -31,6 +31,18 @@ public record ThreadItemsListParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.cursor = cursor;
+        b.deferOutput = deferOutput;
+        b.limit = limit;
+        b.sortDirection = sortDirection;
+        b.threadId = threadId;
+        b.turnId = turnId;
+        return b;
+    }
+
     /** Builds {@link ThreadItemsListParams}; unset optional components stay absent. */
     public static final class Builder {
         private ThreadItemsListCursor cursor;

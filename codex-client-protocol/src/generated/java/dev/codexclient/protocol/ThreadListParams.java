@@ -58,6 +58,31 @@ public record ThreadListParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.ancestorThreadId = ancestorThreadId;
+        b.archived = archived;
+        b.attachedToThreadId = attachedToThreadId;
+        b.currentAccountOnly = currentAccountOnly;
+        b.cursor = cursor;
+        b.cwd = cwd;
+        b.excludedThreadIds = excludedThreadIds;
+        b.includeAttachedThreads = includeAttachedThreads;
+        b.limit = limit;
+        b.modelProviders = modelProviders;
+        b.originators = originators;
+        b.parentThreadId = parentThreadId;
+        b.projectId = projectId;
+        b.searchTerm = searchTerm;
+        b.sectionId = sectionId;
+        b.sortDirection = sortDirection;
+        b.sortKey = sortKey;
+        b.sourceKinds = sourceKinds;
+        b.useStateDbOnly = useStateDbOnly;
+        return b;
+    }
+
     /** Builds {@link ThreadListParams}; unset optional components stay absent. */
     public static final class Builder {
         private String ancestorThreadId;

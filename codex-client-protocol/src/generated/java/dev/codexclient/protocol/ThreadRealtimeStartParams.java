@@ -64,6 +64,33 @@ public record ThreadRealtimeStartParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.backendReasoningStatus = backendReasoningStatus;
+        b.clientManagedHandoffs = clientManagedHandoffs;
+        b.codexResponseHandoffChannelPrefixes = codexResponseHandoffChannelPrefixes;
+        b.codexResponseHandoffMode = codexResponseHandoffMode;
+        b.codexResponseItemPrefix = codexResponseItemPrefix;
+        b.codexResponsesAsItems = codexResponsesAsItems;
+        b.delegationAckFiller = delegationAckFiller;
+        b.flushTranscriptTailOnSessionEnd = flushTranscriptTailOnSessionEnd;
+        b.includeStartupContext = includeStartupContext;
+        b.initialItems = initialItems;
+        b.model = model;
+        b.outputModality = outputModality;
+        b.prompt = prompt;
+        b.realtimeEndInstructions = realtimeEndInstructions;
+        b.realtimeSessionId = realtimeSessionId;
+        b.realtimeStartInstructions = realtimeStartInstructions;
+        b.threadId = threadId;
+        b.transport = transport;
+        b.version = version;
+        b.voice = voice;
+        b.voiceSessionId = voiceSessionId;
+        return b;
+    }
+
     /** Builds {@link ThreadRealtimeStartParams}; unset optional components stay absent. */
     public static final class Builder {
         private Boolean backendReasoningStatus;

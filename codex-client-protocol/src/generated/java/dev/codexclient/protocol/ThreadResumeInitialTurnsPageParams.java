@@ -23,6 +23,15 @@ public record ThreadResumeInitialTurnsPageParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.itemsView = itemsView;
+        b.limit = limit;
+        b.sortDirection = sortDirection;
+        return b;
+    }
+
     /** Builds {@link ThreadResumeInitialTurnsPageParams}; unset optional components stay absent. */
     public static final class Builder {
         private TurnItemsView itemsView;

@@ -41,6 +41,22 @@ public record ThreadSampleParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.allowInProgressTurn = allowInProgressTurn;
+        b.disableMcp = disableMcp;
+        b.effort = effort;
+        b.expectedTurnId = expectedTurnId;
+        b.interruptOnCancel = interruptOnCancel;
+        b.prompt = prompt;
+        b.responsesapiClientMetadata = responsesapiClientMetadata;
+        b.threadId = threadId;
+        b.threadSource = threadSource;
+        b.turnTrigger = turnTrigger;
+        return b;
+    }
+
     /** Builds {@link ThreadSampleParams}; unset optional components stay absent. */
     public static final class Builder {
         private Boolean allowInProgressTurn;

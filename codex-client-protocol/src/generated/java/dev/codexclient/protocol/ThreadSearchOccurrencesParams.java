@@ -28,6 +28,16 @@ public record ThreadSearchOccurrencesParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.cursor = cursor;
+        b.limit = limit;
+        b.searchTerm = searchTerm;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link ThreadSearchOccurrencesParams}; unset optional components stay absent. */
     public static final class Builder {
         private String cursor;

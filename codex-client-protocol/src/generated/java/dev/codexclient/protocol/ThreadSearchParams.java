@@ -39,6 +39,21 @@ public record ThreadSearchParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.archived = archived;
+        b.currentAccountOnly = currentAccountOnly;
+        b.cursor = cursor;
+        b.includeAttachedThreads = includeAttachedThreads;
+        b.limit = limit;
+        b.searchTerm = searchTerm;
+        b.sortDirection = sortDirection;
+        b.sortKey = sortKey;
+        b.sourceKinds = sourceKinds;
+        return b;
+    }
+
     /** Builds {@link ThreadSearchParams}; unset optional components stay absent. */
     public static final class Builder {
         private Boolean archived;

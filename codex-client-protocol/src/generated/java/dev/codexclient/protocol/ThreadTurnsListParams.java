@@ -29,6 +29,17 @@ public record ThreadTurnsListParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.cursor = cursor;
+        b.itemsView = itemsView;
+        b.limit = limit;
+        b.sortDirection = sortDirection;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link ThreadTurnsListParams}; unset optional components stay absent. */
     public static final class Builder {
         private String cursor;

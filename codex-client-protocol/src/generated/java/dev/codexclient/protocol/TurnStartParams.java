@@ -103,6 +103,40 @@ public record TurnStartParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.additionalContext = additionalContext;
+        b.approvalPolicy = approvalPolicy;
+        b.approvalsReviewer = approvalsReviewer;
+        b.clientUserMessageId = clientUserMessageId;
+        b.collaborationMode = collaborationMode;
+        b.cwd = cwd;
+        b.cyberAccessProgram = cyberAccessProgram;
+        b.disabledPluginIds = disabledPluginIds;
+        b.effort = effort;
+        b.environments = environments;
+        b.input = input;
+        b.model = model;
+        b.multiAgentMode = multiAgentMode;
+        b.outputSchema = outputSchema;
+        b.parentTurnId = parentTurnId;
+        b.permissions = permissions;
+        b.personality = personality;
+        b.responsesapiClientMetadata = responsesapiClientMetadata;
+        b.responsesapiClientMetadataPatch = responsesapiClientMetadataPatch;
+        b.rootTurnId = rootTurnId;
+        b.runtimeWorkspaceRoots = runtimeWorkspaceRoots;
+        b.sandboxPolicy = sandboxPolicy;
+        b.serviceTier = serviceTier;
+        b.serviceTierForTurn = serviceTierForTurn;
+        b.summary = summary;
+        b.threadId = threadId;
+        b.toolOutput = toolOutput;
+        b.turnTrigger = turnTrigger;
+        return b;
+    }
+
     /** Builds {@link TurnStartParams}; unset optional components stay absent. */
     public static final class Builder {
         private Map<String, AdditionalContextEntry> additionalContext;

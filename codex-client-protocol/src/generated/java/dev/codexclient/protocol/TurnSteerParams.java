@@ -35,6 +35,19 @@ public record TurnSteerParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.additionalContext = additionalContext;
+        b.clientUserMessageId = clientUserMessageId;
+        b.expectedTurnId = expectedTurnId;
+        b.input = input;
+        b.responsesapiClientMetadata = responsesapiClientMetadata;
+        b.responsesapiClientMetadataPatch = responsesapiClientMetadataPatch;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link TurnSteerParams}; unset optional components stay absent. */
     public static final class Builder {
         private Map<String, AdditionalContextEntry> additionalContext;

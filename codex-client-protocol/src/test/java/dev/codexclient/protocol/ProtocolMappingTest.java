@@ -354,6 +354,12 @@ class ProtocolMappingTest {
         TurnStartParams p = TurnStartParams.builder().threadId("t")
                 .input(new UserInput.Text("hello", null)).build();
         assertThat(tree(json(p))).isEqualTo(tree("{\"threadId\":\"t\",\"input\":[{\"type\":\"text\",\"text\":\"hello\"}]}"));
+        TurnStartParams changed = p.toBuilder().model("gpt").build();
+        assertThat(changed.threadId()).isEqualTo("t");
+        assertThat(changed.model()).isEqualTo("gpt");
+        assertThat(changed.input()).isEqualTo(p.input());
+        ThreadSectionMoveParams move = new ThreadSectionMoveParams(null, null, "t");
+        assertThat(move.toBuilder().build()).isEqualTo(move);
         ProcessSpawnParams s = M.readValue("{\"command\":[\"x\"],\"processHandle\":\"h\",\"cwd\":\"/\"}",
                 ProcessSpawnParams.class);
         assertThat(s.timeoutMs().isAbsent()).isTrue();
