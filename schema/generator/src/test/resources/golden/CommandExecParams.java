@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * Run a standalone command (argv vector) in the server sandbox without creating a thread or turn.
@@ -50,6 +49,26 @@ public record CommandExecParams(
     /** Returns a builder; required components must be set before {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.command = command;
+        b.cwd = cwd;
+        b.disableOutputCap = disableOutputCap;
+        b.disableTimeout = disableTimeout;
+        b.env = env;
+        b.outputBytesCap = outputBytesCap;
+        b.permissionProfile = permissionProfile;
+        b.processId = processId;
+        b.sandboxPolicy = sandboxPolicy;
+        b.size = size;
+        b.streamStdin = streamStdin;
+        b.streamStdoutStderr = streamStdoutStderr;
+        b.timeoutMs = timeoutMs;
+        b.tty = tty;
+        return b;
     }
 
     /** Builds {@link CommandExecParams}; unset optional components stay absent. */

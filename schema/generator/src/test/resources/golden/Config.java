@@ -8,7 +8,6 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The {@code Config} object of the protocol.
@@ -76,6 +75,40 @@ public record Config(
     /** Returns a builder; required components must be set before {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.analytics = analytics;
+        b.approvalPolicy = approvalPolicy;
+        b.approvalsReviewer = approvalsReviewer;
+        b.apps = apps;
+        b.browserUse = browserUse;
+        b.clientSearchProvider = clientSearchProvider;
+        b.compactPrompt = compactPrompt;
+        b.computerUse = computerUse;
+        b.desktop = desktop;
+        b.developerInstructions = developerInstructions;
+        b.forcedChatgptWorkspaceId = forcedChatgptWorkspaceId;
+        b.forcedLoginMethod = forcedLoginMethod;
+        b.instructions = instructions;
+        b.model = model;
+        b.modelAutoCompactTokenLimit = modelAutoCompactTokenLimit;
+        b.modelAutoCompactTokenLimitScope = modelAutoCompactTokenLimitScope;
+        b.modelContextWindow = modelContextWindow;
+        b.modelProvider = modelProvider;
+        b.modelReasoningEffort = modelReasoningEffort;
+        b.modelReasoningSummary = modelReasoningSummary;
+        b.modelVerbosity = modelVerbosity;
+        b.reviewModel = reviewModel;
+        b.sandboxMode = sandboxMode;
+        b.sandboxWorkspaceWrite = sandboxWorkspaceWrite;
+        b.serviceTier = serviceTier;
+        b.tools = tools;
+        b.webSearch = webSearch;
+        b.additionalProperties = additionalProperties;
+        return b;
     }
 
     /** Builds {@link Config}; unset optional components stay absent. */

@@ -25,6 +25,16 @@ public record ThreadSectionMoveParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.beforeThreadId = beforeThreadId;
+        b.sectionId = sectionId;
+        b.sectionIdSet = true;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link ThreadSectionMoveParams}; unset optional components stay absent. */
     public static final class Builder {
         private String beforeThreadId;

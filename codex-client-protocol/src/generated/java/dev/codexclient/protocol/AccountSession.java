@@ -38,6 +38,21 @@ public record AccountSession(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.displayName = displayName;
+        b.email = email;
+        b.imageUrl = imageUrl;
+        b.isActive = isActive;
+        b.lastUsedAt = lastUsedAt;
+        b.selectedWorkspaceAccountId = selectedWorkspaceAccountId;
+        b.sessionId = sessionId;
+        b.userId = userId;
+        b.workspaces = workspaces;
+        return b;
+    }
+
     /** Builds {@link AccountSession}; unset optional components stay absent. */
     public static final class Builder {
         private String displayName;

@@ -20,6 +20,13 @@ public record AccountSessionsListParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.refreshWorkspaceMetadata = refreshWorkspaceMetadata;
+        return b;
+    }
+
     /** Builds {@link AccountSessionsListParams}; unset optional components stay absent. */
     public static final class Builder {
         private Boolean refreshWorkspaceMetadata;

@@ -26,6 +26,15 @@ public record AccountSessionsSwitchParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.accountId = accountId;
+        b.allowBrowserLogin = allowBrowserLogin;
+        b.sessionId = sessionId;
+        return b;
+    }
+
     /** Builds {@link AccountSessionsSwitchParams}; unset optional components stay absent. */
     public static final class Builder {
         private String accountId;

@@ -27,6 +27,17 @@ public record AccountTokenUsageSummary(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.currentStreakDays = currentStreakDays;
+        b.lifetimeTokens = lifetimeTokens;
+        b.longestRunningTurnSec = longestRunningTurnSec;
+        b.longestStreakDays = longestStreakDays;
+        b.peakDailyTokens = peakDailyTokens;
+        return b;
+    }
+
     /** Builds {@link AccountTokenUsageSummary}; unset optional components stay absent. */
     public static final class Builder {
         private Long currentStreakDays;

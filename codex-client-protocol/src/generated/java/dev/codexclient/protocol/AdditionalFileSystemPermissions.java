@@ -28,6 +28,16 @@ public record AdditionalFileSystemPermissions(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.entries = entries;
+        b.globScanMaxDepth = globScanMaxDepth;
+        b.read = read;
+        b.write = write;
+        return b;
+    }
+
     /** Builds {@link AdditionalFileSystemPermissions}; unset optional components stay absent. */
     public static final class Builder {
         private List<FileSystemSandboxEntry> entries;

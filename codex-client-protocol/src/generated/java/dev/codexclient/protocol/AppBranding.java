@@ -31,6 +31,18 @@ public record AppBranding(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.category = category;
+        b.developer = developer;
+        b.isDiscoverableApp = isDiscoverableApp;
+        b.privacyPolicy = privacyPolicy;
+        b.termsOfService = termsOfService;
+        b.website = website;
+        return b;
+    }
+
     /** Builds {@link AppBranding}; unset optional components stay absent. */
     public static final class Builder {
         private String category;

@@ -39,6 +39,21 @@ public record AppConfig(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.approvalsReviewer = approvalsReviewer;
+        b.defaultToolsApprovalMode = defaultToolsApprovalMode;
+        b.defaultToolsEnabled = defaultToolsEnabled;
+        b.destructiveEnabled = destructiveEnabled;
+        b.enabled = enabled;
+        b.links = links;
+        b.omitToolsFrom = omitToolsFrom;
+        b.openWorldEnabled = openWorldEnabled;
+        b.tools = tools;
+        return b;
+    }
+
     /** Builds {@link AppConfig}; unset optional components stay absent. */
     public static final class Builder {
         private ApprovalsReviewer approvalsReviewer;

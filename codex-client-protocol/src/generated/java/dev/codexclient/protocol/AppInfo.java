@@ -51,6 +51,27 @@ public record AppInfo(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.appMetadata = appMetadata;
+        b.branding = branding;
+        b.description = description;
+        b.distributionChannel = distributionChannel;
+        b.iconAssets = iconAssets;
+        b.iconDarkAssets = iconDarkAssets;
+        b.id = id;
+        b.installUrl = installUrl;
+        b.isAccessible = isAccessible;
+        b.isEnabled = isEnabled;
+        b.labels = labels;
+        b.logoUrl = logoUrl;
+        b.logoUrlDark = logoUrlDark;
+        b.name = name;
+        b.pluginDisplayNames = pluginDisplayNames;
+        return b;
+    }
+
     /** Builds {@link AppInfo}; unset optional components stay absent. */
     public static final class Builder {
         private AppMetadata appMetadata;

@@ -42,6 +42,23 @@ public record AppMetadata(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.categories = categories;
+        b.developer = developer;
+        b.firstPartyRequiresInstall = firstPartyRequiresInstall;
+        b.review = review;
+        b.screenshots = screenshots;
+        b.seoDescription = seoDescription;
+        b.showInComposerWhenUnlinked = showInComposerWhenUnlinked;
+        b.subCategories = subCategories;
+        b.version = version;
+        b.versionId = versionId;
+        b.versionNotes = versionNotes;
+        return b;
+    }
+
     /** Builds {@link AppMetadata}; unset optional components stay absent. */
     public static final class Builder {
         private List<String> categories;

@@ -38,6 +38,21 @@ public record AppTemplateSummary(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.canonicalConnectorId = canonicalConnectorId;
+        b.category = category;
+        b.description = description;
+        b.logoUrl = logoUrl;
+        b.logoUrlDark = logoUrlDark;
+        b.materializedAppIds = materializedAppIds;
+        b.name = name;
+        b.reason = reason;
+        b.templateId = templateId;
+        return b;
+    }
+
     /** Builds {@link AppTemplateSummary}; unset optional components stay absent. */
     public static final class Builder {
         private String canonicalConnectorId;

@@ -31,6 +31,18 @@ public record AppToolSummary(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.description = description;
+        b.disabledReason = disabledReason;
+        b.isEnabled = isEnabled;
+        b.isReadOnly = isReadOnly;
+        b.name = name;
+        b.title = title;
+        return b;
+    }
+
     /** Builds {@link AppToolSummary}; unset optional components stay absent. */
     public static final class Builder {
         private String description;

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The {@code ApplyPatchApprovalParams} object of the protocol.
@@ -29,6 +28,17 @@ public record ApplyPatchApprovalParams(
     /** Returns a builder; required components must be set before {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.callId = callId;
+        b.conversationId = conversationId;
+        b.fileChanges = fileChanges;
+        b.grantRoot = grantRoot;
+        b.reason = reason;
+        return b;
     }
 
     /** Builds {@link ApplyPatchApprovalParams}; unset optional components stay absent. */

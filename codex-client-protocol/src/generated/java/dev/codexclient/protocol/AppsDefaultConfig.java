@@ -27,6 +27,17 @@ public record AppsDefaultConfig(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.approvalsReviewer = approvalsReviewer;
+        b.defaultToolsApprovalMode = defaultToolsApprovalMode;
+        b.destructiveEnabled = destructiveEnabled;
+        b.enabled = enabled;
+        b.openWorldEnabled = openWorldEnabled;
+        return b;
+    }
+
     /** Builds {@link AppsDefaultConfig}; unset optional components stay absent. */
     public static final class Builder {
         private ApprovalsReviewer approvalsReviewer;

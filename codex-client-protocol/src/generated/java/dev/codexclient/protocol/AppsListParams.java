@@ -4,7 +4,6 @@ package dev.codexclient.protocol;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import java.util.Optional;
 
 /**
  * EXPERIMENTAL - list available apps/connectors.
@@ -24,6 +23,16 @@ public record AppsListParams(
     /** Returns a builder; required components must be set before {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.cursor = cursor;
+        b.forceRefetch = forceRefetch;
+        b.limit = limit;
+        b.threadId = threadId;
+        return b;
     }
 
     /** Builds {@link AppsListParams}; unset optional components stay absent. */

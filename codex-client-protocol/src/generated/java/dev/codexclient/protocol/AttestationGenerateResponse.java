@@ -21,6 +21,13 @@ public record AttestationGenerateResponse(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.token = token;
+        return b;
+    }
+
     /** Builds {@link AttestationGenerateResponse}; unset optional components stay absent. */
     public static final class Builder {
         private String token;

@@ -31,6 +31,19 @@ public record BrowserUseOriginPolicy(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.access = access;
+        b.accessApprovalLifetime = accessApprovalLifetime;
+        b.autoReview = autoReview;
+        b.downloads = downloads;
+        b.fullCdpAccess = fullCdpAccess;
+        b.persistentApproval = persistentApproval;
+        b.uploads = uploads;
+        return b;
+    }
+
     /** Builds {@link BrowserUseOriginPolicy}; unset optional components stay absent. */
     public static final class Builder {
         private AllowDenyRequirement access;

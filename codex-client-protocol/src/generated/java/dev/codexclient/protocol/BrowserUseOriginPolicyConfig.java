@@ -25,6 +25,16 @@ public record BrowserUseOriginPolicyConfig(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.access = access;
+        b.downloads = downloads;
+        b.fullCdpAccess = fullCdpAccess;
+        b.uploads = uploads;
+        return b;
+    }
+
     /** Builds {@link BrowserUseOriginPolicyConfig}; unset optional components stay absent. */
     public static final class Builder {
         private AllowDenyRequirement access;

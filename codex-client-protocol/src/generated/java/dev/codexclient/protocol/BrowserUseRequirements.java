@@ -32,6 +32,19 @@ public record BrowserUseRequirements(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.allowGlobalPersistentApproval = allowGlobalPersistentApproval;
+        b.allowHistoryAccess = allowHistoryAccess;
+        b.allowWebmcp = allowWebmcp;
+        b.defaultOriginPolicy = defaultOriginPolicy;
+        b.disableAutoReview = disableAutoReview;
+        b.extension = extension;
+        b.origins = origins;
+        return b;
+    }
+
     /** Builds {@link BrowserUseRequirements}; unset optional components stay absent. */
     public static final class Builder {
         private Boolean allowGlobalPersistentApproval;

@@ -21,6 +21,13 @@ public record CancelLoginAccountParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.loginId = loginId;
+        return b;
+    }
+
     /** Builds {@link CancelLoginAccountParams}; unset optional components stay absent. */
     public static final class Builder {
         private String loginId;

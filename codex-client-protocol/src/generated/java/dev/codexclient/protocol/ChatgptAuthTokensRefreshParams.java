@@ -23,6 +23,14 @@ public record ChatgptAuthTokensRefreshParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.previousAccountId = previousAccountId;
+        b.reason = reason;
+        return b;
+    }
+
     /** Builds {@link ChatgptAuthTokensRefreshParams}; unset optional components stay absent. */
     public static final class Builder {
         private String previousAccountId;

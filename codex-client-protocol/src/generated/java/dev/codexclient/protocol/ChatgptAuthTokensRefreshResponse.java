@@ -25,6 +25,15 @@ public record ChatgptAuthTokensRefreshResponse(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.accessToken = accessToken;
+        b.chatgptAccountId = chatgptAccountId;
+        b.chatgptPlanType = chatgptPlanType;
+        return b;
+    }
+
     /** Builds {@link ChatgptAuthTokensRefreshResponse}; unset optional components stay absent. */
     public static final class Builder {
         private String accessToken;

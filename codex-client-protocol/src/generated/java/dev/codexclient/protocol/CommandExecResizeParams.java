@@ -23,6 +23,14 @@ public record CommandExecResizeParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.processId = processId;
+        b.size = size;
+        return b;
+    }
+
     /** Builds {@link CommandExecResizeParams}; unset optional components stay absent. */
     public static final class Builder {
         private String processId;

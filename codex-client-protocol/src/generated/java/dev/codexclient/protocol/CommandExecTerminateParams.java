@@ -21,6 +21,13 @@ public record CommandExecTerminateParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.processId = processId;
+        return b;
+    }
+
     /** Builds {@link CommandExecTerminateParams}; unset optional components stay absent. */
     public static final class Builder {
         private String processId;

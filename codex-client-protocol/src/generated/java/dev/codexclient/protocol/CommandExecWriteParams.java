@@ -6,7 +6,6 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * Write stdin bytes to a running {@code command/exec} session, close stdin, or both.
@@ -24,6 +23,15 @@ public record CommandExecWriteParams(
     /** Returns a builder; required components must be set before {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.closeStdin = closeStdin;
+        b.deltaBase64 = deltaBase64;
+        b.processId = processId;
+        return b;
     }
 
     /** Builds {@link CommandExecWriteParams}; unset optional components stay absent. */

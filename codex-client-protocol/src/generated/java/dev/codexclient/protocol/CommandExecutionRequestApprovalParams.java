@@ -7,7 +7,6 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The {@code CommandExecutionRequestApprovalParams} object of the protocol.
@@ -51,6 +50,28 @@ public record CommandExecutionRequestApprovalParams(
     /** Returns a builder; required components must be set before {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.additionalPermissions = additionalPermissions;
+        b.approvalId = approvalId;
+        b.availableDecisions = availableDecisions;
+        b.command = command;
+        b.commandActions = commandActions;
+        b.cwd = cwd;
+        b.environmentId = environmentId;
+        b.itemId = itemId;
+        b.kind = kind;
+        b.networkApprovalContext = networkApprovalContext;
+        b.proposedExecpolicyAmendment = proposedExecpolicyAmendment;
+        b.proposedNetworkPolicyAmendments = proposedNetworkPolicyAmendments;
+        b.reason = reason;
+        b.startedAtMs = startedAtMs;
+        b.threadId = threadId;
+        b.turnId = turnId;
+        return b;
     }
 
     /** Builds {@link CommandExecutionRequestApprovalParams}; unset optional components stay absent. */

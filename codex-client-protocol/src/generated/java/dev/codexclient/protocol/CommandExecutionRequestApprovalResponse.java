@@ -21,6 +21,13 @@ public record CommandExecutionRequestApprovalResponse(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.decision = decision;
+        return b;
+    }
+
     /** Builds {@link CommandExecutionRequestApprovalResponse}; unset optional components stay absent. */
     public static final class Builder {
         private CommandExecutionApprovalDecision decision;

@@ -27,6 +27,17 @@ public record ComputerUseRequirements(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.allowLockedComputerUse = allowLockedComputerUse;
+        b.allowPersistentApproval = allowPersistentApproval;
+        b.defaultAppAccess = defaultAppAccess;
+        b.macos = macos;
+        b.windows = windows;
+        return b;
+    }
+
     /** Builds {@link ComputerUseRequirements}; unset optional components stay absent. */
     public static final class Builder {
         private Boolean allowLockedComputerUse;

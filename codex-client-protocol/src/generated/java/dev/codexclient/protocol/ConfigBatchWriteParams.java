@@ -28,6 +28,16 @@ public record ConfigBatchWriteParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.edits = edits;
+        b.expectedVersion = expectedVersion;
+        b.filePath = filePath;
+        b.reloadUserConfig = reloadUserConfig;
+        return b;
+    }
+
     /** Builds {@link ConfigBatchWriteParams}; unset optional components stay absent. */
     public static final class Builder {
         private List<ConfigEdit> edits;

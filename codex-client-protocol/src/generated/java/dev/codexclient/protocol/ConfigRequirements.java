@@ -90,6 +90,46 @@ public record ConfigRequirements(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.additionalDeveloperInstructions = additionalDeveloperInstructions;
+        b.allowAppshots = allowAppshots;
+        b.allowBrowserAndComputerUse = allowBrowserAndComputerUse;
+        b.allowLoginShell = allowLoginShell;
+        b.allowManagedHooksOnly = allowManagedHooksOnly;
+        b.allowRemoteControl = allowRemoteControl;
+        b.allowedApprovalPolicies = allowedApprovalPolicies;
+        b.allowedApprovalsReviewers = allowedApprovalsReviewers;
+        b.allowedLoginMethods = allowedLoginMethods;
+        b.allowedPermissionProfiles = allowedPermissionProfiles;
+        b.allowedSandboxModes = allowedSandboxModes;
+        b.allowedWebSearchModes = allowedWebSearchModes;
+        b.allowedWindowsSandboxImplementations = allowedWindowsSandboxImplementations;
+        b.application = application;
+        b.autoReview = autoReview;
+        b.browserUse = browserUse;
+        b.chatgptBaseUrl = chatgptBaseUrl;
+        b.checkForUpdateOnStartup = checkForUpdateOnStartup;
+        b.cliAuthCredentialsStore = cliAuthCredentialsStore;
+        b.computerUse = computerUse;
+        b.defaultPermissions = defaultPermissions;
+        b.enforceResidency = enforceResidency;
+        b.featureRequirements = featureRequirements;
+        b.feedback = feedback;
+        b.hooks = hooks;
+        b.inAppBrowser = inAppBrowser;
+        b.logDir = logDir;
+        b.modelCatalogJson = modelCatalogJson;
+        b.modelProvider = modelProvider;
+        b.modelProviders = modelProviders;
+        b.models = models;
+        b.network = network;
+        b.otel = otel;
+        b.sqliteHome = sqliteHome;
+        return b;
+    }
+
     /** Builds {@link ConfigRequirements}; unset optional components stay absent. */
     public static final class Builder {
         private String additionalDeveloperInstructions;

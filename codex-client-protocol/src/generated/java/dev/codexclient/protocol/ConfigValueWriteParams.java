@@ -30,6 +30,17 @@ public record ConfigValueWriteParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.expectedVersion = expectedVersion;
+        b.filePath = filePath;
+        b.keyPath = keyPath;
+        b.mergeStrategy = mergeStrategy;
+        b.value = value;
+        return b;
+    }
+
     /** Builds {@link ConfigValueWriteParams}; unset optional components stay absent. */
     public static final class Builder {
         private String expectedVersion;

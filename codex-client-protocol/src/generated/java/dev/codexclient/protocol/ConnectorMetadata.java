@@ -38,6 +38,21 @@ public record ConnectorMetadata(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.description = description;
+        b.distributionChannel = distributionChannel;
+        b.iconUrl = iconUrl;
+        b.iconUrlDark = iconUrlDark;
+        b.id = id;
+        b.installUrl = installUrl;
+        b.name = name;
+        b.pluginDisplayNames = pluginDisplayNames;
+        b.toolSummaries = toolSummaries;
+        return b;
+    }
+
     /** Builds {@link ConnectorMetadata}; unset optional components stay absent. */
     public static final class Builder {
         private String description;

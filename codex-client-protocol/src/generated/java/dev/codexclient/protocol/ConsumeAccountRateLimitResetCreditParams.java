@@ -23,6 +23,14 @@ public record ConsumeAccountRateLimitResetCreditParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.creditId = creditId;
+        b.idempotencyKey = idempotencyKey;
+        return b;
+    }
+
     /** Builds {@link ConsumeAccountRateLimitResetCreditParams}; unset optional components stay absent. */
     public static final class Builder {
         private String creditId;

@@ -22,6 +22,13 @@ public record CurrentTimeReadResponse(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.currentTimeAt = currentTimeAt;
+        return b;
+    }
+
     /** Builds {@link CurrentTimeReadResponse}; unset optional components stay absent. */
     public static final class Builder {
         private Long currentTimeAt;

@@ -32,6 +32,18 @@ public record DynamicToolCallParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.arguments = arguments;
+        b.callId = callId;
+        b.namespace = namespace;
+        b.threadId = threadId;
+        b.tool = tool;
+        b.turnId = turnId;
+        return b;
+    }
+
     /** Builds {@link DynamicToolCallParams}; unset optional components stay absent. */
     public static final class Builder {
         private JsonNode arguments;

@@ -24,6 +24,14 @@ public record DynamicToolCallResponse(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.contentItems = contentItems;
+        b.success = success;
+        return b;
+    }
+
     /** Builds {@link DynamicToolCallResponse}; unset optional components stay absent. */
     public static final class Builder {
         private List<DynamicToolCallOutputContentItem> contentItems;

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The {@code EnvironmentAddParams} object of the protocol.
@@ -31,6 +30,18 @@ public record EnvironmentAddParams(
     /** Returns a builder; required components must be set before {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.authBearerToken = authBearerToken;
+        b.connectTimeoutMs = connectTimeoutMs;
+        b.environmentId = environmentId;
+        b.execServerUrl = execServerUrl;
+        b.skills = skills;
+        b.websocketRequestId = websocketRequestId;
+        return b;
     }
 
     /** Builds {@link EnvironmentAddParams}; unset optional components stay absent. */

@@ -22,6 +22,13 @@ public record EnvironmentInfoParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.environmentId = environmentId;
+        return b;
+    }
+
     /** Builds {@link EnvironmentInfoParams}; unset optional components stay absent. */
     public static final class Builder {
         private String environmentId;

@@ -22,6 +22,13 @@ public record EnvironmentSkillsParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.required = required;
+        return b;
+    }
+
     /** Builds {@link EnvironmentSkillsParams}; unset optional components stay absent. */
     public static final class Builder {
         private List<String> required;

@@ -34,6 +34,19 @@ public record ExecCommandApprovalParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.approvalId = approvalId;
+        b.callId = callId;
+        b.command = command;
+        b.conversationId = conversationId;
+        b.cwd = cwd;
+        b.parsedCmd = parsedCmd;
+        b.reason = reason;
+        return b;
+    }
+
     /** Builds {@link ExecCommandApprovalParams}; unset optional components stay absent. */
     public static final class Builder {
         private String approvalId;

@@ -22,6 +22,13 @@ public record ExperimentalFeatureEnablementSetParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.enablement = enablement;
+        return b;
+    }
+
     /** Builds {@link ExperimentalFeatureEnablementSetParams}; unset optional components stay absent. */
     public static final class Builder {
         private Map<String, Boolean> enablement;

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The {@code ExternalAgentConfigDetectParams} object of the protocol.
@@ -43,6 +42,18 @@ public record ExternalAgentConfigDetectParams(
     /** Returns a builder; required components must be set before {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.cwds = cwds;
+        b.includeHome = includeHome;
+        b.maxSessionAgeDays = maxSessionAgeDays;
+        b.maxSessions = maxSessions;
+        b.migrationSource = migrationSource;
+        b.source = source;
+        return b;
     }
 
     /** Builds {@link ExternalAgentConfigDetectParams}; unset optional components stay absent. */

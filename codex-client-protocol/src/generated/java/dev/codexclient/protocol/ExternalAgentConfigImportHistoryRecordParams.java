@@ -24,6 +24,14 @@ public record ExternalAgentConfigImportHistoryRecordParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.itemTypeResults = itemTypeResults;
+        b.providerId = providerId;
+        return b;
+    }
+
     /** Builds {@link ExternalAgentConfigImportHistoryRecordParams}; unset optional components stay absent. */
     public static final class Builder {
         private List<ExternalAgentConfigImportHistoryRecordTypeResultParams> itemTypeResults;

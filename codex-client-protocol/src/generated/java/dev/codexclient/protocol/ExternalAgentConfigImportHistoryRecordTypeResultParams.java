@@ -26,6 +26,15 @@ public record ExternalAgentConfigImportHistoryRecordTypeResultParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.failures = failures;
+        b.itemType = itemType;
+        b.successes = successes;
+        return b;
+    }
+
     /** Builds {@link ExternalAgentConfigImportHistoryRecordTypeResultParams}; unset optional components stay absent. */
     public static final class Builder {
         private List<ExternalAgentConfigImportItemTypeFailure> failures;

@@ -33,6 +33,19 @@ public record ExternalAgentConfigImportItemTypeFailure(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.cwd = cwd;
+        b.errorType = errorType;
+        b.failureStage = failureStage;
+        b.itemType = itemType;
+        b.message = message;
+        b.source = source;
+        b.subErrorType = subErrorType;
+        return b;
+    }
+
     /** Builds {@link ExternalAgentConfigImportItemTypeFailure}; unset optional components stay absent. */
     public static final class Builder {
         private String cwd;

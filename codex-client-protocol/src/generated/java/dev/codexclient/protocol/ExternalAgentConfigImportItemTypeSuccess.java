@@ -29,6 +29,17 @@ public record ExternalAgentConfigImportItemTypeSuccess(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.cwd = cwd;
+        b.itemType = itemType;
+        b.source = source;
+        b.target = target;
+        b.title = title;
+        return b;
+    }
+
     /** Builds {@link ExternalAgentConfigImportItemTypeSuccess}; unset optional components stay absent. */
     public static final class Builder {
         private String cwd;

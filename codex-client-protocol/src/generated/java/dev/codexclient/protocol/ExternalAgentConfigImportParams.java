@@ -7,7 +7,6 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The {@code ExternalAgentConfigImportParams} object of the protocol.
@@ -27,6 +26,16 @@ public record ExternalAgentConfigImportParams(
     /** Returns a builder; required components must be set before {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.migrationItems = migrationItems;
+        b.migrationSource = migrationSource;
+        b.providerId = providerId;
+        b.source = source;
+        return b;
     }
 
     /** Builds {@link ExternalAgentConfigImportParams}; unset optional components stay absent. */

@@ -35,6 +35,19 @@ public record FeedbackSaveParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.classification = classification;
+        b.extraLogFiles = extraLogFiles;
+        b.includeLogs = includeLogs;
+        b.reason = reason;
+        b.savePath = savePath;
+        b.tags = tags;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link FeedbackSaveParams}; unset optional components stay absent. */
     public static final class Builder {
         private String classification;

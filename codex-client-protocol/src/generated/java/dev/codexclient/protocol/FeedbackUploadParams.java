@@ -33,6 +33,18 @@ public record FeedbackUploadParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.classification = classification;
+        b.extraLogFiles = extraLogFiles;
+        b.includeLogs = includeLogs;
+        b.reason = reason;
+        b.tags = tags;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link FeedbackUploadParams}; unset optional components stay absent. */
     public static final class Builder {
         private String classification;

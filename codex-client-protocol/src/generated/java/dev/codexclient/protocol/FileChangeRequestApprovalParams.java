@@ -6,7 +6,6 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The {@code FileChangeRequestApprovalParams} object of the protocol.
@@ -30,6 +29,18 @@ public record FileChangeRequestApprovalParams(
     /** Returns a builder; required components must be set before {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.grantRoot = grantRoot;
+        b.itemId = itemId;
+        b.reason = reason;
+        b.startedAtMs = startedAtMs;
+        b.threadId = threadId;
+        b.turnId = turnId;
+        return b;
     }
 
     /** Builds {@link FileChangeRequestApprovalParams}; unset optional components stay absent. */

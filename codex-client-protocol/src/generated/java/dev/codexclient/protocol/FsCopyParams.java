@@ -25,6 +25,15 @@ public record FsCopyParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.destinationPath = destinationPath;
+        b.recursive = recursive;
+        b.sourcePath = sourcePath;
+        return b;
+    }
+
     /** Builds {@link FsCopyParams}; unset optional components stay absent. */
     public static final class Builder {
         private String destinationPath;

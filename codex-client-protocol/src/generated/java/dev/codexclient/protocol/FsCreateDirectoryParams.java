@@ -23,6 +23,14 @@ public record FsCreateDirectoryParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.path = path;
+        b.recursive = recursive;
+        return b;
+    }
+
     /** Builds {@link FsCreateDirectoryParams}; unset optional components stay absent. */
     public static final class Builder {
         private String path;

@@ -21,6 +21,13 @@ public record FsGetMetadataParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.path = path;
+        return b;
+    }
+
     /** Builds {@link FsGetMetadataParams}; unset optional components stay absent. */
     public static final class Builder {
         private String path;

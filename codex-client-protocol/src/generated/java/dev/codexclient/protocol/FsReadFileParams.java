@@ -21,6 +21,13 @@ public record FsReadFileParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.path = path;
+        return b;
+    }
+
     /** Builds {@link FsReadFileParams}; unset optional components stay absent. */
     public static final class Builder {
         private String path;

@@ -25,6 +25,15 @@ public record FsRemoveParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.force = force;
+        b.path = path;
+        b.recursive = recursive;
+        return b;
+    }
+
     /** Builds {@link FsRemoveParams}; unset optional components stay absent. */
     public static final class Builder {
         private Boolean force;

@@ -21,6 +21,13 @@ public record FsUnwatchParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.watchId = watchId;
+        return b;
+    }
+
     /** Builds {@link FsUnwatchParams}; unset optional components stay absent. */
     public static final class Builder {
         private String watchId;

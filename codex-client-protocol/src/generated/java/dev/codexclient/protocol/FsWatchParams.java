@@ -23,6 +23,14 @@ public record FsWatchParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.path = path;
+        b.watchId = watchId;
+        return b;
+    }
+
     /** Builds {@link FsWatchParams}; unset optional components stay absent. */
     public static final class Builder {
         private String path;

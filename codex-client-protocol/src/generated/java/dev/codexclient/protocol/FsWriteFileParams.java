@@ -23,6 +23,14 @@ public record FsWriteFileParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.dataBase64 = dataBase64;
+        b.path = path;
+        return b;
+    }
+
     /** Builds {@link FsWriteFileParams}; unset optional components stay absent. */
     public static final class Builder {
         private String dataBase64;

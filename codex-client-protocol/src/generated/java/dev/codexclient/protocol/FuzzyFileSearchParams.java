@@ -26,6 +26,15 @@ public record FuzzyFileSearchParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.cancellationToken = cancellationToken;
+        b.query = query;
+        b.roots = roots;
+        return b;
+    }
+
     /** Builds {@link FuzzyFileSearchParams}; unset optional components stay absent. */
     public static final class Builder {
         private String cancellationToken;

@@ -25,6 +25,14 @@ public record FuzzyFileSearchSessionStartParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.roots = roots;
+        b.sessionId = sessionId;
+        return b;
+    }
+
     /** Builds {@link FuzzyFileSearchSessionStartParams}; unset optional components stay absent. */
     public static final class Builder {
         private List<String> roots;

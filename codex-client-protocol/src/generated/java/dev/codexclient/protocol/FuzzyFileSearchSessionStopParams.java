@@ -22,6 +22,13 @@ public record FuzzyFileSearchSessionStopParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.sessionId = sessionId;
+        return b;
+    }
+
     /** Builds {@link FuzzyFileSearchSessionStopParams}; unset optional components stay absent. */
     public static final class Builder {
         private String sessionId;

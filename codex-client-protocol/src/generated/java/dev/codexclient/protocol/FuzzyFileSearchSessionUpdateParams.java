@@ -24,6 +24,14 @@ public record FuzzyFileSearchSessionUpdateParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.query = query;
+        b.sessionId = sessionId;
+        return b;
+    }
+
     /** Builds {@link FuzzyFileSearchSessionUpdateParams}; unset optional components stay absent. */
     public static final class Builder {
         private String query;

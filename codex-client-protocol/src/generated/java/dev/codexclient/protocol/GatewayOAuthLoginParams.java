@@ -21,6 +21,14 @@ public record GatewayOAuthLoginParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.deviceAuth = deviceAuth;
+        b.modelProvider = modelProvider;
+        return b;
+    }
+
     /** Builds {@link GatewayOAuthLoginParams}; unset optional components stay absent. */
     public static final class Builder {
         private Boolean deviceAuth;

@@ -19,6 +19,13 @@ public record GatewayOAuthReadParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.modelProvider = modelProvider;
+        return b;
+    }
+
     /** Builds {@link GatewayOAuthReadParams}; unset optional components stay absent. */
     public static final class Builder {
         private String modelProvider;

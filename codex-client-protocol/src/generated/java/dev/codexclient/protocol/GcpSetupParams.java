@@ -26,6 +26,15 @@ public record GcpSetupParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.credentialFile = credentialFile;
+        b.location = location;
+        b.projectId = projectId;
+        return b;
+    }
+
     /** Builds {@link GcpSetupParams}; unset optional components stay absent. */
     public static final class Builder {
         private String credentialFile;

@@ -19,6 +19,13 @@ public record GetAccountParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.refreshToken = refreshToken;
+        return b;
+    }
+
     /** Builds {@link GetAccountParams}; unset optional components stay absent. */
     public static final class Builder {
         private Boolean refreshToken;

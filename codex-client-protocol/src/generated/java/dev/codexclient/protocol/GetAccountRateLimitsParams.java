@@ -21,6 +21,14 @@ public record GetAccountRateLimitsParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.excludeResetCreditDetails = excludeResetCreditDetails;
+        b.supportsLunaReserve = supportsLunaReserve;
+        return b;
+    }
+
     /** Builds {@link GetAccountRateLimitsParams}; unset optional components stay absent. */
     public static final class Builder {
         private Boolean excludeResetCreditDetails;

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The {@code GetAccountRateLimitsResponse} object of the protocol.
@@ -32,6 +31,18 @@ public record GetAccountRateLimitsResponse(
     /** Returns a builder; required components must be set before {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.accountId = accountId;
+        b.ordinaryUsageAllowed = ordinaryUsageAllowed;
+        b.rateLimitResetCredits = rateLimitResetCredits;
+        b.rateLimitUpsell = rateLimitUpsell;
+        b.rateLimits = rateLimits;
+        b.rateLimitsByLimitId = rateLimitsByLimitId;
+        return b;
     }
 
     /** Builds {@link GetAccountRateLimitsResponse}; unset optional components stay absent. */

@@ -4,7 +4,6 @@ package dev.codexclient.protocol;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import java.util.Optional;
 
 /**
  * Optional security reminder bound to the account that fetched it. Unavailable or ineligible accounts return no notice; this read never changes account security.

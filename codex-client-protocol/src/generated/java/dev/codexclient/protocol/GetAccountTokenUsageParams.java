@@ -19,6 +19,13 @@ public record GetAccountTokenUsageParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link GetAccountTokenUsageParams}; unset optional components stay absent. */
     public static final class Builder {
         private String threadId;

@@ -48,6 +48,26 @@ public record HookRunSummary(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.completedAt = completedAt;
+        b.displayOrder = displayOrder;
+        b.durationMs = durationMs;
+        b.entries = entries;
+        b.eventName = eventName;
+        b.executionMode = executionMode;
+        b.handlerType = handlerType;
+        b.id = id;
+        b.scope = scope;
+        b.source = source;
+        b.sourcePath = sourcePath;
+        b.startedAt = startedAt;
+        b.status = status;
+        b.statusMessage = statusMessage;
+        return b;
+    }
+
     /** Builds {@link HookRunSummary}; unset optional components stay absent. */
     public static final class Builder {
         private Long completedAt;

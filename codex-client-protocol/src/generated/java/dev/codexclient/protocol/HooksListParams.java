@@ -24,6 +24,14 @@ public record HooksListParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.cwds = cwds;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link HooksListParams}; unset optional components stay absent. */
     public static final class Builder {
         private List<String> cwds;

@@ -36,6 +36,19 @@ public record InitializeCapabilities(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.experimentalApi = experimentalApi;
+        b.explicitGatewayOauth = explicitGatewayOauth;
+        b.extensions = extensions;
+        b.mcpServerOpenaiFormElicitation = mcpServerOpenaiFormElicitation;
+        b.optOutNotificationMethods = optOutNotificationMethods;
+        b.requestAttestation = requestAttestation;
+        b.requiredHumanApproval = requiredHumanApproval;
+        return b;
+    }
+
     /** Builds {@link InitializeCapabilities}; unset optional components stay absent. */
     public static final class Builder {
         private Boolean experimentalApi;

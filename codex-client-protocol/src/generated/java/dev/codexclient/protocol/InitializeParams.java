@@ -23,6 +23,14 @@ public record InitializeParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.capabilities = capabilities;
+        b.clientInfo = clientInfo;
+        return b;
+    }
+
     /** Builds {@link InitializeParams}; unset optional components stay absent. */
     public static final class Builder {
         private InitializeCapabilities capabilities;

@@ -4,7 +4,6 @@ package dev.codexclient.protocol;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import java.util.Optional;
 
 /**
  * The {@code ListMcpServerStatusParams} object of the protocol.
@@ -26,6 +25,17 @@ public record ListMcpServerStatusParams(
     /** Returns a builder; required components must be set before {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.cursor = cursor;
+        b.detail = detail;
+        b.limit = limit;
+        b.serverName = serverName;
+        b.threadId = threadId;
+        return b;
     }
 
     /** Builds {@link ListMcpServerStatusParams}; unset optional components stay absent. */

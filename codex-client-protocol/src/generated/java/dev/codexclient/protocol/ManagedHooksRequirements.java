@@ -52,6 +52,28 @@ public record ManagedHooksRequirements(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.interrupt = interrupt;
+        b.permissionRequest = permissionRequest;
+        b.postCompact = postCompact;
+        b.postModelRequest = postModelRequest;
+        b.postToolUse = postToolUse;
+        b.preCompact = preCompact;
+        b.preModelRequest = preModelRequest;
+        b.preToolUse = preToolUse;
+        b.sessionEnd = sessionEnd;
+        b.sessionStart = sessionStart;
+        b.stop = stop;
+        b.subagentStart = subagentStart;
+        b.subagentStop = subagentStop;
+        b.userPromptSubmit = userPromptSubmit;
+        b.managedDir = managedDir;
+        b.windowsManagedDir = windowsManagedDir;
+        return b;
+    }
+
     /** Builds {@link ManagedHooksRequirements}; unset optional components stay absent. */
     public static final class Builder {
         private List<ConfiguredHookMatcherGroup> interrupt;

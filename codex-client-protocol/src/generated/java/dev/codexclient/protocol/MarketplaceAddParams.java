@@ -26,6 +26,15 @@ public record MarketplaceAddParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.refName = refName;
+        b.source = source;
+        b.sparsePaths = sparsePaths;
+        return b;
+    }
+
     /** Builds {@link MarketplaceAddParams}; unset optional components stay absent. */
     public static final class Builder {
         private String refName;

@@ -21,6 +21,13 @@ public record MarketplaceRemoveParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.marketplaceName = marketplaceName;
+        return b;
+    }
+
     /** Builds {@link MarketplaceRemoveParams}; unset optional components stay absent. */
     public static final class Builder {
         private String marketplaceName;

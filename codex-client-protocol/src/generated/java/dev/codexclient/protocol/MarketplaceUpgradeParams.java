@@ -19,6 +19,13 @@ public record MarketplaceUpgradeParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.marketplaceName = marketplaceName;
+        return b;
+    }
+
     /** Builds {@link MarketplaceUpgradeParams}; unset optional components stay absent. */
     public static final class Builder {
         private String marketplaceName;

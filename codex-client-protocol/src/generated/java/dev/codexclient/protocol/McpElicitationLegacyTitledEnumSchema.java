@@ -35,6 +35,18 @@ public record McpElicitationLegacyTitledEnumSchema(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.default_ = default_;
+        b.description = description;
+        b.enum_ = enum_;
+        b.enumNames = enumNames;
+        b.title = title;
+        b.type = type;
+        return b;
+    }
+
     /** Builds {@link McpElicitationLegacyTitledEnumSchema}; unset optional components stay absent. */
     public static final class Builder {
         private String default_;

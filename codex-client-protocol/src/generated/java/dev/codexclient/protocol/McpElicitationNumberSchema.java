@@ -34,6 +34,18 @@ public record McpElicitationNumberSchema(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.default_ = default_;
+        b.description = description;
+        b.maximum = maximum;
+        b.minimum = minimum;
+        b.title = title;
+        b.type = type;
+        return b;
+    }
+
     /** Builds {@link McpElicitationNumberSchema}; unset optional components stay absent. */
     public static final class Builder {
         private Double default_;

@@ -36,6 +36,19 @@ public record McpElicitationStringSchema(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.default_ = default_;
+        b.description = description;
+        b.format = format;
+        b.maxLength = maxLength;
+        b.minLength = minLength;
+        b.title = title;
+        b.type = type;
+        return b;
+    }
+
     /** Builds {@link McpElicitationStringSchema}; unset optional components stay absent. */
     public static final class Builder {
         private String default_;

@@ -37,6 +37,19 @@ public record McpElicitationTitledMultiSelectEnumSchema(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.default_ = default_;
+        b.description = description;
+        b.items = items;
+        b.maxItems = maxItems;
+        b.minItems = minItems;
+        b.title = title;
+        b.type = type;
+        return b;
+    }
+
     /** Builds {@link McpElicitationTitledMultiSelectEnumSchema}; unset optional components stay absent. */
     public static final class Builder {
         private List<String> default_;

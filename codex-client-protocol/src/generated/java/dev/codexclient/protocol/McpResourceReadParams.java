@@ -35,6 +35,19 @@ public record McpResourceReadParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.meta = meta;
+        b.connectorId = connectorId;
+        b.originCallId = originCallId;
+        b.server = server;
+        b.target = target;
+        b.threadId = threadId;
+        b.uri = uri;
+        return b;
+    }
+
     /** Builds {@link McpResourceReadParams}; unset optional components stay absent. */
     public static final class Builder {
         private Map<String, JsonNode> meta;

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The {@code McpServerElicitationRequestResponse} object of the protocol.
@@ -25,6 +24,15 @@ public record McpServerElicitationRequestResponse(
     /** Returns a builder; required components must be set before {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.meta = meta;
+        b.action = action;
+        b.content = content;
+        return b;
     }
 
     /** Builds {@link McpServerElicitationRequestResponse}; unset optional components stay absent. */

@@ -33,6 +33,18 @@ public record McpServerEventStreamStartParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.meta = meta;
+        b.arguments = arguments;
+        b.name = name;
+        b.server = server;
+        b.subscriptionId = subscriptionId;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link McpServerEventStreamStartParams}; unset optional components stay absent. */
     public static final class Builder {
         private JsonNode meta;

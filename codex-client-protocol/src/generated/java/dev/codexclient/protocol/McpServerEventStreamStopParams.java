@@ -22,6 +22,13 @@ public record McpServerEventStreamStopParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.subscriptionId = subscriptionId;
+        return b;
+    }
+
     /** Builds {@link McpServerEventStreamStopParams}; unset optional components stay absent. */
     public static final class Builder {
         private String subscriptionId;

@@ -32,6 +32,18 @@ public record McpServerInfo(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.description = description;
+        b.icons = icons;
+        b.name = name;
+        b.title = title;
+        b.version = version;
+        b.websiteUrl = websiteUrl;
+        return b;
+    }
+
     /** Builds {@link McpServerInfo}; unset optional components stay absent. */
     public static final class Builder {
         private String description;

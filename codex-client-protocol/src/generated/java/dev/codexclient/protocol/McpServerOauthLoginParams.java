@@ -30,6 +30,17 @@ public record McpServerOauthLoginParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.clientRegistration = clientRegistration;
+        b.name = name;
+        b.scopes = scopes;
+        b.threadId = threadId;
+        b.timeoutSecs = timeoutSecs;
+        return b;
+    }
+
     /** Builds {@link McpServerOauthLoginParams}; unset optional components stay absent. */
     public static final class Builder {
         private McpServerOauthClientRegistration clientRegistration;

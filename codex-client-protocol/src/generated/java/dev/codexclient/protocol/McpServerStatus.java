@@ -46,6 +46,24 @@ public record McpServerStatus(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.authStatus = authStatus;
+        b.httpOrigin = httpOrigin;
+        b.name = name;
+        b.pluginId = pluginId;
+        b.resourceTemplates = resourceTemplates;
+        b.resources = resources;
+        b.runtimeStatus = runtimeStatus;
+        b.serverCapabilities = serverCapabilities;
+        b.serverInfo = serverInfo;
+        b.toolListMeta = toolListMeta;
+        b.tools = tools;
+        b.toolsError = toolsError;
+        return b;
+    }
+
     /** Builds {@link McpServerStatus}; unset optional components stay absent. */
     public static final class Builder {
         private McpAuthStatus authStatus;

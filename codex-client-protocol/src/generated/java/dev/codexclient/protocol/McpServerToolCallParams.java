@@ -30,6 +30,17 @@ public record McpServerToolCallParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.meta = meta;
+        b.arguments = arguments;
+        b.server = server;
+        b.threadId = threadId;
+        b.tool = tool;
+        return b;
+    }
+
     /** Builds {@link McpServerToolCallParams}; unset optional components stay absent. */
     public static final class Builder {
         private JsonNode meta;

@@ -29,6 +29,17 @@ public record McpToolCallAppContext(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.actionName = actionName;
+        b.appName = appName;
+        b.connectorId = connectorId;
+        b.linkId = linkId;
+        b.resourceUri = resourceUri;
+        return b;
+    }
+
     /** Builds {@link McpToolCallAppContext}; unset optional components stay absent. */
     public static final class Builder {
         private String actionName;

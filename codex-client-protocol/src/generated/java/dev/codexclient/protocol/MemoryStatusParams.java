@@ -20,6 +20,13 @@ public record MemoryStatusParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.minConsolidatedThreads = minConsolidatedThreads;
+        return b;
+    }
+
     /** Builds {@link MemoryStatusParams}; unset optional components stay absent. */
     public static final class Builder {
         private Long minConsolidatedThreads;

@@ -36,6 +36,20 @@ public record MigrationDetails(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.commands = commands;
+        b.hooks = hooks;
+        b.mcpServers = mcpServers;
+        b.memory = memory;
+        b.plugins = plugins;
+        b.sessions = sessions;
+        b.skills = skills;
+        b.subagents = subagents;
+        return b;
+    }
+
     /** Builds {@link MigrationDetails}; unset optional components stay absent. */
     public static final class Builder {
         private List<CommandMigration> commands;

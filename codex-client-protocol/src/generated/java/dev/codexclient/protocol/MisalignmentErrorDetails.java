@@ -25,6 +25,16 @@ public record MisalignmentErrorDetails(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.detailedExplanation = detailedExplanation;
+        b.errorType = errorType;
+        b.reviewTarget = reviewTarget;
+        b.steer = steer;
+        return b;
+    }
+
     /** Builds {@link MisalignmentErrorDetails}; unset optional components stay absent. */
     public static final class Builder {
         private String detailedExplanation;

@@ -20,6 +20,13 @@ public record MockExperimentalMethodParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.value = value;
+        return b;
+    }
+
     /** Builds {@link MockExperimentalMethodParams}; unset optional components stay absent. */
     public static final class Builder {
         private String value;

@@ -82,6 +82,31 @@ public record Model(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.additionalSpeedTiers = additionalSpeedTiers;
+        b.availabilityNux = availabilityNux;
+        b.availableAccessPrograms = availableAccessPrograms;
+        b.defaultReasoningEffort = defaultReasoningEffort;
+        b.defaultServiceTier = defaultServiceTier;
+        b.description = description;
+        b.displayName = displayName;
+        b.hidden = hidden;
+        b.id = id;
+        b.inputModalities = inputModalities;
+        b.isDefault = isDefault;
+        b.model = model;
+        b.modelSpecialty = modelSpecialty;
+        b.multiAgentVersion = multiAgentVersion;
+        b.serviceTiers = serviceTiers;
+        b.supportedReasoningEfforts = supportedReasoningEfforts;
+        b.supportsPersonality = supportsPersonality;
+        b.upgrade = upgrade;
+        b.upgradeInfo = upgradeInfo;
+        return b;
+    }
+
     /** Builds {@link Model}; unset optional components stay absent. */
     public static final class Builder {
         private List<String> additionalSpeedTiers;

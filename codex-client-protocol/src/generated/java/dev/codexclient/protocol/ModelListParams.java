@@ -4,8 +4,6 @@ package dev.codexclient.protocol;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import java.util.List;
-import java.util.Optional;
 
 /**
  * The {@code ModelListParams} object of the protocol.
@@ -25,6 +23,16 @@ public record ModelListParams(
     /** Returns a builder; required components must be set before {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.cursor = cursor;
+        b.includeHidden = includeHidden;
+        b.limit = limit;
+        b.modelProvider = modelProvider;
+        return b;
     }
 
     /** Builds {@link ModelListParams}; unset optional components stay absent. */

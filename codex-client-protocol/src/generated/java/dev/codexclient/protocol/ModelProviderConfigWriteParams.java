@@ -21,6 +21,13 @@ public record ModelProviderConfigWriteParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.settings = settings;
+        return b;
+    }
+
     /** Builds {@link ModelProviderConfigWriteParams}; unset optional components stay absent. */
     public static final class Builder {
         private ProviderSettingsPatch settings;

@@ -29,6 +29,17 @@ public record ModelUpgradeInfo(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.migrationMarkdown = migrationMarkdown;
+        b.model = model;
+        b.modelLink = modelLink;
+        b.retirementAt = retirementAt;
+        b.upgradeCopy = upgradeCopy;
+        return b;
+    }
+
     /** Builds {@link ModelUpgradeInfo}; unset optional components stay absent. */
     public static final class Builder {
         private String migrationMarkdown;

@@ -49,6 +49,26 @@ public record NetworkRequirements(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.allowLocalBinding = allowLocalBinding;
+        b.allowUnixSockets = allowUnixSockets;
+        b.allowUpstreamProxy = allowUpstreamProxy;
+        b.allowedDomains = allowedDomains;
+        b.dangerouslyAllowAllUnixSockets = dangerouslyAllowAllUnixSockets;
+        b.dangerouslyAllowNonLoopbackProxy = dangerouslyAllowNonLoopbackProxy;
+        b.deniedDomains = deniedDomains;
+        b.domains = domains;
+        b.enabled = enabled;
+        b.httpPort = httpPort;
+        b.managedAllowedDomainsOnly = managedAllowedDomainsOnly;
+        b.reviewDomains = reviewDomains;
+        b.socksPort = socksPort;
+        b.unixSockets = unixSockets;
+        return b;
+    }
+
     /** Builds {@link NetworkRequirements}; unset optional components stay absent. */
     public static final class Builder {
         private Boolean allowLocalBinding;

@@ -40,6 +40,23 @@ public record OtelRequirements(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.environment = environment;
+        b.exporter = exporter;
+        b.logAgentResponses = logAgentResponses;
+        b.logGuardianAssessments = logGuardianAssessments;
+        b.logSseDeltas = logSseDeltas;
+        b.logUserPrompt = logUserPrompt;
+        b.metricsExporter = metricsExporter;
+        b.spanAttributes = spanAttributes;
+        b.toolResult = toolResult;
+        b.traceExporter = traceExporter;
+        b.tracestate = tracestate;
+        return b;
+    }
+
     /** Builds {@link OtelRequirements}; unset optional components stay absent. */
     public static final class Builder {
         private String environment;

@@ -35,6 +35,20 @@ public record PermissionsRequestApprovalParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.cwd = cwd;
+        b.environmentId = environmentId;
+        b.itemId = itemId;
+        b.permissions = permissions;
+        b.reason = reason;
+        b.startedAtMs = startedAtMs;
+        b.threadId = threadId;
+        b.turnId = turnId;
+        return b;
+    }
+
     /** Builds {@link PermissionsRequestApprovalParams}; unset optional components stay absent. */
     public static final class Builder {
         private String cwd;

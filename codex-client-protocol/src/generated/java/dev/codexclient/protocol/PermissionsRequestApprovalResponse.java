@@ -25,6 +25,15 @@ public record PermissionsRequestApprovalResponse(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.permissions = permissions;
+        b.scope = scope;
+        b.strictAutoReview = strictAutoReview;
+        return b;
+    }
+
     /** Builds {@link PermissionsRequestApprovalResponse}; unset optional components stay absent. */
     public static final class Builder {
         private GrantedPermissionProfile permissions;

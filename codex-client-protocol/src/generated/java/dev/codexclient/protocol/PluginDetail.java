@@ -44,6 +44,24 @@ public record PluginDetail(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.appTemplates = appTemplates;
+        b.apps = apps;
+        b.description = description;
+        b.hooks = hooks;
+        b.marketplaceName = marketplaceName;
+        b.marketplacePath = marketplacePath;
+        b.mcpServers = mcpServers;
+        b.onboardingSkill = onboardingSkill;
+        b.scheduledTasks = scheduledTasks;
+        b.shareUrl = shareUrl;
+        b.skills = skills;
+        b.summary = summary;
+        return b;
+    }
+
     /** Builds {@link PluginDetail}; unset optional components stay absent. */
     public static final class Builder {
         private List<AppTemplateSummary> appTemplates;

@@ -27,6 +27,16 @@ public record PluginInstallParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.installAttemptId = installAttemptId;
+        b.marketplacePath = marketplacePath;
+        b.pluginName = pluginName;
+        b.remoteMarketplaceName = remoteMarketplaceName;
+        return b;
+    }
+
     /** Builds {@link PluginInstallParams}; unset optional components stay absent. */
     public static final class Builder {
         private String installAttemptId;

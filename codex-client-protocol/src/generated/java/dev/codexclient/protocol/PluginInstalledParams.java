@@ -7,7 +7,6 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The {@code PluginInstalledParams} object of the protocol.
@@ -23,6 +22,14 @@ public record PluginInstalledParams(
     /** Returns a builder; required components must be set before {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.cwds = cwds;
+        b.installSuggestionPluginNames = installSuggestionPluginNames;
+        return b;
     }
 
     /** Builds {@link PluginInstalledParams}; unset optional components stay absent. */

@@ -58,6 +58,31 @@ public record PluginInterface(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.brandColor = brandColor;
+        b.capabilities = capabilities;
+        b.category = category;
+        b.composerIcon = composerIcon;
+        b.composerIconUrl = composerIconUrl;
+        b.defaultPrompt = defaultPrompt;
+        b.developerName = developerName;
+        b.displayName = displayName;
+        b.logo = logo;
+        b.logoDark = logoDark;
+        b.logoUrl = logoUrl;
+        b.logoUrlDark = logoUrlDark;
+        b.longDescription = longDescription;
+        b.privacyPolicyUrl = privacyPolicyUrl;
+        b.screenshotUrls = screenshotUrls;
+        b.screenshots = screenshots;
+        b.shortDescription = shortDescription;
+        b.termsOfServiceUrl = termsOfServiceUrl;
+        b.websiteUrl = websiteUrl;
+        return b;
+    }
+
     /** Builds {@link PluginInterface}; unset optional components stay absent. */
     public static final class Builder {
         private String brandColor;

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The {@code PluginListParams} object of the protocol.
@@ -25,6 +24,15 @@ public record PluginListParams(
     /** Returns a builder; required components must be set before {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.cwds = cwds;
+        b.forceRefetch = forceRefetch;
+        b.marketplaceKinds = marketplaceKinds;
+        return b;
     }
 
     /** Builds {@link PluginListParams}; unset optional components stay absent. */

@@ -25,6 +25,15 @@ public record PluginReadParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.marketplacePath = marketplacePath;
+        b.pluginName = pluginName;
+        b.remoteMarketplaceName = remoteMarketplaceName;
+        return b;
+    }
+
     /** Builds {@link PluginReadParams}; unset optional components stay absent. */
     public static final class Builder {
         private String marketplacePath;

@@ -31,6 +31,17 @@ public record PluginSearchParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.cursor = cursor;
+        b.cwds = cwds;
+        b.limit = limit;
+        b.scope = scope;
+        b.searchTerm = searchTerm;
+        return b;
+    }
+
     /** Builds {@link PluginSearchParams}; unset optional components stay absent. */
     public static final class Builder {
         private String cursor;

@@ -21,6 +21,13 @@ public record PluginShareCheckoutParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.remotePluginId = remotePluginId;
+        return b;
+    }
+
     /** Builds {@link PluginShareCheckoutParams}; unset optional components stay absent. */
     public static final class Builder {
         private String remotePluginId;

@@ -36,6 +36,20 @@ public record PluginShareContext(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.canPublishToWorkspace = canPublishToWorkspace;
+        b.creatorAccountUserId = creatorAccountUserId;
+        b.creatorName = creatorName;
+        b.discoverability = discoverability;
+        b.remotePluginId = remotePluginId;
+        b.remoteVersion = remoteVersion;
+        b.sharePrincipals = sharePrincipals;
+        b.shareUrl = shareUrl;
+        return b;
+    }
+
     /** Builds {@link PluginShareContext}; unset optional components stay absent. */
     public static final class Builder {
         private Boolean canPublishToWorkspace;

@@ -28,6 +28,16 @@ public record PluginShareSaveParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.discoverability = discoverability;
+        b.pluginPath = pluginPath;
+        b.remotePluginId = remotePluginId;
+        b.shareTargets = shareTargets;
+        return b;
+    }
+
     /** Builds {@link PluginShareSaveParams}; unset optional components stay absent. */
     public static final class Builder {
         private PluginShareDiscoverability discoverability;

@@ -26,6 +26,15 @@ public record PluginShareUpdateTargetsParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.discoverability = discoverability;
+        b.remotePluginId = remotePluginId;
+        b.shareTargets = shareTargets;
+        return b;
+    }
+
     /** Builds {@link PluginShareUpdateTargetsParams}; unset optional components stay absent. */
     public static final class Builder {
         private PluginShareUpdateDiscoverability discoverability;

@@ -25,6 +25,15 @@ public record PluginSkillReadParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.remoteMarketplaceName = remoteMarketplaceName;
+        b.remotePluginId = remotePluginId;
+        b.skillName = skillName;
+        return b;
+    }
+
     /** Builds {@link PluginSkillReadParams}; unset optional components stay absent. */
     public static final class Builder {
         private String remoteMarketplaceName;

@@ -58,6 +58,31 @@ public record PluginSummary(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.authPolicy = authPolicy;
+        b.availability = availability;
+        b.disabledReason = disabledReason;
+        b.eligiblePlanTypes = eligiblePlanTypes;
+        b.enabled = enabled;
+        b.id = id;
+        b.installPolicy = installPolicy;
+        b.installPolicySource = installPolicySource;
+        b.installed = installed;
+        b.installedAt = installedAt;
+        b.interface_ = interface_;
+        b.keywords = keywords;
+        b.localVersion = localVersion;
+        b.mustShowInstallationInterstitial = mustShowInstallationInterstitial;
+        b.name = name;
+        b.remotePluginId = remotePluginId;
+        b.shareContext = shareContext;
+        b.source = source;
+        b.version = version;
+        return b;
+    }
+
     /** Builds {@link PluginSummary}; unset optional components stay absent. */
     public static final class Builder {
         private PluginAuthPolicy authPolicy;

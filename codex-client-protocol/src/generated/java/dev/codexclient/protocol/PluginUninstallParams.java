@@ -21,6 +21,13 @@ public record PluginUninstallParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.pluginId = pluginId;
+        return b;
+    }
+
     /** Builds {@link PluginUninstallParams}; unset optional components stay absent. */
     public static final class Builder {
         private String pluginId;

@@ -22,6 +22,13 @@ public record ProcessKillParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.processHandle = processHandle;
+        return b;
+    }
+
     /** Builds {@link ProcessKillParams}; unset optional components stay absent. */
     public static final class Builder {
         private String processHandle;

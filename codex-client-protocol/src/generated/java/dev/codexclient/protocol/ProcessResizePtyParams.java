@@ -24,6 +24,14 @@ public record ProcessResizePtyParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.processHandle = processHandle;
+        b.size = size;
+        return b;
+    }
+
     /** Builds {@link ProcessResizePtyParams}; unset optional components stay absent. */
     public static final class Builder {
         private String processHandle;

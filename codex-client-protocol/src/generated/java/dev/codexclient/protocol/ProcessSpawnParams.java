@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * Spawn a standalone process (argv vector) without a Codex sandbox on the host where the app server is running.
@@ -43,6 +42,22 @@ public record ProcessSpawnParams(
     /** Returns a builder; required components must be set before {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.command = command;
+        b.cwd = cwd;
+        b.env = env;
+        b.outputBytesCap = outputBytesCap;
+        b.processHandle = processHandle;
+        b.size = size;
+        b.streamStdin = streamStdin;
+        b.streamStdoutStderr = streamStdoutStderr;
+        b.timeoutMs = timeoutMs;
+        b.tty = tty;
+        return b;
     }
 
     /** Builds {@link ProcessSpawnParams}; unset optional components stay absent. */

@@ -30,6 +30,16 @@ public record ProjectCreateParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.idempotencyKey = idempotencyKey;
+        b.metadata = metadata;
+        b.name = name;
+        b.roots = roots;
+        return b;
+    }
+
     /** Builds {@link ProjectCreateParams}; unset optional components stay absent. */
     public static final class Builder {
         private String idempotencyKey;

@@ -22,6 +22,13 @@ public record ProjectDeleteParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.projectId = projectId;
+        return b;
+    }
+
     /** Builds {@link ProjectDeleteParams}; unset optional components stay absent. */
     public static final class Builder {
         private String projectId;

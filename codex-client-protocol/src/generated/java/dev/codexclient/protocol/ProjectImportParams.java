@@ -32,6 +32,17 @@ public record ProjectImportParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.idempotencyKey = idempotencyKey;
+        b.metadata = metadata;
+        b.name = name;
+        b.roots = roots;
+        b.threads = threads;
+        return b;
+    }
+
     /** Builds {@link ProjectImportParams}; unset optional components stay absent. */
     public static final class Builder {
         private String idempotencyKey;

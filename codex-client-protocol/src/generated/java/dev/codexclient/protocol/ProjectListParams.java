@@ -26,6 +26,16 @@ public record ProjectListParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.cursor = cursor;
+        b.limit = limit;
+        b.sortDirection = sortDirection;
+        b.sortKey = sortKey;
+        return b;
+    }
+
     /** Builds {@link ProjectListParams}; unset optional components stay absent. */
     public static final class Builder {
         private String cursor;

@@ -24,6 +24,14 @@ public record ProjectMoveParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.beforeProjectId = beforeProjectId;
+        b.projectId = projectId;
+        return b;
+    }
+
     /** Builds {@link ProjectMoveParams}; unset optional components stay absent. */
     public static final class Builder {
         private String beforeProjectId;

@@ -30,6 +30,16 @@ public record ProjectUpdateParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.metadata = metadata;
+        b.name = name;
+        b.projectId = projectId;
+        b.roots = roots;
+        return b;
+    }
+
     /** Builds {@link ProjectUpdateParams}; unset optional components stay absent. */
     public static final class Builder {
         private Map<String, String> metadata;

@@ -42,7 +42,7 @@ public sealed interface ProviderSettingsPatch {
      * @param baseUrl (absent, {@code null} and a value are distinct)
      * @param envKey (absent, {@code null} and a value are distinct)
      * @param name (optional)
-     * @param providerId Omit or pass null to allocate a new custom provider ID. (absent, {@code null} and a value are distinct)
+     * @param providerId Omit or pass null to allocate a new custom provider ID. (optional)
      */
     @JsonPropertyOrder({"type"})
     @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -51,7 +51,7 @@ public sealed interface ProviderSettingsPatch {
             @JsonInclude(JsonInclude.Include.NON_EMPTY) @JsonProperty("baseUrl") Tristate<String> baseUrl,
             @JsonInclude(JsonInclude.Include.NON_EMPTY) @JsonProperty("envKey") Tristate<String> envKey,
             @JsonProperty("name") String name,
-            @JsonInclude(JsonInclude.Include.NON_EMPTY) @JsonProperty("providerId") Tristate<String> providerId) implements ProviderSettingsPatch {
+            @JsonProperty("providerId") String providerId) implements ProviderSettingsPatch {
         @Override
         public String type() {
             return "customGateway";

@@ -37,6 +37,22 @@ public record RateLimitSnapshot(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.credits = credits;
+        b.individualLimit = individualLimit;
+        b.limitId = limitId;
+        b.limitName = limitName;
+        b.normalModelSlug = normalModelSlug;
+        b.planType = planType;
+        b.primary = primary;
+        b.rateLimitReachedType = rateLimitReachedType;
+        b.secondary = secondary;
+        b.spendControlReached = spendControlReached;
+        return b;
+    }
+
     /** Builds {@link RateLimitSnapshot}; unset optional components stay absent. */
     public static final class Builder {
         private CreditsSnapshot credits;

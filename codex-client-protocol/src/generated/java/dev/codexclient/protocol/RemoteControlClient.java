@@ -36,6 +36,20 @@ public record RemoteControlClient(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.appVersion = appVersion;
+        b.clientId = clientId;
+        b.deviceModel = deviceModel;
+        b.deviceType = deviceType;
+        b.displayName = displayName;
+        b.lastSeenAt = lastSeenAt;
+        b.osVersion = osVersion;
+        b.platform = platform;
+        return b;
+    }
+
     /** Builds {@link RemoteControlClient}; unset optional components stay absent. */
     public static final class Builder {
         private String appVersion;

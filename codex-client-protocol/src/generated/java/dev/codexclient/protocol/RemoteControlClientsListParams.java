@@ -28,6 +28,16 @@ public record RemoteControlClientsListParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.cursor = cursor;
+        b.environmentId = environmentId;
+        b.limit = limit;
+        b.order = order;
+        return b;
+    }
+
     /** Builds {@link RemoteControlClientsListParams}; unset optional components stay absent. */
     public static final class Builder {
         private String cursor;

@@ -24,6 +24,14 @@ public record RemoteControlClientsRevokeParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.clientId = clientId;
+        b.environmentId = environmentId;
+        return b;
+    }
+
     /** Builds {@link RemoteControlClientsRevokeParams}; unset optional components stay absent. */
     public static final class Builder {
         private String clientId;

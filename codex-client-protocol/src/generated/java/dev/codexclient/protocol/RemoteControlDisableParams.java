@@ -19,6 +19,13 @@ public record RemoteControlDisableParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.ephemeral = ephemeral;
+        return b;
+    }
+
     /** Builds {@link RemoteControlDisableParams}; unset optional components stay absent. */
     public static final class Builder {
         private Boolean ephemeral;

@@ -19,6 +19,13 @@ public record RemoteControlEnableParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.ephemeral = ephemeral;
+        return b;
+    }
+
     /** Builds {@link RemoteControlEnableParams}; unset optional components stay absent. */
     public static final class Builder {
         private Boolean ephemeral;

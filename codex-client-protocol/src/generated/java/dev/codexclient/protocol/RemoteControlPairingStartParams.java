@@ -20,6 +20,13 @@ public record RemoteControlPairingStartParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.manualCode = manualCode;
+        return b;
+    }
+
     /** Builds {@link RemoteControlPairingStartParams}; unset optional components stay absent. */
     public static final class Builder {
         private Boolean manualCode;

@@ -22,6 +22,14 @@ public record RemoteControlPairingStatusParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.manualPairingCode = manualPairingCode;
+        b.pairingCode = pairingCode;
+        return b;
+    }
+
     /** Builds {@link RemoteControlPairingStatusParams}; unset optional components stay absent. */
     public static final class Builder {
         private String manualPairingCode;

@@ -38,6 +38,21 @@ public record Resource(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.meta = meta;
+        b.annotations = annotations;
+        b.description = description;
+        b.icons = icons;
+        b.mimeType = mimeType;
+        b.name = name;
+        b.size = size;
+        b.title = title;
+        b.uri = uri;
+        return b;
+    }
+
     /** Builds {@link Resource}; unset optional components stay absent. */
     public static final class Builder {
         private JsonNode meta;

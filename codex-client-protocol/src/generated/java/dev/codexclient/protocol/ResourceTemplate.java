@@ -32,6 +32,18 @@ public record ResourceTemplate(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.annotations = annotations;
+        b.description = description;
+        b.mimeType = mimeType;
+        b.name = name;
+        b.title = title;
+        b.uriTemplate = uriTemplate;
+        return b;
+    }
+
     /** Builds {@link ResourceTemplate}; unset optional components stay absent. */
     public static final class Builder {
         private JsonNode annotations;

@@ -25,6 +25,15 @@ public record ReviewStartParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.delivery = delivery;
+        b.target = target;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link ReviewStartParams}; unset optional components stay absent. */
     public static final class Builder {
         private ReviewDelivery delivery;

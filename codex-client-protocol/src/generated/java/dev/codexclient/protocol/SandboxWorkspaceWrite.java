@@ -28,6 +28,16 @@ public record SandboxWorkspaceWrite(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.excludeSlashTmp = excludeSlashTmp;
+        b.excludeTmpdirEnvVar = excludeTmpdirEnvVar;
+        b.networkAccess = networkAccess;
+        b.writableRoots = writableRoots;
+        return b;
+    }
+
     /** Builds {@link SandboxWorkspaceWrite}; unset optional components stay absent. */
     public static final class Builder {
         private Boolean excludeSlashTmp;

@@ -21,6 +21,13 @@ public record SendAddCreditsNudgeEmailParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.creditType = creditType;
+        return b;
+    }
+
     /** Builds {@link SendAddCreditsNudgeEmailParams}; unset optional components stay absent. */
     public static final class Builder {
         private AddCreditsNudgeCreditType creditType;

@@ -33,6 +33,20 @@ public record SkillInterface(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.brandColor = brandColor;
+        b.defaultPrompt = defaultPrompt;
+        b.displayName = displayName;
+        b.iconLarge = iconLarge;
+        b.iconLargeUrl = iconLargeUrl;
+        b.iconSmall = iconSmall;
+        b.iconSmallUrl = iconSmallUrl;
+        b.shortDescription = shortDescription;
+        return b;
+    }
+
     /** Builds {@link SkillInterface}; unset optional components stay absent. */
     public static final class Builder {
         private String brandColor;

@@ -37,6 +37,21 @@ public record SkillMetadata(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.dependencies = dependencies;
+        b.description = description;
+        b.enabled = enabled;
+        b.interface_ = interface_;
+        b.name = name;
+        b.path = path;
+        b.pluginId = pluginId;
+        b.scope = scope;
+        b.shortDescription = shortDescription;
+        return b;
+    }
+
     /** Builds {@link SkillMetadata}; unset optional components stay absent. */
     public static final class Builder {
         private SkillDependencies dependencies;

@@ -31,6 +31,18 @@ public record SkillToolDependency(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.command = command;
+        b.description = description;
+        b.transport = transport;
+        b.type = type;
+        b.url = url;
+        b.value = value;
+        return b;
+    }
+
     /** Builds {@link SkillToolDependency}; unset optional components stay absent. */
     public static final class Builder {
         private String command;

@@ -25,6 +25,15 @@ public record SkillsConfigWriteParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.enabled = enabled;
+        b.name = name;
+        b.path = path;
+        return b;
+    }
+
     /** Builds {@link SkillsConfigWriteParams}; unset optional components stay absent. */
     public static final class Builder {
         private Boolean enabled;

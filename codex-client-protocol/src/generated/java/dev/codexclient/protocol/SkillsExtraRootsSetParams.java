@@ -22,6 +22,13 @@ public record SkillsExtraRootsSetParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.extraRoots = extraRoots;
+        return b;
+    }
+
     /** Builds {@link SkillsExtraRootsSetParams}; unset optional components stay absent. */
     public static final class Builder {
         private List<String> extraRoots;

@@ -24,6 +24,14 @@ public record SkillsListParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.cwds = cwds;
+        b.forceReload = forceReload;
+        return b;
+    }
+
     /** Builds {@link SkillsListParams}; unset optional components stay absent. */
     public static final class Builder {
         private List<String> cwds;

@@ -4,7 +4,6 @@ package dev.codexclient.protocol;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import java.util.Optional;
 
 /**
  * The {@code TextElement} object of the protocol.

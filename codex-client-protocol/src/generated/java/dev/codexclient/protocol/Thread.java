@@ -7,7 +7,6 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The {@code Thread} object of the protocol.
@@ -85,6 +84,46 @@ public record Thread(
     /** Returns a builder; required components must be set before {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.agentNickname = agentNickname;
+        b.agentRole = agentRole;
+        b.attachedToThreadId = attachedToThreadId;
+        b.canAcceptDirectInput = canAcceptDirectInput;
+        b.cliVersion = cliVersion;
+        b.createdAt = createdAt;
+        b.cwd = cwd;
+        b.daybreakEnabled = daybreakEnabled;
+        b.environments = environments;
+        b.ephemeral = ephemeral;
+        b.extra = extra;
+        b.forkedFromId = forkedFromId;
+        b.gitInfo = gitInfo;
+        b.historyMode = historyMode;
+        b.id = id;
+        b.model = model;
+        b.modelProvider = modelProvider;
+        b.name = name;
+        b.originator = originator;
+        b.parentThreadId = parentThreadId;
+        b.path = path;
+        b.preview = preview;
+        b.projectId = projectId;
+        b.projectIdSet = true;
+        b.reasoningEffort = reasoningEffort;
+        b.recencyAt = recencyAt;
+        b.section = section;
+        b.sectionEnteredAt = sectionEnteredAt;
+        b.sessionId = sessionId;
+        b.source = source;
+        b.status = status;
+        b.threadSource = threadSource;
+        b.turns = turns;
+        b.updatedAt = updatedAt;
+        return b;
     }
 
     /** Builds {@link Thread}; unset optional components stay absent. */

@@ -24,6 +24,14 @@ public record ThreadApproveGuardianDeniedActionParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.event = event;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link ThreadApproveGuardianDeniedActionParams}; unset optional components stay absent. */
     public static final class Builder {
         private JsonNode event;

@@ -28,6 +28,16 @@ public record ThreadAttachmentAddParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.attachmentType = attachmentType;
+        b.identityKey = identityKey;
+        b.payload = payload;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link ThreadAttachmentAddParams}; unset optional components stay absent. */
     public static final class Builder {
         private String attachmentType;

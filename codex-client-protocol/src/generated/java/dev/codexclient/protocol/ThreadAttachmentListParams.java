@@ -25,6 +25,15 @@ public record ThreadAttachmentListParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.cursor = cursor;
+        b.limit = limit;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link ThreadAttachmentListParams}; unset optional components stay absent. */
     public static final class Builder {
         private String cursor;

@@ -29,6 +29,17 @@ public record ThreadAttachmentOwnerListParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.archived = archived;
+        b.attachmentType = attachmentType;
+        b.cursor = cursor;
+        b.identityKey = identityKey;
+        b.limit = limit;
+        return b;
+    }
+
     /** Builds {@link ThreadAttachmentOwnerListParams}; unset optional components stay absent. */
     public static final class Builder {
         private Boolean archived;

@@ -25,6 +25,15 @@ public record ThreadAttachmentRemoveParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.attachmentType = attachmentType;
+        b.identityKey = identityKey;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link ThreadAttachmentRemoveParams}; unset optional components stay absent. */
     public static final class Builder {
         private String attachmentType;

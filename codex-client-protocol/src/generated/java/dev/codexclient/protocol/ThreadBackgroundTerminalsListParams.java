@@ -6,7 +6,6 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The {@code ThreadBackgroundTerminalsListParams} object of the protocol.
@@ -25,6 +24,15 @@ public record ThreadBackgroundTerminalsListParams(
     /** Returns a builder; required components must be set before {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.cursor = cursor;
+        b.limit = limit;
+        b.threadId = threadId;
+        return b;
     }
 
     /** Builds {@link ThreadBackgroundTerminalsListParams}; unset optional components stay absent. */

@@ -24,6 +24,14 @@ public record ThreadBackgroundTerminalsTerminateParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.processId = processId;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link ThreadBackgroundTerminalsTerminateParams}; unset optional components stay absent. */
     public static final class Builder {
         private String processId;

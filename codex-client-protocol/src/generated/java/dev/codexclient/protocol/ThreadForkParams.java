@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * There are two ways to fork a thread: 1. By thread_id: load the thread from disk by thread_id and fork it into a new thread. 2. By path: load the thread from disk by path and fork it into a new thread.
@@ -71,6 +70,35 @@ public record ThreadForkParams(
     /** Returns a builder; required components must be set before {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.approvalPolicy = approvalPolicy;
+        b.approvalsReviewer = approvalsReviewer;
+        b.attachToSource = attachToSource;
+        b.baseInstructions = baseInstructions;
+        b.beforeTurnId = beforeTurnId;
+        b.config = config;
+        b.cwd = cwd;
+        b.deferGoalContinuation = deferGoalContinuation;
+        b.developerInstructions = developerInstructions;
+        b.ephemeral = ephemeral;
+        b.excludeTurns = excludeTurns;
+        b.experimentalDisablePredictionMcp = experimentalDisablePredictionMcp;
+        b.experimentalPredictionMode = experimentalPredictionMode;
+        b.lastTurnId = lastTurnId;
+        b.model = model;
+        b.modelProvider = modelProvider;
+        b.path = path;
+        b.permissions = permissions;
+        b.runtimeWorkspaceRoots = runtimeWorkspaceRoots;
+        b.sandbox = sandbox;
+        b.serviceTier = serviceTier;
+        b.threadId = threadId;
+        b.threadSource = threadSource;
+        return b;
     }
 
     /** Builds {@link ThreadForkParams}; unset optional components stay absent. */

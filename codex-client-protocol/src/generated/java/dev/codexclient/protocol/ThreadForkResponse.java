@@ -60,6 +60,26 @@ public record ThreadForkResponse(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.activePermissionProfile = activePermissionProfile;
+        b.approvalPolicy = approvalPolicy;
+        b.approvalsReviewer = approvalsReviewer;
+        b.cwd = cwd;
+        b.disabledPluginIds = disabledPluginIds;
+        b.instructionSources = instructionSources;
+        b.model = model;
+        b.modelProvider = modelProvider;
+        b.multiAgentMode = multiAgentMode;
+        b.reasoningEffort = reasoningEffort;
+        b.runtimeWorkspaceRoots = runtimeWorkspaceRoots;
+        b.sandbox = sandbox;
+        b.serviceTier = serviceTier;
+        b.thread = thread;
+        return b;
+    }
+
     /** Builds {@link ThreadForkResponse}; unset optional components stay absent. */
     public static final class Builder {
         private ActivePermissionProfile activePermissionProfile;

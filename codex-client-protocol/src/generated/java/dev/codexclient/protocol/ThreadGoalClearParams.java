@@ -23,6 +23,14 @@ public record ThreadGoalClearParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.origin = origin;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link ThreadGoalClearParams}; unset optional components stay absent. */
     public static final class Builder {
         private ThreadGoalMutationOrigin origin;

@@ -29,6 +29,17 @@ public record ThreadGoalSetParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.objective = objective;
+        b.origin = origin;
+        b.status = status;
+        b.threadId = threadId;
+        b.tokenBudget = tokenBudget;
+        return b;
+    }
+
     /** Builds {@link ThreadGoalSetParams}; unset optional components stay absent. */
     public static final class Builder {
         private String objective;

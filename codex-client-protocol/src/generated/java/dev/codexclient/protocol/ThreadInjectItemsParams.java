@@ -24,6 +24,14 @@ public record ThreadInjectItemsParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.items = items;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link ThreadInjectItemsParams}; unset optional components stay absent. */
     public static final class Builder {
         private List<JsonNode> items;

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The {@code ThreadItemsListParams} object of the protocol.
@@ -30,6 +29,18 @@ public record ThreadItemsListParams(
     /** Returns a builder; required components must be set before {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.cursor = cursor;
+        b.deferOutput = deferOutput;
+        b.limit = limit;
+        b.sortDirection = sortDirection;
+        b.threadId = threadId;
+        b.turnId = turnId;
+        return b;
     }
 
     /** Builds {@link ThreadItemsListParams}; unset optional components stay absent. */

@@ -27,6 +27,15 @@ public record ThreadItemsReadParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.itemIds = itemIds;
+        b.threadId = threadId;
+        b.turnId = turnId;
+        return b;
+    }
+
     /** Builds {@link ThreadItemsReadParams}; unset optional components stay absent. */
     public static final class Builder {
         private List<String> itemIds;

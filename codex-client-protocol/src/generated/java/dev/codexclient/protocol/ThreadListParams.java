@@ -7,7 +7,6 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The {@code ThreadListParams} object of the protocol.
@@ -57,6 +56,31 @@ public record ThreadListParams(
     /** Returns a builder; required components must be set before {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.ancestorThreadId = ancestorThreadId;
+        b.archived = archived;
+        b.attachedToThreadId = attachedToThreadId;
+        b.currentAccountOnly = currentAccountOnly;
+        b.cursor = cursor;
+        b.cwd = cwd;
+        b.excludedThreadIds = excludedThreadIds;
+        b.includeAttachedThreads = includeAttachedThreads;
+        b.limit = limit;
+        b.modelProviders = modelProviders;
+        b.originators = originators;
+        b.parentThreadId = parentThreadId;
+        b.projectId = projectId;
+        b.searchTerm = searchTerm;
+        b.sectionId = sectionId;
+        b.sortDirection = sortDirection;
+        b.sortKey = sortKey;
+        b.sourceKinds = sourceKinds;
+        b.useStateDbOnly = useStateDbOnly;
+        return b;
     }
 
     /** Builds {@link ThreadListParams}; unset optional components stay absent. */

@@ -24,6 +24,14 @@ public record ThreadMemoryModeSetParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.mode = mode;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link ThreadMemoryModeSetParams}; unset optional components stay absent. */
     public static final class Builder {
         private ThreadMemoryMode mode;

@@ -23,6 +23,15 @@ public record ThreadMetadataGitInfoUpdateParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.branch = branch;
+        b.originUrl = originUrl;
+        b.sha = sha;
+        return b;
+    }
+
     /** Builds {@link ThreadMetadataGitInfoUpdateParams}; unset optional components stay absent. */
     public static final class Builder {
         private Tristate<String> branch;

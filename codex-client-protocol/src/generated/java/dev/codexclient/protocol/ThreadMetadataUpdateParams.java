@@ -27,6 +27,16 @@ public record ThreadMetadataUpdateParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.daybreakEnabled = daybreakEnabled;
+        b.gitInfo = gitInfo;
+        b.projectId = projectId;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link ThreadMetadataUpdateParams}; unset optional components stay absent. */
     public static final class Builder {
         private Boolean daybreakEnabled;

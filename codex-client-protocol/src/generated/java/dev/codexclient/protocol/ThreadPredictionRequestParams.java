@@ -24,6 +24,14 @@ public record ThreadPredictionRequestParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.sourceTurnId = sourceTurnId;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link ThreadPredictionRequestParams}; unset optional components stay absent. */
     public static final class Builder {
         private String sourceTurnId;

@@ -26,6 +26,15 @@ public record ThreadPrepareApprovedPlanParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.attachmentPath = attachmentPath;
+        b.markdown = markdown;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link ThreadPrepareApprovedPlanParams}; unset optional components stay absent. */
     public static final class Builder {
         private String attachmentPath;

@@ -30,6 +30,16 @@ public record ThreadQueueAddParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.clientUserMessageId = clientUserMessageId;
+        b.input = input;
+        b.responsesapiClientMetadata = responsesapiClientMetadata;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link ThreadQueueAddParams}; unset optional components stay absent. */
     public static final class Builder {
         private String clientUserMessageId;

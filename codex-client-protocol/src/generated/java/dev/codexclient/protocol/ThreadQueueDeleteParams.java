@@ -24,6 +24,14 @@ public record ThreadQueueDeleteParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.queuedSubmissionId = queuedSubmissionId;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link ThreadQueueDeleteParams}; unset optional components stay absent. */
     public static final class Builder {
         private String queuedSubmissionId;

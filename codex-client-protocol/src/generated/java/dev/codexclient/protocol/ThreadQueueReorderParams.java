@@ -25,6 +25,14 @@ public record ThreadQueueReorderParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.queuedSubmissionIds = queuedSubmissionIds;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link ThreadQueueReorderParams}; unset optional components stay absent. */
     public static final class Builder {
         private List<String> queuedSubmissionIds;

@@ -30,6 +30,16 @@ public record ThreadQueueUpdateParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.input = input;
+        b.queuedSubmissionId = queuedSubmissionId;
+        b.responsesapiClientMetadata = responsesapiClientMetadata;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link ThreadQueueUpdateParams}; unset optional components stay absent. */
     public static final class Builder {
         private List<UserInput> input;

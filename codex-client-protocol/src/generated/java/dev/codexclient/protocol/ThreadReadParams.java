@@ -23,6 +23,14 @@ public record ThreadReadParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.includeTurns = includeTurns;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link ThreadReadParams}; unset optional components stay absent. */
     public static final class Builder {
         private Boolean includeTurns;

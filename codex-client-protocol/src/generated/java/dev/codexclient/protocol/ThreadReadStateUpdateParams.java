@@ -26,6 +26,15 @@ public record ThreadReadStateUpdateParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.expectedRevision = expectedRevision;
+        b.operation = operation;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link ThreadReadStateUpdateParams}; unset optional components stay absent. */
     public static final class Builder {
         private String expectedRevision;

@@ -24,6 +24,14 @@ public record ThreadRealtimeAppendAudioParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.audio = audio;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link ThreadRealtimeAppendAudioParams}; unset optional components stay absent. */
     public static final class Builder {
         private ThreadRealtimeAudioChunk audio;

@@ -24,6 +24,14 @@ public record ThreadRealtimeAppendSpeechParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.text = text;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link ThreadRealtimeAppendSpeechParams}; unset optional components stay absent. */
     public static final class Builder {
         private String text;

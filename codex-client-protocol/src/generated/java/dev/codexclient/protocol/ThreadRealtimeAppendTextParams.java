@@ -26,6 +26,15 @@ public record ThreadRealtimeAppendTextParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.role = role;
+        b.text = text;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link ThreadRealtimeAppendTextParams}; unset optional components stay absent. */
     public static final class Builder {
         private ConversationTextRole role;

@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * EXPERIMENTAL - start a thread-scoped realtime session.
@@ -63,6 +62,33 @@ public record ThreadRealtimeStartParams(
     /** Returns a builder; required components must be set before {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.backendReasoningStatus = backendReasoningStatus;
+        b.clientManagedHandoffs = clientManagedHandoffs;
+        b.codexResponseHandoffChannelPrefixes = codexResponseHandoffChannelPrefixes;
+        b.codexResponseHandoffMode = codexResponseHandoffMode;
+        b.codexResponseItemPrefix = codexResponseItemPrefix;
+        b.codexResponsesAsItems = codexResponsesAsItems;
+        b.delegationAckFiller = delegationAckFiller;
+        b.flushTranscriptTailOnSessionEnd = flushTranscriptTailOnSessionEnd;
+        b.includeStartupContext = includeStartupContext;
+        b.initialItems = initialItems;
+        b.model = model;
+        b.outputModality = outputModality;
+        b.prompt = prompt;
+        b.realtimeEndInstructions = realtimeEndInstructions;
+        b.realtimeSessionId = realtimeSessionId;
+        b.realtimeStartInstructions = realtimeStartInstructions;
+        b.threadId = threadId;
+        b.transport = transport;
+        b.version = version;
+        b.voice = voice;
+        b.voiceSessionId = voiceSessionId;
+        return b;
     }
 
     /** Builds {@link ThreadRealtimeStartParams}; unset optional components stay absent. */

@@ -4,7 +4,6 @@ package dev.codexclient.protocol;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import java.util.Optional;
 
 /**
  * The {@code ThreadResumeInitialTurnsPageParams} object of the protocol.
@@ -22,6 +21,15 @@ public record ThreadResumeInitialTurnsPageParams(
     /** Returns a builder; required components must be set before {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.itemsView = itemsView;
+        b.limit = limit;
+        b.sortDirection = sortDirection;
+        return b;
     }
 
     /** Builds {@link ThreadResumeInitialTurnsPageParams}; unset optional components stay absent. */

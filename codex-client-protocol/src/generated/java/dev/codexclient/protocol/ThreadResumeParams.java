@@ -77,6 +77,30 @@ public record ThreadResumeParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.approvalPolicy = approvalPolicy;
+        b.approvalsReviewer = approvalsReviewer;
+        b.baseInstructions = baseInstructions;
+        b.config = config;
+        b.cwd = cwd;
+        b.developerInstructions = developerInstructions;
+        b.excludeTurns = excludeTurns;
+        b.history = history;
+        b.initialTurnsPage = initialTurnsPage;
+        b.model = model;
+        b.modelProvider = modelProvider;
+        b.path = path;
+        b.permissions = permissions;
+        b.personality = personality;
+        b.runtimeWorkspaceRoots = runtimeWorkspaceRoots;
+        b.sandbox = sandbox;
+        b.serviceTier = serviceTier;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link ThreadResumeParams}; unset optional components stay absent. */
     public static final class Builder {
         private AskForApproval approvalPolicy;

@@ -68,6 +68,30 @@ public record ThreadResumeResponse(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.activePermissionProfile = activePermissionProfile;
+        b.approvalPolicy = approvalPolicy;
+        b.approvalsReviewer = approvalsReviewer;
+        b.collaborationMode = collaborationMode;
+        b.cwd = cwd;
+        b.disabledPluginIds = disabledPluginIds;
+        b.initialTurnsPage = initialTurnsPage;
+        b.instructionSources = instructionSources;
+        b.itemsBackwardsCursor = itemsBackwardsCursor;
+        b.model = model;
+        b.modelProvider = modelProvider;
+        b.multiAgentMode = multiAgentMode;
+        b.reasoningEffort = reasoningEffort;
+        b.runtimeWorkspaceRoots = runtimeWorkspaceRoots;
+        b.sandbox = sandbox;
+        b.serviceTier = serviceTier;
+        b.thread = thread;
+        b.turnsBackwardsCursor = turnsBackwardsCursor;
+        return b;
+    }
+
     /** Builds {@link ThreadResumeResponse}; unset optional components stay absent. */
     public static final class Builder {
         private ActivePermissionProfile activePermissionProfile;

@@ -25,6 +25,14 @@ public record ThreadRevertParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.beforeTurnId = beforeTurnId;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link ThreadRevertParams}; unset optional components stay absent. */
     public static final class Builder {
         private String beforeTurnId;

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The {@code ThreadSampleParams} object of the protocol.
@@ -40,6 +39,22 @@ public record ThreadSampleParams(
     /** Returns a builder; required components must be set before {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.allowInProgressTurn = allowInProgressTurn;
+        b.disableMcp = disableMcp;
+        b.effort = effort;
+        b.expectedTurnId = expectedTurnId;
+        b.interruptOnCancel = interruptOnCancel;
+        b.prompt = prompt;
+        b.responsesapiClientMetadata = responsesapiClientMetadata;
+        b.threadId = threadId;
+        b.threadSource = threadSource;
+        b.turnTrigger = turnTrigger;
+        return b;
     }
 
     /** Builds {@link ThreadSampleParams}; unset optional components stay absent. */

@@ -32,6 +32,18 @@ public record ThreadSampleResponse(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.cachedInputTokens = cachedInputTokens;
+        b.inputTokens = inputTokens;
+        b.outputTokens = outputTokens;
+        b.responseId = responseId;
+        b.sourceTurnId = sourceTurnId;
+        b.text = text;
+        return b;
+    }
+
     /** Builds {@link ThreadSampleResponse}; unset optional components stay absent. */
     public static final class Builder {
         private Long cachedInputTokens;

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The {@code ThreadSearchParams} object of the protocol.
@@ -38,6 +37,21 @@ public record ThreadSearchParams(
     /** Returns a builder; required components must be set before {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.archived = archived;
+        b.currentAccountOnly = currentAccountOnly;
+        b.cursor = cursor;
+        b.includeAttachedThreads = includeAttachedThreads;
+        b.limit = limit;
+        b.searchTerm = searchTerm;
+        b.sortDirection = sortDirection;
+        b.sortKey = sortKey;
+        b.sourceKinds = sourceKinds;
+        return b;
     }
 
     /** Builds {@link ThreadSearchParams}; unset optional components stay absent. */

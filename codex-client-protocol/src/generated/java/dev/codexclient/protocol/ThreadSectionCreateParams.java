@@ -23,6 +23,14 @@ public record ThreadSectionCreateParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.appearance = appearance;
+        b.name = name;
+        return b;
+    }
+
     /** Builds {@link ThreadSectionCreateParams}; unset optional components stay absent. */
     public static final class Builder {
         private ThreadSectionAppearance appearance;

@@ -21,6 +21,13 @@ public record ThreadSectionDeleteParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.sectionId = sectionId;
+        return b;
+    }
+
     /** Builds {@link ThreadSectionDeleteParams}; unset optional components stay absent. */
     public static final class Builder {
         private String sectionId;

@@ -21,6 +21,14 @@ public record ThreadSectionListParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.cursor = cursor;
+        b.limit = limit;
+        return b;
+    }
+
     /** Builds {@link ThreadSectionListParams}; unset optional components stay absent. */
     public static final class Builder {
         private String cursor;

@@ -25,6 +25,15 @@ public record ThreadSectionUpdateParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.appearance = appearance;
+        b.name = name;
+        b.sectionId = sectionId;
+        return b;
+    }
+
     /** Builds {@link ThreadSectionUpdateParams}; unset optional components stay absent. */
     public static final class Builder {
         private Tristate<ThreadSectionAppearance> appearance;

@@ -23,6 +23,14 @@ public record ThreadSetNameParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.name = name;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link ThreadSetNameParams}; unset optional components stay absent. */
     public static final class Builder {
         private String name;

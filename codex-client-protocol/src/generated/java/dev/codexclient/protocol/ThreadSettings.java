@@ -75,6 +75,27 @@ public record ThreadSettings(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.activePermissionProfile = activePermissionProfile;
+        b.approvalPolicy = approvalPolicy;
+        b.approvalsReviewer = approvalsReviewer;
+        b.collaborationMode = collaborationMode;
+        b.cwd = cwd;
+        b.disabledPluginIds = disabledPluginIds;
+        b.effort = effort;
+        b.environments = environments;
+        b.model = model;
+        b.modelProvider = modelProvider;
+        b.multiAgentMode = multiAgentMode;
+        b.personality = personality;
+        b.sandboxPolicy = sandboxPolicy;
+        b.serviceTier = serviceTier;
+        b.summary = summary;
+        return b;
+    }
+
     /** Builds {@link ThreadSettings}; unset optional components stay absent. */
     public static final class Builder {
         private ActivePermissionProfile activePermissionProfile;

@@ -76,6 +76,27 @@ public record ThreadSettingsUpdateParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.approvalPolicy = approvalPolicy;
+        b.approvalsReviewer = approvalsReviewer;
+        b.collaborationMode = collaborationMode;
+        b.cwd = cwd;
+        b.disabledPluginIds = disabledPluginIds;
+        b.effort = effort;
+        b.environments = environments;
+        b.model = model;
+        b.multiAgentMode = multiAgentMode;
+        b.permissions = permissions;
+        b.personality = personality;
+        b.sandboxPolicy = sandboxPolicy;
+        b.serviceTier = serviceTier;
+        b.summary = summary;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link ThreadSettingsUpdateParams}; unset optional components stay absent. */
     public static final class Builder {
         private AskForApproval approvalPolicy;

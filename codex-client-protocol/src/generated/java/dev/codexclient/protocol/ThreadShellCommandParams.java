@@ -25,6 +25,15 @@ public record ThreadShellCommandParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.command = command;
+        b.threadId = threadId;
+        b.timeoutMs = timeoutMs;
+        return b;
+    }
+
     /** Builds {@link ThreadShellCommandParams}; unset optional components stay absent. */
     public static final class Builder {
         private String command;

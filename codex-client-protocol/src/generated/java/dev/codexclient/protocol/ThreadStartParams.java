@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The {@code ThreadStartParams} object of the protocol.
@@ -100,6 +99,39 @@ public record ThreadStartParams(
     /** Returns a builder; required components must be set before {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.allowProviderModelFallback = allowProviderModelFallback;
+        b.approvalPolicy = approvalPolicy;
+        b.approvalsReviewer = approvalsReviewer;
+        b.baseInstructions = baseInstructions;
+        b.config = config;
+        b.cwd = cwd;
+        b.daybreakEnabled = daybreakEnabled;
+        b.developerInstructions = developerInstructions;
+        b.dynamicTools = dynamicTools;
+        b.environments = environments;
+        b.ephemeral = ephemeral;
+        b.experimentalRawEvents = experimentalRawEvents;
+        b.historyMode = historyMode;
+        b.mockExperimentalField = mockExperimentalField;
+        b.model = model;
+        b.modelProvider = modelProvider;
+        b.multiAgentMode = multiAgentMode;
+        b.permissions = permissions;
+        b.personality = personality;
+        b.projectId = projectId;
+        b.runtimeWorkspaceRoots = runtimeWorkspaceRoots;
+        b.sandbox = sandbox;
+        b.selectedCapabilityRoots = selectedCapabilityRoots;
+        b.serviceName = serviceName;
+        b.serviceTier = serviceTier;
+        b.sessionStartSource = sessionStartSource;
+        b.threadSource = threadSource;
+        return b;
     }
 
     /** Builds {@link ThreadStartParams}; unset optional components stay absent. */

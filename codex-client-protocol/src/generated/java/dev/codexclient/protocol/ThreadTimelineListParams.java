@@ -26,6 +26,15 @@ public record ThreadTimelineListParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.cursor = cursor;
+        b.limit = limit;
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link ThreadTimelineListParams}; unset optional components stay absent. */
     public static final class Builder {
         private String cursor;

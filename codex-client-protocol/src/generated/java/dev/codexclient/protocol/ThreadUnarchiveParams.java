@@ -21,6 +21,13 @@ public record ThreadUnarchiveParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.threadId = threadId;
+        return b;
+    }
+
     /** Builds {@link ThreadUnarchiveParams}; unset optional components stay absent. */
     public static final class Builder {
         private String threadId;

@@ -37,6 +37,21 @@ public record ThreadUsageBreakdownGroup(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.cachedInputTokens = cachedInputTokens;
+        b.estimatedUsageCreditsMicros = estimatedUsageCreditsMicros;
+        b.inputTokens = inputTokens;
+        b.model = model;
+        b.netNewInputTokens = netNewInputTokens;
+        b.outputTokens = outputTokens;
+        b.reasoningEffort = reasoningEffort;
+        b.speed = speed;
+        b.totalTokens = totalTokens;
+        return b;
+    }
+
     /** Builds {@link ThreadUsageBreakdownGroup}; unset optional components stay absent. */
     public static final class Builder {
         private Long cachedInputTokens;

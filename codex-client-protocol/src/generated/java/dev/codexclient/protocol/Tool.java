@@ -36,6 +36,20 @@ public record Tool(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.meta = meta;
+        b.annotations = annotations;
+        b.description = description;
+        b.icons = icons;
+        b.inputSchema = inputSchema;
+        b.name = name;
+        b.outputSchema = outputSchema;
+        b.title = title;
+        return b;
+    }
+
     /** Builds {@link Tool}; unset optional components stay absent. */
     public static final class Builder {
         private JsonNode meta;

@@ -44,6 +44,18 @@ public record ToolRequestUserInputParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.autoResolutionMs = autoResolutionMs;
+        b.isBlocking = isBlocking;
+        b.itemId = itemId;
+        b.questions = questions;
+        b.threadId = threadId;
+        b.turnId = turnId;
+        return b;
+    }
+
     /** Builds {@link ToolRequestUserInputParams}; unset optional components stay absent. */
     public static final class Builder {
         private Long autoResolutionMs;

@@ -22,6 +22,13 @@ public record ToolRequestUserInputResponse(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.answers = answers;
+        return b;
+    }
+
     /** Builds {@link ToolRequestUserInputResponse}; unset optional components stay absent. */
     public static final class Builder {
         private Map<String, ToolRequestUserInputAnswer> answers;

@@ -38,6 +38,21 @@ public record Turn(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.completedAt = completedAt;
+        b.durationMs = durationMs;
+        b.error = error;
+        b.id = id;
+        b.items = items;
+        b.itemsView = itemsView;
+        b.rootTurnId = rootTurnId;
+        b.startedAt = startedAt;
+        b.status = status;
+        return b;
+    }
+
     /** Builds {@link Turn}; unset optional components stay absent. */
     public static final class Builder {
         private Long completedAt;

@@ -26,6 +26,15 @@ public record TurnEnvironmentParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.cwd = cwd;
+        b.environmentId = environmentId;
+        b.runtimeWorkspaceRoots = runtimeWorkspaceRoots;
+        return b;
+    }
+
     /** Builds {@link TurnEnvironmentParams}; unset optional components stay absent. */
     public static final class Builder {
         private String cwd;

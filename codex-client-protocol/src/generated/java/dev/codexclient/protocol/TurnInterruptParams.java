@@ -23,6 +23,14 @@ public record TurnInterruptParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.threadId = threadId;
+        b.turnId = turnId;
+        return b;
+    }
+
     /** Builds {@link TurnInterruptParams}; unset optional components stay absent. */
     public static final class Builder {
         private String threadId;

@@ -37,6 +37,20 @@ public record TurnSettingsUpdateParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.approvalsReviewer = approvalsReviewer;
+        b.effort = effort;
+        b.environments = environments;
+        b.model = model;
+        b.serviceTier = serviceTier;
+        b.summary = summary;
+        b.threadId = threadId;
+        b.turnId = turnId;
+        return b;
+    }
+
     /** Builds {@link TurnSettingsUpdateParams}; unset optional components stay absent. */
     public static final class Builder {
         private ApprovalsReviewer approvalsReviewer;

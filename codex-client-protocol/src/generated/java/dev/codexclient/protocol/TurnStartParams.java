@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The {@code TurnStartParams} object of the protocol.
@@ -102,6 +101,40 @@ public record TurnStartParams(
     /** Returns a builder; required components must be set before {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.additionalContext = additionalContext;
+        b.approvalPolicy = approvalPolicy;
+        b.approvalsReviewer = approvalsReviewer;
+        b.clientUserMessageId = clientUserMessageId;
+        b.collaborationMode = collaborationMode;
+        b.cwd = cwd;
+        b.cyberAccessProgram = cyberAccessProgram;
+        b.disabledPluginIds = disabledPluginIds;
+        b.effort = effort;
+        b.environments = environments;
+        b.input = input;
+        b.model = model;
+        b.multiAgentMode = multiAgentMode;
+        b.outputSchema = outputSchema;
+        b.parentTurnId = parentTurnId;
+        b.permissions = permissions;
+        b.personality = personality;
+        b.responsesapiClientMetadata = responsesapiClientMetadata;
+        b.responsesapiClientMetadataPatch = responsesapiClientMetadataPatch;
+        b.rootTurnId = rootTurnId;
+        b.runtimeWorkspaceRoots = runtimeWorkspaceRoots;
+        b.sandboxPolicy = sandboxPolicy;
+        b.serviceTier = serviceTier;
+        b.serviceTierForTurn = serviceTierForTurn;
+        b.summary = summary;
+        b.threadId = threadId;
+        b.toolOutput = toolOutput;
+        b.turnTrigger = turnTrigger;
+        return b;
     }
 
     /** Builds {@link TurnStartParams}; unset optional components stay absent. */

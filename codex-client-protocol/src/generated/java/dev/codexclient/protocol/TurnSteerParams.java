@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The {@code TurnSteerParams} object of the protocol.
@@ -34,6 +33,19 @@ public record TurnSteerParams(
     /** Returns a builder; required components must be set before {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.additionalContext = additionalContext;
+        b.clientUserMessageId = clientUserMessageId;
+        b.expectedTurnId = expectedTurnId;
+        b.input = input;
+        b.responsesapiClientMetadata = responsesapiClientMetadata;
+        b.responsesapiClientMetadataPatch = responsesapiClientMetadataPatch;
+        b.threadId = threadId;
+        return b;
     }
 
     /** Builds {@link TurnSteerParams}; unset optional components stay absent. */

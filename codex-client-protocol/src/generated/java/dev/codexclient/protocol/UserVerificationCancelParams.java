@@ -22,6 +22,13 @@ public record UserVerificationCancelParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.requestId = requestId;
+        return b;
+    }
+
     /** Builds {@link UserVerificationCancelParams}; unset optional components stay absent. */
     public static final class Builder {
         private RequestId requestId;

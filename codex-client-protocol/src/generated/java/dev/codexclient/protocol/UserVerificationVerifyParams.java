@@ -26,6 +26,15 @@ public record UserVerificationVerifyParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.challenge = challenge;
+        b.description = description;
+        b.title = title;
+        return b;
+    }
+
     /** Builds {@link UserVerificationVerifyParams}; unset optional components stay absent. */
     public static final class Builder {
         private String challenge;

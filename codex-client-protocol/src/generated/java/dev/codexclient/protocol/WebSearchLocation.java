@@ -25,6 +25,16 @@ public record WebSearchLocation(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.city = city;
+        b.country = country;
+        b.region = region;
+        b.timezone = timezone;
+        return b;
+    }
+
     /** Builds {@link WebSearchLocation}; unset optional components stay absent. */
     public static final class Builder {
         private String city;

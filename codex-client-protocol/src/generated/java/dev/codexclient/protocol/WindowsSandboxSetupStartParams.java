@@ -23,6 +23,14 @@ public record WindowsSandboxSetupStartParams(
         return new Builder();
     }
 
+    /** Returns a builder initialised with the components of this record. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.cwd = cwd;
+        b.mode = mode;
+        return b;
+    }
+
     /** Builds {@link WindowsSandboxSetupStartParams}; unset optional components stay absent. */
     public static final class Builder {
         private String cwd;

@@ -240,6 +240,23 @@ class ProtocolMappingTest {
     }
 
     @Test
+    void envelopeShapesAreToldApartStructurally() throws Exception {
+        assertThat(M.readValue("{\"id\":1,\"method\":\"x\",\"params\":{}}", JSONRPCMessage.class))
+                .isInstanceOf(JSONRPCRequest.class);
+        assertThat(M.readValue("{\"method\":\"x\"}", JSONRPCMessage.class)).isInstanceOf(JSONRPCNotification.class);
+        assertThat(M.readValue("{\"id\":\"a\",\"result\":{}}", JSONRPCMessage.class)).isInstanceOf(JSONRPCResponse.class);
+        assertThat(M.readValue("{\"id\":1,\"error\":{\"code\":-32601,\"message\":\"m\"}}", JSONRPCMessage.class))
+                .isInstanceOf(JSONRPCError.class);
+        assertThat(M.readValue("[1]", JSONRPCMessage.class)).isInstanceOf(JSONRPCMessage.Unrecognized.class);
+        assertThat(M.readValue("7", RequestId.class)).isEqualTo(RequestId.of(7));
+        assertThat(M.readValue("\"next\"", ThreadItemsListCursor.class))
+                .isEqualTo(new ThreadItemsListCursor.Text("next"));
+        assertThat(M.readValue("{\"type\":\"item\",\"itemId\":\"i\"}", ThreadItemsListCursor.class))
+                .isInstanceOf(ThreadItemsListAnchor.Item.class);
+        assertThat(json(new FunctionCallOutputBody.Text("out"))).isEqualTo("\"out\"");
+    }
+
+    @Test
     void methodCountsAndTables() {
         assertThat(ClientRequestMethods.ALL).hasSize(184);
         assertThat(ServerRequestMethods.ALL).hasSize(11);
@@ -337,6 +354,12 @@ class ProtocolMappingTest {
         TurnStartParams p = TurnStartParams.builder().threadId("t")
                 .input(new UserInput.Text("hello", null)).build();
         assertThat(tree(json(p))).isEqualTo(tree("{\"threadId\":\"t\",\"input\":[{\"type\":\"text\",\"text\":\"hello\"}]}"));
+        TurnStartParams changed = p.toBuilder().model("gpt").build();
+        assertThat(changed.threadId()).isEqualTo("t");
+        assertThat(changed.model()).isEqualTo("gpt");
+        assertThat(changed.input()).isEqualTo(p.input());
+        ThreadSectionMoveParams move = new ThreadSectionMoveParams(null, null, "t");
+        assertThat(move.toBuilder().build()).isEqualTo(move);
         ProcessSpawnParams s = M.readValue("{\"command\":[\"x\"],\"processHandle\":\"h\",\"cwd\":\"/\"}",
                 ProcessSpawnParams.class);
         assertThat(s.timeoutMs().isAbsent()).isTrue();

@@ -61,6 +61,8 @@ final class Emitter {
     /** Marks where a type declaration may need {@code @SuppressWarnings("deprecation")}. */
     private static final String SUPPRESS = "\u0000SUPPRESS\u0000";
 
+    private static final Pattern JAVADOC = Pattern.compile("(?s)/\\*\\*.*?\\*/");
+
     private final Generator g;
     private final Set<String> serverResponses = new TreeSet<>();
 
@@ -85,8 +87,9 @@ final class Emitter {
         StringBuilder sb = new StringBuilder(Generator.HEADER).append("package ").append(Generator.PACKAGE)
                 .append(";\n\n");
         boolean any = false;
+        String code = JAVADOC.matcher(body).replaceAll("").replaceAll("\"(?:[^\"\\\\]|\\\\.)*\"", "\"\"");
         for (String[] imp : IMPORTS) {
-            if (Pattern.compile("(?<![\\w.])" + imp[0] + "\\b").matcher(body).find()) {
+            if (Pattern.compile("(?<![\\w.])" + imp[0] + "\\b").matcher(code).find()) {
                 sb.append("import ").append(imp[1]).append(";\n");
                 any = true;
             }
@@ -385,13 +388,23 @@ final class Emitter {
 
     private void builder(StringBuilder sb, String name, List<Field> fields, Set<String> nested, String in) {
         for (Field f : fields) {
-            if (f.name().equals("build") || f.name().equals("builder")) {
+            if (f.name().equals("build") || f.name().equals("builder") || f.name().equals("toBuilder")) {
                 throw new GeneratorException(name + ": component name " + f.name() + " clashes with the builder");
             }
         }
         sb.append(in).append("/** Returns a builder; required components must be set before {@link Builder#build()}. */\n");
         sb.append(in).append("public static Builder builder() {\n").append(in).append(I1)
                 .append("return new Builder();\n").append(in).append("}\n\n");
+        sb.append(in).append("/** Returns a builder initialised with the components of this record. */\n");
+        sb.append(in).append("public Builder toBuilder() {\n");
+        sb.append(in).append(I1).append("Builder b = new Builder();\n");
+        for (Field f : fields) {
+            sb.append(in).append(I1).append("b.").append(f.name()).append(" = ").append(f.name()).append(";\n");
+            if (f.alwaysWrite() && f.nullable()) {
+                sb.append(in).append(I1).append("b.").append(f.name()).append("Set = true;\n");
+            }
+        }
+        sb.append(in).append(I1).append("return b;\n").append(in).append("}\n\n");
         sb.append(in).append("/** Builds {@link ").append(name).append("}; unset optional components stay absent. */\n");
         sb.append(in).append("public static final class Builder {\n");
         String in2 = in + I1;

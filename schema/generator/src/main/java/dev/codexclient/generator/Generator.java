@@ -106,7 +106,16 @@ public final class Generator {
     // ------------------------------------------------------------------------------------------------------------
     // classification
 
+    private static final Set<String> DEF_KEYS = Set.of("$schema", "title", "description", "type", "properties",
+            "required", "additionalProperties", "oneOf", "anyOf", "enum", "default", "minLength", "format", "items");
+
     private Kind classify(String name, JsonNode s) {
+        for (Iterator<String> it = s.fieldNames(); it.hasNext(); ) {
+            String k = it.next();
+            if (!DEF_KEYS.contains(k)) {
+                throw new GeneratorException(name + ": unsupported schema keyword '" + k + "' on a definition");
+            }
+        }
         if (ov.handwritten.contains(name)) {
             return Kind.HANDWRITTEN;
         }
