@@ -123,6 +123,7 @@ public final class RecordRealTraffic {
                 .put("approvalPolicy", "untrusted")
                 .put("sandbox", "workspace-write");
         ObjectNode tool = start.putArray("dynamicTools").addObject()
+                .put("type", "function")
                 .put("name", "lookup_weather")
                 .put("description", "Looks up the current weather for a city.");
         ObjectNode schema = tool.putObject("inputSchema").put("type", "object");
