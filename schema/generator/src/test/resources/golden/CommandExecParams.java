@@ -46,6 +46,27 @@ public record CommandExecParams(
         @JsonProperty("streamStdoutStderr") Boolean streamStdoutStderr,
         @JsonProperty("timeoutMs") Long timeoutMs,
         @JsonProperty("tty") Boolean tty) {
+    /** Prints like the record default, but credentials as {@code [REDACTED]}. */
+    @Override
+    public String toString() {
+        return "CommandExecParams["
+                + "command=" + command
+                + ", cwd=" + cwd
+                + ", disableOutputCap=" + disableOutputCap
+                + ", disableTimeout=" + disableTimeout
+                + ", env=" + (env == null ? "null" : "[REDACTED]")
+                + ", outputBytesCap=" + outputBytesCap
+                + ", permissionProfile=" + permissionProfile
+                + ", processId=" + processId
+                + ", sandboxPolicy=" + sandboxPolicy
+                + ", size=" + size
+                + ", streamStdin=" + streamStdin
+                + ", streamStdoutStderr=" + streamStdoutStderr
+                + ", timeoutMs=" + timeoutMs
+                + ", tty=" + tty
+                + "]";
+    }
+
     /** Returns a builder; required components must be set before {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();

@@ -16,6 +16,14 @@ import java.util.List;
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record AttestationGenerateResponse(
         @JsonProperty("token") String token) {
+    /** Prints like the record default, but credentials as {@code [REDACTED]}. */
+    @Override
+    public String toString() {
+        return "AttestationGenerateResponse["
+                + "token=" + (token == null ? "null" : "[REDACTED]")
+                + "]";
+    }
+
     /** Returns a builder; required components must be set before {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();

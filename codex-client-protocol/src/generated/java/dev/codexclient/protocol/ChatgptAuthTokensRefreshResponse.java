@@ -20,6 +20,16 @@ public record ChatgptAuthTokensRefreshResponse(
         @JsonProperty("accessToken") String accessToken,
         @JsonProperty("chatgptAccountId") String chatgptAccountId,
         @JsonProperty("chatgptPlanType") String chatgptPlanType) {
+    /** Prints like the record default, but credentials as {@code [REDACTED]}. */
+    @Override
+    public String toString() {
+        return "ChatgptAuthTokensRefreshResponse["
+                + "accessToken=" + (accessToken == null ? "null" : "[REDACTED]")
+                + ", chatgptAccountId=" + chatgptAccountId
+                + ", chatgptPlanType=" + chatgptPlanType
+                + "]";
+    }
+
     /** Returns a builder; required components must be set before {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();

@@ -58,6 +58,18 @@ public sealed interface LocalShellAction {
         public String type() {
             return "exec";
         }
+
+        /** Prints like the record default, but credentials as {@code [REDACTED]}. */
+        @Override
+        public String toString() {
+            return "Exec["
+                    + "command=" + command
+                    + ", env=" + (env == null ? "null" : "[REDACTED]")
+                    + ", timeoutMs=" + timeoutMs
+                    + ", user=" + user
+                    + ", workingDirectory=" + workingDirectory
+                    + "]";
+        }
     }
 
     /** A variant this version of the SDK does not know; {@code raw} is written back unchanged. */

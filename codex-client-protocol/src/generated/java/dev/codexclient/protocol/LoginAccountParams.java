@@ -53,6 +53,14 @@ public sealed interface LoginAccountParams {
         public String type() {
             return "apiKey";
         }
+
+        /** Prints like the record default, but credentials as {@code [REDACTED]}. */
+        @Override
+        public String toString() {
+            return "ApiKey["
+                    + "apiKey=" + (apiKey == null ? "null" : "[REDACTED]")
+                    + "]";
+        }
     }
 
     /**
@@ -106,6 +114,16 @@ public sealed interface LoginAccountParams {
         public String type() {
             return "chatgptAuthTokens";
         }
+
+        /** Prints like the record default, but credentials as {@code [REDACTED]}. */
+        @Override
+        public String toString() {
+            return "ChatgptAuthTokens["
+                    + "accessToken=" + (accessToken == null ? "null" : "[REDACTED]")
+                    + ", chatgptAccountId=" + chatgptAccountId
+                    + ", chatgptPlanType=" + chatgptPlanType
+                    + "]";
+        }
     }
 
     /**
@@ -123,6 +141,15 @@ public sealed interface LoginAccountParams {
         @Override
         public String type() {
             return "amazonBedrock";
+        }
+
+        /** Prints like the record default, but credentials as {@code [REDACTED]}. */
+        @Override
+        public String toString() {
+            return "AmazonBedrock["
+                    + "apiKey=" + (apiKey == null ? "null" : "[REDACTED]")
+                    + ", region=" + region
+                    + "]";
         }
     }
 
@@ -145,6 +172,17 @@ public sealed interface LoginAccountParams {
         @Override
         public String type() {
             return "amazonBedrockAccessKeys";
+        }
+
+        /** Prints like the record default, but credentials as {@code [REDACTED]}. */
+        @Override
+        public String toString() {
+            return "AmazonBedrockAccessKeys["
+                    + "accessKeyId=" + accessKeyId
+                    + ", region=" + region
+                    + ", secretAccessKey=" + (secretAccessKey == null ? "null" : "[REDACTED]")
+                    + ", sessionToken=" + (sessionToken == null ? "null" : "[REDACTED]")
+                    + "]";
         }
     }
 

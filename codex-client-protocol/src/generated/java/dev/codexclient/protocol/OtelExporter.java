@@ -106,6 +106,17 @@ public sealed interface OtelExporter {
                 g.writeEndObject();
             }
         }
+
+        /** Prints like the record default, but credentials as {@code [REDACTED]}. */
+        @Override
+        public String toString() {
+            return "OtlpHttp["
+                    + "endpoint=" + endpoint
+                    + ", headers=" + (headers == null ? "null" : "[REDACTED]")
+                    + ", protocol=" + protocol
+                    + ", tls=" + tls
+                    + "]";
+        }
     }
 
     /**
@@ -145,6 +156,16 @@ public sealed interface OtelExporter {
                 g.writeEndObject();
                 g.writeEndObject();
             }
+        }
+
+        /** Prints like the record default, but credentials as {@code [REDACTED]}. */
+        @Override
+        public String toString() {
+            return "OtlpGrpc["
+                    + "endpoint=" + endpoint
+                    + ", headers=" + (headers == null ? "null" : "[REDACTED]")
+                    + ", tls=" + tls
+                    + "]";
         }
     }
 

@@ -39,6 +39,23 @@ public record ProcessSpawnParams(
         @JsonProperty("streamStdoutStderr") Boolean streamStdoutStderr,
         @JsonInclude(JsonInclude.Include.NON_EMPTY) @JsonProperty("timeoutMs") Tristate<Long> timeoutMs,
         @JsonProperty("tty") Boolean tty) {
+    /** Prints like the record default, but credentials as {@code [REDACTED]}. */
+    @Override
+    public String toString() {
+        return "ProcessSpawnParams["
+                + "command=" + command
+                + ", cwd=" + cwd
+                + ", env=" + (env == null ? "null" : "[REDACTED]")
+                + ", outputBytesCap=" + outputBytesCap
+                + ", processHandle=" + processHandle
+                + ", size=" + size
+                + ", streamStdin=" + streamStdin
+                + ", streamStdoutStderr=" + streamStdoutStderr
+                + ", timeoutMs=" + timeoutMs
+                + ", tty=" + tty
+                + "]";
+    }
+
     /** Returns a builder; required components must be set before {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();

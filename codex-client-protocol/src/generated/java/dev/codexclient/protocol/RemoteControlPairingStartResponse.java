@@ -21,4 +21,14 @@ public record RemoteControlPairingStartResponse(
         @JsonProperty("expiresAt") long expiresAt,
         @JsonProperty("manualPairingCode") String manualPairingCode,
         @JsonProperty("pairingCode") String pairingCode) {
+    /** Prints like the record default, but credentials as {@code [REDACTED]}. */
+    @Override
+    public String toString() {
+        return "RemoteControlPairingStartResponse["
+                + "environmentId=" + environmentId
+                + ", expiresAt=" + expiresAt
+                + ", manualPairingCode=" + (manualPairingCode == null ? "null" : "[REDACTED]")
+                + ", pairingCode=" + (pairingCode == null ? "null" : "[REDACTED]")
+                + "]";
+    }
 }

@@ -17,6 +17,15 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 public record RemoteControlPairingStatusParams(
         @JsonProperty("manualPairingCode") String manualPairingCode,
         @JsonProperty("pairingCode") String pairingCode) {
+    /** Prints like the record default, but credentials as {@code [REDACTED]}. */
+    @Override
+    public String toString() {
+        return "RemoteControlPairingStatusParams["
+                + "manualPairingCode=" + (manualPairingCode == null ? "null" : "[REDACTED]")
+                + ", pairingCode=" + (pairingCode == null ? "null" : "[REDACTED]")
+                + "]";
+    }
+
     /** Returns a builder; required components must be set before {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();

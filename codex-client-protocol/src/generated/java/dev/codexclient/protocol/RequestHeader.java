@@ -16,4 +16,12 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 public record RequestHeader(
         @JsonProperty("name") String name,
         @JsonProperty("value") String value) {
+    /** Prints like the record default, but credentials as {@code [REDACTED]}. */
+    @Override
+    public String toString() {
+        return "RequestHeader["
+                + "name=" + name
+                + ", value=" + (value == null ? "null" : "[REDACTED]")
+                + "]";
+    }
 }

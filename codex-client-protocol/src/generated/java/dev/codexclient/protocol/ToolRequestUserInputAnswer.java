@@ -15,4 +15,11 @@ import java.util.List;
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record ToolRequestUserInputAnswer(
         @JsonProperty("answers") List<String> answers) {
+    /** Prints like the record default, but credentials as {@code [REDACTED]}. */
+    @Override
+    public String toString() {
+        return "ToolRequestUserInputAnswer["
+                + "answers=" + (answers == null ? "null" : "[REDACTED]")
+                + "]";
+    }
 }

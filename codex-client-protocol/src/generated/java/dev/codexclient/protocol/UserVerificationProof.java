@@ -17,4 +17,12 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 public record UserVerificationProof(
         @JsonProperty("credentialId") String credentialId,
         @JsonProperty("signature") String signature) {
+    /** Prints like the record default, but credentials as {@code [REDACTED]}. */
+    @Override
+    public String toString() {
+        return "UserVerificationProof["
+                + "credentialId=" + credentialId
+                + ", signature=" + (signature == null ? "null" : "[REDACTED]")
+                + "]";
+    }
 }

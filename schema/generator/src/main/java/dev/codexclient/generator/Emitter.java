@@ -340,7 +340,7 @@ final class Emitter {
                 }
             }
             fields.add(new Field("*", "additionalProperties", new MapOf(value), false, true, false, null,
-                    "Members not declared by the schema, kept as read.", null, false, false, true));
+                    "Members not declared by the schema, kept as read.", null, false, false, true, false));
         } else if (ap != null && ap.isObject()) {
             throw new GeneratorException(name + ": properties together with an additionalProperties schema");
         }
@@ -363,14 +363,56 @@ final class Emitter {
         }
         sb.append(')').append(implementsClause(name, nested, "implements")).append(" {\n");
         deprecatedAccessors(sb, fields, nested, I1);
+        boolean redacted = redactingToString(sb, name, fields, I1, false);
         boolean builder = name.endsWith("Params") || serverResponses.contains(name)
                 || fields.stream().filter(f -> !f.required()).count() > 3;
         if (builder && !fields.isEmpty()) {
+            if (redacted) {
+                sb.append('\n');
+            }
             builder(sb, name, fields, nested, I1);
         }
         sb.append("}\n");
         return file(sb.toString());
     }
+
+    /**
+     * Emits a {@code toString()} that prints like the record default but masks secret components, so that logging
+     * a record never leaks a credential. Nothing is emitted for records without secrets; equals and hashCode stay
+     * the record defaults because the wire value is still the real one.
+     */
+    private static boolean redactingToString(StringBuilder sb, String simpleName, List<Field> fields, String in,
+                                             boolean blankBefore) {
+        if (fields.stream().noneMatch(Field::secret)) {
+            return false;
+        }
+        if (blankBefore) {
+            sb.append('\n');
+        }
+        sb.append(in).append("/** Prints like the record default, but credentials as {@code [REDACTED]}. */\n");
+        sb.append(in).append("@Override\n").append(in).append("public String toString() {\n");
+        sb.append(in).append(I1).append("return ").append(q(simpleName + "[")).append('\n');
+        for (int i = 0; i < fields.size(); i++) {
+            Field f = fields.get(i);
+            String label = (i == 0 ? "" : ", ") + f.name() + "=";
+            String value;
+            if (!f.secret()) {
+                value = f.name();
+            } else if (f.primitive()) {
+                value = q(REDACTED);
+            } else if (f.tristate()) {
+                value = "(" + f.name() + " == null || !" + f.name() + ".isPresent() ? String.valueOf(" + f.name()
+                        + ") : " + q(REDACTED) + ")";
+            } else {
+                value = "(" + f.name() + " == null ? \"null\" : " + q(REDACTED) + ")";
+            }
+            sb.append(in).append(I3).append("+ ").append(q(label)).append(" + ").append(value).append('\n');
+        }
+        sb.append(in).append(I3).append("+ \"]\";\n").append(in).append("}\n");
+        return true;
+    }
+
+    private static final String REDACTED = "[REDACTED]";
 
     private static void deprecatedAccessors(StringBuilder sb, List<Field> fields, Set<String> nested, String in) {
         for (Field f : fields) {
@@ -522,7 +564,7 @@ final class Emitter {
             if (sv == null) {
                 // fields of an experimental variant are experimental through the variant, not one by one
                 fs.replaceAll(f -> new Field(f.wire(), f.name(), f.ty(), f.required(), f.nullable(), f.tristate(),
-                        f.dflt(), f.doc(), f.alias(), false, f.deprecated(), f.anySetter()));
+                        f.dflt(), f.doc(), f.alias(), false, f.deprecated(), f.anySetter(), f.secret()));
             }
             List<List<String>> groups = new ArrayList<>();
             if (v.has("anyOf")) {
@@ -534,7 +576,7 @@ final class Emitter {
                             throw new GeneratorException(name + "." + vn + ": flattened alternative repeats " + f.wire());
                         }
                         fs.add(new Field(f.wire(), f.name(), f.ty(), false, true, false, null, f.doc(), f.alias(),
-                                false, f.deprecated(), false));
+                                false, f.deprecated(), false, f.secret()));
                         group.add(f.name());
                     }
                 }
@@ -607,6 +649,7 @@ final class Emitter {
             deprecatedAccessors(sb, v.fields(), nested, I2);
             sb.append(I2).append("@Override\n").append(I2).append("public String ").append(tagName)
                     .append("() {\n").append(I3).append("return ").append(q(v.tag())).append(";\n").append(I2).append("}\n");
+            redactingToString(sb, v.name(), v.fields(), I2, true);
             sb.append(I1).append("}\n");
         }
         sb.append('\n');
@@ -804,7 +847,11 @@ final class Emitter {
                 sb.append(I4).append("p.defaultSerializeValue(v.value(), g);\n");
             }
             sb.append(I4).append("g.writeEndObject();\n");
-            sb.append(I3).append("}\n").append(I2).append("}\n").append(I1).append("}\n");
+            sb.append(I3).append("}\n").append(I2).append("}\n");
+            if (v.fields() != null) {
+                redactingToString(sb, v.name(), v.fields(), I2, true);
+            }
+            sb.append(I1).append("}\n");
         }
         sb.append('\n');
         sb.append(I1).append("/** A value this version of the SDK does not know; {@code raw} is written back unchanged. */\n");
@@ -923,7 +970,9 @@ final class Emitter {
                 sb.append(I1).append("@JsonInclude(JsonInclude.Include.NON_NULL)\n");
                 sb.append(I1).append("@JsonIgnoreProperties(ignoreUnknown = true)\n");
                 sb.append(I1).append("record ").append(v.name()).append("(\n").append(componentList(v.fields(), nested, I3))
-                        .append(") implements ").append(name).append(" {\n").append(I1).append("}\n");
+                        .append(") implements ").append(name).append(" {\n");
+                redactingToString(sb, v.name(), v.fields(), I2, false);
+                sb.append(I1).append("}\n");
             } else {
                 boolean prim = v.kind() == UKind.NUMBER;
                 sb.append(Docs.block(I1, vt == null ? "The " + v.kind().name().toLowerCase() + " alternative." : vt,

@@ -45,6 +45,7 @@ public final class Generator {
     private final Map<String, Integer> counts = new TreeMap<>();
     private final Map<String, List<MethodDecl>> methods = new LinkedHashMap<>();
     private final Set<String> usedTristate = new TreeSet<>();
+    private final Set<String> usedSecret = new TreeSet<>();
 
     private Generator(Map<String, JsonNode> defs, Map<String, JsonNode> stable, Overrides ov) {
         this.defs = defs;
@@ -374,6 +375,10 @@ public final class Generator {
             if (tristate && !r.nullable()) {
                 throw new GeneratorException(owner + "." + wire + " is configured tri-state but is not nullable");
             }
+            boolean secret = ov.secret.contains(owner + "." + wire);
+            if (secret) {
+                usedSecret.add(owner + "." + wire);
+            }
             String desc = ps.isObject() ? ps.path("description").asText(null) : null;
             boolean experimental = stableOwner != null && !stableOwner.path("properties").has(wire);
             String name = Names.field(wire);
@@ -382,7 +387,7 @@ public final class Generator {
             }
             out.add(new Field(wire, name, r.ty(), required.contains(wire), r.nullable(), tristate,
                     ps.isObject() ? ps.get("default") : null, desc, r.alias(), experimental, Docs.deprecated(desc),
-                    false));
+                    false, secret));
         }
         for (String r : required) {
             if (!s.path("properties").has(r) && !skip.contains(r)) {
@@ -465,6 +470,11 @@ public final class Generator {
         unusedTristate.removeAll(usedTristate);
         if (!unusedTristate.isEmpty()) {
             throw new GeneratorException("tri-state override for unknown fields " + unusedTristate);
+        }
+        Set<String> unusedSecret = new TreeSet<>(ov.secret);
+        unusedSecret.removeAll(usedSecret);
+        if (!unusedSecret.isEmpty()) {
+            throw new GeneratorException("secret override for unknown fields " + unusedSecret);
         }
         counts.put("files", files.size());
         for (Map.Entry<String, List<MethodDecl>> e : methods.entrySet()) {

@@ -36,10 +36,10 @@ final class Model {
     record Resolved(Ty ty, boolean nullable, boolean doubleNullable, String alias) {
     }
 
-    /** One record component. */
+    /** One record component; {@code secret} components are masked by the generated {@code toString()}. */
     record Field(String wire, String name, Ty ty, boolean required, boolean nullable, boolean tristate,
                  JsonNode dflt, String doc, String alias, boolean experimental, boolean deprecated,
-                 boolean anySetter) {
+                 boolean anySetter, boolean secret) {
         boolean primitive() {
             return required && !nullable && !tristate && !anySetter && ty instanceof Prim;
         }
@@ -52,7 +52,7 @@ final class Model {
         Field asCommon() {
             // Common union fields are boxed so that Unrecognized can answer null.
             return new Field(wire, name, ty, false, nullable || required, tristate, dflt, doc, alias,
-                    experimental, deprecated, anySetter);
+                    experimental, deprecated, anySetter, secret);
         }
     }
 

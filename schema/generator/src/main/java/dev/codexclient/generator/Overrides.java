@@ -14,6 +14,7 @@ final class Overrides {
     final Set<String> handwritten = new LinkedHashSet<>();
     final Map<String, String> responses = new TreeMap<>();
     final Set<String> tristate = new LinkedHashSet<>();
+    final Set<String> secret = new LinkedHashSet<>();
     final Map<String, String> mapOverrides = new TreeMap<>();
     final Map<String, String> additionalProperties = new TreeMap<>();
     final Map<String, Map<String, String>> variantNames = new TreeMap<>();
@@ -23,7 +24,7 @@ final class Overrides {
     }
 
     private static final Set<String> KEYS = Set.of("$comment", "handwrittenTypes", "responses", "tristateFields",
-            "mapOverrides", "additionalPropertiesOverrides", "variantNames", "extraMethods");
+            "secretFields", "mapOverrides", "additionalPropertiesOverrides", "variantNames", "extraMethods");
 
     static Overrides read(JsonNode n) {
         Overrides o = new Overrides();
@@ -36,6 +37,7 @@ final class Overrides {
         n.path("handwrittenTypes").forEach(x -> o.handwritten.add(x.asText()));
         n.path("responses").fields().forEachRemaining(e -> o.responses.put(e.getKey(), e.getValue().asText()));
         n.path("tristateFields").forEach(x -> o.tristate.add(x.asText()));
+        n.path("secretFields").forEach(x -> o.secret.add(x.asText()));
         n.path("mapOverrides").fields().forEachRemaining(e -> o.mapOverrides.put(e.getKey(), e.getValue().asText()));
         n.path("additionalPropertiesOverrides").fields()
                 .forEachRemaining(e -> o.additionalProperties.put(e.getKey(), e.getValue().asText()));

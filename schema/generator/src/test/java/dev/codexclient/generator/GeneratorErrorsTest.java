@@ -91,6 +91,44 @@ class GeneratorErrorsTest {
                 .isInstanceOf(GeneratorException.class).hasMessageContaining("ABParams.nope");
     }
 
+    private static final String LOGIN = """
+            "Login": {"oneOf": [
+              {"type": "object", "required": ["type", "apiKey"], "properties": {
+                "type": {"enum": ["apiKey"], "type": "string"}, "apiKey": {"type": "string"}}},
+              {"type": "object", "required": ["type"], "properties": {"type": {"enum": ["none"], "type": "string"}}}]}
+            """;
+
+    @Test
+    void secretComponentsGetAMaskingToString() throws Exception {
+        Map<String, String> out = run("ABParams", LOGIN, """
+                {"handwrittenTypes": ["RequestId"], "secretFields": ["ABParams.x", "Login.ApiKey.apiKey"]}""");
+        assertThat(out.get("ABParams"))
+                .contains("public String toString() {")
+                .contains("\"ABParams[\"")
+                .contains("+ \"x=\" + (x == null ? \"null\" : \"[REDACTED]\")");
+        String login = out.get("Login");
+        assertThat(login).contains("\"ApiKey[\"")
+                .contains("+ \"apiKey=\" + (apiKey == null ? \"null\" : \"[REDACTED]\")");
+        // only records holding a secret override toString; equals/hashCode are never generated
+        assertThat(login.split("toString\\(\\)", -1)).hasSize(2);
+        assertThat(out.get("ABParams") + login).doesNotContain("equals(").doesNotContain("hashCode(");
+        assertThat(out.get("ABResponse")).doesNotContain("toString");
+        // the builder keeps no toString of its own
+        String params = out.get("ABParams");
+        assertThat(params.substring(params.indexOf("class Builder"))).doesNotContain("toString");
+    }
+
+    @Test
+    void staleSecretOverrideFails() {
+        assertThatThrownBy(() -> run("ABParams", LOGIN, """
+                {"handwrittenTypes": ["RequestId"], "secretFields": ["Login.ApiKey.apiKey", "ABParams.token"]}"""))
+                .isInstanceOf(GeneratorException.class).hasMessageContaining("secret")
+                .hasMessageContaining("ABParams.token").hasMessageNotContaining("Login.ApiKey.apiKey");
+        assertThatThrownBy(() -> run("ABParams", LOGIN, """
+                {"handwrittenTypes": ["RequestId"], "secretFields": ["Login.apiKey"]}"""))
+                .isInstanceOf(GeneratorException.class).hasMessageContaining("Login.apiKey");
+    }
+
     @Test
     void namingRules() {
         assertThat(Names.pascal("thread/start")).isEqualTo("ThreadStart");
