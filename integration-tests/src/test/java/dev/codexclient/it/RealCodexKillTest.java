@@ -85,6 +85,12 @@ class RealCodexKillTest {
             assertThatThrownBy(() -> first.startTurn("anyone there?"))
                     .isInstanceOf(CodexTransportException.class);
             assertThat(client.isClosed()).isTrue();
+            // The approval the server can no longer receive is withdrawn from its handler.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (!neverDecided.isDone() && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(neverDecided).isCancelled();
         } finally {
             client.close();
         }
