@@ -368,7 +368,8 @@ public final class CodexClient implements AutoCloseable {
 
         @Override
         public void onClosed(CodexTransportException cause) {
-            closed.set(true);
+            // Not `closed`: that flag guards close(), which must still release the executor and transport after
+            // the server died on its own; isClosed() already reports the ended connection.
             for (CodexThread t : threads.values()) {
                 t.failAll(cause);
             }

@@ -19,8 +19,15 @@ import java.util.stream.Stream;
 final class RealCodexFixture implements AutoCloseable {
     final ScriptedModelServer model;
     final Path workspace;
+    private final Path codexBinary;
 
     RealCodexFixture() {
+        this(binary());
+    }
+
+    /** A fixture running the given codex executable (e.g. another version, for compatibility runs). */
+    RealCodexFixture(Path codexBinary) {
+        this.codexBinary = codexBinary;
         model = ScriptedModelServer.start();
         try {
             workspace = Files.createTempDirectory("codex-it-ws");
@@ -32,7 +39,7 @@ final class RealCodexFixture implements AutoCloseable {
 
     CodexClient.Builder clientBuilder() {
         return CodexClient.builder()
-                .codexBinary(binary())
+                .codexBinary(codexBinary)
                 .codexHome(model.codexHome())
                 .workingDirectory(workspace)
                 .clientInfo("codex-client-it", "codex-client integration tests", "0")
