@@ -22,6 +22,7 @@ import dev.codexclient.protocol.ToolRequestUserInputParams;
 import dev.codexclient.protocol.ToolRequestUserInputAnswer;
 import dev.codexclient.protocol.ToolRequestUserInputQuestion;
 import dev.codexclient.protocol.ToolRequestUserInputResponse;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -144,8 +145,9 @@ final class ServerRequestRouter {
                     .action(McpServerElicitationAction.DECLINE).build());
         });
         // The clock is the only sensible answer and reveals nothing; no reason to bother the user with it.
+        // The schema: "Current time as whole Unix seconds."
         put(ServerRequestMethods.CURRENT_TIME_READ, p -> CompletableFuture.completedFuture(
-                CurrentTimeReadResponse.builder().currentTimeAt(System.currentTimeMillis()).build()));
+                CurrentTimeReadResponse.builder().currentTimeAt(Instant.now().getEpochSecond()).build()));
         put(ServerRequestMethods.ITEM_TOOL_CALL, this::callTool);
     }
 
