@@ -667,13 +667,15 @@ public final class CodexClient implements AutoCloseable {
         public Builder onChatgptTokenRefresh(Function<ChatgptAuthTokensRefreshParams,
                 CompletionStage<ChatgptAuthTokensRefreshResponse>> handler) {
             Objects.requireNonNull(handler, "handler");
-            return onServerRequest(ServerRequestMethods.ACCOUNT_CHATGPT_AUTH_TOKENS_REFRESH, p ->
-                    handler.apply(p).thenApply(r -> {
-                        if (r != null && r.accessToken() != null) {
-                            redactor.register(r.accessToken());
-                        }
-                        return r;
-                    }));
+            return onServerRequest(ServerRequestMethods.ACCOUNT_CHATGPT_AUTH_TOKENS_REFRESH, p -> {
+                CompletableFuture<ChatgptAuthTokensRefreshResponse> source = handler.apply(p).toCompletableFuture();
+                return ServerRequestRouter.cancelsSource(source, source.thenApply(r -> {
+                    if (r != null && r.accessToken() != null) {
+                        redactor.register(r.accessToken());
+                    }
+                    return r;
+                }));
+            });
         }
 
         /**

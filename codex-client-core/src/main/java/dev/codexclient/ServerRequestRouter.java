@@ -213,10 +213,14 @@ final class ServerRequestRouter {
         try {
             JsonNode args = call.arguments() == null ? mapper.nullNode() : call.arguments();
             stage = tool.implementation().call(args, call, userMapper);
+            if (stage == null) {
+                stage = CompletableFuture.completedFuture(null);
+            }
         } catch (Exception e) {
             stage = CompletableFuture.failedFuture(e);
         }
-        return stage.handle((result, error) -> {
+        CompletableFuture<ToolResult> source = stage.toCompletableFuture();
+        return cancelsSource(source, source.handle((result, error) -> {
             if (error != null) {
                 Throwable cause = CodexClient.unwrap(error);
                 if (cause instanceof java.util.concurrent.CancellationException) {
@@ -227,7 +231,20 @@ final class ServerRequestRouter {
             }
             return response(result == null ? ToolResult.failure("tool " + call.tool() + " returned no result")
                     : result);
+        }));
+    }
+
+    /**
+     * Returns {@code derived}, arranged so that cancelling it (the server withdrew the request) also cancels the
+     * user's own {@code source} stage it was derived from; a dependent stage does not do that by itself.
+     */
+    static <T> CompletableFuture<T> cancelsSource(CompletableFuture<?> source, CompletableFuture<T> derived) {
+        derived.whenComplete((v, e) -> {
+            if (derived.isCancelled()) {
+                source.cancel(true);
+            }
         });
+        return derived;
     }
 
     private static String toolFailureMessage(String tool, Throwable cause) {
