@@ -368,7 +368,7 @@ public final class CodexClient implements AutoCloseable {
 
         @Override
         public void onClosed(CodexTransportException cause) {
-            closed.set(true);
+            // Not the client's own closed flag: close() must still release the executors and timers.
             for (CodexThread t : threads.values()) {
                 t.failAll(cause);
             }
