@@ -115,7 +115,6 @@ public final class CodexClient implements AutoCloseable {
     private final ObjectMapper mapper = ProtocolJson.mapper();
     private final ObjectMapper userMapper;
     private final CodexRpc rpc;
-    private final ExecutorService callbacks;
     private final ScheduledExecutorService scheduler;
     private final Map<String, CodexThread> threads = new ConcurrentHashMap<>();
     private final List<Consumer<ServerNotification>> listeners = new CopyOnWriteArrayList<>();
@@ -130,7 +129,6 @@ public final class CodexClient implements AutoCloseable {
     private CodexClient(Builder b, Transport transport, ExecutorService callbacks, boolean ownsCallbacks) {
         this.userMapper = b.userMapper != null ? b.userMapper
                 : new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
-        this.callbacks = callbacks;
         this.requestTimeout = b.requestTimeout;
         this.interruptGrace = b.interruptGrace;
         this.replayLimit = b.replayLimit;
@@ -379,8 +377,9 @@ public final class CodexClient implements AutoCloseable {
         connection.executeOnLane(threadId, task);
     }
 
-    ExecutorService callbackExecutor() {
-        return callbacks;
+    /** Runs {@code task} on the callback executor (inline once the client has shut it down). */
+    void runCallback(Runnable task) {
+        connection.executeCallback(task);
     }
 
     ObjectMapper userMapper() {

@@ -424,7 +424,7 @@ public final class CodexTurn {
                 usage, lastDiff, lastPlan, error, deadlineExceeded, stalled);
         thread.turnEnded(this);
         // Completed off the lane so callers' continuations never hold up this thread's events.
-        client.callbackExecutor().execute(() -> result.complete(r));
+        client.runCallback(() -> result.complete(r));
     }
 
     /** The server never settled the turn after an interrupt: give up waiting. Runs on the lane. */
