@@ -162,6 +162,26 @@ class ClientFaultsTest {
     }
 
     @Test
+    void eventIteratorEndsWhenTheConnectionIsLost(FakeCodexAppServer fake) {
+        fake.onTurnStart(turn -> turn.agentMessage("working").pause(Duration.ofSeconds(30)).completed());
+        try (CodexClient client = inMemory(fake).build()) {
+            CodexTurn turn = client.startThread().startTurn("long task");
+            CompletableFuture<List<String>> iterated = CompletableFuture.supplyAsync(() -> {
+                List<String> methods = new ArrayList<>();
+                turn.events().forEach(e -> methods.add(e.method()));
+                return methods;
+            });
+            awaitCondition("the turn streams", () -> fake.sentMessages().stream()
+                    .anyMatch(m -> m.path("method").asText().equals("item/agentMessage/delta")));
+            fake.apply(Fault.exit(9));
+            assertThat(iterated.orTimeout(5, java.util.concurrent.TimeUnit.SECONDS).join())
+                    .contains("turn/started").doesNotContain("turn/completed");
+            assertThat(failureOf(turn.result(), WAIT)).isInstanceOfSatisfying(CodexTransportException.class,
+                    e -> assertThat(e.exitCode()).hasValue(9));
+        }
+    }
+
+    @Test
     void connectionEndInMemoryFailsPendingCallsAndTurns(FakeCodexAppServer fake) {
         fake.onTurnStart(turn -> turn.agentMessage("working").pause(Duration.ofSeconds(30)).completed());
         fake.on("model/list").fault(Fault.exit(7));

@@ -379,6 +379,69 @@ class TurnStreamingTest {
         }
     }
 
+    @Test
+    void rejectedTurnStartIsATypedErrorAndTheThreadStaysUsable(FakeCodexAppServer fake) {
+        fake.on("turn/start").once().respondError(-32600, "input too large");
+        try (CodexClient client = inMemory(fake).build()) {
+            CodexThread thread = client.startThread();
+            assertThatThrownBy(() -> thread.startTurn("x".repeat(100)))
+                    .isInstanceOfSatisfying(dev.codexclient.errors.CodexRpcException.class, e -> {
+                        assertThat(e.method()).isEqualTo("turn/start");
+                        assertThat(e.serverMessage()).isEqualTo("input too large");
+                    });
+            assertThat(thread.startTurn("short").await(WAIT).isCompleted()).isTrue();
+        }
+    }
+
+    @Test
+    void thousandsOfDeltasArriveInWireOrder(FakeCodexAppServer fake) {
+        String[] parts = new String[3_000];
+        StringBuilder expected = new StringBuilder();
+        for (int i = 0; i < parts.length; i++) {
+            parts[i] = i + ",";
+            expected.append(parts[i]);
+        }
+        fake.onTurnStart(turn -> turn.agentMessageDeltas(parts).completed());
+        try (CodexClient client = inMemory(fake).build()) {
+            CodexTurn turn = client.startThread().startTurn("count");
+            StringBuilder streamed = new StringBuilder();
+            turn.onAgentMessageDelta(d -> streamed.append(d.delta()));
+            TurnResult result = turn.await(Duration.ofSeconds(10));
+            assertThat(result.finalText()).isEqualTo(expected.toString());
+            awaitCondition("every delta streamed", () -> streamed.length() == expected.length());
+            assertThat(streamed.toString()).isEqualTo(expected.toString());
+        }
+    }
+
+    @Test
+    void threadListenerSeesThreadAndTurnEventsInOrder(FakeCodexAppServer fake) {
+        try (CodexClient client = inMemory(fake).build()) {
+            CodexThread thread = client.startThread();
+            List<String> methods = new CopyOnWriteArrayList<>();
+            thread.onEvent(e -> methods.add(e.method()));
+            thread.startTurn("hi").await(WAIT);
+            awaitCondition("the thread goes idle", () -> methods.size() >= 2
+                    && methods.get(methods.size() - 1).equals("thread/status/changed")
+                    && methods.contains("turn/completed"));
+            assertThat(methods).containsSubsequence("thread/status/changed", "turn/started", "item/started",
+                    "item/completed", "turn/completed", "thread/status/changed");
+        }
+    }
+
+    @Test
+    void replayLimitKeepsTheNewestEventsForLateListeners(FakeCodexAppServer fake) {
+        fake.onTurnStart(turn -> turn.agentMessageDeltas("a", "b", "c", "d", "e", "f").completed());
+        try (CodexClient client = inMemory(fake).turnReplayLimit(3).build()) {
+            CodexTurn turn = client.startThread().startTurn("hi");
+            TurnResult result = turn.await(WAIT);
+            assertThat(result.finalText()).isEqualTo("abcdef");
+            List<String> replayed = new CopyOnWriteArrayList<>();
+            turn.onEvent(e -> replayed.add(e.method()));
+            awaitCondition("the replay", () -> replayed.size() == 3);
+            assertThat(replayed.get(2)).isEqualTo("turn/completed");
+        }
+    }
+
     private static ObjectNode json() {
         return ProtocolJson.mapper().createObjectNode();
     }
