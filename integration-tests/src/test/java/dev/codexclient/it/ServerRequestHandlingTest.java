@@ -347,6 +347,33 @@ class ServerRequestHandlingTest {
     }
 
     @Test
+    void toolArgumentsThatDoNotBindAnswerSuccessFalse(FakeCodexAppServer fake) {
+        try (CodexClient client = inMemory(fake).experimentalApi(true)
+                .tool(DynamicTool.of("add", "Adds", AddArgs.class, a -> ToolResult.text("" + (a.a() + a.b()))))
+                .build()) {
+            String threadId = client.startThread().id();
+            ClientReply reply = fake.requestToolCall(threadId, TURN, "add", Map.of("a", Map.of("not", "a number")))
+                    .awaitResponse(WAIT);
+            assertThat(reply.isError()).isFalse();
+            assertThat(reply.result().path("success").asBoolean(true)).isFalse();
+            assertThat(reply.result().path("contentItems").get(0).path("text").asText()).contains("add");
+            assertNoStackTrace(reply.raw().toString());
+        }
+    }
+
+    @Test
+    void requestWhoseParamsDoNotMatchTheSchemaGetsInvalidParams(FakeCodexAppServer fake) {
+        try (CodexClient client = inMemory(fake).build()) {
+            ClientReply reply = fake.sendRequest("item/commandExecution/requestApproval",
+                    Map.of("threadId", Map.of("nested", true), "turnId", List.of(1, 2))).awaitResponse(WAIT);
+            assertThat(reply.errorCode()).hasValue(-32602);
+            assertThat(reply.errorMessage()).hasValueSatisfying(m ->
+                    assertThat(m).contains("item/commandExecution/requestApproval"));
+            assertNoStackTrace(reply.raw().toString());
+        }
+    }
+
+    @Test
     void dynamicToolCallInsideAScriptedTurn(FakeCodexAppServer fake) {
         List<JsonNode> replies = new CopyOnWriteArrayList<>();
         fake.onTurnStart(turn -> turn.toolCall("add", Map.of("a", 20, "b", 22), r -> replies.add(r.result()))
