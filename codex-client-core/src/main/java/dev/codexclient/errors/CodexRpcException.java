@@ -52,7 +52,7 @@ public class CodexRpcException extends CodexException {
         return code;
     }
 
-    /** The error message exactly as the server sent it. */
+    /** The error message as the server sent it (secrets the client knows, such as its API key, masked). */
     public String serverMessage() {
         return serverMessage;
     }

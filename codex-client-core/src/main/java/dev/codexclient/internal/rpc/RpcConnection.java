@@ -359,7 +359,9 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         JsonNode error = message.get("error");
         if (error != null && !error.isNull()) {
             int code = error.path("code").asInt(CodexRpcException.INTERNAL_ERROR);
-            String text = error.path("message").asText("");
+            // A server may echo what it was sent (an API key it rejects): mask known secrets before the text
+            // travels on in an exception that ends up in logs.
+            String text = redactor.apply(error.path("message").asText(""));
             JsonNode data = error.get("data");
             completeExceptionally(p.future(), new CodexRpcException(p.method(), code, text,
                     data == null || data.isNull() ? null : data));
