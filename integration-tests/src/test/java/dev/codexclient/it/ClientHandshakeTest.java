@@ -102,6 +102,32 @@ class ClientHandshakeTest {
     }
 
     @Test
+    void apiKeyLogsInRightAfterTheHandshake(FakeCodexAppServer fake) {
+        fake.on("account/login/start").respond(Map.of("type", "apiKey"));
+        try (CodexClient client = inMemory(fake).apiKey("sk-test-0123456789abcdef").build()) {
+            List<JsonNode> received = fake.receivedMessages();
+            assertThat(received.get(1).path("method").asText()).isEqualTo("initialized");
+            assertThat(received.get(2).path("method").asText()).isEqualTo("account/login/start");
+            JsonNode params = received.get(2).path("params");
+            assertThat(params.path("type").asText()).isEqualTo("apiKey");
+            assertThat(params.path("apiKey").asText()).isEqualTo("sk-test-0123456789abcdef");
+        }
+    }
+
+    @Test
+    void rejectedLoginFailsTheBuildWithoutRevealingTheKey(FakeCodexAppServer fake) {
+        String key = "sk-test-secret-9876543210";
+        fake.on("account/login/start").respondError(-32600, "invalid API key " + key);
+        assertThatThrownBy(() -> inMemory(fake).apiKey(key).build())
+                .isInstanceOfSatisfying(CodexRpcException.class, e -> {
+                    assertThat(e.method()).isEqualTo("account/login/start");
+                    assertThat(e.getMessage()).doesNotContain(key);
+                    assertThat(e.serverMessage()).doesNotContain(key);
+                    assertThat(e.toString()).doesNotContain(key);
+                });
+    }
+
+    @Test
     void rejectedHandshakeIsATypedRpcException(FakeCodexAppServer fake) {
         fake.on("initialize").respondError(-32600, "unsupported client version");
         assertThatThrownBy(() -> inMemory(fake).build())
