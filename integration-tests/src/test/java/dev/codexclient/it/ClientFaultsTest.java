@@ -126,6 +126,33 @@ class ClientFaultsTest {
     }
 
     @Test
+    void aBlockedListenerDoesNotStopResponsesFromArriving(FakeCodexAppServer fake) throws Exception {
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch blocked = new java.util.concurrent.CountDownLatch(1);
+        try (CodexClient client = inMemory(fake).onNotification(n -> {
+            if (n.method().equals("warning")) {
+                blocked.countDown();
+                try {
+                    release.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }).build()) {
+            fake.notify("warning", Map.of("message", "block the listener"));
+            assertThat(blocked.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            fake.on("model/list").respond(Map.of("data", List.of(), "nextCursor", "still responsive"));
+            assertThat(get(client.rpc().modelList(ModelListParams.builder().build())).nextCursor())
+                    .isEqualTo("still responsive");
+            assertThat(client.startThread().startTurn("hi").await(WAIT).isCompleted()).isTrue();
+            // Released before close(), which would otherwise wait (boundedly) for the listener to drain.
+            release.countDown();
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
     void responseWithAnUnknownIdIsIgnored(FakeCodexAppServer fake) {
         try (CodexClient client = inMemory(fake).build()) {
             fake.apply(Fault.responseWithUnknownId());

@@ -13,6 +13,7 @@ import dev.codexclient.CodexClient;
 import dev.codexclient.CodexTurn;
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.protocol.ModelListParams;
+import dev.codexclient.protocol.ToolRequestUserInputResponse;
 import dev.codexclient.testkit.FakeCodexAppServer;
 import java.time.Duration;
 import java.util.HashSet;
@@ -108,6 +109,38 @@ class ClientLifecycleTest {
             assertThat(closed.orTimeout(10, java.util.concurrent.TimeUnit.SECONDS).join())
                     .isLessThan(Duration.ofSeconds(2));
             assertThat(client.isClosed()).isTrue();
+        }
+    }
+
+    @Test
+    void closeCancelsRunningServerRequestHandlers() {
+        try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
+            AtomicReference<CompletableFuture<ToolRequestUserInputResponse>> handler = new AtomicReference<>();
+            CodexClient client = inMemory(fake).onUserInput(p -> {
+                CompletableFuture<ToolRequestUserInputResponse> never = new CompletableFuture<>();
+                handler.set(never);
+                return never;
+            }).build();
+            String threadId = client.startThread().id();
+            fake.requestUserInput(threadId, "turn-1", "q", "Continue?");
+            awaitCondition("the handler runs", () -> handler.get() != null);
+            client.close();
+            awaitCondition("the handler is cancelled", () -> handler.get().isCancelled());
+        }
+    }
+
+    @Test
+    void closeWakesACallerBlockedInStartTurn() {
+        try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
+            fake.on("turn/start").noReply();
+            CodexClient client = inMemory(fake).build();
+            var thread = client.startThread();
+            CompletableFuture<CodexTurn> starting = CompletableFuture.supplyAsync(() -> thread.startTurn("hi"));
+            fake.takeRequest("turn/start", WAIT);
+            long start = System.nanoTime();
+            client.close();
+            assertThat(failureOf(starting, WAIT)).isInstanceOf(CodexTransportException.class);
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
         }
     }
 
