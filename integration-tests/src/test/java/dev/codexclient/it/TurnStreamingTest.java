@@ -357,16 +357,19 @@ class TurnStreamingTest {
         try (CodexClient client = inMemory(fake).build()) {
             CodexThread a = client.startThread();
             CodexThread b = client.startThread();
-            CodexTurn turnA = a.startTurn("a");
             CountDownLatch aBlocked = new CountDownLatch(1);
-            turnA.onAgentMessageDelta(d -> {
-                aBlocked.countDown();
-                try {
-                    release.await(10, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
+            // Registered before the turn starts, so A's lane stops at its first delta, before turn/completed.
+            a.onEvent(e -> {
+                if (e instanceof ServerNotification.ItemAgentMessageDelta) {
+                    aBlocked.countDown();
+                    try {
+                        release.await(10, TimeUnit.SECONDS);
+                    } catch (InterruptedException ex) {
+                        Thread.currentThread().interrupt();
+                    }
                 }
             });
+            CodexTurn turnA = a.startTurn("a");
             assertThat(aBlocked.await(5, TimeUnit.SECONDS)).isTrue();
             // A's lane is now stuck in its listener; B must still stream and finish.
             TurnResult resultB = b.startTurn("b").await(WAIT);
