@@ -89,6 +89,9 @@ class ClientLifecycleTest {
             CodexTurn turn = client.startThread().startTurn("long task");
             client.close();
             assertThat(failureOf(turn.result(), WAIT)).isInstanceOf(CodexTransportException.class);
+            // Controls of a turn of a closed client do nothing harmful.
+            assertThat(turn.deadline(Duration.ofMillis(10))).isSameAs(turn);
+            assertThat(failureOf(turn.interrupt(), WAIT)).isInstanceOf(CodexTransportException.class);
         }
     }
 
