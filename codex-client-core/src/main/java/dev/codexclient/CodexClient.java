@@ -115,7 +115,6 @@ public final class CodexClient implements AutoCloseable {
     private final ObjectMapper mapper = ProtocolJson.mapper();
     private final ObjectMapper userMapper;
     private final CodexRpc rpc;
-    private final ExecutorService callbacks;
     private final ScheduledExecutorService scheduler;
     private final Map<String, CodexThread> threads = new ConcurrentHashMap<>();
     private final List<Consumer<ServerNotification>> listeners = new CopyOnWriteArrayList<>();
@@ -130,7 +129,6 @@ public final class CodexClient implements AutoCloseable {
     private CodexClient(Builder b, Transport transport, ExecutorService callbacks, boolean ownsCallbacks) {
         this.userMapper = b.userMapper != null ? b.userMapper
                 : new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
-        this.callbacks = callbacks;
         this.requestTimeout = b.requestTimeout;
         this.interruptGrace = b.interruptGrace;
         this.replayLimit = b.replayLimit;
@@ -380,8 +378,9 @@ public final class CodexClient implements AutoCloseable {
         connection.executeOnLane(threadId, task);
     }
 
-    ExecutorService callbackExecutor() {
-        return callbacks;
+    /** Runs {@code task} on the callback executor (inline once the client has shut it down). */
+    void runCallback(Runnable task) {
+        connection.executeCallback(task);
     }
 
     ObjectMapper userMapper() {
@@ -668,13 +667,15 @@ public final class CodexClient implements AutoCloseable {
         public Builder onChatgptTokenRefresh(Function<ChatgptAuthTokensRefreshParams,
                 CompletionStage<ChatgptAuthTokensRefreshResponse>> handler) {
             Objects.requireNonNull(handler, "handler");
-            return onServerRequest(ServerRequestMethods.ACCOUNT_CHATGPT_AUTH_TOKENS_REFRESH, p ->
-                    handler.apply(p).thenApply(r -> {
-                        if (r != null && r.accessToken() != null) {
-                            redactor.register(r.accessToken());
-                        }
-                        return r;
-                    }));
+            return onServerRequest(ServerRequestMethods.ACCOUNT_CHATGPT_AUTH_TOKENS_REFRESH, p -> {
+                CompletableFuture<ChatgptAuthTokensRefreshResponse> source = handler.apply(p).toCompletableFuture();
+                return ServerRequestRouter.cancelsSource(source, source.thenApply(r -> {
+                    if (r != null && r.accessToken() != null) {
+                        redactor.register(r.accessToken());
+                    }
+                    return r;
+                }));
+            });
         }
 
         /**

@@ -36,6 +36,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -273,13 +274,21 @@ public final class CodexTurn {
         if (previous != null) {
             previous.cancel(false);
         }
-        deadlineTask = client.schedule(() -> {
-            if (!result.isDone()) {
-                deadlineExceeded = true;
-                LOG.debug("turn of thread {} passed its deadline of {}; interrupting", thread.id(), timeout);
-                interrupt();
-            }
-        }, timeout);
+        if (result.isDone()) {
+            return this;
+        }
+        try {
+            deadlineTask = client.schedule(() -> {
+                if (!result.isDone()) {
+                    deadlineExceeded = true;
+                    LOG.debug("turn of thread {} passed its deadline of {}; interrupting", thread.id(), timeout);
+                    interrupt();
+                }
+            }, timeout);
+        } catch (RejectedExecutionException e) {
+            // The client is closed: the turn fails with the connection, there is nothing left to interrupt.
+            LOG.debug("not arming the deadline of a turn of thread {}: the client is closed", thread.id());
+        }
         return this;
     }
 
@@ -424,7 +433,7 @@ public final class CodexTurn {
                 usage, lastDiff, lastPlan, error, deadlineExceeded, stalled);
         thread.turnEnded(this);
         // Completed off the lane so callers' continuations never hold up this thread's events.
-        client.callbackExecutor().execute(() -> result.complete(r));
+        client.runCallback(() -> result.complete(r));
     }
 
     /** The server never settled the turn after an interrupt: give up waiting. Runs on the lane. */

@@ -22,6 +22,7 @@ import dev.codexclient.protocol.ToolRequestUserInputParams;
 import dev.codexclient.protocol.ToolRequestUserInputAnswer;
 import dev.codexclient.protocol.ToolRequestUserInputQuestion;
 import dev.codexclient.protocol.ToolRequestUserInputResponse;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -144,8 +145,9 @@ final class ServerRequestRouter {
                     .action(McpServerElicitationAction.DECLINE).build());
         });
         // The clock is the only sensible answer and reveals nothing; no reason to bother the user with it.
+        // The schema: "Current time as whole Unix seconds."
         put(ServerRequestMethods.CURRENT_TIME_READ, p -> CompletableFuture.completedFuture(
-                CurrentTimeReadResponse.builder().currentTimeAt(System.currentTimeMillis()).build()));
+                CurrentTimeReadResponse.builder().currentTimeAt(Instant.now().getEpochSecond()).build()));
         put(ServerRequestMethods.ITEM_TOOL_CALL, this::callTool);
     }
 
@@ -211,10 +213,14 @@ final class ServerRequestRouter {
         try {
             JsonNode args = call.arguments() == null ? mapper.nullNode() : call.arguments();
             stage = tool.implementation().call(args, call, userMapper);
+            if (stage == null) {
+                stage = CompletableFuture.completedFuture(null);
+            }
         } catch (Exception e) {
             stage = CompletableFuture.failedFuture(e);
         }
-        return stage.handle((result, error) -> {
+        CompletableFuture<ToolResult> source = stage.toCompletableFuture();
+        return cancelsSource(source, source.handle((result, error) -> {
             if (error != null) {
                 Throwable cause = CodexClient.unwrap(error);
                 if (cause instanceof java.util.concurrent.CancellationException) {
@@ -225,7 +231,20 @@ final class ServerRequestRouter {
             }
             return response(result == null ? ToolResult.failure("tool " + call.tool() + " returned no result")
                     : result);
+        }));
+    }
+
+    /**
+     * Returns {@code derived}, arranged so that cancelling it (the server withdrew the request) also cancels the
+     * user's own {@code source} stage it was derived from; a dependent stage does not do that by itself.
+     */
+    static <T> CompletableFuture<T> cancelsSource(CompletableFuture<?> source, CompletableFuture<T> derived) {
+        derived.whenComplete((v, e) -> {
+            if (derived.isCancelled()) {
+                source.cancel(true);
+            }
         });
+        return derived;
     }
 
     private static String toolFailureMessage(String tool, Throwable cause) {

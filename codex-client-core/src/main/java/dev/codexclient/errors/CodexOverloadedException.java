@@ -12,7 +12,9 @@ public class CodexOverloadedException extends CodexRpcException {
     private final int attempts;
 
     public CodexOverloadedException(String method, String serverMessage, JsonNode data, int attempts) {
-        super(method, SERVER_OVERLOADED, serverMessage + " (gave up after " + attempts + " attempts)", data);
+        super(method + " failed: " + serverMessage + " (JSON-RPC error " + SERVER_OVERLOADED + ", gave up after "
+                + attempts + (attempts == 1 ? " attempt)" : " attempts)"), method, SERVER_OVERLOADED, serverMessage,
+                data);
         this.attempts = attempts;
     }
 

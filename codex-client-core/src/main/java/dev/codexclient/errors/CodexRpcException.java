@@ -30,7 +30,13 @@ public class CodexRpcException extends CodexException {
     private final transient JsonNode data;
 
     public CodexRpcException(String method, int code, String serverMessage, JsonNode data) {
-        super(method + " failed: " + serverMessage + " (JSON-RPC error " + code + ")");
+        this(method + " failed: " + serverMessage + " (JSON-RPC error " + code + ")", method, code, serverMessage,
+                data);
+    }
+
+    /** For subclasses that describe the failure further; {@code serverMessage} stays as the server sent it. */
+    protected CodexRpcException(String message, String method, int code, String serverMessage, JsonNode data) {
+        super(message);
         this.method = method;
         this.code = code;
         this.serverMessage = serverMessage == null ? "" : serverMessage;
@@ -46,7 +52,7 @@ public class CodexRpcException extends CodexException {
         return code;
     }
 
-    /** The error message exactly as the server sent it. */
+    /** The error message as the server sent it (secrets the client knows, such as its API key, masked). */
     public String serverMessage() {
         return serverMessage;
     }

@@ -59,8 +59,9 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>With no scripting at all the common flow works: {@code initialize} gets a realistic result, {@code thread/start},
- * {@code thread/resume}, {@code thread/fork}, {@code thread/list}, {@code thread/archive}, {@code turn/start},
- * {@code turn/steer} and {@code turn/interrupt} get schema-shaped answers, and each turn plays a short agent message
+ * {@code thread/resume}, {@code thread/fork}, {@code thread/list}, {@code thread/read}, {@code thread/name/set},
+ * {@code thread/archive}, {@code thread/unarchive}, {@code thread/compact/start}, {@code thread/unsubscribe},
+ * {@code turn/start}, {@code turn/steer} and {@code turn/interrupt} get schema-shaped answers, and each turn plays a short agent message
  * and completes. Requests before {@code initialize} get -32600 "Not initialized"; unknown methods get -32601.
  *
  * <p>Two ways to connect: {@link #connectInMemory()} hands out a {@link Transport}; {@link #childProcessCommand()}
@@ -316,6 +317,18 @@ public final class FakeCodexAppServer implements AutoCloseable {
     /** Sends a request to the client on the newest connection; ids are integers from 0 per connection. */
     public PendingServerRequest sendRequest(String method, Object params) {
         return sendRequestOn(currentSession(), method, Json.tree(params));
+    }
+
+    /**
+     * Sends a request with an id of your choice, e.g. a string id ({@code RequestId.of("req-7")}): the protocol allows
+     * string ids and the client must answer with the same id and JSON type.
+     *
+     * @throws IllegalStateException when a request with this id is still waiting for the client's reply
+     */
+    public PendingServerRequest sendRequest(RequestId id, String method, Object params) {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(method, "method");
+        return sendRequestOn(currentSession(), id, method, Json.tree(params));
     }
 
     /** Sends {@code item/commandExecution/requestApproval} for {@code command} with codex's usual decisions. */
@@ -696,14 +709,19 @@ public final class FakeCodexAppServer implements AutoCloseable {
     }
 
     PendingServerRequest sendRequestOn(Session session, String method, JsonNode params) {
-        RequestId id = RequestId.of(session.nextServerRequestId.getAndIncrement());
+        return sendRequestOn(session, RequestId.of(session.nextServerRequestId.getAndIncrement()), method, params);
+    }
+
+    private PendingServerRequest sendRequestOn(Session session, RequestId id, String method, JsonNode params) {
         PendingServerRequest pending = new PendingServerRequest(this, id, method,
                 params == null ? Json.object() : params);
         if (session.closed) {
             pending.reply.completeExceptionally(new IllegalStateException("the client is disconnected"));
             return pending;
         }
-        session.pending.put(id, pending);
+        if (session.pending.putIfAbsent(id, pending) != null) {
+            throw new IllegalStateException("server request " + id + " is still pending");
+        }
         ObjectNode msg = Json.object();
         msg.set("id", Json.tree(id));
         msg.put("method", method);
@@ -952,12 +970,38 @@ public final class FakeCodexAppServer implements AutoCloseable {
             case "thread/list" -> {
                 ObjectNode result = Json.object();
                 ArrayNode data = result.putArray("data");
-                threadIds().forEach(id -> data.add(publicThread(threads.get(id))));
+                boolean archived = params.path("archived").asBoolean(false);
+                threadIds().stream().map(threads::get)
+                        .filter(t -> t.path("archived").asBoolean(false) == archived)
+                        .forEach(t -> data.add(publicThread(t)));
                 result.putNull("nextCursor");
                 result.putNull("backwardsCursor");
                 respond(session, request, Reply.result(result));
             }
-            case "thread/archive", "thread/unarchive" -> respond(session, request, Reply.result(Json.object()));
+            case "thread/archive" -> withThread(session, request, stored -> {
+                stored.put("archived", true);
+                respond(session, request, Reply.result(Json.object()));
+            });
+            case "thread/unarchive" -> withThread(session, request, stored -> {
+                stored.remove("archived");
+                respond(session, request, Reply.result(Json.object().set("thread", publicThread(stored))));
+            });
+            case "thread/read" -> withThread(session, request, stored ->
+                    respond(session, request, Reply.result(Json.object().set("thread", publicThread(stored)))));
+            case "thread/name/set" -> withThread(session, request, stored -> {
+                String name = params.path("name").asText("");
+                stored.put("name", name);
+                respond(session, request, Reply.result(Json.object()));
+                emitOn(session, "thread/name/updated", Json.object().put("threadId", stored.get("id").asText())
+                        .put("threadName", name));
+            });
+            case "thread/compact/start" -> withThread(session, request, stored ->
+                    respond(session, request, Reply.result(Json.object())));
+            case "thread/unsubscribe" -> {
+                boolean known = threads.containsKey(params.path("threadId").asText(""));
+                respond(session, request, Reply.result(Json.object().put("status",
+                        known ? "unsubscribed" : "notLoaded")));
+            }
             case "turn/start" -> startTurn(session, request);
             case "turn/interrupt" -> {
                 respond(session, request, Reply.result(Json.object()));
@@ -977,6 +1021,17 @@ public final class FakeCodexAppServer implements AutoCloseable {
             }
             default -> respond(session, request, Reply.error(-32601, "Method not found: " + request.method()));
         }
+    }
+
+    /** Runs {@code action} with the stored thread the request names, or answers that there is no such thread. */
+    private void withThread(Session session, RecordedRequest request, Consumer<ObjectNode> action) {
+        String threadId = request.params().path("threadId").asText("");
+        ObjectNode stored = threads.get(threadId);
+        if (stored == null) {
+            respond(session, request, Reply.error(-32600, "thread not found: " + threadId));
+            return;
+        }
+        action.accept(stored);
     }
 
     private void startTurn(Session session, RecordedRequest request) {
@@ -1044,6 +1099,7 @@ public final class FakeCodexAppServer implements AutoCloseable {
     private static ObjectNode publicThread(ObjectNode stored) {
         ObjectNode copy = stored.deepCopy();
         copy.remove("createdSeq");
+        copy.remove("archived");
         return copy;
     }
 

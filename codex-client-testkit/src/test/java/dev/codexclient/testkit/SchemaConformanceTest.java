@@ -21,16 +21,21 @@ import org.junit.jupiter.api.Test;
  */
 class SchemaConformanceTest {
     private static JsonNode root;
-    private static final Map<String, String> RESPONSES = Map.of(
-            "initialize", "InitializeResponse",
-            "thread/start", "v2/ThreadStartResponse",
-            "thread/resume", "v2/ThreadResumeResponse",
-            "thread/fork", "v2/ThreadForkResponse",
-            "thread/list", "v2/ThreadListResponse",
-            "thread/archive", "v2/ThreadArchiveResponse",
-            "turn/start", "v2/TurnStartResponse",
-            "turn/steer", "v2/TurnSteerResponse",
-            "turn/interrupt", "v2/TurnInterruptResponse");
+    private static final Map<String, String> RESPONSES = Map.ofEntries(
+            Map.entry("initialize", "InitializeResponse"),
+            Map.entry("thread/start", "v2/ThreadStartResponse"),
+            Map.entry("thread/resume", "v2/ThreadResumeResponse"),
+            Map.entry("thread/fork", "v2/ThreadForkResponse"),
+            Map.entry("thread/list", "v2/ThreadListResponse"),
+            Map.entry("thread/read", "v2/ThreadReadResponse"),
+            Map.entry("thread/name/set", "v2/ThreadSetNameResponse"),
+            Map.entry("thread/archive", "v2/ThreadArchiveResponse"),
+            Map.entry("thread/unarchive", "v2/ThreadUnarchiveResponse"),
+            Map.entry("thread/compact/start", "v2/ThreadCompactStartResponse"),
+            Map.entry("thread/unsubscribe", "v2/ThreadUnsubscribeResponse"),
+            Map.entry("turn/start", "v2/TurnStartResponse"),
+            Map.entry("turn/steer", "v2/TurnSteerResponse"),
+            Map.entry("turn/interrupt", "v2/TurnInterruptResponse"));
 
     @BeforeAll
     static void loadSchema() throws IOException {
@@ -61,7 +66,12 @@ class SchemaConformanceTest {
             c.result("thread/resume", Map.of("threadId", threadId));
             c.result("thread/fork", Map.of("threadId", threadId));
             c.result("thread/list", Map.of());
+            c.result("thread/name/set", Map.of("threadId", threadId, "name", "named"));
+            c.result("thread/read", Map.of("threadId", threadId, "includeTurns", true));
             c.result("thread/archive", Map.of("threadId", threadId));
+            c.result("thread/list", Map.of("archived", true));
+            c.result("thread/unarchive", Map.of("threadId", threadId));
+            c.result("thread/compact/start", Map.of("threadId", threadId));
             c.result("turn/start", Map.of("threadId", threadId, "input", List.of(
                     Map.of("type", "text", "text", "hi", "text_elements", List.of()))));
             for (String method : List.of("item/commandExecution/requestApproval", "item/fileChange/requestApproval",
@@ -85,6 +95,7 @@ class SchemaConformanceTest {
             fake.requestCommandApproval(threadId, turnId, "make install");
             fake.apply(Fault.slowFragments(50, java.time.Duration.ZERO));
             c.serverRequest("item/commandExecution/requestApproval");
+            c.result("thread/unsubscribe", Map.of("threadId", threadId));
 
             Map<String, String> requestMethods = new HashMap<>();
             fake.requests().forEach(r -> requestMethods.put(r.id().toString(), r.method()));

@@ -85,6 +85,9 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CompletableFuture<CodexTransportException> terminated = new CompletableFuture<>();
 
+    /** The connection whose callback the current thread is running, if any (see {@link #close()}). */
+    private static final ThreadLocal<RpcConnection> IN_CALLBACK = new ThreadLocal<>();
+
     private record Pending(String method, Class<?> resultType, CompletableFuture<Object> future,
                            ScheduledFuture<?> timeout) {
     }
@@ -356,7 +359,9 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         JsonNode error = message.get("error");
         if (error != null && !error.isNull()) {
             int code = error.path("code").asInt(CodexRpcException.INTERNAL_ERROR);
-            String text = error.path("message").asText("");
+            // A server may echo what it was sent (an API key it rejects): mask known secrets before the text
+            // travels on in an exception that ends up in logs.
+            String text = redactor.apply(error.path("message").asText(""));
             JsonNode data = error.get("data");
             completeExceptionally(p.future(), new CodexRpcException(p.method(), code, text,
                     data == null || data.isNull() ? null : data));
@@ -422,7 +427,40 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
     }
 
     private SerialExecutor lane(String key) {
-        return lanes.computeIfAbsent(key, k -> new SerialExecutor(callbacks));
+        return lanes.computeIfAbsent(key, k -> new SerialExecutor(this::runCallback));
+    }
+
+    /**
+     * Runs {@code task} on the callback executor, like a listener (so a {@link #close()} from inside it does not
+     * wait for itself); runs it on the calling thread once the executor has been shut down.
+     */
+    public void executeCallback(Runnable task) {
+        try {
+            runCallback(task);
+        } catch (RejectedExecutionException e) {
+            task.run();
+        }
+    }
+
+    /** Runs user-facing work on the callback executor, marked so that {@link #close()} can tell. */
+    private void runCallback(Runnable task) {
+        callbacks.execute(marked(task));
+    }
+
+    private Runnable marked(Runnable task) {
+        return () -> {
+            RpcConnection previous = IN_CALLBACK.get();
+            IN_CALLBACK.set(this);
+            try {
+                task.run();
+            } finally {
+                if (previous == null) {
+                    IN_CALLBACK.remove();
+                } else {
+                    IN_CALLBACK.set(previous);
+                }
+            }
+        };
     }
 
     /** The server no longer wants an answer: cancel the handler, and make sure no reply goes out. */
@@ -451,7 +489,7 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
             }
         });
         try {
-            callbacks.execute(() -> {
+            runCallback(() -> {
                 if (answer.isDone()) {
                     return;
                 }
@@ -604,27 +642,36 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         }
     }
 
-    /** Closes the transport and fails everything pending; waits a bounded time for listeners to drain. */
+    /**
+     * Closes the transport and fails everything pending; waits a bounded time for listeners to drain. Called from
+     * one of this connection's own callbacks (a listener, a handler, a future continuation), it does not wait: the
+     * events still queued behind that callback are delivered after it returns, and the pool winds down then.
+     */
     @Override
     public void close() {
+        boolean fromCallback = IN_CALLBACK.get() == this;
         try {
             transport.close();
         } finally {
             shutdown(new CodexTransportException("the client was closed"));
-            try {
-                terminated.get(5, TimeUnit.SECONDS);
-            } catch (Exception e) {
-                LOG.debug("Listeners did not drain within 5 s of close");
+            if (!fromCallback) {
+                try {
+                    terminated.get(5, TimeUnit.SECONDS);
+                } catch (Exception e) {
+                    LOG.debug("Listeners did not drain within 5 s of close");
+                }
             }
             if (ownsCallbacks) {
                 callbacks.shutdown();
-                try {
-                    if (!callbacks.awaitTermination(2, TimeUnit.SECONDS)) {
+                if (!fromCallback) {
+                    try {
+                        if (!callbacks.awaitTermination(2, TimeUnit.SECONDS)) {
+                            callbacks.shutdownNow();
+                        }
+                    } catch (InterruptedException e) {
                         callbacks.shutdownNow();
+                        Thread.currentThread().interrupt();
                     }
-                } catch (InterruptedException e) {
-                    callbacks.shutdownNow();
-                    Thread.currentThread().interrupt();
                 }
             }
         }
@@ -643,7 +690,7 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
 
     private void complete(CompletableFuture<Object> f, Object value) {
         try {
-            callbacks.execute(() -> f.complete(value));
+            runCallback(() -> f.complete(value));
         } catch (RejectedExecutionException e) {
             f.complete(value);
         }
@@ -651,7 +698,7 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
 
     private void completeExceptionally(CompletableFuture<Object> f, Throwable error) {
         try {
-            callbacks.execute(() -> f.completeExceptionally(error));
+            runCallback(() -> f.completeExceptionally(error));
         } catch (RejectedExecutionException e) {
             f.completeExceptionally(error);
         }
