@@ -370,7 +370,8 @@ public final class CodexClient implements AutoCloseable {
 
         @Override
         public void onClosed(CodexTransportException cause) {
-            closed.set(true);
+            // Not `closed`: that flag means close() ran. A connection that died on its own (the child was killed,
+            // stdout ended) still needs close() to stop the callback executor and the scheduler.
             for (CodexThread t : threads.values()) {
                 t.failAll(cause);
             }
