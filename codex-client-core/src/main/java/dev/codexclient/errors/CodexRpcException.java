@@ -46,7 +46,7 @@ public class CodexRpcException extends CodexException {
         return code;
     }
 
-    /** The error message exactly as the server sent it. */
+    /** The error message as the server sent it, with known secrets (API keys, tokens) masked. */
     public String serverMessage() {
         return serverMessage;
     }

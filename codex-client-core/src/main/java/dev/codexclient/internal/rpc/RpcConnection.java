@@ -362,7 +362,9 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
             int code = error.path("code").asInt(CodexRpcException.INTERNAL_ERROR);
             String text = error.path("message").asText("");
             JsonNode data = error.get("data");
-            completeExceptionally(p.future(), new CodexRpcException(p.method(), code, text,
+            // Servers echo what they were sent ("invalid api key sk-…"): the message becomes an exception message,
+            // which ends up in logs, so it is masked like everything else the client reports.
+            completeExceptionally(p.future(), new CodexRpcException(p.method(), code, redactor.apply(text),
                     data == null || data.isNull() ? null : data));
             return;
         }
