@@ -6,6 +6,7 @@ import dev.codexclient.CodexThread;
 import dev.codexclient.TurnResult;
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.protocol.ChatgptAuthTokensRefreshResponse;
+import dev.codexclient.protocol.LoginAccountParams;
 import dev.codexclient.protocol.ThreadListParams;
 import dev.codexclient.testkit.ClientReply;
 import dev.codexclient.testkit.FakeCodexAppServer;
@@ -70,6 +71,11 @@ public final class SecretsScenario {
                     seen(out, "rpc-exception", e.getCause());
                 }
 
+
+                // Protocol values holding credentials print masked (the implicit record toString would not).
+                out.println("seen params-toString " + new LoginAccountParams.ApiKey(API_KEY));
+                out.println("seen refresh-toString " + ChatgptAuthTokensRefreshResponse.builder()
+                        .accessToken(TOKEN).chatgptAccountId("acct-1").build());
 
                 // The child logs the secrets to stderr and dies while a call is pending.
                 fake.apply(Fault.stall());

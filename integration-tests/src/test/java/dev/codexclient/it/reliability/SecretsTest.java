@@ -52,7 +52,9 @@ class SecretsTest {
                 "check tail-captured=true").doesNotContain("=false");
         // ... the failures really happened and were reported ...
         assertThat(out).contains("seen turn-exception", "seen rpc-exception", "seen transport-exception",
-                "seen login-exception", "seen stderr-tail");
+                "seen login-exception", "seen stderr-tail", "seen params-toString ApiKey[apiKey=[REDACTED]]",
+                "seen refresh-toString ChatgptAuthTokensRefreshResponse[accessToken=[REDACTED], "
+                        + "chatgptAccountId=acct-1");
         // ... logging really was at TRACE, wire traffic included, and masking visibly happened.
         assertThat(logged).contains("TRACE dev.codexclient.wire", "account/login/start",
                 "account/chatgptAuthTokens/refresh", "[REDACTED]");
