@@ -25,6 +25,8 @@ import org.slf4j.LoggerFactory;
  */
 final class TurnWatchdog {
     private static final Logger LOG = LoggerFactory.getLogger(TurnWatchdog.class);
+    /** The least time the thread/read of a check may take; codex reads the rollout from disk for it. */
+    private static final Duration MIN_READ_TIMEOUT = Duration.ofSeconds(5);
 
     private final CodexTurn turn;
     private final CodexClient client;
@@ -85,9 +87,9 @@ final class TurnWatchdog {
         }
         long silenceStarted = lastEventNanos;
         LOG.debug("{} saw no event for {} ms; reading the thread", turn, idle.toMillis());
+        ThreadReadParams read = ThreadReadParams.builder().threadId(turn.threadId()).includeTurns(true).build();
         turn.idFuture()
-                .thenCompose(turnId -> client.rpc().threadRead(ThreadReadParams.builder()
-                                .threadId(turn.threadId()).includeTurns(true).build())
+                .thenCompose(turnId -> client.rpc().withTimeout(readTimeout()).threadRead(read)
                         .thenApply(r -> find(r.thread(), turnId)))
                 .whenComplete((found, error) -> {
                     if (error != null) {
@@ -96,6 +98,16 @@ final class TurnWatchdog {
                     }
                     decide(found == null ? Optional.empty() : found, silenceStarted);
                 });
+    }
+
+    /**
+     * A server that hangs altogether would otherwise hold the check for the full request timeout (a minute by
+     * default) before the interrupt is even tried.
+     */
+    private Duration readTimeout() {
+        Duration t = idle.compareTo(MIN_READ_TIMEOUT) > 0 ? idle : MIN_READ_TIMEOUT;
+        Duration max = client.rpc().timeout();
+        return t.compareTo(max) < 0 ? t : max;
     }
 
     private static Optional<Turn> find(Thread thread, String turnId) {
