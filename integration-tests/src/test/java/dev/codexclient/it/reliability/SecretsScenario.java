@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.codexclient.CodexClient;
 import dev.codexclient.CodexThread;
 import dev.codexclient.TurnResult;
+import dev.codexclient.errors.CodexRpcException;
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.protocol.ChatgptAuthTokensRefreshResponse;
 import dev.codexclient.protocol.LoginAccountParams;
@@ -100,11 +101,13 @@ public final class SecretsScenario {
             }
 
             // A login the server refuses, echoing the key: build() fails and must not carry the key.
+            fake.resume();
             fake.on("account/login/start").once().respondError(-32600, "invalid api key " + API_KEY);
             try (CodexClient refused = CodexClient.builder().transport(fake.connectInMemory()).apiKey(API_KEY)
                     .requestTimeout(WAIT).build()) {
                 out.println("check login-refused=false " + refused.isClosed());
             } catch (RuntimeException e) {
+                out.println("check login-refused-typed=" + (e instanceof CodexRpcException));
                 seen(out, "login-exception", e);
             }
         }

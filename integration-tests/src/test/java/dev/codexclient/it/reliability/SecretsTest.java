@@ -49,7 +49,7 @@ class SecretsTest {
 
         // The scenario really exercised the secrets: they went over the wire where they belong ...
         assertThat(out).contains("check login-carried-key=true", "check refresh-carried-token=true",
-                "check tail-captured=true").doesNotContain("=false");
+                "check tail-captured=true", "check login-refused-typed=true").doesNotContain("=false");
         // ... the failures really happened and were reported ...
         assertThat(out).contains("seen turn-exception", "seen rpc-exception", "seen transport-exception",
                 "seen login-exception", "seen stderr-tail", "seen params-toString ApiKey[apiKey=[REDACTED]]",
