@@ -175,7 +175,8 @@ class FaultInjectionTest {
                 Delivered delivered = new Delivered();
                 try (CodexClient client = child(fake).onNotification(delivered).build()) {
                     String[] garbage = {"this is not json {\"method\":", "{\"method\": 42", "[1,2,3]",
-                            "\"just a string\"", "{}", "{\"id\": \"x\"}", "\u00ff\u00fe broken", "{\"method\":\"warning\",\"params\":"};
+                            "\"just a string\"", "{}", "{\"id\": \"x\"}", "\u00ff\u00fe broken",
+                            "{\"method\":\"warning\",\"params\":"};
                     for (int i = 0; i < 10_000; i++) {
                         fake.apply(Fault.garbageLine(garbage[i % garbage.length] + " #" + i));
                         fake.notify("warning", Map.of("message", "valid " + i));

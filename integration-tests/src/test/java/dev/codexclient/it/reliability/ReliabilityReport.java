@@ -14,6 +14,10 @@ import java.util.List;
  */
 final class ReliabilityReport {
     private static final List<Row> ROWS = new ArrayList<>();
+    private static final String LEGEND = "messages sent: notifications, server requests and raw lines the server "
+            + "wrote; messages received: notifications the client delivered to listeners (or, for the overload case, "
+            + "responses it consumed); requests answered: server requests the client answered, each exactly once; "
+            + "leaks: codex- threads, pipes/sockets and child processes left after the case.";
 
     /** One case: what the fake sent, what the client delivered and answered, what leaked, how long it took. */
     record Row(String name, long sent, long received, long answered, String leaks, long millis, String outcome) {
@@ -44,13 +48,14 @@ final class ReliabilityReport {
         String table = markdown();
         System.out.println();
         System.out.println("Reliability suite");
+        System.out.println(LEGEND);
         System.out.print(table);
         Path target = Path.of("target");
         if (!Files.isDirectory(target)) {
             return; // not run from the module directory: printing is enough
         }
         try {
-            Files.writeString(target.resolve("reliability.md"), "# Reliability suite\n\n" + table,
+            Files.writeString(target.resolve("reliability.md"), "# Reliability suite\n\n" + LEGEND + "\n\n" + table,
                     StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
