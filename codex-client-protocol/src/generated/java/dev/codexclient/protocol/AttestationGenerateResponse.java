@@ -16,12 +16,6 @@ import java.util.List;
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record AttestationGenerateResponse(
         @JsonProperty("token") String token) {
-    /** Like the implicit {@code toString()}, with credentials masked. */
-    @Override
-    public String toString() {
-        return "AttestationGenerateResponse[" + "token=" + (token == null ? "null" : "[REDACTED]") + "]";
-    }
-
     /** Returns a builder; required components must be set before {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();

@@ -20,14 +20,6 @@ public record ChatgptAuthTokensRefreshResponse(
         @JsonProperty("accessToken") String accessToken,
         @JsonProperty("chatgptAccountId") String chatgptAccountId,
         @JsonProperty("chatgptPlanType") String chatgptPlanType) {
-    /** Like the implicit {@code toString()}, with credentials masked. */
-    @Override
-    public String toString() {
-        return "ChatgptAuthTokensRefreshResponse[" + "accessToken=" + (accessToken == null ? "null" : "[REDACTED]")
-                + ", " + "chatgptAccountId=" + chatgptAccountId
-                + ", " + "chatgptPlanType=" + chatgptPlanType + "]";
-    }
-
     /** Returns a builder; required components must be set before {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();

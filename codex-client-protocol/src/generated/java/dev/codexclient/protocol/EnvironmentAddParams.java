@@ -28,17 +28,6 @@ public record EnvironmentAddParams(
         @JsonProperty("execServerUrl") String execServerUrl,
         @JsonProperty("skills") EnvironmentSkillsParams skills,
         @JsonProperty("websocketRequestId") String websocketRequestId) {
-    /** Like the implicit {@code toString()}, with credentials masked. */
-    @Override
-    public String toString() {
-        return "EnvironmentAddParams[" + "authBearerToken=" + (authBearerToken == null ? "null" : "[REDACTED]")
-                + ", " + "connectTimeoutMs=" + connectTimeoutMs
-                + ", " + "environmentId=" + environmentId
-                + ", " + "execServerUrl=" + execServerUrl
-                + ", " + "skills=" + skills
-                + ", " + "websocketRequestId=" + websocketRequestId + "]";
-    }
-
     /** Returns a builder; required components must be set before {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();

@@ -50,12 +50,6 @@ public sealed interface LoginAccountParams {
     @JsonIgnoreProperties(ignoreUnknown = true)
     record ApiKey(
             @JsonProperty("apiKey") String apiKey) implements LoginAccountParams {
-        /** Like the implicit {@code toString()}, with credentials masked. */
-        @Override
-        public String toString() {
-            return "ApiKey[" + "apiKey=" + (apiKey == null ? "null" : "[REDACTED]") + "]";
-        }
-
         @Override
         public String type() {
             return "apiKey";
@@ -109,14 +103,6 @@ public sealed interface LoginAccountParams {
             @JsonProperty("accessToken") String accessToken,
             @JsonProperty("chatgptAccountId") String chatgptAccountId,
             @JsonProperty("chatgptPlanType") String chatgptPlanType) implements LoginAccountParams {
-        /** Like the implicit {@code toString()}, with credentials masked. */
-        @Override
-        public String toString() {
-            return "ChatgptAuthTokens[" + "accessToken=" + (accessToken == null ? "null" : "[REDACTED]")
-                    + ", " + "chatgptAccountId=" + chatgptAccountId
-                    + ", " + "chatgptPlanType=" + chatgptPlanType + "]";
-        }
-
         @Override
         public String type() {
             return "chatgptAuthTokens";
@@ -135,13 +121,6 @@ public sealed interface LoginAccountParams {
     record AmazonBedrock(
             @JsonProperty("apiKey") String apiKey,
             @JsonProperty("region") String region) implements LoginAccountParams {
-        /** Like the implicit {@code toString()}, with credentials masked. */
-        @Override
-        public String toString() {
-            return "AmazonBedrock[" + "apiKey=" + (apiKey == null ? "null" : "[REDACTED]")
-                    + ", " + "region=" + region + "]";
-        }
-
         @Override
         public String type() {
             return "amazonBedrock";
@@ -164,15 +143,6 @@ public sealed interface LoginAccountParams {
             @JsonProperty("region") String region,
             @JsonProperty("secretAccessKey") String secretAccessKey,
             @JsonProperty("sessionToken") String sessionToken) implements LoginAccountParams {
-        /** Like the implicit {@code toString()}, with credentials masked. */
-        @Override
-        public String toString() {
-            return "AmazonBedrockAccessKeys[" + "accessKeyId=" + accessKeyId
-                    + ", " + "region=" + region
-                    + ", " + "secretAccessKey=" + (secretAccessKey == null ? "null" : "[REDACTED]")
-                    + ", " + "sessionToken=" + (sessionToken == null ? "null" : "[REDACTED]") + "]";
-        }
-
         @Override
         public String type() {
             return "amazonBedrockAccessKeys";

@@ -360,7 +360,6 @@ final class Emitter {
         }
         sb.append(')').append(implementsClause(name, nested, "implements")).append(" {\n");
         deprecatedAccessors(sb, fields, nested, I1);
-        maskingToString(sb, name, fields, I1);
         boolean builder = name.endsWith("Params") || serverResponses.contains(name)
                 || fields.stream().filter(f -> !f.required()).count() > 3;
         if (builder && !fields.isEmpty()) {
@@ -368,40 +367,6 @@ final class Emitter {
         }
         sb.append("}\n");
         return file(sb.toString());
-    }
-
-    /**
-     * Members whose value is a credential. Matched on the wire name; flags such as {@code isSecret} and
-     * identifiers such as {@code sortKey} or {@code idempotencyKey} are not credentials.
-     */
-    private static final java.util.regex.Pattern SECRET_MEMBER = java.util.regex.Pattern.compile(
-            "(?i)(token|apiKey|accessToken|refreshToken|idToken|bearerToken|authBearerToken|sessionToken"
-                    + "|secretAccessKey|password|clientSecret)");
-
-    /**
-     * A record holding a credential gets a {@code toString()} that masks it: the implicit one would print the
-     * key into any log line or assertion message that shows the value.
-     */
-    private static void maskingToString(StringBuilder sb, String record, List<Field> fields, String in) {
-        if (fields == null || fields.stream().noneMatch(Emitter::isCredential)) {
-            return;
-        }
-        List<String> parts = new ArrayList<>();
-        for (Field f : fields) {
-            parts.add(isCredential(f)
-                    ? q(f.name() + "=") + " + (" + f.name() + " == null ? \"null\" : \"[REDACTED]\")"
-                    : q(f.name() + "=") + " + " + f.name());
-        }
-        sb.append(in).append("/** Like the implicit {@code toString()}, with credentials masked. */\n");
-        sb.append(in).append("@Override\n").append(in).append("public String toString() {\n").append(in).append(I1)
-                .append("return ").append(q(record + "[")).append(" + ")
-                .append(String.join("\n" + in + I1 + I2 + "+ \", \" + ", parts)).append(" + \"]\";\n").append(in)
-                .append("}\n\n");
-    }
-
-    /** A string member named like a credential ({@code refreshToken: true} is a flag, not a token). */
-    private static boolean isCredential(Field f) {
-        return !(f.ty() instanceof Prim) && SECRET_MEMBER.matcher(f.wire()).matches();
     }
 
     private static void deprecatedAccessors(StringBuilder sb, List<Field> fields, Set<String> nested, String in) {
@@ -627,7 +592,6 @@ final class Emitter {
             }
             sb.append(") implements ").append(name).append(" {\n");
             deprecatedAccessors(sb, v.fields(), nested, I2);
-            maskingToString(sb, v.name(), v.fields(), I2);
             sb.append(I2).append("@Override\n").append(I2).append("public String ").append(tagName)
                     .append("() {\n").append(I3).append("return ").append(q(v.tag())).append(";\n").append(I2).append("}\n");
             sb.append(I1).append("}\n");
@@ -799,7 +763,6 @@ final class Emitter {
                 sb.append(t(v.value().ty(), false, nested)).append(" value");
             }
             sb.append(") implements ").append(name).append(" {\n");
-            maskingToString(sb, v.name(), v.fields(), I2);
             sb.append(I2).append("/** Writes the single-key wrapper object. */\n");
             sb.append(I2).append("public static final class Ser extends JsonSerializer<").append(v.name()).append("> {\n");
             sb.append(I3).append("@Override\n").append(I3).append("public void serialize(").append(v.name())
@@ -947,9 +910,7 @@ final class Emitter {
                 sb.append(I1).append("@JsonInclude(JsonInclude.Include.NON_NULL)\n");
                 sb.append(I1).append("@JsonIgnoreProperties(ignoreUnknown = true)\n");
                 sb.append(I1).append("record ").append(v.name()).append("(\n").append(componentList(v.fields(), nested, I3))
-                        .append(") implements ").append(name).append(" {\n");
-                maskingToString(sb, v.name(), v.fields(), I2);
-                sb.append(I1).append("}\n");
+                        .append(") implements ").append(name).append(" {\n").append(I1).append("}\n");
             } else {
                 boolean prim = v.kind() == UKind.NUMBER;
                 sb.append(Docs.block(I1, vt == null ? "The " + v.kind().name().toLowerCase() + " alternative." : vt,
