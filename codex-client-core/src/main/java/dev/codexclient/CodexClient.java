@@ -122,6 +122,7 @@ public final class CodexClient implements AutoCloseable {
     private final List<DynamicTool> tools;
     private final Duration requestTimeout;
     private final Duration interruptGrace;
+    private final Duration turnWatchdog;
     private final int replayLimit;
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile ServerInfo serverInfo;
@@ -131,6 +132,7 @@ public final class CodexClient implements AutoCloseable {
                 : new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
         this.requestTimeout = b.requestTimeout;
         this.interruptGrace = b.interruptGrace;
+        this.turnWatchdog = b.turnWatchdog;
         this.replayLimit = b.replayLimit;
         this.tools = List.copyOf(b.tools.values());
         this.listeners.addAll(b.listeners);
@@ -391,6 +393,13 @@ public final class CodexClient implements AutoCloseable {
         return replayLimit;
     }
 
+    /** Starts the client-wide watchdog on a new turn, when one is configured. */
+    void watchNewTurn(CodexTurn turn) {
+        if (turnWatchdog != null) {
+            turn.watchdog(turnWatchdog);
+        }
+    }
+
     ScheduledFuture<?> schedule(Runnable task, Duration delay) {
         return scheduler.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
     }
@@ -480,6 +489,7 @@ public final class CodexClient implements AutoCloseable {
         private Duration requestTimeout = Duration.ofSeconds(60);
         private Duration initializeTimeout = Duration.ofSeconds(30);
         private Duration interruptGrace = Duration.ofSeconds(10);
+        private Duration turnWatchdog;
         private RetryPolicy retryPolicy = RetryPolicy.defaults();
         private ExecutorService executor;
         private ObjectMapper userMapper;
@@ -589,6 +599,17 @@ public final class CodexClient implements AutoCloseable {
         /** How long an interrupted turn may take to settle before its handle completes as stalled (10 s). */
         public Builder interruptGracePeriod(Duration grace) {
             this.interruptGrace = positive(grace, "interruptGracePeriod");
+            return this;
+        }
+
+        /**
+         * Watches every turn for silence (off by default): a turn that sees no event for {@code idle} is checked
+         * against the server's view ({@code thread/read}), completed from it if the server finished the turn, and
+         * otherwise interrupted and, failing that, completed as {@link TurnResult#stalled() stalled} after the
+         * {@link #interruptGracePeriod(Duration) grace period}. Per turn: {@link CodexTurn#watchdog(Duration)}.
+         */
+        public Builder turnWatchdog(Duration idle) {
+            this.turnWatchdog = positive(idle, "turnWatchdog");
             return this;
         }
 

@@ -112,6 +112,7 @@ public final class CodexThread {
             claim(turn, r.turn().id());
         }));
         client.await(response, "turn/start on thread " + id);
+        client.watchNewTurn(turn);
         return turn;
     }
 

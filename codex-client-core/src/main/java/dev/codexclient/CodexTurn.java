@@ -83,6 +83,9 @@ public final class CodexTurn {
 
     private volatile boolean deadlineExceeded;
     private volatile ScheduledFuture<?> deadlineTask;
+    private volatile TurnWatchdog watchdog;
+    /** Lane-confined: the handle was completed (its future completes asynchronously, so isDone() lags). */
+    private boolean settled;
 
     CodexTurn(CodexThread thread, CodexClient client) {
         this.thread = thread;
@@ -292,6 +295,28 @@ public final class CodexTurn {
         return this;
     }
 
+    /**
+     * Watches the turn for silence: when no event arrives for {@code idle}, the client reads the thread
+     * ({@code thread/read} with turns); if the server reports the turn as over, the handle completes from that
+     * report, otherwise the turn is {@link #interrupt() interrupted} and completes as
+     * {@link TurnResult#stalled() stalled} if it still does not settle within the client's grace period.
+     * Replaces the client's default ({@link CodexClient.Builder#turnWatchdog(Duration)}) for this turn.
+     */
+    public CodexTurn watchdog(Duration idle) {
+        Objects.requireNonNull(idle, "idle");
+        if (idle.isNegative() || idle.isZero()) {
+            throw new IllegalArgumentException("watchdog idle time must be positive: " + idle);
+        }
+        TurnWatchdog next = new TurnWatchdog(this, client, idle);
+        TurnWatchdog previous = watchdog;
+        watchdog = next;
+        if (previous != null) {
+            previous.stop();
+        }
+        next.start();
+        return this;
+    }
+
     // ------------------------------------------------------------------------------------------------ results
 
     /** Completes when the turn ends. Completes exceptionally only when the connection is lost. */
@@ -340,6 +365,10 @@ public final class CodexTurn {
     /** Called on the thread's lane for every event of this turn, in wire order. */
     void accept(ServerNotification n) {
         running.complete(null);
+        TurnWatchdog w = watchdog;
+        if (w != null) {
+            w.touch();
+        }
         accumulate(n);
         replay.add(n);
         int limit = client.replayLimit();
@@ -416,12 +445,17 @@ public final class CodexTurn {
 
     /** Completes the handle (once). Runs on the lane. */
     void complete(TurnStatus status, Turn turn, TurnError error, boolean stalled) {
-        if (result.isDone()) {
+        if (settled || result.isDone()) {
             return;
         }
+        settled = true;
         ScheduledFuture<?> d = deadlineTask;
         if (d != null) {
             d.cancel(false);
+        }
+        TurnWatchdog w = watchdog;
+        if (w != null) {
+            w.stop();
         }
         List<ThreadItem> items = completedItems;
         if (items.isEmpty() && turn != null && turn.items() != null) {
@@ -436,6 +470,11 @@ public final class CodexTurn {
         client.runCallback(() -> result.complete(r));
     }
 
+    /** The server reports the turn as over though its turn/completed never came (watchdog). Runs on the lane. */
+    void completeFromServer(Turn turn) {
+        complete(turn.status(), turn, turn.error() != null ? turn.error() : lastError, false);
+    }
+
     /** The server never settled the turn after an interrupt: give up waiting. Runs on the lane. */
     void stall() {
         complete(TurnStatus.INTERRUPTED, null, lastError, true);
@@ -443,6 +482,10 @@ public final class CodexTurn {
 
     /** The connection ended under the turn. */
     void fail(Throwable cause) {
+        TurnWatchdog w = watchdog;
+        if (w != null) {
+            w.stop();
+        }
         id.completeExceptionally(cause);
         result.completeExceptionally(cause);
     }

@@ -1,6 +1,7 @@
 package dev.codexclient;
 
 import dev.codexclient.errors.CodexTurnFailedException;
+import dev.codexclient.internal.Redactor;
 import dev.codexclient.protocol.ThreadItem;
 import dev.codexclient.protocol.ThreadTokenUsage;
 import dev.codexclient.protocol.Turn;
@@ -137,10 +138,14 @@ public final class TurnResult {
     }
 
     CodexTurnFailedException failure() {
-        String message = error == null ? "turn failed without an error message" : error.message();
+        // The server's text can quote the credential that failed ("incorrect API key …"): mask it before it
+        // becomes an exception message.
+        Redactor redactor = Redactor.shared();
+        String message = error == null ? "turn failed without an error message" : redactor.redact(error.message());
         String info = error == null || error.codexErrorInfo() == null ? null
-                : ProtocolText.compact(error.codexErrorInfo());
-        String details = error == null ? null : error.additionalDetails();
+                : redactor.redact(ProtocolText.compact(error.codexErrorInfo()));
+        String details = error == null || error.additionalDetails() == null ? null
+                : redactor.redact(error.additionalDetails());
         return new CodexTurnFailedException(threadId, turnId, message, info, details);
     }
 

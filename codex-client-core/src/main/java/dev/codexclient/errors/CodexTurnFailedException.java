@@ -36,7 +36,7 @@ public class CodexTurnFailedException extends CodexException {
         return turnId;
     }
 
-    /** The error message codex reported for the turn. */
+    /** The error message codex reported for the turn, with known secrets (API keys, tokens) masked. */
     public String serverMessage() {
         return serverMessage;
     }

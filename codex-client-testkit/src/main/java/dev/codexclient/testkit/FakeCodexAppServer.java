@@ -449,6 +449,8 @@ public final class FakeCodexAppServer implements AutoCloseable {
             emitOn(session, "warning", Json.object().putNull("threadId").put("message", filler));
         } else if (fault instanceof Fault.FloodStderr f) {
             link.floodStderr(f.bytes());
+        } else if (fault instanceof Fault.Stderr e) {
+            link.writeStderr(e.text().getBytes(StandardCharsets.UTF_8));
         } else if (fault instanceof Fault.UnknownNotification u) {
             emitOn(session, u.method(), Json.object().put("note", "not part of the protocol"));
         } else if (fault instanceof Fault.UnknownServerRequest u) {

@@ -63,6 +63,14 @@ public sealed interface Fault {
         return new FloodStderr(bytes);
     }
 
+    /**
+     * Writes {@code text} as it is to the child's stderr (child-process mode), e.g. a log line that echoes a
+     * secret before the process fails.
+     */
+    static Fault stderr(String text) {
+        return new Stderr(text);
+    }
+
     /** Answers the next {@code times} requests of {@code method} with -32001 "Server overloaded; retry later.". */
     static Fault overloaded(String method, int times) {
         return new Overloaded(method, times);
@@ -132,6 +140,13 @@ public sealed interface Fault {
 
     /** See {@link #floodStderr(long)}. */
     record FloodStderr(long bytes) implements Fault {
+    }
+
+    /** See {@link #stderr(String)}. */
+    record Stderr(String text) implements Fault {
+        public Stderr {
+            Objects.requireNonNull(text, "text");
+        }
     }
 
     /** See {@link #overloaded(String, int)}. */

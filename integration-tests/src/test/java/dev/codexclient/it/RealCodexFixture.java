@@ -15,18 +15,21 @@ import java.util.Comparator;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
-/** The real codex app-server, pointed at a scripted model, with a private CODEX_HOME and workspace. */
-final class RealCodexFixture implements AutoCloseable {
-    final ScriptedModelServer model;
-    final Path workspace;
+/**
+ * The real codex app-server, pointed at a scripted model, with a private CODEX_HOME and workspace. Public for the
+ * reliability suite's real-codex cases.
+ */
+public final class RealCodexFixture implements AutoCloseable {
+    public final ScriptedModelServer model;
+    public final Path workspace;
     private final Path codexBinary;
 
-    RealCodexFixture() {
+    public RealCodexFixture() {
         this(binary());
     }
 
     /** A fixture running the given codex executable (e.g. another version, for compatibility runs). */
-    RealCodexFixture(Path codexBinary) {
+    public RealCodexFixture(Path codexBinary) {
         this.codexBinary = codexBinary;
         model = ScriptedModelServer.start();
         try {
@@ -37,7 +40,7 @@ final class RealCodexFixture implements AutoCloseable {
         }
     }
 
-    CodexClient.Builder clientBuilder() {
+    public CodexClient.Builder clientBuilder() {
         return CodexClient.builder()
                 .codexBinary(codexBinary)
                 .codexHome(model.codexHome())
@@ -48,21 +51,21 @@ final class RealCodexFixture implements AutoCloseable {
                 .stdio(s -> ScriptedModelServer.CLEARED_VARIABLES.forEach(s::removeEnvironment));
     }
 
-    CodexClient client(Consumer<CodexClient.Builder> configure) {
+    public CodexClient client(Consumer<CodexClient.Builder> configure) {
         CodexClient.Builder b = clientBuilder();
         configure.accept(b);
         return b.build();
     }
 
     /** Thread params: approvals asked for everything that writes, writes confined to the workspace. */
-    ThreadStartParams.Builder threadParams() {
+    public ThreadStartParams.Builder threadParams() {
         return ThreadStartParams.builder()
                 .cwd(workspace.toString())
                 .approvalPolicy(AskForApproval.Simple.UNTRUSTED)
                 .sandbox(SandboxMode.WORKSPACE_WRITE);
     }
 
-    static Path binary() {
+    public static Path binary() {
         String configured = System.getProperty("codex.binary", System.getenv("CODEX_BINARY"));
         return configured != null && !configured.isBlank() ? Path.of(configured) : CodexBinary.pinned();
     }

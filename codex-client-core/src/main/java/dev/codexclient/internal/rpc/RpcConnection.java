@@ -52,6 +52,7 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
     private static final Logger WIRE = LoggerFactory.getLogger("dev.codexclient.wire");
     private static final String GLOBAL_LANE = "";
     private static final int LOGGED_LINE_LIMIT = 2_000;
+    private static final int WARN_ANOMALIES = 10;
 
     /** What the client layer above the connection implements. */
     public interface Handler {
@@ -81,6 +82,7 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
     private final Map<RequestId, Pending> pending = new ConcurrentHashMap<>();
     private final Map<RequestId, CompletableFuture<?>> inflightServerRequests = new ConcurrentHashMap<>();
     private final Map<String, SerialExecutor> lanes = new ConcurrentHashMap<>();
+    private final Map<String, AtomicLong> anomalies = new ConcurrentHashMap<>();
     private final ScheduledThreadPoolExecutor timer;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CompletableFuture<CodexTransportException> terminated = new CompletableFuture<>();
@@ -306,12 +308,13 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
             try {
                 node = mapper.readTree(line);
             } catch (IOException e) {
-                LOG.warn("Skipping a line from {} that is not JSON: {}", transport.describe(), preview(line));
+                anomaly("lines that are not JSON", "Skipping a line from {} that is not JSON: {}",
+                        transport.describe(), preview(line));
                 return;
             }
             if (!(node instanceof ObjectNode message)) {
-                LOG.warn("Skipping a message from {} that is not a JSON object: {}", transport.describe(),
-                        preview(line));
+                anomaly("messages that are not JSON objects", "Skipping a message from {} that is not a JSON "
+                        + "object: {}", transport.describe(), preview(line));
                 return;
             }
             JsonNode method = message.get("method");
@@ -322,7 +325,8 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
                 } else {
                     Optional<RequestId> requestId = toRequestId(id);
                     if (requestId.isEmpty()) {
-                        LOG.warn("Skipping a server request with an invalid id: {}", preview(line));
+                        anomaly("server requests with invalid ids", "Skipping a server request with an invalid "
+                                + "id: {}", preview(line));
                         return;
                     }
                     onServerRequest(new IncomingRequest(requestId.get(), method.textValue(), message));
@@ -330,8 +334,8 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
             } else if (id != null && (message.has("result") || message.has("error"))) {
                 onResponse(id, message);
             } else {
-                LOG.warn("Skipping a message that is neither request, response nor notification: {}",
-                        preview(line));
+                anomaly("messages of no known kind", "Skipping a message that is neither request, response "
+                        + "nor notification: {}", preview(line));
             }
         } catch (RuntimeException e) {
             LOG.error("Unexpected failure while handling a message from {}; the connection keeps reading",
@@ -349,8 +353,8 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         Optional<RequestId> id = toRequestId(idNode);
         Pending p = id.map(pending::remove).orElse(null);
         if (p == null) {
-            LOG.warn("Dropping a response for unknown request id {} (timed out, cancelled, or never sent)",
-                    idNode);
+            anomaly("responses for unknown ids", "Dropping a response for unknown request id {} (timed out, "
+                    + "cancelled, or never sent)", idNode);
             return;
         }
         if (p.timeout() != null) {
@@ -740,6 +744,26 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
     private static String truncate(String s) {
         return s.length() <= LOGGED_LINE_LIMIT ? s
                 : s.substring(0, LOGGED_LINE_LIMIT) + "… (" + s.length() + " chars)";
+    }
+
+    /**
+     * Logs bad input from the peer: the first few of each kind at WARN, then only a count every thousand, the rest
+     * at DEBUG. A peer that writes garbage in a loop must not be able to flood the application's logs.
+     */
+    private void anomaly(String kind, String format, Object... args) {
+        long n = anomalies.computeIfAbsent(kind, k -> new AtomicLong()).incrementAndGet();
+        if (n <= WARN_ANOMALIES) {
+            LOG.warn(format, args);
+            if (n == WARN_ANOMALIES) {
+                LOG.warn("{} {} from {}; further ones are logged at DEBUG with a count every 1000", n, kind,
+                        transport.describe());
+            }
+        } else {
+            if (n % 1000 == 0) {
+                LOG.warn("{} {} from {} so far", n, kind, transport.describe());
+            }
+            LOG.debug(format, args);
+        }
     }
 
     /** For tests and diagnostics: how many client requests await a response. */

@@ -1,0 +1,181 @@
+package dev.codexclient.it.reliability;
+
+import static dev.codexclient.it.reliability.FaultHarness.child;
+import static dev.codexclient.it.reliability.FaultHarness.inMemory;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.codexclient.CodexClient;
+import dev.codexclient.CodexTurn;
+import dev.codexclient.TurnResult;
+import dev.codexclient.protocol.ThreadItem;
+import dev.codexclient.protocol.TurnStatus;
+import dev.codexclient.testkit.FakeCodexAppServer;
+import dev.codexclient.testkit.RecordedRequest;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/** The stuck-turn watchdog against the fake: lost completions, turns that never end, and turns that are just slow. */
+class TurnWatchdogTest {
+    private static final Duration SHORT = Duration.ofSeconds(10);
+
+    @AfterAll
+    static void report() {
+        ReliabilityReport.publish();
+    }
+
+    /**
+     * A {@code thread/read} result for {@code threadId} (as the fake created it) whose newest turn has
+     * {@code status}; a finished turn carries the agent message the fake streamed.
+     */
+    static JsonNode threadWithTurn(FakeCodexAppServer fake, String threadId, String status) {
+        ObjectNode thread = null;
+        String turnId = null;
+        String lastText = null;
+        String lastItemId = null;
+        for (JsonNode m : fake.sentMessages()) {
+            if (m.path("result").path("thread").path("id").asText("").equals(threadId)) {
+                thread = ((ObjectNode) m.path("result").path("thread")).deepCopy();
+            }
+            JsonNode params = m.path("params");
+            if (m.path("method").asText("").equals("turn/started")
+                    && params.path("threadId").asText("").equals(threadId)) {
+                turnId = params.path("turn").path("id").asText();
+            }
+            if (m.path("method").asText("").equals("item/completed")
+                    && params.path("item").path("type").asText("").equals("agentMessage")) {
+                lastText = params.path("item").path("text").asText();
+                lastItemId = params.path("item").path("id").asText();
+            }
+        }
+        if (thread == null || turnId == null) {
+            throw new AssertionError("the fake has no started turn on thread " + threadId);
+        }
+        ObjectNode turn = thread.objectNode().put("id", turnId).put("status", status);
+        ArrayNode items = turn.putArray("items");
+        if (lastText != null && !status.equals("inProgress")) {
+            items.addObject().put("type", "agentMessage").put("id", lastItemId).put("text", lastText);
+        }
+        turn.putNull("error");
+        thread.putArray("turns").add(turn);
+        ObjectNode result = thread.objectNode();
+        result.set("thread", thread);
+        return result;
+    }
+
+    private static long count(FakeCodexAppServer fake, String method) {
+        return fake.requests().stream().map(RecordedRequest::method).filter(method::equals).count();
+    }
+
+    @Test
+    void lostCompletionIsRecoveredFromThreadRead() {
+        FaultHarness.run("watchdog: turn/completed lost, thread/read says completed", f -> {
+            try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
+                // The turn streams its answer, then its turn/completed is "lost": the server finished the turn.
+                fake.onTurnStart(t -> t.agentMessage("All tests pass.").neverComplete());
+                fake.on("thread/read").always().respondWith(req -> threadWithTurn(fake,
+                        req.params().path("threadId").asText(), "completed"));
+                try (CodexClient client = child(fake).turnWatchdog(Duration.ofMillis(400)).build()) {
+                    long t0 = System.nanoTime();
+                    TurnResult r = client.startThread().startTurn("run the tests").await(SHORT);
+                    long millis = (System.nanoTime() - t0) / 1_000_000;
+                    assertThat(r.status()).isEqualTo(TurnStatus.COMPLETED);
+                    assertThat(r.stalled()).isFalse();
+                    assertThat(r.finalText()).isEqualTo("All tests pass.");
+                    assertThat(r.itemsOf(ThreadItem.AgentMessage.class)).hasSize(1);
+                    assertThat(r.turn()).isPresent();
+                    RecordedRequest read = fake.takeRequest("thread/read", SHORT);
+                    assertThat(read.params().path("includeTurns").asBoolean()).isTrue();
+                    assertThat(count(fake, "turn/interrupt")).isZero();
+                    assertThat(millis).isLessThan(5_000);
+                    f.sent(FaultHarness.sentNotifications(fake)).received(1)
+                            .outcome("COMPLETED from thread/read after " + millis + " ms; no interrupt");
+                }
+            }
+        });
+    }
+
+    @Test
+    void turnThatNeverCompletesIsInterruptedThenStalled() {
+        FaultHarness.run("watchdog: never completes, not even on interrupt", f -> {
+            try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
+                fake.onTurnStart(t -> t.agentMessage("thinking").neverComplete());
+                fake.on("thread/read").always().respondWith(req -> threadWithTurn(fake,
+                        req.params().path("threadId").asText(), "inProgress"));
+                try (CodexClient client = inMemory(fake).interruptGracePeriod(Duration.ofMillis(500)).build()) {
+                    // Per turn, no client-wide watchdog.
+                    CodexTurn turn = client.startThread().startTurn("hang").watchdog(Duration.ofMillis(300));
+                    TurnResult r = turn.await(SHORT);
+                    assertThat(r.stalled()).isTrue();
+                    assertThat(r.status()).isEqualTo(TurnStatus.INTERRUPTED);
+                    assertThat(r.finalText()).isEqualTo("thinking");
+                    assertThat(count(fake, "thread/read")).isEqualTo(1);
+                    assertThat(count(fake, "turn/interrupt")).isEqualTo(1);
+                    f.sent(FaultHarness.sentNotifications(fake)).received(1)
+                            .outcome("read -> interrupt -> stalled");
+                }
+            }
+        });
+    }
+
+    @Test
+    void unreadableThreadIsTreatedAsRunning() {
+        FaultHarness.run("watchdog: thread/read fails", f -> {
+            try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
+                fake.onTurnStart(t -> t.neverComplete());
+                fake.on("thread/read").always().respondError(-32600, "thread not loaded");
+                try (CodexClient client = inMemory(fake).turnWatchdog(Duration.ofMillis(300))
+                        .interruptGracePeriod(Duration.ofMillis(500)).build()) {
+                    TurnResult r = client.startThread().startTurn("hang").await(SHORT);
+                    assertThat(r.stalled()).isTrue();
+                    assertThat(count(fake, "turn/interrupt")).isEqualTo(1);
+                    f.outcome("read error -> interrupt -> stalled");
+                }
+            }
+        });
+    }
+
+    @Test
+    void slowButSteadyTurnIsLeftAlone() {
+        FaultHarness.run("watchdog: slow but steady turn untouched", f -> {
+            try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
+                fake.onTurnStart(t -> {
+                    for (int i = 0; i < 8; i++) {
+                        t.pause(Duration.ofMillis(150)).agentMessage("step " + i);
+                    }
+                    t.completed();
+                });
+                try (CodexClient client = inMemory(fake).turnWatchdog(Duration.ofMillis(400)).build()) {
+                    TurnResult r = client.startThread().startTurn("slowly").await(SHORT);
+                    assertThat(r.status()).isEqualTo(TurnStatus.COMPLETED);
+                    assertThat(r.stalled()).isFalse();
+                    assertThat(count(fake, "thread/read")).isZero();
+                    assertThat(count(fake, "turn/interrupt")).isZero();
+                    f.outcome("1.2 s of 150 ms gaps under a 400 ms watchdog: no read, no interrupt");
+                }
+            }
+        });
+    }
+
+    @Test
+    void watchdogRejectsNonPositiveIdleTimes() {
+        assertThatThrownBy(() -> CodexClient.builder().turnWatchdog(Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class);
+        try (FakeCodexAppServer fake = new FakeCodexAppServer();
+             CodexClient client = inMemory(fake).build()) {
+            CodexTurn turn = client.startThread().startTurn("hi");
+            assertThatThrownBy(() -> turn.watchdog(Duration.ofSeconds(-1)))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThat(turn.await(SHORT).status()).isEqualTo(TurnStatus.COMPLETED);
+        }
+    }
+
+    static List<String> methods(FakeCodexAppServer fake) {
+        return fake.requests().stream().map(RecordedRequest::method).toList();
+    }
+}
