@@ -13,31 +13,19 @@ import dev.codexclient.internal.rpc.IncomingNotification;
 import dev.codexclient.internal.rpc.IncomingRequest;
 import dev.codexclient.internal.rpc.RpcConnection;
 import dev.codexclient.internal.rpc.RpcSettings;
-import dev.codexclient.protocol.ApplyPatchApprovalParams;
-import dev.codexclient.protocol.ApplyPatchApprovalResponse;
 import dev.codexclient.protocol.ChatgptAuthTokensRefreshParams;
 import dev.codexclient.protocol.ChatgptAuthTokensRefreshResponse;
 import dev.codexclient.protocol.CommandExecutionApprovalDecision;
 import dev.codexclient.protocol.CommandExecutionRequestApprovalParams;
 import dev.codexclient.protocol.CommandExecutionRequestApprovalResponse;
-import dev.codexclient.protocol.CurrentTimeReadResponse;
-import dev.codexclient.protocol.DynamicToolCallParams;
-import dev.codexclient.protocol.DynamicToolCallResponse;
-import dev.codexclient.protocol.ExecCommandApprovalParams;
-import dev.codexclient.protocol.ExecCommandApprovalResponse;
 import dev.codexclient.protocol.FileChangeApprovalDecision;
 import dev.codexclient.protocol.FileChangeRequestApprovalParams;
 import dev.codexclient.protocol.FileChangeRequestApprovalResponse;
-import dev.codexclient.protocol.GrantedPermissionProfile;
 import dev.codexclient.protocol.InitializeResponse;
 import dev.codexclient.protocol.LoginAccountParams;
-import dev.codexclient.protocol.McpServerElicitationAction;
 import dev.codexclient.protocol.McpServerElicitationRequestParams;
 import dev.codexclient.protocol.McpServerElicitationRequestResponse;
 import dev.codexclient.protocol.MethodDescriptor;
-import dev.codexclient.protocol.PermissionGrantScope;
-import dev.codexclient.protocol.PermissionsRequestApprovalParams;
-import dev.codexclient.protocol.PermissionsRequestApprovalResponse;
 import dev.codexclient.protocol.ProtocolJson;
 import dev.codexclient.protocol.ReviewDecision;
 import dev.codexclient.protocol.ServerNotification;
@@ -50,7 +38,6 @@ import dev.codexclient.protocol.ThreadResumeParams;
 import dev.codexclient.protocol.ThreadStartParams;
 import dev.codexclient.protocol.ToolRequestUserInputParams;
 import dev.codexclient.protocol.ToolRequestUserInputResponse;
-import dev.codexclient.protocol.TurnStatus;
 import dev.codexclient.transport.StdioTransport;
 import dev.codexclient.transport.Transport;
 import java.nio.file.Path;
@@ -175,8 +162,8 @@ public final class CodexClient implements AutoCloseable {
                 Optional.ofNullable(response.platformFamily()), Optional.ofNullable(response.platformOs()));
         connection.notify("initialized", null);
         LOG.debug("initialized {} ({})", connection.describe(), serverInfo.userAgent());
-        if (b.apiKey != null) {
-            await(rpc.accountLoginStart(new LoginAccountParams.ApiKey(b.apiKey)), "account/login/start");
+        if (b.login != null) {
+            await(rpc.accountLoginStart(b.login), "account/login/start");
         }
     }
 
@@ -495,7 +482,7 @@ public final class CodexClient implements AutoCloseable {
         private ObjectMapper userMapper;
         private int replayLimit = 10_000;
         private final Redactor redactor = Redactor.shared();
-        private String apiKey;
+        private LoginAccountParams login;
         final Map<String, DynamicTool> tools = new LinkedHashMap<>();
         final List<Consumer<ServerNotification>> listeners = new ArrayList<>();
         ApprovalPolicy approvals;
@@ -577,8 +564,24 @@ public final class CodexClient implements AutoCloseable {
 
         /** Logs in with an API key right after the handshake. The key is never logged. */
         public Builder apiKey(String apiKey) {
-            this.apiKey = Objects.requireNonNull(apiKey, "apiKey");
+            Objects.requireNonNull(apiKey, "apiKey");
             redactor.register(apiKey);
+            this.login = new LoginAccountParams.ApiKey(apiKey);
+            return this;
+        }
+
+        /**
+         * Logs in with ChatGPT tokens your application manages, right after the handshake. Pair it with
+         * {@link #onChatgptTokenRefresh} so codex can ask for fresh tokens when these expire. Tokens are never
+         * logged.
+         *
+         * @param planType the ChatGPT plan (e.g. {@code "plus"}), or {@code null} to let codex find out
+         */
+        public Builder chatgptAuthTokens(String accessToken, String chatgptAccountId, String planType) {
+            Objects.requireNonNull(accessToken, "accessToken");
+            Objects.requireNonNull(chatgptAccountId, "chatgptAccountId");
+            redactor.register(accessToken);
+            this.login = new LoginAccountParams.ChatgptAuthTokens(accessToken, chatgptAccountId, planType);
             return this;
         }
 

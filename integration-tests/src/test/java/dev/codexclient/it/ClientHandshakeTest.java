@@ -115,6 +115,27 @@ class ClientHandshakeTest {
     }
 
     @Test
+    void chatgptTokensLogInRightAfterTheHandshakeAndRefreshThroughTheHandler(FakeCodexAppServer fake) {
+        fake.on("account/login/start").respond(Map.of("type", "chatgptAuthTokens"));
+        try (CodexClient client = inMemory(fake)
+                .chatgptAuthTokens("tok-initial-0123456789", "acct-1", null)
+                .onChatgptTokenRefresh(req -> java.util.concurrent.CompletableFuture.completedFuture(
+                        dev.codexclient.protocol.ChatgptAuthTokensRefreshResponse.builder()
+                                .accessToken("tok-refreshed-0123456789").chatgptAccountId("acct-1").build()))
+                .build()) {
+            JsonNode params = fake.receivedMessages().get(2).path("params");
+            assertThat(params.path("type").asText()).isEqualTo("chatgptAuthTokens");
+            assertThat(params.path("accessToken").asText()).isEqualTo("tok-initial-0123456789");
+            assertThat(params.path("chatgptAccountId").asText()).isEqualTo("acct-1");
+            assertThat(params.has("chatgptPlanType")).isFalse();
+
+            var refresh = fake.requestChatgptTokenRefresh();
+            assertThat(refresh.awaitResponse(java.time.Duration.ofSeconds(5)).result().path("accessToken").asText())
+                    .isEqualTo("tok-refreshed-0123456789");
+        }
+    }
+
+    @Test
     void rejectedLoginFailsTheBuildWithoutRevealingTheKey(FakeCodexAppServer fake) {
         String key = "sk-test-secret-9876543210";
         fake.on("account/login/start").respondError(-32600, "invalid API key " + key);
