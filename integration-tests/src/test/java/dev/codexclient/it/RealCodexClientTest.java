@@ -22,18 +22,18 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The client API against the real codex app-server, driven offline by a scripted model. */
 @Tag("real-codex")
 @Timeout(60)
 class RealCodexClientTest {
     private static final Duration TURN = Duration.ofSeconds(30);
-    private RealCodexFixture codex;
+    @RegisterExtension
+    final RealCodexFixture codex = new RealCodexFixture();
 
     @Test
     void interruptRightAfterStartSettlesTheTurn() {
@@ -46,15 +46,6 @@ class RealCodexClientTest {
         }
     }
 
-    @BeforeEach
-    void start() {
-        codex = new RealCodexFixture();
-    }
-
-    @AfterEach
-    void stop() {
-        codex.close();
-    }
 
     @Test
     void handshakeReportsTheServer() {

@@ -25,28 +25,19 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Several things at once against the real codex: parallel tool calls, parallel threads, steering a running turn. */
 @Tag("real-codex")
 @Timeout(60)
 class RealCodexConcurrencyTest {
     private static final Duration TURN = Duration.ofSeconds(30);
-    private RealCodexFixture codex;
+    @RegisterExtension
+    final RealCodexFixture codex = new RealCodexFixture();
 
-    @BeforeEach
-    void start() {
-        codex = new RealCodexFixture();
-    }
-
-    @AfterEach
-    void stop() {
-        codex.close();
-    }
 
     private static ObjectNode keySchema() {
         ObjectNode schema = JsonNodeFactory.instance.objectNode().put("type", "object");

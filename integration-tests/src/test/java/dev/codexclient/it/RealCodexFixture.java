@@ -14,12 +14,15 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * The real codex app-server, pointed at a scripted model, with a private CODEX_HOME and workspace. Public for the
- * reliability suite's real-codex cases.
+ * reliability suite's real-codex cases. As a field with {@code @RegisterExtension} it is created for each test
+ * (a new test instance per method) and closed after it.
  */
-public final class RealCodexFixture implements AutoCloseable {
+public final class RealCodexFixture implements AutoCloseable, AfterEachCallback {
     public final ScriptedModelServer model;
     public final Path workspace;
     private final Path codexBinary;
@@ -68,6 +71,11 @@ public final class RealCodexFixture implements AutoCloseable {
     public static Path binary() {
         String configured = System.getProperty("codex.binary", System.getenv("CODEX_BINARY"));
         return configured != null && !configured.isBlank() ? Path.of(configured) : CodexBinary.pinned();
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        close();
     }
 
     @Override

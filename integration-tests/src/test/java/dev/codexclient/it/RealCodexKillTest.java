@@ -20,27 +20,18 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The app-server dies with SIGKILL in the middle of work: everything pending fails, typed and promptly. */
 @Tag("real-codex")
 @Timeout(60)
 class RealCodexKillTest {
-    private RealCodexFixture codex;
+    @RegisterExtension
+    final RealCodexFixture codex = new RealCodexFixture();
 
-    @BeforeEach
-    void start() {
-        codex = new RealCodexFixture();
-    }
-
-    @AfterEach
-    void stop() {
-        codex.close();
-    }
 
     @Test
     void sigkillMidTurnFailsEveryPendingCallAndLeaksNothing() throws Exception {

@@ -12,11 +12,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * 100 000 lines of command output stream through a client whose JVM has a 64 MB heap: the output deltas arrive,
@@ -28,17 +27,9 @@ import org.junit.jupiter.api.Timeout;
 class RealCodexStreamingTest {
     private static final int LINES = 100_000;
     private static final String LINE_FORMAT = "line %06g of a long command output, streamed to the client";
-    private RealCodexFixture codex;
+    @RegisterExtension
+    final RealCodexFixture codex = new RealCodexFixture();
 
-    @BeforeEach
-    void start() {
-        codex = new RealCodexFixture();
-    }
-
-    @AfterEach
-    void stop() {
-        codex.close();
-    }
 
     @Test
     void hundredThousandLinesStreamWithBoundedMemory() throws Exception {

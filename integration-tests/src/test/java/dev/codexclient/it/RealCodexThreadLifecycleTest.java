@@ -16,28 +16,19 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Thread management against the real codex: start, list page by page, read, name, archive, fork, resume. */
 @Tag("real-codex")
 @Timeout(60)
 class RealCodexThreadLifecycleTest {
     private static final Duration TURN = Duration.ofSeconds(30);
-    private RealCodexFixture codex;
+    @RegisterExtension
+    final RealCodexFixture codex = new RealCodexFixture();
 
-    @BeforeEach
-    void start() {
-        codex = new RealCodexFixture();
-    }
-
-    @AfterEach
-    void stop() {
-        codex.close();
-    }
 
     /** Codex stores a thread once it has a turn; this runs one so the thread can be listed, read and resumed. */
     private CodexThread threadWithOneTurn(CodexClient client, String prompt, String answer) {
