@@ -1,0 +1,33 @@
+package dev.codexclient.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Runs every benchmark with tiny sizes: proves they still work and produce numbers (never asserts timings). */
+class BenchmarkSmokeTest {
+
+    @Test
+    void everyBenchmarkProducesNumbers(@TempDir Path results) throws Exception {
+        BenchmarkRunner.Report report = new BenchmarkRunner(BenchmarkRunner.Config.smoke(results)).run();
+
+        assertThat(report.rows()).extracting(BenchmarkRunner.Row::figure)
+                .contains("1 Decode", "2 Stream", "3 Round trip", "4 Cold start", "5 Memory", "6 Isolation");
+        assertThat(report.numbers()).containsKeys(
+                "decode.mix.sdk.msgPerSec", "decode.mix.readTree.msgPerSec",
+                "decode.delta.sdk.msgPerSec", "decode.delta.readTree.msgPerSec",
+                "stream.delta.sdk.linesPerSec", "stream.delta.raw.linesPerSec",
+                "stream.delta.node.linesPerSec", "stream.delta.python.linesPerSec",
+                "stream.mix.sdk.linesPerSec", "roundTrip.sdk.p50Micros", "roundTrip.raw.p50Micros",
+                "coldStart.wallMs", "coldStart.classes", "coldStart.protocolClassesAfterDelta",
+                "memory.peakHeapMb", "isolation.p99Ms");
+        assertThat(report.numbers().values()).allSatisfy(v -> assertThat(v).isFinite().isNotNegative());
+        assertThat(report.numbers().get("decode.mix.sdk.msgPerSec")).isPositive();
+        assertThat(report.numbers().get("stream.delta.sdk.linesPerSec")).isPositive();
+        assertThat(report.numbers().get("memory.completed")).isEqualTo(1.0);
+        assertThat(report.markdown()).contains("| Figure |");
+        assertThat(results.resolve("latest.md")).exists();
+    }
+}
