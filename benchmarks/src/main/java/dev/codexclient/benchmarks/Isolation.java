@@ -46,7 +46,7 @@ final class Isolation {
                     long latency = System.nanoTime() - Long.parseLong(d.delta());
                     if (isA) {
                         blockedMax.accumulateAndGet(latency, Math::max);
-                        if (blocked.compareAndSet(false, true)) {
+                        if (blocked.compareAndSet(false, true) && !block.isZero()) {
                             LockSupport.parkNanos(block.toNanos());
                         }
                         blockedDone.countDown();
