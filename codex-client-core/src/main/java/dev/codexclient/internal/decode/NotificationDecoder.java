@@ -24,10 +24,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code emittedAtMs} that is not an integer goes through the union decode.
  */
 public final class NotificationDecoder {
-    private static final Map<String, Class<?>> VARIANTS = variants();
-
     private final ObjectMapper mapper;
-    private final ObjectReader union;
+    private volatile ObjectReader union;
     private final Map<String, Variant> byMethod = new ConcurrentHashMap<>();
 
     /** How to build one variant; {@code NONE} marks methods that take the union decode. */
@@ -37,7 +35,6 @@ public final class NotificationDecoder {
 
     public NotificationDecoder(ObjectMapper mapper) {
         this.mapper = mapper;
-        this.union = mapper.readerFor(ServerNotification.class);
     }
 
     /**
@@ -50,18 +47,18 @@ public final class NotificationDecoder {
         if (v == null) {
             v = variant(method);
             // Bounded by the methods of the schema: unknown methods are not remembered.
-            if (VARIANTS.containsKey(method)) {
+            if (Variants.BY_METHOD.containsKey(method)) {
                 byMethod.put(method, v);
             }
         }
         if (v == Variant.NONE) {
-            return union.readValue(message);
+            return union().readValue(message);
         }
         Object params = null;
         Long emittedAtMs = null;
         try (JsonParser p = mapper.getFactory().createParser(message)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
-                return union.readValue(message);
+                return union().readValue(message);
             }
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String name = p.currentName();
@@ -75,7 +72,7 @@ public final class NotificationDecoder {
                         emittedAtMs = null;
                     } else {
                         // Leave coercions (and their errors) to Jackson's own rules.
-                        return union.readValue(message);
+                        return union().readValue(message);
                     }
                 } else {
                     p.skipChildren();
@@ -94,8 +91,18 @@ public final class NotificationDecoder {
         }
     }
 
+    /** Built on first use: a reader prefetches its deserializer, and the union's loads every variant. */
+    private ObjectReader union() {
+        ObjectReader r = union;
+        if (r == null) {
+            r = mapper.readerFor(ServerNotification.class);
+            union = r;
+        }
+        return r;
+    }
+
     private Variant variant(String method) {
-        Class<?> type = VARIANTS.get(method);
+        Class<?> type = Variants.BY_METHOD.get(method);
         if (type == null || !type.isRecord()) {
             return Variant.NONE;
         }
@@ -127,14 +134,22 @@ public final class NotificationDecoder {
         }
     }
 
-    private static Map<String, Class<?>> variants() {
-        Map<String, Class<?>> out = new HashMap<>();
-        JsonSubTypes subtypes = ServerNotification.class.getAnnotation(JsonSubTypes.class);
-        if (subtypes != null) {
-            for (JsonSubTypes.Type t : subtypes.value()) {
-                out.put(t.name(), t.value());
-            }
+    /** The variant of every method, read on first use: reading the annotation loads every variant class. */
+    private static final class Variants {
+        static final Map<String, Class<?>> BY_METHOD = load();
+
+        private Variants() {
         }
-        return Map.copyOf(out);
+
+        private static Map<String, Class<?>> load() {
+            Map<String, Class<?>> out = new HashMap<>();
+            JsonSubTypes subtypes = ServerNotification.class.getAnnotation(JsonSubTypes.class);
+            if (subtypes != null) {
+                for (JsonSubTypes.Type t : subtypes.value()) {
+                    out.put(t.name(), t.value());
+                }
+            }
+            return Map.copyOf(out);
+        }
     }
 }
