@@ -15,6 +15,7 @@ public final class ColdStart {
     private ColdStart() {
     }
 
+    @SuppressWarnings("try") // the client only has to stay open while the listener counts
     public static void main(String[] args) throws Exception {
         if (args.length > 0 && args[0].equals("--baseline")) {
             baseline();

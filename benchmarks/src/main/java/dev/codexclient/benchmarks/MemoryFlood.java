@@ -20,6 +20,7 @@ public final class MemoryFlood {
     private MemoryFlood() {
     }
 
+    @SuppressWarnings("try") // the client only has to stay open while the listener counts
     public static void main(String[] args) throws Exception {
         String file = args[0];
         int lines = Integer.parseInt(args[1]);
