@@ -9,6 +9,7 @@ import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexTimeoutException;
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.internal.Redactor;
+import dev.codexclient.internal.decode.NotificationDecoder;
 import dev.codexclient.internal.rpc.IncomingNotification;
 import dev.codexclient.internal.rpc.IncomingRequest;
 import dev.codexclient.internal.rpc.RpcConnection;
@@ -105,6 +106,7 @@ public final class CodexClient implements AutoCloseable {
     private final ScheduledExecutorService scheduler;
     private final Map<String, CodexThread> threads = new ConcurrentHashMap<>();
     private final List<Consumer<ServerNotification>> listeners = new CopyOnWriteArrayList<>();
+    private final NotificationDecoder decoder = new NotificationDecoder(mapper);
     private final ServerRequestRouter router;
     private final List<DynamicTool> tools;
     private final Duration requestTimeout;
@@ -326,7 +328,7 @@ public final class CodexClient implements AutoCloseable {
         public void onNotification(IncomingNotification raw) {
             ServerNotification n;
             try {
-                n = mapper.treeToValue(raw.message(), ServerNotification.class);
+                n = decoder.decode(raw.method(), raw.bytes());
             } catch (Exception e) {
                 // Known method, params not as the schema says: keep it, as raw, rather than dropping it.
                 LOG.warn("Notification {} does not match the schema; delivering it unrecognised: {}",

@@ -1,6 +1,5 @@
 package dev.codexclient;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.codexclient.internal.rpc.IncomingNotification;
 import dev.codexclient.protocol.ServerNotification;
@@ -206,7 +205,7 @@ public final class CodexThread {
                 LOG.warn("A thread listener threw; other listeners still get the event", e);
             }
         }
-        String turnId = turnIdOf(raw.message().get("params"));
+        String turnId = raw.turnId().orElse(null);
         if (turnId == null) {
             return;
         }
@@ -267,21 +266,6 @@ public final class CodexThread {
 
     List<CodexTurn> activeTurns() {
         return new ArrayList<>(turns.values());
-    }
-
-    private static String turnIdOf(JsonNode params) {
-        if (params == null) {
-            return null;
-        }
-        JsonNode t = params.get("turnId");
-        if (t != null && t.isTextual()) {
-            return t.textValue();
-        }
-        JsonNode turn = params.get("turn");
-        if (turn != null && turn.path("id").isTextual()) {
-            return turn.get("id").textValue();
-        }
-        return null;
     }
 
     @Override

@@ -43,9 +43,12 @@ public final class ProtocolJson {
         return JsonMapper.builder(factory)
                 // The protocol has about 2,000 classes: Jackson's default serializer cache (4,000 entries, generic
                 // types included) would keep evicting and rebuilding its lookup map.
+                // The type cache must be sized too: the builder's default for it is 0, which turns every type
+                // lookup during (de)serialization into a miss that rebuilds the JavaType (a 7x slower decode).
                 .cacheProvider(DefaultCacheProvider.builder()
                         .maxDeserializerCacheSize(20_000)
                         .maxSerializerCacheSize(20_000)
+                        .maxTypeFactoryCacheSize(20_000)
                         .build())
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)

@@ -304,6 +304,19 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         // Everything a line can contain is survivable: this method must never throw into the reader thread.
         try {
             trace("recv", line);
+            Envelope envelope;
+            try {
+                envelope = Envelope.scan(mapper.getFactory(), line);
+            } catch (IOException e) {
+                anomaly("lines that are not JSON", "Skipping a line from {} that is not JSON: {}",
+                        transport.describe(), preview(line));
+                return;
+            }
+            if (envelope != null && envelope.isNotification()) {
+                // The hot path (token deltas, command output): routed from the scan, decoded on its lane.
+                onNotification(envelope, line);
+                return;
+            }
             JsonNode node;
             try {
                 node = mapper.readTree(line);
@@ -320,17 +333,14 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
             JsonNode method = message.get("method");
             JsonNode id = message.get("id");
             if (method != null && method.isTextual()) {
-                if (id == null || id.isNull()) {
-                    onNotification(method.textValue(), message);
-                } else {
-                    Optional<RequestId> requestId = toRequestId(id);
-                    if (requestId.isEmpty()) {
-                        anomaly("server requests with invalid ids", "Skipping a server request with an invalid "
-                                + "id: {}", preview(line));
-                        return;
-                    }
-                    onServerRequest(new IncomingRequest(requestId.get(), method.textValue(), message));
+                // Notifications left on the scan path above: this is a server request.
+                Optional<RequestId> requestId = toRequestId(id);
+                if (requestId.isEmpty()) {
+                    anomaly("server requests with invalid ids", "Skipping a server request with an invalid id: {}",
+                            preview(line));
+                    return;
                 }
+                onServerRequest(new IncomingRequest(requestId.get(), method.textValue(), message));
             } else if (id != null && (message.has("result") || message.has("error"))) {
                 onResponse(id, message);
             } else {
@@ -397,29 +407,13 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         return mapper.treeToValue(result, type);
     }
 
-    private void onNotification(String method, ObjectNode message) {
-        JsonNode params = message.get("params");
-        if ("serverRequest/resolved".equals(method) && params != null) {
-            toRequestId(params.path("requestId")).ifPresent(this::withdraw);
+    private void onNotification(Envelope envelope, byte[] line) {
+        if ("serverRequest/resolved".equals(envelope.method())) {
+            envelope.requestId().ifPresent(this::withdraw);
         }
-        Optional<String> threadId = threadIdOf(params);
-        IncomingNotification n = new IncomingNotification(method, message, threadId);
-        lane(threadId.orElse(GLOBAL_LANE)).execute(() -> handler.onNotification(n));
-    }
-
-    private static Optional<String> threadIdOf(JsonNode params) {
-        if (params == null) {
-            return Optional.empty();
-        }
-        JsonNode t = params.get("threadId");
-        if (t != null && t.isTextual()) {
-            return Optional.of(t.textValue());
-        }
-        JsonNode thread = params.get("thread");
-        if (thread != null && thread.path("id").isTextual()) {
-            return Optional.of(thread.get("id").textValue());
-        }
-        return Optional.empty();
+        IncomingNotification n = new IncomingNotification(envelope.method(), line, envelope.threadId(),
+                envelope.turnId(), mapper);
+        lane(envelope.threadId().orElse(GLOBAL_LANE)).execute(() -> handler.onNotification(n));
     }
 
     /**

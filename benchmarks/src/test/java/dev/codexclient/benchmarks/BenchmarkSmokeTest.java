@@ -1,0 +1,54 @@
+package dev.codexclient.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Runs every benchmark with tiny sizes: proves they still work and produce numbers (never asserts timings). */
+class BenchmarkSmokeTest {
+
+    private static boolean installed(String interpreter) {
+        try {
+            Process p = new ProcessBuilder(interpreter, "--version").redirectErrorStream(true).start();
+            p.getInputStream().readAllBytes();
+            return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    @Test
+    void everyBenchmarkProducesNumbers(@TempDir Path results) throws Exception {
+        BenchmarkRunner.Report report = new BenchmarkRunner(BenchmarkRunner.Config.smoke(results)).run();
+
+        assertThat(report.rows()).extracting(BenchmarkRunner.Row::figure)
+                .contains("1 Decode", "2 Stream", "3 Round trip", "4 Cold start", "5 Memory", "6 Isolation");
+        assertThat(report.numbers()).containsKeys(
+                "decode.mix.sdk.msgPerSec", "decode.mix.readTree.msgPerSec",
+                "decode.delta.sdk.msgPerSec", "decode.delta.readTree.msgPerSec",
+                "stream.delta.sdk.linesPerSec", "stream.delta.raw.linesPerSec",
+                "stream.mix.sdk.linesPerSec", "roundTrip.sdk.p50Micros", "roundTrip.raw.p50Micros",
+                "coldStart.wallMs", "coldStart.classes", "coldStart.protocolClassesAfterDelta",
+                "memory.peakHeapMb", "isolation.p99Ms");
+        assertThat(report.numbers().values()).allSatisfy(v -> assertThat(v).isFinite().isNotNegative());
+        assertThat(report.numbers().get("decode.mix.sdk.msgPerSec")).isPositive();
+        assertThat(report.numbers().get("stream.delta.sdk.linesPerSec")).isPositive();
+        assertThat(report.numbers().get("memory.completed")).isEqualTo(1.0);
+        // The node and python baselines run where those interpreters are installed.
+        if (installed("node")) {
+            assertThat(report.numbers()).containsKey("stream.delta.node.linesPerSec");
+        }
+        if (installed("python3")) {
+            assertThat(report.numbers()).containsKey("stream.delta.python.linesPerSec");
+        }
+        assertThat(report.markdown()).contains("| Figure |");
+        assertThat(results.resolve("latest.md")).exists();
+    }
+}
