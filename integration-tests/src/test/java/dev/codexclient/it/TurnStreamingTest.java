@@ -260,6 +260,14 @@ class TurnStreamingTest {
         fake.onTurnStart(turn -> turn.agentMessage("partial answer").pause(Duration.ofSeconds(30)).completed());
         try (CodexClient client = inMemory(fake).build()) {
             CodexTurn turn = client.startThread().startTurn("long task");
+            // Interrupt only once the partial answer is in, or the interrupt can overtake it.
+            java.util.concurrent.CompletableFuture<ThreadItem> answered = new java.util.concurrent.CompletableFuture<>();
+            turn.onItemCompleted(item -> {
+                if (item instanceof ThreadItem.AgentMessage) {
+                    answered.complete(item);
+                }
+            });
+            get(answered);
             TurnResult result = get(turn.interrupt());
             assertThat(result.status()).isEqualTo(TurnStatus.INTERRUPTED);
             assertThat(result.stalled()).isFalse();
