@@ -8,6 +8,7 @@ import dev.codexclient.protocol.ThreadArchiveParams;
 import dev.codexclient.protocol.ThreadCompactStartParams;
 import dev.codexclient.protocol.ThreadForkParams;
 import dev.codexclient.protocol.ThreadReadParams;
+import dev.codexclient.protocol.ThreadRevertParams;
 import dev.codexclient.protocol.ThreadSetNameParams;
 import dev.codexclient.protocol.ThreadUnarchiveParams;
 import dev.codexclient.protocol.ThreadUnsubscribeParams;
@@ -30,7 +31,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A codex thread (a conversation) this client started, resumed or forked: start turns on it, read it, name,
- * archive or compact it, and listen to its events.
+ * archive, revert or compact it, and listen to its events.
  *
  * <pre>{@code
  * CodexThread thread = codex.startThread();
@@ -162,6 +163,19 @@ public final class CodexThread {
     public void unarchive() {
         client.await(client.rpc().threadUnarchive(ThreadUnarchiveParams.builder().threadId(id).build()),
                 "thread/unarchive");
+    }
+
+    /**
+     * Rolls the thread's stored history back to just before {@code turnId}: that turn and every later one are
+     * dropped ({@code thread/revert}, the successor of the older {@code thread/rollback}). Local file changes the
+     * dropped turns made are not undone. Refreshes {@link #info()}; its {@code turns} are empty, as codex reports.
+     */
+    public Thread revertTo(String turnId) {
+        Objects.requireNonNull(turnId, "turnId");
+        Thread t = client.await(client.rpc().threadRevert(ThreadRevertParams.builder().threadId(id)
+                .beforeTurnId(turnId).build()), "thread/revert").thread();
+        info = t;
+        return t;
     }
 
     /** Starts compacting the thread's history; progress arrives as events on this thread. */

@@ -112,6 +112,14 @@ class ThreadsTest {
             assertThat(fake.takeRequest("thread/compact/start", WAIT).params().path("threadId").asText())
                     .isEqualTo(id);
 
+            fake.on("thread/revert").respond(Map.of("thread", thread.info()));
+            Thread reverted = thread.revertTo("turn-7");
+            JsonNode revert = fake.takeRequest("thread/revert", WAIT).params();
+            assertThat(revert.path("threadId").asText()).isEqualTo(id);
+            assertThat(revert.path("beforeTurnId").asText()).isEqualTo("turn-7");
+            assertThat(reverted.id()).isEqualTo(id);
+            assertThat(thread.info()).isEqualTo(reverted);
+
             thread.unsubscribe();
             assertThat(fake.takeRequest("thread/unsubscribe", WAIT).params().path("threadId").asText())
                     .isEqualTo(id);
