@@ -57,7 +57,12 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
 
     /** What the client layer above the connection implements. */
     public interface Handler {
-        /** A notification, delivered on its lane: in wire order per codex thread, never on the reader thread. */
+        /**
+         * A notification, delivered on its lane: in wire order per codex thread, never on the reader thread.
+         * A line routed by its bytes alone may still turn out not to be JSON: then
+         * {@link IncomingNotification#message()} throws {@link UncheckedIOException}, and when that escapes
+         * this method the connection skips the line as it skips any line that is not JSON.
+         */
         void onNotification(IncomingNotification notification);
 
         /**
