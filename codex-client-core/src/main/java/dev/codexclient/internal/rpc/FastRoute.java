@@ -30,6 +30,7 @@ final class FastRoute {
         try {
             return new FastRoute(line).top();
         } catch (Unsure | ArrayIndexOutOfBoundsException e) {
+            // Out of bounds: the line ended inside the object.
             return null;
         }
     }
@@ -205,20 +206,20 @@ final class FastRoute {
 
     /** A string value made of printable ASCII without escapes, as Jackson would decode it. */
     private String plainString() {
-        i++;
-        int start = i;
+        byte[] b = this.b;
+        int start = i + 1;
+        int k = start;
         while (true) {
-            byte c = b[i];
+            byte c = b[k];
             if (c == '"') {
-                String s = new String(b, start, i - start, StandardCharsets.ISO_8859_1);
-                i++;
-                return s;
+                i = k + 1;
+                return new String(b, start, k - start, StandardCharsets.ISO_8859_1);
             }
             if (c == '\\' || c < 0x20) {
                 // Negative bytes (non-ASCII) land here too.
                 throw unsure();
             }
-            i++;
+            k++;
         }
     }
 
@@ -289,14 +290,16 @@ final class FastRoute {
     }
 
     private void skipString() {
-        i++;
+        byte[] b = this.b;
+        int k = i + 1;
         while (true) {
-            byte c = b[i++];
+            byte c = b[k++];
             if (c == '"') {
+                i = k;
                 return;
             }
             if (c == '\\') {
-                i++;
+                k++;
             }
         }
     }
