@@ -330,10 +330,13 @@ public final class CodexClient implements AutoCloseable {
             try {
                 n = decoder.decode(raw.method(), raw.bytes());
             } catch (Exception e) {
+                // Not JSON at all: message() throws before anything is logged or delivered, and the connection
+                // skips the line.
+                ObjectNode message = raw.message();
                 // Known method, params not as the schema says: keep it, as raw, rather than dropping it.
                 LOG.warn("Notification {} does not match the schema; delivering it unrecognised: {}",
                         raw.method(), e.getMessage());
-                n = new ServerNotification.Unrecognized(raw.message());
+                n = new ServerNotification.Unrecognized(message);
             }
             for (Consumer<ServerNotification> l : listeners) {
                 try {

@@ -48,6 +48,24 @@ class ClientFaultsTest {
     }
 
     @Test
+    void notificationShapedLinesThatAreNotJsonAreSkipped(FakeCodexAppServer fake) {
+        // Shaped like notifications, so they are routed without a full parse; the lane's parse must drop them.
+        List<ServerNotification> seen = new CopyOnWriteArrayList<>();
+        try (CodexClient client = inMemory(fake).onNotification(seen::add).build()) {
+            fake.apply(Fault.garbageLine("{\"method\":\"warning\",\"params\":{\"message\":tru}}"));
+            fake.apply(Fault.garbageLine("{\"method\":\"item/agentMessage/delta\",\"params\":{\"threadId\":\"t\","
+                    + "\"turnId\":\"u\",\"itemId\":\"i\",\"delta\":\"bad \\q escape\"}}"));
+            fake.apply(Fault.garbageLine("{\"method\":\"fake/unknown\",\"params\":{\"n\":01}}"));
+            fake.notify("warning", Map.of("message", "after the garbage"));
+            awaitCondition("the warning after the garbage", () -> seen.stream().anyMatch(n ->
+                    n instanceof ServerNotification.Warning w && w.params().message().equals("after the garbage")));
+            assertThat(seen).hasSize(1);
+            assertThat(client.startThread().id()).isNotBlank();
+            assertThat(client.isClosed()).isFalse();
+        }
+    }
+
+    @Test
     void lineSplitInSlowFragmentsInsideMultiByteCharactersDecodes(FakeCodexAppServer fake) {
         List<String> warnings = new CopyOnWriteArrayList<>();
         try (CodexClient client = childProcess(fake).onNotification(n -> {

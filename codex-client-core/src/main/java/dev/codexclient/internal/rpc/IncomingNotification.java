@@ -53,7 +53,7 @@ public final class IncomingNotification {
         ObjectNode m = message;
         if (m == null) {
             try {
-                // The envelope scan already proved the line is one JSON object.
+                // Routing proved the line is one JSON object, or (byte-routed) the lane's decode is about to find out.
                 m = (ObjectNode) mapper.readTree(bytes);
             } catch (IOException e) {
                 throw new UncheckedIOException("a scanned notification no longer parses", e);

@@ -16,6 +16,7 @@ import dev.codexclient.transport.Transport;
 import dev.codexclient.transport.TransportTermination;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,7 +57,12 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
 
     /** What the client layer above the connection implements. */
     public interface Handler {
-        /** A notification, delivered on its lane: in wire order per codex thread, never on the reader thread. */
+        /**
+         * A notification, delivered on its lane: in wire order per codex thread, never on the reader thread.
+         * A line routed by its bytes alone may still turn out not to be JSON: then
+         * {@link IncomingNotification#message()} throws {@link UncheckedIOException}, and when that escapes
+         * this method the connection skips the line as it skips any line that is not JSON.
+         */
         void onNotification(IncomingNotification notification);
 
         /**
@@ -304,6 +310,12 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         // Everything a line can contain is survivable: this method must never throw into the reader thread.
         try {
             trace("recv", line);
+            Envelope routed = FastRoute.notification(line);
+            if (routed != null) {
+                // The hot path (token deltas, command output): routed by a byte scan, parsed once, on its lane.
+                onNotification(routed, line, false);
+                return;
+            }
             Envelope envelope;
             try {
                 envelope = Envelope.scan(mapper.getFactory(), line);
@@ -313,8 +325,7 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
                 return;
             }
             if (envelope != null && envelope.isNotification()) {
-                // The hot path (token deltas, command output): routed from the scan, decoded on its lane.
-                onNotification(envelope, line);
+                onNotification(envelope, line, true);
                 return;
             }
             JsonNode node;
@@ -407,13 +418,44 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         return mapper.treeToValue(result, type);
     }
 
-    private void onNotification(Envelope envelope, byte[] line) {
+    /**
+     * Hands a notification to its lane. {@code lexed} says whether the reader thread already tokenized the whole
+     * line; when it did not, the lane's parse is the first to see every token, and a line it finds not to be
+     * JSON is skipped there exactly as the reader thread would have skipped it.
+     */
+    private void onNotification(Envelope envelope, byte[] line, boolean lexed) {
         if ("serverRequest/resolved".equals(envelope.method())) {
             envelope.requestId().ifPresent(this::withdraw);
         }
         IncomingNotification n = new IncomingNotification(envelope.method(), line, envelope.threadId(),
                 envelope.turnId(), mapper);
-        lane(envelope.threadId().orElse(GLOBAL_LANE)).execute(() -> handler.onNotification(n));
+        SerialExecutor lane = lane(envelope.threadId().orElse(GLOBAL_LANE));
+        if (lexed) {
+            lane.execute(() -> handler.onNotification(n));
+        } else {
+            lane.execute(() -> deliverUnlexed(n));
+        }
+    }
+
+    private void deliverUnlexed(IncomingNotification n) {
+        try {
+            handler.onNotification(n);
+        } catch (UncheckedIOException e) {
+            if (parses(n.bytes())) {
+                throw e;
+            }
+            anomaly("lines that are not JSON", "Skipping a line from {} that is not JSON: {}",
+                    transport.describe(), preview(n.bytes()));
+        }
+    }
+
+    private boolean parses(byte[] line) {
+        try {
+            Envelope.scan(mapper.getFactory(), line);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /**
