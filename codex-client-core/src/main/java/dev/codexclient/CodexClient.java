@@ -28,7 +28,6 @@ import dev.codexclient.protocol.McpServerElicitationRequestParams;
 import dev.codexclient.protocol.McpServerElicitationRequestResponse;
 import dev.codexclient.protocol.MethodDescriptor;
 import dev.codexclient.protocol.ProtocolJson;
-import dev.codexclient.protocol.ReviewDecision;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.ServerRequestMethods;
 import dev.codexclient.protocol.Thread;
@@ -56,7 +55,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -434,16 +432,9 @@ public final class CodexClient implements AutoCloseable {
         }
     }
 
-    static Throwable unwrap(Throwable t) {
-        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t;
-    }
-
     /** Rethrows a failure of an asynchronous call on the caller's thread, with the caller's stack added. */
     static RuntimeException rethrow(Throwable failure) {
-        Throwable t = unwrap(failure);
+        Throwable t = RpcConnection.unwrap(failure);
         if (t instanceof CodexException ce) {
             // Keep the type; add the waiting thread's stack as a suppressed trace for debuggability.
             ce.addSuppressed(new CodexException("waited for here"));
@@ -791,39 +782,6 @@ public final class CodexClient implements AutoCloseable {
                 throw new IllegalArgumentException(name + " must be positive: " + d);
             }
             return d;
-        }
-    }
-
-    /** Static helpers shared by the client's defaults. */
-    static final class Defaults {
-        private Defaults() {
-        }
-
-        static CommandExecutionApprovalDecision command(ApprovalDecision d) {
-            return switch (d) {
-                case ACCEPT -> CommandExecutionApprovalDecision.Simple.ACCEPT;
-                case ACCEPT_FOR_SESSION -> CommandExecutionApprovalDecision.Simple.ACCEPT_FOR_SESSION;
-                case DECLINE -> CommandExecutionApprovalDecision.Simple.DECLINE;
-                case CANCEL -> CommandExecutionApprovalDecision.Simple.CANCEL;
-            };
-        }
-
-        static FileChangeApprovalDecision fileChange(ApprovalDecision d) {
-            return switch (d) {
-                case ACCEPT -> FileChangeApprovalDecision.ACCEPT;
-                case ACCEPT_FOR_SESSION -> FileChangeApprovalDecision.ACCEPT_FOR_SESSION;
-                case DECLINE -> FileChangeApprovalDecision.DECLINE;
-                case CANCEL -> FileChangeApprovalDecision.CANCEL;
-            };
-        }
-
-        static ReviewDecision review(ApprovalDecision d) {
-            return switch (d) {
-                case ACCEPT -> ReviewDecision.Simple.APPROVED;
-                case ACCEPT_FOR_SESSION -> ReviewDecision.Simple.APPROVED_FOR_SESSION;
-                case DECLINE -> new ReviewDecision.Denied("declined by the client");
-                case CANCEL -> ReviewDecision.Simple.ABORT;
-            };
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.codexclient;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.codexclient.internal.rpc.RpcConnection;
 import dev.codexclient.internal.rpc.IncomingNotification;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.Thread;
@@ -105,7 +106,7 @@ public final class CodexThread {
         response.whenComplete((r, e) -> onLane(() -> {
             if (e != null) {
                 starting.remove(turn);
-                turn.fail(CodexClient.unwrap(e));
+                turn.fail(RpcConnection.unwrap(e));
                 dropUnclaimedIfIdle();
                 return;
             }

@@ -4,8 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.codexclient.errors.CodexRpcException;
+import dev.codexclient.internal.rpc.RpcConnection;
 import dev.codexclient.internal.rpc.IncomingRequest;
 import dev.codexclient.protocol.ApplyPatchApprovalResponse;
+import dev.codexclient.protocol.CommandExecutionApprovalDecision;
+import dev.codexclient.protocol.FileChangeApprovalDecision;
+import dev.codexclient.protocol.ReviewDecision;
 import dev.codexclient.protocol.CommandExecutionRequestApprovalResponse;
 import dev.codexclient.protocol.CurrentTimeReadResponse;
 import dev.codexclient.protocol.DynamicToolCallParams;
@@ -112,24 +116,24 @@ final class ServerRequestRouter {
         put(ServerRequestMethods.ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL, p -> {
             warnDefault(!explicit, "item/commandExecution/requestApproval", "declining");
             return decide(policy, new ApprovalRequest.Command(p)).thenApply(d ->
-                    CommandExecutionRequestApprovalResponse.builder().decision(CodexClient.Defaults.command(d))
+                    CommandExecutionRequestApprovalResponse.builder().decision(commandDecision(d))
                             .build());
         });
         put(ServerRequestMethods.ITEM_FILE_CHANGE_REQUEST_APPROVAL, p -> {
             warnDefault(!explicit, "item/fileChange/requestApproval", "declining");
             return decide(policy, new ApprovalRequest.FileChange(p)).thenApply(d ->
-                    FileChangeRequestApprovalResponse.builder().decision(CodexClient.Defaults.fileChange(d))
+                    FileChangeRequestApprovalResponse.builder().decision(fileChangeDecision(d))
                             .build());
         });
         put(ServerRequestMethods.EXEC_COMMAND_APPROVAL, p -> {
             warnDefault(!explicit, "execCommandApproval", "denying");
             return decide(policy, new ApprovalRequest.LegacyCommand(p)).thenApply(d ->
-                    ExecCommandApprovalResponse.builder().decision(CodexClient.Defaults.review(d)).build());
+                    ExecCommandApprovalResponse.builder().decision(reviewDecision(d)).build());
         });
         put(ServerRequestMethods.APPLY_PATCH_APPROVAL, p -> {
             warnDefault(!explicit, "applyPatchApproval", "denying");
             return decide(policy, new ApprovalRequest.LegacyPatch(p)).thenApply(d ->
-                    ApplyPatchApprovalResponse.builder().decision(CodexClient.Defaults.review(d)).build());
+                    ApplyPatchApprovalResponse.builder().decision(reviewDecision(d)).build());
         });
         put(ServerRequestMethods.ITEM_PERMISSIONS_REQUEST_APPROVAL, p -> {
             warnDefault(!explicit, "item/permissions/requestApproval", "granting nothing");
@@ -159,6 +163,34 @@ final class ServerRequestRouter {
         if (isDefault && warned.add(method)) {
             LOG.warn("No handler registered for {}; {} (register one on CodexClient.builder())", method, what);
         }
+    }
+
+    /** The wire decision of each approval type for a policy's {@link ApprovalDecision}. */
+    private static CommandExecutionApprovalDecision commandDecision(ApprovalDecision d) {
+        return switch (d) {
+            case ACCEPT -> CommandExecutionApprovalDecision.Simple.ACCEPT;
+            case ACCEPT_FOR_SESSION -> CommandExecutionApprovalDecision.Simple.ACCEPT_FOR_SESSION;
+            case DECLINE -> CommandExecutionApprovalDecision.Simple.DECLINE;
+            case CANCEL -> CommandExecutionApprovalDecision.Simple.CANCEL;
+        };
+    }
+
+    private static FileChangeApprovalDecision fileChangeDecision(ApprovalDecision d) {
+        return switch (d) {
+            case ACCEPT -> FileChangeApprovalDecision.ACCEPT;
+            case ACCEPT_FOR_SESSION -> FileChangeApprovalDecision.ACCEPT_FOR_SESSION;
+            case DECLINE -> FileChangeApprovalDecision.DECLINE;
+            case CANCEL -> FileChangeApprovalDecision.CANCEL;
+        };
+    }
+
+    private static ReviewDecision reviewDecision(ApprovalDecision d) {
+        return switch (d) {
+            case ACCEPT -> ReviewDecision.Simple.APPROVED;
+            case ACCEPT_FOR_SESSION -> ReviewDecision.Simple.APPROVED_FOR_SESSION;
+            case DECLINE -> new ReviewDecision.Denied("declined by the client");
+            case CANCEL -> ReviewDecision.Simple.ABORT;
+        };
     }
 
     private static CompletionStage<ApprovalDecision> decide(ApprovalPolicy policy, ApprovalRequest request) {
@@ -222,7 +254,7 @@ final class ServerRequestRouter {
         CompletableFuture<ToolResult> source = stage.toCompletableFuture();
         return cancelsSource(source, source.handle((result, error) -> {
             if (error != null) {
-                Throwable cause = CodexClient.unwrap(error);
+                Throwable cause = RpcConnection.unwrap(error);
                 if (cause instanceof java.util.concurrent.CancellationException) {
                     throw (java.util.concurrent.CancellationException) cause;
                 }

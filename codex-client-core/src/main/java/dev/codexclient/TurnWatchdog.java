@@ -1,5 +1,6 @@
 package dev.codexclient;
 
+import dev.codexclient.internal.rpc.RpcConnection;
 import dev.codexclient.protocol.Thread;
 import dev.codexclient.protocol.ThreadReadParams;
 import dev.codexclient.protocol.Turn;
@@ -94,7 +95,7 @@ final class TurnWatchdog {
                 .whenComplete((found, error) -> {
                     if (error != null) {
                         LOG.debug("thread/read for the watchdog of {} failed: {}", turn,
-                                CodexClient.unwrap(error).toString());
+                                RpcConnection.unwrap(error).toString());
                     }
                     decide(found == null ? Optional.empty() : found, silenceStarted);
                 });

@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -757,7 +756,8 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         return Optional.empty();
     }
 
-    static Throwable unwrap(Throwable t) {
+    /** The cause behind the {@link CompletionException} / ExecutionException wrappers of futures. */
+    public static Throwable unwrap(Throwable t) {
         while ((t instanceof CompletionException || t instanceof java.util.concurrent.ExecutionException)
                 && t.getCause() != null) {
             t = t.getCause();
@@ -812,7 +812,4 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         return inflightServerRequests.size();
     }
 
-    static boolean isCancellation(Throwable t) {
-        return unwrap(t) instanceof CancellationException;
-    }
 }

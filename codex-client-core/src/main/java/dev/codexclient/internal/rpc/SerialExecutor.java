@@ -39,22 +39,31 @@ final class SerialExecutor implements Executor {
         } catch (RejectedExecutionException e) {
             // The pool was shut down under us (the client is closing): deliver what is left here rather than
             // dropping events that were already read.
-            drainInline();
+            runBatch(Integer.MAX_VALUE);
         }
     }
 
-    private void drainInline() {
-        while (true) {
+    private void drain() {
+        // Bounded batch so one busy lane yields the pool thread to other lanes now and then.
+        if (!runBatch(256)) {
+            schedule();
+        }
+    }
+
+    /** Runs up to {@code max} queued tasks; true when the queue ran dry (and the lane is idle again). */
+    private boolean runBatch(int max) {
+        for (int i = 0; i < max; i++) {
             Runnable next;
             synchronized (queue) {
                 next = queue.poll();
                 if (next == null) {
                     running = false;
-                    return;
+                    return true;
                 }
             }
             runSafely(next);
         }
+        return false;
     }
 
     private static void runSafely(Runnable task) {
@@ -63,21 +72,5 @@ final class SerialExecutor implements Executor {
         } catch (Throwable t) {
             LOG.warn("A codex event listener threw; the event is still delivered to the others", t);
         }
-    }
-
-    private void drain() {
-        // Bounded batch so one busy lane yields the pool thread to other lanes now and then.
-        for (int i = 0; i < 256; i++) {
-            Runnable next;
-            synchronized (queue) {
-                next = queue.poll();
-                if (next == null) {
-                    running = false;
-                    return;
-                }
-            }
-            runSafely(next);
-        }
-        schedule();
     }
 }
