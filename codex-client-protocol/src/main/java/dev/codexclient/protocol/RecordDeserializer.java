@@ -1,0 +1,285 @@
+package dev.codexclient.protocol;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.BeanDescription;
+import com.fasterxml.jackson.databind.DeserializationConfig;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.deser.BeanDeserializerBase;
+import com.fasterxml.jackson.databind.deser.BeanDeserializerModifier;
+import com.fasterxml.jackson.databind.deser.ResolvableDeserializer;
+import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
+import com.fasterxml.jackson.databind.deser.std.StringDeserializer;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import java.io.IOException;
+import java.lang.annotation.Annotation;
+import java.lang.reflect.AccessibleObject;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.RecordComponent;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Binds a plain protocol record member by member, straight into its canonical constructor.
+ *
+ * <p>Why: for records Jackson takes its general property-based creator path, which buffers every creator
+ * property, looks each member up in a property map and carries the machinery for every feature a creator may use.
+ * On the hot path (token deltas, command output) that bookkeeping costs more than tokenizing the message. The
+ * generated records use none of those features: every component is a {@code @JsonProperty} with a name, unknown
+ * members are ignored. For exactly those records this binder matches names against the components (by identity
+ * first: Jackson canonicalizes member names), reads each value with the very deserializer Jackson would use, and
+ * calls the constructor.
+ *
+ * <p>The result is the same value Jackson's own path produces: explicit {@code null} takes the deserializer's null
+ * value, a missing member its absent value (so {@link Tristate} and primitives behave as before), duplicates keep
+ * the last value, errors carry the same path. Anything else (a record with any other Jackson annotation, input
+ * that is not an object, features that make creators strict) goes to Jackson's deserializer unchanged.
+ */
+final class RecordDeserializer extends StdDeserializer<Object> implements ResolvableDeserializer {
+    private static final long serialVersionUID = 1L;
+
+    /** Features under which Jackson's creator path rejects input this binder would accept. */
+    private static final int STRICT_FEATURES = DeserializationFeature.FAIL_ON_NULL_CREATOR_PROPERTIES.getMask()
+            | DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES.getMask();
+
+    private static final Set<Class<? extends Annotation>> PLAIN_CLASS_ANNOTATIONS =
+            Set.of(JsonInclude.class, JsonIgnoreProperties.class, JsonPropertyOrder.class);
+    private static final Set<Class<? extends Annotation>> PLAIN_MEMBER_ANNOTATIONS =
+            Set.of(JsonInclude.class, JsonProperty.class);
+
+    private final transient JsonDeserializer<Object> fallback;
+    private final transient Constructor<?> constructor;
+    private final String[] names;
+    private final transient JavaType[] types;
+    private transient volatile Components components;
+
+    /** The component deserializers, looked up on first use: records refer to each other, cycles included. */
+    private record Components(JsonDeserializer<Object>[] deserializers, boolean[] plainString) {
+    }
+
+    private RecordDeserializer(JavaType type, JsonDeserializer<Object> fallback, Constructor<?> constructor,
+                               String[] names, JavaType[] types) {
+        super(type);
+        this.fallback = fallback;
+        this.constructor = constructor;
+        this.names = names;
+        this.types = types;
+    }
+
+    /** The module that installs the binder for every record that qualifies. */
+    static SimpleModule module() {
+        SimpleModule module = new SimpleModule("codex-client-records");
+        module.setDeserializerModifier(new BeanDeserializerModifier() {
+            @Override
+            @SuppressWarnings("unchecked")
+            public JsonDeserializer<?> modifyDeserializer(DeserializationConfig config, BeanDescription description,
+                                                          JsonDeserializer<?> deserializer) {
+                if (!(deserializer instanceof BeanDeserializerBase)) {
+                    return deserializer;
+                }
+                RecordDeserializer plain = forRecord(config, description.getType(),
+                        (JsonDeserializer<Object>) deserializer);
+                return plain != null ? plain : deserializer;
+            }
+        });
+        return module;
+    }
+
+    /** The binder for {@code type}, or {@code null} when the record uses anything beyond plain properties. */
+    private static RecordDeserializer forRecord(DeserializationConfig config, JavaType type,
+                                                JsonDeserializer<Object> fallback) {
+        Class<?> raw = type.getRawClass();
+        if (!raw.isRecord() || !raw.getPackageName().equals(RecordDeserializer.class.getPackageName())
+                || !onlyPlain(raw.getAnnotations(), PLAIN_CLASS_ANNOTATIONS)) {
+            return null;
+        }
+        JsonIgnoreProperties ignore = raw.getAnnotation(JsonIgnoreProperties.class);
+        if (ignore == null || !ignore.ignoreUnknown() || ignore.value().length > 0) {
+            return null;
+        }
+        for (AccessibleObject member : members(raw)) {
+            if (!onlyPlain(member.getAnnotations(), PLAIN_MEMBER_ANNOTATIONS)) {
+                return null;
+            }
+        }
+        RecordComponent[] components = raw.getRecordComponents();
+        Class<?>[] parameterTypes = new Class<?>[components.length];
+        for (int i = 0; i < components.length; i++) {
+            parameterTypes[i] = components[i].getType();
+        }
+        Constructor<?> constructor;
+        try {
+            constructor = raw.getDeclaredConstructor(parameterTypes);
+        } catch (NoSuchMethodException e) {
+            return null;
+        }
+        String[] names = new String[components.length];
+        JavaType[] types = new JavaType[components.length];
+        Set<String> distinct = new HashSet<>();
+        Annotation[][] parameterAnnotations = constructor.getParameterAnnotations();
+        for (int i = 0; i < components.length; i++) {
+            JsonProperty property = find(parameterAnnotations[i]);
+            if (property == null || property.value().isEmpty() || property.required()
+                    || property.access() != JsonProperty.Access.AUTO || !distinct.add(property.value())) {
+                return null;
+            }
+            names[i] = property.value().intern();
+            types[i] = config.getTypeFactory().constructType(components[i].getGenericType());
+        }
+        return new RecordDeserializer(type, fallback, constructor, names, types);
+    }
+
+    private static List<AccessibleObject> members(Class<?> raw) {
+        List<AccessibleObject> all = new ArrayList<>();
+        all.addAll(List.of(raw.getDeclaredFields()));
+        all.addAll(List.of(raw.getDeclaredMethods()));
+        all.addAll(List.of(raw.getDeclaredConstructors()));
+        return all;
+    }
+
+    /** True when every Jackson annotation among {@code annotations} is one of {@code allowed}. */
+    private static boolean onlyPlain(Annotation[] annotations, Set<Class<? extends Annotation>> allowed) {
+        for (Annotation a : annotations) {
+            String pkg = a.annotationType().getPackageName();
+            if (pkg.startsWith("com.fasterxml.jackson") && !allowed.contains(a.annotationType())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static JsonProperty find(Annotation[] annotations) {
+        for (Annotation a : annotations) {
+            if (a instanceof JsonProperty p) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public void resolve(DeserializationContext ctxt) throws JsonMappingException {
+        if (fallback instanceof ResolvableDeserializer r) {
+            r.resolve(ctxt);
+        }
+    }
+
+    @Override
+    public Object deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+        JsonToken t = p.currentToken();
+        if (t == JsonToken.START_OBJECT) {
+            t = p.nextToken();
+        } else if (t != JsonToken.FIELD_NAME && t != JsonToken.END_OBJECT) {
+            return fallback.deserialize(p, ctxt);
+        }
+        if ((ctxt.getDeserializationFeatures() & STRICT_FEATURES) != 0
+                || ctxt.isEnabled(MapperFeature.ACCEPT_CASE_INSENSITIVE_PROPERTIES)) {
+            return fallback.deserialize(p, ctxt);
+        }
+        Components c = components(ctxt);
+        JsonDeserializer<Object>[] deserializers = c.deserializers();
+        Object[] args = new Object[names.length];
+        long seen = 0;
+        boolean[] seenBeyond64 = names.length > 64 ? new boolean[names.length] : null;
+        for (; t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+            String name = p.currentName();
+            int i = indexOf(name);
+            JsonToken value = p.nextToken();
+            if (i < 0) {
+                p.skipChildren();
+                continue;
+            }
+            try {
+                if (value == JsonToken.VALUE_NULL) {
+                    args[i] = deserializers[i].getNullValue(ctxt);
+                } else if (value == JsonToken.VALUE_STRING && c.plainString()[i]) {
+                    args[i] = p.getText();
+                } else {
+                    args[i] = deserializers[i].deserialize(p, ctxt);
+                }
+            } catch (Exception e) {
+                throw wrap(e, name, ctxt);
+            }
+            if (i < 64) {
+                seen |= 1L << i;
+            } else {
+                seenBeyond64[i] = true;
+            }
+        }
+        if (t != JsonToken.END_OBJECT) {
+            return ctxt.handleUnexpectedToken(handledType(), p);
+        }
+        for (int i = 0; i < names.length; i++) {
+            boolean present = i < 64 ? (seen & (1L << i)) != 0 : seenBeyond64[i];
+            if (!present) {
+                args[i] = deserializers[i].getAbsentValue(ctxt);
+            }
+        }
+        try {
+            return constructor.newInstance(args);
+        } catch (InvocationTargetException e) {
+            return ctxt.handleInstantiationProblem(handledType(), args, e.getCause());
+        } catch (ReflectiveOperationException | IllegalArgumentException e) {
+            return ctxt.handleInstantiationProblem(handledType(), args, e);
+        }
+    }
+
+    /** Member names come canonicalized (interned) from the parser; equality covers any that do not. */
+    private int indexOf(String name) {
+        String[] n = names;
+        for (int i = 0; i < n.length; i++) {
+            if (n[i] == name) {
+                return i;
+            }
+        }
+        for (int i = 0; i < n.length; i++) {
+            if (n[i].equals(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    @SuppressWarnings("unchecked")
+    private Components components(DeserializationContext ctxt) throws JsonMappingException {
+        Components c = components;
+        if (c == null) {
+            JsonDeserializer<Object>[] deserializers = new JsonDeserializer[types.length];
+            boolean[] plainString = new boolean[types.length];
+            for (int i = 0; i < types.length; i++) {
+                // The root deserializer carries the type deserializer of union-typed components, as a property's would.
+                deserializers[i] = ctxt.findRootValueDeserializer(types[i]);
+                plainString[i] = types[i].getRawClass() == String.class
+                        && deserializers[i].getClass() == StringDeserializer.class;
+            }
+            c = new Components(deserializers, plainString);
+            components = c;
+        }
+        return c;
+    }
+
+    /** Jackson's own rule: other I/O errors pass through, Jackson's errors and runtime ones gain the member's path. */
+    private IOException wrap(Exception e, String name, DeserializationContext ctxt) throws IOException {
+        boolean wrap = ctxt.isEnabled(DeserializationFeature.WRAP_EXCEPTIONS);
+        if (e instanceof IOException io && (!wrap || !(e instanceof JacksonException))) {
+            throw io;
+        }
+        if (e instanceof RuntimeException r && !wrap) {
+            throw r;
+        }
+        return JsonMappingException.wrapWithPath(e, handledType(), name);
+    }
+}
