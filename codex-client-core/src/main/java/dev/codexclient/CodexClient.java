@@ -323,10 +323,18 @@ public final class CodexClient implements AutoCloseable {
 
     private final class Session implements RpcConnection.Handler {
         @Override
+        public IncomingNotification decodeLine(byte[] line) {
+            NotificationDecoder.Decoded d = decoder.decodeLine(line);
+            return d == null ? null : new IncomingNotification(d.method(), line, d.threadId(), d.turnId(), mapper,
+                    d.notification());
+        }
+
+        @Override
         public void onNotification(IncomingNotification raw) {
             ServerNotification n;
             try {
-                n = decoder.decode(raw.method(), raw.bytes());
+                n = raw.decoded().isPresent() ? (ServerNotification) raw.decoded().get()
+                        : decoder.decode(raw.method(), raw.bytes());
             } catch (Exception e) {
                 // Not JSON at all: message() throws before anything is logged or delivered, and the connection
                 // skips the line.

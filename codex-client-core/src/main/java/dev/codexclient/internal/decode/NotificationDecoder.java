@@ -1,5 +1,6 @@
 package dev.codexclient.internal.decode;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
@@ -7,11 +8,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import dev.codexclient.protocol.ServerNotification;
 import java.io.IOException;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.RecordComponent;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -28,9 +33,19 @@ public final class NotificationDecoder {
     private volatile ObjectReader union;
     private final Map<String, Variant> byMethod = new ConcurrentHashMap<>();
 
-    /** How to build one variant; {@code NONE} marks methods that take the union decode. */
-    private record Variant(ObjectReader params, Constructor<?> constructor, int paramsIndex, int emittedIndex) {
-        static final Variant NONE = new Variant(null, null, -1, -1);
+    /**
+     * How to build one variant; {@code NONE} marks methods that take the union decode. {@code thread} and
+     * {@code turn} read the routing ids from the typed params, or are {@code null} when the params type has no
+     * such member.
+     */
+    private record Variant(ObjectReader params, Constructor<?> constructor, int paramsIndex, int emittedIndex,
+                           Route thread, Route turn) {
+        static final Variant NONE = new Variant(null, null, -1, -1, null, null);
+    }
+
+    /** A notification decoded in one pass, with the thread and turn it belongs to. */
+    public record Decoded(String method, ServerNotification notification, Optional<String> threadId,
+                          Optional<String> turnId) {
     }
 
     public NotificationDecoder(ObjectMapper mapper) {
@@ -43,14 +58,7 @@ public final class NotificationDecoder {
      * @throws IOException when the message does not match the schema of its method
      */
     public ServerNotification decode(String method, byte[] message) throws IOException {
-        Variant v = byMethod.get(method);
-        if (v == null) {
-            v = variant(method);
-            // Bounded by the methods of the schema: unknown methods are not remembered.
-            if (Variants.BY_METHOD.containsKey(method)) {
-                byMethod.put(method, v);
-            }
-        }
+        Variant v = variantOf(method);
         if (v == Variant.NONE) {
             return union().readValue(message);
         }
@@ -79,6 +87,82 @@ public final class NotificationDecoder {
                 }
             }
         }
+        return build(method, v, params, emittedAtMs);
+    }
+
+    /**
+     * Decodes a whole line in one pass, for the reader thread: the method, then the params bound straight into
+     * their record, whose members give the thread and turn to route by. This is the hot path (token deltas,
+     * command output), so each line is tokenized once and no tree is built.
+     *
+     * <p>The thread and turn come from the params members the schema defines ({@code threadId}, else
+     * {@code thread.id}; {@code turnId}, else {@code turn.id}); a member the pinned schema does not define for
+     * this method is unknown data here as everywhere else, so it does not route.
+     *
+     * <p>It declines (returns {@code null}) whenever it is not certain to give what the general path gives: the
+     * method not first or not a method of the schema, {@code serverRequest/resolved} (the connection reads its
+     * request id), an {@code id} (a request), params that are absent, not an object or do not match the schema,
+     * and any line that is not JSON. The general path then handles the line as if this had not run.
+     */
+    public Decoded decodeLine(byte[] line) {
+        try (JsonParser p = mapper.getFactory().createParser(line)) {
+            if (p.nextToken() != JsonToken.START_OBJECT || p.nextToken() != JsonToken.FIELD_NAME
+                    || !"method".equals(p.currentName()) || p.nextToken() != JsonToken.VALUE_STRING) {
+                return null;
+            }
+            String method = p.getText();
+            Variant v = variantOf(method);
+            if (v == Variant.NONE || method.equals("serverRequest/resolved")) {
+                return null;
+            }
+            Object params = null;
+            Long emittedAtMs = null;
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                JsonToken value = p.nextToken();
+                if (name.equals("params")) {
+                    if (value != JsonToken.START_OBJECT) {
+                        return null;
+                    }
+                    params = v.params().readValue(p);
+                } else if (name.equals("emittedAtMs")) {
+                    if (value == JsonToken.VALUE_NUMBER_INT) {
+                        emittedAtMs = p.getLongValue();
+                    } else if (value == JsonToken.VALUE_NULL) {
+                        emittedAtMs = null;
+                    } else {
+                        return null;
+                    }
+                } else if (name.equals("id") || name.equals("method")) {
+                    return null;
+                } else {
+                    p.skipChildren();
+                }
+            }
+            if (params == null) {
+                return null;
+            }
+            return new Decoded(method, build(method, v, params, emittedAtMs), Route.read(v.thread(), params),
+                    Route.read(v.turn(), params));
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    private Variant variantOf(String method) {
+        Variant v = byMethod.get(method);
+        if (v == null) {
+            v = variant(method);
+            // Bounded by the methods of the schema: unknown methods are not remembered.
+            if (Variants.BY_METHOD.containsKey(method)) {
+                byMethod.put(method, v);
+            }
+        }
+        return v;
+    }
+
+    private static ServerNotification build(String method, Variant v, Object params, Long emittedAtMs)
+            throws IOException {
         Object[] args = new Object[2];
         args[v.paramsIndex()] = params;
         args[v.emittedIndex()] = emittedAtMs;
@@ -128,9 +212,89 @@ public final class NotificationDecoder {
                     components[1].getType());
             ObjectReader params = mapper.readerFor(
                     mapper.getTypeFactory().constructType(components[paramsIndex].getGenericType()));
-            return new Variant(params, constructor, paramsIndex, emittedIndex);
+            Class<?> paramsType = components[paramsIndex].getType();
+            return new Variant(params, constructor, paramsIndex, emittedIndex,
+                    Route.of(paramsType, "threadId", "thread"), Route.of(paramsType, "turnId", "turn"));
         } catch (NoSuchMethodException | SecurityException e) {
             return Variant.NONE;
+        }
+    }
+
+    /**
+     * Reads one routing id from typed params with the general path's precedence: the {@code xId} member, else the
+     * {@code x} object's {@code id} (members are matched by their JSON names).
+     */
+    private record Route(MethodHandle member, MethodHandle object, MethodHandle objectId) {
+        private static final MethodType GETTER = MethodType.methodType(Object.class, Object.class);
+
+        /** The route, or {@code null} when the params type has neither member. */
+        static Route of(Class<?> paramsType, String idMember, String objectMember) {
+            if (!paramsType.isRecord()) {
+                return null;
+            }
+            MethodHandle member = accessor(paramsType, idMember, String.class);
+            MethodHandle object = null;
+            MethodHandle objectId = null;
+            Class<?> objectType = componentType(paramsType, objectMember);
+            if (objectType != null && objectType.isRecord()) {
+                objectId = accessor(objectType, "id", String.class);
+                object = objectId == null ? null : accessor(paramsType, objectMember, objectType);
+            }
+            if (member == null && object == null) {
+                return null;
+            }
+            return new Route(member, object, object == null ? null : objectId);
+        }
+
+        static Optional<String> read(Route route, Object params) {
+            return route == null ? Optional.empty() : Optional.ofNullable(route.read(params));
+        }
+
+        String read(Object params) {
+            try {
+                if (member != null) {
+                    String id = (String) (Object) member.invokeExact(params);
+                    if (id != null) {
+                        return id;
+                    }
+                }
+                if (object != null) {
+                    Object o = (Object) object.invokeExact(params);
+                    return o == null ? null : (String) (Object) objectId.invokeExact(o);
+                }
+                return null;
+            } catch (RuntimeException | Error e) {
+                throw e;
+            } catch (Throwable e) {
+                throw new IllegalStateException("cannot read a record accessor", e);
+            }
+        }
+
+        private static Class<?> componentType(Class<?> record, String jsonName) {
+            RecordComponent c = component(record, jsonName);
+            return c == null ? null : c.getType();
+        }
+
+        private static MethodHandle accessor(Class<?> record, String jsonName, Class<?> type) {
+            RecordComponent c = component(record, jsonName);
+            if (c == null || c.getType() != type) {
+                return null;
+            }
+            try {
+                return MethodHandles.publicLookup().unreflect(c.getAccessor()).asType(GETTER);
+            } catch (IllegalAccessException e) {
+                return null;
+            }
+        }
+
+        private static RecordComponent component(Class<?> record, String jsonName) {
+            for (RecordComponent c : record.getRecordComponents()) {
+                JsonProperty p = c.getAccessor().getAnnotation(JsonProperty.class);
+                if ((p != null && !p.value().isEmpty() ? p.value() : c.getName()).equals(jsonName)) {
+                    return c;
+                }
+            }
+            return null;
         }
     }
 

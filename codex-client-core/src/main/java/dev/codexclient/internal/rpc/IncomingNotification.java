@@ -11,8 +11,9 @@ import java.util.Optional;
  * {@code params.threadId} or {@code params.thread.id}, which selects its delivery lane) and turn (from
  * {@code params.turnId} or {@code params.turn.id}) it belongs to.
  *
- * <p>The reader thread only scans the envelope; the typed decode reads {@link #bytes()} directly on the lane, so
- * no JSON tree is built for a notification unless someone asks for {@link #message()}.
+ * <p>Usually the handler has decoded it on the reader thread in one pass ({@link #decoded()}); otherwise the reader
+ * thread only scanned the envelope and the typed decode reads {@link #bytes()} on the lane. Either way no JSON tree
+ * is built for a notification unless someone asks for {@link #message()}.
  */
 public final class IncomingNotification {
     private final String method;
@@ -20,15 +21,23 @@ public final class IncomingNotification {
     private final Optional<String> threadId;
     private final Optional<String> turnId;
     private final ObjectMapper mapper;
+    private final Object decoded;
     private volatile ObjectNode message;
 
     IncomingNotification(String method, byte[] bytes, Optional<String> threadId, Optional<String> turnId,
                          ObjectMapper mapper) {
+        this(method, bytes, threadId, turnId, mapper, null);
+    }
+
+    /** A notification the handler decoded on the reader thread ({@link RpcConnection.Handler#decodeLine}). */
+    public IncomingNotification(String method, byte[] bytes, Optional<String> threadId, Optional<String> turnId,
+                                ObjectMapper mapper, Object decoded) {
         this.method = method;
         this.bytes = bytes;
         this.threadId = threadId;
         this.turnId = turnId;
         this.mapper = mapper;
+        this.decoded = decoded;
     }
 
     public String method() {
@@ -46,6 +55,11 @@ public final class IncomingNotification {
 
     public Optional<String> turnId() {
         return turnId;
+    }
+
+    /** The typed notification, when the handler already decoded it on the reader thread. */
+    public Optional<Object> decoded() {
+        return Optional.ofNullable(decoded);
     }
 
     /** The whole message object as a tree, parsed on first use. */

@@ -65,6 +65,15 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         void onNotification(IncomingNotification notification);
 
         /**
+         * Called on the reader thread with every line before the connection routes it: the notification the line
+         * holds, decoded in one pass with its thread and turn, or {@code null} to leave the line to the
+         * connection's own routing. It must be quick, must not block and must not throw.
+         */
+        default IncomingNotification decodeLine(byte[] line) {
+            return null;
+        }
+
+        /**
          * A server request, called on the callback executor. The returned stage's value is serialised as the
          * {@code result}; an exceptional completion becomes a JSON-RPC error reply. The stage is cancelled when
          * the server withdraws the request ({@code serverRequest/resolved}).
@@ -309,9 +318,15 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         // Everything a line can contain is survivable: this method must never throw into the reader thread.
         try {
             trace("recv", line);
+            IncomingNotification decoded = handler.decodeLine(line);
+            if (decoded != null) {
+                // The hot path (token deltas, command output): tokenized once, here, and handed to its lane typed.
+                lane(decoded.threadId().orElse(GLOBAL_LANE)).execute(() -> handler.onNotification(decoded));
+                return;
+            }
             Envelope routed = FastRoute.notification(line);
             if (routed != null) {
-                // The hot path (token deltas, command output): routed by a byte scan, parsed once, on its lane.
+                // Routed by a byte scan, parsed once, on its lane.
                 onNotification(routed, line, false);
                 return;
             }
@@ -493,11 +508,8 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
             try {
                 task.run();
             } finally {
-                if (previous == null) {
-                    IN_CALLBACK.remove();
-                } else {
-                    IN_CALLBACK.set(previous);
-                }
+                // set, not remove: removing expunges the entry (and clears its weak reference) for every event.
+                IN_CALLBACK.set(previous);
             }
         };
     }
