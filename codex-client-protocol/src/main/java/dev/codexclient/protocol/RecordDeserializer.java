@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.deser.AbstractDeserializer;
 import com.fasterxml.jackson.databind.deser.BeanDeserializerBase;
 import com.fasterxml.jackson.databind.deser.BeanDeserializerModifier;
 import com.fasterxml.jackson.databind.deser.ResolvableDeserializer;
@@ -28,6 +29,7 @@ import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -60,6 +62,9 @@ final class RecordDeserializer extends StdDeserializer<Object> implements Resolv
     private static final Set<Class<? extends Annotation>> PLAIN_MEMBER_ANNOTATIONS =
             Set.of(JsonInclude.class, JsonProperty.class);
 
+    /** Marks a component no member was read for; it takes the deserializer's absent value. */
+    private static final Object MISSING = new Object();
+
     private final transient JsonDeserializer<Object> fallback;
     private final transient Constructor<?> constructor;
     private final String[] names;
@@ -79,7 +84,7 @@ final class RecordDeserializer extends StdDeserializer<Object> implements Resolv
         this.types = types;
     }
 
-    /** The module that installs the binder for every record that qualifies. */
+    /** The module that installs the binder for every record that qualifies, and {@link UnionDeserializer}. */
     static SimpleModule module() {
         SimpleModule module = new SimpleModule("codex-client-records");
         module.setDeserializerModifier(new BeanDeserializerModifier() {
@@ -87,11 +92,13 @@ final class RecordDeserializer extends StdDeserializer<Object> implements Resolv
             @SuppressWarnings("unchecked")
             public JsonDeserializer<?> modifyDeserializer(DeserializationConfig config, BeanDescription description,
                                                           JsonDeserializer<?> deserializer) {
-                if (!(deserializer instanceof BeanDeserializerBase)) {
-                    return deserializer;
+                JsonDeserializer<Object> jackson = (JsonDeserializer<Object>) deserializer;
+                StdDeserializer<Object> plain = null;
+                if (deserializer instanceof AbstractDeserializer) {
+                    plain = UnionDeserializer.forUnion(description.getType(), jackson);
+                } else if (deserializer instanceof BeanDeserializerBase) {
+                    plain = forRecord(config, description.getType(), jackson);
                 }
-                RecordDeserializer plain = forRecord(config, description.getType(),
-                        (JsonDeserializer<Object>) deserializer);
                 return plain != null ? plain : deserializer;
             }
         });
@@ -170,6 +177,12 @@ final class RecordDeserializer extends StdDeserializer<Object> implements Resolv
         return null;
     }
 
+    /** Like Jackson's bean deserializers: one instance per type, or every lookup would build a new one. */
+    @Override
+    public boolean isCachable() {
+        return true;
+    }
+
     @Override
     public void resolve(DeserializationContext ctxt) throws JsonMappingException {
         if (fallback instanceof ResolvableDeserializer r) {
@@ -185,46 +198,48 @@ final class RecordDeserializer extends StdDeserializer<Object> implements Resolv
         } else if (t != JsonToken.FIELD_NAME && t != JsonToken.END_OBJECT) {
             return fallback.deserialize(p, ctxt);
         }
-        if ((ctxt.getDeserializationFeatures() & STRICT_FEATURES) != 0
-                || ctxt.isEnabled(MapperFeature.ACCEPT_CASE_INSENSITIVE_PROPERTIES)) {
+        if (!bindsMembers(ctxt)) {
             return fallback.deserialize(p, ctxt);
         }
+        return bind(p, ctxt, t, newArgs(), components(ctxt));
+    }
+
+    /** False under features that make Jackson's creator path stricter than this binder. */
+    static boolean bindsMembers(DeserializationContext ctxt) {
+        return (ctxt.getDeserializationFeatures() & STRICT_FEATURES) == 0
+                && !ctxt.isEnabled(MapperFeature.ACCEPT_CASE_INSENSITIVE_PROPERTIES);
+    }
+
+    /**
+     * Binds an object whose member {@code name} was read by the caller and whose value the parser is at (a union
+     * reads its discriminator this way), then the rest of the object. Only when {@link #bindsMembers} holds.
+     */
+    Object deserializeFromMember(JsonParser p, DeserializationContext ctxt, String name) throws IOException {
         Components c = components(ctxt);
-        JsonDeserializer<Object>[] deserializers = c.deserializers();
+        Object[] args = newArgs();
+        readMember(p, ctxt, c, args, name, p.currentToken());
+        return bind(p, ctxt, p.nextToken(), args, c);
+    }
+
+    private Object[] newArgs() {
         Object[] args = new Object[names.length];
-        long seen = 0;
-        boolean[] seenBeyond64 = names.length > 64 ? new boolean[names.length] : null;
+        Arrays.fill(args, MISSING);
+        return args;
+    }
+
+    private Object bind(JsonParser p, DeserializationContext ctxt, JsonToken first, Object[] args, Components c)
+            throws IOException {
+        JsonToken t = first;
         for (; t == JsonToken.FIELD_NAME; t = p.nextToken()) {
             String name = p.currentName();
-            int i = indexOf(name);
-            JsonToken value = p.nextToken();
-            if (i < 0) {
-                p.skipChildren();
-                continue;
-            }
-            try {
-                if (value == JsonToken.VALUE_NULL) {
-                    args[i] = deserializers[i].getNullValue(ctxt);
-                } else if (value == JsonToken.VALUE_STRING && c.plainString()[i]) {
-                    args[i] = p.getText();
-                } else {
-                    args[i] = deserializers[i].deserialize(p, ctxt);
-                }
-            } catch (Exception e) {
-                throw wrap(e, name, ctxt);
-            }
-            if (i < 64) {
-                seen |= 1L << i;
-            } else {
-                seenBeyond64[i] = true;
-            }
+            readMember(p, ctxt, c, args, name, p.nextToken());
         }
         if (t != JsonToken.END_OBJECT) {
             return ctxt.handleUnexpectedToken(handledType(), p);
         }
-        for (int i = 0; i < names.length; i++) {
-            boolean present = i < 64 ? (seen & (1L << i)) != 0 : seenBeyond64[i];
-            if (!present) {
+        JsonDeserializer<Object>[] deserializers = c.deserializers();
+        for (int i = 0; i < args.length; i++) {
+            if (args[i] == MISSING) {
                 args[i] = deserializers[i].getAbsentValue(ctxt);
             }
         }
@@ -234,6 +249,27 @@ final class RecordDeserializer extends StdDeserializer<Object> implements Resolv
             return ctxt.handleInstantiationProblem(handledType(), args, e.getCause());
         } catch (ReflectiveOperationException | IllegalArgumentException e) {
             return ctxt.handleInstantiationProblem(handledType(), args, e);
+        }
+    }
+
+    /** Reads the value the parser is at into the component named {@code name}, or skips it. */
+    private void readMember(JsonParser p, DeserializationContext ctxt, Components c, Object[] args, String name,
+                            JsonToken value) throws IOException {
+        int i = indexOf(name);
+        if (i < 0) {
+            p.skipChildren();
+            return;
+        }
+        try {
+            if (value == JsonToken.VALUE_NULL) {
+                args[i] = c.deserializers()[i].getNullValue(ctxt);
+            } else if (value == JsonToken.VALUE_STRING && c.plainString()[i]) {
+                args[i] = p.getText();
+            } else {
+                args[i] = c.deserializers()[i].deserialize(p, ctxt);
+            }
+        } catch (Exception e) {
+            throw wrap(e, name, ctxt);
         }
     }
 

@@ -84,6 +84,8 @@ class RecordDeserializerTest {
         assertThat(plain).as("records bound by RecordDeserializer, of " + records).isGreaterThan(records * 3 / 4);
         assertThat(ctxt.findRootValueDeserializer(FAST.constructType(AgentMessageDeltaNotification.class)))
                 .isInstanceOf(RecordDeserializer.class);
+        assertThat(ctxt.findContextualValueDeserializer(FAST.constructType(ThreadItem.class), null))
+                .isInstanceOf(UnionDeserializer.class);
         // Tristate components keep their absent/null/value distinction.
         assertThat(ctxt.findRootValueDeserializer(FAST.constructType(ThreadMetadataGitInfoUpdateParams.class)))
                 .isInstanceOf(RecordDeserializer.class);
@@ -179,6 +181,15 @@ class RecordDeserializerTest {
             return out;
         }
         out.add(SchemaSamples.F.objectNode());
+        if (o.has("type")) {
+            // Codex writes a union's tag first: the path that reads it without buffering.
+            ObjectNode tagFirst = SchemaSamples.F.objectNode();
+            tagFirst.set("type", o.get("type"));
+            tagFirst.setAll(o);
+            out.add(tagFirst);
+            out.add(tagFirst.deepCopy().put("type", "zzUnknownTag"));
+            out.add(tagFirst.deepCopy().put("type", 3));
+        }
         ObjectNode unknown = o.deepCopy();
         unknown.putObject("zzUnknownMember").putArray("nested").add(1).add("two");
         out.add(unknown);
