@@ -95,9 +95,35 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
     /** The connection whose callback the current thread is running, if any (see {@link #close()}). */
     private static final ThreadLocal<RpcConnection> IN_CALLBACK = new ThreadLocal<>();
 
-    private record Pending(String method, Class<?> resultType, CompletableFuture<Object> future,
-                           ScheduledFuture<?> timeout) {
+    /** Longest timeout honoured: keeps deadlines comparable by difference ({@link System#nanoTime()} wraps). */
+    private static final long MAX_TIMEOUT_NANOS = Long.MAX_VALUE / 4;
+
+    /**
+     * One request awaiting its response; {@code deadline} is in {@link System#nanoTime()} terms.
+     */
+    private record Pending(RequestId id, String method, Class<?> resultType, CompletableFuture<Object> future,
+                           Duration timeout, long deadline) {
     }
+
+    /**
+     * Timeouts are watched by one timer task at a time, scheduled for the earliest deadline known when it was
+     * scheduled. A task per request would cost a timer wake-up per call (each new task heads the timer's queue
+     * when it is the only call in flight); with calls that share a timeout, a new deadline is later than the one
+     * already watched and registering it costs one volatile read. The check that fires fails what has expired
+     * and schedules itself again for the earliest deadline left.
+     */
+    private static final class DeadlineCheck {
+        final long at;
+        ScheduledFuture<?> task;
+
+        DeadlineCheck(long at) {
+            this.at = at;
+        }
+    }
+
+    private final Object deadlineLock = new Object();
+    /** The check that will see every pending deadline (none is earlier than {@code at}), or null when none. */
+    private volatile DeadlineCheck deadlineCheck;
 
     public RpcConnection(Transport transport, ObjectMapper mapper, RpcSettings settings, ExecutorService callbacks,
                          boolean ownsCallbacks, UnaryOperator<String> redactor, Handler handler) {
@@ -152,10 +178,7 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
             if (result.isCancelled()) {
                 RequestId id = current.get();
                 if (id != null) {
-                    Pending p = pending.remove(id);
-                    if (p != null && p.timeout() != null) {
-                        p.timeout().cancel(false);
-                    }
+                    pending.remove(id);
                 }
             }
         });
@@ -221,16 +244,16 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
             future.completeExceptionally(new CodexException("could not serialise the params of " + method, e));
             return future;
         }
-        ScheduledFuture<?> timeoutTask;
-        try {
-            timeoutTask = timer.schedule(() -> timeOut(id, timeout), timeout.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (RejectedExecutionException e) {
-            future.completeExceptionally(closedException("cannot send " + method));
-            return future;
-        }
-        pending.put(id, new Pending(method, resultType, future, timeoutTask));
+        long deadline = System.nanoTime() + timeoutNanos(timeout);
+        pending.put(id, new Pending(id, method, resultType, future, timeout, deadline));
         // close() may have swept the map between the check above and the put: sweep this entry ourselves.
         if (closed.get()) {
+            failPending(id, closedException("cannot send " + method));
+            return future;
+        }
+        try {
+            watchDeadline(deadline);
+        } catch (RejectedExecutionException e) {
             failPending(id, closedException("cannot send " + method));
             return future;
         }
@@ -244,19 +267,76 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         return future;
     }
 
-    private void timeOut(RequestId id, Duration timeout) {
-        Pending p = pending.remove(id);
-        if (p != null) {
-            completeExceptionally(p.future(), new CodexTimeoutException(p.method(), id.toString(), timeout));
+    private static long timeoutNanos(Duration timeout) {
+        try {
+            return Math.min(timeout.toNanos(), MAX_TIMEOUT_NANOS);
+        } catch (ArithmeticException tooLong) {
+            return MAX_TIMEOUT_NANOS;
+        }
+    }
+
+    /**
+     * Makes sure a check runs no later than {@code deadline}. Called after the request is in {@link #pending}:
+     * a firing check unregisters itself (under the lock) before it scans, so a request either was registered while
+     * that check was still the watched one, and is then in the map before the scan starts and is seen by it, or
+     * finds no check (or only the one that scan scheduled) and schedules its own when it is earlier.
+     *
+     * @throws RejectedExecutionException when the connection is closing
+     */
+    private void watchDeadline(long deadline) {
+        DeadlineCheck current = deadlineCheck;
+        if (current != null && deadline - current.at >= 0) {
+            return;
+        }
+        synchronized (deadlineLock) {
+            current = deadlineCheck;
+            if (current != null && deadline - current.at >= 0) {
+                return;
+            }
+            DeadlineCheck check = new DeadlineCheck(deadline);
+            check.task = timer.schedule(() -> checkDeadlines(check), deadline - System.nanoTime(),
+                    TimeUnit.NANOSECONDS);
+            deadlineCheck = check;
+            if (current != null) {
+                current.task.cancel(false);
+            }
+        }
+    }
+
+    /** Runs on the timer: fails every request whose deadline has passed, then watches the earliest one left. */
+    private void checkDeadlines(DeadlineCheck self) {
+        synchronized (deadlineLock) {
+            // From here on a new request schedules its own check, unless one earlier than its deadline exists.
+            if (deadlineCheck == self) {
+                deadlineCheck = null;
+            }
+        }
+        long now = System.nanoTime();
+        boolean any = false;
+        long earliest = 0;
+        for (Pending p : pending.values()) {
+            if (p.deadline() - now <= 0) {
+                if (pending.remove(p.id(), p)) {
+                    completeExceptionally(p.future(), new CodexTimeoutException(p.method(), p.id().toString(),
+                            p.timeout()));
+                }
+            } else if (!any || p.deadline() - earliest < 0) {
+                earliest = p.deadline();
+                any = true;
+            }
+        }
+        if (any) {
+            try {
+                watchDeadline(earliest);
+            } catch (RejectedExecutionException closing) {
+                // close() fails whatever is still pending
+            }
         }
     }
 
     private void failPending(RequestId id, Throwable error) {
         Pending p = pending.remove(id);
         if (p != null) {
-            if (p.timeout() != null) {
-                p.timeout().cancel(false);
-            }
             completeExceptionally(p.future(), error);
         }
     }
@@ -376,9 +456,6 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
             anomaly("responses for unknown ids", "Dropping a response for unknown request id {} (timed out, "
                     + "cancelled, or never sent)", idNode);
             return;
-        }
-        if (p.timeout() != null) {
-            p.timeout().cancel(false);
         }
         JsonNode error = message.get("error");
         if (error != null && !error.isNull()) {
@@ -655,9 +732,6 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         List<Pending> failed = new ArrayList<>(pending.values());
         pending.clear();
         for (Pending p : failed) {
-            if (p.timeout() != null) {
-                p.timeout().cancel(false);
-            }
             completeExceptionally(p.future(), cause);
         }
         for (CompletableFuture<?> running : new ArrayList<>(inflightServerRequests.values())) {
