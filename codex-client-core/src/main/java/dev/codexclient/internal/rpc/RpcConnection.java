@@ -34,7 +34,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,7 +44,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threading: the transport's single reader thread calls {@link #onMessage(byte[])}. It parses the line and
  * then only enqueues: response completion, notification delivery and server-request handlers all run on the
- * callback executor, so no user code ever runs on (or blocks) the reader thread.
+ * callback executor, so no user code ever runs on (or blocks) the reader thread. The one thing the reader thread
+ * does itself is wake the threads blocked in {@code get()} or {@code join()} on a call's future (see
+ * {@link CallFuture}): they run no user code on its behalf.
  */
 public final class RpcConnection implements MessageSink, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RpcConnection.class);
@@ -98,11 +99,33 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
     /** Longest timeout honoured: keeps deadlines comparable by difference ({@link System#nanoTime()} wraps). */
     private static final long MAX_TIMEOUT_NANOS = Long.MAX_VALUE / 4;
 
-    /**
-     * One request awaiting its response; {@code deadline} is in {@link System#nanoTime()} terms.
-     */
-    private record Pending(RequestId id, String method, Class<?> resultType, CompletableFuture<Object> future,
-                           Duration timeout, long deadline) {
+    /** One call, across its attempts: an overloaded request is sent again under a new id. */
+    private final class Call<R> {
+        final String method;
+        final Object params;
+        final Class<R> resultType;
+        final Duration timeout;
+        final long startedNanos = System.nanoTime();
+        /** The id of the attempt in flight. */
+        volatile RequestId current;
+        // A caller that cancels (or times out its own wait) must not leave the entry behind.
+        final CallFuture<R> future = new CallFuture<>(() -> {
+            RequestId id = current;
+            if (id != null) {
+                pending.remove(id);
+            }
+        });
+
+        Call(String method, Object params, Class<R> resultType, Duration timeout) {
+            this.method = method;
+            this.params = params;
+            this.resultType = resultType;
+            this.timeout = timeout;
+        }
+    }
+
+    /** One attempt awaiting its response; {@code deadline} is in {@link System#nanoTime()} terms. */
+    private record Pending(RequestId id, Call<?> call, int attempt, long deadline) {
     }
 
     /**
@@ -170,92 +193,47 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
      * @param timeout the per-attempt timeout, or {@code null} for the default
      */
     public <R> CompletableFuture<R> call(String method, Object params, Class<R> resultType, Duration timeout) {
-        Duration effective = timeout == null ? settings.requestTimeout() : timeout;
-        CompletableFuture<R> result = new CompletableFuture<>();
-        AtomicReference<RequestId> current = new AtomicReference<>();
-        // A caller that cancels (or times out its own wait) must not leave the entry behind.
-        result.whenComplete((v, e) -> {
-            if (result.isCancelled()) {
-                RequestId id = current.get();
-                if (id != null) {
-                    pending.remove(id);
-                }
-            }
-        });
-        attempt(method, params, resultType, effective, 1, System.nanoTime(), result, current);
-        return result;
+        Call<R> call = new Call<>(method, params, resultType, timeout == null ? settings.requestTimeout() : timeout);
+        attempt(call, 1);
+        return call.future;
     }
 
-    private <R> void attempt(String method, Object params, Class<R> resultType, Duration timeout, int attempt,
-                             long startedNanos, CompletableFuture<R> result, AtomicReference<RequestId> current) {
-        if (result.isDone()) {
+    private void attempt(Call<?> call, int attempt) {
+        if (call.future.isDone()) {
             return;
         }
-        CompletableFuture<Object> once = sendRequest(method, params, resultType, timeout, current);
-        once.whenComplete((value, error) -> {
-            if (error == null) {
-                result.complete(resultType.cast(value));
-                return;
-            }
-            Throwable cause = unwrap(error);
-            if (cause instanceof CodexRpcException rpc && rpc.code() == CodexRpcException.SERVER_OVERLOADED) {
-                long elapsed = System.nanoTime() - startedNanos;
-                long delay = backoffNanos(attempt);
-                if (attempt < settings.retryMaxAttempts() && !closed.get()
-                        && elapsed + delay < settings.retryMaxTotal().toNanos()) {
-                    LOG.debug("{} overloaded (attempt {}), retrying in {} ms", method, attempt, delay / 1_000_000);
-                    try {
-                        timer.schedule(() -> attempt(method, params, resultType, timeout, attempt + 1, startedNanos,
-                                result, current), delay, TimeUnit.NANOSECONDS);
-                        return;
-                    } catch (RejectedExecutionException closing) {
-                        // fall through: the connection is closing, report the overload as it stands
-                    }
-                }
-                result.completeExceptionally(new CodexOverloadedException(method, rpc.serverMessage(),
-                        rpc.data().orElse(null), attempt));
-                return;
-            }
-            result.completeExceptionally(cause);
-        });
-    }
-
-    /** Full jitter: uniform in [0, min(max, initial * 2^(attempt-1))]. */
-    private long backoffNanos(int attempt) {
-        long initial = settings.retryInitialBackoff().toNanos();
-        long cap = settings.retryMaxBackoff().toNanos();
-        long bound = attempt >= 31 ? cap : Math.min(cap, initial << (attempt - 1));
-        return bound <= 0 ? 0 : ThreadLocalRandom.current().nextLong(bound + 1);
-    }
-
-    private CompletableFuture<Object> sendRequest(String method, Object params, Class<?> resultType,
-                                                  Duration timeout, AtomicReference<RequestId> current) {
-        CompletableFuture<Object> future = new CompletableFuture<>();
+        String method = call.method;
         if (closed.get()) {
-            future.completeExceptionally(closedException("cannot send " + method));
-            return future;
+            finish(call, null, closedException("cannot send " + method));
+            return;
         }
         RequestId id = RequestId.of(nextId.getAndIncrement());
-        current.set(id);
+        call.current = id;
         byte[] bytes;
         try {
-            bytes = encode(id, method, params);
+            bytes = encode(id, method, call.params);
         } catch (IOException | RuntimeException e) {
-            future.completeExceptionally(new CodexException("could not serialise the params of " + method, e));
-            return future;
+            finish(call, null, new CodexException("could not serialise the params of " + method, e));
+            return;
         }
-        long deadline = System.nanoTime() + timeoutNanos(timeout);
-        pending.put(id, new Pending(id, method, resultType, future, timeout, deadline));
+        long deadline = System.nanoTime() + timeoutNanos(call.timeout);
+        Pending p = new Pending(id, call, attempt, deadline);
+        pending.put(id, p);
         // close() may have swept the map between the check above and the put: sweep this entry ourselves.
         if (closed.get()) {
             failPending(id, closedException("cannot send " + method));
-            return future;
+            return;
+        }
+        // A cancel between setting current and the put found nothing to remove.
+        if (call.future.isCancelled()) {
+            pending.remove(id, p);
+            return;
         }
         try {
             watchDeadline(deadline);
         } catch (RejectedExecutionException e) {
             failPending(id, closedException("cannot send " + method));
-            return future;
+            return;
         }
         try {
             trace("send", bytes);
@@ -264,7 +242,54 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
             failPending(id, e instanceof CodexException ce ? ce
                     : new CodexTransportException("could not send " + method + " to " + transport.describe(), e));
         }
-        return future;
+    }
+
+    /**
+     * Ends a call. Threads blocked on its future wake now, on this thread (possibly the reader: they run no user
+     * code); the future's dependents run on the callback executor.
+     */
+    private <R> void finish(Call<R> call, R value, Throwable error) {
+        CallFuture<R> future = call.future;
+        if (!future.settle(value, error)) {
+            return;
+        }
+        try {
+            runCallback(() -> future.publish(value, error));
+        } catch (RejectedExecutionException e) {
+            future.publish(value, error);
+        }
+    }
+
+    /** An error response: a {@code -32001} overload is retried after a backoff, anything else ends the call. */
+    private void failAttempt(Pending p, CodexRpcException rpc) {
+        Call<?> call = p.call();
+        if (rpc.code() != CodexRpcException.SERVER_OVERLOADED) {
+            finish(call, null, rpc);
+            return;
+        }
+        int attempt = p.attempt();
+        long elapsed = System.nanoTime() - call.startedNanos;
+        long delay = backoffNanos(attempt);
+        if (attempt < settings.retryMaxAttempts() && !closed.get()
+                && elapsed + delay < settings.retryMaxTotal().toNanos()) {
+            LOG.debug("{} overloaded (attempt {}), retrying in {} ms", call.method, attempt, delay / 1_000_000);
+            try {
+                timer.schedule(() -> attempt(call, attempt + 1), delay, TimeUnit.NANOSECONDS);
+                return;
+            } catch (RejectedExecutionException closing) {
+                // fall through: the connection is closing, report the overload as it stands
+            }
+        }
+        finish(call, null, new CodexOverloadedException(call.method, rpc.serverMessage(), rpc.data().orElse(null),
+                attempt));
+    }
+
+    /** Full jitter: uniform in [0, min(max, initial * 2^(attempt-1))]. */
+    private long backoffNanos(int attempt) {
+        long initial = settings.retryInitialBackoff().toNanos();
+        long cap = settings.retryMaxBackoff().toNanos();
+        long bound = attempt >= 31 ? cap : Math.min(cap, initial << (attempt - 1));
+        return bound <= 0 ? 0 : ThreadLocalRandom.current().nextLong(bound + 1);
     }
 
     private static long timeoutNanos(Duration timeout) {
@@ -317,8 +342,8 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         for (Pending p : pending.values()) {
             if (p.deadline() - now <= 0) {
                 if (pending.remove(p.id(), p)) {
-                    completeExceptionally(p.future(), new CodexTimeoutException(p.method(), p.id().toString(),
-                            p.timeout()));
+                    Call<?> call = p.call();
+                    finish(call, null, new CodexTimeoutException(call.method, p.id().toString(), call.timeout));
                 }
             } else if (!any || p.deadline() - earliest < 0) {
                 earliest = p.deadline();
@@ -337,7 +362,7 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
     private void failPending(RequestId id, Throwable error) {
         Pending p = pending.remove(id);
         if (p != null) {
-            completeExceptionally(p.future(), error);
+            finish(p.call(), null, error);
         }
     }
 
@@ -464,20 +489,23 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
             // travels on in an exception that ends up in logs.
             String text = redactor.apply(error.path("message").asText(""));
             JsonNode data = error.get("data");
-            completeExceptionally(p.future(), new CodexRpcException(p.method(), code, text,
+            failAttempt(p, new CodexRpcException(p.call().method, code, text,
                     data == null || data.isNull() ? null : data));
             return;
         }
-        Object value;
+        succeed(p.call(), message.get("result"));
+    }
+
+    private <R> void succeed(Call<R> call, JsonNode result) {
+        R value;
         try {
-            value = decodeResult(p.resultType(), message.get("result"));
+            value = call.resultType.cast(decodeResult(call.resultType, result));
         } catch (IOException | RuntimeException e) {
-            completeExceptionally(p.future(), new CodexProtocolException("the result of " + p.method()
-                    + " does not decode into " + p.resultType().getSimpleName() + ": "
-                    + redactor.apply(truncate(String.valueOf(message.get("result")))), e));
+            finish(call, null, new CodexProtocolException("the result of " + call.method + " does not decode into "
+                    + call.resultType.getSimpleName() + ": " + redactor.apply(truncate(String.valueOf(result))), e));
             return;
         }
-        complete(p.future(), value);
+        finish(call, value, null);
     }
 
     private Object decodeResult(Class<?> type, JsonNode result) throws IOException {
@@ -732,7 +760,7 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         List<Pending> failed = new ArrayList<>(pending.values());
         pending.clear();
         for (Pending p : failed) {
-            completeExceptionally(p.future(), cause);
+            finish(p.call(), null, cause);
         }
         for (CompletableFuture<?> running : new ArrayList<>(inflightServerRequests.values())) {
             running.cancel(true);
@@ -800,22 +828,6 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
     }
 
     // ------------------------------------------------------------------------------------------------ helpers
-
-    private void complete(CompletableFuture<Object> f, Object value) {
-        try {
-            runCallback(() -> f.complete(value));
-        } catch (RejectedExecutionException e) {
-            f.complete(value);
-        }
-    }
-
-    private void completeExceptionally(CompletableFuture<Object> f, Throwable error) {
-        try {
-            runCallback(() -> f.completeExceptionally(error));
-        } catch (RejectedExecutionException e) {
-            f.completeExceptionally(error);
-        }
-    }
 
     private static Optional<RequestId> toRequestId(JsonNode id) {
         if (id == null) {
