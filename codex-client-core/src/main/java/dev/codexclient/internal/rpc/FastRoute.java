@@ -137,7 +137,7 @@ final class FastRoute {
         }
         return new Envelope(method, true, false,
                 Optional.ofNullable(threadId != null ? threadId : threadObjectId),
-                Optional.ofNullable(turnId != null ? turnId : turnObjectId), Optional.empty());
+                Optional.ofNullable(turnId != null ? turnId : turnObjectId), Optional.empty(), null);
     }
 
     /** After a member: true on a comma (another member follows), false on the closing brace. */

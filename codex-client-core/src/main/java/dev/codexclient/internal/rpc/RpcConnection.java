@@ -1,6 +1,8 @@
 package dev.codexclient.internal.rpc;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -422,42 +424,38 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
             }
             Envelope envelope;
             try {
-                envelope = Envelope.scan(mapper.getFactory(), line);
-            } catch (IOException e) {
-                anomaly("lines that are not JSON", "Skipping a line from {} that is not JSON: {}",
-                        transport.describe(), preview(line));
-                return;
-            }
-            if (envelope != null && envelope.isNotification()) {
-                onNotification(envelope, line, true);
-                return;
-            }
-            JsonNode node;
-            try {
-                node = mapper.readTree(line);
-            } catch (IOException e) {
-                anomaly("lines that are not JSON", "Skipping a line from {} that is not JSON: {}",
-                        transport.describe(), preview(line));
-                return;
-            }
-            if (!(node instanceof ObjectNode message)) {
-                anomaly("messages that are not JSON objects", "Skipping a message from {} that is not a JSON "
-                        + "object: {}", transport.describe(), preview(line));
-                return;
-            }
-            JsonNode method = message.get("method");
-            JsonNode id = message.get("id");
-            if (method != null && method.isTextual()) {
-                // Notifications left on the scan path above: this is a server request.
-                Optional<RequestId> requestId = toRequestId(id);
-                if (requestId.isEmpty()) {
-                    anomaly("server requests with invalid ids", "Skipping a server request with an invalid id: {}",
-                            preview(line));
+                envelope = Envelope.scan(mapper, line, this::readResult);
+            } catch (Unbound e) {
+                // The result does not bind into what its call expects, or is not JSON at all: scan again without
+                // binding, and let the tree path report a response whose result is wrong as it always has.
+                try {
+                    envelope = Envelope.scan(mapper.getFactory(), line);
+                } catch (IOException notJson) {
+                    anomaly("lines that are not JSON", "Skipping a line from {} that is not JSON: {}",
+                            transport.describe(), preview(line));
                     return;
                 }
-                onServerRequest(new IncomingRequest(requestId.get(), method.textValue(), message));
-            } else if (id != null && (message.has("result") || message.has("error"))) {
-                onResponse(id, message);
+                if (envelope != null && envelope.isNotification()) {
+                    onNotification(envelope, line, true);
+                } else {
+                    onTree(line);
+                }
+                return;
+            } catch (IOException e) {
+                anomaly("lines that are not JSON", "Skipping a line from {} that is not JSON: {}",
+                        transport.describe(), preview(line));
+                return;
+            }
+            if (envelope == null) {
+                anomaly("messages that are not JSON objects", "Skipping a message from {} that is not a JSON "
+                        + "object: {}", transport.describe(), preview(line));
+            } else if (envelope.isNotification()) {
+                onNotification(envelope, line, true);
+            } else if (envelope.methodIsText()) {
+                // A server request: its handler gets the whole message as a tree.
+                onTree(line);
+            } else if (envelope.response() != null && envelope.response().id() != null) {
+                onResponse(envelope.response(), line);
             } else {
                 anomaly("messages of no known kind", "Skipping a message that is neither request, response "
                         + "nor notification: {}", preview(line));
@@ -468,32 +466,144 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         }
     }
 
+    /** Handles a line that is not a notification from its tree: server requests, and responses out of the usual. */
+    private void onTree(byte[] line) {
+        JsonNode node;
+        try {
+            node = mapper.readTree(line);
+        } catch (IOException e) {
+            anomaly("lines that are not JSON", "Skipping a line from {} that is not JSON: {}",
+                    transport.describe(), preview(line));
+            return;
+        }
+        if (!(node instanceof ObjectNode message)) {
+            anomaly("messages that are not JSON objects", "Skipping a message from {} that is not a JSON "
+                    + "object: {}", transport.describe(), preview(line));
+            return;
+        }
+        JsonNode method = message.get("method");
+        JsonNode id = message.get("id");
+        if (method != null && method.isTextual()) {
+            // Notifications left on the scan path above: this is a server request.
+            Optional<RequestId> requestId = toRequestId(id);
+            if (requestId.isEmpty()) {
+                anomaly("server requests with invalid ids", "Skipping a server request with an invalid id: {}",
+                        preview(line));
+                return;
+            }
+            onServerRequest(new IncomingRequest(requestId.get(), method.textValue(), message));
+        } else if (id != null && (message.has("result") || message.has("error"))) {
+            onResponse(id, message);
+        } else {
+            anomaly("messages of no known kind", "Skipping a message that is neither request, response "
+                    + "nor notification: {}", preview(line));
+        }
+    }
+
     @Override
     public void onOversizedMessage(long length) {
         LOG.error("Discarded a message of {} bytes from {}: it exceeds the transport's line cap", length,
                 transport.describe());
     }
 
-    private void onResponse(JsonNode idNode, ObjectNode message) {
-        Optional<RequestId> id = toRequestId(idNode);
-        Pending p = id.map(pending::remove).orElse(null);
+    /** A result bound by {@link #readResult} for the attempt it was read for. */
+    private record Bound(Pending pending, Object value) {
+    }
+
+    /** A result that would not bind: the line goes down the tree path. */
+    private static final class Unbound extends IOException {
+        Unbound(Throwable cause) {
+            super(cause);
+        }
+    }
+
+    /**
+     * Reads a response's {@code result} during the scan. When the {@code id} came first (codex always writes it
+     * first) and names a pending call, the value is bound straight into that call's result type, so a response
+     * is parsed once; otherwise it is skipped, and read from a tree if it turns out to be needed.
+     */
+    private Object readResult(JsonNode id, JsonParser parser) throws IOException {
+        Pending p = id == null ? null : toRequestId(id).map(pending::get).orElse(null);
         if (p == null) {
-            anomaly("responses for unknown ids", "Dropping a response for unknown request id {} (timed out, "
-                    + "cancelled, or never sent)", idNode);
+            parser.skipChildren();
+            return null;
+        }
+        Class<?> type = p.call().resultType;
+        try {
+            return new Bound(p, type.cast(decodeResult(type, parser)));
+        } catch (IOException | RuntimeException e) {
+            throw new Unbound(e);
+        }
+    }
+
+    /** A response found by the scan. */
+    private void onResponse(Envelope.Response response, byte[] line) {
+        Pending p = take(response.id());
+        if (p == null) {
+            return;
+        }
+        if (isError(response.error())) {
+            failAttempt(p, response.error());
+        } else if (response.result() instanceof Bound bound && bound.pending() == p) {
+            finishBound(p.call(), bound.value());
+        } else if (!response.hasResult()) {
+            succeed(p.call(), null);
+        } else {
+            // Not read for this attempt (it came before the id, or another id followed it): read it from a tree.
+            JsonNode message;
+            try {
+                message = mapper.readTree(line);
+            } catch (IOException e) {
+                // The scan read every token, so this takes a parser limit only tree building hits; the attempt is
+                // no longer pending, so it must end here.
+                finish(p.call(), null, new CodexProtocolException("the response to " + p.call().method
+                        + " could not be read", e));
+                return;
+            }
+            succeed(p.call(), message.get("result"));
+        }
+    }
+
+    /** A response read as a tree. */
+    private void onResponse(JsonNode idNode, ObjectNode message) {
+        Pending p = take(idNode);
+        if (p == null) {
             return;
         }
         JsonNode error = message.get("error");
-        if (error != null && !error.isNull()) {
-            int code = error.path("code").asInt(CodexRpcException.INTERNAL_ERROR);
-            // A server may echo what it was sent (an API key it rejects): mask known secrets before the text
-            // travels on in an exception that ends up in logs.
-            String text = redactor.apply(error.path("message").asText(""));
-            JsonNode data = error.get("data");
-            failAttempt(p, new CodexRpcException(p.call().method, code, text,
-                    data == null || data.isNull() ? null : data));
+        if (isError(error)) {
+            failAttempt(p, error);
             return;
         }
         succeed(p.call(), message.get("result"));
+    }
+
+    /** Removes the attempt a response answers; null (and logged) when none is pending under its id. */
+    private Pending take(JsonNode idNode) {
+        Pending p = toRequestId(idNode).map(pending::remove).orElse(null);
+        if (p == null) {
+            anomaly("responses for unknown ids", "Dropping a response for unknown request id {} (timed out, "
+                    + "cancelled, or never sent)", idNode);
+        }
+        return p;
+    }
+
+    private static boolean isError(JsonNode error) {
+        return error != null && !error.isNull();
+    }
+
+    private void failAttempt(Pending p, JsonNode error) {
+        int code = error.path("code").asInt(CodexRpcException.INTERNAL_ERROR);
+        // A server may echo what it was sent (an API key it rejects): mask known secrets before the text
+        // travels on in an exception that ends up in logs.
+        String text = redactor.apply(error.path("message").asText(""));
+        JsonNode data = error.get("data");
+        failAttempt(p, new CodexRpcException(p.call().method, code, text,
+                data == null || data.isNull() ? null : data));
+    }
+
+    private <R> void finishBound(Call<R> call, Object value) {
+        finish(call, call.resultType.cast(value), null);
     }
 
     private <R> void succeed(Call<R> call, JsonNode result) {
@@ -520,6 +630,21 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
             result = mapper.createObjectNode();
         }
         return mapper.treeToValue(result, type);
+    }
+
+    /** {@link #decodeResult(Class, JsonNode)} from the parser's current token, without a tree. */
+    private Object decodeResult(Class<?> type, JsonParser parser) throws IOException {
+        if (type == Void.class) {
+            parser.skipChildren();
+            return null;
+        }
+        if (JsonNode.class.isAssignableFrom(type)) {
+            return mapper.readTree(parser);
+        }
+        if (parser.currentToken() == JsonToken.VALUE_NULL) {
+            return mapper.treeToValue(mapper.createObjectNode(), type);
+        }
+        return mapper.readValue(parser, type);
     }
 
     /**
