@@ -248,17 +248,18 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
 
     /**
      * Ends a call. Threads blocked on its future wake now, on this thread (possibly the reader: they run no user
-     * code); the future's dependents run on the callback executor.
+     * code); the future's dependents run on the callback executor, or on a thread that was blocked waiting for it
+     * (see {@link CallFuture}).
      */
     private <R> void finish(Call<R> call, R value, Throwable error) {
         CallFuture<R> future = call.future;
-        if (!future.settle(value, error)) {
+        if (!future.settle(value, error) || !future.claimPublication()) {
             return;
         }
         try {
-            runCallback(() -> future.publish(value, error));
+            runCallback(future::publish);
         } catch (RejectedExecutionException e) {
-            future.publish(value, error);
+            future.publish();
         }
     }
 

@@ -21,6 +21,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
@@ -153,6 +154,91 @@ class CallFutureTest {
         assertThat(applied.get(5, TimeUnit.SECONDS)).isEqualTo(3);
         assertThat(dependentThread.get()).startsWith(CALLBACK);
         assertThat(f.get().get("n").asInt()).isEqualTo(3);
+    }
+
+    @Test
+    void aThreadBlockedInGetPublishesTheResultItselfWhenNothingDependsOnIt() throws Exception {
+        connect();
+        CompletableFuture<JsonNode> f = rpc.call("m", null, JsonNode.class, null);
+        long id = sentId();
+        stallCallbacks();
+        CompletableFuture<JsonNode> got = new CompletableFuture<>();
+        Thread blocked = new Thread(() -> {
+            try {
+                got.complete(f.get(10, TimeUnit.SECONDS));
+            } catch (Throwable t) {
+                got.completeExceptionally(t);
+            }
+        }, "test-waiter");
+        blocked.setDaemon(true);
+        blocked.start();
+        waitUntilWaiting(blocked);
+
+        injectFromReader("{\"id\":" + id + ",\"result\":{\"n\":5}}");
+
+        assertThat(got.get(5, TimeUnit.SECONDS).get("n").asInt()).isEqualTo(5);
+        blocked.join(5_000);
+        // Published by the waiter, not by the (stalled) callback executor: a stage added now completes at once.
+        assertThat(f.thenApply(v -> v.get("n").asInt()).getNow(-1)).isEqualTo(5);
+        assertThat(CompletableFuture.allOf(f)).isDone();
+    }
+
+    @Test
+    void dependentsAddedWhileTheResponseArrivesNeverRunOnTheReaderAndAlwaysRun() throws Exception {
+        connect();
+        ExecutorService roles = Executors.newFixedThreadPool(3, r -> {
+            Thread t = new Thread(r, "test-role");
+            t.setDaemon(true);
+            return t;
+        });
+        List<String> dependentThreads = new CopyOnWriteArrayList<>();
+        try {
+            for (int i = 0; i < 300; i++) {
+                CompletableFuture<JsonNode> f = rpc.call("m", null, JsonNode.class, null);
+                long id = sentId();
+                CountDownLatch go = new CountDownLatch(1);
+                int round = i;
+                // Waiters that give up early (or not at all) and a dependent added at about the same time.
+                CompletableFuture<?> waiter = CompletableFuture.runAsync(() -> {
+                    await(go);
+                    try {
+                        f.get(round % 3 == 0 ? 0 : round % 3 == 1 ? 50 : 5_000, TimeUnit.MICROSECONDS);
+                    } catch (TimeoutException | InterruptedException | ExecutionException e) {
+                        // giving up is part of the race
+                    }
+                }, roles);
+                CompletableFuture<CompletableFuture<Void>> dependent = CompletableFuture.supplyAsync(() -> {
+                    await(go);
+                    return f.thenRun(() -> dependentThreads.add(Thread.currentThread().getName()));
+                }, roles);
+                CompletableFuture<?> reader = CompletableFuture.runAsync(() -> {
+                    await(go);
+                    Thread.currentThread().setName(READER);
+                    try {
+                        transport.inject("{\"id\":" + id + ",\"result\":{}}");
+                    } finally {
+                        Thread.currentThread().setName("test-role");
+                    }
+                }, roles);
+                go.countDown();
+                waiter.get(5, TimeUnit.SECONDS);
+                reader.get(5, TimeUnit.SECONDS);
+                dependent.get(5, TimeUnit.SECONDS).get(5, TimeUnit.SECONDS);
+                assertThat(f.thenApply(v -> v).get(5, TimeUnit.SECONDS)).isNotNull();
+            }
+        } finally {
+            roles.shutdownNow();
+        }
+        assertThat(dependentThreads).hasSize(300).noneMatch(READER::equals);
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            assertThat(latch.await(5, TimeUnit.SECONDS)).isTrue();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
     }
 
     @Test
