@@ -27,6 +27,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
 import java.util.jar.JarFile;
 import java.util.concurrent.TimeUnit;
@@ -44,23 +46,40 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * the table to {@code results/} (or the directory in {@code -Dbench.results}).
  *
  * <p>{@code -Dbench.smoke=true} runs everything with tiny sizes: it proves the benchmarks work, nothing more.
+ * {@code -Dbench.only=3} (or {@code 1,3}) runs only the figures listed, for a quick look at one of them while working
+ * on it; the table then holds only their rows.
  */
 public final class BenchmarkRunner {
 
     /** Sizes of one run. */
     public record Config(boolean smoke, int deltaLines, int mixLines, int roundTrips, int roundTripWarmup,
                          int coldStarts, long floodBytes, int isolationTurns, int isolationRounds,
-                         Duration isolationBlock, Path results) {
+                         Duration isolationBlock, Path results, Set<Integer> figures) {
+
+        public Config {
+            figures = Set.copyOf(figures);
+        }
 
         /** The full run documented in BENCHMARKS.md. */
         public static Config full(Path results) {
             return new Config(false, 1_000_000, 200_000, 20_000, 5_000, 5, 100L * 1024 * 1024, 64, 400,
-                    Duration.ofSeconds(1), results);
+                    Duration.ofSeconds(1), results, Set.of());
+        }
+
+        /** The same sizes, running only the given figures (all of them when {@code figures} is empty). */
+        public Config only(Set<Integer> figures) {
+            return new Config(smoke, deltaLines, mixLines, roundTrips, roundTripWarmup, coldStarts, floodBytes,
+                    isolationTurns, isolationRounds, isolationBlock, results, figures);
+        }
+
+        boolean runs(int figure) {
+            return figures.isEmpty() || figures.contains(figure);
         }
 
         /** Tiny sizes: seconds, for CI. */
         public static Config smoke(Path results) {
-            return new Config(true, 2_000, 500, 200, 50, 1, 1024 * 1024, 4, 5, Duration.ofMillis(50), results);
+            return new Config(true, 2_000, 500, 200, 50, 1, 1024 * 1024, 4, 5, Duration.ofMillis(50), results,
+                    Set.of());
         }
     }
 
@@ -88,22 +107,56 @@ public final class BenchmarkRunner {
     public static void main(String[] args) throws Exception {
         boolean smoke = Boolean.getBoolean("bench.smoke");
         Path results = Path.of(System.getProperty("bench.results", "results"));
-        Config config = smoke ? Config.smoke(results) : Config.full(results);
+        Config config = (smoke ? Config.smoke(results) : Config.full(results)).only(figures(
+                System.getProperty("bench.only", "")));
         Report report = new BenchmarkRunner(config).run();
         System.out.println();
         System.out.println(report.markdown());
     }
 
-    /** Runs every figure and writes the table. */
+    /** The figure numbers in a comma-separated list such as {@code "1,3"}; none for an empty one. */
+    static Set<Integer> figures(String list) {
+        Set<Integer> figures = new TreeSet<>();
+        for (String part : list.split(",")) {
+            if (part.isBlank()) {
+                continue;
+            }
+            int figure;
+            try {
+                figure = Integer.parseInt(part.strip());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("bench.only lists figure numbers 1-6, not \"" + part + "\"");
+            }
+            if (figure < 1 || figure > 6) {
+                throw new IllegalArgumentException("bench.only lists figure numbers 1-6, not " + figure);
+            }
+            figures.add(figure);
+        }
+        return figures;
+    }
+
+    /** Runs every selected figure and writes the table. */
     public Report run() throws Exception {
         work = Files.createTempDirectory("codex-bench");
         try {
-            decode();
-            streams();
-            roundTrip();
-            coldStart();
-            memory();
-            isolation();
+            if (config.runs(1)) {
+                decode();
+            }
+            if (config.runs(2)) {
+                streams();
+            }
+            if (config.runs(3)) {
+                roundTrip();
+            }
+            if (config.runs(4)) {
+                coldStart();
+            }
+            if (config.runs(5)) {
+                memory();
+            }
+            if (config.runs(6)) {
+                isolation();
+            }
         } finally {
             deleteTree(work);
         }
@@ -111,7 +164,10 @@ public final class BenchmarkRunner {
         Files.createDirectories(config.results());
         String stamp = ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         Files.writeString(config.results().resolve("bench-" + stamp + ".md"), markdown);
-        Files.writeString(config.results().resolve("latest.md"), markdown);
+        if (config.figures().isEmpty()) {
+            // latest.md stays the latest complete table: a run of some figures only does not replace it.
+            Files.writeString(config.results().resolve("latest.md"), markdown);
+        }
         return new Report(List.copyOf(rows), Map.copyOf(numbers), markdown);
     }
 
@@ -577,6 +633,7 @@ public final class BenchmarkRunner {
     private String markdown() {
         StringBuilder s = new StringBuilder();
         s.append(config.smoke() ? "Smoke run (tiny sizes: the numbers mean nothing)\n\n" : "");
+        s.append(config.figures().isEmpty() ? "" : "Only figure(s) " + new TreeSet<>(config.figures()) + "\n\n");
         s.append("Machine: ").append(machine()).append("  \n");
         s.append("Date: ").append(ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ISO_LOCAL_DATE))
                 .append(" (UTC)\n\n");

@@ -1,9 +1,12 @@
 package dev.codexclient.internal.rpc;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.exc.InputCoercionException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.codexclient.protocol.RequestId;
 import java.io.IOException;
 import java.util.Optional;
@@ -13,9 +16,39 @@ import java.util.Optional;
  * tree: the method, whether it carries an id, and for notifications the thread, turn and (for
  * {@code serverRequest/resolved}) request they refer to. The pass reads every token, so malformed JSON is still
  * rejected here.
+ *
+ * <p>Scanned with a {@link ResultReader}, the pass also collects what a response needs ({@link #response()}), so a
+ * response is parsed once: its {@code result} is handed to the reader in place, which can bind it straight into
+ * the type its call expects.
+ *
+ * @param response the response members; only from {@link #scan(ObjectMapper, byte[], ResultReader)}, and only
+ *                 when the message has a {@code result} or an {@code error} member, else null
  */
 record Envelope(String method, boolean methodIsText, boolean hasId, Optional<String> threadId,
-                Optional<String> turnId, Optional<RequestId> requestId) {
+                Optional<String> turnId, Optional<RequestId> requestId, Response response) {
+
+    /**
+     * The members of a message that has a {@code result} or an {@code error}; the last of each wins, as in a tree.
+     *
+     * @param id the {@code id} member as a tree (a {@code NullNode} for JSON null), or null when there is none
+     * @param hasResult whether there is a {@code result} member
+     * @param result what the {@link ResultReader} returned for the last {@code result} member
+     * @param error the {@code error} member as a tree, or null when there is none
+     */
+    record Response(JsonNode id, boolean hasResult, Object result, JsonNode error) {
+    }
+
+    /** Reads the {@code result} member of a message where it stands. */
+    @FunctionalInterface
+    interface ResultReader {
+        /**
+         * Reads (or skips) the value at the parser's current token, which starts it, and leaves the parser on the
+         * value's last token or with no current token (as Jackson's {@code readValue} does).
+         *
+         * @param id the {@code id} member read so far, or null when none came before the result
+         */
+        Object read(JsonNode id, JsonParser parser) throws IOException;
+    }
 
     /** A notification: a textual method and no (or a null) id. */
     boolean isNotification() {
@@ -29,6 +62,21 @@ record Envelope(String method, boolean methodIsText, boolean hasId, Optional<Str
      * @throws IOException when the line is not JSON
      */
     static Envelope scan(JsonFactory factory, byte[] line) throws IOException {
+        return scan(factory, null, line, null);
+    }
+
+    /**
+     * Scans one message and collects its response members, handing {@code result} to {@code results}.
+     *
+     * @return the envelope, or {@code null} when the line is JSON but not an object
+     * @throws IOException when the line is not JSON, or as thrown by {@code results}
+     */
+    static Envelope scan(ObjectMapper mapper, byte[] line, ResultReader results) throws IOException {
+        return scan(mapper.getFactory(), mapper, line, results);
+    }
+
+    private static Envelope scan(JsonFactory factory, ObjectMapper mapper, byte[] line, ResultReader results)
+            throws IOException {
         try (JsonParser p = factory.createParser(line)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 p.skipChildren();
@@ -38,6 +86,11 @@ record Envelope(String method, boolean methodIsText, boolean hasId, Optional<Str
             boolean methodIsText = false;
             boolean hasId = false;
             Params params = null;
+            JsonNode id = null;
+            boolean hasResult = false;
+            Object result = null;
+            boolean hasError = false;
+            JsonNode error = null;
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String name = p.currentName();
                 JsonToken value = p.nextToken();
@@ -49,18 +102,57 @@ record Envelope(String method, boolean methodIsText, boolean hasId, Optional<Str
                     }
                     case "id" -> {
                         hasId = value != JsonToken.VALUE_NULL;
-                        p.skipChildren();
+                        if (results != null) {
+                            id = idNode(mapper, p, value);
+                        } else {
+                            p.skipChildren();
+                        }
                     }
                     case "params" -> params = value == JsonToken.START_OBJECT ? Params.scan(p) : skip(p);
+                    case "result" -> {
+                        if (results != null) {
+                            hasResult = true;
+                            result = results.read(id, p);
+                        } else {
+                            p.skipChildren();
+                        }
+                    }
+                    case "error" -> {
+                        if (results != null) {
+                            hasError = true;
+                            error = mapper.readTree(p);
+                        } else {
+                            p.skipChildren();
+                        }
+                    }
                     default -> p.skipChildren();
                 }
+            }
+            if (p.currentToken() != JsonToken.END_OBJECT) {
+                // The parser itself rejects an object that is not closed: only a result reader that left the parser
+                // inside its value can end the loop anywhere else.
+                throw new JsonParseException(p, "the message object is not closed");
             }
             if (params == null) {
                 params = Params.NONE;
             }
             return new Envelope(method, methodIsText, hasId, params.threadId(), params.turnId(),
-                    params.requestId());
+                    params.requestId(), hasResult || hasError ? new Response(id, hasResult, result, error) : null);
         }
+    }
+
+    /** The id as a tree would hold it: built directly for the usual number or string, read as a tree otherwise. */
+    private static JsonNode idNode(ObjectMapper mapper, JsonParser p, JsonToken value) throws IOException {
+        if (value == JsonToken.VALUE_NUMBER_INT && p.getNumberType() == JsonParser.NumberType.INT) {
+            return mapper.getNodeFactory().numberNode(p.getIntValue());
+        }
+        if (value == JsonToken.VALUE_NUMBER_INT && p.getNumberType() == JsonParser.NumberType.LONG) {
+            return mapper.getNodeFactory().numberNode(p.getLongValue());
+        }
+        if (value == JsonToken.VALUE_STRING) {
+            return mapper.getNodeFactory().textNode(p.getText());
+        }
+        return mapper.readTree(p);
     }
 
     private static Params skip(JsonParser p) throws IOException {

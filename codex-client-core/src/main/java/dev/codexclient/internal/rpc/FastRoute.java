@@ -53,7 +53,6 @@ final class FastRoute {
         expect('{');
         String method = null;
         boolean methodIsText = false;
-        boolean hasId = false;
         String threadId = null;
         String threadObjectId = null;
         String turnId = null;
@@ -76,9 +75,10 @@ final class FastRoute {
                     skipValue();
                 }
             } else if (is(keyStart, keyEnd, "id")) {
-                hasId = !(c == 'n' && literal("null"));
-                if (hasId) {
-                    skipValue();
+                if (!(c == 'n' && literal("null"))) {
+                    // A request or a response (a later "id":null is the full scan's business): give up before
+                    // walking what may be a large result.
+                    throw unsure();
                 }
             } else if (is(keyStart, keyEnd, "params")) {
                 threadId = null;
@@ -132,12 +132,12 @@ final class FastRoute {
                 break;
             }
         }
-        if (!methodIsText || hasId || "serverRequest/resolved".equals(method)) {
+        if (!methodIsText || "serverRequest/resolved".equals(method)) {
             throw unsure();
         }
         return new Envelope(method, true, false,
                 Optional.ofNullable(threadId != null ? threadId : threadObjectId),
-                Optional.ofNullable(turnId != null ? turnId : turnObjectId), Optional.empty());
+                Optional.ofNullable(turnId != null ? turnId : turnObjectId), Optional.empty(), null);
     }
 
     /** After a member: true on a comma (another member follows), false on the closing brace. */

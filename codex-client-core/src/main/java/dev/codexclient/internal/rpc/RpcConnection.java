@@ -1,6 +1,8 @@
 package dev.codexclient.internal.rpc;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -34,7 +36,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,7 +46,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threading: the transport's single reader thread calls {@link #onMessage(byte[])}. It parses the line and
  * then only enqueues: response completion, notification delivery and server-request handlers all run on the
- * callback executor, so no user code ever runs on (or blocks) the reader thread.
+ * callback executor, so no user code ever runs on (or blocks) the reader thread. The one thing the reader thread
+ * does itself is wake the threads blocked in {@code get()} or {@code join()} on a call's future (see
+ * {@link CallFuture}): they run no user code on its behalf.
  */
 public final class RpcConnection implements MessageSink, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RpcConnection.class);
@@ -104,9 +107,57 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
     /** The connection whose callback the current thread is running, if any (see {@link #close()}). */
     private static final ThreadLocal<RpcConnection> IN_CALLBACK = new ThreadLocal<>();
 
-    private record Pending(String method, Class<?> resultType, CompletableFuture<Object> future,
-                           ScheduledFuture<?> timeout) {
+    /** Longest timeout honoured: keeps deadlines comparable by difference ({@link System#nanoTime()} wraps). */
+    private static final long MAX_TIMEOUT_NANOS = Long.MAX_VALUE / 4;
+
+    /** One call, across its attempts: an overloaded request is sent again under a new id. */
+    private final class Call<R> {
+        final String method;
+        final Object params;
+        final Class<R> resultType;
+        final Duration timeout;
+        final long startedNanos = System.nanoTime();
+        /** The id of the attempt in flight. */
+        volatile RequestId current;
+        // A caller that cancels (or times out its own wait) must not leave the entry behind.
+        final CallFuture<R> future = new CallFuture<>(() -> {
+            RequestId id = current;
+            if (id != null) {
+                pending.remove(id);
+            }
+        });
+
+        Call(String method, Object params, Class<R> resultType, Duration timeout) {
+            this.method = method;
+            this.params = params;
+            this.resultType = resultType;
+            this.timeout = timeout;
+        }
     }
+
+    /** One attempt awaiting its response; {@code deadline} is in {@link System#nanoTime()} terms. */
+    private record Pending(RequestId id, Call<?> call, int attempt, long deadline) {
+    }
+
+    /**
+     * Timeouts are watched by one timer task at a time, scheduled for the earliest deadline known when it was
+     * scheduled. A task per request would cost a timer wake-up per call (each new task heads the timer's queue
+     * when it is the only call in flight); with calls that share a timeout, a new deadline is later than the one
+     * already watched and registering it costs one volatile read. The check that fires fails what has expired
+     * and schedules itself again for the earliest deadline left.
+     */
+    private static final class DeadlineCheck {
+        final long at;
+        ScheduledFuture<?> task;
+
+        DeadlineCheck(long at) {
+            this.at = at;
+        }
+    }
+
+    private final Object deadlineLock = new Object();
+    /** The check that will see every pending deadline (none is earlier than {@code at}), or null when none. */
+    private volatile DeadlineCheck deadlineCheck;
 
     public RpcConnection(Transport transport, ObjectMapper mapper, RpcSettings settings, ExecutorService callbacks,
                          boolean ownsCallbacks, UnaryOperator<String> redactor, Handler handler) {
@@ -153,57 +204,96 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
      * @param timeout the per-attempt timeout, or {@code null} for the default
      */
     public <R> CompletableFuture<R> call(String method, Object params, Class<R> resultType, Duration timeout) {
-        Duration effective = timeout == null ? settings.requestTimeout() : timeout;
-        CompletableFuture<R> result = new CompletableFuture<>();
-        AtomicReference<RequestId> current = new AtomicReference<>();
-        // A caller that cancels (or times out its own wait) must not leave the entry behind.
-        result.whenComplete((v, e) -> {
-            if (result.isCancelled()) {
-                RequestId id = current.get();
-                if (id != null) {
-                    Pending p = pending.remove(id);
-                    if (p != null && p.timeout() != null) {
-                        p.timeout().cancel(false);
-                    }
-                }
-            }
-        });
-        attempt(method, params, resultType, effective, 1, System.nanoTime(), result, current);
-        return result;
+        Call<R> call = new Call<>(method, params, resultType, timeout == null ? settings.requestTimeout() : timeout);
+        attempt(call, 1);
+        return call.future;
     }
 
-    private <R> void attempt(String method, Object params, Class<R> resultType, Duration timeout, int attempt,
-                             long startedNanos, CompletableFuture<R> result, AtomicReference<RequestId> current) {
-        if (result.isDone()) {
+    private void attempt(Call<?> call, int attempt) {
+        if (call.future.isDone()) {
             return;
         }
-        CompletableFuture<Object> once = sendRequest(method, params, resultType, timeout, current);
-        once.whenComplete((value, error) -> {
-            if (error == null) {
-                result.complete(resultType.cast(value));
+        String method = call.method;
+        if (closed.get()) {
+            finish(call, null, closedException("cannot send " + method));
+            return;
+        }
+        RequestId id = RequestId.of(nextId.getAndIncrement());
+        call.current = id;
+        byte[] bytes;
+        try {
+            bytes = encode(id, method, call.params);
+        } catch (IOException | RuntimeException e) {
+            finish(call, null, new CodexException("could not serialise the params of " + method, e));
+            return;
+        }
+        long deadline = System.nanoTime() + timeoutNanos(call.timeout);
+        Pending p = new Pending(id, call, attempt, deadline);
+        pending.put(id, p);
+        // close() may have swept the map between the check above and the put: sweep this entry ourselves.
+        if (closed.get()) {
+            failPending(id, closedException("cannot send " + method));
+            return;
+        }
+        // A cancel between setting current and the put found nothing to remove.
+        if (call.future.isCancelled()) {
+            pending.remove(id, p);
+            return;
+        }
+        try {
+            watchDeadline(deadline);
+        } catch (RejectedExecutionException e) {
+            failPending(id, closedException("cannot send " + method));
+            return;
+        }
+        try {
+            trace("send", bytes);
+            transport.send(bytes);
+        } catch (RuntimeException e) {
+            failPending(id, e instanceof CodexException ce ? ce
+                    : new CodexTransportException("could not send " + method + " to " + transport.describe(), e));
+        }
+    }
+
+    /**
+     * Ends a call. Threads blocked on its future wake now, on this thread (possibly the reader: they run no user
+     * code); the future's dependents run on the callback executor, or on a thread that was blocked waiting for it
+     * (see {@link CallFuture}).
+     */
+    private <R> void finish(Call<R> call, R value, Throwable error) {
+        CallFuture<R> future = call.future;
+        if (!future.settle(value, error) || !future.claimPublication()) {
+            return;
+        }
+        try {
+            runCallback(future::publish);
+        } catch (RejectedExecutionException e) {
+            future.publish();
+        }
+    }
+
+    /** An error response: a {@code -32001} overload is retried after a backoff, anything else ends the call. */
+    private void failAttempt(Pending p, CodexRpcException rpc) {
+        Call<?> call = p.call();
+        if (rpc.code() != CodexRpcException.SERVER_OVERLOADED) {
+            finish(call, null, rpc);
+            return;
+        }
+        int attempt = p.attempt();
+        long elapsed = System.nanoTime() - call.startedNanos;
+        long delay = backoffNanos(attempt);
+        if (attempt < settings.retryMaxAttempts() && !closed.get()
+                && elapsed + delay < settings.retryMaxTotal().toNanos()) {
+            LOG.debug("{} overloaded (attempt {}), retrying in {} ms", call.method, attempt, delay / 1_000_000);
+            try {
+                timer.schedule(() -> attempt(call, attempt + 1), delay, TimeUnit.NANOSECONDS);
                 return;
+            } catch (RejectedExecutionException closing) {
+                // fall through: the connection is closing, report the overload as it stands
             }
-            Throwable cause = unwrap(error);
-            if (cause instanceof CodexRpcException rpc && rpc.code() == CodexRpcException.SERVER_OVERLOADED) {
-                long elapsed = System.nanoTime() - startedNanos;
-                long delay = backoffNanos(attempt);
-                if (attempt < settings.retryMaxAttempts() && !closed.get()
-                        && elapsed + delay < settings.retryMaxTotal().toNanos()) {
-                    LOG.debug("{} overloaded (attempt {}), retrying in {} ms", method, attempt, delay / 1_000_000);
-                    try {
-                        timer.schedule(() -> attempt(method, params, resultType, timeout, attempt + 1, startedNanos,
-                                result, current), delay, TimeUnit.NANOSECONDS);
-                        return;
-                    } catch (RejectedExecutionException closing) {
-                        // fall through: the connection is closing, report the overload as it stands
-                    }
-                }
-                result.completeExceptionally(new CodexOverloadedException(method, rpc.serverMessage(),
-                        rpc.data().orElse(null), attempt));
-                return;
-            }
-            result.completeExceptionally(cause);
-        });
+        }
+        finish(call, null, new CodexOverloadedException(call.method, rpc.serverMessage(), rpc.data().orElse(null),
+                attempt));
     }
 
     /** Full jitter: uniform in [0, min(max, initial * 2^(attempt-1))]. */
@@ -214,59 +304,77 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         return bound <= 0 ? 0 : ThreadLocalRandom.current().nextLong(bound + 1);
     }
 
-    private CompletableFuture<Object> sendRequest(String method, Object params, Class<?> resultType,
-                                                  Duration timeout, AtomicReference<RequestId> current) {
-        CompletableFuture<Object> future = new CompletableFuture<>();
-        if (closed.get()) {
-            future.completeExceptionally(closedException("cannot send " + method));
-            return future;
-        }
-        RequestId id = RequestId.of(nextId.getAndIncrement());
-        current.set(id);
-        byte[] bytes;
+    private static long timeoutNanos(Duration timeout) {
         try {
-            bytes = encode(id, method, params);
-        } catch (IOException | RuntimeException e) {
-            future.completeExceptionally(new CodexException("could not serialise the params of " + method, e));
-            return future;
+            return Math.min(timeout.toNanos(), MAX_TIMEOUT_NANOS);
+        } catch (ArithmeticException tooLong) {
+            return MAX_TIMEOUT_NANOS;
         }
-        ScheduledFuture<?> timeoutTask;
-        try {
-            timeoutTask = timer.schedule(() -> timeOut(id, timeout), timeout.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (RejectedExecutionException e) {
-            future.completeExceptionally(closedException("cannot send " + method));
-            return future;
-        }
-        pending.put(id, new Pending(method, resultType, future, timeoutTask));
-        // close() may have swept the map between the check above and the put: sweep this entry ourselves.
-        if (closed.get()) {
-            failPending(id, closedException("cannot send " + method));
-            return future;
-        }
-        try {
-            trace("send", bytes);
-            transport.send(bytes);
-        } catch (RuntimeException e) {
-            failPending(id, e instanceof CodexException ce ? ce
-                    : new CodexTransportException("could not send " + method + " to " + transport.describe(), e));
-        }
-        return future;
     }
 
-    private void timeOut(RequestId id, Duration timeout) {
-        Pending p = pending.remove(id);
-        if (p != null) {
-            completeExceptionally(p.future(), new CodexTimeoutException(p.method(), id.toString(), timeout));
+    /**
+     * Makes sure a check runs no later than {@code deadline}. Called after the request is in {@link #pending}:
+     * a firing check unregisters itself (under the lock) before it scans, so a request either was registered while
+     * that check was still the watched one, and is then in the map before the scan starts and is seen by it, or
+     * finds no check (or only the one that scan scheduled) and schedules its own when it is earlier.
+     *
+     * @throws RejectedExecutionException when the connection is closing
+     */
+    private void watchDeadline(long deadline) {
+        DeadlineCheck current = deadlineCheck;
+        if (current != null && deadline - current.at >= 0) {
+            return;
+        }
+        synchronized (deadlineLock) {
+            current = deadlineCheck;
+            if (current != null && deadline - current.at >= 0) {
+                return;
+            }
+            DeadlineCheck check = new DeadlineCheck(deadline);
+            check.task = timer.schedule(() -> checkDeadlines(check), deadline - System.nanoTime(),
+                    TimeUnit.NANOSECONDS);
+            deadlineCheck = check;
+            if (current != null) {
+                current.task.cancel(false);
+            }
+        }
+    }
+
+    /** Runs on the timer: fails every request whose deadline has passed, then watches the earliest one left. */
+    private void checkDeadlines(DeadlineCheck self) {
+        synchronized (deadlineLock) {
+            // From here on a new request schedules its own check, unless one earlier than its deadline exists.
+            if (deadlineCheck == self) {
+                deadlineCheck = null;
+            }
+        }
+        long now = System.nanoTime();
+        boolean any = false;
+        long earliest = 0;
+        for (Pending p : pending.values()) {
+            if (p.deadline() - now <= 0) {
+                if (pending.remove(p.id(), p)) {
+                    Call<?> call = p.call();
+                    finish(call, null, new CodexTimeoutException(call.method, p.id().toString(), call.timeout));
+                }
+            } else if (!any || p.deadline() - earliest < 0) {
+                earliest = p.deadline();
+                any = true;
+            }
+        }
+        if (any) {
+            try {
+                watchDeadline(earliest);
+            } catch (RejectedExecutionException closing) {
+                // close() fails whatever is still pending
+            }
         }
     }
 
     private void failPending(RequestId id, Throwable error) {
         Pending p = pending.remove(id);
         if (p != null) {
-            if (p.timeout() != null) {
-                p.timeout().cancel(false);
-            }
-            completeExceptionally(p.future(), error);
+            finish(p.call(), null, error);
         }
     }
 
@@ -332,42 +440,38 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
             }
             Envelope envelope;
             try {
-                envelope = Envelope.scan(mapper.getFactory(), line);
-            } catch (IOException e) {
-                anomaly("lines that are not JSON", "Skipping a line from {} that is not JSON: {}",
-                        transport.describe(), preview(line));
-                return;
-            }
-            if (envelope != null && envelope.isNotification()) {
-                onNotification(envelope, line, true);
-                return;
-            }
-            JsonNode node;
-            try {
-                node = mapper.readTree(line);
-            } catch (IOException e) {
-                anomaly("lines that are not JSON", "Skipping a line from {} that is not JSON: {}",
-                        transport.describe(), preview(line));
-                return;
-            }
-            if (!(node instanceof ObjectNode message)) {
-                anomaly("messages that are not JSON objects", "Skipping a message from {} that is not a JSON "
-                        + "object: {}", transport.describe(), preview(line));
-                return;
-            }
-            JsonNode method = message.get("method");
-            JsonNode id = message.get("id");
-            if (method != null && method.isTextual()) {
-                // Notifications left on the scan path above: this is a server request.
-                Optional<RequestId> requestId = toRequestId(id);
-                if (requestId.isEmpty()) {
-                    anomaly("server requests with invalid ids", "Skipping a server request with an invalid id: {}",
-                            preview(line));
+                envelope = Envelope.scan(mapper, line, this::readResult);
+            } catch (Unbound e) {
+                // The result does not bind into what its call expects, or is not JSON at all: scan again without
+                // binding, and let the tree path report a response whose result is wrong as it always has.
+                try {
+                    envelope = Envelope.scan(mapper.getFactory(), line);
+                } catch (IOException notJson) {
+                    anomaly("lines that are not JSON", "Skipping a line from {} that is not JSON: {}",
+                            transport.describe(), preview(line));
                     return;
                 }
-                onServerRequest(new IncomingRequest(requestId.get(), method.textValue(), message));
-            } else if (id != null && (message.has("result") || message.has("error"))) {
-                onResponse(id, message);
+                if (envelope != null && envelope.isNotification()) {
+                    onNotification(envelope, line, true);
+                } else {
+                    onTree(line);
+                }
+                return;
+            } catch (IOException e) {
+                anomaly("lines that are not JSON", "Skipping a line from {} that is not JSON: {}",
+                        transport.describe(), preview(line));
+                return;
+            }
+            if (envelope == null) {
+                anomaly("messages that are not JSON objects", "Skipping a message from {} that is not a JSON "
+                        + "object: {}", transport.describe(), preview(line));
+            } else if (envelope.isNotification()) {
+                onNotification(envelope, line, true);
+            } else if (envelope.methodIsText()) {
+                // A server request: its handler gets the whole message as a tree.
+                onTree(line);
+            } else if (envelope.response() != null && envelope.response().id() != null) {
+                onResponse(envelope.response(), line);
             } else {
                 anomaly("messages of no known kind", "Skipping a message that is neither request, response "
                         + "nor notification: {}", preview(line));
@@ -378,44 +482,156 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         }
     }
 
+    /** Handles a line that is not a notification from its tree: server requests, and responses out of the usual. */
+    private void onTree(byte[] line) {
+        JsonNode node;
+        try {
+            node = mapper.readTree(line);
+        } catch (IOException e) {
+            anomaly("lines that are not JSON", "Skipping a line from {} that is not JSON: {}",
+                    transport.describe(), preview(line));
+            return;
+        }
+        if (!(node instanceof ObjectNode message)) {
+            anomaly("messages that are not JSON objects", "Skipping a message from {} that is not a JSON "
+                    + "object: {}", transport.describe(), preview(line));
+            return;
+        }
+        JsonNode method = message.get("method");
+        JsonNode id = message.get("id");
+        if (method != null && method.isTextual()) {
+            // Notifications left on the scan path above: this is a server request.
+            Optional<RequestId> requestId = toRequestId(id);
+            if (requestId.isEmpty()) {
+                anomaly("server requests with invalid ids", "Skipping a server request with an invalid id: {}",
+                        preview(line));
+                return;
+            }
+            onServerRequest(new IncomingRequest(requestId.get(), method.textValue(), message));
+        } else if (id != null && (message.has("result") || message.has("error"))) {
+            onResponse(id, message);
+        } else {
+            anomaly("messages of no known kind", "Skipping a message that is neither request, response "
+                    + "nor notification: {}", preview(line));
+        }
+    }
+
     @Override
     public void onOversizedMessage(long length) {
         LOG.error("Discarded a message of {} bytes from {}: it exceeds the transport's line cap", length,
                 transport.describe());
     }
 
+    /** A result bound by {@link #readResult} for the attempt it was read for. */
+    private record Bound(Pending pending, Object value) {
+    }
+
+    /** A result that would not bind: the line goes down the tree path. */
+    private static final class Unbound extends IOException {
+        Unbound(Throwable cause) {
+            super(cause);
+        }
+    }
+
+    /**
+     * Reads a response's {@code result} during the scan. When the {@code id} came first (codex always writes it
+     * first) and names a pending call, the value is bound straight into that call's result type, so a response
+     * is parsed once; otherwise it is skipped, and read from a tree if it turns out to be needed.
+     */
+    private Object readResult(JsonNode id, JsonParser parser) throws IOException {
+        Pending p = id == null ? null : toRequestId(id).map(pending::get).orElse(null);
+        if (p == null) {
+            parser.skipChildren();
+            return null;
+        }
+        Class<?> type = p.call().resultType;
+        try {
+            return new Bound(p, type.cast(decodeResult(type, parser)));
+        } catch (IOException | RuntimeException e) {
+            throw new Unbound(e);
+        }
+    }
+
+    /** A response found by the scan. */
+    private void onResponse(Envelope.Response response, byte[] line) {
+        Pending p = take(response.id());
+        if (p == null) {
+            return;
+        }
+        if (isError(response.error())) {
+            failAttempt(p, response.error());
+        } else if (response.result() instanceof Bound bound && bound.pending() == p) {
+            finishBound(p.call(), bound.value());
+        } else if (!response.hasResult()) {
+            succeed(p.call(), null);
+        } else {
+            // Not read for this attempt (it came before the id, or another id followed it): read it from a tree.
+            JsonNode message;
+            try {
+                message = mapper.readTree(line);
+            } catch (IOException e) {
+                // The scan read every token, so this takes a parser limit only tree building hits; the attempt is
+                // no longer pending, so it must end here.
+                finish(p.call(), null, new CodexProtocolException("the response to " + p.call().method
+                        + " could not be read", e));
+                return;
+            }
+            succeed(p.call(), message.get("result"));
+        }
+    }
+
+    /** A response read as a tree. */
     private void onResponse(JsonNode idNode, ObjectNode message) {
-        Optional<RequestId> id = toRequestId(idNode);
-        Pending p = id.map(pending::remove).orElse(null);
+        Pending p = take(idNode);
+        if (p == null) {
+            return;
+        }
+        JsonNode error = message.get("error");
+        if (isError(error)) {
+            failAttempt(p, error);
+            return;
+        }
+        succeed(p.call(), message.get("result"));
+    }
+
+    /** Removes the attempt a response answers; null (and logged) when none is pending under its id. */
+    private Pending take(JsonNode idNode) {
+        Pending p = toRequestId(idNode).map(pending::remove).orElse(null);
         if (p == null) {
             anomaly("responses for unknown ids", "Dropping a response for unknown request id {} (timed out, "
                     + "cancelled, or never sent)", idNode);
-            return;
         }
-        if (p.timeout() != null) {
-            p.timeout().cancel(false);
-        }
-        JsonNode error = message.get("error");
-        if (error != null && !error.isNull()) {
-            int code = error.path("code").asInt(CodexRpcException.INTERNAL_ERROR);
-            // A server may echo what it was sent (an API key it rejects): mask known secrets before the text
-            // travels on in an exception that ends up in logs.
-            String text = redactor.apply(error.path("message").asText(""));
-            JsonNode data = error.get("data");
-            completeExceptionally(p.future(), new CodexRpcException(p.method(), code, text,
-                    data == null || data.isNull() ? null : data));
-            return;
-        }
-        Object value;
+        return p;
+    }
+
+    private static boolean isError(JsonNode error) {
+        return error != null && !error.isNull();
+    }
+
+    private void failAttempt(Pending p, JsonNode error) {
+        int code = error.path("code").asInt(CodexRpcException.INTERNAL_ERROR);
+        // A server may echo what it was sent (an API key it rejects): mask known secrets before the text
+        // travels on in an exception that ends up in logs.
+        String text = redactor.apply(error.path("message").asText(""));
+        JsonNode data = error.get("data");
+        failAttempt(p, new CodexRpcException(p.call().method, code, text,
+                data == null || data.isNull() ? null : data));
+    }
+
+    private <R> void finishBound(Call<R> call, Object value) {
+        finish(call, call.resultType.cast(value), null);
+    }
+
+    private <R> void succeed(Call<R> call, JsonNode result) {
+        R value;
         try {
-            value = decodeResult(p.resultType(), message.get("result"));
+            value = call.resultType.cast(decodeResult(call.resultType, result));
         } catch (IOException | RuntimeException e) {
-            completeExceptionally(p.future(), new CodexProtocolException("the result of " + p.method()
-                    + " does not decode into " + p.resultType().getSimpleName() + ": "
-                    + redactor.apply(truncate(String.valueOf(message.get("result")))), e));
+            finish(call, null, new CodexProtocolException("the result of " + call.method + " does not decode into "
+                    + call.resultType.getSimpleName() + ": " + redactor.apply(truncate(String.valueOf(result))), e));
             return;
         }
-        complete(p.future(), value);
+        finish(call, value, null);
     }
 
     private Object decodeResult(Class<?> type, JsonNode result) throws IOException {
@@ -430,6 +646,21 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
             result = mapper.createObjectNode();
         }
         return mapper.treeToValue(result, type);
+    }
+
+    /** {@link #decodeResult(Class, JsonNode)} from the parser's current token, without a tree. */
+    private Object decodeResult(Class<?> type, JsonParser parser) throws IOException {
+        if (type == Void.class) {
+            parser.skipChildren();
+            return null;
+        }
+        if (JsonNode.class.isAssignableFrom(type)) {
+            return mapper.readTree(parser);
+        }
+        if (parser.currentToken() == JsonToken.VALUE_NULL) {
+            return mapper.treeToValue(mapper.createObjectNode(), type);
+        }
+        return mapper.readValue(parser, type);
     }
 
     /**
@@ -667,10 +898,7 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         List<Pending> failed = new ArrayList<>(pending.values());
         pending.clear();
         for (Pending p : failed) {
-            if (p.timeout() != null) {
-                p.timeout().cancel(false);
-            }
-            completeExceptionally(p.future(), cause);
+            finish(p.call(), null, cause);
         }
         for (CompletableFuture<?> running : new ArrayList<>(inflightServerRequests.values())) {
             running.cancel(true);
@@ -738,22 +966,6 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
     }
 
     // ------------------------------------------------------------------------------------------------ helpers
-
-    private void complete(CompletableFuture<Object> f, Object value) {
-        try {
-            runCallback(() -> f.complete(value));
-        } catch (RejectedExecutionException e) {
-            f.complete(value);
-        }
-    }
-
-    private void completeExceptionally(CompletableFuture<Object> f, Throwable error) {
-        try {
-            runCallback(() -> f.completeExceptionally(error));
-        } catch (RejectedExecutionException e) {
-            f.completeExceptionally(error);
-        }
-    }
 
     private static Optional<RequestId> toRequestId(JsonNode id) {
         if (id == null) {

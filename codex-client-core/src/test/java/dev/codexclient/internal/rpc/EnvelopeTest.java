@@ -4,9 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.codexclient.protocol.RequestId;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class EnvelopeTest {
@@ -62,6 +66,38 @@ class EnvelopeTest {
         assertThat(scan("{\"id\":1,\"result\":{}}").isNotification()).isFalse();
         assertThat(scan("{\"id\":null,\"method\":\"n\"}").isNotification()).isTrue();
         assertThat(scan("{\"method\":5}").isNotification()).isFalse();
+    }
+
+    @Test
+    void collectsTheMembersOfAResponseAndHandsTheResultToTheReaderInPlace() throws IOException {
+        ObjectMapper mapper = new ObjectMapper();
+        List<String> seen = new ArrayList<>();
+        Envelope.ResultReader reader = (id, p) -> {
+            seen.add(String.valueOf(id));
+            return mapper.<JsonNode>readTree(p).get("v").asText();
+        };
+        Envelope e = Envelope.scan(mapper, utf8("{\"id\":7,\"result\":{\"v\":\"a\"},\"x\":[1],"
+                + "\"error\":{\"code\":1},\"result\":{\"v\":\"b\"}}"), reader);
+
+        assertThat(seen).containsExactly("7", "7");
+        assertThat(e.isNotification()).isFalse();
+        assertThat(e.response().id().asLong()).isEqualTo(7);
+        assertThat(e.response().hasResult()).isTrue();
+        assertThat(e.response().result()).isEqualTo("b");
+        assertThat(e.response().error().get("code").asInt()).isEqualTo(1);
+
+        Envelope early = Envelope.scan(mapper, utf8("{\"result\":{\"v\":\"r\"},\"id\":\"s\"}"), reader);
+        assertThat(seen).endsWith("null");
+        assertThat(early.response().id().textValue()).isEqualTo("s");
+        assertThat(Envelope.scan(mapper, utf8("{\"id\":1,\"method\":\"m\"}"), reader).response()).isNull();
+        assertThat(Envelope.scan(mapper, utf8("{\"id\":null,\"error\":null}"), reader).response().id().isNull())
+                .isTrue();
+        assertThatThrownBy(() -> Envelope.scan(mapper, utf8("{\"id\":1,\"result\":{\"v\":1},\"x\":}"), reader))
+                .isInstanceOf(IOException.class);
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
     }
 
     @Test

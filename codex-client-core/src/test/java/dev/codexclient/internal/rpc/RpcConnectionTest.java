@@ -136,6 +136,53 @@ class RpcConnectionTest {
     }
 
     @Test
+    void eachCallTimesOutAtItsOwnDeadlineWhateverElseIsInFlight() throws Exception {
+        connect();
+        // A long deadline watched first must not delay a shorter one registered after it, and answered or
+        // expired calls must not disturb the deadlines of those still waiting.
+        CompletableFuture<JsonNode> lenient = rpc.call("lenient", null, JsonNode.class, Duration.ofSeconds(4));
+        JsonNode lenientRequest = sent();
+        long start = System.nanoTime();
+        CompletableFuture<JsonNode> strict = rpc.call("strict", null, JsonNode.class, Duration.ofMillis(200));
+        sent();
+        CompletableFuture<JsonNode> middle = rpc.call("middle", null, JsonNode.class, Duration.ofMillis(400));
+        sent();
+        CompletableFuture<JsonNode> answered = rpc.call("answered", null, JsonNode.class, Duration.ofMillis(100));
+        transport.inject("{\"id\":" + sent().get("id") + ",\"result\":{\"ok\":1}}");
+        assertThat(answered.get(5, TimeUnit.SECONDS).get("ok").asInt()).isEqualTo(1);
+
+        assertThatThrownBy(() -> strict.get(5, TimeUnit.SECONDS)).cause()
+                .isInstanceOf(CodexTimeoutException.class).hasMessageContaining("strict");
+        long strictMillis = (System.nanoTime() - start) / 1_000_000;
+        assertThat(middle).isNotDone();
+        assertThatThrownBy(() -> middle.get(5, TimeUnit.SECONDS)).cause()
+                .isInstanceOf(CodexTimeoutException.class).hasMessageContaining("middle");
+        long middleMillis = (System.nanoTime() - start) / 1_000_000;
+
+        assertThat(strictMillis).isBetween(200L, 1_500L);
+        assertThat(middleMillis).isBetween(400L, 1_700L);
+        assertThat(lenient).isNotDone();
+        assertThat(rpc.pendingCount()).isEqualTo(1);
+        transport.inject("{\"id\":" + lenientRequest.get("id") + ",\"result\":{\"late\":true}}");
+        assertThat(lenient.get(5, TimeUnit.SECONDS).get("late").asBoolean()).isTrue();
+        assertThat(rpc.pendingCount()).isZero();
+    }
+
+    @Test
+    void aCallAfterTheWatchedDeadlinesExpiredIsStillWatched() throws Exception {
+        connect();
+        CompletableFuture<JsonNode> first = rpc.call("first", null, JsonNode.class, Duration.ofMillis(50));
+        sent();
+        assertThatThrownBy(() -> first.get(5, TimeUnit.SECONDS)).cause().isInstanceOf(CodexTimeoutException.class);
+        // Nothing is pending now, so no check is scheduled: the next call must schedule its own.
+        CompletableFuture<JsonNode> second = rpc.call("second", null, JsonNode.class, Duration.ofMillis(50));
+        sent();
+        assertThatThrownBy(() -> second.get(5, TimeUnit.SECONDS)).cause()
+                .isInstanceOf(CodexTimeoutException.class).hasMessageContaining("second");
+        assertThat(rpc.pendingCount()).isZero();
+    }
+
+    @Test
     void cancellingTheCallerFutureForgetsTheRequest() throws Exception {
         connect();
         CompletableFuture<JsonNode> f = rpc.call("m", null, JsonNode.class, null);
