@@ -155,14 +155,8 @@ public final class CodexClient implements AutoCloseable {
             b.optOut.forEach(optOut::add);
         }
         connection.start();
-        // The result (InitializeResponse in the schema: four strings) is read from the tree. Binding it would make
-        // the handshake build Jackson's first record deserializer, a tenth of a second or more in a fresh JVM that
-        // a client which has only initialized does not need yet.
-        JsonNode result = await(connection.call("initialize", params, JsonNode.class, b.initializeTimeout),
-                "initialize");
-        serverInfo = new ServerInfo(initializeMember(result, "userAgent").orElse(""),
-                initializeMember(result, "codexHome"), initializeMember(result, "platformFamily"),
-                initializeMember(result, "platformOs"));
+        serverInfo = readServerInfo(await(connection.call("initialize", params, JsonNode.class,
+                b.initializeTimeout), "initialize"));
         connection.notify("initialized", null);
         LOG.debug("initialized {} ({})", connection.describe(), serverInfo.userAgent());
         if (b.login != null) {
@@ -170,11 +164,21 @@ public final class CodexClient implements AutoCloseable {
         }
     }
 
-    /** A string member of the {@code initialize} result: absent when missing or null, an error when not a string. */
-    private static Optional<String> initializeMember(JsonNode result, String name) {
+    /**
+     * Reads the {@code initialize} result (the schema's {@code InitializeResponse}: four strings) from its tree.
+     * Binding it to the record would build Jackson's first record deserializer during the handshake, about a tenth
+     * of a second in a fresh JVM, before a client that has only initialized needs any record.
+     */
+    private static ServerInfo readServerInfo(JsonNode result) {
         if (!result.isObject() && !result.isNull()) {
             throw new CodexProtocolException("the result of initialize is not an object: " + result.getNodeType());
         }
+        return new ServerInfo(initializeMember(result, "userAgent").orElse(""), initializeMember(result, "codexHome"),
+                initializeMember(result, "platformFamily"), initializeMember(result, "platformOs"));
+    }
+
+    /** A string member of the {@code initialize} result: absent when missing or null, an error when not a string. */
+    private static Optional<String> initializeMember(JsonNode result, String name) {
         JsonNode value = result.get(name);
         if (value == null || value.isNull()) {
             return Optional.empty();
