@@ -399,7 +399,7 @@ public final class BenchmarkRunner {
         Optional<Path> sdkArchive = jvms.train(Side.SDK);
         Optional<Path> baselineArchive = jvms.train(Side.BASELINE);
         String noCds = sdkArchive.isPresent() && baselineArchive.isPresent() ? ""
-                : "this JVM wrote no CDS archive (see its output above)";
+                : "this JVM wrote no CDS archive (see the [bench] lines of the run)";
         int n = config.coldStarts();
         List<Sample> sdk = new ArrayList<>();
         List<Sample> baseline = new ArrayList<>();

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
@@ -110,13 +111,24 @@ final class ColdStartJvms {
      * The training run of one side: runs it once with {@code -XX:ArchiveClassesAtExit}, which writes a dynamic
      * archive of every class the run loaded when it exits.
      *
-     * @return the archive, or empty when this JVM could not write one (the reason is on the child's output)
+     * @return the archive, or empty when this JVM could not write one (then the reason is printed)
      */
     Optional<Path> train(Side side) throws IOException, InterruptedException {
         Path archive = work.resolve(side.name().toLowerCase(Locale.ROOT) + ".jsa");
         Files.deleteIfExists(archive);
-        run(side, List.of("-XX:ArchiveClassesAtExit=" + archive), false);
-        return Files.isRegularFile(archive) && Files.size(archive) > 0 ? Optional.of(archive) : Optional.empty();
+        List<String> output;
+        try {
+            output = run(side, List.of("-XX:ArchiveClassesAtExit=" + archive), false).output();
+        } catch (IllegalStateException e) {
+            // A JVM without class data sharing rejects the option or fails the dump: the figure says "not run".
+            System.out.println("[bench] the CDS training run failed: " + e.getMessage());
+            return Optional.empty();
+        }
+        if (Files.isRegularFile(archive) && Files.size(archive) > 0) {
+            return Optional.of(archive);
+        }
+        System.out.println("[bench] the CDS training run wrote no archive; it printed: " + output);
+        return Optional.empty();
     }
 
     /** One timed run of a side, with the archive when one is given. */
@@ -146,7 +158,7 @@ final class ColdStartJvms {
         }
     }
 
-    private record Outcome(Sample sample, Loading loading) {
+    private record Outcome(Sample sample, Loading loading, List<String> output) {
     }
 
     private Outcome run(Side side, List<String> options, boolean countLoading)
@@ -157,6 +169,8 @@ final class ColdStartJvms {
         command.addAll(side.args);
         long start = System.nanoTime();
         Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        // A JVM that hangs would block the reads below forever: kill it after the timeout (a no-op once it ended).
+        CompletableFuture.delayedExecutor(TIMEOUT_SECONDS, TimeUnit.SECONDS).execute(p::destroyForcibly);
         long wall = 0;
         long uptime = -1;
         int classes = -1;
@@ -170,7 +184,7 @@ final class ColdStartJvms {
         int fromJdkArchiveAtInit = -1;
         int loaded = 0;
         int loadedAtInit = -1;
-        List<String> other = new ArrayList<>();
+        List<String> output = new ArrayList<>();
         try (BufferedReader r = p.inputReader(StandardCharsets.UTF_8)) {
             for (String line = r.readLine(); line != null; line = r.readLine()) {
                 if (line.startsWith("RESULT phase=initialized")) {
@@ -194,23 +208,22 @@ final class ColdStartJvms {
                     } else if (line.endsWith("source: shared objects file")) {
                         fromJdkArchive++;
                     }
-                } else if (other.size() < 20) {
-                    other.add(line);
+                } else if (output.size() < 20) {
+                    output.add(line);
                 }
             }
         }
         if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
             p.destroyForcibly();
-            throw new IllegalStateException("a cold-start JVM did not finish within " + TIMEOUT_SECONDS + " s: "
-                    + command);
         }
-        if (p.exitValue() != 0 || uptime < 0) {
-            throw new IllegalStateException("a cold-start JVM failed (exit " + p.exitValue() + "): " + command
-                    + "; it printed: " + other);
+        if (p.isAlive() || p.exitValue() != 0 || uptime < 0) {
+            throw new IllegalStateException("a cold-start JVM failed or did not finish within " + TIMEOUT_SECONDS
+                    + " s (exit " + (p.isAlive() ? "none" : p.exitValue()) + "): " + command + "; it printed: "
+                    + output);
         }
         return new Outcome(new Sample(wall, uptime, classes, deltaUptime),
                 new Loading(protocolAtInit, protocolAfterDelta, fromArchiveAtInit, fromJdkArchiveAtInit,
-                        loadedAtInit));
+                        loadedAtInit), List.copyOf(output));
     }
 
     private static String value(String line, String key) {
