@@ -414,7 +414,8 @@ public final class BenchmarkRunner {
                 sdkCds.add(jvms.sample(Side.SDK, sdkArchive));
             }
         }
-        // One more run per variant with class-load logging on stdout, which interleaves with the phase lines.
+        // One more run with class-load logging on stdout, where it interleaves with the phase lines: counts the
+        // protocol classes (and below, with CDS, shows that the archives were used).
         ColdStartJvms.Loading loading = jvms.loading(Side.SDK, Optional.empty());
         int protocolTotal = ColdStartJvms.protocolClassCount();
         long wallMs = medianWallMs(sdk);
@@ -432,19 +433,20 @@ public final class BenchmarkRunner {
         put("coldStart.protocolClassesAtInit", (double) loading.protocolAtInit());
         put("coldStart.protocolClassesAfterDelta", (double) loading.protocolAfterDelta());
         put("coldStart.protocolClassesTotal", (double) protocolTotal);
+        String target = "≤ 400 ms; not all protocol types";
         rows.add(new Row("4 Cold start", "JVM launch → client initialized (median of " + n + ")",
                 wallMs + " ms (JVM uptime " + uptimeMs + " ms; first typed delta at " + deltaMs + " ms), "
                         + classes + " classes loaded; protocol classes: " + loading.protocolAtInit() + " at init, "
                         + loading.protocolAfterDelta() + " after one typed delta, of " + protocolTotal,
                 "JVM + Jackson readTree of the same response: " + baselineMs + " ms, " + baselineClasses
-                        + " classes", x((double) wallMs / baselineMs) + " baseline", "≤ 400 ms; not all protocol types",
+                        + " classes", x((double) wallMs / baselineMs) + " baseline", target,
                 status(wallMs <= 400 && loading.protocolAfterDelta() < protocolTotal)));
         String cdsMeasurement = "the same with an AppCDS archive of a training run (-XX:SharedArchiveFile)";
         if (noCds.isEmpty()) {
             ColdStartJvms.Loading sdkShared = jvms.loading(Side.SDK, sdkArchive);
             ColdStartJvms.Loading baselineShared = jvms.loading(Side.BASELINE, baselineArchive);
             if (sdkShared.fromArchiveAtInit() == 0 || baselineShared.fromArchiveAtInit() == 0) {
-                noCds = "the JVM did not use the archives it wrote (see its [cds] warnings above)";
+                noCds = "the JVM did not use the archives it wrote (-Xlog:class+path=info on a run tells why)";
             } else {
                 long cdsMs = medianWallMs(sdkCds);
                 long cdsBaselineMs = medianWallMs(baselineCds);
@@ -462,11 +464,12 @@ public final class BenchmarkRunner {
                                 + " ms), " + archived(sdkShared),
                         "JVM + Jackson readTree with its own archive: " + cdsBaselineMs + " ms, "
                                 + archived(baselineShared),
-                        x((double) cdsMs / cdsBaselineMs) + " baseline", "≤ 400 ms", status(cdsMs <= 400)));
+                        x((double) cdsMs / cdsBaselineMs) + " baseline", target,
+                        status(cdsMs <= 400 && sdkShared.protocolAfterDelta() < protocolTotal)));
             }
         }
         if (!noCds.isEmpty()) {
-            rows.add(new Row("4 Cold start", cdsMeasurement, noCds, "—", "—", "≤ 400 ms", "not run"));
+            rows.add(new Row("4 Cold start", cdsMeasurement, noCds, "—", "—", target, "not run"));
         }
     }
 
