@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.codexclient.errors.CodexException;
+import dev.codexclient.errors.CodexProtocolException;
 import dev.codexclient.errors.CodexTimeoutException;
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.internal.Redactor;
@@ -22,7 +23,6 @@ import dev.codexclient.protocol.CommandExecutionRequestApprovalResponse;
 import dev.codexclient.protocol.FileChangeApprovalDecision;
 import dev.codexclient.protocol.FileChangeRequestApprovalParams;
 import dev.codexclient.protocol.FileChangeRequestApprovalResponse;
-import dev.codexclient.protocol.InitializeResponse;
 import dev.codexclient.protocol.LoginAccountParams;
 import dev.codexclient.protocol.McpServerElicitationRequestParams;
 import dev.codexclient.protocol.McpServerElicitationRequestResponse;
@@ -155,16 +155,39 @@ public final class CodexClient implements AutoCloseable {
             b.optOut.forEach(optOut::add);
         }
         connection.start();
-        InitializeResponse response = await(connection.call("initialize", params, InitializeResponse.class,
-                b.initializeTimeout), "initialize");
-        serverInfo = new ServerInfo(Optional.ofNullable(response.userAgent()).orElse(""),
-                Optional.ofNullable(response.codexHome()).map(Object::toString),
-                Optional.ofNullable(response.platformFamily()), Optional.ofNullable(response.platformOs()));
+        serverInfo = readServerInfo(await(connection.call("initialize", params, JsonNode.class,
+                b.initializeTimeout), "initialize"));
         connection.notify("initialized", null);
         LOG.debug("initialized {} ({})", connection.describe(), serverInfo.userAgent());
         if (b.login != null) {
             await(rpc.accountLoginStart(b.login), "account/login/start");
         }
+    }
+
+    /**
+     * Reads the {@code initialize} result (the schema's {@code InitializeResponse}: four strings) from its tree.
+     * Binding it to the record would build Jackson's first record deserializer during the handshake, about a tenth
+     * of a second in a fresh JVM, before a client that has only initialized needs any record.
+     */
+    private static ServerInfo readServerInfo(JsonNode result) {
+        if (!result.isObject() && !result.isNull()) {
+            throw new CodexProtocolException("the result of initialize is not an object: " + result.getNodeType());
+        }
+        return new ServerInfo(initializeMember(result, "userAgent").orElse(""), initializeMember(result, "codexHome"),
+                initializeMember(result, "platformFamily"), initializeMember(result, "platformOs"));
+    }
+
+    /** A string member of the {@code initialize} result: absent when missing or null, an error when not a string. */
+    private static Optional<String> initializeMember(JsonNode result, String name) {
+        JsonNode value = result.get(name);
+        if (value == null || value.isNull()) {
+            return Optional.empty();
+        }
+        if (!value.isTextual()) {
+            throw new CodexProtocolException("the result of initialize has a " + value.getNodeType() + " "
+                    + name + " where the schema says string");
+        }
+        return Optional.of(value.textValue());
     }
 
     /** What the server reported about itself in its {@code initialize} result. */
@@ -460,7 +483,10 @@ public final class CodexClient implements AutoCloseable {
     private static ThreadFactory daemon(String name) {
         AtomicInteger n = new AtomicInteger();
         return r -> {
-            java.lang.Thread t = new java.lang.Thread(r, name + (name.endsWith("-") ? n.incrementAndGet() : ""));
+            // concat, not +: the handshake starts the first callback thread, and the JVM's first + costs tens of
+            // milliseconds of invokedynamic bootstrap.
+            String threadName = name.endsWith("-") ? name.concat(Integer.toString(n.incrementAndGet())) : name;
+            java.lang.Thread t = new java.lang.Thread(r, threadName);
             t.setDaemon(true);
             return t;
         };

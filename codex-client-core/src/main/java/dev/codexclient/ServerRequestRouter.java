@@ -71,23 +71,41 @@ final class ServerRequestRouter {
 
     private final ObjectMapper mapper;
     private final ObjectMapper userMapper;
-    private final Map<String, Route<?, ?>> routes = new HashMap<>();
+    private final ApprovalPolicy approvals;
+    private final Map<String, Route<?, ?>> userRoutes;
     private final Map<String, Function<JsonNode, CompletionStage<?>>> rawRoutes;
     private final Map<String, DynamicTool> tools = new HashMap<>();
     private final Set<String> warned = ConcurrentHashMap.newKeySet();
+    /**
+     * The defaults overridden by the user's routes; built on the first server request, because the defaults load
+     * every request type of the protocol and a client may well never get a server request.
+     */
+    private Map<String, Route<?, ?>> routes;
 
     ServerRequestRouter(ObjectMapper mapper, ObjectMapper userMapper, CodexClient.Builder b, List<DynamicTool> tools) {
         this.mapper = mapper;
         this.userMapper = userMapper;
+        this.approvals = b.approvals;
+        this.userRoutes = Map.copyOf(b.handlers);
         this.rawRoutes = Map.copyOf(b.rawHandlers);
-        tools.forEach(t -> this.tools.put(t.name(), t));
-        installDefaults(b.approvals);
-        routes.putAll(b.handlers);
+        for (DynamicTool t : tools) {
+            this.tools.put(t.name(), t);
+        }
+    }
+
+    private synchronized Map<String, Route<?, ?>> routes() {
+        if (routes == null) {
+            Map<String, Route<?, ?>> all = new HashMap<>();
+            installDefaults(all, approvals);
+            all.putAll(userRoutes);
+            routes = all;
+        }
+        return routes;
     }
 
     CompletionStage<?> route(IncomingRequest request) {
         JsonNode params = request.message().get("params");
-        Route<?, ?> route = routes.get(request.method());
+        Route<?, ?> route = routes().get(request.method());
         try {
             if (route != null) {
                 return route.invoke(mapper, params);
@@ -109,54 +127,55 @@ final class ServerRequestRouter {
 
     // ------------------------------------------------------------------------------------------------ defaults
 
-    private void installDefaults(ApprovalPolicy configured) {
+    private void installDefaults(Map<String, Route<?, ?>> table, ApprovalPolicy configured) {
         boolean explicit = configured != null;
         ApprovalPolicy policy = explicit ? configured : ApprovalPolicy.declineAll();
 
-        put(ServerRequestMethods.ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL, p -> {
+        put(table, ServerRequestMethods.ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL, p -> {
             warnDefault(!explicit, "item/commandExecution/requestApproval", "declining");
             return decide(policy, new ApprovalRequest.Command(p)).thenApply(d ->
                     CommandExecutionRequestApprovalResponse.builder().decision(commandDecision(d))
                             .build());
         });
-        put(ServerRequestMethods.ITEM_FILE_CHANGE_REQUEST_APPROVAL, p -> {
+        put(table, ServerRequestMethods.ITEM_FILE_CHANGE_REQUEST_APPROVAL, p -> {
             warnDefault(!explicit, "item/fileChange/requestApproval", "declining");
             return decide(policy, new ApprovalRequest.FileChange(p)).thenApply(d ->
                     FileChangeRequestApprovalResponse.builder().decision(fileChangeDecision(d))
                             .build());
         });
-        put(ServerRequestMethods.EXEC_COMMAND_APPROVAL, p -> {
+        put(table, ServerRequestMethods.EXEC_COMMAND_APPROVAL, p -> {
             warnDefault(!explicit, "execCommandApproval", "denying");
             return decide(policy, new ApprovalRequest.LegacyCommand(p)).thenApply(d ->
                     ExecCommandApprovalResponse.builder().decision(reviewDecision(d)).build());
         });
-        put(ServerRequestMethods.APPLY_PATCH_APPROVAL, p -> {
+        put(table, ServerRequestMethods.APPLY_PATCH_APPROVAL, p -> {
             warnDefault(!explicit, "applyPatchApproval", "denying");
             return decide(policy, new ApprovalRequest.LegacyPatch(p)).thenApply(d ->
                     ApplyPatchApprovalResponse.builder().decision(reviewDecision(d)).build());
         });
-        put(ServerRequestMethods.ITEM_PERMISSIONS_REQUEST_APPROVAL, p -> {
+        put(table, ServerRequestMethods.ITEM_PERMISSIONS_REQUEST_APPROVAL, p -> {
             warnDefault(!explicit, "item/permissions/requestApproval", "granting nothing");
             return decide(policy, new ApprovalRequest.Permissions(p)).thenApply(d -> permissions(p, d));
         });
-        put(ServerRequestMethods.ITEM_TOOL_REQUEST_USER_INPUT, p -> {
+        put(table, ServerRequestMethods.ITEM_TOOL_REQUEST_USER_INPUT, p -> {
             warnDefault(true, "item/tool/requestUserInput", "answering that no operator is available");
             return CompletableFuture.completedFuture(nonInteractiveAnswers(p));
         });
-        put(ServerRequestMethods.MCP_SERVER_ELICITATION_REQUEST, p -> {
+        put(table, ServerRequestMethods.MCP_SERVER_ELICITATION_REQUEST, p -> {
             warnDefault(true, "mcpServer/elicitation/request", "declining");
             return CompletableFuture.completedFuture(McpServerElicitationRequestResponse.builder()
                     .action(McpServerElicitationAction.DECLINE).build());
         });
         // The clock is the only sensible answer and reveals nothing; no reason to bother the user with it.
         // The schema: "Current time as whole Unix seconds."
-        put(ServerRequestMethods.CURRENT_TIME_READ, p -> CompletableFuture.completedFuture(
+        put(table, ServerRequestMethods.CURRENT_TIME_READ, p -> CompletableFuture.completedFuture(
                 CurrentTimeReadResponse.builder().currentTimeAt(Instant.now().getEpochSecond()).build()));
-        put(ServerRequestMethods.ITEM_TOOL_CALL, this::callTool);
+        put(table, ServerRequestMethods.ITEM_TOOL_CALL, this::callTool);
     }
 
-    private <P, R> void put(MethodDescriptor<P, R> method, Function<P, CompletionStage<R>> handler) {
-        routes.put(method.method(), new Route<>(method, handler));
+    private static <P, R> void put(Map<String, Route<?, ?>> table, MethodDescriptor<P, R> method,
+                                   Function<P, CompletionStage<R>> handler) {
+        table.put(method.method(), new Route<>(method, handler));
     }
 
     private void warnDefault(boolean isDefault, String method, String what) {

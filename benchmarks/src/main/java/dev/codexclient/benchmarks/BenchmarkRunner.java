@@ -1,12 +1,13 @@
 package dev.codexclient.benchmarks;
 
 import dev.codexclient.CodexClient;
+import dev.codexclient.benchmarks.ColdStartJvms.Sample;
+import dev.codexclient.benchmarks.ColdStartJvms.Side;
 import dev.codexclient.protocol.ClientRequestMethods;
 import dev.codexclient.protocol.ProtocolJson;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.ThreadSetNameParams;
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -27,12 +28,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
-import java.util.jar.JarFile;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.ToLongFunction;
 import java.util.stream.Stream;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
@@ -424,93 +426,97 @@ public final class BenchmarkRunner {
 
     private void coldStart() throws Exception {
         log("4. cold start");
-        long[] baselineWall = new long[config.coldStarts()];
-        long[] wall = new long[config.coldStarts()];
-        long[] uptime = new long[config.coldStarts()];
-        long classes = 0;
-        long baselineClasses = 0;
-        for (int i = 0; i < wall.length; i++) {
-            long t0 = System.nanoTime();
-            Map<String, String> base = runForResult(List.of(java, "-cp", classpath, ColdStart.class.getName(),
-                    "--baseline"), Duration.ofSeconds(60));
-            baselineWall[i] = System.nanoTime() - t0;
-            baselineClasses = Long.parseLong(base.get("classes"));
-            List<String> command = List.of(java, "-cp", classpath, ColdStart.class.getName());
-            long t = System.nanoTime();
-            Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-            try (BufferedReader r = p.inputReader(StandardCharsets.UTF_8)) {
-                for (String line = r.readLine(); line != null; line = r.readLine()) {
-                    if (line.startsWith("RESULT phase=initialized")) {
-                        wall[i] = System.nanoTime() - t;
-                        Map<String, String> result = parseResult(line);
-                        uptime[i] = Long.parseLong(result.get("uptimeMs"));
-                        classes = Long.parseLong(result.get("classes"));
-                    }
-                }
-            }
-            if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0 || wall[i] == 0) {
-                throw new IllegalStateException("the cold-start JVM failed");
+        ColdStartJvms jvms = ColdStartJvms.create(java, work.resolve("cold-start"));
+        // Each side gets its own archive from a training run of itself, as an application would build one.
+        Optional<Path> sdkArchive = jvms.train(Side.SDK);
+        Optional<Path> baselineArchive = jvms.train(Side.BASELINE);
+        String noCds = sdkArchive.isPresent() && baselineArchive.isPresent() ? ""
+                : "this JVM wrote no CDS archive (see the [bench] lines of the run)";
+        int n = config.coldStarts();
+        List<Sample> sdk = new ArrayList<>();
+        List<Sample> baseline = new ArrayList<>();
+        List<Sample> sdkCds = new ArrayList<>();
+        List<Sample> baselineCds = new ArrayList<>();
+        // Interleaved, so that load from other processes on the machine hits every variant alike.
+        for (int i = 0; i < n; i++) {
+            baseline.add(jvms.sample(Side.BASELINE, Optional.empty()));
+            sdk.add(jvms.sample(Side.SDK, Optional.empty()));
+            if (noCds.isEmpty()) {
+                baselineCds.add(jvms.sample(Side.BASELINE, baselineArchive));
+                sdkCds.add(jvms.sample(Side.SDK, sdkArchive));
             }
         }
-        // One more run with class-load logging on stdout, which interleaves with the phase lines.
-        List<String> command = List.of(java, "-verbose:class", "-cp", classpath, ColdStart.class.getName());
-        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        int protocolAtInit = -1;
-        int protocol = 0;
-        int protocolAfterDelta = -1;
-        try (BufferedReader r = p.inputReader(StandardCharsets.UTF_8)) {
-            for (String line = r.readLine(); line != null; line = r.readLine()) {
-                if (line.contains("[class,load] dev.codexclient.protocol.")) {
-                    protocol++;
-                } else if (line.startsWith("RESULT phase=initialized")) {
-                    protocolAtInit = protocol;
-                } else if (line.startsWith("RESULT phase=delta")) {
-                    protocolAfterDelta = protocol;
-                }
-            }
-        }
-        if (!p.waitFor(60, TimeUnit.SECONDS) || protocolAtInit < 0 || protocolAfterDelta < 0) {
-            throw new IllegalStateException("the class-counting cold-start JVM failed");
-        }
-        int protocolTotal = protocolClassCount();
-        Arrays.sort(wall);
-        Arrays.sort(uptime);
-        Arrays.sort(baselineWall);
-        long wallMs = wall[wall.length / 2] / 1_000_000;
-        long baselineMs = baselineWall[baselineWall.length / 2] / 1_000_000;
+        // One more run with class-load logging on stdout, where it interleaves with the phase lines: counts the
+        // protocol classes (and below, with CDS, shows that the archives were used).
+        ColdStartJvms.Loading loading = jvms.loading(Side.SDK, Optional.empty());
+        int protocolTotal = ColdStartJvms.protocolClassCount();
+        long wallMs = medianWallMs(sdk);
+        long baselineMs = medianWallMs(baseline);
+        long uptimeMs = median(sdk, Sample::uptimeMs);
+        long deltaMs = median(sdk, Sample::deltaUptimeMs);
+        long classes = median(sdk, Sample::classes);
+        long baselineClasses = median(baseline, Sample::classes);
         put("coldStart.baselineWallMs", (double) baselineMs);
         put("coldStart.wallMs", (double) wallMs);
-        put("coldStart.uptimeMs", (double) uptime[uptime.length / 2]);
+        put("coldStart.uptimeMs", (double) uptimeMs);
+        put("coldStart.deltaUptimeMs", (double) deltaMs);
         put("coldStart.classes", (double) classes);
-        put("coldStart.protocolClassesAtInit", (double) protocolAtInit);
-        put("coldStart.protocolClassesAfterDelta", (double) protocolAfterDelta);
+        put("coldStart.baselineClasses", (double) baselineClasses);
+        put("coldStart.protocolClassesAtInit", (double) loading.protocolAtInit());
+        put("coldStart.protocolClassesAfterDelta", (double) loading.protocolAfterDelta());
         put("coldStart.protocolClassesTotal", (double) protocolTotal);
-        rows.add(new Row("4 Cold start", "JVM launch → client initialized (median of " + wall.length + ")",
-                wallMs + " ms (JVM uptime " + uptime[uptime.length / 2] + " ms), " + classes + " classes loaded; "
-                        + "protocol classes: " + protocolAtInit + " at init, " + protocolAfterDelta
-                        + " after one typed delta, of " + protocolTotal,
+        String target = "≤ 400 ms; not all protocol types";
+        rows.add(new Row("4 Cold start", "JVM launch → client initialized (median of " + n + ")",
+                wallMs + " ms (JVM uptime " + uptimeMs + " ms; first typed delta at " + deltaMs + " ms), "
+                        + classes + " classes loaded; protocol classes: " + loading.protocolAtInit() + " at init, "
+                        + loading.protocolAfterDelta() + " after one typed delta, of " + protocolTotal,
                 "JVM + Jackson readTree of the same response: " + baselineMs + " ms, " + baselineClasses
-                        + " classes", x((double) wallMs / baselineMs) + " baseline", "≤ 400 ms; not all protocol types",
-                status(wallMs <= 400 && protocolAfterDelta < protocolTotal)));
-    }
-
-    private int protocolClassCount() throws IOException {
-        for (String entry : classpath.split(File.pathSeparator)) {
-            Path path = Path.of(entry);
-            if (!entry.contains("codex-client-protocol")) {
-                continue;
-            }
-            if (Files.isDirectory(path)) {
-                try (Stream<Path> s = Files.walk(path.resolve("dev/codexclient/protocol"))) {
-                    return (int) s.filter(f -> f.toString().endsWith(".class")).count();
-                }
-            }
-            try (JarFile jar = new JarFile(path.toFile())) {
-                return (int) jar.stream().filter(e -> e.getName().startsWith("dev/codexclient/protocol/")
-                        && e.getName().endsWith(".class")).count();
+                        + " classes", x((double) wallMs / baselineMs) + " baseline", target,
+                status(wallMs <= 400 && loading.protocolAfterDelta() < protocolTotal)));
+        String cdsMeasurement = "the same with an AppCDS archive of a training run (-XX:SharedArchiveFile)";
+        if (noCds.isEmpty()) {
+            ColdStartJvms.Loading sdkShared = jvms.loading(Side.SDK, sdkArchive);
+            ColdStartJvms.Loading baselineShared = jvms.loading(Side.BASELINE, baselineArchive);
+            if (sdkShared.fromArchiveAtInit() == 0 || baselineShared.fromArchiveAtInit() == 0) {
+                noCds = "the JVM did not use the archives it wrote (-Xlog:class+path=info on a run tells why)";
+            } else {
+                long cdsMs = medianWallMs(sdkCds);
+                long cdsBaselineMs = medianWallMs(baselineCds);
+                long cdsUptimeMs = median(sdkCds, Sample::uptimeMs);
+                long cdsDeltaMs = median(sdkCds, Sample::deltaUptimeMs);
+                put("coldStart.cds.wallMs", (double) cdsMs);
+                put("coldStart.cds.baselineWallMs", (double) cdsBaselineMs);
+                put("coldStart.cds.uptimeMs", (double) cdsUptimeMs);
+                put("coldStart.cds.deltaUptimeMs", (double) cdsDeltaMs);
+                put("coldStart.cds.classes", (double) median(sdkCds, Sample::classes));
+                put("coldStart.cds.archivedClassesAtInit", (double) sdkShared.fromArchiveAtInit());
+                put("coldStart.cds.baselineArchivedClassesAtInit", (double) baselineShared.fromArchiveAtInit());
+                rows.add(new Row("4 Cold start", cdsMeasurement + " (median of " + n + ")",
+                        cdsMs + " ms (JVM uptime " + cdsUptimeMs + " ms; first typed delta at " + cdsDeltaMs
+                                + " ms), " + archived(sdkShared),
+                        "JVM + Jackson readTree with its own archive: " + cdsBaselineMs + " ms, "
+                                + archived(baselineShared),
+                        x((double) cdsMs / cdsBaselineMs) + " baseline", target,
+                        status(cdsMs <= 400 && sdkShared.protocolAfterDelta() < protocolTotal)));
             }
         }
-        return -1;
+        if (!noCds.isEmpty()) {
+            rows.add(new Row("4 Cold start", cdsMeasurement, noCds, "—", "—", target, "not run"));
+        }
+    }
+
+    private static String archived(ColdStartJvms.Loading l) {
+        return l.classesAtInit() + " classes loaded (" + l.fromArchiveAtInit() + " from the app's archive, "
+                + l.fromJdkArchiveAtInit() + " from the JDK's)";
+    }
+
+    private static long medianWallMs(List<Sample> samples) {
+        return median(samples, Sample::wallNanos) / 1_000_000;
+    }
+
+    private static long median(List<Sample> samples, ToLongFunction<Sample> value) {
+        long[] v = samples.stream().mapToLong(value).sorted().toArray();
+        return v[v.length / 2];
     }
 
     // ------------------------------------------------------------------------------------------------ 5 memory

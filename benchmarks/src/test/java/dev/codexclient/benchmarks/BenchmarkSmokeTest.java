@@ -41,6 +41,12 @@ class BenchmarkSmokeTest {
         assertThat(report.numbers().get("decode.mix.sdk.msgPerSec")).isPositive();
         assertThat(report.numbers().get("stream.delta.sdk.linesPerSec")).isPositive();
         assertThat(report.numbers().get("memory.completed")).isEqualTo(1.0);
+        // Cold start with class data sharing: an archive written by a training run, then used by the timed runs.
+        assertThat(report.rows()).filteredOn(r -> r.figure().equals("4 Cold start")).hasSize(2);
+        if (report.rows().stream().noneMatch(r -> r.figure().equals("4 Cold start") && r.status().equals("not run"))) {
+            assertThat(report.numbers()).containsKeys("coldStart.cds.wallMs", "coldStart.cds.baselineWallMs");
+            assertThat(report.numbers().get("coldStart.cds.archivedClassesAtInit")).isPositive();
+        }
         // The node and python baselines run where those interpreters are installed.
         if (installed("node")) {
             assertThat(report.numbers()).containsKey("stream.delta.node.linesPerSec");

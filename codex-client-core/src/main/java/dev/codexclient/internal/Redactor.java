@@ -25,34 +25,6 @@ public final class Redactor {
 
     private static final Redactor SHARED = new Redactor();
 
-    /**
-     * OpenAI-style keys: {@code sk-}, {@code sk-proj-}, {@code sk-svcacct-}, ... The 16-character floor keeps
-     * words such as "sk-learn" intact.
-     */
-    private static final Pattern SK_KEY = Pattern.compile("(?<![A-Za-z0-9])sk-[A-Za-z0-9_-]{16,}");
-
-    private static final Pattern BEARER = Pattern.compile("(?i)\\b(bearer)(\\s+)[A-Za-z0-9._~+/=-]+");
-
-    /** Three base64url parts, the first starting with the encoding of <code>{"</code>; the signature may be empty. */
-    private static final Pattern JWT =
-            Pattern.compile("(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{4,}\\.[A-Za-z0-9_-]{4,}\\.[A-Za-z0-9_-]*");
-
-    /**
-     * A key whose value is a secret: the secret word may carry a prefix ({@code OPENAI_API_KEY},
-     * {@code client_secret}) but must end the key, so {@code max_tokens} or {@code tokenUsage} do not match.
-     */
-    private static final String SECRET_KEY = "[A-Za-z0-9_.-]{0,40}?(?:api[_-]?key|access[_-]?token|id[_-]?token"
-            + "|refresh[_-]?token|auth[_-]?token|token|authorization|password|passwd|secret)";
-
-    /** {@code "apiKey": "value"} in JSON, escaped quotes included. */
-    private static final Pattern JSON_PAIR = Pattern.compile(
-            "(?i)(\"" + SECRET_KEY + "\"\\s*:\\s*\")((?:[^\"\\\\]|\\\\.)*)(\")");
-
-    /** {@code OPENAI_API_KEY=value}, {@code api_key = "value"}, {@code Authorization: Bearer value}. */
-    private static final Pattern ASSIGNMENT = Pattern.compile(
-            "(?i)(?<![A-Za-z0-9_.-])(" + SECRET_KEY + ")(\\s*[=:]\\s*)"
-                    + "(?:\"((?:[^\"\\\\]|\\\\.)*)\"|'([^']*)'|((?:(?:bearer|basic)\\s+)?[^\\s,;&\"'}\\]]+))");
-
     private final Set<String> secrets = new CopyOnWriteArraySet<>();
 
     /** Creates a redactor with the built-in patterns and no registered secrets. */
@@ -111,20 +83,21 @@ public final class Redactor {
             s = maskKeyValues(s);
         }
         if (lower.contains("bearer")) {
-            s = BEARER.matcher(s).replaceAll(m -> Matcher.quoteReplacement(m.group(1) + m.group(2) + MASK));
+            s = Patterns.BEARER.matcher(s).replaceAll(m -> Matcher.quoteReplacement(m.group(1) + m.group(2) + MASK));
         }
         if (s.contains("eyJ")) {
-            s = JWT.matcher(s).replaceAll(Matcher.quoteReplacement(MASK));
+            s = Patterns.JWT.matcher(s).replaceAll(Matcher.quoteReplacement(MASK));
         }
         if (s.contains("sk-")) {
-            s = SK_KEY.matcher(s).replaceAll(Matcher.quoteReplacement(MASK));
+            s = Patterns.SK_KEY.matcher(s).replaceAll(Matcher.quoteReplacement(MASK));
         }
         return s;
     }
 
     private static String maskKeyValues(String text) {
-        String s = JSON_PAIR.matcher(text).replaceAll(m -> Matcher.quoteReplacement(m.group(1) + MASK + m.group(3)));
-        return ASSIGNMENT.matcher(s).replaceAll(m -> {
+        String s = Patterns.JSON_PAIR.matcher(text)
+                .replaceAll(m -> Matcher.quoteReplacement(m.group(1) + MASK + m.group(3)));
+        return Patterns.ASSIGNMENT.matcher(s).replaceAll(m -> {
             String value;
             if (m.group(3) != null) {
                 value = '"' + MASK + '"';
@@ -135,5 +108,43 @@ public final class Redactor {
             }
             return Matcher.quoteReplacement(m.group(1) + m.group(2) + value);
         });
+    }
+
+    /**
+     * The patterns, compiled on first use: every client builder touches the shared redactor, while text that needs
+     * a pattern is rare (the substring gates in {@link #redact} skip most of it), and compiling them is a
+     * noticeable part of a cold start.
+     */
+    private static final class Patterns {
+        /**
+         * OpenAI-style keys: {@code sk-}, {@code sk-proj-}, {@code sk-svcacct-}, ... The 16-character floor keeps
+         * words such as "sk-learn" intact.
+         */
+        private static final Pattern SK_KEY = Pattern.compile("(?<![A-Za-z0-9])sk-[A-Za-z0-9_-]{16,}");
+
+        private static final Pattern BEARER = Pattern.compile("(?i)\\b(bearer)(\\s+)[A-Za-z0-9._~+/=-]+");
+
+        /**
+         * Three base64url parts, the first starting with the encoding of <code>{"</code>; the signature may be
+         * empty.
+         */
+        private static final Pattern JWT =
+                Pattern.compile("(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{4,}\\.[A-Za-z0-9_-]{4,}\\.[A-Za-z0-9_-]*");
+
+        /**
+         * A key whose value is a secret: the secret word may carry a prefix ({@code OPENAI_API_KEY},
+         * {@code client_secret}) but must end the key, so {@code max_tokens} or {@code tokenUsage} do not match.
+         */
+        private static final String SECRET_KEY = "[A-Za-z0-9_.-]{0,40}?(?:api[_-]?key|access[_-]?token|id[_-]?token"
+                + "|refresh[_-]?token|auth[_-]?token|token|authorization|password|passwd|secret)";
+
+        /** {@code "apiKey": "value"} in JSON, escaped quotes included. */
+        private static final Pattern JSON_PAIR = Pattern.compile(
+                "(?i)(\"" + SECRET_KEY + "\"\\s*:\\s*\")((?:[^\"\\\\]|\\\\.)*)(\")");
+
+        /** {@code OPENAI_API_KEY=value}, {@code api_key = "value"}, {@code Authorization: Bearer value}. */
+        private static final Pattern ASSIGNMENT = Pattern.compile(
+                "(?i)(?<![A-Za-z0-9_.-])(" + SECRET_KEY + ")(\\s*[=:]\\s*)"
+                        + "(?:\"((?:[^\"\\\\]|\\\\.)*)\"|'([^']*)'|((?:(?:bearer|basic)\\s+)?[^\\s,;&\"'}\\]]+))");
     }
 }

@@ -12,6 +12,10 @@ import java.util.Objects;
 /**
  * A JSON-RPC request id: a string or an integer. Replies must echo the id with the same JSON type, so the two
  * kinds stay distinct: {@code RequestId.of(7)} and {@code RequestId.of("7")} are not equal.
+ *
+ * <p>Both variants spell out {@code equals} and {@code hashCode}: the ones a record gets by default link through an
+ * {@code invokedynamic} bootstrap on first use, which costs tens of milliseconds in a fresh JVM, and the first
+ * request of every client hashes its id.
  */
 @JsonDeserialize(using = RequestId.Deserializer.class)
 public sealed interface RequestId permits RequestId.Text, RequestId.Number {
@@ -27,11 +31,23 @@ public sealed interface RequestId permits RequestId.Text, RequestId.Number {
         }
 
         @Override
+        public boolean equals(Object o) { return o instanceof Text t && value.equals(t.value); }
+
+        @Override
+        public int hashCode() { return value.hashCode(); }
+
+        @Override
         public String toString() { return '"' + value + '"'; }
     }
 
     /** An integer id. */
     record Number(@JsonValue long value) implements RequestId {
+        @Override
+        public boolean equals(Object o) { return o instanceof Number n && value == n.value; }
+
+        @Override
+        public int hashCode() { return Long.hashCode(value); }
+
         @Override
         public String toString() { return Long.toString(value); }
     }

@@ -257,6 +257,16 @@ class ProtocolMappingTest {
     }
 
     @Test
+    void requestIdsOfTheTwoKindsNeverEqualEachOther() {
+        assertThat(RequestId.of(7)).isEqualTo(RequestId.of(7)).hasSameHashCodeAs(RequestId.of(7))
+                .isNotEqualTo(RequestId.of(8)).isNotEqualTo(RequestId.of("7"));
+        assertThat(RequestId.of("7")).isEqualTo(RequestId.of("7")).hasSameHashCodeAs(RequestId.of("7"))
+                .isNotEqualTo(RequestId.of("8")).isNotEqualTo(RequestId.of(7));
+        assertThat(RequestId.of(7)).hasToString("7");
+        assertThat(RequestId.of("7")).hasToString("\"7\"");
+    }
+
+    @Test
     void methodCountsAndTables() {
         assertThat(ClientRequestMethods.ALL).hasSize(184);
         assertThat(ServerRequestMethods.ALL).hasSize(11);

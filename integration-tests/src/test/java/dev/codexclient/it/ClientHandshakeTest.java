@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
 import dev.codexclient.CodexClient;
+import dev.codexclient.errors.CodexProtocolException;
 import dev.codexclient.errors.CodexRpcException;
 import dev.codexclient.errors.CodexTimeoutException;
 import dev.codexclient.protocol.ServerNotification;
@@ -80,6 +82,27 @@ class ClientHandshakeTest {
             assertThat(client.serverInfo().platformFamily()).contains("unix");
             assertThat(client.serverInfo().platformOs()).contains("linux");
         }
+    }
+
+    @Test
+    void serverInfoOfAnOlderServerHasOnlyTheUserAgent(FakeCodexAppServer fake) {
+        fake.initializeResult(Map.of("userAgent", "codex_cli_rs/0.100.0", "platformOs", NullNode.getInstance()));
+        try (CodexClient client = inMemory(fake).build()) {
+            assertThat(client.serverInfo().userAgent()).isEqualTo("codex_cli_rs/0.100.0");
+            assertThat(client.serverInfo().codexHome()).isEmpty();
+            assertThat(client.serverInfo().platformFamily()).isEmpty();
+            assertThat(client.serverInfo().platformOs()).isEmpty();
+        }
+    }
+
+    @Test
+    void anInitializeResultOfTheWrongShapeFailsTheBuildWithAProtocolError(FakeCodexAppServer fake) {
+        fake.initializeResult(Map.of("userAgent", Map.of("name", "codex")));
+        assertThatThrownBy(() -> inMemory(fake).build()).isInstanceOf(CodexProtocolException.class)
+                .hasMessageContaining("userAgent");
+        fake.initializeResult(List.of("codex"));
+        assertThatThrownBy(() -> inMemory(fake).build()).isInstanceOf(CodexProtocolException.class)
+                .hasMessageContaining("not an object");
     }
 
     @Test

@@ -402,7 +402,12 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
                 writeId(g, id);
             }
             g.writeStringField("method", method);
-            if (params != null) {
+            if (params instanceof JsonNode tree) {
+                // A tree writes itself: looking up a serializer for it would resolve its class's generic hierarchy,
+                // a noticeable share of the handshake (whose params are a tree) in a fresh JVM.
+                g.writeFieldName("params");
+                tree.serialize(g, mapper.getSerializerProviderInstance());
+            } else if (params != null) {
                 g.writeFieldName("params");
                 mapper.writeValue(g, params);
             }
