@@ -359,10 +359,8 @@ public final class CodexClient implements AutoCloseable {
                 n = raw.decoded().isPresent() ? (ServerNotification) raw.decoded().get()
                         : decoder.decode(raw.method(), raw.bytes());
             } catch (Exception e) {
-                // Not JSON at all: message() throws before anything is logged or delivered, and the connection
-                // skips the line.
-                ObjectNode message = raw.message();
                 // Known method, params not as the schema says: keep it, as raw, rather than dropping it.
+                ObjectNode message = raw.message();
                 LOG.warn("Notification {} does not match the schema; delivering it unrecognised: {}",
                         raw.method(), e.getMessage());
                 n = new ServerNotification.Unrecognized(message);

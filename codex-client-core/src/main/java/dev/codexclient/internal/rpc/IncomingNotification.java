@@ -67,7 +67,7 @@ public final class IncomingNotification {
         ObjectNode m = message;
         if (m == null) {
             try {
-                // Routing proved the line is one JSON object, or (byte-routed) the lane's decode is about to find out.
+                // The reader thread parsed the whole object before routing it, so this cannot fail in practice.
                 m = (ObjectNode) mapper.readTree(bytes);
             } catch (IOException e) {
                 throw new UncheckedIOException("a scanned notification no longer parses", e);

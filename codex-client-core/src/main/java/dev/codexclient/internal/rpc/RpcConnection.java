@@ -18,7 +18,6 @@ import dev.codexclient.transport.Transport;
 import dev.codexclient.transport.TransportTermination;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,12 +58,7 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
 
     /** What the client layer above the connection implements. */
     public interface Handler {
-        /**
-         * A notification, delivered on its lane: in wire order per codex thread, never on the reader thread.
-         * A line routed by its bytes alone may still turn out not to be JSON: then
-         * {@link IncomingNotification#message()} throws {@link UncheckedIOException}, and when that escapes
-         * this method the connection skips the line as it skips any line that is not JSON.
-         */
+        /** A notification, delivered on its lane: in wire order per codex thread, never on the reader thread. */
         void onNotification(IncomingNotification notification);
 
         /**
@@ -437,12 +431,6 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
                 lane(decoded.threadId().orElse(GLOBAL_LANE)).execute(() -> handler.onNotification(decoded));
                 return;
             }
-            Envelope routed = FastRoute.notification(line);
-            if (routed != null) {
-                // Routed by a byte scan, parsed once, on its lane.
-                onNotification(routed, line, false);
-                return;
-            }
             Envelope envelope;
             try {
                 envelope = Envelope.scan(mapper, line, this::readResult);
@@ -457,7 +445,7 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
                     return;
                 }
                 if (envelope != null && envelope.isNotification()) {
-                    onNotification(envelope, line, true);
+                    onNotification(envelope, line);
                 } else {
                     onTree(line);
                 }
@@ -471,7 +459,7 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
                 anomaly("messages that are not JSON objects", "Skipping a message from {} that is not a JSON "
                         + "object: {}", transport.describe(), preview(line));
             } else if (envelope.isNotification()) {
-                onNotification(envelope, line, true);
+                onNotification(envelope, line);
             } else if (envelope.methodIsText()) {
                 // A server request: its handler gets the whole message as a tree.
                 onTree(line);
@@ -668,44 +656,14 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         return mapper.readValue(parser, type);
     }
 
-    /**
-     * Hands a notification to its lane. {@code lexed} says whether the reader thread already tokenized the whole
-     * line; when it did not, the lane's parse is the first to see every token, and a line it finds not to be
-     * JSON is skipped there exactly as the reader thread would have skipped it.
-     */
-    private void onNotification(Envelope envelope, byte[] line, boolean lexed) {
+    /** Hands a notification the reader thread scanned (not decoded) to its lane. */
+    private void onNotification(Envelope envelope, byte[] line) {
         if ("serverRequest/resolved".equals(envelope.method())) {
             envelope.requestId().ifPresent(this::withdraw);
         }
         IncomingNotification n = new IncomingNotification(envelope.method(), line, envelope.threadId(),
                 envelope.turnId(), mapper);
-        SerialExecutor lane = lane(envelope.threadId().orElse(GLOBAL_LANE));
-        if (lexed) {
-            lane.execute(() -> handler.onNotification(n));
-        } else {
-            lane.execute(() -> deliverUnlexed(n));
-        }
-    }
-
-    private void deliverUnlexed(IncomingNotification n) {
-        try {
-            handler.onNotification(n);
-        } catch (UncheckedIOException e) {
-            if (parses(n.bytes())) {
-                throw e;
-            }
-            anomaly("lines that are not JSON", "Skipping a line from {} that is not JSON: {}",
-                    transport.describe(), preview(n.bytes()));
-        }
-    }
-
-    private boolean parses(byte[] line) {
-        try {
-            Envelope.scan(mapper.getFactory(), line);
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
+        lane(envelope.threadId().orElse(GLOBAL_LANE)).execute(() -> handler.onNotification(n));
     }
 
     /**
