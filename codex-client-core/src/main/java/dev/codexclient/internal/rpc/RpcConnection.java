@@ -93,6 +93,8 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
     private final Map<RequestId, Pending> pending = new ConcurrentHashMap<>();
     private final Map<RequestId, CompletableFuture<?>> inflightServerRequests = new ConcurrentHashMap<>();
     private final Map<String, SerialExecutor> lanes = new ConcurrentHashMap<>();
+    /** The lane looked up last; lanes are never removed, so a stale entry is still the right lane for its key. */
+    private volatile LaneOf lastLane;
     private final Map<String, AtomicLong> anomalies = new ConcurrentHashMap<>();
     private final ScheduledThreadPoolExecutor timer;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -130,6 +132,9 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
     }
 
     /** One attempt awaiting its response; {@code deadline} is in {@link System#nanoTime()} terms. */
+    private record LaneOf(String key, SerialExecutor lane) {
+    }
+
     private record Pending(RequestId id, Call<?> call, int attempt, long deadline) {
     }
 
@@ -675,7 +680,15 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
     }
 
     private SerialExecutor lane(String key) {
-        return lanes.computeIfAbsent(key, k -> new SerialExecutor(this::runCallback));
+        // Consecutive events mostly belong to one thread: compare with the last key (each event carries a fresh
+        // string, so a map lookup would hash it every time).
+        LaneOf last = lastLane;
+        if (last != null && last.key().equals(key)) {
+            return last.lane();
+        }
+        SerialExecutor lane = lanes.computeIfAbsent(key, k -> new SerialExecutor(this::runCallback));
+        lastLane = new LaneOf(key, lane);
+        return lane;
     }
 
     /**

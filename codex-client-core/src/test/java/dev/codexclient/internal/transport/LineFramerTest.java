@@ -225,4 +225,32 @@ class LineFramerTest {
         assertThatThrownBy(() -> new LineFramer(CAP, sink).readAll(failing)).hasMessage("boom");
         assertThat(sink.texts()).containsExactly("{\"ok\":1}");
     }
+
+    @Test
+    void findsTheFirstNewlineAtEveryOffsetAmongAnyBytes() {
+        java.util.Random random = new java.util.Random(42);
+        for (int round = 0; round < 2_000; round++) {
+            byte[] b = new byte[random.nextInt(40)];
+            for (int i = 0; i < b.length; i++) {
+                // Every byte value but the newline, high bytes of UTF-8 sequences included.
+                do {
+                    b[i] = (byte) random.nextInt(256);
+                } while (b[i] == '\n');
+            }
+            int newlines = b.length == 0 ? 0 : random.nextInt(3);
+            for (int k = 0; k < newlines; k++) {
+                b[random.nextInt(b.length)] = '\n';
+            }
+            int from = b.length == 0 ? 0 : random.nextInt(b.length);
+            int to = from + random.nextInt(b.length - from + 1);
+            int expected = -1;
+            for (int i = from; i < to; i++) {
+                if (b[i] == '\n') {
+                    expected = i;
+                    break;
+                }
+            }
+            assertThat(LineFramer.indexOfNewline(b, from, to)).as("round %d", round).isEqualTo(expected);
+        }
+    }
 }
