@@ -14,6 +14,7 @@ import java.lang.invoke.MethodType;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.RecordComponent;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -32,6 +33,7 @@ public final class NotificationDecoder {
     private final ObjectMapper mapper;
     private volatile ObjectReader union;
     private final Map<String, Variant> byMethod = new ConcurrentHashMap<>();
+    private volatile LastMethod lastMethod;
 
     /**
      * How to build one variant; {@code NONE} marks methods that take the union decode. {@code thread} and
@@ -41,6 +43,10 @@ public final class NotificationDecoder {
     private record Variant(ObjectReader params, Constructor<?> constructor, int paramsIndex, int emittedIndex,
                            Route thread, Route turn) {
         static final Variant NONE = new Variant(null, null, -1, -1, null, null);
+    }
+
+    /** The method {@link #decodeLine} saw last, as characters to compare the next one with. */
+    private record LastMethod(String method, char[] chars, Variant variant) {
     }
 
     /** A notification decoded in one pass, with the thread and turn it belongs to. */
@@ -110,8 +116,23 @@ public final class NotificationDecoder {
                     || !"method".equals(p.currentName()) || p.nextToken() != JsonToken.VALUE_STRING) {
                 return null;
             }
-            String method = p.getText();
-            Variant v = variantOf(method);
+            String method;
+            Variant v;
+            // Streams repeat one method: compare its characters with the last one's before making a string of it.
+            LastMethod last = lastMethod;
+            char[] text = p.getTextCharacters();
+            int from = p.getTextOffset();
+            int to = from + p.getTextLength();
+            if (last != null && Arrays.equals(text, from, to, last.chars(), 0, last.chars().length)) {
+                method = last.method();
+                v = last.variant();
+            } else {
+                method = new String(text, from, to - from);
+                v = variantOf(method);
+                if (v != Variant.NONE) {
+                    lastMethod = new LastMethod(method, method.toCharArray(), v);
+                }
+            }
             if (v == Variant.NONE || method.equals("serverRequest/resolved")) {
                 return null;
             }
