@@ -19,6 +19,7 @@ import com.fasterxml.jackson.databind.deser.AbstractDeserializer;
 import com.fasterxml.jackson.databind.deser.BeanDeserializerBase;
 import com.fasterxml.jackson.databind.deser.BeanDeserializerModifier;
 import com.fasterxml.jackson.databind.deser.ResolvableDeserializer;
+import com.fasterxml.jackson.databind.deser.std.NumberDeserializers;
 import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
 import com.fasterxml.jackson.databind.deser.std.StringDeserializer;
 import com.fasterxml.jackson.databind.module.SimpleModule;
@@ -72,8 +73,19 @@ final class RecordDeserializer extends StdDeserializer<Object> implements Resolv
     private transient volatile Components components;
 
     /** The component deserializers, looked up on first use: records refer to each other, cycles included. */
-    private record Components(JsonDeserializer<Object>[] deserializers, boolean[] plainString) {
+    private record Components(JsonDeserializer<Object>[] deserializers, byte[] scalars) {
     }
+
+    /**
+     * Components whose value, in its usual token, is read straight off the parser: exactly what Jackson's own
+     * deserializer for them does with that token, minus a call through a site that sees every deserializer of
+     * the protocol. Any other token goes to the deserializer.
+     */
+    private static final byte OTHER = 0;
+    private static final byte STRING = 1;
+    private static final byte LONG = 2;
+    private static final byte INT = 3;
+    private static final byte BOOLEAN = 4;
 
     private RecordDeserializer(JavaType type, JsonDeserializer<Object> fallback, Constructor<?> constructor,
                                String[] names, JavaType[] types) {
@@ -263,11 +275,37 @@ final class RecordDeserializer extends StdDeserializer<Object> implements Resolv
         try {
             if (value == JsonToken.VALUE_NULL) {
                 args[i] = c.deserializers()[i].getNullValue(ctxt);
-            } else if (value == JsonToken.VALUE_STRING && c.plainString()[i]) {
-                args[i] = p.getText();
-            } else {
-                args[i] = c.deserializers()[i].deserialize(p, ctxt);
+                return;
             }
+            switch (c.scalars()[i]) {
+                case STRING -> {
+                    if (value == JsonToken.VALUE_STRING) {
+                        args[i] = p.getText();
+                        return;
+                    }
+                }
+                case LONG -> {
+                    if (value == JsonToken.VALUE_NUMBER_INT) {
+                        args[i] = p.getLongValue();
+                        return;
+                    }
+                }
+                case INT -> {
+                    if (value == JsonToken.VALUE_NUMBER_INT) {
+                        args[i] = p.getIntValue();
+                        return;
+                    }
+                }
+                case BOOLEAN -> {
+                    if (value == JsonToken.VALUE_TRUE || value == JsonToken.VALUE_FALSE) {
+                        args[i] = value == JsonToken.VALUE_TRUE;
+                        return;
+                    }
+                }
+                default -> {
+                }
+            }
+            args[i] = c.deserializers()[i].deserialize(p, ctxt);
         } catch (Exception e) {
             throw wrap(e, name, ctxt);
         }
@@ -294,17 +332,34 @@ final class RecordDeserializer extends StdDeserializer<Object> implements Resolv
         Components c = components;
         if (c == null) {
             JsonDeserializer<Object>[] deserializers = new JsonDeserializer[types.length];
-            boolean[] plainString = new boolean[types.length];
+            byte[] scalars = new byte[types.length];
             for (int i = 0; i < types.length; i++) {
                 // The root deserializer carries the type deserializer of union-typed components, as a property's would.
                 deserializers[i] = ctxt.findRootValueDeserializer(types[i]);
-                plainString[i] = types[i].getRawClass() == String.class
-                        && deserializers[i].getClass() == StringDeserializer.class;
+                scalars[i] = scalar(types[i].getRawClass(), deserializers[i]);
             }
-            c = new Components(deserializers, plainString);
+            c = new Components(deserializers, scalars);
             components = c;
         }
         return c;
+    }
+
+    /** The scalar kind of a component, when its deserializer is Jackson's standard one for its type. */
+    private static byte scalar(Class<?> type, JsonDeserializer<Object> deserializer) {
+        Class<?> d = deserializer.getClass();
+        if (type == String.class && d == StringDeserializer.class) {
+            return STRING;
+        }
+        if ((type == Long.class || type == long.class) && d == NumberDeserializers.LongDeserializer.class) {
+            return LONG;
+        }
+        if ((type == Integer.class || type == int.class) && d == NumberDeserializers.IntegerDeserializer.class) {
+            return INT;
+        }
+        if ((type == Boolean.class || type == boolean.class) && d == NumberDeserializers.BooleanDeserializer.class) {
+            return BOOLEAN;
+        }
+        return OTHER;
     }
 
     /** Jackson's own rule: other I/O errors pass through, Jackson's errors and runtime ones gain the member's path. */
