@@ -36,6 +36,9 @@ import java.util.function.Supplier;
  * still say "running" for the moment between settling and publishing.)
  */
 final class CallFuture<T> extends CompletableFuture<T> {
+    /** How long a thread in get()/join() spins before it parks: see {@link #spinBriefly}. */
+    private static final long SPIN_NANOS = 50_000;
+    private static final boolean MULTICORE = Runtime.getRuntime().availableProcessors() > 1;
     /** The internal whenComplete registered by the constructor. */
     private static final int OWN_DEPENDENTS = 1;
     private static final VarHandle OUTCOME;
@@ -201,6 +204,7 @@ final class CallFuture<T> extends CompletableFuture<T> {
     public T get() throws InterruptedException, ExecutionException {
         enter();
         try {
+            spinBriefly(SPIN_NANOS);
             return settled.get();
         } finally {
             leave();
@@ -211,7 +215,9 @@ final class CallFuture<T> extends CompletableFuture<T> {
     public T get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
         enter();
         try {
-            return settled.get(timeout, unit);
+            long nanos = unit.toNanos(timeout);
+            long spun = spinBriefly(Math.min(nanos, SPIN_NANOS));
+            return settled.get(Math.max(0, nanos - spun), TimeUnit.NANOSECONDS);
         } finally {
             leave();
         }
@@ -221,10 +227,31 @@ final class CallFuture<T> extends CompletableFuture<T> {
     public T join() {
         enter();
         try {
+            spinBriefly(SPIN_NANOS);
             return settled.join();
         } finally {
             leave();
         }
+    }
+
+    /**
+     * Waits up to {@code limit} nanoseconds without parking; returns the nanoseconds spent. A call to a local
+     * app-server is answered in tens of microseconds, and a parked caller costs the reader thread an unpark and
+     * itself a wake-up on top of that: a round trip about twice as long. Spinning briefly lets a quick answer find
+     * the caller awake; slower ones (every model turn) park as before, having spent a few dozen microseconds.
+     * Pointless with one processor, where spinning only delays the thread that would deliver the answer.
+     */
+    private long spinBriefly(long limit) {
+        if (limit <= 0 || settled.isDone() || !MULTICORE) {
+            return 0;
+        }
+        long start = System.nanoTime();
+        long elapsed;
+        do {
+            Thread.onSpinWait();
+            elapsed = System.nanoTime() - start;
+        } while (!settled.isDone() && elapsed < limit);
+        return elapsed;
     }
 
     @Override
