@@ -31,14 +31,14 @@ class BenchmarkSmokeTest {
         assertThat(report.rows()).extracting(BenchmarkRunner.Row::figure)
                 .contains("1 Decode", "2 Stream", "3 Round trip", "4 Cold start", "5 Memory", "6 Isolation");
         assertThat(report.numbers()).containsKeys(
-                "decode.mix.sdk.msgPerSec", "decode.mix.readTree.msgPerSec",
-                "decode.delta.sdk.msgPerSec", "decode.delta.readTree.msgPerSec",
+                "decode.mix.decoder.msgPerSec", "decode.mix.client.msgPerSec", "decode.mix.readTree.msgPerSec",
+                "decode.delta.decoder.msgPerSec", "decode.delta.client.msgPerSec", "decode.delta.readTree.msgPerSec",
                 "stream.delta.sdk.linesPerSec", "stream.delta.raw.linesPerSec",
                 "stream.mix.sdk.linesPerSec", "roundTrip.sdk.p50Micros", "roundTrip.raw.p50Micros",
                 "coldStart.wallMs", "coldStart.classes", "coldStart.protocolClassesAfterDelta",
                 "memory.peakHeapMb", "isolation.p99Ms");
         assertThat(report.numbers().values()).allSatisfy(v -> assertThat(v).isFinite().isNotNegative());
-        assertThat(report.numbers().get("decode.mix.sdk.msgPerSec")).isPositive();
+        assertThat(report.numbers().get("decode.mix.decoder.msgPerSec")).isPositive();
         assertThat(report.numbers().get("stream.delta.sdk.linesPerSec")).isPositive();
         assertThat(report.numbers().get("memory.completed")).isEqualTo(1.0);
         // Cold start with class data sharing: an archive written by a training run, then used by the timed runs.
