@@ -24,10 +24,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * Decodes a notification's bytes straight into its {@link ServerNotification} variant.
  *
  * <p>Every variant is a record of {@code (emittedAtMs, params)}. Jackson's union decode reads the {@code method}
- * type id, buffers tokens to replay it and then binds the variant; here the method is already known from routing,
- * so one pass binds {@code params} with the params type's own reader and calls the record's constructor. The
- * result is the same value the union decode produces; a variant of any other shape, an unknown method or an
- * {@code emittedAtMs} that is not an integer goes through the union decode.
+ * type id, buffers tokens to replay it and then binds the variant; here the method is read (or, in
+ * {@link #decode}, already known from routing), so one pass binds {@code params} with the params type's own reader
+ * and calls the record's constructor. The result is the same value the union decode produces; a variant of any
+ * other shape, an unknown method or an {@code emittedAtMs} that is not an integer goes through the union decode.
+ *
+ * <p>Two entry points: {@link #decodeLine} on the reader thread, for the whole line in one pass including its
+ * routing (the usual case), and {@link #decode} on a lane, for a notification the reader thread only scanned.
  */
 public final class NotificationDecoder {
     private final ObjectMapper mapper;
