@@ -1,5 +1,7 @@
 package dev.codexclient.transport;
 
+import java.util.List;
+
 /**
  * Receives what a {@link Transport} reads. A transport calls these methods from a single thread, in wire order,
  * and never concurrently; an implementation must return quickly and must not throw.
@@ -11,6 +13,18 @@ public interface MessageSink {
      * the sink from now on.
      */
     void onMessage(byte[] message);
+
+    /**
+     * Several complete messages read together, in wire order (typically what one read of a stream completed). A
+     * transport may call this instead of {@link #onMessage} once per message; a sink may then hand the batch on in
+     * one step (the client's dispatcher wakes a delivery thread once per batch rather than once per message). The
+     * list is only valid during the call; the arrays in it are owned by the sink.
+     */
+    default void onMessages(List<byte[]> messages) {
+        for (byte[] message : messages) {
+            onMessage(message);
+        }
+    }
 
     /**
      * A message longer than the transport's cap was read and discarded (drained, not buffered). The connection

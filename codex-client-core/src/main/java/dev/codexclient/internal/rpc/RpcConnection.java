@@ -93,6 +93,9 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
     private final Map<RequestId, Pending> pending = new ConcurrentHashMap<>();
     private final Map<RequestId, CompletableFuture<?>> inflightServerRequests = new ConcurrentHashMap<>();
     private final Map<String, SerialExecutor> lanes = new ConcurrentHashMap<>();
+    /** Lanes that became busy during the current batch (reader thread only, see {@link #onMessages}). */
+    private final List<SerialExecutor> lanesToStart = new ArrayList<>();
+    private boolean inBatch;
     /** The lane looked up last; lanes are never removed, so a stale entry is still the right lane for its key. */
     private volatile LaneOf lastLane;
     private final Map<String, AtomicLong> anomalies = new ConcurrentHashMap<>();
@@ -433,7 +436,7 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
             IncomingNotification decoded = handler.decodeLine(line);
             if (decoded != null) {
                 // The hot path (token deltas, command output): tokenized once, here, and handed to its lane typed.
-                lane(decoded.threadId().orElse(GLOBAL_LANE)).execute(() -> handler.onNotification(decoded));
+                deliver(lane(decoded.threadId().orElse(GLOBAL_LANE)), () -> handler.onNotification(decoded));
                 return;
             }
             Envelope envelope;
@@ -511,6 +514,37 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         } else {
             anomaly("messages of no known kind", "Skipping a message that is neither request, response "
                     + "nor notification: {}", preview(line));
+        }
+    }
+
+    /**
+     * A batch from the reader thread: events are queued on their lanes as they are read, and the lanes that were
+     * idle are started once, at the end. A stream of events wakes a delivery thread once per read rather than
+     * once per event (each wake-up is a system call on the reader thread); the first event of a batch waits at
+     * most for the rest of that read to be decoded.
+     */
+    @Override
+    public void onMessages(List<byte[]> messages) {
+        inBatch = true;
+        try {
+            for (byte[] message : messages) {
+                onMessage(message);
+            }
+        } finally {
+            inBatch = false;
+            for (SerialExecutor lane : lanesToStart) {
+                lane.start();
+            }
+            lanesToStart.clear();
+        }
+    }
+
+    /** Queues a notification's delivery on its lane; inside a batch, the lane starts when the batch ends. */
+    private void deliver(SerialExecutor lane, Runnable task) {
+        if (!inBatch) {
+            lane.execute(task);
+        } else if (lane.enqueue(task)) {
+            lanesToStart.add(lane);
         }
     }
 
@@ -668,7 +702,7 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         }
         IncomingNotification n = new IncomingNotification(envelope.method(), line, envelope.threadId(),
                 envelope.turnId(), mapper);
-        lane(envelope.threadId().orElse(GLOBAL_LANE)).execute(() -> handler.onNotification(n));
+        deliver(lane(envelope.threadId().orElse(GLOBAL_LANE)), () -> handler.onNotification(n));
     }
 
     /**

@@ -23,13 +23,28 @@ final class SerialExecutor implements Executor {
 
     @Override
     public void execute(Runnable task) {
+        if (enqueue(task)) {
+            start();
+        }
+    }
+
+    /**
+     * Queues a task without starting the lane: returns true when the lane was idle, and then the caller must
+     * {@link #start()} it. Lets the reader thread queue a whole batch of events before waking anyone.
+     */
+    boolean enqueue(Runnable task) {
         synchronized (queue) {
             queue.add(task);
             if (running) {
-                return;
+                return false;
             }
             running = true;
+            return true;
         }
+    }
+
+    /** Drains the queue on the pool; once for each {@link #enqueue} that returned true. */
+    void start() {
         schedule();
     }
 

@@ -6,14 +6,17 @@ import java.io.InputStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Splits a byte stream into newline-delimited messages (JSONL) without decoding it.
  *
  * <p>Lines are found on raw bytes: {@code '\n'} never occurs inside a multi-byte UTF-8 sequence, so a character
  * split across two reads is simply carried over with the rest of the unfinished line. Reads go straight into one
- * reusable buffer; a complete line is copied out exactly once. A line longer than the cap is discarded as it
+ * reusable buffer; a complete line is copied out exactly once, and the lines one read completes reach the sink in
+ * one {@link MessageSink#onMessages} call. A line longer than the cap is discarded as it
  * streams by (the buffer never grows past the cap) and reported through
  * {@link MessageSink#onOversizedMessage(long)}. One optional {@code '\r'} before the newline is stripped; blank
  * lines are skipped.
@@ -39,6 +42,8 @@ public final class LineFramer {
     private final MessageSink sink;
 
     private byte[] buf = new byte[INITIAL_BUFFER];
+    /** The lines of the current read, delivered together. */
+    private final List<byte[]> batch = new ArrayList<>();
     /** Start of the unfinished line. */
     private int start;
     /** End of the valid bytes. */
@@ -131,6 +136,7 @@ public final class LineFramer {
             emit(lineStart, i);
             lineStart = i + 1;
         }
+        flush();
         start = lineStart;
         scan = limit;
         if (start == end) {
@@ -180,13 +186,25 @@ public final class LineFramer {
         }
         int length = to - from;
         if (length > maxLineBytes) {
+            flush();
             sink.onOversizedMessage(length);
             return;
         }
         if (isBlank(from, to)) {
             return;
         }
-        sink.onMessage(Arrays.copyOfRange(buf, from, to));
+        batch.add(Arrays.copyOfRange(buf, from, to));
+    }
+
+    /** Hands the lines completed by one read to the sink in one call. */
+    private void flush() {
+        if (!batch.isEmpty()) {
+            try {
+                sink.onMessages(batch);
+            } finally {
+                batch.clear();
+            }
+        }
     }
 
     private boolean isBlank(int from, int to) {
@@ -227,6 +245,7 @@ public final class LineFramer {
             sink.onOversizedMessage(length);
         } else if (end > start) {
             emit(start, end);
+            flush();
         }
         start = 0;
         end = 0;

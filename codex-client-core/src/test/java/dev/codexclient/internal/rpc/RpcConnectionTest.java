@@ -19,6 +19,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -336,6 +337,78 @@ class RpcConnectionTest {
         transport.inject("{\"id\":999999,\"result\":{}}");
         transport.inject("{\"id\":" + id + ",\"result\":{\"fine\":1}}");
         assertThat(f.get(5, TimeUnit.SECONDS).get("fine").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void aBatchIsDeliveredInOrderAndStartsEachIdleLaneOnce() throws Exception {
+        AtomicInteger starts = new AtomicInteger();
+        java.util.concurrent.ExecutorService pool = Executors.newCachedThreadPool();
+        java.util.concurrent.ExecutorService counting = new java.util.concurrent.AbstractExecutorService() {
+            @Override
+            public void execute(Runnable command) {
+                starts.incrementAndGet();
+                pool.execute(command);
+            }
+
+            @Override
+            public void shutdown() {
+                pool.shutdown();
+            }
+
+            @Override
+            public List<Runnable> shutdownNow() {
+                return pool.shutdownNow();
+            }
+
+            @Override
+            public boolean isShutdown() {
+                return pool.isShutdown();
+            }
+
+            @Override
+            public boolean isTerminated() {
+                return pool.isTerminated();
+            }
+
+            @Override
+            public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+                return pool.awaitTermination(timeout, unit);
+            }
+        };
+        rpc = new RpcConnection(transport, mapper, new RpcSettings(Duration.ofSeconds(5), 1, Duration.ZERO,
+                Duration.ZERO, Duration.ofSeconds(5)), counting, true, s -> s, new RpcConnection.Handler() {
+                    @Override
+                    public void onNotification(IncomingNotification n) {
+                        notifications.add(n);
+                    }
+
+                    @Override
+                    public CompletionStage<?> onRequest(IncomingRequest request) {
+                        return CompletableFuture.completedFuture(null);
+                    }
+
+                    @Override
+                    public void onClosed(CodexTransportException cause) {
+                    }
+                });
+        rpc.start();
+        String[] lines = new String[40];
+        for (int i = 0; i < lines.length; i++) {
+            lines[i] = "{\"method\":\"item/agentMessage/delta\",\"params\":{\"threadId\":\"t" + (i % 2)
+                    + "\",\"delta\":\"" + i + "\"}}";
+        }
+
+        transport.injectBatch(lines);
+
+        waitUntil(() -> notifications.size() == lines.length);
+        for (String thread : List.of("t0", "t1")) {
+            assertThat(notifications).filteredOn(n -> n.threadId().orElseThrow().equals(thread))
+                    .extracting(n -> n.message().get("params").get("delta").asInt())
+                    .isSorted()
+                    .hasSize(lines.length / 2);
+        }
+        // Two lanes went from idle to busy in the batch: two hand-offs to the pool, not one per event.
+        assertThat(starts.get()).isEqualTo(2);
     }
 
     @Test

@@ -3,13 +3,16 @@ package dev.codexclient.internal.transport;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.codexclient.transport.MessageSink;
 import dev.codexclient.transport.RecordingSink;
+import dev.codexclient.transport.TransportTermination;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
@@ -252,5 +255,34 @@ class LineFramerTest {
             }
             assertThat(LineFramer.indexOfNewline(b, from, to)).as("round %d", round).isEqualTo(expected);
         }
+    }
+
+    @Test
+    void theLinesOfOneReadArriveAsOneBatch() throws IOException {
+        List<List<String>> batches = new ArrayList<>();
+        MessageSink sink = new MessageSink() {
+            @Override
+            public void onMessage(byte[] message) {
+                batches.add(List.of(new String(message, StandardCharsets.UTF_8)));
+            }
+
+            @Override
+            public void onMessages(List<byte[]> messages) {
+                List<String> batch = new ArrayList<>();
+                for (byte[] m : messages) {
+                    batch.add(new String(m, StandardCharsets.UTF_8));
+                }
+                batches.add(batch);
+            }
+
+            @Override
+            public void onClosed(TransportTermination termination) {
+            }
+        };
+        byte[] data = utf8("{\"a\":1}\n{\"b\":2}\n{\"c\":3}\n{\"d\"");
+        // First read: three whole lines and the start of a fourth; second read: its end, no newline.
+        new LineFramer(CAP, sink).readAll(new ChunkedInput(data, 26, 100));
+
+        assertThat(batches).containsExactly(List.of("{\"a\":1}", "{\"b\":2}", "{\"c\":3}"), List.of("{\"d\""));
     }
 }
