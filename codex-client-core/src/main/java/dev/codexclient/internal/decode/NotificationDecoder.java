@@ -71,32 +71,14 @@ public final class NotificationDecoder {
         if (v == Variant.NONE) {
             return union().readValue(message);
         }
-        Object params = null;
-        Long emittedAtMs = null;
         try (JsonParser p = mapper.getFactory().createParser(message)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 return union().readValue(message);
             }
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String name = p.currentName();
-                JsonToken value = p.nextToken();
-                if (name.equals("params")) {
-                    params = value == JsonToken.VALUE_NULL ? null : v.params().readValue(p);
-                } else if (name.equals("emittedAtMs")) {
-                    if (value == JsonToken.VALUE_NUMBER_INT) {
-                        emittedAtMs = p.getLongValue();
-                    } else if (value == JsonToken.VALUE_NULL) {
-                        emittedAtMs = null;
-                    } else {
-                        // Leave coercions (and their errors) to Jackson's own rules.
-                        return union().readValue(message);
-                    }
-                } else {
-                    p.skipChildren();
-                }
-            }
+            Members m = readMembers(p, v, false);
+            // Leave coercions of emittedAtMs (and their errors) to Jackson's own rules.
+            return m == null ? union().readValue(message) : build(method, v, m.params(), m.emittedAtMs());
         }
-        return build(method, v, params, emittedAtMs);
     }
 
     /**
@@ -139,38 +121,57 @@ public final class NotificationDecoder {
             if (v == Variant.NONE || method.equals("serverRequest/resolved")) {
                 return null;
             }
-            Object params = null;
-            Long emittedAtMs = null;
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String name = p.currentName();
-                JsonToken value = p.nextToken();
-                if (name.equals("params")) {
-                    if (value != JsonToken.START_OBJECT) {
-                        return null;
-                    }
-                    params = v.params().readValue(p);
-                } else if (name.equals("emittedAtMs")) {
-                    if (value == JsonToken.VALUE_NUMBER_INT) {
-                        emittedAtMs = p.getLongValue();
-                    } else if (value == JsonToken.VALUE_NULL) {
-                        emittedAtMs = null;
-                    } else {
-                        return null;
-                    }
-                } else if (name.equals("id") || name.equals("method")) {
-                    return null;
-                } else {
-                    p.skipChildren();
-                }
-            }
-            if (params == null) {
+            Members m = readMembers(p, v, true);
+            if (m == null) {
                 return null;
             }
-            return new Decoded(method, build(method, v, params, emittedAtMs), Route.read(v.thread(), params),
+            Object params = m.params();
+            return new Decoded(method, build(method, v, params, m.emittedAtMs()), Route.read(v.thread(), params),
                     Route.read(v.turn(), params));
         } catch (IOException | RuntimeException e) {
             return null;
         }
+    }
+
+    /** The members of a notification after its method. */
+    private record Members(Object params, Long emittedAtMs) {
+    }
+
+    /**
+     * Reads the rest of the object: {@code params} bound into its record, {@code emittedAtMs}, anything else
+     * skipped. Returns {@code null} to decline: for an {@code emittedAtMs} that is not an integer or null, and for a
+     * whole {@code line} also for an {@code id} or second {@code method} (not a plain notification) and for
+     * {@code params} that are missing or not an object.
+     */
+    private static Members readMembers(JsonParser p, Variant v, boolean line) throws IOException {
+        Object params = null;
+        Long emittedAtMs = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            JsonToken value = p.nextToken();
+            if (name.equals("params")) {
+                if (value == JsonToken.VALUE_NULL && !line) {
+                    params = null;
+                } else if (value == JsonToken.START_OBJECT || !line) {
+                    params = v.params().readValue(p);
+                } else {
+                    return null;
+                }
+            } else if (name.equals("emittedAtMs")) {
+                if (value == JsonToken.VALUE_NUMBER_INT) {
+                    emittedAtMs = p.getLongValue();
+                } else if (value == JsonToken.VALUE_NULL) {
+                    emittedAtMs = null;
+                } else {
+                    return null;
+                }
+            } else if (line && (name.equals("id") || name.equals("method"))) {
+                return null;
+            } else {
+                p.skipChildren();
+            }
+        }
+        return line && params == null ? null : new Members(params, emittedAtMs);
     }
 
     private Variant variantOf(String method) {
