@@ -356,8 +356,8 @@ public final class CodexClient implements AutoCloseable {
         public void onNotification(IncomingNotification raw) {
             ServerNotification n;
             try {
-                n = raw.decoded().isPresent() ? (ServerNotification) raw.decoded().get()
-                        : decoder.decode(raw.method(), raw.bytes());
+                Object decoded = raw.decoded().orElse(null);
+                n = decoded != null ? (ServerNotification) decoded : decoder.decode(raw.method(), raw.bytes());
             } catch (Exception e) {
                 // Known method, params not as the schema says: keep it, as raw, rather than dropping it.
                 ObjectNode message = raw.message();

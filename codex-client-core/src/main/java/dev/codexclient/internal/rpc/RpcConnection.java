@@ -134,10 +134,11 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         }
     }
 
-    /** One attempt awaiting its response; {@code deadline} is in {@link System#nanoTime()} terms. */
+    /** A lane and the key it was looked up by (see {@link #lane}). */
     private record LaneOf(String key, SerialExecutor lane) {
     }
 
+    /** One attempt awaiting its response; {@code deadline} is in {@link System#nanoTime()} terms. */
     private record Pending(RequestId id, Call<?> call, int attempt, long deadline) {
     }
 
