@@ -35,6 +35,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -102,6 +103,8 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
     private final ScheduledThreadPoolExecutor timer;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CompletableFuture<CodexTransportException> terminated = new CompletableFuture<>();
+    /** Why the connection ended, set just before {@link #closed}; null while open. */
+    private final AtomicReference<CodexTransportException> closeCause = new AtomicReference<>();
 
     /** The connection whose callback the current thread is running, if any (see {@link #close()}). */
     private static final ThreadLocal<RpcConnection> IN_CALLBACK = new ThreadLocal<>();
@@ -902,9 +905,11 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
     }
 
     private void shutdown(CodexTransportException cause) {
-        if (!closed.compareAndSet(false, true)) {
+        // The cause first: whoever sees the connection closed must also find why.
+        if (!closeCause.compareAndSet(null, cause)) {
             return;
         }
+        closed.set(true);
         timer.shutdownNow();
         List<Pending> failed = new ArrayList<>(pending.values());
         pending.clear();
@@ -968,7 +973,9 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
     }
 
     private CodexTransportException closedException(String what) {
-        CodexTransportException cause = terminated.getNow(null);
+        // Not terminated: it completes only after queued events have drained, while a caller woken by the failure
+        // of its pending call may already be making the next one.
+        CodexTransportException cause = closeCause.get();
         if (cause != null) {
             return new CodexTransportException(what + ": " + cause.getMessage(), cause.exitCode(),
                     "", cause);
