@@ -13,6 +13,8 @@ import java.util.Map;
  * Run a standalone command (argv vector) in the server sandbox without creating a thread or turn.
  * <p>
  * The final {@code command/exec} response is deferred until the process exits and is sent only after all {@code command/exec/outputDelta} notifications for that connection have been emitted.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param command Command argv vector. Empty arrays are rejected. (required)
  * @param cwd Optional working directory. Defaults to the server cwd. (optional)

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 
 /**
  * The {@code ThreadMetadataGitInfoUpdateParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param branch Omit to leave the stored branch unchanged, set to {@code null} to clear it, or provide a non-empty string to replace it. (absent, {@code null} and a value are distinct)
  * @param originUrl Omit to leave the stored origin URL unchanged, set to {@code null} to clear it, or provide a non-empty string to replace it. (absent, {@code null} and a value are distinct)

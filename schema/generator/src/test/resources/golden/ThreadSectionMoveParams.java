@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * Parameters for moving a thread within a server-owned section ordering.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param beforeThreadId Existing thread to insert before; omission or null appends to the section. (optional)
  * @param sectionId Destination section, or {@code null} to remove the thread from its section. (required, nullable: always written, {@code null} included)

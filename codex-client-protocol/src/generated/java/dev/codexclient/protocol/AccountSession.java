@@ -10,6 +10,8 @@ import java.util.List;
 
 /**
  * The {@code AccountSession} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param displayName The schema gives no description of {@code displayName}. (optional)
  * @param email The schema gives no description of {@code email}. (optional)

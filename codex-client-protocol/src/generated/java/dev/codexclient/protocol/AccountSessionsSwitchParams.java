@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * The {@code AccountSessionsSwitchParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param accountId Workspace to select within that login; this is not a user identifier. (required)
  * @param allowBrowserLogin Allow Core to start browser sign-in if this session needs SSO for the workspace. (optional)

@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * EXPERIMENTAL - app metadata returned by app-list APIs.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param category The schema gives no description of {@code category}. (optional)
  * @param developer The schema gives no description of {@code developer}. (optional)

@@ -11,6 +11,8 @@ import java.util.Map;
 
 /**
  * EXPERIMENTAL - app metadata returned by app-list APIs.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param appMetadata The schema gives no description of {@code appMetadata}. (optional)
  * @param branding The schema gives no description of {@code branding}. (optional)

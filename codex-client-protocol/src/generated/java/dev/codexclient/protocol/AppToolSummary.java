@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * EXPERIMENTAL - metadata returned by app/read.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param description The schema gives no description of {@code description}. (required)
  * @param disabledReason The schema gives no description of {@code disabledReason}. (optional)

@@ -10,6 +10,8 @@ import java.util.Map;
 
 /**
  * The {@code ApplyPatchApprovalParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param callId Use to correlate this with [codex_protocol::protocol::PatchApplyBeginEvent] and [codex_protocol::protocol::PatchApplyEndEvent]. (required)
  * @param conversationId The schema gives no description of {@code conversationId}. (required; schema type {@code ThreadId})

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 
 /**
  * The {@code AppsDefaultConfig} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param approvalsReviewer The schema gives no description of {@code approvals_reviewer}. (optional)
  * @param defaultToolsApprovalMode The schema gives no description of {@code default_tools_approval_mode}. (optional)

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 
 /**
  * Read the committed installed connector runtime snapshot.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param forceRefresh When true and Apps are permitted, refresh and publish the hosted connector runtime tool snapshot first. (optional)
  * @param threadId Optional loaded thread id used to evaluate effective app configuration. (optional)

@@ -10,6 +10,8 @@ import java.util.List;
 
 /**
  * EXPERIMENTAL - read metadata for specific apps/connectors.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param appIds App ids to read. The server accepts at most 100 ids and deduplicates repeated ids while preserving their first-request order. (required)
  * @param includeTools When true, include display-only public tool summaries in the returned metadata. (optional)

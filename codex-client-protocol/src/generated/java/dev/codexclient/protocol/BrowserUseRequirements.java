@@ -8,6 +8,8 @@ import java.util.Map;
 
 /**
  * The {@code BrowserUseRequirements} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param allowGlobalPersistentApproval The schema gives no description of {@code allowGlobalPersistentApproval}. (optional)
  * @param allowHistoryAccess The schema gives no description of {@code allowHistoryAccess}. (optional)

@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * The {@code ChatgptAuthTokensRefreshParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param previousAccountId Workspace/account identifier that Codex was previously using. Clients that manage multiple accounts/workspaces can use this as a hint to refresh the token for the correct workspace. This may be {@code null} when the prior auth state did not include a workspace identifier ({@code chatgpt_account_id}). (optional)
  * @param reason The schema gives no description of {@code reason}. (required)

@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * Terminate a running {@code command/exec} session.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param processId Client-supplied, connection-scoped {@code processId} from the original {@code command/exec} request. (required)
  * @param unknownMembers members the schema of this SDK version does not declare, kept as read and written back unchanged; {@link UnknownMembers#none()} when there are none

@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * Write stdin bytes to a running {@code command/exec} session, close stdin, or both.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param closeStdin Close stdin after writing {@code deltaBase64}, if present. (optional)
  * @param deltaBase64 Optional base64-encoded stdin bytes to write. (optional)

@@ -10,6 +10,8 @@ import java.util.List;
 
 /**
  * The {@code CommandExecutionRequestApprovalParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param additionalPermissions Optional additional permissions requested for this command. (optional; experimental)
  * @param approvalId Unique identifier for this specific approval callback. For regular shell/unified_exec approvals, this is null. For zsh-exec-bridge subcommand approvals, multiple callbacks can belong to one parent {@code itemId}, so {@code approvalId} is a distinct opaque callback id (a UUID) used to disambiguate routing. Stdin approvals also use a distinct callback id; inspect {@code kind} to distinguish them. (optional)

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 
 /**
  * The {@code ComputerUseRequirements} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param allowLockedComputerUse The schema gives no description of {@code allowLockedComputerUse}. (optional)
  * @param allowPersistentApproval The schema gives no description of {@code allowPersistentApproval}. (optional)

@@ -9,6 +9,8 @@ import java.util.Map;
 
 /**
  * The {@code Config} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param analytics The schema gives no description of {@code analytics}. (optional)
  * @param approvalPolicy The schema gives no description of {@code approval_policy}. (optional)

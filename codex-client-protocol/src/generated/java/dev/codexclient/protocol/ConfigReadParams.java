@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 
 /**
  * The {@code ConfigReadParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param cwd Optional working directory to resolve project config layers. If specified, return the effective config as seen from that directory (i.e., including any project layers between {@code cwd} and the project/repo root). (optional)
  * @param includeLayers The schema gives no description of {@code includeLayers}. (optional)

@@ -12,6 +12,8 @@ import java.util.Map;
 
 /**
  * The {@code ConfigRequirements} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param additionalDeveloperInstructions The schema gives no description of {@code additionalDeveloperInstructions}. (optional)
  * @param allowAppshots The schema gives no description of {@code allowAppshots}. (optional)

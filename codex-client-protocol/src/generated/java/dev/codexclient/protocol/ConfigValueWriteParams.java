@@ -10,6 +10,8 @@ import java.util.List;
 
 /**
  * The {@code ConfigValueWriteParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param expectedVersion The schema gives no description of {@code expectedVersion}. (optional)
  * @param filePath Path to the config file to write; defaults to the user's {@code config.toml} when omitted. (optional)

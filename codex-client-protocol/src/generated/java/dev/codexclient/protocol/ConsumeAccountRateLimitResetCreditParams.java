@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * The {@code ConsumeAccountRateLimitResetCreditParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param creditId Opaque reset-credit identifier to redeem. When omitted, the backend selects the next available credit. (optional)
  * @param idempotencyKey Identifies one logical reset attempt. A UUID is recommended; reuse the same value when retrying that attempt. (required)

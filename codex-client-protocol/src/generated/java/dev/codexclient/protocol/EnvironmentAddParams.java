@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * The {@code EnvironmentAddParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param authBearerToken Optional raw bearer token for executor authentication, including reconnects. Requires a secure transport or a loopback destination. (optional)
  * @param connectTimeoutMs Optional WebSocket connection timeout. The server default applies when omitted. (optional)

@@ -10,6 +10,8 @@ import java.util.List;
 
 /**
  * The {@code ExecCommandApprovalParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param approvalId Identifier for this specific approval callback. (optional)
  * @param callId Use to correlate this with [codex_protocol::protocol::ExecCommandBeginEvent] and [codex_protocol::protocol::ExecCommandEndEvent]. (required)

@@ -10,6 +10,8 @@ import java.util.Map;
 
 /**
  * The {@code ExperimentalFeatureEnablementSetParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param enablement Process-wide runtime feature enablement keyed by canonical feature name. Only named features are updated. Omitted features are left unchanged. Send an empty map for a no-op. (required)
  * @param unknownMembers members the schema of this SDK version does not declare, kept as read and written back unchanged; {@link UnknownMembers#none()} when there are none

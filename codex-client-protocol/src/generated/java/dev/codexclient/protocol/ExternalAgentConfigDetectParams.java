@@ -10,6 +10,8 @@ import java.util.List;
 
 /**
  * The {@code ExternalAgentConfigDetectParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param cwds Zero or more working directories to include for repo-scoped detection. (optional)
  * @param includeHome If true, include detection under the user's home directory. (optional)

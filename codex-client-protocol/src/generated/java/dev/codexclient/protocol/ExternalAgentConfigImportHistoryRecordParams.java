@@ -10,6 +10,8 @@ import java.util.List;
 
 /**
  * The {@code ExternalAgentConfigImportHistoryRecordParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param itemTypeResults Completed results grouped by imported item type. (required)
  * @param providerId Opaque provider identifier for the externally completed import. (required)

@@ -10,6 +10,8 @@ import java.util.List;
 
 /**
  * The {@code ExternalAgentConfigImportParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param migrationItems The schema gives no description of {@code migrationItems}. (required)
  * @param migrationSource Migration-source selector used to produce the migration items. Pass the same value to detection and import; missing or unrecognized values use the default source. (optional)

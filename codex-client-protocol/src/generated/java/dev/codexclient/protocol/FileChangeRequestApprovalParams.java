@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * The {@code FileChangeRequestApprovalParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param grantRoot [UNSTABLE] When set, the agent is asking the user to allow writes under this root for the remainder of the session (unclear if this is honored today). (optional)
  * @param itemId The schema gives no description of {@code itemId}. (required)

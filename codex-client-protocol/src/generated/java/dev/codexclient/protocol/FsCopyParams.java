@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * Copy a file or directory tree on the host filesystem.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param destinationPath Absolute destination path. (required; schema type {@code AbsolutePathBuf})
  * @param recursive Required for directory copies; ignored for file copies. (optional)

@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * Create a directory on the host filesystem.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param path Absolute directory path to create. (required; schema type {@code AbsolutePathBuf})
  * @param recursive Whether parent directories should also be created. Defaults to {@code true}. (optional)

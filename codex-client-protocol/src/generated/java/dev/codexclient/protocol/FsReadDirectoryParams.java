@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * List direct child names for a directory.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param path Absolute directory path to read. (required; schema type {@code AbsolutePathBuf})
  * @param unknownMembers members the schema of this SDK version does not declare, kept as read and written back unchanged; {@link UnknownMembers#none()} when there are none

@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * Remove a file or directory tree from the host filesystem.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param force Whether missing paths should be ignored. Defaults to {@code true}. (optional)
  * @param path Absolute path to remove. (required; schema type {@code AbsolutePathBuf})

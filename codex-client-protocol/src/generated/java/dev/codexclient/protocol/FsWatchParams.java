@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * Start filesystem watch notifications for an absolute path.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param path Absolute file or directory path to watch. (required; schema type {@code AbsolutePathBuf})
  * @param watchId Connection-scoped watch identifier used for {@code fs/unwatch} and {@code fs/changed}. (required)

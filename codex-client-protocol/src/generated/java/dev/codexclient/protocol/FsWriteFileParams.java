@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * Write a file on the host filesystem.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param dataBase64 File contents encoded as base64. (required)
  * @param path Absolute path to write. (required; schema type {@code AbsolutePathBuf})

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 
 /**
  * Authorize a configured provider without changing the default or any thread's provider.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param deviceAuth Select device authorization when the server advertises support for it. (optional)
  * @param modelProvider Defaults to the current provider when omitted. (optional)

@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * The {@code GcpSetupParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param credentialFile Absolute path to a credential file on the app-server host. Omit or pass {@code null} to clear the active user configuration's override and use ADC. If another configuration layer would still supply a credential file, setup fails without saving changes. (optional)
  * @param location Vertex AI location. Omission or null selects {@code global}. (optional)

@@ -11,6 +11,8 @@ import java.util.Map;
 
 /**
  * The {@code GetAccountRateLimitsResponse} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param accountId Account associated with this usage snapshot, when supplied by the backend. (optional)
  * @param ordinaryUsageAllowed Backend permission for ordinary included usage, validated against the active account. Null means unavailable; clients must not infer recovery from percentages or reset times. (optional)

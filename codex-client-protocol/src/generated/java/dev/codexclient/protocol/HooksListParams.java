@@ -10,6 +10,8 @@ import java.util.List;
 
 /**
  * The {@code HooksListParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param cwds Working directories to inspect when no thread is specified. An empty list uses the session cwd. (optional)
  * @param threadId List a loaded thread's hooks, including its selected environments. Omit {@code cwds} in this mode. (optional)

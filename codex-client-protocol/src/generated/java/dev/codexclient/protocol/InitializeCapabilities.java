@@ -12,6 +12,8 @@ import java.util.Map;
 
 /**
  * Client-declared capabilities negotiated during initialize.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param experimentalApi Opt into receiving experimental API methods and fields. (optional; default {@code false})
  * @param explicitGatewayOauth Use explicit gateway OAuth login instead of automatic browser authorization. Applies to this app-server's gateway runtime; later connections cannot undo it. (optional)

@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * The {@code InitializeParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param capabilities The schema gives no description of {@code capabilities}. (optional)
  * @param clientInfo The schema gives no description of {@code clientInfo}. (required)

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 
 /**
  * The {@code ListMcpServerStatusParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param cursor Opaque pagination cursor returned by a previous call. (optional)
  * @param detail Controls how much MCP inventory data to fetch for each server. Defaults to {@code Full} when omitted. (optional)

@@ -11,6 +11,8 @@ import java.util.Map;
 
 /**
  * The {@code McpResourceReadParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param meta Additional MCP request metadata. Account and turn routing keys are reserved. (optional)
  * @param connectorId The schema gives no description of {@code connectorId}. (optional)

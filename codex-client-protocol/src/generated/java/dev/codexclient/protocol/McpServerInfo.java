@@ -10,6 +10,8 @@ import java.util.List;
 
 /**
  * Presentation metadata advertised by an initialized MCP server.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param description The schema gives no description of {@code description}. (optional)
  * @param icons The schema gives no description of {@code icons}. (optional)

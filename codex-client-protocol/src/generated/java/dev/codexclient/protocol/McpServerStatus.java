@@ -12,6 +12,8 @@ import java.util.Map;
 
 /**
  * The {@code McpServerStatus} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param authStatus The schema gives no description of {@code authStatus}. (required)
  * @param httpOrigin HTTP origin of the effective configured endpoint, including plugin servers. Excludes credentials, path, query, and fragment; null for non-HTTP transports. (optional)

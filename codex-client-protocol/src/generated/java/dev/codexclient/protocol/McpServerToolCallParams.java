@@ -10,6 +10,8 @@ import java.util.List;
 
 /**
  * The {@code McpServerToolCallParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param meta The schema gives no description of {@code _meta}. (optional)
  * @param arguments The schema gives no description of {@code arguments}. (optional)

@@ -10,6 +10,8 @@ import java.util.List;
 
 /**
  * The {@code MigrationDetails} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param commands The schema gives no description of {@code commands}. (optional; default {@code []})
  * @param hooks The schema gives no description of {@code hooks}. (optional; default {@code []})

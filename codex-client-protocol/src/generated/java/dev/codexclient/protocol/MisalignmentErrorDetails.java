@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 
 /**
  * The {@code MisalignmentErrorDetails} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param detailedExplanation A substantive localized explanation is required before offering continuation. (optional)
  * @param errorType Open-ended classification; clients must accept categories added by Responses. (optional)

@@ -11,6 +11,8 @@ import java.util.Map;
 
 /**
  * The {@code NetworkRequirements} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param allowLocalBinding The schema gives no description of {@code allowLocalBinding}. (optional)
  * @param allowUnixSockets Legacy compatibility view derived from {@code unix_sockets}. (optional)

@@ -8,6 +8,8 @@ import java.util.Map;
 
 /**
  * The {@code OtelRequirements} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param environment The schema gives no description of {@code environment}. (optional)
  * @param exporter The schema gives no description of {@code exporter}. (optional)

@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * The {@code PluginInstallParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param installAttemptId Client-generated identifier used to correlate one installation attempt. (optional)
  * @param marketplacePath The schema gives no description of {@code marketplacePath}. (optional; schema type {@code AbsolutePathBuf})

@@ -10,6 +10,8 @@ import java.util.List;
 
 /**
  * The {@code PluginInstalledParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param cwds Optional working directories used to discover repo marketplaces. (optional)
  * @param installSuggestionPluginNames Additional uninstalled plugin names that should be returned when present locally. This is used by mention surfaces that intentionally expose install entrypoints. (optional)

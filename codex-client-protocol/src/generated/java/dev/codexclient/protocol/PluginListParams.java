@@ -10,6 +10,8 @@ import java.util.List;
 
 /**
  * The {@code PluginListParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param cwds Optional working directories used to discover repo marketplaces. When omitted, only home-scoped marketplaces and the official curated marketplace are considered. (optional)
  * @param forceRefetch Whether the client requests a fresh remote plugin catalog fetch. (optional)

@@ -10,6 +10,8 @@ import java.util.List;
 
 /**
  * The {@code PluginShareSaveParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param discoverability The schema gives no description of {@code discoverability}. (optional)
  * @param pluginPath The schema gives no description of {@code pluginPath}. (required; schema type {@code AbsolutePathBuf})

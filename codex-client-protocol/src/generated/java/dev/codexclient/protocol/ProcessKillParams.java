@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * Terminate a running {@code process/spawn} session.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param processHandle Client-supplied, connection-scoped {@code processHandle} from {@code process/spawn}. (required)
  * @param unknownMembers members the schema of this SDK version does not declare, kept as read and written back unchanged; {@link UnknownMembers#none()} when there are none

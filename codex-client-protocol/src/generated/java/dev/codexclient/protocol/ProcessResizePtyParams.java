@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * Resize a running PTY-backed {@code process/spawn} session.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param processHandle Client-supplied, connection-scoped {@code processHandle} from {@code process/spawn}. (required)
  * @param size New PTY size in character cells. (required)

@@ -13,6 +13,8 @@ import java.util.Map;
  * Spawn a standalone process (argv vector) without a Codex sandbox on the host where the app server is running.
  * <p>
  * {@code process/spawn} returns after the process has started and the connection-scoped {@code processHandle} has been registered. Process output and exit are reported via {@code process/outputDelta} and {@code process/exited} notifications.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param command Command argv vector. Empty arrays are rejected. (required)
  * @param cwd Absolute working directory for the process. (required; schema type {@code AbsolutePathBuf})

@@ -11,6 +11,8 @@ import java.util.Map;
 
 /**
  * The {@code ProjectImportParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param idempotencyKey The schema gives no description of {@code idempotencyKey}. (required)
  * @param metadata The schema gives no description of {@code metadata}. (optional)

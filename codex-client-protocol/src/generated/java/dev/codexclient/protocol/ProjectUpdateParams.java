@@ -11,6 +11,8 @@ import java.util.Map;
 
 /**
  * The {@code ProjectUpdateParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param metadata The schema gives no description of {@code metadata}. (optional)
  * @param name The schema gives no description of {@code name}. (optional)

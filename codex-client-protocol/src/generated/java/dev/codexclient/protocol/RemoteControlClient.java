@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * The {@code RemoteControlClient} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param appVersion The schema gives no description of {@code appVersion}. (optional)
  * @param clientId The schema gives no description of {@code clientId}. (required)

@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * The {@code RemoteControlClientsRevokeParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param clientId The schema gives no description of {@code clientId}. (required)
  * @param environmentId The schema gives no description of {@code environmentId}. (required)

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 
 /**
  * The {@code RemoteControlPairingStatusParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param manualPairingCode The schema gives no description of {@code manualPairingCode}. (optional)
  * @param pairingCode The schema gives no description of {@code pairingCode}. (optional)

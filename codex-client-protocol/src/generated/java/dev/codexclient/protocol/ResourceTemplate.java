@@ -10,6 +10,8 @@ import java.util.List;
 
 /**
  * A template description for resources available on the server.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param annotations The schema gives no description of {@code annotations}. (optional)
  * @param description The schema gives no description of {@code description}. (optional)

@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * The {@code ReviewStartParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param delivery Reviews run inline on the supplied thread. Omit this field or pass {@code inline}. To review on a separate thread, start a thread first and use its id. (optional)
  * @param target The schema gives no description of {@code target}. (required)

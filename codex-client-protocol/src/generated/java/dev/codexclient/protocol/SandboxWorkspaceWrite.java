@@ -10,6 +10,8 @@ import java.util.List;
 
 /**
  * The {@code SandboxWorkspaceWrite} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param excludeSlashTmp The schema gives no description of {@code exclude_slash_tmp}. (optional; default {@code false})
  * @param excludeTmpdirEnvVar The schema gives no description of {@code exclude_tmpdir_env_var}. (optional; default {@code false})

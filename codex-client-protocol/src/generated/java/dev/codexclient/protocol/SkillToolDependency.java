@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * The {@code SkillToolDependency} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param command The schema gives no description of {@code command}. (optional)
  * @param description The schema gives no description of {@code description}. (optional)

@@ -10,6 +10,8 @@ import java.util.List;
 
 /**
  * The {@code SkillsListParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param cwds When empty, defaults to the current session working directory. (optional)
  * @param forceReload When true, bypass the skills cache and re-scan skills from disk. (optional)

@@ -10,6 +10,8 @@ import java.util.List;
 
 /**
  * Parameters for creating or locating an attachment on its owning thread.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param attachmentType The schema gives no description of {@code attachmentType}. (required)
  * @param identityKey The schema gives no description of {@code identityKey}. (required)

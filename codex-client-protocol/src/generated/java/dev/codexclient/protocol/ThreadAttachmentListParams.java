@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * Parameters for listing attachments from one thread.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param cursor The schema gives no description of {@code cursor}. (optional)
  * @param limit The schema gives no description of {@code limit}. (optional)

@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * Parameters for reverse lookup by attachment identity within this server's store.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param archived Omitted or null returns all matches; false returns non-archived threads only. (optional)
  * @param attachmentType The schema gives no description of {@code attachmentType}. (required)

@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * The {@code ThreadBackgroundTerminalsListParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param cursor Opaque pagination cursor returned by a previous call. (optional)
  * @param limit Optional page size. (optional)

@@ -16,6 +16,8 @@ import java.util.Map;
  * If using a non-empty path, the thread_id param will be ignored. Empty string path values are treated as absent.
  * <p>
  * Prefer using thread_id whenever possible.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param approvalPolicy The schema gives no description of {@code approvalPolicy}. (optional)
  * @param approvalsReviewer Override where approval requests are routed for review on this thread and subsequent turns. (optional)

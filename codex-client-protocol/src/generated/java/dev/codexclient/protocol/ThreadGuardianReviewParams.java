@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * Calling {@code thread/guardianReview} subscribes the connection to the thread. The subscription remains after the review completes, keeping the thread loaded until the client calls {@code thread/unsubscribe} or disconnects.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param threadId The schema gives no description of {@code threadId}. (required)
  * @param unknownMembers members the schema of this SDK version does not declare, kept as read and written back unchanged; {@link UnknownMembers#none()} when there are none

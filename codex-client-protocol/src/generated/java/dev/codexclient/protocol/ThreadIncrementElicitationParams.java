@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * Parameters for {@code thread/increment_elicitation}.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param threadId Thread whose out-of-band elicitation counter should be incremented. (required)
  * @param unknownMembers members the schema of this SDK version does not declare, kept as read and written back unchanged; {@link UnknownMembers#none()} when there are none

@@ -10,6 +10,8 @@ import java.util.List;
 
 /**
  * The {@code Thread} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param agentNickname Optional random unique nickname assigned to an AgentControl-spawned sub-agent. (optional)
  * @param agentRole Optional role (agent_role) assigned to an AgentControl-spawned sub-agent. (optional)

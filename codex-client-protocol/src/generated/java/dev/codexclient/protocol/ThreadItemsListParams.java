@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * The {@code ThreadItemsListParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param cursor Opaque continuation cursor or an exclusive item anchor in the requested visible turn. An item anchor requires a non-empty {@code turnId}; ascending (the default) returns items after it, and descending returns items before it. Continue with the returned string cursor. (optional)
  * @param deferOutput For a single turn, choose which saved outputs to fetch separately by item ID. (optional)

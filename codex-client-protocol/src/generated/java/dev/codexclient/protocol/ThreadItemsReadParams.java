@@ -10,6 +10,8 @@ import java.util.List;
 
 /**
  * EXPERIMENTAL - retrieve a bounded set of persisted items from one turn.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param itemIds Item IDs to retrieve. Supply 1 to 100 IDs. (required)
  * @param threadId The schema gives no description of {@code threadId}. (required)

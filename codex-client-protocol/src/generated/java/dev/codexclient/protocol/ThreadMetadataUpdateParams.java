@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * The {@code ThreadMetadataUpdateParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param daybreakEnabled Save the client's Daybreak choice for this persistent thread. Omitted or null leaves it unchanged. This does not select a turn's {@code cyberAccessProgram} or grant access. (optional; experimental)
  * @param gitInfo Patch the stored Git metadata for this thread. Omit a field to leave it unchanged, set it to {@code null} to clear it, or provide a string to replace the stored value. (optional)

@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * Prepare an approved plan for the first turn of a fresh thread.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param attachmentPath Absolute path to the optional app-server copy of the plan. (optional)
  * @param markdown The schema gives no description of {@code markdown}. (required)

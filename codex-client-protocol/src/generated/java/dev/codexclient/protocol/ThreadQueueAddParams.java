@@ -11,6 +11,8 @@ import java.util.Map;
 
 /**
  * The {@code ThreadQueueAddParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param clientUserMessageId The schema gives no description of {@code clientUserMessageId}. (required)
  * @param input The schema gives no description of {@code input}. (required)

@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * The {@code ThreadReadParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param includeTurns When true, include turns and their items from rollout history. Full-history hydration is deprecated for paginated threads; prefer a metadata-only read and page with {@code thread/turns/list} and {@code thread/items/list}. (optional)
  * @param threadId The schema gives no description of {@code threadId}. (required)

@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * The {@code ThreadReadStateUpdateParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param expectedRevision Revision of the row or transcript actually seen. Conflicts require a fresh user action. (required)
  * @param operation The schema gives no description of {@code operation}. (required)

@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * EXPERIMENTAL - append audio input to thread realtime.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param audio The schema gives no description of {@code audio}. (required)
  * @param threadId The schema gives no description of {@code threadId}. (required)

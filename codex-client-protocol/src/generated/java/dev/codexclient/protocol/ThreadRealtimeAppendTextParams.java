@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * EXPERIMENTAL - append text input to thread realtime.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param role The schema gives no description of {@code role}. (optional; default {@code "user"})
  * @param text The schema gives no description of {@code text}. (required)

@@ -11,6 +11,8 @@ import java.util.Map;
 
 /**
  * EXPERIMENTAL - start a thread-scoped realtime session.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param backendReasoningStatus Relays public reasoning summaries as quiet context for realtime V3 delegations. Defaults to false. (optional)
  * @param clientManagedHandoffs Leaves Codex response handoffs to the client's explicit append calls instead of forwarding them automatically. Defaults to false. (optional)

@@ -18,6 +18,8 @@ import java.util.Map;
  * If thread_id identifies a running thread, app-server rejoins that thread and treats a non-empty path as a consistency check against the active rollout path. Empty string path values are treated as absent.
  * <p>
  * Prefer using thread_id whenever possible.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param approvalPolicy The schema gives no description of {@code approvalPolicy}. (optional)
  * @param approvalsReviewer Override where approval requests are routed for review on this thread and subsequent turns. (optional)

@@ -11,6 +11,8 @@ import java.util.List;
  * Replace a paginated thread's durable history with the prefix before one turn.
  * <p>
  * This only changes persisted conversation history. It does not revert local file changes.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param beforeTurnId Turn excluded from the replacement history, together with every later turn. (required)
  * @param threadId The schema gives no description of {@code threadId}. (required)

@@ -10,6 +10,8 @@ import java.util.Map;
 
 /**
  * The {@code ThreadSampleParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param allowInProgressTurn Allow sampling the latest turn before it finishes. (optional)
  * @param disableMcp Disable MCP servers when the inherited window uses incremental tools on Responses Lite. (optional)

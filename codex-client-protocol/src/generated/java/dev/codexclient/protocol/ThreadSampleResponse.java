@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * The {@code ThreadSampleResponse} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param cachedInputTokens The schema gives no description of {@code cachedInputTokens}. (optional)
  * @param inputTokens The schema gives no description of {@code inputTokens}. (optional)

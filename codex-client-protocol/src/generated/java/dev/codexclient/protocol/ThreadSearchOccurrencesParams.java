@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * Parameters for searching visible message occurrences within one paginated thread.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param cursor Opaque cursor returned by a previous call for the same thread and search term. (optional)
  * @param limit Optional occurrence page size. (optional)

@@ -10,6 +10,8 @@ import java.util.List;
 
 /**
  * The {@code ThreadSearchParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param archived Optional archived filter; when set to true, only archived threads are returned. If false or null, only non-archived threads are returned. (optional)
  * @param currentAccountOnly Show local history visible to the current ChatGPT account. Defaults to false. (optional)

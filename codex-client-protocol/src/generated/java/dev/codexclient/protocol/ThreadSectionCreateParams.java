@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * Parameters for creating an independently persisted thread section.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param appearance The schema gives no description of {@code appearance}. (optional)
  * @param name The user-visible name of the section. (required)

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 
 /**
  * Parameters for listing independently persisted thread sections.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param cursor Opaque pagination cursor returned by a previous call. (optional)
  * @param limit Maximum number of sections to return. (optional)

@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * Parameters for updating an independently persisted thread section.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param appearance Omit to preserve appearance, use {@code null} to clear it, or provide a replacement. (absent, {@code null} and a value are distinct)
  * @param name The updated user-visible name of the section. (required)

@@ -10,6 +10,8 @@ import java.util.List;
 
 /**
  * The {@code ThreadSettings} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param activePermissionProfile The schema gives no description of {@code activePermissionProfile}. (optional)
  * @param approvalPolicy The schema gives no description of {@code approvalPolicy}. (required)

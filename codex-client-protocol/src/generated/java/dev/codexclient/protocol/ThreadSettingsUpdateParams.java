@@ -10,6 +10,8 @@ import java.util.List;
 
 /**
  * The {@code ThreadSettingsUpdateParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param approvalPolicy Override the approval policy for subsequent turns. (optional)
  * @param approvalsReviewer Override where approval requests are routed for subsequent turns. (optional)

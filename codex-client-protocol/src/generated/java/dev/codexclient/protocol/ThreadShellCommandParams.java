@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * The {@code ThreadShellCommandParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param command Shell command string evaluated by the thread's configured shell. Unlike {@code command/exec}, this intentionally preserves shell syntax such as pipes, redirects, and quoting. This runs unsandboxed with full access rather than inheriting the thread sandbox policy. (required)
  * @param threadId The schema gives no description of {@code threadId}. (required)

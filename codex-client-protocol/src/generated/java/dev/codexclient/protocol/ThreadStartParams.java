@@ -12,6 +12,8 @@ import java.util.Map;
 
 /**
  * The {@code ThreadStartParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param allowProviderModelFallback Allow a provider with an authoritative static model catalog to replace an unavailable requested model with its default. (optional; experimental)
  * @param approvalPolicy The schema gives no description of {@code approvalPolicy}. (optional)

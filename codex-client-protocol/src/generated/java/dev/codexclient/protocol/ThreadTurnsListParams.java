@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * The {@code ThreadTurnsListParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param cursor Opaque cursor to pass to the next call to continue after the last turn. (optional)
  * @param itemsView How much item detail to include for each returned turn; defaults to summary. (optional)

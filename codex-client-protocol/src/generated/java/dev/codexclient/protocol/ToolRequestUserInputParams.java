@@ -10,6 +10,8 @@ import java.util.List;
 
 /**
  * EXPERIMENTAL. Params sent with a request_user_input event.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param autoResolutionMs &#64;deprecated Use {@code isBlocking} to decide whether the request should block. (optional)
  * @param isBlocking The schema gives no description of {@code isBlocking}. (required)

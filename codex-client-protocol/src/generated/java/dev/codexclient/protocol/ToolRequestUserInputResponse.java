@@ -10,6 +10,8 @@ import java.util.Map;
 
 /**
  * EXPERIMENTAL. Response payload mapping question ids to answers.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param answers The schema gives no description of {@code answers}. (required)
  * @param unknownMembers members the schema of this SDK version does not declare, kept as read and written back unchanged; {@link UnknownMembers#none()} when there are none

@@ -10,6 +10,8 @@ import java.util.List;
 
 /**
  * The {@code Turn} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param completedAt Unix timestamp (in seconds) when the turn completed. (optional)
  * @param durationMs Duration between turn start and completion in milliseconds, if known. (optional)

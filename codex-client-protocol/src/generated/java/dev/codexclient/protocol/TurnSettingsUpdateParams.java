@@ -10,6 +10,8 @@ import java.util.List;
 
 /**
  * Experimental settings changes for one running turn, not future turns. Unsupported fields are rejected rather than silently ignored. Any live task kind may accept publication. Child sessions and consumers of frozen initial settings are unchanged.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param approvalsReviewer Changes the active turn's reviewer without changing future thread settings. Already captured steps and pending approvals retain their original reviewer. (optional)
  * @param effort Omission or {@code null} leaves the effort unchanged. (optional; schema type {@code ReasoningEffort})

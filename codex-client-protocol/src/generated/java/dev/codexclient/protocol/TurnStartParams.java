@@ -12,6 +12,8 @@ import java.util.Map;
 
 /**
  * The {@code TurnStartParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param additionalContext Optional client-provided context fragments keyed by an opaque source identifier. (optional; experimental)
  * @param approvalPolicy Override the approval policy for this turn and subsequent turns. (optional)

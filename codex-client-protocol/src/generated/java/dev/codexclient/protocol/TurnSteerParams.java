@@ -11,6 +11,8 @@ import java.util.Map;
 
 /**
  * The {@code TurnSteerParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param additionalContext Optional client-provided context fragments keyed by an opaque source identifier. (optional; experimental)
  * @param clientUserMessageId The schema gives no description of {@code clientUserMessageId}. (optional)

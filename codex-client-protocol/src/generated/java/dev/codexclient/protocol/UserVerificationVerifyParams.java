@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * Local signing primitive, independent of any pending elicitation.
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param challenge Unpadded base64url encoding of 1–4096 challenge bytes. (required)
  * @param description Additional display context; at most 4096 UTF-8 bytes. (required)

@@ -9,6 +9,8 @@ import java.util.List;
 
 /**
  * The {@code WindowsSandboxSetupStartParams} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param cwd The schema gives no description of {@code cwd}. (optional; schema type {@code AbsolutePathBuf})
  * @param mode The schema gives no description of {@code mode}. (required)

@@ -45,7 +45,12 @@ final class TypeWriter {
 
     TypeSpec record(RecordDecl d) {
         ClassName self = types.named(d.head().schemaName());
-        TypeSpec.Builder b = records.record(self, d.fields(), d.unknowns(), text(d.head(), "object"),
+        String text = text(d.head(), "object");
+        if (d.builder()) {
+            text += "\n\nBuild values with {@link #builder()}: the canonical constructor lists the schema's members in schema "
+                    + "order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).";
+        }
+        TypeSpec.Builder b = records.record(self, d.fields(), d.unknowns(), text,
                 RecordWriter.deprecatedTag(d.head().doc()), d.builder());
         parents(b, d.head());
         RecordWriter.typeAnnotations(b, d.head(), types, usesDeprecated(d.fields()));
