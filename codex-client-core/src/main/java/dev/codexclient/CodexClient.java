@@ -30,7 +30,7 @@ import dev.codexclient.protocol.MethodDescriptor;
 import dev.codexclient.protocol.ProtocolJson;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.ServerRequestMethods;
-import dev.codexclient.protocol.Thread;
+import dev.codexclient.protocol.ThreadInfo;
 import dev.codexclient.protocol.ThreadForkParams;
 import dev.codexclient.protocol.ThreadListParams;
 import dev.codexclient.protocol.ThreadListResponse;
@@ -231,7 +231,7 @@ public final class CodexClient implements AutoCloseable {
             tree.set("dynamicTools", mapper.valueToTree(specs));
             withTools = convert(tree, ThreadStartParams.class);
         }
-        Thread t = await(rpc.threadStart(withTools), "thread/start").thread();
+        ThreadInfo t = await(rpc.threadStart(withTools), "thread/start").thread();
         return register(t);
     }
 
@@ -264,10 +264,10 @@ public final class CodexClient implements AutoCloseable {
      * Every stored thread matching {@code params}, page by page as the iteration proceeds (each page is one
      * {@code thread/list} call following {@code nextCursor}).
      */
-    public Iterable<Thread> listThreads(ThreadListParams params) {
+    public Iterable<ThreadInfo> listThreads(ThreadListParams params) {
         Objects.requireNonNull(params, "params");
         return () -> new Iterator<>() {
-            private Iterator<Thread> page = Collections.emptyIterator();
+            private Iterator<ThreadInfo> page = Collections.emptyIterator();
             private String cursor = params.cursor();
             private boolean last;
 
@@ -288,7 +288,7 @@ public final class CodexClient implements AutoCloseable {
             }
 
             @Override
-            public Thread next() {
+            public ThreadInfo next() {
                 if (!hasNext()) {
                     throw new NoSuchElementException();
                 }
@@ -298,11 +298,11 @@ public final class CodexClient implements AutoCloseable {
     }
 
     /** Every stored thread, newest first (server default order), fetched page by page. */
-    public Iterable<Thread> listThreads() {
+    public Iterable<ThreadInfo> listThreads() {
         return listThreads(ThreadListParams.builder().build());
     }
 
-    private CodexThread register(Thread t) {
+    private CodexThread register(ThreadInfo t) {
         return threads.computeIfAbsent(t.id(), id -> new CodexThread(this, t));
     }
 

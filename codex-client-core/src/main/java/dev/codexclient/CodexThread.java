@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.codexclient.internal.rpc.RpcConnection;
 import dev.codexclient.internal.rpc.IncomingNotification;
 import dev.codexclient.protocol.ServerNotification;
-import dev.codexclient.protocol.Thread;
+import dev.codexclient.protocol.ThreadInfo;
 import dev.codexclient.protocol.ThreadArchiveParams;
 import dev.codexclient.protocol.ThreadCompactStartParams;
 import dev.codexclient.protocol.ThreadForkParams;
@@ -48,7 +48,7 @@ public final class CodexThread {
 
     private final CodexClient client;
     private final String id;
-    private volatile Thread info;
+    private volatile ThreadInfo info;
 
     // Lane-confined state (see onLane).
     private final Map<String, CodexTurn> turns = new HashMap<>();
@@ -56,7 +56,7 @@ public final class CodexThread {
     private final List<Object[]> unclaimed = new ArrayList<>();
     private final List<Consumer<ServerNotification>> listeners = new CopyOnWriteArrayList<>();
 
-    CodexThread(CodexClient client, Thread info) {
+    CodexThread(CodexClient client, ThreadInfo info) {
         this.client = client;
         this.info = Objects.requireNonNull(info, "info");
         this.id = info.id();
@@ -68,7 +68,7 @@ public final class CodexThread {
     }
 
     /** The thread as the server last described it to this handle (from start/resume/fork or {@link #read()}). */
-    public Thread info() {
+    public ThreadInfo info() {
         return info;
     }
 
@@ -141,8 +141,8 @@ public final class CodexThread {
     // ------------------------------------------------------------------------------------------------ thread ops
 
     /** Reads the thread from the server, with its turns, and refreshes {@link #info()}. */
-    public Thread read() {
-        Thread t = client.await(client.rpc().threadRead(ThreadReadParams.builder().threadId(id).includeTurns(true)
+    public ThreadInfo read() {
+        ThreadInfo t = client.await(client.rpc().threadRead(ThreadReadParams.builder().threadId(id).includeTurns(true)
                 .build()), "thread/read").thread();
         info = t;
         return t;
@@ -171,9 +171,9 @@ public final class CodexThread {
      * dropped ({@code thread/revert}, the successor of the older {@code thread/rollback}). Local file changes the
      * dropped turns made are not undone. Refreshes {@link #info()}; its {@code turns} are empty, as codex reports.
      */
-    public Thread revertTo(String turnId) {
+    public ThreadInfo revertTo(String turnId) {
         Objects.requireNonNull(turnId, "turnId");
-        Thread t = client.await(client.rpc().threadRevert(ThreadRevertParams.builder().threadId(id)
+        ThreadInfo t = client.await(client.rpc().threadRevert(ThreadRevertParams.builder().threadId(id)
                 .beforeTurnId(turnId).build()), "thread/revert").thread();
         info = t;
         return t;

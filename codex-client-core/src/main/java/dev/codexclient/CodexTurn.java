@@ -430,7 +430,8 @@ public final class CodexTurn {
 
     private void finish(TurnCompletedNotification completed) {
         Turn turn = completed.turn();
-        TurnStatus status = turn == null || turn.status() == null ? TurnStatus.UNRECOGNIZED : turn.status();
+        // A missing status reads as a value this SDK does not know (its known() is UNRECOGNIZED), as a new one would.
+        TurnStatus status = turn == null || turn.status() == null ? TurnStatus.of("") : turn.status();
         TurnError error = turn != null && turn.error() != null ? turn.error() : lastError;
         complete(status, turn, error, false);
     }

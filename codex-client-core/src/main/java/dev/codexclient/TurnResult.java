@@ -58,7 +58,10 @@ public final class TurnResult {
         return turnId;
     }
 
-    /** {@code COMPLETED}, {@code INTERRUPTED} or {@code FAILED} (or {@code UNRECOGNIZED} from a newer server). */
+    /**
+     * {@code COMPLETED}, {@code INTERRUPTED} or {@code FAILED}, or from a newer server a status this SDK does not know
+     * ({@code status().known()} is {@code UNRECOGNIZED}, {@code status().asString()} the wire value).
+     */
     public TurnStatus status() {
         return status;
     }

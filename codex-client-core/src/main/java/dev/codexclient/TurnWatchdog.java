@@ -1,7 +1,7 @@
 package dev.codexclient;
 
 import dev.codexclient.internal.rpc.RpcConnection;
-import dev.codexclient.protocol.Thread;
+import dev.codexclient.protocol.ThreadInfo;
 import dev.codexclient.protocol.ThreadReadParams;
 import dev.codexclient.protocol.Turn;
 import dev.codexclient.protocol.TurnStatus;
@@ -111,7 +111,7 @@ final class TurnWatchdog {
         return t.compareTo(max) < 0 ? t : max;
     }
 
-    private static Optional<Turn> find(Thread thread, String turnId) {
+    private static Optional<Turn> find(ThreadInfo thread, String turnId) {
         if (thread == null || thread.turns() == null) {
             return Optional.empty();
         }

@@ -14,10 +14,11 @@ public final class ClientNotificationMethods {
     /**
      * {@code initialized}: params {@link Void}.
      */
-    public static final NotificationDescriptor<Void> INITIALIZED =
-            new NotificationDescriptor<>("initialized", Void.class, ParamsPresence.NONE, false);
+    public static final NotificationDescriptor<Void> INITIALIZED = new NotificationDescriptor<>("initialized", Void.class, ParamsPresence.NONE, false);
 
-    /** Every method, in schema order. */
+    /**
+     * Every method, in schema order.
+     */
     public static final List<NotificationDescriptor<?>> ALL = List.of(
             INITIALIZED);
 
@@ -32,7 +33,12 @@ public final class ClientNotificationMethods {
     private ClientNotificationMethods() {
     }
 
-    /** The descriptor of a wire method name, if this version of the SDK knows it. */
+    /**
+     * The descriptor of a wire method name, if this version of the SDK knows it.
+     *
+     * @param method the wire method name
+     * @return the descriptor, or empty
+     */
     public static Optional<NotificationDescriptor<?>> byMethod(String method) {
         return Optional.ofNullable(BY_METHOD.get(method));
     }

@@ -5,8 +5,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * One typed method per client request of the protocol.
- * <p>
- * An implementation provides {@link #call(MethodDescriptor, Object)}; every other method is a shortcut that passes the right descriptor from {@link ClientRequestMethods}.
+ *
+ * An implementation provides {@link #call(MethodDescriptor, Object)}; every other method is a shortcut that
+ * passes the right descriptor from {@link ClientRequestMethods}.
  */
 @SuppressWarnings("deprecation")
 public interface ClientRequestApi {
@@ -40,7 +41,8 @@ public interface ClientRequestApi {
      * @return the future {@link ServerDiagnosticsResponse}
      */
     @Experimental
-    default CompletableFuture<ServerDiagnosticsResponse> serverDiagnostics(ServerDiagnosticsParams params) {
+    default CompletableFuture<ServerDiagnosticsResponse> serverDiagnostics(
+            ServerDiagnosticsParams params) {
         return call(ClientRequestMethods.SERVER_DIAGNOSTICS, params);
     }
 
@@ -51,7 +53,8 @@ public interface ClientRequestApi {
      * @return the future {@link UserVerificationStatusResponse}
      */
     @Experimental
-    default CompletableFuture<UserVerificationStatusResponse> userVerificationStatus(UserVerificationStatusParams params) {
+    default CompletableFuture<UserVerificationStatusResponse> userVerificationStatus(
+            UserVerificationStatusParams params) {
         return call(ClientRequestMethods.USER_VERIFICATION_STATUS, params);
     }
 
@@ -62,7 +65,8 @@ public interface ClientRequestApi {
      * @return the future {@link UserVerificationEnrollResponse}
      */
     @Experimental
-    default CompletableFuture<UserVerificationEnrollResponse> userVerificationEnroll(UserVerificationEnrollParams params) {
+    default CompletableFuture<UserVerificationEnrollResponse> userVerificationEnroll(
+            UserVerificationEnrollParams params) {
         return call(ClientRequestMethods.USER_VERIFICATION_ENROLL, params);
     }
 
@@ -73,7 +77,8 @@ public interface ClientRequestApi {
      * @return the future {@link UserVerificationDeleteResponse}
      */
     @Experimental
-    default CompletableFuture<UserVerificationDeleteResponse> userVerificationDelete(UserVerificationDeleteParams params) {
+    default CompletableFuture<UserVerificationDeleteResponse> userVerificationDelete(
+            UserVerificationDeleteParams params) {
         return call(ClientRequestMethods.USER_VERIFICATION_DELETE, params);
     }
 
@@ -86,7 +91,8 @@ public interface ClientRequestApi {
      * @return the future {@link UserVerificationVerifyResponse}
      */
     @Experimental
-    default CompletableFuture<UserVerificationVerifyResponse> userVerificationVerify(UserVerificationVerifyParams params) {
+    default CompletableFuture<UserVerificationVerifyResponse> userVerificationVerify(
+            UserVerificationVerifyParams params) {
         return call(ClientRequestMethods.USER_VERIFICATION_VERIFY, params);
     }
 
@@ -99,7 +105,8 @@ public interface ClientRequestApi {
      * @return the future {@link UserVerificationCancelResponse}
      */
     @Experimental
-    default CompletableFuture<UserVerificationCancelResponse> userVerificationCancel(UserVerificationCancelParams params) {
+    default CompletableFuture<UserVerificationCancelResponse> userVerificationCancel(
+            UserVerificationCancelParams params) {
         return call(ClientRequestMethods.USER_VERIFICATION_CANCEL, params);
     }
 
@@ -165,7 +172,8 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadSampleCancelResponse}
      */
     @Experimental
-    default CompletableFuture<ThreadSampleCancelResponse> threadSampleCancel(ThreadSampleCancelParams params) {
+    default CompletableFuture<ThreadSampleCancelResponse> threadSampleCancel(
+            ThreadSampleCancelParams params) {
         return call(ClientRequestMethods.THREAD_SAMPLE_CANCEL, params);
     }
 
@@ -195,7 +203,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link ThreadUnsubscribeResponse}
      */
-    default CompletableFuture<ThreadUnsubscribeResponse> threadUnsubscribe(ThreadUnsubscribeParams params) {
+    default CompletableFuture<ThreadUnsubscribeResponse> threadUnsubscribe(
+            ThreadUnsubscribeParams params) {
         return call(ClientRequestMethods.THREAD_UNSUBSCRIBE, params);
     }
 
@@ -210,7 +219,8 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadIncrementElicitationResponse}
      */
     @Experimental
-    default CompletableFuture<ThreadIncrementElicitationResponse> threadIncrementElicitation(ThreadIncrementElicitationParams params) {
+    default CompletableFuture<ThreadIncrementElicitationResponse> threadIncrementElicitation(
+            ThreadIncrementElicitationParams params) {
         return call(ClientRequestMethods.THREAD_INCREMENT_ELICITATION, params);
     }
 
@@ -225,7 +235,8 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadDecrementElicitationResponse}
      */
     @Experimental
-    default CompletableFuture<ThreadDecrementElicitationResponse> threadDecrementElicitation(ThreadDecrementElicitationParams params) {
+    default CompletableFuture<ThreadDecrementElicitationResponse> threadDecrementElicitation(
+            ThreadDecrementElicitationParams params) {
         return call(ClientRequestMethods.THREAD_DECREMENT_ELICITATION, params);
     }
 
@@ -246,7 +257,8 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadPredictionRequestResponse}
      */
     @Experimental
-    default CompletableFuture<ThreadPredictionRequestResponse> threadPredictionRequest(ThreadPredictionRequestParams params) {
+    default CompletableFuture<ThreadPredictionRequestResponse> threadPredictionRequest(
+            ThreadPredictionRequestParams params) {
         return call(ClientRequestMethods.THREAD_PREDICTION_REQUEST, params);
     }
 
@@ -276,7 +288,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link ThreadGoalClearResponse}
      */
-    default CompletableFuture<ThreadGoalClearResponse> threadGoalClear(ThreadGoalClearParams params) {
+    default CompletableFuture<ThreadGoalClearResponse> threadGoalClear(
+            ThreadGoalClearParams params) {
         return call(ClientRequestMethods.THREAD_GOAL_CLEAR, params);
     }
 
@@ -298,7 +311,8 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadQueueListResponse}
      */
     @Experimental
-    default CompletableFuture<ThreadQueueListResponse> threadQueueList(ThreadQueueListParams params) {
+    default CompletableFuture<ThreadQueueListResponse> threadQueueList(
+            ThreadQueueListParams params) {
         return call(ClientRequestMethods.THREAD_QUEUE_LIST, params);
     }
 
@@ -309,7 +323,8 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadQueueUpdateResponse}
      */
     @Experimental
-    default CompletableFuture<ThreadQueueUpdateResponse> threadQueueUpdate(ThreadQueueUpdateParams params) {
+    default CompletableFuture<ThreadQueueUpdateResponse> threadQueueUpdate(
+            ThreadQueueUpdateParams params) {
         return call(ClientRequestMethods.THREAD_QUEUE_UPDATE, params);
     }
 
@@ -320,7 +335,8 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadQueueDeleteResponse}
      */
     @Experimental
-    default CompletableFuture<ThreadQueueDeleteResponse> threadQueueDelete(ThreadQueueDeleteParams params) {
+    default CompletableFuture<ThreadQueueDeleteResponse> threadQueueDelete(
+            ThreadQueueDeleteParams params) {
         return call(ClientRequestMethods.THREAD_QUEUE_DELETE, params);
     }
 
@@ -331,7 +347,8 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadQueueReorderResponse}
      */
     @Experimental
-    default CompletableFuture<ThreadQueueReorderResponse> threadQueueReorder(ThreadQueueReorderParams params) {
+    default CompletableFuture<ThreadQueueReorderResponse> threadQueueReorder(
+            ThreadQueueReorderParams params) {
         return call(ClientRequestMethods.THREAD_QUEUE_REORDER, params);
     }
 
@@ -342,7 +359,8 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadQueueStartResponse}
      */
     @Experimental
-    default CompletableFuture<ThreadQueueStartResponse> threadQueueStart(ThreadQueueStartParams params) {
+    default CompletableFuture<ThreadQueueStartResponse> threadQueueStart(
+            ThreadQueueStartParams params) {
         return call(ClientRequestMethods.THREAD_QUEUE_START, params);
     }
 
@@ -352,7 +370,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link ThreadMetadataUpdateResponse}
      */
-    default CompletableFuture<ThreadMetadataUpdateResponse> threadMetadataUpdate(ThreadMetadataUpdateParams params) {
+    default CompletableFuture<ThreadMetadataUpdateResponse> threadMetadataUpdate(
+            ThreadMetadataUpdateParams params) {
         return call(ClientRequestMethods.THREAD_METADATA_UPDATE, params);
     }
 
@@ -364,7 +383,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link ThreadAttachmentAddResponse}
      */
-    default CompletableFuture<ThreadAttachmentAddResponse> threadAttachmentAdd(ThreadAttachmentAddParams params) {
+    default CompletableFuture<ThreadAttachmentAddResponse> threadAttachmentAdd(
+            ThreadAttachmentAddParams params) {
         return call(ClientRequestMethods.THREAD_ATTACHMENT_ADD, params);
     }
 
@@ -376,7 +396,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link ThreadAttachmentListResponse}
      */
-    default CompletableFuture<ThreadAttachmentListResponse> threadAttachmentList(ThreadAttachmentListParams params) {
+    default CompletableFuture<ThreadAttachmentListResponse> threadAttachmentList(
+            ThreadAttachmentListParams params) {
         return call(ClientRequestMethods.THREAD_ATTACHMENT_LIST, params);
     }
 
@@ -388,7 +409,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link ThreadAttachmentOwnerListResponse}
      */
-    default CompletableFuture<ThreadAttachmentOwnerListResponse> threadAttachmentOwnerList(ThreadAttachmentOwnerListParams params) {
+    default CompletableFuture<ThreadAttachmentOwnerListResponse> threadAttachmentOwnerList(
+            ThreadAttachmentOwnerListParams params) {
         return call(ClientRequestMethods.THREAD_ATTACHMENT_OWNER_LIST, params);
     }
 
@@ -400,7 +422,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link ThreadAttachmentRemoveResponse}
      */
-    default CompletableFuture<ThreadAttachmentRemoveResponse> threadAttachmentRemove(ThreadAttachmentRemoveParams params) {
+    default CompletableFuture<ThreadAttachmentRemoveResponse> threadAttachmentRemove(
+            ThreadAttachmentRemoveParams params) {
         return call(ClientRequestMethods.THREAD_ATTACHMENT_REMOVE, params);
     }
 
@@ -412,7 +435,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link ThreadSectionMoveResponse}
      */
-    default CompletableFuture<ThreadSectionMoveResponse> threadSectionMove(ThreadSectionMoveParams params) {
+    default CompletableFuture<ThreadSectionMoveResponse> threadSectionMove(
+            ThreadSectionMoveParams params) {
         return call(ClientRequestMethods.THREAD_SECTION_MOVE, params);
     }
 
@@ -423,7 +447,8 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadSettingsUpdateResponse}
      */
     @Experimental
-    default CompletableFuture<ThreadSettingsUpdateResponse> threadSettingsUpdate(ThreadSettingsUpdateParams params) {
+    default CompletableFuture<ThreadSettingsUpdateResponse> threadSettingsUpdate(
+            ThreadSettingsUpdateParams params) {
         return call(ClientRequestMethods.THREAD_SETTINGS_UPDATE, params);
     }
 
@@ -434,7 +459,8 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadMemoryModeSetResponse}
      */
     @Experimental
-    default CompletableFuture<ThreadMemoryModeSetResponse> threadMemoryModeSet(ThreadMemoryModeSetParams params) {
+    default CompletableFuture<ThreadMemoryModeSetResponse> threadMemoryModeSet(
+            ThreadMemoryModeSetParams params) {
         return call(ClientRequestMethods.THREAD_MEMORY_MODE_SET, params);
     }
 
@@ -445,7 +471,8 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadMemoryReadResponse}
      */
     @Experimental
-    default CompletableFuture<ThreadMemoryReadResponse> threadMemoryRead(ThreadMemoryReadParams params) {
+    default CompletableFuture<ThreadMemoryReadResponse> threadMemoryRead(
+            ThreadMemoryReadParams params) {
         return call(ClientRequestMethods.THREAD_MEMORY_READ, params);
     }
 
@@ -488,7 +515,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link ThreadUnarchiveResponse}
      */
-    default CompletableFuture<ThreadUnarchiveResponse> threadUnarchive(ThreadUnarchiveParams params) {
+    default CompletableFuture<ThreadUnarchiveResponse> threadUnarchive(
+            ThreadUnarchiveParams params) {
         return call(ClientRequestMethods.THREAD_UNARCHIVE, params);
     }
 
@@ -498,7 +526,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link ThreadCompactStartResponse}
      */
-    default CompletableFuture<ThreadCompactStartResponse> threadCompactStart(ThreadCompactStartParams params) {
+    default CompletableFuture<ThreadCompactStartResponse> threadCompactStart(
+            ThreadCompactStartParams params) {
         return call(ClientRequestMethods.THREAD_COMPACT_START, params);
     }
 
@@ -508,7 +537,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link ThreadShellCommandResponse}
      */
-    default CompletableFuture<ThreadShellCommandResponse> threadShellCommand(ThreadShellCommandParams params) {
+    default CompletableFuture<ThreadShellCommandResponse> threadShellCommand(
+            ThreadShellCommandParams params) {
         return call(ClientRequestMethods.THREAD_SHELL_COMMAND, params);
     }
 
@@ -518,7 +548,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link ThreadApproveGuardianDeniedActionResponse}
      */
-    default CompletableFuture<ThreadApproveGuardianDeniedActionResponse> threadApproveGuardianDeniedAction(ThreadApproveGuardianDeniedActionParams params) {
+    default CompletableFuture<ThreadApproveGuardianDeniedActionResponse> threadApproveGuardianDeniedAction(
+            ThreadApproveGuardianDeniedActionParams params) {
         return call(ClientRequestMethods.THREAD_APPROVE_GUARDIAN_DENIED_ACTION, params);
     }
 
@@ -529,7 +560,8 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadBackgroundTerminalsCleanResponse}
      */
     @Experimental
-    default CompletableFuture<ThreadBackgroundTerminalsCleanResponse> threadBackgroundTerminalsClean(ThreadBackgroundTerminalsCleanParams params) {
+    default CompletableFuture<ThreadBackgroundTerminalsCleanResponse> threadBackgroundTerminalsClean(
+            ThreadBackgroundTerminalsCleanParams params) {
         return call(ClientRequestMethods.THREAD_BACKGROUND_TERMINALS_CLEAN, params);
     }
 
@@ -540,7 +572,8 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadBackgroundTerminalsListResponse}
      */
     @Experimental
-    default CompletableFuture<ThreadBackgroundTerminalsListResponse> threadBackgroundTerminalsList(ThreadBackgroundTerminalsListParams params) {
+    default CompletableFuture<ThreadBackgroundTerminalsListResponse> threadBackgroundTerminalsList(
+            ThreadBackgroundTerminalsListParams params) {
         return call(ClientRequestMethods.THREAD_BACKGROUND_TERMINALS_LIST, params);
     }
 
@@ -551,7 +584,8 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadBackgroundTerminalsTerminateResponse}
      */
     @Experimental
-    default CompletableFuture<ThreadBackgroundTerminalsTerminateResponse> threadBackgroundTerminalsTerminate(ThreadBackgroundTerminalsTerminateParams params) {
+    default CompletableFuture<ThreadBackgroundTerminalsTerminateResponse> threadBackgroundTerminalsTerminate(
+            ThreadBackgroundTerminalsTerminateParams params) {
         return call(ClientRequestMethods.THREAD_BACKGROUND_TERMINALS_TERMINATE, params);
     }
 
@@ -664,7 +698,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link ThreadSectionListResponse}
      */
-    default CompletableFuture<ThreadSectionListResponse> threadSectionList(ThreadSectionListParams params) {
+    default CompletableFuture<ThreadSectionListResponse> threadSectionList(
+            ThreadSectionListParams params) {
         return call(ClientRequestMethods.THREAD_SECTION_LIST, params);
     }
 
@@ -676,7 +711,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link ThreadSectionCreateResponse}
      */
-    default CompletableFuture<ThreadSectionCreateResponse> threadSectionCreate(ThreadSectionCreateParams params) {
+    default CompletableFuture<ThreadSectionCreateResponse> threadSectionCreate(
+            ThreadSectionCreateParams params) {
         return call(ClientRequestMethods.THREAD_SECTION_CREATE, params);
     }
 
@@ -688,7 +724,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link ThreadSectionUpdateResponse}
      */
-    default CompletableFuture<ThreadSectionUpdateResponse> threadSectionUpdate(ThreadSectionUpdateParams params) {
+    default CompletableFuture<ThreadSectionUpdateResponse> threadSectionUpdate(
+            ThreadSectionUpdateParams params) {
         return call(ClientRequestMethods.THREAD_SECTION_UPDATE, params);
     }
 
@@ -700,7 +737,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link ThreadSectionDeleteResponse}
      */
-    default CompletableFuture<ThreadSectionDeleteResponse> threadSectionDelete(ThreadSectionDeleteParams params) {
+    default CompletableFuture<ThreadSectionDeleteResponse> threadSectionDelete(
+            ThreadSectionDeleteParams params) {
         return call(ClientRequestMethods.THREAD_SECTION_DELETE, params);
     }
 
@@ -724,7 +762,8 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadSearchOccurrencesResponse}
      */
     @Experimental
-    default CompletableFuture<ThreadSearchOccurrencesResponse> threadSearchOccurrences(ThreadSearchOccurrencesParams params) {
+    default CompletableFuture<ThreadSearchOccurrencesResponse> threadSearchOccurrences(
+            ThreadSearchOccurrencesParams params) {
         return call(ClientRequestMethods.THREAD_SEARCH_OCCURRENCES, params);
     }
 
@@ -734,7 +773,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link ThreadLoadedListResponse}
      */
-    default CompletableFuture<ThreadLoadedListResponse> threadLoadedList(ThreadLoadedListParams params) {
+    default CompletableFuture<ThreadLoadedListResponse> threadLoadedList(
+            ThreadLoadedListParams params) {
         return call(ClientRequestMethods.THREAD_LOADED_LIST, params);
     }
 
@@ -755,7 +795,8 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadReadStateUpdateResponse}
      */
     @Experimental
-    default CompletableFuture<ThreadReadStateUpdateResponse> threadReadStateUpdate(ThreadReadStateUpdateParams params) {
+    default CompletableFuture<ThreadReadStateUpdateResponse> threadReadStateUpdate(
+            ThreadReadStateUpdateParams params) {
         return call(ClientRequestMethods.THREAD_READ_STATE_UPDATE, params);
     }
 
@@ -765,7 +806,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link ThreadTurnsListResponse}
      */
-    default CompletableFuture<ThreadTurnsListResponse> threadTurnsList(ThreadTurnsListParams params) {
+    default CompletableFuture<ThreadTurnsListResponse> threadTurnsList(
+            ThreadTurnsListParams params) {
         return call(ClientRequestMethods.THREAD_TURNS_LIST, params);
     }
 
@@ -775,7 +817,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link ThreadItemsListResponse}
      */
-    default CompletableFuture<ThreadItemsListResponse> threadItemsList(ThreadItemsListParams params) {
+    default CompletableFuture<ThreadItemsListResponse> threadItemsList(
+            ThreadItemsListParams params) {
         return call(ClientRequestMethods.THREAD_ITEMS_LIST, params);
     }
 
@@ -788,7 +831,8 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadItemsReadResponse}
      */
     @Experimental
-    default CompletableFuture<ThreadItemsReadResponse> threadItemsRead(ThreadItemsReadParams params) {
+    default CompletableFuture<ThreadItemsReadResponse> threadItemsRead(
+            ThreadItemsReadParams params) {
         return call(ClientRequestMethods.THREAD_ITEMS_READ, params);
     }
 
@@ -801,7 +845,8 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadGuardianReviewResponse}
      */
     @Experimental
-    default CompletableFuture<ThreadGuardianReviewResponse> threadGuardianReview(ThreadGuardianReviewParams params) {
+    default CompletableFuture<ThreadGuardianReviewResponse> threadGuardianReview(
+            ThreadGuardianReviewParams params) {
         return call(ClientRequestMethods.THREAD_GUARDIAN_REVIEW, params);
     }
 
@@ -813,7 +858,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link ThreadInjectItemsResponse}
      */
-    default CompletableFuture<ThreadInjectItemsResponse> threadInjectItems(ThreadInjectItemsParams params) {
+    default CompletableFuture<ThreadInjectItemsResponse> threadInjectItems(
+            ThreadInjectItemsParams params) {
         return call(ClientRequestMethods.THREAD_INJECT_ITEMS, params);
     }
 
@@ -826,7 +872,8 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadPrepareApprovedPlanResponse}
      */
     @Experimental
-    default CompletableFuture<ThreadPrepareApprovedPlanResponse> threadPrepareApprovedPlan(ThreadPrepareApprovedPlanParams params) {
+    default CompletableFuture<ThreadPrepareApprovedPlanResponse> threadPrepareApprovedPlan(
+            ThreadPrepareApprovedPlanParams params) {
         return call(ClientRequestMethods.THREAD_PREPARE_APPROVED_PLAN, params);
     }
 
@@ -846,7 +893,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link SkillsExtraRootsSetResponse}
      */
-    default CompletableFuture<SkillsExtraRootsSetResponse> skillsExtraRootsSet(SkillsExtraRootsSetParams params) {
+    default CompletableFuture<SkillsExtraRootsSetResponse> skillsExtraRootsSet(
+            SkillsExtraRootsSetParams params) {
         return call(ClientRequestMethods.SKILLS_EXTRA_ROOTS_SET, params);
     }
 
@@ -876,7 +924,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link MarketplaceRemoveResponse}
      */
-    default CompletableFuture<MarketplaceRemoveResponse> marketplaceRemove(MarketplaceRemoveParams params) {
+    default CompletableFuture<MarketplaceRemoveResponse> marketplaceRemove(
+            MarketplaceRemoveParams params) {
         return call(ClientRequestMethods.MARKETPLACE_REMOVE, params);
     }
 
@@ -886,7 +935,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link MarketplaceUpgradeResponse}
      */
-    default CompletableFuture<MarketplaceUpgradeResponse> marketplaceUpgrade(MarketplaceUpgradeParams params) {
+    default CompletableFuture<MarketplaceUpgradeResponse> marketplaceUpgrade(
+            MarketplaceUpgradeParams params) {
         return call(ClientRequestMethods.MARKETPLACE_UPGRADE, params);
     }
 
@@ -917,7 +967,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link PluginInstalledResponse}
      */
-    default CompletableFuture<PluginInstalledResponse> pluginInstalled(PluginInstalledParams params) {
+    default CompletableFuture<PluginInstalledResponse> pluginInstalled(
+            PluginInstalledParams params) {
         return call(ClientRequestMethods.PLUGIN_INSTALLED, params);
     }
 
@@ -927,7 +978,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link PluginReconcileResponse}
      */
-    default CompletableFuture<PluginReconcileResponse> pluginReconcile(PluginReconcileParams params) {
+    default CompletableFuture<PluginReconcileResponse> pluginReconcile(
+            PluginReconcileParams params) {
         return call(ClientRequestMethods.PLUGIN_RECONCILE, params);
     }
 
@@ -947,7 +999,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link PluginSkillReadResponse}
      */
-    default CompletableFuture<PluginSkillReadResponse> pluginSkillRead(PluginSkillReadParams params) {
+    default CompletableFuture<PluginSkillReadResponse> pluginSkillRead(
+            PluginSkillReadParams params) {
         return call(ClientRequestMethods.PLUGIN_SKILL_READ, params);
     }
 
@@ -957,7 +1010,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link PluginShareSaveResponse}
      */
-    default CompletableFuture<PluginShareSaveResponse> pluginShareSave(PluginShareSaveParams params) {
+    default CompletableFuture<PluginShareSaveResponse> pluginShareSave(
+            PluginShareSaveParams params) {
         return call(ClientRequestMethods.PLUGIN_SHARE_SAVE, params);
     }
 
@@ -967,7 +1021,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link PluginShareUpdateTargetsResponse}
      */
-    default CompletableFuture<PluginShareUpdateTargetsResponse> pluginShareUpdateTargets(PluginShareUpdateTargetsParams params) {
+    default CompletableFuture<PluginShareUpdateTargetsResponse> pluginShareUpdateTargets(
+            PluginShareUpdateTargetsParams params) {
         return call(ClientRequestMethods.PLUGIN_SHARE_UPDATE_TARGETS, params);
     }
 
@@ -977,7 +1032,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link PluginShareListResponse}
      */
-    default CompletableFuture<PluginShareListResponse> pluginShareList(PluginShareListParams params) {
+    default CompletableFuture<PluginShareListResponse> pluginShareList(
+            PluginShareListParams params) {
         return call(ClientRequestMethods.PLUGIN_SHARE_LIST, params);
     }
 
@@ -987,7 +1043,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link PluginShareCheckoutResponse}
      */
-    default CompletableFuture<PluginShareCheckoutResponse> pluginShareCheckout(PluginShareCheckoutParams params) {
+    default CompletableFuture<PluginShareCheckoutResponse> pluginShareCheckout(
+            PluginShareCheckoutParams params) {
         return call(ClientRequestMethods.PLUGIN_SHARE_CHECKOUT, params);
     }
 
@@ -997,7 +1054,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link PluginShareDeleteResponse}
      */
-    default CompletableFuture<PluginShareDeleteResponse> pluginShareDelete(PluginShareDeleteParams params) {
+    default CompletableFuture<PluginShareDeleteResponse> pluginShareDelete(
+            PluginShareDeleteParams params) {
         return call(ClientRequestMethods.PLUGIN_SHARE_DELETE, params);
     }
 
@@ -1069,7 +1127,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link FsCreateDirectoryResponse}
      */
-    default CompletableFuture<FsCreateDirectoryResponse> fsCreateDirectory(FsCreateDirectoryParams params) {
+    default CompletableFuture<FsCreateDirectoryResponse> fsCreateDirectory(
+            FsCreateDirectoryParams params) {
         return call(ClientRequestMethods.FS_CREATE_DIRECTORY, params);
     }
 
@@ -1093,7 +1152,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link FsReadDirectoryResponse}
      */
-    default CompletableFuture<FsReadDirectoryResponse> fsReadDirectory(FsReadDirectoryParams params) {
+    default CompletableFuture<FsReadDirectoryResponse> fsReadDirectory(
+            FsReadDirectoryParams params) {
         return call(ClientRequestMethods.FS_READ_DIRECTORY, params);
     }
 
@@ -1151,7 +1211,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link SkillsConfigWriteResponse}
      */
-    default CompletableFuture<SkillsConfigWriteResponse> skillsConfigWrite(SkillsConfigWriteParams params) {
+    default CompletableFuture<SkillsConfigWriteResponse> skillsConfigWrite(
+            SkillsConfigWriteParams params) {
         return call(ClientRequestMethods.SKILLS_CONFIG_WRITE, params);
     }
 
@@ -1171,7 +1232,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link PluginUninstallResponse}
      */
-    default CompletableFuture<PluginUninstallResponse> pluginUninstall(PluginUninstallParams params) {
+    default CompletableFuture<PluginUninstallResponse> pluginUninstall(
+            PluginUninstallParams params) {
         return call(ClientRequestMethods.PLUGIN_UNINSTALL, params);
     }
 
@@ -1194,7 +1256,8 @@ public interface ClientRequestApi {
      * @return the future {@link TurnSettingsUpdateResponse}
      */
     @Experimental
-    default CompletableFuture<TurnSettingsUpdateResponse> turnSettingsUpdate(TurnSettingsUpdateParams params) {
+    default CompletableFuture<TurnSettingsUpdateResponse> turnSettingsUpdate(
+            TurnSettingsUpdateParams params) {
         return call(ClientRequestMethods.TURN_SETTINGS_UPDATE, params);
     }
 
@@ -1227,7 +1290,8 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadRealtimeStartResponse}
      */
     @Experimental
-    default CompletableFuture<ThreadRealtimeStartResponse> threadRealtimeStart(ThreadRealtimeStartParams params) {
+    default CompletableFuture<ThreadRealtimeStartResponse> threadRealtimeStart(
+            ThreadRealtimeStartParams params) {
         return call(ClientRequestMethods.THREAD_REALTIME_START, params);
     }
 
@@ -1240,7 +1304,8 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadRealtimeAppendAudioResponse}
      */
     @Experimental
-    default CompletableFuture<ThreadRealtimeAppendAudioResponse> threadRealtimeAppendAudio(ThreadRealtimeAppendAudioParams params) {
+    default CompletableFuture<ThreadRealtimeAppendAudioResponse> threadRealtimeAppendAudio(
+            ThreadRealtimeAppendAudioParams params) {
         return call(ClientRequestMethods.THREAD_REALTIME_APPEND_AUDIO, params);
     }
 
@@ -1253,7 +1318,8 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadRealtimeAppendTextResponse}
      */
     @Experimental
-    default CompletableFuture<ThreadRealtimeAppendTextResponse> threadRealtimeAppendText(ThreadRealtimeAppendTextParams params) {
+    default CompletableFuture<ThreadRealtimeAppendTextResponse> threadRealtimeAppendText(
+            ThreadRealtimeAppendTextParams params) {
         return call(ClientRequestMethods.THREAD_REALTIME_APPEND_TEXT, params);
     }
 
@@ -1266,7 +1332,8 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadRealtimeAppendSpeechResponse}
      */
     @Experimental
-    default CompletableFuture<ThreadRealtimeAppendSpeechResponse> threadRealtimeAppendSpeech(ThreadRealtimeAppendSpeechParams params) {
+    default CompletableFuture<ThreadRealtimeAppendSpeechResponse> threadRealtimeAppendSpeech(
+            ThreadRealtimeAppendSpeechParams params) {
         return call(ClientRequestMethods.THREAD_REALTIME_APPEND_SPEECH, params);
     }
 
@@ -1279,7 +1346,8 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadRealtimeStopResponse}
      */
     @Experimental
-    default CompletableFuture<ThreadRealtimeStopResponse> threadRealtimeStop(ThreadRealtimeStopParams params) {
+    default CompletableFuture<ThreadRealtimeStopResponse> threadRealtimeStop(
+            ThreadRealtimeStopParams params) {
         return call(ClientRequestMethods.THREAD_REALTIME_STOP, params);
     }
 
@@ -1292,7 +1360,8 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadTimelineListResponse}
      */
     @Experimental
-    default CompletableFuture<ThreadTimelineListResponse> threadTimelineList(ThreadTimelineListParams params) {
+    default CompletableFuture<ThreadTimelineListResponse> threadTimelineList(
+            ThreadTimelineListParams params) {
         return call(ClientRequestMethods.THREAD_TIMELINE_LIST, params);
     }
 
@@ -1305,7 +1374,8 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadRealtimeListVoicesResponse}
      */
     @Experimental
-    default CompletableFuture<ThreadRealtimeListVoicesResponse> threadRealtimeListVoices(ThreadRealtimeListVoicesParams params) {
+    default CompletableFuture<ThreadRealtimeListVoicesResponse> threadRealtimeListVoices(
+            ThreadRealtimeListVoicesParams params) {
         return call(ClientRequestMethods.THREAD_REALTIME_LIST_VOICES, params);
     }
 
@@ -1337,7 +1407,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link GatewayOAuthReadResponse}
      */
-    default CompletableFuture<GatewayOAuthReadResponse> accountGatewayOAuthRead(GatewayOAuthReadParams params) {
+    default CompletableFuture<GatewayOAuthReadResponse> accountGatewayOAuthRead(
+            GatewayOAuthReadParams params) {
         return call(ClientRequestMethods.ACCOUNT_GATEWAY_OAUTH_READ, params);
     }
 
@@ -1360,7 +1431,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link GatewayOAuthLoginResponse}
      */
-    default CompletableFuture<GatewayOAuthLoginResponse> accountGatewayOAuthLogin(GatewayOAuthLoginParams params) {
+    default CompletableFuture<GatewayOAuthLoginResponse> accountGatewayOAuthLogin(
+            GatewayOAuthLoginParams params) {
         return call(ClientRequestMethods.ACCOUNT_GATEWAY_OAUTH_LOGIN, params);
     }
 
@@ -1390,7 +1462,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link ModelProviderListResponse}
      */
-    default CompletableFuture<ModelProviderListResponse> modelProviderList(ModelProviderListParams params) {
+    default CompletableFuture<ModelProviderListResponse> modelProviderList(
+            ModelProviderListParams params) {
         return call(ClientRequestMethods.MODEL_PROVIDER_LIST, params);
     }
 
@@ -1400,7 +1473,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link ModelProviderConfigWriteResponse}
      */
-    default CompletableFuture<ModelProviderConfigWriteResponse> modelProviderConfigWrite(ModelProviderConfigWriteParams params) {
+    default CompletableFuture<ModelProviderConfigWriteResponse> modelProviderConfigWrite(
+            ModelProviderConfigWriteParams params) {
         return call(ClientRequestMethods.MODEL_PROVIDER_CONFIG_WRITE, params);
     }
 
@@ -1410,7 +1484,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link ModelProviderCapabilitiesReadResponse}
      */
-    default CompletableFuture<ModelProviderCapabilitiesReadResponse> modelProviderCapabilitiesRead(ModelProviderCapabilitiesReadParams params) {
+    default CompletableFuture<ModelProviderCapabilitiesReadResponse> modelProviderCapabilitiesRead(
+            ModelProviderCapabilitiesReadParams params) {
         return call(ClientRequestMethods.MODEL_PROVIDER_CAPABILITIES_READ, params);
     }
 
@@ -1420,7 +1495,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link ExperimentalFeatureListResponse}
      */
-    default CompletableFuture<ExperimentalFeatureListResponse> experimentalFeatureList(ExperimentalFeatureListParams params) {
+    default CompletableFuture<ExperimentalFeatureListResponse> experimentalFeatureList(
+            ExperimentalFeatureListParams params) {
         return call(ClientRequestMethods.EXPERIMENTAL_FEATURE_LIST, params);
     }
 
@@ -1430,7 +1506,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link PermissionProfileListResponse}
      */
-    default CompletableFuture<PermissionProfileListResponse> permissionProfileList(PermissionProfileListParams params) {
+    default CompletableFuture<PermissionProfileListResponse> permissionProfileList(
+            PermissionProfileListParams params) {
         return call(ClientRequestMethods.PERMISSION_PROFILE_LIST, params);
     }
 
@@ -1440,7 +1517,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link ExperimentalFeatureEnablementSetResponse}
      */
-    default CompletableFuture<ExperimentalFeatureEnablementSetResponse> experimentalFeatureEnablementSet(ExperimentalFeatureEnablementSetParams params) {
+    default CompletableFuture<ExperimentalFeatureEnablementSetResponse> experimentalFeatureEnablementSet(
+            ExperimentalFeatureEnablementSetParams params) {
         return call(ClientRequestMethods.EXPERIMENTAL_FEATURE_ENABLEMENT_SET, params);
     }
 
@@ -1451,7 +1529,8 @@ public interface ClientRequestApi {
      * @return the future {@link RemoteControlEnableResponse}
      */
     @Experimental
-    default CompletableFuture<RemoteControlEnableResponse> remoteControlEnable(RemoteControlEnableParams params) {
+    default CompletableFuture<RemoteControlEnableResponse> remoteControlEnable(
+            RemoteControlEnableParams params) {
         return call(ClientRequestMethods.REMOTE_CONTROL_ENABLE, params);
     }
 
@@ -1472,7 +1551,8 @@ public interface ClientRequestApi {
      * @return the future {@link RemoteControlDisableResponse}
      */
     @Experimental
-    default CompletableFuture<RemoteControlDisableResponse> remoteControlDisable(RemoteControlDisableParams params) {
+    default CompletableFuture<RemoteControlDisableResponse> remoteControlDisable(
+            RemoteControlDisableParams params) {
         return call(ClientRequestMethods.REMOTE_CONTROL_DISABLE, params);
     }
 
@@ -1503,7 +1583,8 @@ public interface ClientRequestApi {
      * @return the future {@link RemoteControlPairingStartResponse}
      */
     @Experimental
-    default CompletableFuture<RemoteControlPairingStartResponse> remoteControlPairingStart(RemoteControlPairingStartParams params) {
+    default CompletableFuture<RemoteControlPairingStartResponse> remoteControlPairingStart(
+            RemoteControlPairingStartParams params) {
         return call(ClientRequestMethods.REMOTE_CONTROL_PAIRING_START, params);
     }
 
@@ -1514,7 +1595,8 @@ public interface ClientRequestApi {
      * @return the future {@link RemoteControlPairingStatusResponse}
      */
     @Experimental
-    default CompletableFuture<RemoteControlPairingStatusResponse> remoteControlPairingStatus(RemoteControlPairingStatusParams params) {
+    default CompletableFuture<RemoteControlPairingStatusResponse> remoteControlPairingStatus(
+            RemoteControlPairingStatusParams params) {
         return call(ClientRequestMethods.REMOTE_CONTROL_PAIRING_STATUS, params);
     }
 
@@ -1525,7 +1607,8 @@ public interface ClientRequestApi {
      * @return the future {@link RemoteControlClientsListResponse}
      */
     @Experimental
-    default CompletableFuture<RemoteControlClientsListResponse> remoteControlClientList(RemoteControlClientsListParams params) {
+    default CompletableFuture<RemoteControlClientsListResponse> remoteControlClientList(
+            RemoteControlClientsListParams params) {
         return call(ClientRequestMethods.REMOTE_CONTROL_CLIENT_LIST, params);
     }
 
@@ -1536,7 +1619,8 @@ public interface ClientRequestApi {
      * @return the future {@link RemoteControlClientsRevokeResponse}
      */
     @Experimental
-    default CompletableFuture<RemoteControlClientsRevokeResponse> remoteControlClientRevoke(RemoteControlClientsRevokeParams params) {
+    default CompletableFuture<RemoteControlClientsRevokeResponse> remoteControlClientRevoke(
+            RemoteControlClientsRevokeParams params) {
         return call(ClientRequestMethods.REMOTE_CONTROL_CLIENT_REVOKE, params);
     }
 
@@ -1549,7 +1633,8 @@ public interface ClientRequestApi {
      * @return the future {@link CollaborationModeListResponse}
      */
     @Experimental
-    default CompletableFuture<CollaborationModeListResponse> collaborationModeList(CollaborationModeListParams params) {
+    default CompletableFuture<CollaborationModeListResponse> collaborationModeList(
+            CollaborationModeListParams params) {
         return call(ClientRequestMethods.COLLABORATION_MODE_LIST, params);
     }
 
@@ -1562,7 +1647,8 @@ public interface ClientRequestApi {
      * @return the future {@link MockExperimentalMethodResponse}
      */
     @Experimental
-    default CompletableFuture<MockExperimentalMethodResponse> mockExperimentalMethod(MockExperimentalMethodParams params) {
+    default CompletableFuture<MockExperimentalMethodResponse> mockExperimentalMethod(
+            MockExperimentalMethodParams params) {
         return call(ClientRequestMethods.MOCK_EXPERIMENTAL_METHOD, params);
     }
 
@@ -1588,7 +1674,8 @@ public interface ClientRequestApi {
      * @return the future {@link EnvironmentInfoResponse}
      */
     @Experimental
-    default CompletableFuture<EnvironmentInfoResponse> environmentInfo(EnvironmentInfoParams params) {
+    default CompletableFuture<EnvironmentInfoResponse> environmentInfo(
+            EnvironmentInfoParams params) {
         return call(ClientRequestMethods.ENVIRONMENT_INFO, params);
     }
 
@@ -1601,7 +1688,8 @@ public interface ClientRequestApi {
      * @return the future {@link EnvironmentStatusResponse}
      */
     @Experimental
-    default CompletableFuture<EnvironmentStatusResponse> environmentStatus(EnvironmentStatusParams params) {
+    default CompletableFuture<EnvironmentStatusResponse> environmentStatus(
+            EnvironmentStatusParams params) {
         return call(ClientRequestMethods.ENVIRONMENT_STATUS, params);
     }
 
@@ -1611,7 +1699,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link McpServerOauthLoginResponse}
      */
-    default CompletableFuture<McpServerOauthLoginResponse> mcpServerOauthLogin(McpServerOauthLoginParams params) {
+    default CompletableFuture<McpServerOauthLoginResponse> mcpServerOauthLogin(
+            McpServerOauthLoginParams params) {
         return call(ClientRequestMethods.MCP_SERVER_OAUTH_LOGIN, params);
     }
 
@@ -1630,7 +1719,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link ListMcpServerStatusResponse}
      */
-    default CompletableFuture<ListMcpServerStatusResponse> mcpServerStatusList(ListMcpServerStatusParams params) {
+    default CompletableFuture<ListMcpServerStatusResponse> mcpServerStatusList(
+            ListMcpServerStatusParams params) {
         return call(ClientRequestMethods.MCP_SERVER_STATUS_LIST, params);
     }
 
@@ -1640,7 +1730,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link McpResourceReadResponse}
      */
-    default CompletableFuture<McpResourceReadResponse> mcpServerResourceRead(McpResourceReadParams params) {
+    default CompletableFuture<McpResourceReadResponse> mcpServerResourceRead(
+            McpResourceReadParams params) {
         return call(ClientRequestMethods.MCP_SERVER_RESOURCE_READ, params);
     }
 
@@ -1651,7 +1742,8 @@ public interface ClientRequestApi {
      * @return the future {@link McpServerEventStreamStartResponse}
      */
     @Experimental
-    default CompletableFuture<McpServerEventStreamStartResponse> mcpServerEventStreamStart(McpServerEventStreamStartParams params) {
+    default CompletableFuture<McpServerEventStreamStartResponse> mcpServerEventStreamStart(
+            McpServerEventStreamStartParams params) {
         return call(ClientRequestMethods.MCP_SERVER_EVENT_STREAM_START, params);
     }
 
@@ -1662,7 +1754,8 @@ public interface ClientRequestApi {
      * @return the future {@link McpServerEventStreamStopResponse}
      */
     @Experimental
-    default CompletableFuture<McpServerEventStreamStopResponse> mcpServerEventStreamStop(McpServerEventStreamStopParams params) {
+    default CompletableFuture<McpServerEventStreamStopResponse> mcpServerEventStreamStop(
+            McpServerEventStreamStopParams params) {
         return call(ClientRequestMethods.MCP_SERVER_EVENT_STREAM_STOP, params);
     }
 
@@ -1672,7 +1765,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link McpServerToolCallResponse}
      */
-    default CompletableFuture<McpServerToolCallResponse> mcpServerToolCall(McpServerToolCallParams params) {
+    default CompletableFuture<McpServerToolCallResponse> mcpServerToolCall(
+            McpServerToolCallParams params) {
         return call(ClientRequestMethods.MCP_SERVER_TOOL_CALL, params);
     }
 
@@ -1682,7 +1776,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link WindowsSandboxSetupStartResponse}
      */
-    default CompletableFuture<WindowsSandboxSetupStartResponse> windowsSandboxSetupStart(WindowsSandboxSetupStartParams params) {
+    default CompletableFuture<WindowsSandboxSetupStartResponse> windowsSandboxSetupStart(
+            WindowsSandboxSetupStartParams params) {
         return call(ClientRequestMethods.WINDOWS_SANDBOX_SETUP_START, params);
     }
 
@@ -1712,7 +1807,8 @@ public interface ClientRequestApi {
      * @return the future {@link BedrockDiscoverResponse}
      */
     @Experimental
-    default CompletableFuture<BedrockDiscoverResponse> accountBedrockDiscover(BedrockDiscoverParams params) {
+    default CompletableFuture<BedrockDiscoverResponse> accountBedrockDiscover(
+            BedrockDiscoverParams params) {
         return call(ClientRequestMethods.ACCOUNT_BEDROCK_DISCOVER, params);
     }
 
@@ -1745,7 +1841,8 @@ public interface ClientRequestApi {
      * @return the future {@link BedrockCheckGovCloudRequirementsResponse}
      */
     @Experimental
-    default CompletableFuture<BedrockCheckGovCloudRequirementsResponse> accountBedrockCheckGovCloudRequirements(BedrockCheckGovCloudRequirementsParams params) {
+    default CompletableFuture<BedrockCheckGovCloudRequirementsResponse> accountBedrockCheckGovCloudRequirements(
+            BedrockCheckGovCloudRequirementsParams params) {
         return call(ClientRequestMethods.ACCOUNT_BEDROCK_CHECK_GOV_CLOUD_REQUIREMENTS, params);
     }
 
@@ -1755,7 +1852,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link CancelLoginAccountResponse}
      */
-    default CompletableFuture<CancelLoginAccountResponse> accountLoginCancel(CancelLoginAccountParams params) {
+    default CompletableFuture<CancelLoginAccountResponse> accountLoginCancel(
+            CancelLoginAccountParams params) {
         return call(ClientRequestMethods.ACCOUNT_LOGIN_CANCEL, params);
     }
 
@@ -1766,7 +1864,8 @@ public interface ClientRequestApi {
      * @return the future {@link AccountSessionsResponse}
      */
     @Experimental
-    default CompletableFuture<AccountSessionsResponse> accountSessionList(AccountSessionsListParams params) {
+    default CompletableFuture<AccountSessionsResponse> accountSessionList(
+            AccountSessionsListParams params) {
         return call(ClientRequestMethods.ACCOUNT_SESSION_LIST, params);
     }
 
@@ -1777,7 +1876,8 @@ public interface ClientRequestApi {
      * @return the future {@link AccountSessionsSwitchResponse}
      */
     @Experimental
-    default CompletableFuture<AccountSessionsSwitchResponse> accountSessionSwitch(AccountSessionsSwitchParams params) {
+    default CompletableFuture<AccountSessionsSwitchResponse> accountSessionSwitch(
+            AccountSessionsSwitchParams params) {
         return call(ClientRequestMethods.ACCOUNT_SESSION_SWITCH, params);
     }
 
@@ -1807,7 +1907,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link GetAccountRateLimitsResponse}
      */
-    default CompletableFuture<GetAccountRateLimitsResponse> accountRateLimitsRead(GetAccountRateLimitsParams params) {
+    default CompletableFuture<GetAccountRateLimitsResponse> accountRateLimitsRead(
+            GetAccountRateLimitsParams params) {
         return call(ClientRequestMethods.ACCOUNT_RATE_LIMITS_READ, params);
     }
 
@@ -1828,7 +1929,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link ConsumeAccountRateLimitResetCreditResponse}
      */
-    default CompletableFuture<ConsumeAccountRateLimitResetCreditResponse> accountRateLimitResetCreditConsume(ConsumeAccountRateLimitResetCreditParams params) {
+    default CompletableFuture<ConsumeAccountRateLimitResetCreditResponse> accountRateLimitResetCreditConsume(
+            ConsumeAccountRateLimitResetCreditParams params) {
         return call(ClientRequestMethods.ACCOUNT_RATE_LIMIT_RESET_CREDIT_CONSUME, params);
     }
 
@@ -1838,7 +1940,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link GetAccountTokenUsageResponse}
      */
-    default CompletableFuture<GetAccountTokenUsageResponse> accountUsageRead(GetAccountTokenUsageParams params) {
+    default CompletableFuture<GetAccountTokenUsageResponse> accountUsageRead(
+            GetAccountTokenUsageParams params) {
         return call(ClientRequestMethods.ACCOUNT_USAGE_READ, params);
     }
 
@@ -1866,7 +1969,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link SendAddCreditsNudgeEmailResponse}
      */
-    default CompletableFuture<SendAddCreditsNudgeEmailResponse> accountSendAddCreditsNudgeEmail(SendAddCreditsNudgeEmailParams params) {
+    default CompletableFuture<SendAddCreditsNudgeEmailResponse> accountSendAddCreditsNudgeEmail(
+            SendAddCreditsNudgeEmailParams params) {
         return call(ClientRequestMethods.ACCOUNT_SEND_ADD_CREDITS_NUDGE_EMAIL, params);
     }
 
@@ -1910,7 +2014,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link CommandExecWriteResponse}
      */
-    default CompletableFuture<CommandExecWriteResponse> commandExecWrite(CommandExecWriteParams params) {
+    default CompletableFuture<CommandExecWriteResponse> commandExecWrite(
+            CommandExecWriteParams params) {
         return call(ClientRequestMethods.COMMAND_EXEC_WRITE, params);
     }
 
@@ -1922,7 +2027,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link CommandExecTerminateResponse}
      */
-    default CompletableFuture<CommandExecTerminateResponse> commandExecTerminate(CommandExecTerminateParams params) {
+    default CompletableFuture<CommandExecTerminateResponse> commandExecTerminate(
+            CommandExecTerminateParams params) {
         return call(ClientRequestMethods.COMMAND_EXEC_TERMINATE, params);
     }
 
@@ -1934,7 +2040,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link CommandExecResizeResponse}
      */
-    default CompletableFuture<CommandExecResizeResponse> commandExecResize(CommandExecResizeParams params) {
+    default CompletableFuture<CommandExecResizeResponse> commandExecResize(
+            CommandExecResizeParams params) {
         return call(ClientRequestMethods.COMMAND_EXEC_RESIZE, params);
     }
 
@@ -1960,7 +2067,8 @@ public interface ClientRequestApi {
      * @return the future {@link ProcessWriteStdinResponse}
      */
     @Experimental
-    default CompletableFuture<ProcessWriteStdinResponse> processWriteStdin(ProcessWriteStdinParams params) {
+    default CompletableFuture<ProcessWriteStdinResponse> processWriteStdin(
+            ProcessWriteStdinParams params) {
         return call(ClientRequestMethods.PROCESS_WRITE_STDIN, params);
     }
 
@@ -1986,7 +2094,8 @@ public interface ClientRequestApi {
      * @return the future {@link ProcessResizePtyResponse}
      */
     @Experimental
-    default CompletableFuture<ProcessResizePtyResponse> processResizePty(ProcessResizePtyParams params) {
+    default CompletableFuture<ProcessResizePtyResponse> processResizePty(
+            ProcessResizePtyParams params) {
         return call(ClientRequestMethods.PROCESS_RESIZE_PTY, params);
     }
 
@@ -2006,7 +2115,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link ExternalAgentConfigDetectResponse}
      */
-    default CompletableFuture<ExternalAgentConfigDetectResponse> externalAgentConfigDetect(ExternalAgentConfigDetectParams params) {
+    default CompletableFuture<ExternalAgentConfigDetectResponse> externalAgentConfigDetect(
+            ExternalAgentConfigDetectParams params) {
         return call(ClientRequestMethods.EXTERNAL_AGENT_CONFIG_DETECT, params);
     }
 
@@ -2016,7 +2126,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link ExternalAgentConfigImportResponse}
      */
-    default CompletableFuture<ExternalAgentConfigImportResponse> externalAgentConfigImport(ExternalAgentConfigImportParams params) {
+    default CompletableFuture<ExternalAgentConfigImportResponse> externalAgentConfigImport(
+            ExternalAgentConfigImportParams params) {
         return call(ClientRequestMethods.EXTERNAL_AGENT_CONFIG_IMPORT, params);
     }
 
@@ -2026,7 +2137,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link ExternalAgentConfigImportHistoryRecordResponse}
      */
-    default CompletableFuture<ExternalAgentConfigImportHistoryRecordResponse> externalAgentConfigImportRecordHistory(ExternalAgentConfigImportHistoryRecordParams params) {
+    default CompletableFuture<ExternalAgentConfigImportHistoryRecordResponse> externalAgentConfigImportRecordHistory(
+            ExternalAgentConfigImportHistoryRecordParams params) {
         return call(ClientRequestMethods.EXTERNAL_AGENT_CONFIG_IMPORT_RECORD_HISTORY, params);
     }
 
@@ -2035,7 +2147,8 @@ public interface ClientRequestApi {
      *
      * @return the future {@link ExternalAgentConfigImportHistoriesReadResponse}
      */
-    default CompletableFuture<ExternalAgentConfigImportHistoriesReadResponse> externalAgentConfigImportReadHistories() {
+    default CompletableFuture<ExternalAgentConfigImportHistoriesReadResponse> externalAgentConfigImportReadHistories(
+            ) {
         return call(ClientRequestMethods.EXTERNAL_AGENT_CONFIG_IMPORT_READ_HISTORIES, null);
     }
 
@@ -2084,7 +2197,8 @@ public interface ClientRequestApi {
      * @param params the params
      * @return the future {@link FuzzyFileSearchResponse}
      */
-    default CompletableFuture<FuzzyFileSearchResponse> fuzzyFileSearch(FuzzyFileSearchParams params) {
+    default CompletableFuture<FuzzyFileSearchResponse> fuzzyFileSearch(
+            FuzzyFileSearchParams params) {
         return call(ClientRequestMethods.FUZZY_FILE_SEARCH, params);
     }
 
@@ -2095,7 +2209,8 @@ public interface ClientRequestApi {
      * @return the future {@link FuzzyFileSearchSessionStartResponse}
      */
     @Experimental
-    default CompletableFuture<FuzzyFileSearchSessionStartResponse> fuzzyFileSearchSessionStart(FuzzyFileSearchSessionStartParams params) {
+    default CompletableFuture<FuzzyFileSearchSessionStartResponse> fuzzyFileSearchSessionStart(
+            FuzzyFileSearchSessionStartParams params) {
         return call(ClientRequestMethods.FUZZY_FILE_SEARCH_SESSION_START, params);
     }
 
@@ -2106,7 +2221,8 @@ public interface ClientRequestApi {
      * @return the future {@link FuzzyFileSearchSessionUpdateResponse}
      */
     @Experimental
-    default CompletableFuture<FuzzyFileSearchSessionUpdateResponse> fuzzyFileSearchSessionUpdate(FuzzyFileSearchSessionUpdateParams params) {
+    default CompletableFuture<FuzzyFileSearchSessionUpdateResponse> fuzzyFileSearchSessionUpdate(
+            FuzzyFileSearchSessionUpdateParams params) {
         return call(ClientRequestMethods.FUZZY_FILE_SEARCH_SESSION_UPDATE, params);
     }
 
@@ -2117,7 +2233,8 @@ public interface ClientRequestApi {
      * @return the future {@link FuzzyFileSearchSessionStopResponse}
      */
     @Experimental
-    default CompletableFuture<FuzzyFileSearchSessionStopResponse> fuzzyFileSearchSessionStop(FuzzyFileSearchSessionStopParams params) {
+    default CompletableFuture<FuzzyFileSearchSessionStopResponse> fuzzyFileSearchSessionStop(
+            FuzzyFileSearchSessionStopParams params) {
         return call(ClientRequestMethods.FUZZY_FILE_SEARCH_SESSION_STOP, params);
     }
 }

@@ -14,256 +14,215 @@ public final class ServerNotificationMethods {
     /**
      * {@code error}: params {@link ErrorNotification}.
      */
-    public static final NotificationDescriptor<ErrorNotification> ERROR =
-            new NotificationDescriptor<>("error", ErrorNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ErrorNotification> ERROR = new NotificationDescriptor<>("error", ErrorNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code thread/started}: params {@link ThreadStartedNotification}.
      */
-    public static final NotificationDescriptor<ThreadStartedNotification> THREAD_STARTED =
-            new NotificationDescriptor<>("thread/started", ThreadStartedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadStartedNotification> THREAD_STARTED = new NotificationDescriptor<>("thread/started", ThreadStartedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code thread/status/changed}: params {@link ThreadStatusChangedNotification}.
      */
-    public static final NotificationDescriptor<ThreadStatusChangedNotification> THREAD_STATUS_CHANGED =
-            new NotificationDescriptor<>("thread/status/changed", ThreadStatusChangedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadStatusChangedNotification> THREAD_STATUS_CHANGED = new NotificationDescriptor<>("thread/status/changed", ThreadStatusChangedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code thread/readState/changed}: params {@link ThreadReadStateChangedNotification}.
      */
-    public static final NotificationDescriptor<ThreadReadStateChangedNotification> THREAD_READ_STATE_CHANGED =
-            new NotificationDescriptor<>("thread/readState/changed", ThreadReadStateChangedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadReadStateChangedNotification> THREAD_READ_STATE_CHANGED = new NotificationDescriptor<>("thread/readState/changed", ThreadReadStateChangedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code thread/archived}: params {@link ThreadArchivedNotification}.
      */
-    public static final NotificationDescriptor<ThreadArchivedNotification> THREAD_ARCHIVED =
-            new NotificationDescriptor<>("thread/archived", ThreadArchivedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadArchivedNotification> THREAD_ARCHIVED = new NotificationDescriptor<>("thread/archived", ThreadArchivedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code thread/deleted}: params {@link ThreadDeletedNotification}.
      */
-    public static final NotificationDescriptor<ThreadDeletedNotification> THREAD_DELETED =
-            new NotificationDescriptor<>("thread/deleted", ThreadDeletedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadDeletedNotification> THREAD_DELETED = new NotificationDescriptor<>("thread/deleted", ThreadDeletedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code thread/unarchived}: params {@link ThreadUnarchivedNotification}.
      */
-    public static final NotificationDescriptor<ThreadUnarchivedNotification> THREAD_UNARCHIVED =
-            new NotificationDescriptor<>("thread/unarchived", ThreadUnarchivedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadUnarchivedNotification> THREAD_UNARCHIVED = new NotificationDescriptor<>("thread/unarchived", ThreadUnarchivedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code thread/closed}: params {@link ThreadClosedNotification}.
      */
-    public static final NotificationDescriptor<ThreadClosedNotification> THREAD_CLOSED =
-            new NotificationDescriptor<>("thread/closed", ThreadClosedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadClosedNotification> THREAD_CLOSED = new NotificationDescriptor<>("thread/closed", ThreadClosedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code thread/reverted}: params {@link ThreadRevertedNotification}.
      */
-    public static final NotificationDescriptor<ThreadRevertedNotification> THREAD_REVERTED =
-            new NotificationDescriptor<>("thread/reverted", ThreadRevertedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadRevertedNotification> THREAD_REVERTED = new NotificationDescriptor<>("thread/reverted", ThreadRevertedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code skills/changed}: params {@link SkillsChangedNotification}.
      */
-    public static final NotificationDescriptor<SkillsChangedNotification> SKILLS_CHANGED =
-            new NotificationDescriptor<>("skills/changed", SkillsChangedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<SkillsChangedNotification> SKILLS_CHANGED = new NotificationDescriptor<>("skills/changed", SkillsChangedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code thread/name/updated}: params {@link ThreadNameUpdatedNotification}.
      */
-    public static final NotificationDescriptor<ThreadNameUpdatedNotification> THREAD_NAME_UPDATED =
-            new NotificationDescriptor<>("thread/name/updated", ThreadNameUpdatedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadNameUpdatedNotification> THREAD_NAME_UPDATED = new NotificationDescriptor<>("thread/name/updated", ThreadNameUpdatedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code thread/section/changed}: params {@link ThreadSectionChangedNotification}.
      */
-    public static final NotificationDescriptor<ThreadSectionChangedNotification> THREAD_SECTION_CHANGED =
-            new NotificationDescriptor<>("thread/section/changed", ThreadSectionChangedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadSectionChangedNotification> THREAD_SECTION_CHANGED = new NotificationDescriptor<>("thread/section/changed", ThreadSectionChangedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code thread/attachment/updated}: params {@link ThreadAttachmentUpdatedNotification}.
      */
-    public static final NotificationDescriptor<ThreadAttachmentUpdatedNotification> THREAD_ATTACHMENT_UPDATED =
-            new NotificationDescriptor<>("thread/attachment/updated", ThreadAttachmentUpdatedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadAttachmentUpdatedNotification> THREAD_ATTACHMENT_UPDATED = new NotificationDescriptor<>("thread/attachment/updated", ThreadAttachmentUpdatedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code thread/goal/updated}: params {@link ThreadGoalUpdatedNotification}.
      */
-    public static final NotificationDescriptor<ThreadGoalUpdatedNotification> THREAD_GOAL_UPDATED =
-            new NotificationDescriptor<>("thread/goal/updated", ThreadGoalUpdatedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadGoalUpdatedNotification> THREAD_GOAL_UPDATED = new NotificationDescriptor<>("thread/goal/updated", ThreadGoalUpdatedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code thread/prediction/updated}: params {@link ThreadPredictionUpdatedNotification}.
      */
-    public static final NotificationDescriptor<ThreadPredictionUpdatedNotification> THREAD_PREDICTION_UPDATED =
-            new NotificationDescriptor<>("thread/prediction/updated", ThreadPredictionUpdatedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadPredictionUpdatedNotification> THREAD_PREDICTION_UPDATED = new NotificationDescriptor<>("thread/prediction/updated", ThreadPredictionUpdatedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code thread/goal/cleared}: params {@link ThreadGoalClearedNotification}.
      */
-    public static final NotificationDescriptor<ThreadGoalClearedNotification> THREAD_GOAL_CLEARED =
-            new NotificationDescriptor<>("thread/goal/cleared", ThreadGoalClearedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadGoalClearedNotification> THREAD_GOAL_CLEARED = new NotificationDescriptor<>("thread/goal/cleared", ThreadGoalClearedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code thread/queue/changed}: params {@link ThreadQueueChangedNotification}.
      */
-    public static final NotificationDescriptor<ThreadQueueChangedNotification> THREAD_QUEUE_CHANGED =
-            new NotificationDescriptor<>("thread/queue/changed", ThreadQueueChangedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadQueueChangedNotification> THREAD_QUEUE_CHANGED = new NotificationDescriptor<>("thread/queue/changed", ThreadQueueChangedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code project/changed}: params {@link ProjectChangedNotification}.
      */
-    public static final NotificationDescriptor<ProjectChangedNotification> PROJECT_CHANGED =
-            new NotificationDescriptor<>("project/changed", ProjectChangedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ProjectChangedNotification> PROJECT_CHANGED = new NotificationDescriptor<>("project/changed", ProjectChangedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code thread/project/updated}: params {@link ThreadProjectUpdatedNotification}.
      */
-    public static final NotificationDescriptor<ThreadProjectUpdatedNotification> THREAD_PROJECT_UPDATED =
-            new NotificationDescriptor<>("thread/project/updated", ThreadProjectUpdatedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadProjectUpdatedNotification> THREAD_PROJECT_UPDATED = new NotificationDescriptor<>("thread/project/updated", ThreadProjectUpdatedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code thread/environment/connected}: params {@link EnvironmentConnectionNotification}.
      */
-    public static final NotificationDescriptor<EnvironmentConnectionNotification> THREAD_ENVIRONMENT_CONNECTED =
-            new NotificationDescriptor<>("thread/environment/connected", EnvironmentConnectionNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<EnvironmentConnectionNotification> THREAD_ENVIRONMENT_CONNECTED = new NotificationDescriptor<>("thread/environment/connected", EnvironmentConnectionNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code thread/environment/disconnected}: params {@link EnvironmentConnectionNotification}.
      */
-    public static final NotificationDescriptor<EnvironmentConnectionNotification> THREAD_ENVIRONMENT_DISCONNECTED =
-            new NotificationDescriptor<>("thread/environment/disconnected", EnvironmentConnectionNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<EnvironmentConnectionNotification> THREAD_ENVIRONMENT_DISCONNECTED = new NotificationDescriptor<>("thread/environment/disconnected", EnvironmentConnectionNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code thread/settings/updated}: params {@link ThreadSettingsUpdatedNotification}.
      */
-    public static final NotificationDescriptor<ThreadSettingsUpdatedNotification> THREAD_SETTINGS_UPDATED =
-            new NotificationDescriptor<>("thread/settings/updated", ThreadSettingsUpdatedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadSettingsUpdatedNotification> THREAD_SETTINGS_UPDATED = new NotificationDescriptor<>("thread/settings/updated", ThreadSettingsUpdatedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code thread/tokenUsage/updated}: params {@link ThreadTokenUsageUpdatedNotification}.
      */
-    public static final NotificationDescriptor<ThreadTokenUsageUpdatedNotification> THREAD_TOKEN_USAGE_UPDATED =
-            new NotificationDescriptor<>("thread/tokenUsage/updated", ThreadTokenUsageUpdatedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadTokenUsageUpdatedNotification> THREAD_TOKEN_USAGE_UPDATED = new NotificationDescriptor<>("thread/tokenUsage/updated", ThreadTokenUsageUpdatedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code turn/started}: params {@link TurnStartedNotification}.
      */
-    public static final NotificationDescriptor<TurnStartedNotification> TURN_STARTED =
-            new NotificationDescriptor<>("turn/started", TurnStartedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<TurnStartedNotification> TURN_STARTED = new NotificationDescriptor<>("turn/started", TurnStartedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code hook/started}: params {@link HookStartedNotification}.
      */
-    public static final NotificationDescriptor<HookStartedNotification> HOOK_STARTED =
-            new NotificationDescriptor<>("hook/started", HookStartedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<HookStartedNotification> HOOK_STARTED = new NotificationDescriptor<>("hook/started", HookStartedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code turn/completed}: params {@link TurnCompletedNotification}.
      */
-    public static final NotificationDescriptor<TurnCompletedNotification> TURN_COMPLETED =
-            new NotificationDescriptor<>("turn/completed", TurnCompletedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<TurnCompletedNotification> TURN_COMPLETED = new NotificationDescriptor<>("turn/completed", TurnCompletedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code hook/completed}: params {@link HookCompletedNotification}.
      */
-    public static final NotificationDescriptor<HookCompletedNotification> HOOK_COMPLETED =
-            new NotificationDescriptor<>("hook/completed", HookCompletedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<HookCompletedNotification> HOOK_COMPLETED = new NotificationDescriptor<>("hook/completed", HookCompletedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code turn/diff/updated}: params {@link TurnDiffUpdatedNotification}.
      */
-    public static final NotificationDescriptor<TurnDiffUpdatedNotification> TURN_DIFF_UPDATED =
-            new NotificationDescriptor<>("turn/diff/updated", TurnDiffUpdatedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<TurnDiffUpdatedNotification> TURN_DIFF_UPDATED = new NotificationDescriptor<>("turn/diff/updated", TurnDiffUpdatedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code turn/plan/updated}: params {@link TurnPlanUpdatedNotification}.
      */
-    public static final NotificationDescriptor<TurnPlanUpdatedNotification> TURN_PLAN_UPDATED =
-            new NotificationDescriptor<>("turn/plan/updated", TurnPlanUpdatedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<TurnPlanUpdatedNotification> TURN_PLAN_UPDATED = new NotificationDescriptor<>("turn/plan/updated", TurnPlanUpdatedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code item/started}: params {@link ItemStartedNotification}.
      */
-    public static final NotificationDescriptor<ItemStartedNotification> ITEM_STARTED =
-            new NotificationDescriptor<>("item/started", ItemStartedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ItemStartedNotification> ITEM_STARTED = new NotificationDescriptor<>("item/started", ItemStartedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code item/autoApprovalReview/started}: params {@link ItemGuardianApprovalReviewStartedNotification}.
      */
-    public static final NotificationDescriptor<ItemGuardianApprovalReviewStartedNotification> ITEM_AUTO_APPROVAL_REVIEW_STARTED =
-            new NotificationDescriptor<>("item/autoApprovalReview/started", ItemGuardianApprovalReviewStartedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ItemGuardianApprovalReviewStartedNotification> ITEM_AUTO_APPROVAL_REVIEW_STARTED = new NotificationDescriptor<>("item/autoApprovalReview/started", ItemGuardianApprovalReviewStartedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code item/autoApprovalReview/completed}: params {@link ItemGuardianApprovalReviewCompletedNotification}.
      */
-    public static final NotificationDescriptor<ItemGuardianApprovalReviewCompletedNotification> ITEM_AUTO_APPROVAL_REVIEW_COMPLETED =
-            new NotificationDescriptor<>("item/autoApprovalReview/completed", ItemGuardianApprovalReviewCompletedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ItemGuardianApprovalReviewCompletedNotification> ITEM_AUTO_APPROVAL_REVIEW_COMPLETED = new NotificationDescriptor<>("item/autoApprovalReview/completed", ItemGuardianApprovalReviewCompletedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code autoApprovalReview/strictReviewRequired}: params {@link StrictReviewRequiredNotification}.
      */
-    public static final NotificationDescriptor<StrictReviewRequiredNotification> AUTO_APPROVAL_REVIEW_STRICT_REVIEW_REQUIRED =
-            new NotificationDescriptor<>("autoApprovalReview/strictReviewRequired", StrictReviewRequiredNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<StrictReviewRequiredNotification> AUTO_APPROVAL_REVIEW_STRICT_REVIEW_REQUIRED = new NotificationDescriptor<>("autoApprovalReview/strictReviewRequired", StrictReviewRequiredNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code item/completed}: params {@link ItemCompletedNotification}.
      */
-    public static final NotificationDescriptor<ItemCompletedNotification> ITEM_COMPLETED =
-            new NotificationDescriptor<>("item/completed", ItemCompletedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ItemCompletedNotification> ITEM_COMPLETED = new NotificationDescriptor<>("item/completed", ItemCompletedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code item/agentMessage/delta}: params {@link AgentMessageDeltaNotification}.
      */
-    public static final NotificationDescriptor<AgentMessageDeltaNotification> ITEM_AGENT_MESSAGE_DELTA =
-            new NotificationDescriptor<>("item/agentMessage/delta", AgentMessageDeltaNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<AgentMessageDeltaNotification> ITEM_AGENT_MESSAGE_DELTA = new NotificationDescriptor<>("item/agentMessage/delta", AgentMessageDeltaNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * EXPERIMENTAL - proposed plan streaming deltas for plan items.
      * <p>
      * {@code item/plan/delta}: params {@link PlanDeltaNotification}.
      */
-    public static final NotificationDescriptor<PlanDeltaNotification> ITEM_PLAN_DELTA =
-            new NotificationDescriptor<>("item/plan/delta", PlanDeltaNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<PlanDeltaNotification> ITEM_PLAN_DELTA = new NotificationDescriptor<>("item/plan/delta", PlanDeltaNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * Stream base64-encoded stdout/stderr chunks for a running {@code command/exec} session.
      * <p>
      * {@code command/exec/outputDelta}: params {@link CommandExecOutputDeltaNotification}.
      */
-    public static final NotificationDescriptor<CommandExecOutputDeltaNotification> COMMAND_EXEC_OUTPUT_DELTA =
-            new NotificationDescriptor<>("command/exec/outputDelta", CommandExecOutputDeltaNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<CommandExecOutputDeltaNotification> COMMAND_EXEC_OUTPUT_DELTA = new NotificationDescriptor<>("command/exec/outputDelta", CommandExecOutputDeltaNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * Stream base64-encoded stdout/stderr chunks for a running {@code process/spawn} session.
      * <p>
      * {@code process/outputDelta}: params {@link ProcessOutputDeltaNotification}.
      */
-    public static final NotificationDescriptor<ProcessOutputDeltaNotification> PROCESS_OUTPUT_DELTA =
-            new NotificationDescriptor<>("process/outputDelta", ProcessOutputDeltaNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ProcessOutputDeltaNotification> PROCESS_OUTPUT_DELTA = new NotificationDescriptor<>("process/outputDelta", ProcessOutputDeltaNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * Final exit notification for a {@code process/spawn} session.
      * <p>
      * {@code process/exited}: params {@link ProcessExitedNotification}.
      */
-    public static final NotificationDescriptor<ProcessExitedNotification> PROCESS_EXITED =
-            new NotificationDescriptor<>("process/exited", ProcessExitedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ProcessExitedNotification> PROCESS_EXITED = new NotificationDescriptor<>("process/exited", ProcessExitedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code item/commandExecution/outputDelta}: params {@link CommandExecutionOutputDeltaNotification}.
      */
-    public static final NotificationDescriptor<CommandExecutionOutputDeltaNotification> ITEM_COMMAND_EXECUTION_OUTPUT_DELTA =
-            new NotificationDescriptor<>("item/commandExecution/outputDelta", CommandExecutionOutputDeltaNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<CommandExecutionOutputDeltaNotification> ITEM_COMMAND_EXECUTION_OUTPUT_DELTA = new NotificationDescriptor<>("item/commandExecution/outputDelta", CommandExecutionOutputDeltaNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code item/commandExecution/terminalInteraction}: params {@link TerminalInteractionNotification}.
      */
-    public static final NotificationDescriptor<TerminalInteractionNotification> ITEM_COMMAND_EXECUTION_TERMINAL_INTERACTION =
-            new NotificationDescriptor<>("item/commandExecution/terminalInteraction", TerminalInteractionNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<TerminalInteractionNotification> ITEM_COMMAND_EXECUTION_TERMINAL_INTERACTION = new NotificationDescriptor<>("item/commandExecution/terminalInteraction", TerminalInteractionNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * Deprecated legacy apply_patch output stream notification.
@@ -273,110 +232,92 @@ public final class ServerNotificationMethods {
      * @deprecated Deprecated legacy apply_patch output stream notification.
      */
     @Deprecated
-    public static final NotificationDescriptor<FileChangeOutputDeltaNotification> ITEM_FILE_CHANGE_OUTPUT_DELTA =
-            new NotificationDescriptor<>("item/fileChange/outputDelta", FileChangeOutputDeltaNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<FileChangeOutputDeltaNotification> ITEM_FILE_CHANGE_OUTPUT_DELTA = new NotificationDescriptor<>("item/fileChange/outputDelta", FileChangeOutputDeltaNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code item/fileChange/patchUpdated}: params {@link FileChangePatchUpdatedNotification}.
      */
-    public static final NotificationDescriptor<FileChangePatchUpdatedNotification> ITEM_FILE_CHANGE_PATCH_UPDATED =
-            new NotificationDescriptor<>("item/fileChange/patchUpdated", FileChangePatchUpdatedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<FileChangePatchUpdatedNotification> ITEM_FILE_CHANGE_PATCH_UPDATED = new NotificationDescriptor<>("item/fileChange/patchUpdated", FileChangePatchUpdatedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code serverRequest/resolved}: params {@link ServerRequestResolvedNotification}.
      */
-    public static final NotificationDescriptor<ServerRequestResolvedNotification> SERVER_REQUEST_RESOLVED =
-            new NotificationDescriptor<>("serverRequest/resolved", ServerRequestResolvedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ServerRequestResolvedNotification> SERVER_REQUEST_RESOLVED = new NotificationDescriptor<>("serverRequest/resolved", ServerRequestResolvedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code item/mcpToolCall/progress}: params {@link McpToolCallProgressNotification}.
      */
-    public static final NotificationDescriptor<McpToolCallProgressNotification> ITEM_MCP_TOOL_CALL_PROGRESS =
-            new NotificationDescriptor<>("item/mcpToolCall/progress", McpToolCallProgressNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<McpToolCallProgressNotification> ITEM_MCP_TOOL_CALL_PROGRESS = new NotificationDescriptor<>("item/mcpToolCall/progress", McpToolCallProgressNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code mcpServer/oauthLogin/completed}: params {@link McpServerOauthLoginCompletedNotification}.
      */
-    public static final NotificationDescriptor<McpServerOauthLoginCompletedNotification> MCP_SERVER_OAUTH_LOGIN_COMPLETED =
-            new NotificationDescriptor<>("mcpServer/oauthLogin/completed", McpServerOauthLoginCompletedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<McpServerOauthLoginCompletedNotification> MCP_SERVER_OAUTH_LOGIN_COMPLETED = new NotificationDescriptor<>("mcpServer/oauthLogin/completed", McpServerOauthLoginCompletedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code mcpServer/startupStatus/updated}: params {@link McpServerStatusUpdatedNotification}.
      */
-    public static final NotificationDescriptor<McpServerStatusUpdatedNotification> MCP_SERVER_STARTUP_STATUS_UPDATED =
-            new NotificationDescriptor<>("mcpServer/startupStatus/updated", McpServerStatusUpdatedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<McpServerStatusUpdatedNotification> MCP_SERVER_STARTUP_STATUS_UPDATED = new NotificationDescriptor<>("mcpServer/startupStatus/updated", McpServerStatusUpdatedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code mcpServer/event/stream/notification}: params {@link McpServerEventStreamNotification}.
      */
-    public static final NotificationDescriptor<McpServerEventStreamNotification> MCP_SERVER_EVENT_STREAM_NOTIFICATION =
-            new NotificationDescriptor<>("mcpServer/event/stream/notification", McpServerEventStreamNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<McpServerEventStreamNotification> MCP_SERVER_EVENT_STREAM_NOTIFICATION = new NotificationDescriptor<>("mcpServer/event/stream/notification", McpServerEventStreamNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code account/updated}: params {@link AccountUpdatedNotification}.
      */
-    public static final NotificationDescriptor<AccountUpdatedNotification> ACCOUNT_UPDATED =
-            new NotificationDescriptor<>("account/updated", AccountUpdatedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<AccountUpdatedNotification> ACCOUNT_UPDATED = new NotificationDescriptor<>("account/updated", AccountUpdatedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code account/gatewayOAuth/changed}: params {@link GatewayOAuthChangedNotification}.
      */
-    public static final NotificationDescriptor<GatewayOAuthChangedNotification> ACCOUNT_GATEWAY_OAUTH_CHANGED =
-            new NotificationDescriptor<>("account/gatewayOAuth/changed", GatewayOAuthChangedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<GatewayOAuthChangedNotification> ACCOUNT_GATEWAY_OAUTH_CHANGED = new NotificationDescriptor<>("account/gatewayOAuth/changed", GatewayOAuthChangedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code account/rateLimits/updated}: params {@link AccountRateLimitsUpdatedNotification}.
      */
-    public static final NotificationDescriptor<AccountRateLimitsUpdatedNotification> ACCOUNT_RATE_LIMITS_UPDATED =
-            new NotificationDescriptor<>("account/rateLimits/updated", AccountRateLimitsUpdatedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<AccountRateLimitsUpdatedNotification> ACCOUNT_RATE_LIMITS_UPDATED = new NotificationDescriptor<>("account/rateLimits/updated", AccountRateLimitsUpdatedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code app/list/updated}: params {@link AppListUpdatedNotification}.
      */
-    public static final NotificationDescriptor<AppListUpdatedNotification> APP_LIST_UPDATED =
-            new NotificationDescriptor<>("app/list/updated", AppListUpdatedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<AppListUpdatedNotification> APP_LIST_UPDATED = new NotificationDescriptor<>("app/list/updated", AppListUpdatedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code remoteControl/status/changed}: params {@link RemoteControlStatusChangedNotification}.
      */
-    public static final NotificationDescriptor<RemoteControlStatusChangedNotification> REMOTE_CONTROL_STATUS_CHANGED =
-            new NotificationDescriptor<>("remoteControl/status/changed", RemoteControlStatusChangedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<RemoteControlStatusChangedNotification> REMOTE_CONTROL_STATUS_CHANGED = new NotificationDescriptor<>("remoteControl/status/changed", RemoteControlStatusChangedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code externalAgentConfig/import/progress}: params {@link ExternalAgentConfigImportProgressNotification}.
      */
-    public static final NotificationDescriptor<ExternalAgentConfigImportProgressNotification> EXTERNAL_AGENT_CONFIG_IMPORT_PROGRESS =
-            new NotificationDescriptor<>("externalAgentConfig/import/progress", ExternalAgentConfigImportProgressNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ExternalAgentConfigImportProgressNotification> EXTERNAL_AGENT_CONFIG_IMPORT_PROGRESS = new NotificationDescriptor<>("externalAgentConfig/import/progress", ExternalAgentConfigImportProgressNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code externalAgentConfig/import/completed}: params {@link ExternalAgentConfigImportCompletedNotification}.
      */
-    public static final NotificationDescriptor<ExternalAgentConfigImportCompletedNotification> EXTERNAL_AGENT_CONFIG_IMPORT_COMPLETED =
-            new NotificationDescriptor<>("externalAgentConfig/import/completed", ExternalAgentConfigImportCompletedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ExternalAgentConfigImportCompletedNotification> EXTERNAL_AGENT_CONFIG_IMPORT_COMPLETED = new NotificationDescriptor<>("externalAgentConfig/import/completed", ExternalAgentConfigImportCompletedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code fs/changed}: params {@link FsChangedNotification}.
      */
-    public static final NotificationDescriptor<FsChangedNotification> FS_CHANGED =
-            new NotificationDescriptor<>("fs/changed", FsChangedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<FsChangedNotification> FS_CHANGED = new NotificationDescriptor<>("fs/changed", FsChangedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code item/reasoning/summaryTextDelta}: params {@link ReasoningSummaryTextDeltaNotification}.
      */
-    public static final NotificationDescriptor<ReasoningSummaryTextDeltaNotification> ITEM_REASONING_SUMMARY_TEXT_DELTA =
-            new NotificationDescriptor<>("item/reasoning/summaryTextDelta", ReasoningSummaryTextDeltaNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ReasoningSummaryTextDeltaNotification> ITEM_REASONING_SUMMARY_TEXT_DELTA = new NotificationDescriptor<>("item/reasoning/summaryTextDelta", ReasoningSummaryTextDeltaNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code item/reasoning/summaryPartAdded}: params {@link ReasoningSummaryPartAddedNotification}.
      */
-    public static final NotificationDescriptor<ReasoningSummaryPartAddedNotification> ITEM_REASONING_SUMMARY_PART_ADDED =
-            new NotificationDescriptor<>("item/reasoning/summaryPartAdded", ReasoningSummaryPartAddedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ReasoningSummaryPartAddedNotification> ITEM_REASONING_SUMMARY_PART_ADDED = new NotificationDescriptor<>("item/reasoning/summaryPartAdded", ReasoningSummaryPartAddedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code item/reasoning/textDelta}: params {@link ReasoningTextDeltaNotification}.
      */
-    public static final NotificationDescriptor<ReasoningTextDeltaNotification> ITEM_REASONING_TEXT_DELTA =
-            new NotificationDescriptor<>("item/reasoning/textDelta", ReasoningTextDeltaNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ReasoningTextDeltaNotification> ITEM_REASONING_TEXT_DELTA = new NotificationDescriptor<>("item/reasoning/textDelta", ReasoningTextDeltaNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * Deprecated: Use {@code ContextCompaction} item type instead.
@@ -386,166 +327,139 @@ public final class ServerNotificationMethods {
      * @deprecated Deprecated: Use {@code ContextCompaction} item type instead.
      */
     @Deprecated
-    public static final NotificationDescriptor<ContextCompactedNotification> THREAD_COMPACTED =
-            new NotificationDescriptor<>("thread/compacted", ContextCompactedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ContextCompactedNotification> THREAD_COMPACTED = new NotificationDescriptor<>("thread/compacted", ContextCompactedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code model/rerouted}: params {@link ModelReroutedNotification}.
      */
-    public static final NotificationDescriptor<ModelReroutedNotification> MODEL_REROUTED =
-            new NotificationDescriptor<>("model/rerouted", ModelReroutedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ModelReroutedNotification> MODEL_REROUTED = new NotificationDescriptor<>("model/rerouted", ModelReroutedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code model/verification}: params {@link ModelVerificationNotification}.
      */
-    public static final NotificationDescriptor<ModelVerificationNotification> MODEL_VERIFICATION =
-            new NotificationDescriptor<>("model/verification", ModelVerificationNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ModelVerificationNotification> MODEL_VERIFICATION = new NotificationDescriptor<>("model/verification", ModelVerificationNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code modelProvider/authRecoveryStarted}: params {@link AuthRecoveryNotification}.
      */
-    public static final NotificationDescriptor<AuthRecoveryNotification> MODEL_PROVIDER_AUTH_RECOVERY_STARTED =
-            new NotificationDescriptor<>("modelProvider/authRecoveryStarted", AuthRecoveryNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<AuthRecoveryNotification> MODEL_PROVIDER_AUTH_RECOVERY_STARTED = new NotificationDescriptor<>("modelProvider/authRecoveryStarted", AuthRecoveryNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code modelProvider/authRecoveryCompleted}: params {@link AuthRecoveryNotification}.
      */
-    public static final NotificationDescriptor<AuthRecoveryNotification> MODEL_PROVIDER_AUTH_RECOVERY_COMPLETED =
-            new NotificationDescriptor<>("modelProvider/authRecoveryCompleted", AuthRecoveryNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<AuthRecoveryNotification> MODEL_PROVIDER_AUTH_RECOVERY_COMPLETED = new NotificationDescriptor<>("modelProvider/authRecoveryCompleted", AuthRecoveryNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code turn/moderationMetadata}: params {@link TurnModerationMetadataNotification}.
      */
-    public static final NotificationDescriptor<TurnModerationMetadataNotification> TURN_MODERATION_METADATA =
-            new NotificationDescriptor<>("turn/moderationMetadata", TurnModerationMetadataNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<TurnModerationMetadataNotification> TURN_MODERATION_METADATA = new NotificationDescriptor<>("turn/moderationMetadata", TurnModerationMetadataNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code model/safetyBuffering/updated}: params {@link ModelSafetyBufferingUpdatedNotification}.
      */
-    public static final NotificationDescriptor<ModelSafetyBufferingUpdatedNotification> MODEL_SAFETY_BUFFERING_UPDATED =
-            new NotificationDescriptor<>("model/safetyBuffering/updated", ModelSafetyBufferingUpdatedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ModelSafetyBufferingUpdatedNotification> MODEL_SAFETY_BUFFERING_UPDATED = new NotificationDescriptor<>("model/safetyBuffering/updated", ModelSafetyBufferingUpdatedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code warning}: params {@link WarningNotification}.
      */
-    public static final NotificationDescriptor<WarningNotification> WARNING =
-            new NotificationDescriptor<>("warning", WarningNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<WarningNotification> WARNING = new NotificationDescriptor<>("warning", WarningNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code guardianWarning}: params {@link GuardianWarningNotification}.
      */
-    public static final NotificationDescriptor<GuardianWarningNotification> GUARDIAN_WARNING =
-            new NotificationDescriptor<>("guardianWarning", GuardianWarningNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<GuardianWarningNotification> GUARDIAN_WARNING = new NotificationDescriptor<>("guardianWarning", GuardianWarningNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code deprecationNotice}: params {@link DeprecationNoticeNotification}.
      */
-    public static final NotificationDescriptor<DeprecationNoticeNotification> DEPRECATION_NOTICE =
-            new NotificationDescriptor<>("deprecationNotice", DeprecationNoticeNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<DeprecationNoticeNotification> DEPRECATION_NOTICE = new NotificationDescriptor<>("deprecationNotice", DeprecationNoticeNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code configWarning}: params {@link ConfigWarningNotification}.
      */
-    public static final NotificationDescriptor<ConfigWarningNotification> CONFIG_WARNING =
-            new NotificationDescriptor<>("configWarning", ConfigWarningNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ConfigWarningNotification> CONFIG_WARNING = new NotificationDescriptor<>("configWarning", ConfigWarningNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code fuzzyFileSearch/sessionUpdated}: params {@link FuzzyFileSearchSessionUpdatedNotification}.
      */
-    public static final NotificationDescriptor<FuzzyFileSearchSessionUpdatedNotification> FUZZY_FILE_SEARCH_SESSION_UPDATED =
-            new NotificationDescriptor<>("fuzzyFileSearch/sessionUpdated", FuzzyFileSearchSessionUpdatedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<FuzzyFileSearchSessionUpdatedNotification> FUZZY_FILE_SEARCH_SESSION_UPDATED = new NotificationDescriptor<>("fuzzyFileSearch/sessionUpdated", FuzzyFileSearchSessionUpdatedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code fuzzyFileSearch/sessionCompleted}: params {@link FuzzyFileSearchSessionCompletedNotification}.
      */
-    public static final NotificationDescriptor<FuzzyFileSearchSessionCompletedNotification> FUZZY_FILE_SEARCH_SESSION_COMPLETED =
-            new NotificationDescriptor<>("fuzzyFileSearch/sessionCompleted", FuzzyFileSearchSessionCompletedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<FuzzyFileSearchSessionCompletedNotification> FUZZY_FILE_SEARCH_SESSION_COMPLETED = new NotificationDescriptor<>("fuzzyFileSearch/sessionCompleted", FuzzyFileSearchSessionCompletedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code thread/realtime/started}: params {@link ThreadRealtimeStartedNotification}.
      */
-    public static final NotificationDescriptor<ThreadRealtimeStartedNotification> THREAD_REALTIME_STARTED =
-            new NotificationDescriptor<>("thread/realtime/started", ThreadRealtimeStartedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadRealtimeStartedNotification> THREAD_REALTIME_STARTED = new NotificationDescriptor<>("thread/realtime/started", ThreadRealtimeStartedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code thread/realtime/itemAdded}: params {@link ThreadRealtimeItemAddedNotification}.
      */
-    public static final NotificationDescriptor<ThreadRealtimeItemAddedNotification> THREAD_REALTIME_ITEM_ADDED =
-            new NotificationDescriptor<>("thread/realtime/itemAdded", ThreadRealtimeItemAddedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadRealtimeItemAddedNotification> THREAD_REALTIME_ITEM_ADDED = new NotificationDescriptor<>("thread/realtime/itemAdded", ThreadRealtimeItemAddedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code thread/realtime/item/started}: params {@link ThreadRealtimeItemStartedNotification}.
      */
-    public static final NotificationDescriptor<ThreadRealtimeItemStartedNotification> THREAD_REALTIME_ITEM_STARTED =
-            new NotificationDescriptor<>("thread/realtime/item/started", ThreadRealtimeItemStartedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadRealtimeItemStartedNotification> THREAD_REALTIME_ITEM_STARTED = new NotificationDescriptor<>("thread/realtime/item/started", ThreadRealtimeItemStartedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code thread/realtime/item/transcript/delta}: params {@link ThreadRealtimeItemTranscriptDeltaNotification}.
      */
-    public static final NotificationDescriptor<ThreadRealtimeItemTranscriptDeltaNotification> THREAD_REALTIME_ITEM_TRANSCRIPT_DELTA =
-            new NotificationDescriptor<>("thread/realtime/item/transcript/delta", ThreadRealtimeItemTranscriptDeltaNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadRealtimeItemTranscriptDeltaNotification> THREAD_REALTIME_ITEM_TRANSCRIPT_DELTA = new NotificationDescriptor<>("thread/realtime/item/transcript/delta", ThreadRealtimeItemTranscriptDeltaNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code thread/realtime/item/completed}: params {@link ThreadRealtimeItemCompletedNotification}.
      */
-    public static final NotificationDescriptor<ThreadRealtimeItemCompletedNotification> THREAD_REALTIME_ITEM_COMPLETED =
-            new NotificationDescriptor<>("thread/realtime/item/completed", ThreadRealtimeItemCompletedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadRealtimeItemCompletedNotification> THREAD_REALTIME_ITEM_COMPLETED = new NotificationDescriptor<>("thread/realtime/item/completed", ThreadRealtimeItemCompletedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code thread/realtime/transcript/delta}: params {@link ThreadRealtimeTranscriptDeltaNotification}.
      */
-    public static final NotificationDescriptor<ThreadRealtimeTranscriptDeltaNotification> THREAD_REALTIME_TRANSCRIPT_DELTA =
-            new NotificationDescriptor<>("thread/realtime/transcript/delta", ThreadRealtimeTranscriptDeltaNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadRealtimeTranscriptDeltaNotification> THREAD_REALTIME_TRANSCRIPT_DELTA = new NotificationDescriptor<>("thread/realtime/transcript/delta", ThreadRealtimeTranscriptDeltaNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code thread/realtime/transcript/done}: params {@link ThreadRealtimeTranscriptDoneNotification}.
      */
-    public static final NotificationDescriptor<ThreadRealtimeTranscriptDoneNotification> THREAD_REALTIME_TRANSCRIPT_DONE =
-            new NotificationDescriptor<>("thread/realtime/transcript/done", ThreadRealtimeTranscriptDoneNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadRealtimeTranscriptDoneNotification> THREAD_REALTIME_TRANSCRIPT_DONE = new NotificationDescriptor<>("thread/realtime/transcript/done", ThreadRealtimeTranscriptDoneNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code thread/realtime/outputAudio/delta}: params {@link ThreadRealtimeOutputAudioDeltaNotification}.
      */
-    public static final NotificationDescriptor<ThreadRealtimeOutputAudioDeltaNotification> THREAD_REALTIME_OUTPUT_AUDIO_DELTA =
-            new NotificationDescriptor<>("thread/realtime/outputAudio/delta", ThreadRealtimeOutputAudioDeltaNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadRealtimeOutputAudioDeltaNotification> THREAD_REALTIME_OUTPUT_AUDIO_DELTA = new NotificationDescriptor<>("thread/realtime/outputAudio/delta", ThreadRealtimeOutputAudioDeltaNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code thread/realtime/sdp}: params {@link ThreadRealtimeSdpNotification}.
      */
-    public static final NotificationDescriptor<ThreadRealtimeSdpNotification> THREAD_REALTIME_SDP =
-            new NotificationDescriptor<>("thread/realtime/sdp", ThreadRealtimeSdpNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadRealtimeSdpNotification> THREAD_REALTIME_SDP = new NotificationDescriptor<>("thread/realtime/sdp", ThreadRealtimeSdpNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code thread/realtime/error}: params {@link ThreadRealtimeErrorNotification}.
      */
-    public static final NotificationDescriptor<ThreadRealtimeErrorNotification> THREAD_REALTIME_ERROR =
-            new NotificationDescriptor<>("thread/realtime/error", ThreadRealtimeErrorNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadRealtimeErrorNotification> THREAD_REALTIME_ERROR = new NotificationDescriptor<>("thread/realtime/error", ThreadRealtimeErrorNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code thread/realtime/closed}: params {@link ThreadRealtimeClosedNotification}.
      */
-    public static final NotificationDescriptor<ThreadRealtimeClosedNotification> THREAD_REALTIME_CLOSED =
-            new NotificationDescriptor<>("thread/realtime/closed", ThreadRealtimeClosedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadRealtimeClosedNotification> THREAD_REALTIME_CLOSED = new NotificationDescriptor<>("thread/realtime/closed", ThreadRealtimeClosedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * Notifies the user of world-writable directories on Windows, which cannot be protected by the sandbox.
      * <p>
      * {@code windows/worldWritableWarning}: params {@link WindowsWorldWritableWarningNotification}.
      */
-    public static final NotificationDescriptor<WindowsWorldWritableWarningNotification> WINDOWS_WORLD_WRITABLE_WARNING =
-            new NotificationDescriptor<>("windows/worldWritableWarning", WindowsWorldWritableWarningNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<WindowsWorldWritableWarningNotification> WINDOWS_WORLD_WRITABLE_WARNING = new NotificationDescriptor<>("windows/worldWritableWarning", WindowsWorldWritableWarningNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code windowsSandbox/setupCompleted}: params {@link WindowsSandboxSetupCompletedNotification}.
      */
-    public static final NotificationDescriptor<WindowsSandboxSetupCompletedNotification> WINDOWS_SANDBOX_SETUP_COMPLETED =
-            new NotificationDescriptor<>("windowsSandbox/setupCompleted", WindowsSandboxSetupCompletedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<WindowsSandboxSetupCompletedNotification> WINDOWS_SANDBOX_SETUP_COMPLETED = new NotificationDescriptor<>("windowsSandbox/setupCompleted", WindowsSandboxSetupCompletedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code account/login/completed}: params {@link AccountLoginCompletedNotification}.
      */
-    public static final NotificationDescriptor<AccountLoginCompletedNotification> ACCOUNT_LOGIN_COMPLETED =
-            new NotificationDescriptor<>("account/login/completed", AccountLoginCompletedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<AccountLoginCompletedNotification> ACCOUNT_LOGIN_COMPLETED = new NotificationDescriptor<>("account/login/completed", AccountLoginCompletedNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
      * A raw Responses API item, sent only when the thread was started with experimentalRawEvents.
@@ -553,8 +467,7 @@ public final class ServerNotificationMethods {
      * {@code rawResponseItem/completed}: params {@link RawResponseItemCompletedNotification}.
      */
     @Experimental
-    public static final NotificationDescriptor<RawResponseItemCompletedNotification> RAW_RESPONSE_ITEM_COMPLETED =
-            new NotificationDescriptor<>("rawResponseItem/completed", RawResponseItemCompletedNotification.class, ParamsPresence.REQUIRED, true);
+    public static final NotificationDescriptor<RawResponseItemCompletedNotification> RAW_RESPONSE_ITEM_COMPLETED = new NotificationDescriptor<>("rawResponseItem/completed", RawResponseItemCompletedNotification.class, ParamsPresence.REQUIRED, true);
 
     /**
      * A raw Responses API response, sent only when the thread was started with experimentalRawEvents.
@@ -562,10 +475,11 @@ public final class ServerNotificationMethods {
      * {@code rawResponse/completed}: params {@link RawResponseCompletedNotification}.
      */
     @Experimental
-    public static final NotificationDescriptor<RawResponseCompletedNotification> RAW_RESPONSE_COMPLETED =
-            new NotificationDescriptor<>("rawResponse/completed", RawResponseCompletedNotification.class, ParamsPresence.REQUIRED, true);
+    public static final NotificationDescriptor<RawResponseCompletedNotification> RAW_RESPONSE_COMPLETED = new NotificationDescriptor<>("rawResponse/completed", RawResponseCompletedNotification.class, ParamsPresence.REQUIRED, true);
 
-    /** Every method, in schema order. */
+    /**
+     * Every method, in schema order.
+     */
     public static final List<NotificationDescriptor<?>> ALL = List.of(
             ERROR,
             THREAD_STARTED,
@@ -667,7 +581,12 @@ public final class ServerNotificationMethods {
     private ServerNotificationMethods() {
     }
 
-    /** The descriptor of a wire method name, if this version of the SDK knows it. */
+    /**
+     * The descriptor of a wire method name, if this version of the SDK knows it.
+     *
+     * @param method the wire method name
+     * @return the descriptor, or empty
+     */
     public static Optional<NotificationDescriptor<?>> byMethod(String method) {
         return Optional.ofNullable(BY_METHOD.get(method));
     }

@@ -16,62 +16,54 @@ public final class ServerRequestMethods {
      * <p>
      * {@code item/commandExecution/requestApproval}: params {@link CommandExecutionRequestApprovalParams}, result {@link CommandExecutionRequestApprovalResponse}.
      */
-    public static final MethodDescriptor<CommandExecutionRequestApprovalParams, CommandExecutionRequestApprovalResponse> ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL =
-            new MethodDescriptor<>("item/commandExecution/requestApproval", CommandExecutionRequestApprovalParams.class, CommandExecutionRequestApprovalResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<CommandExecutionRequestApprovalParams, CommandExecutionRequestApprovalResponse> ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL = new MethodDescriptor<>("item/commandExecution/requestApproval", CommandExecutionRequestApprovalParams.class, CommandExecutionRequestApprovalResponse.class, ParamsPresence.REQUIRED, false);
 
     /**
      * Sent when approval is requested for a specific file change. This request is used for Turns started via turn/start.
      * <p>
      * {@code item/fileChange/requestApproval}: params {@link FileChangeRequestApprovalParams}, result {@link FileChangeRequestApprovalResponse}.
      */
-    public static final MethodDescriptor<FileChangeRequestApprovalParams, FileChangeRequestApprovalResponse> ITEM_FILE_CHANGE_REQUEST_APPROVAL =
-            new MethodDescriptor<>("item/fileChange/requestApproval", FileChangeRequestApprovalParams.class, FileChangeRequestApprovalResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<FileChangeRequestApprovalParams, FileChangeRequestApprovalResponse> ITEM_FILE_CHANGE_REQUEST_APPROVAL = new MethodDescriptor<>("item/fileChange/requestApproval", FileChangeRequestApprovalParams.class, FileChangeRequestApprovalResponse.class, ParamsPresence.REQUIRED, false);
 
     /**
      * EXPERIMENTAL - Request input from the user for a tool call.
      * <p>
      * {@code item/tool/requestUserInput}: params {@link ToolRequestUserInputParams}, result {@link ToolRequestUserInputResponse}.
      */
-    public static final MethodDescriptor<ToolRequestUserInputParams, ToolRequestUserInputResponse> ITEM_TOOL_REQUEST_USER_INPUT =
-            new MethodDescriptor<>("item/tool/requestUserInput", ToolRequestUserInputParams.class, ToolRequestUserInputResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ToolRequestUserInputParams, ToolRequestUserInputResponse> ITEM_TOOL_REQUEST_USER_INPUT = new MethodDescriptor<>("item/tool/requestUserInput", ToolRequestUserInputParams.class, ToolRequestUserInputResponse.class, ParamsPresence.REQUIRED, false);
 
     /**
      * Request input for an MCP server elicitation.
      * <p>
      * {@code mcpServer/elicitation/request}: params {@link McpServerElicitationRequestParams}, result {@link McpServerElicitationRequestResponse}.
      */
-    public static final MethodDescriptor<McpServerElicitationRequestParams, McpServerElicitationRequestResponse> MCP_SERVER_ELICITATION_REQUEST =
-            new MethodDescriptor<>("mcpServer/elicitation/request", McpServerElicitationRequestParams.class, McpServerElicitationRequestResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<McpServerElicitationRequestParams, McpServerElicitationRequestResponse> MCP_SERVER_ELICITATION_REQUEST = new MethodDescriptor<>("mcpServer/elicitation/request", McpServerElicitationRequestParams.class, McpServerElicitationRequestResponse.class, ParamsPresence.REQUIRED, false);
 
     /**
      * Request approval for additional permissions from the user.
      * <p>
      * {@code item/permissions/requestApproval}: params {@link PermissionsRequestApprovalParams}, result {@link PermissionsRequestApprovalResponse}.
      */
-    public static final MethodDescriptor<PermissionsRequestApprovalParams, PermissionsRequestApprovalResponse> ITEM_PERMISSIONS_REQUEST_APPROVAL =
-            new MethodDescriptor<>("item/permissions/requestApproval", PermissionsRequestApprovalParams.class, PermissionsRequestApprovalResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<PermissionsRequestApprovalParams, PermissionsRequestApprovalResponse> ITEM_PERMISSIONS_REQUEST_APPROVAL = new MethodDescriptor<>("item/permissions/requestApproval", PermissionsRequestApprovalParams.class, PermissionsRequestApprovalResponse.class, ParamsPresence.REQUIRED, false);
 
     /**
      * Execute a dynamic tool call on the client.
      * <p>
      * {@code item/tool/call}: params {@link DynamicToolCallParams}, result {@link DynamicToolCallResponse}.
      */
-    public static final MethodDescriptor<DynamicToolCallParams, DynamicToolCallResponse> ITEM_TOOL_CALL =
-            new MethodDescriptor<>("item/tool/call", DynamicToolCallParams.class, DynamicToolCallResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<DynamicToolCallParams, DynamicToolCallResponse> ITEM_TOOL_CALL = new MethodDescriptor<>("item/tool/call", DynamicToolCallParams.class, DynamicToolCallResponse.class, ParamsPresence.REQUIRED, false);
 
     /**
      * {@code account/chatgptAuthTokens/refresh}: params {@link ChatgptAuthTokensRefreshParams}, result {@link ChatgptAuthTokensRefreshResponse}.
      */
-    public static final MethodDescriptor<ChatgptAuthTokensRefreshParams, ChatgptAuthTokensRefreshResponse> ACCOUNT_CHATGPT_AUTH_TOKENS_REFRESH =
-            new MethodDescriptor<>("account/chatgptAuthTokens/refresh", ChatgptAuthTokensRefreshParams.class, ChatgptAuthTokensRefreshResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ChatgptAuthTokensRefreshParams, ChatgptAuthTokensRefreshResponse> ACCOUNT_CHATGPT_AUTH_TOKENS_REFRESH = new MethodDescriptor<>("account/chatgptAuthTokens/refresh", ChatgptAuthTokensRefreshParams.class, ChatgptAuthTokensRefreshResponse.class, ParamsPresence.REQUIRED, false);
 
     /**
      * Generate a fresh upstream attestation result on demand.
      * <p>
      * {@code attestation/generate}: params {@link AttestationGenerateParams}, result {@link AttestationGenerateResponse}.
      */
-    public static final MethodDescriptor<AttestationGenerateParams, AttestationGenerateResponse> ATTESTATION_GENERATE =
-            new MethodDescriptor<>("attestation/generate", AttestationGenerateParams.class, AttestationGenerateResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<AttestationGenerateParams, AttestationGenerateResponse> ATTESTATION_GENERATE = new MethodDescriptor<>("attestation/generate", AttestationGenerateParams.class, AttestationGenerateResponse.class, ParamsPresence.REQUIRED, false);
 
     /**
      * Read the current time from an external clock owned by the client.
@@ -79,26 +71,25 @@ public final class ServerRequestMethods {
      * {@code currentTime/read}: params {@link CurrentTimeReadParams}, result {@link CurrentTimeReadResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<CurrentTimeReadParams, CurrentTimeReadResponse> CURRENT_TIME_READ =
-            new MethodDescriptor<>("currentTime/read", CurrentTimeReadParams.class, CurrentTimeReadResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<CurrentTimeReadParams, CurrentTimeReadResponse> CURRENT_TIME_READ = new MethodDescriptor<>("currentTime/read", CurrentTimeReadParams.class, CurrentTimeReadResponse.class, ParamsPresence.REQUIRED, true);
 
     /**
      * Request to approve a patch. This request is used for Turns started via the legacy APIs (i.e. SendUserTurn, SendUserMessage).
      * <p>
      * {@code applyPatchApproval}: params {@link ApplyPatchApprovalParams}, result {@link ApplyPatchApprovalResponse}.
      */
-    public static final MethodDescriptor<ApplyPatchApprovalParams, ApplyPatchApprovalResponse> APPLY_PATCH_APPROVAL =
-            new MethodDescriptor<>("applyPatchApproval", ApplyPatchApprovalParams.class, ApplyPatchApprovalResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ApplyPatchApprovalParams, ApplyPatchApprovalResponse> APPLY_PATCH_APPROVAL = new MethodDescriptor<>("applyPatchApproval", ApplyPatchApprovalParams.class, ApplyPatchApprovalResponse.class, ParamsPresence.REQUIRED, false);
 
     /**
      * Request to exec a command. This request is used for Turns started via the legacy APIs (i.e. SendUserTurn, SendUserMessage).
      * <p>
      * {@code execCommandApproval}: params {@link ExecCommandApprovalParams}, result {@link ExecCommandApprovalResponse}.
      */
-    public static final MethodDescriptor<ExecCommandApprovalParams, ExecCommandApprovalResponse> EXEC_COMMAND_APPROVAL =
-            new MethodDescriptor<>("execCommandApproval", ExecCommandApprovalParams.class, ExecCommandApprovalResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ExecCommandApprovalParams, ExecCommandApprovalResponse> EXEC_COMMAND_APPROVAL = new MethodDescriptor<>("execCommandApproval", ExecCommandApprovalParams.class, ExecCommandApprovalResponse.class, ParamsPresence.REQUIRED, false);
 
-    /** Every method, in schema order. */
+    /**
+     * Every method, in schema order.
+     */
     public static final List<MethodDescriptor<?, ?>> ALL = List.of(
             ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL,
             ITEM_FILE_CHANGE_REQUEST_APPROVAL,
@@ -123,7 +114,12 @@ public final class ServerRequestMethods {
     private ServerRequestMethods() {
     }
 
-    /** The descriptor of a wire method name, if this version of the SDK knows it. */
+    /**
+     * The descriptor of a wire method name, if this version of the SDK knows it.
+     *
+     * @param method the wire method name
+     * @return the descriptor, or empty
+     */
     public static Optional<MethodDescriptor<?, ?>> byMethod(String method) {
         return Optional.ofNullable(BY_METHOD.get(method));
     }

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.cfg.DefaultCacheProvider;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import java.util.List;
 
 /**
  * The Jackson configuration for protocol JSON. Every module reads and writes protocol messages through
@@ -15,53 +14,73 @@ import java.util.List;
  * details below.
  *
  * <ul>
- *   <li>Unknown members are ignored: a newer codex may add fields at any time.</li>
+ *   <li>Every protocol type reads and writes through its generated binder (named by the type's
+ *       {@code @JsonDeserialize}/{@code @JsonSerialize}), so any {@code ObjectMapper} gives the same JSON; this one
+ *       adds the settings below.</li>
+ *   <li>Members a newer codex adds are kept ({@link UnknownMembers}), unknown enum values keep their string, unknown
+ *       union variants their JSON: what is read is written back unchanged.</li>
  *   <li>Empty records (many params and responses are {@code {}}) serialize as {@code {}}.</li>
  *   <li>Serializer and deserializer caches are sized for the whole protocol model.</li>
  *   <li>No limit on string length below what codex sends (tool outputs and diffs can be large); the
  *       line-length cap of the transport is the guard.</li>
- *   <li>The generated records that use nothing but named properties bind member by member into their
- *       constructor, which is cheaper than Jackson's general creator path and gives the same values.</li>
  * </ul>
+ *
+ * <p>The protocol needs Jackson 2.17 or newer; the first use of this class fails with an
+ * {@link IllegalStateException} naming the version found when the class path has an older one.
  */
 public final class ProtocolJson {
-    private static final ObjectMapper SHARED = newMapper();
-
     private ProtocolJson() {
     }
 
-    /** The shared, fully configured mapper. It is thread-safe; do not reconfigure it. */
+    /**
+     * The shared, fully configured mapper. It is thread-safe; do not reconfigure it.
+     *
+     * @return the mapper
+     * @throws IllegalStateException when the Jackson on the class path is older than the protocol needs
+     */
     public static ObjectMapper mapper() {
-        return SHARED;
+        return Shared.MAPPER;
     }
 
-    /** A new mapper with the protocol configuration, for callers that need their own settings on top. */
+    /**
+     * A new mapper with the protocol configuration, for callers that need their own settings on top.
+     *
+     * @return a new mapper
+     * @throws IllegalStateException when the Jackson on the class path is older than the protocol needs
+     */
     public static ObjectMapper newMapper() {
-        return newMapper(true);
+        JacksonVersion.check();
+        return Factory.build();
     }
 
-    /** {@code plainRecords}: whether plain records bind through {@link RecordDeserializer} (tests compare both). */
-    static ObjectMapper newMapper(boolean plainRecords) {
-        JsonFactory factory = JsonFactory.builder()
-                .streamReadConstraints(StreamReadConstraints.builder()
-                        .maxStringLength(Integer.MAX_VALUE)
-                        .maxNestingDepth(2_000)
-                        .build())
-                .build();
-        return JsonMapper.builder(factory)
-                // The protocol has about 2,000 classes: Jackson's default serializer cache (4,000 entries, generic
-                // types included) would keep evicting and rebuilding its lookup map.
-                // The type cache must be sized too: the builder's default for it is 0, which turns every type
-                // lookup during (de)serialization into a miss that rebuilds the JavaType (a 7x slower decode).
-                .cacheProvider(DefaultCacheProvider.builder()
-                        .maxDeserializerCacheSize(20_000)
-                        .maxSerializerCacheSize(20_000)
-                        .maxTypeFactoryCacheSize(20_000)
-                        .build())
-                .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-                .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
-                .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-                .addModules(plainRecords ? List.of(RecordDeserializer.module()) : List.of())
-                .build();
+    /** Built on first use, after the version check: an old Jackson lacks classes the configuration names. */
+    private static final class Shared {
+        static final ObjectMapper MAPPER = newMapper();
+    }
+
+    /** Kept apart from the version check so that an old Jackson fails the check, not the loading of this code. */
+    private static final class Factory {
+        static ObjectMapper build() {
+            JsonFactory factory = JsonFactory.builder()
+                    .streamReadConstraints(StreamReadConstraints.builder()
+                            .maxStringLength(Integer.MAX_VALUE)
+                            .maxNestingDepth(2_000)
+                            .build())
+                    .build();
+            return JsonMapper.builder(factory)
+                    // The protocol has about 2,000 classes: Jackson's default serializer cache (4,000 entries, generic
+                    // types included) would keep evicting and rebuilding its lookup map.
+                    // The type cache must be sized too: the builder's default for it is 0, which turns every type
+                    // lookup during (de)serialization into a miss that rebuilds the JavaType (a 7x slower decode).
+                    .cacheProvider(DefaultCacheProvider.builder()
+                            .maxDeserializerCacheSize(20_000)
+                            .maxSerializerCacheSize(20_000)
+                            .maxTypeFactoryCacheSize(20_000)
+                            .build())
+                    .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                    .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+                    .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+                    .build();
+        }
     }
 }

@@ -80,12 +80,15 @@ class ProtocolMappingTest {
 
     @Test
     void unknownEnumValueNeverThrows() throws Exception {
-        assertThat(M.readValue("\"brand-new\"", SandboxMode.class)).isEqualTo(SandboxMode.UNRECOGNIZED);
-        assertThat(M.readValue("\"read-only\"", SandboxMode.class)).isEqualTo(SandboxMode.READ_ONLY);
-        assertThat(SandboxMode.fromWire("workspace-write")).isEqualTo(SandboxMode.WORKSPACE_WRITE);
+        SandboxMode brandNew = M.readValue("\"brand-new\"", SandboxMode.class);
+        assertThat(brandNew.known()).isEqualTo(SandboxMode.Known.UNRECOGNIZED);
+        assertThat(brandNew.asString()).isEqualTo("brand-new");
+        assertThat(brandNew).isEqualTo(SandboxMode.of("brand-new")).isNotEqualTo(SandboxMode.READ_ONLY);
+        assertThat(M.readValue("\"read-only\"", SandboxMode.class)).isSameAs(SandboxMode.READ_ONLY);
+        assertThat(SandboxMode.of("workspace-write")).isSameAs(SandboxMode.WORKSPACE_WRITE);
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("x", M.readValue("[\"read-only\",\"nope\"]", SandboxMode[].class));
-        assertThat((SandboxMode[]) m.get("x")).containsExactly(SandboxMode.READ_ONLY, SandboxMode.UNRECOGNIZED);
+        assertThat((SandboxMode[]) m.get("x")).containsExactly(SandboxMode.READ_ONLY, SandboxMode.of("nope"));
     }
 
     @Test
@@ -186,7 +189,7 @@ class ProtocolMappingTest {
             assertThat(u).isInstanceOf(UserInput.Image.class);
             assertThat(tree(json(u))).isEqualTo(tree(in));
         }
-        assertThat(names(UserInput.Image.class)).containsExactly("detail", "url", "fileId");
+        assertThat(names(UserInput.Image.class)).containsExactly("detail", "url", "fileId", "unknownMembers");
         McpServerElicitationRequestParams p = M.readValue("{\"mode\":\"openai/form\",\"serverName\":\"s\","
                 + "\"threadId\":\"t\",\"message\":\"m\",\"requestedSchema\":{},\"_meta\":{\"k\":1}}",
                 McpServerElicitationRequestParams.class);

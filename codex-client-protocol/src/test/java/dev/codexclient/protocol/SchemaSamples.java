@@ -258,7 +258,18 @@ final class SchemaSamples {
         return n;
     }
 
-    /** Paths inside a decoded value that fell back to Unrecognized / UNRECOGNIZED. */
+    /** True for the generated open enums (a final class with {@code of(String)} and {@code isKnown()}). */
+    static boolean isOpenEnum(Class<?> c) {
+        try {
+            c.getMethod("isKnown");
+            c.getMethod("of", String.class);
+            return true;
+        } catch (NoSuchMethodException e) {
+            return false;
+        }
+    }
+
+    /** Paths inside a decoded value that fell back to Unrecognized, an unknown enum value or unknown members. */
     static List<String> unrecognized(Object v) {
         List<String> out = new ArrayList<>();
         walk(v, "$", out);
@@ -274,10 +285,23 @@ final class SchemaSamples {
             out.add(path + " (" + c.getName() + ")");
             return;
         }
-        if (v instanceof Enum<?> e) {
-            if (e.name().equals("UNRECOGNIZED")) {
-                out.add(path + " (" + c.getName() + ")");
+        if (v instanceof UnknownMembers u) {
+            if (!u.isEmpty()) {
+                out.add(path + " " + u.names() + " (unknown members)");
             }
+            return;
+        }
+        if (isOpenEnum(c)) {
+            try {
+                if (!(boolean) c.getMethod("isKnown").invoke(v)) {
+                    out.add(path + " (" + c.getName() + ")");
+                }
+            } catch (ReflectiveOperationException ex) {
+                throw new IllegalStateException(ex);
+            }
+            return;
+        }
+        if (v instanceof Enum<?>) {
             return;
         }
         if (v instanceof Tristate<?> t) {

@@ -86,8 +86,8 @@ class SecretFieldsTest {
     void theMaskedFormatMatchesTheRecordDefault() {
         LoginAccountParams.ChatgptAuthTokens t = new LoginAccountParams.ChatgptAuthTokens(MARKER, "acct", null);
         assertThat(t.toString())
-                .isEqualTo("ChatgptAuthTokens[accessToken=[REDACTED], chatgptAccountId=acct, chatgptPlanType=null]");
-        assertThat(new LoginAccountParams.ApiKey(null).toString()).isEqualTo("ApiKey[apiKey=null]");
+                .isEqualTo("ChatgptAuthTokens[accessToken=[REDACTED], chatgptAccountId=acct, chatgptPlanType=null, unknownMembers={}]");
+        assertThat(new LoginAccountParams.ApiKey(null).toString()).isEqualTo("ApiKey[apiKey=null, unknownMembers={}]");
         // a record holding a secret-bearing record prints it masked as well
         ClientRequest req = new ClientRequest.AccountLoginStart(RequestId.of(1), new LoginAccountParams.ApiKey(MARKER));
         assertThat(req.toString()).doesNotContain(MARKER).contains("[REDACTED]");

@@ -3,7 +3,7 @@ package dev.codexclient.examples;
 import dev.codexclient.CodexClient;
 import dev.codexclient.CodexThread;
 import dev.codexclient.protocol.AskForApproval;
-import dev.codexclient.protocol.Thread;
+import dev.codexclient.protocol.ThreadInfo;
 import dev.codexclient.protocol.ThreadItem;
 import dev.codexclient.protocol.ThreadListParams;
 import dev.codexclient.protocol.Turn;
@@ -41,12 +41,12 @@ public final class ThreadHistory {
             }
 
             System.out.println("threads, two per page:");
-            for (Thread t : codex.listThreads(ThreadListParams.builder().limit(2L).build())) {
+            for (ThreadInfo t : codex.listThreads(ThreadListParams.builder().limit(2L).build())) {
                 System.out.println("  " + t.id() + "  " + Instant.ofEpochSecond(t.createdAt()) + "  "
                         + (t.name() == null ? t.preview() : t.name()));
             }
 
-            Thread full = last.read();
+            ThreadInfo full = last.read();
             System.out.println("\n" + (full.name() == null ? full.id() : full.name()) + ":");
             for (Turn turn : full.turns()) {
                 System.out.println("  turn " + turn.id() + " " + turn.status());

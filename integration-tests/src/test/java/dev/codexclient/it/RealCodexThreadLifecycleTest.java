@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.codexclient.CodexClient;
 import dev.codexclient.CodexThread;
 import dev.codexclient.TurnResult;
-import dev.codexclient.protocol.Thread;
+import dev.codexclient.protocol.ThreadInfo;
 import dev.codexclient.protocol.ThreadItem;
 import dev.codexclient.protocol.ThreadListParams;
 import dev.codexclient.protocol.ThreadListResponse;
@@ -66,7 +66,7 @@ class RealCodexThreadLifecycleTest {
         try (CodexClient client = codex.client(b -> { })) {
             CodexThread thread = threadWithOneTurn(client, "remember the colour teal", "Teal it is.");
 
-            Thread read = thread.read();
+            ThreadInfo read = thread.read();
             assertThat(read.id()).isEqualTo(thread.id());
             assertThat(read.turns()).singleElement().satisfies(turn -> {
                 assertThat(turn.status()).isEqualTo(TurnStatus.COMPLETED);
@@ -151,7 +151,7 @@ class RealCodexThreadLifecycleTest {
         assertThat(methods).contains(optedOut);
     }
 
-    private static List<String> ids(Iterable<Thread> threads) {
+    private static List<String> ids(Iterable<ThreadInfo> threads) {
         List<String> ids = new ArrayList<>();
         threads.forEach(t -> ids.add(t.id()));
         return ids;

@@ -61,8 +61,8 @@ public final class StreamingMemoryProbe {
             TurnResult result = turn.await(Duration.ofSeconds(60));
             ThreadItem.CommandExecution cmd = result.itemsOf(ThreadItem.CommandExecution.class).get(0);
             System.gc();
-            System.out.println("status=" + result.status().wire());
-            System.out.println("commandStatus=" + cmd.status().wire());
+            System.out.println("status=" + result.status().asString());
+            System.out.println("commandStatus=" + cmd.status().asString());
             System.out.println("exitCode=" + cmd.exitCode());
             System.out.println("aggregatedOutputChars=" + (cmd.aggregatedOutput() == null ? -1
                     : cmd.aggregatedOutput().length()));

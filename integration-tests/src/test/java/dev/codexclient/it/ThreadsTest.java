@@ -12,7 +12,7 @@ import dev.codexclient.ToolResult;
 import dev.codexclient.errors.CodexRpcException;
 import dev.codexclient.protocol.DynamicToolSpec;
 import dev.codexclient.protocol.ProtocolJson;
-import dev.codexclient.protocol.Thread;
+import dev.codexclient.protocol.ThreadInfo;
 import dev.codexclient.protocol.ThreadListParams;
 import dev.codexclient.protocol.ThreadReadParams;
 import dev.codexclient.protocol.ThreadStartParams;
@@ -91,7 +91,7 @@ class ThreadsTest {
             assertThat(name.params().path("threadId").asText()).isEqualTo(id);
             assertThat(name.params().path("name").asText()).isEqualTo("release notes");
 
-            Thread read = thread.read();
+            ThreadInfo read = thread.read();
             assertThat(read.id()).isEqualTo(id);
             assertThat(read.name()).isEqualTo("release notes");
             assertThat(thread.info().name()).isEqualTo("release notes");
@@ -100,20 +100,20 @@ class ThreadsTest {
 
             thread.archive();
             assertThat(fake.takeRequest("thread/archive", WAIT).params().path("threadId").asText()).isEqualTo(id);
-            assertThat(client.listThreads()).extracting(Thread::id).doesNotContain(id);
+            assertThat(client.listThreads()).extracting(ThreadInfo::id).doesNotContain(id);
             assertThat(client.listThreads(ThreadListParams.builder().archived(true).build()))
-                    .extracting(Thread::id).containsExactly(id);
+                    .extracting(ThreadInfo::id).containsExactly(id);
             thread.unarchive();
             assertThat(fake.takeRequest("thread/unarchive", WAIT).params().path("threadId").asText())
                     .isEqualTo(id);
-            assertThat(client.listThreads()).extracting(Thread::id).contains(id);
+            assertThat(client.listThreads()).extracting(ThreadInfo::id).contains(id);
 
             thread.compact();
             assertThat(fake.takeRequest("thread/compact/start", WAIT).params().path("threadId").asText())
                     .isEqualTo(id);
 
             fake.on("thread/revert").respond(Map.of("thread", thread.info()));
-            Thread reverted = thread.revertTo("turn-7");
+            ThreadInfo reverted = thread.revertTo("turn-7");
             JsonNode revert = fake.takeRequest("thread/revert", WAIT).params();
             assertThat(revert.path("threadId").asText()).isEqualTo(id);
             assertThat(revert.path("beforeTurnId").asText()).isEqualTo("turn-7");
@@ -143,7 +143,7 @@ class ThreadsTest {
     @Test
     void listThreadsFollowsNextCursorAcrossThreePages(FakeCodexAppServer fake) {
         try (CodexClient client = inMemory(fake).build()) {
-            List<Thread> all = new ArrayList<>();
+            List<ThreadInfo> all = new ArrayList<>();
             for (int i = 0; i < 5; i++) {
                 all.add(client.startThread().info());
             }
@@ -154,10 +154,10 @@ class ThreadsTest {
                     .respond(page(all.subList(4, 5), null));
 
             List<String> listed = new ArrayList<>();
-            for (Thread t : client.listThreads(ThreadListParams.builder().limit(2L).build())) {
+            for (ThreadInfo t : client.listThreads(ThreadListParams.builder().limit(2L).build())) {
                 listed.add(t.id());
             }
-            assertThat(listed).containsExactlyElementsOf(all.stream().map(Thread::id).toList());
+            assertThat(listed).containsExactlyElementsOf(all.stream().map(ThreadInfo::id).toList());
             List<RecordedRequest> calls = fake.requests().stream()
                     .filter(r -> r.method().equals("thread/list")).toList();
             assertThat(calls).hasSize(3);
@@ -170,16 +170,16 @@ class ThreadsTest {
     @Test
     void listThreadsIsLazyAndStopsOnAnEmptyCursor(FakeCodexAppServer fake) {
         try (CodexClient client = inMemory(fake).build()) {
-            Thread only = client.startThread().info();
+            ThreadInfo only = client.startThread().info();
             fake.on("thread/list").respond(page(List.of(only), ""));
-            Iterable<Thread> threads = client.listThreads();
+            Iterable<ThreadInfo> threads = client.listThreads();
             assertThat(fake.requests()).extracting(RecordedRequest::method).doesNotContain("thread/list");
-            assertThat(threads).extracting(Thread::id).containsExactly(only.id());
+            assertThat(threads).extracting(ThreadInfo::id).containsExactly(only.id());
             assertThat(fake.requests().stream().filter(r -> r.method().equals("thread/list"))).hasSize(1);
         }
     }
 
-    private static Map<String, Object> page(List<Thread> threads, String nextCursor) {
+    private static Map<String, Object> page(List<ThreadInfo> threads, String nextCursor) {
         Map<String, Object> page = new HashMap<>();
         page.put("data", threads);
         page.put("nextCursor", nextCursor);

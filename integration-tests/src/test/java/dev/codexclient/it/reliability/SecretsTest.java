@@ -52,7 +52,7 @@ class SecretsTest {
                 "check tail-captured=true", "check login-refused-typed=true").doesNotContain("=false");
         // ... the failures really happened and were reported ...
         assertThat(out).contains("seen turn-exception", "seen rpc-exception", "seen transport-exception",
-                "seen login-exception", "seen stderr-tail", "seen params-toString ApiKey[apiKey=[REDACTED]]",
+                "seen login-exception", "seen stderr-tail", "seen params-toString ApiKey[apiKey=[REDACTED], unknownMembers={}]",
                 "seen refresh-toString ChatgptAuthTokensRefreshResponse[accessToken=[REDACTED], "
                         + "chatgptAccountId=acct-1");
         // ... logging really was at TRACE, wire traffic included, and masking visibly happened.

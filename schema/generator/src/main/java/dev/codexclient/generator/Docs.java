@@ -94,6 +94,32 @@ final class Docs {
         return sb.toString();
     }
 
+    /**
+     * The text of a Javadoc comment (without the comment markers, which JavaPoet writes): paragraphs of
+     * {@code text} separated by {@code <p>}, then the block tags.
+     */
+    static String javadoc(String text, List<String> tags) {
+        String block = block("", text, tags);
+        if (block.isEmpty()) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder();
+        for (String line : block.split("\n")) {
+            if (line.equals("/**") || line.equals(" */")) {
+                continue;
+            }
+            sb.append(line.startsWith(" * ") ? line.substring(3) : line.startsWith(" *") ? line.substring(2) : line)
+                    .append('\n');
+        }
+        return sb.toString();
+    }
+
+    /** The cleaned description, or a sentence saying the schema has none for {@code what}. */
+    static String orNone(String desc, String what) {
+        String d = clean(desc);
+        return d != null ? d : "The schema gives no description of " + what + ".";
+    }
+
     /** One-line form of already escaped text, for a {@code @param} tag. */
     static String inline(String text) {
         if (text == null) {

@@ -19,12 +19,15 @@ final class Overrides {
     final Map<String, String> additionalProperties = new TreeMap<>();
     final Map<String, Map<String, String>> variantNames = new TreeMap<>();
     final Map<String, List<ExtraMethod>> extraMethods = new TreeMap<>();
+    /** Schema definition name → Java type name, where the schema's name would not sit well in user code. */
+    final Map<String, String> typeNames = new TreeMap<>();
 
     record ExtraMethod(String method, String params, boolean experimental, String description) {
     }
 
     private static final Set<String> KEYS = Set.of("$comment", "handwrittenTypes", "responses", "tristateFields",
-            "secretFields", "mapOverrides", "additionalPropertiesOverrides", "variantNames", "extraMethods");
+            "secretFields", "mapOverrides", "additionalPropertiesOverrides", "variantNames", "extraMethods",
+            "typeNames");
 
     static Overrides read(JsonNode n) {
         Overrides o = new Overrides();
@@ -46,6 +49,7 @@ final class Overrides {
             e.getValue().fields().forEachRemaining(v -> m.put(v.getKey(), v.getValue().asText()));
             o.variantNames.put(e.getKey(), m);
         });
+        n.path("typeNames").fields().forEachRemaining(e -> o.typeNames.put(e.getKey(), e.getValue().asText()));
         n.path("extraMethods").fields().forEachRemaining(e -> {
             List<ExtraMethod> l = new ArrayList<>();
             for (JsonNode m : e.getValue()) {

@@ -109,13 +109,32 @@ class GeneratorErrorsTest {
         String login = out.get("Login");
         assertThat(login).contains("\"ApiKey[\"")
                 .contains("+ \"apiKey=\" + (apiKey == null ? \"null\" : \"[REDACTED]\")");
-        // only records holding a secret override toString; equals/hashCode are never generated
-        assertThat(login.split("toString\\(\\)", -1)).hasSize(2);
+        // only records holding a secret (and Unrecognized, which prints a shape) override toString;
+        // equals/hashCode are never generated
+        assertThat(login.split("public String toString\\(\\)", -1)).hasSize(3);
         assertThat(out.get("ABParams") + login).doesNotContain("equals(").doesNotContain("hashCode(");
         assertThat(out.get("ABResponse")).doesNotContain("toString");
         // the builder keeps no toString of its own
         String params = out.get("ABParams");
         assertThat(params.substring(params.indexOf("class Builder"))).doesNotContain("toString");
+    }
+
+    @Test
+    void aTypeNamedLikeAJavaLangTypeFailsAndATypeNamesOverrideRenamesIt() throws Exception {
+        String thread = "\"Thread\": {\"type\": \"object\", \"properties\": {\"id\": {\"type\": \"string\"}}}";
+        assertThatThrownBy(() -> run("ABParams", thread, "{\"handwrittenTypes\": [\"RequestId\"]}"))
+                .isInstanceOf(GeneratorException.class)
+                .hasMessageContaining("definition Thread")
+                .hasMessageContaining("java.lang.Thread")
+                .hasMessageContaining("typeNames");
+        Map<String, String> out = run("ABParams", thread,
+                "{\"handwrittenTypes\": [\"RequestId\"], \"typeNames\": {\"Thread\": \"ThreadInfo\"}}");
+        assertThat(out).containsKey("ThreadInfo").containsKey("ThreadInfoJson").doesNotContainKey("Thread");
+        assertThatThrownBy(() -> run("ABParams", "", "{\"handwrittenTypes\": [\"RequestId\"], \"typeNames\": {\"Gone\": \"X\"}}"))
+                .isInstanceOf(GeneratorException.class).hasMessageContaining("Gone");
+        String list = "\"List\": {\"type\": \"object\"}";
+        assertThatThrownBy(() -> run("ABParams", list, "{\"handwrittenTypes\": [\"RequestId\"]}"))
+                .isInstanceOf(GeneratorException.class).hasMessageContaining("java.util.List");
     }
 
     @Test

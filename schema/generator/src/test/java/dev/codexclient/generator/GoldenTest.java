@@ -45,7 +45,16 @@ class GoldenTest {
                 "Config",                                       // additionalProperties:true with properties
                 "SandboxMode",                                  // enum with kebab values
                 "FunctionCallOutputBody",                       // string | array
-                "ThreadItemsListCursor");                       // string | tagged union
+                "ThreadItemsListCursor",                        // string | tagged union
+                "ThreadInfo",                                   // renamed: Thread would hide java.lang.Thread
+                "AgentMessageDeltaNotificationJson",            // binder of a plain record (the hot path)
+                "ThreadItemJson",                               // binder of a tagged union: tag first, else a tree
+                "AskForApprovalJson",                           // binder of an externally tagged union
+                "McpElicitationPrimitiveSchemaJson",            // binder of an untagged union
+                "SandboxModeJson",                              // binder of an open enum
+                "ConfigJson",                                   // binder keeping additionalProperties
+                "ThreadMetadataGitInfoUpdateParamsJson",        // binder of tri-state members
+                "ServerNotificationJson");                      // binder of a method union
     }
 
     static Path schemaDir() {
@@ -102,5 +111,7 @@ class GoldenTest {
                 .contains("dev.codexclient.protocol.NetworkPolicyAmendment networkPolicyAmendment");
         assertThat(generated.get("ServerNotification"))
                 .contains("dev.codexclient.protocol.McpServerEventStreamNotification params");
+        // no generated type takes a java.lang name
+        assertThat(generated).doesNotContainKey("Thread").containsKey("ThreadInfo");
     }
 }

@@ -1,0 +1,378 @@
+package dev.codexclient.protocol;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What the generated binders ({@code *Json} classes) call for scalars, trees and unknown members. Kept out of the
+ * generated files so that they stay short; every method is static, so each call site has one target.
+ *
+ * <p>Scalars take the usual token straight off the parser and leave every other token to Jackson's own
+ * deserializer for the type, so coercions (a number where a string is declared, a string holding a number) and
+ * their errors are Jackson's.
+ */
+final class BindingSupport {
+    private BindingSupport() {
+    }
+
+    // ---- reading scalars: the parser is at the value
+
+    static String string(JsonParser p, DeserializationContext c) throws IOException {
+        JsonToken t = p.currentToken();
+        if (t == JsonToken.VALUE_STRING) {
+            return p.getText();
+        }
+        return t == JsonToken.VALUE_NULL ? null : c.readValue(p, String.class);
+    }
+
+    static long longValue(JsonParser p, DeserializationContext c) throws IOException {
+        JsonToken t = p.currentToken();
+        if (t == JsonToken.VALUE_NUMBER_INT) {
+            return p.getLongValue();
+        }
+        return t == JsonToken.VALUE_NULL ? 0L : c.readValue(p, Long.TYPE);
+    }
+
+    static Long longOrNull(JsonParser p, DeserializationContext c) throws IOException {
+        JsonToken t = p.currentToken();
+        if (t == JsonToken.VALUE_NUMBER_INT) {
+            return p.getLongValue();
+        }
+        return t == JsonToken.VALUE_NULL ? null : c.readValue(p, Long.class);
+    }
+
+    static int intValue(JsonParser p, DeserializationContext c) throws IOException {
+        JsonToken t = p.currentToken();
+        if (t == JsonToken.VALUE_NUMBER_INT) {
+            return p.getIntValue();
+        }
+        return t == JsonToken.VALUE_NULL ? 0 : c.readValue(p, Integer.TYPE);
+    }
+
+    static Integer intOrNull(JsonParser p, DeserializationContext c) throws IOException {
+        JsonToken t = p.currentToken();
+        if (t == JsonToken.VALUE_NUMBER_INT) {
+            return p.getIntValue();
+        }
+        return t == JsonToken.VALUE_NULL ? null : c.readValue(p, Integer.class);
+    }
+
+    static double doubleValue(JsonParser p, DeserializationContext c) throws IOException {
+        JsonToken t = p.currentToken();
+        if (t == JsonToken.VALUE_NUMBER_FLOAT || t == JsonToken.VALUE_NUMBER_INT) {
+            return p.getDoubleValue();
+        }
+        return t == JsonToken.VALUE_NULL ? 0.0 : c.readValue(p, Double.TYPE);
+    }
+
+    static Double doubleOrNull(JsonParser p, DeserializationContext c) throws IOException {
+        JsonToken t = p.currentToken();
+        if (t == JsonToken.VALUE_NUMBER_FLOAT || t == JsonToken.VALUE_NUMBER_INT) {
+            return p.getDoubleValue();
+        }
+        return t == JsonToken.VALUE_NULL ? null : c.readValue(p, Double.class);
+    }
+
+    static boolean bool(JsonParser p, DeserializationContext c) throws IOException {
+        JsonToken t = p.currentToken();
+        if (t == JsonToken.VALUE_TRUE || t == JsonToken.VALUE_FALSE) {
+            return t == JsonToken.VALUE_TRUE;
+        }
+        return t != JsonToken.VALUE_NULL && c.readValue(p, Boolean.TYPE);
+    }
+
+    static Boolean boolOrNull(JsonParser p, DeserializationContext c) throws IOException {
+        JsonToken t = p.currentToken();
+        if (t == JsonToken.VALUE_TRUE || t == JsonToken.VALUE_FALSE) {
+            return t == JsonToken.VALUE_TRUE;
+        }
+        return t == JsonToken.VALUE_NULL ? null : c.readValue(p, Boolean.class);
+    }
+
+    /** Any JSON value as a tree; JSON {@code null} is a {@code NullNode}. */
+    static JsonNode tree(JsonParser p, DeserializationContext c) throws IOException {
+        return c.readTree(p);
+    }
+
+    static RequestId requestId(JsonParser p, DeserializationContext c) throws IOException {
+        JsonToken t = p.currentToken();
+        if (t == JsonToken.VALUE_NULL) {
+            return null;
+        }
+        return c.readValue(p, RequestId.class);
+    }
+
+    /** The request id in {@code n}, or null when it is missing or neither a string nor an integer. */
+    static RequestId requestId(JsonNode n) {
+        if (n == null) {
+            return null;
+        }
+        if (n.isTextual()) {
+            return RequestId.of(n.textValue());
+        }
+        if (n.isIntegralNumber() && n.canConvertToLong()) {
+            return RequestId.of(n.longValue());
+        }
+        return null;
+    }
+
+    /** The integral value of {@code n}, or null. */
+    static Long longOrNull(JsonNode n) {
+        return n != null && n.isIntegralNumber() && n.canConvertToLong() ? n.longValue() : null;
+    }
+
+    static <T> Tristate<T> tristate(T value) {
+        return value == null ? Tristate.ofNull() : Tristate.of(value);
+    }
+
+    // ---- objects, arrays, unknown members
+
+    /** Reports the token the parser is at as unexpected for {@code type} (Jackson's error, or a handler's value). */
+    static <T> T unexpected(JsonParser p, DeserializationContext c, Class<T> type) throws IOException {
+        return type.cast(c.handleUnexpectedToken(type, p));
+    }
+
+    static void expectArray(JsonParser p, DeserializationContext c) throws IOException {
+        if (p.currentToken() != JsonToken.START_ARRAY) {
+            c.handleUnexpectedToken(java.util.List.class, p);
+        }
+    }
+
+    static void expectObject(JsonParser p, DeserializationContext c) throws IOException {
+        if (p.currentToken() != JsonToken.START_OBJECT) {
+            c.handleUnexpectedToken(Map.class, p);
+        }
+    }
+
+    /** Adds an unknown member's value; the map is made on the first one, so records without any allocate none. */
+    static Map<String, JsonNode> unknown(Map<String, JsonNode> members, String name, JsonParser p,
+                                         DeserializationContext c) throws IOException {
+        return put(members, name, c.readTree(p));
+    }
+
+    static <V> Map<String, V> put(Map<String, V> map, String key, V value) {
+        Map<String, V> m = map == null ? new LinkedHashMap<>() : map;
+        m.put(key, value);
+        return m;
+    }
+
+    static <V> Map<String, V> orEmpty(Map<String, V> map) {
+        return map == null ? Map.of() : map;
+    }
+
+    static ObjectNode objectNode(DeserializationContext c) {
+        return c.getNodeFactory().objectNode();
+    }
+
+    /** Reads the members from the current member name to the end of the object into {@code raw}. */
+    static ObjectNode readRest(ObjectNode raw, JsonParser p, DeserializationContext c) throws IOException {
+        for (JsonToken t = p.currentToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+            String name = p.currentName();
+            p.nextToken();
+            raw.set(name, c.readTree(p));
+        }
+        return raw;
+    }
+
+    /** A parser over the members of {@code raw}, at its first member name (or at its end). */
+    static JsonParser members(ObjectNode raw, JsonParser like) throws IOException {
+        JsonParser q = raw.traverse(like.getCodec());
+        q.nextToken();
+        q.nextToken();
+        return q;
+    }
+
+    /** A parser at the start of {@code n}. */
+    static JsonParser at(JsonNode n, JsonParser like) throws IOException {
+        JsonParser q = n.traverse(like.getCodec());
+        q.nextToken();
+        return q;
+    }
+
+    /** Jackson's rule: its errors and runtime ones gain the member's path, other I/O errors pass through. */
+    static IOException wrap(Exception e, Class<?> type, String member, DeserializationContext c) throws IOException {
+        boolean wrap = c.isEnabled(DeserializationFeature.WRAP_EXCEPTIONS);
+        if (e instanceof IOException io && (!wrap || !(e instanceof JacksonException))) {
+            throw io;
+        }
+        if (e instanceof RuntimeException r && !wrap) {
+            throw r;
+        }
+        return JsonMappingException.wrapWithPath(e, type, member == null ? "" : member);
+    }
+
+    // ---- writing
+
+    static void write(JsonGenerator g, String v) throws IOException {
+        if (v == null) {
+            g.writeNull();
+        } else {
+            g.writeString(v);
+        }
+    }
+
+    static void write(JsonGenerator g, Long v) throws IOException {
+        if (v == null) {
+            g.writeNull();
+        } else {
+            g.writeNumber(v);
+        }
+    }
+
+    static void write(JsonGenerator g, Integer v) throws IOException {
+        if (v == null) {
+            g.writeNull();
+        } else {
+            g.writeNumber(v);
+        }
+    }
+
+    static void write(JsonGenerator g, Double v) throws IOException {
+        if (v == null) {
+            g.writeNull();
+        } else {
+            g.writeNumber(v);
+        }
+    }
+
+    static void write(JsonGenerator g, Boolean v) throws IOException {
+        if (v == null) {
+            g.writeNull();
+        } else {
+            g.writeBoolean(v);
+        }
+    }
+
+    static void write(JsonGenerator g, RequestId v) throws IOException {
+        if (v == null) {
+            g.writeNull();
+        } else if (v instanceof RequestId.Text t) {
+            g.writeString(t.value());
+        } else {
+            g.writeNumber(((RequestId.Number) v).value());
+        }
+    }
+
+    static void writeTree(JsonGenerator g, JsonNode v, SerializerProvider s) throws IOException {
+        if (v == null) {
+            g.writeNull();
+        } else {
+            v.serialize(g, s);
+        }
+    }
+
+    static void writeUnknown(JsonGenerator g, UnknownMembers members, SerializerProvider s) throws IOException {
+        if (members == null || members.isEmpty()) {
+            return;
+        }
+        for (Map.Entry<String, JsonNode> e : members.asMap().entrySet()) {
+            g.writeFieldName(e.getKey());
+            e.getValue().serialize(g, s);
+        }
+    }
+
+    // ---- untagged unions: structural tests
+
+    /** True when {@code n} is a string equal to one of {@code values}. */
+    static boolean textIn(JsonNode n, String... values) {
+        if (n == null || !n.isTextual()) {
+            return false;
+        }
+        String t = n.textValue();
+        for (String v : values) {
+            if (v.equals(t)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** True when {@code n} is an object whose member {@code key} is a string. */
+    static boolean hasText(JsonNode n, String key) {
+        return n != null && n.isObject() && n.path(key).isTextual();
+    }
+
+    /** True when {@code n} is an object with no member outside {@code keys} ({@code additionalProperties: false}). */
+    static boolean onlyKeys(JsonNode n, String... keys) {
+        if (n == null || !n.isObject()) {
+            return false;
+        }
+        for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
+            String k = it.next();
+            boolean known = false;
+            for (String key : keys) {
+                if (key.equals(k)) {
+                    known = true;
+                    break;
+                }
+            }
+            if (!known) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // ---- printing without values
+
+    /**
+     * The shape of a value for {@code toString()}: its JSON type and size, member names of objects, never a
+     * string's or number's content: {@code object[id, text]}, {@code string(12)}, {@code array(3)},
+     * {@code number}, {@code boolean}, {@code null}.
+     */
+    static String shape(JsonNode n) {
+        if (n == null || n.isNull() || n.isMissingNode()) {
+            return "null";
+        }
+        if (n.isObject()) {
+            StringBuilder sb = new StringBuilder("object[");
+            int i = 0;
+            for (Iterator<String> it = n.fieldNames(); it.hasNext(); i++) {
+                sb.append(i == 0 ? "" : ", ").append(it.next());
+            }
+            return sb.append(']').toString();
+        }
+        if (n.isArray()) {
+            return "array(" + n.size() + ")";
+        }
+        if (n.isTextual()) {
+            return "string(" + n.textValue().length() + ")";
+        }
+        if (n.isNumber()) {
+            return "number";
+        }
+        if (n.isBoolean()) {
+            return "boolean";
+        }
+        return n.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** The shape of each entry of a map of members kept beyond the schema: names and shapes, no values. */
+    static String shape(Map<String, ?> members) {
+        if (members == null) {
+            return "null";
+        }
+        StringBuilder sb = new StringBuilder("{");
+        for (Map.Entry<String, ?> e : members.entrySet()) {
+            if (sb.length() > 1) {
+                sb.append(", ");
+            }
+            Object v = e.getValue();
+            sb.append(e.getKey()).append('=')
+                    .append(v instanceof JsonNode n ? shape(n) : v == null ? "null" : v.getClass().getSimpleName());
+        }
+        return sb.append('}').toString();
+    }
+}

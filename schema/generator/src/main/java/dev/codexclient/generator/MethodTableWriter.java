@@ -1,0 +1,179 @@
+package dev.codexclient.generator;
+
+import static dev.codexclient.generator.Model.*;
+import static dev.codexclient.generator.Types.*;
+
+import com.palantir.javapoet.AnnotationSpec;
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.FieldSpec;
+import com.palantir.javapoet.MethodSpec;
+import com.palantir.javapoet.ParameterizedTypeName;
+import com.palantir.javapoet.TypeName;
+import com.palantir.javapoet.TypeSpec;
+import com.palantir.javapoet.TypeVariableName;
+import com.palantir.javapoet.WildcardTypeName;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import javax.lang.model.element.Modifier;
+
+/** Writes the descriptor tables ({@code *Methods}) of the method unions and the {@code ClientRequestApi} facade. */
+final class MethodTableWriter {
+    private final Generator g;
+    private final Types types;
+
+    MethodTableWriter(Generator g, Types types) {
+        this.g = g;
+        this.types = types;
+    }
+
+    private static AnnotationSpec suppressDeprecation() {
+        return AnnotationSpec.builder(SuppressWarnings.class).addMember("value", "$S", "deprecation").build();
+    }
+
+    private TypeName paramsType(MethodDecl d) {
+        return d.paramsType() == null ? ClassName.get(Void.class) : types.named(d.paramsType());
+    }
+
+    TypeSpec table(String union, List<MethodDecl> decls) {
+        boolean request = union.endsWith("Request");
+        ClassName self = ClassName.get(PKG, union + "Methods");
+        TypeName wild = request
+                ? ParameterizedTypeName.get(METHOD_DESCRIPTOR, WildcardTypeName.subtypeOf(Object.class),
+                WildcardTypeName.subtypeOf(Object.class))
+                : ParameterizedTypeName.get(NOTIFICATION_DESCRIPTOR, WildcardTypeName.subtypeOf(Object.class));
+        TypeSpec.Builder b = TypeSpec.classBuilder(self)
+                .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
+                .addAnnotation(suppressDeprecation())
+                .addJavadoc("Typed descriptors of every {@link $T} method, in schema order.\n", types.named(union));
+        List<CodeBlock> all = new ArrayList<>();
+        for (MethodDecl d : decls) {
+            TypeName p = paramsType(d);
+            String dt = Docs.clean(d.doc());
+            String head = (dt == null ? "" : dt + "\n\n") + "{@code " + d.method() + "}: params {@link "
+                    + (d.paramsType() == null ? "Void" : types.named(d.paramsType()).simpleName()) + "}"
+                    + (request ? ", result {@link " + types.named(d.responseType()).simpleName() + "}" : "")
+                    + (d.paramsKind() == ParamsKind.OPTIONAL ? "; params may be omitted" : "") + ".";
+            FieldSpec.Builder f;
+            if (request) {
+                f = FieldSpec.builder(ParameterizedTypeName.get(METHOD_DESCRIPTOR, p, types.named(d.responseType())),
+                                d.constant(), Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
+                        .initializer("new $T<>($S, $T.class, $T.class, $T.$L, $L)", METHOD_DESCRIPTOR, d.method(), p,
+                                types.named(d.responseType()), PARAMS_PRESENCE, d.paramsKind().name(), d.experimental());
+            } else {
+                f = FieldSpec.builder(ParameterizedTypeName.get(NOTIFICATION_DESCRIPTOR, p), d.constant(),
+                                Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
+                        .initializer("new $T<>($S, $T.class, $T.$L, $L)", NOTIFICATION_DESCRIPTOR, d.method(), p,
+                                PARAMS_PRESENCE, d.paramsKind().name(), d.experimental());
+            }
+            f.addJavadoc("$L", Docs.javadoc(head, RecordWriter.deprecatedTag(Docs.strip(d.doc()))));
+            if (d.experimental()) {
+                f.addAnnotation(EXPERIMENTAL);
+            }
+            if (d.deprecated()) {
+                f.addAnnotation(Deprecated.class);
+            }
+            b.addField(f.build());
+            all.add(CodeBlock.of("$N", d.constant()));
+        }
+        b.addField(FieldSpec.builder(ParameterizedTypeName.get(LIST, wild), "ALL", Modifier.PUBLIC, Modifier.STATIC,
+                        Modifier.FINAL)
+                .addJavadoc("Every method, in schema order.\n")
+                .initializer("$T.of(\n$>$>$L$<$<)", LIST, CodeBlock.join(all, ",\n"))
+                .build());
+        b.addField(FieldSpec.builder(ParameterizedTypeName.get(MAP, STRING, wild), "BY_METHOD", Modifier.PRIVATE,
+                Modifier.STATIC, Modifier.FINAL).initializer("new $T<>()", LINKED_HASH_MAP).build());
+        b.addStaticBlock(CodeBlock.builder()
+                .beginControlFlow("for ($T d : ALL)", wild)
+                .addStatement("BY_METHOD.put(d.method(), d)")
+                .endControlFlow()
+                .build());
+        b.addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build());
+        b.addMethod(MethodSpec.methodBuilder("byMethod")
+                .addJavadoc("The descriptor of a wire method name, if this version of the SDK knows it.\n\n"
+                        + "@param method the wire method name\n@return the descriptor, or empty\n")
+                .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+                .returns(ParameterizedTypeName.get(OPTIONAL, wild))
+                .addParameter(STRING, "method")
+                .addStatement("return $T.ofNullable(BY_METHOD.get(method))", OPTIONAL)
+                .build());
+        return b.build();
+    }
+
+    TypeSpec facade(List<MethodDecl> decls) {
+        ClassName self = ClassName.get(PKG, "ClientRequestApi");
+        TypeVariableName p = TypeVariableName.get("P");
+        TypeVariableName r = TypeVariableName.get("R");
+        TypeSpec.Builder b = TypeSpec.interfaceBuilder(self)
+                .addModifiers(Modifier.PUBLIC)
+                .addAnnotation(suppressDeprecation())
+                .addJavadoc("One typed method per client request of the protocol.\n\n"
+                        + "An implementation provides {@link #call(MethodDescriptor, Object)}; every other method is a "
+                        + "shortcut that\npasses the right descriptor from {@link ClientRequestMethods}.\n");
+        b.addMethod(MethodSpec.methodBuilder("call")
+                .addJavadoc("Sends a request and completes with its decoded result.\n\n"
+                        + "@param method the method descriptor\n"
+                        + "@param params the params, or {@code null} when the method has none or they are omitted\n"
+                        + "@param <P> the params type\n@param <R> the result type\n@return the future result\n")
+                .addModifiers(Modifier.PUBLIC, Modifier.ABSTRACT)
+                .addTypeVariable(p).addTypeVariable(r)
+                .returns(ParameterizedTypeName.get(COMPLETABLE_FUTURE, r))
+                .addParameter(ParameterizedTypeName.get(METHOD_DESCRIPTOR, p, r), "method")
+                .addParameter(p, "params")
+                .build());
+        Set<String> seen = new TreeSet<>();
+        seen.add("call");
+        ClassName table = ClassName.get(PKG, "ClientRequestMethods");
+        for (MethodDecl d : decls) {
+            String m = Names.lowerCamel(d.variant());
+            if (!seen.add(m)) {
+                throw new GeneratorException("ClientRequestApi: method name collision on " + m);
+            }
+            String raw = Docs.strip(d.doc());
+            if (raw == null && d.paramsType() != null) {
+                raw = Docs.strip(g.defs().get(d.paramsType()).path("description").asText(null));
+            }
+            String dt = raw == null ? null : Docs.escape(raw);
+            String head = (dt == null ? "" : dt + "\n\n") + "Sends {@code " + d.method() + "}.";
+            TypeName ret = ParameterizedTypeName.get(COMPLETABLE_FUTURE, types.named(d.responseType()));
+            List<String> tags = new ArrayList<>();
+            tags.add("@return the future {@link " + types.named(d.responseType()).simpleName() + "}");
+            tags.addAll(RecordWriter.deprecatedTag(Docs.strip(d.doc())));
+            if (d.paramsKind() != ParamsKind.NONE) {
+                List<String> t1 = new ArrayList<>();
+                t1.add("@param params the params");
+                t1.addAll(tags);
+                MethodSpec.Builder mb = MethodSpec.methodBuilder(m)
+                        .addJavadoc("$L", Docs.javadoc(head, t1))
+                        .addModifiers(Modifier.PUBLIC, Modifier.DEFAULT)
+                        .returns(ret)
+                        .addParameter(types.named(d.paramsType()), "params")
+                        .addStatement("return call($T.$N, params)", table, d.constant());
+                annotate(mb, d);
+                b.addMethod(mb.build());
+            }
+            if (d.paramsKind() != ParamsKind.REQUIRED) {
+                MethodSpec.Builder mb = MethodSpec.methodBuilder(m)
+                        .addJavadoc("$L", Docs.javadoc(head + (d.paramsKind() == ParamsKind.OPTIONAL
+                                ? " Params are omitted." : ""), tags))
+                        .addModifiers(Modifier.PUBLIC, Modifier.DEFAULT)
+                        .returns(ret)
+                        .addStatement("return call($T.$N, null)", table, d.constant());
+                annotate(mb, d);
+                b.addMethod(mb.build());
+            }
+        }
+        return b.build();
+    }
+
+    private static void annotate(MethodSpec.Builder mb, MethodDecl d) {
+        if (d.experimental()) {
+            mb.addAnnotation(EXPERIMENTAL);
+        }
+        if (d.deprecated()) {
+            mb.addAnnotation(Deprecated.class);
+        }
+    }
+}
