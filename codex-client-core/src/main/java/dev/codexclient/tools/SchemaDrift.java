@@ -12,6 +12,7 @@ import dev.codexclient.internal.drift.SchemaDiff;
 import dev.codexclient.internal.drift.SchemaDiff.Drift;
 import dev.codexclient.internal.drift.SchemaSources;
 import java.io.File;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -48,7 +49,7 @@ public final class SchemaDrift {
     public static final int ERROR = 2;
 
     private static final String USAGE = """
-            Usage: SchemaDrift [--codex PATH | --schema PATH] [--json] [--details] [--strict]
+            Usage: SchemaDrift [--codex PATH | --schema PATH] [--json | --json-file PATH] [--details] [--strict]
                                [--allow-missing METHOD,...] [--timeout SECONDS]
 
             Compares the app-server protocol of a codex with the schema this SDK was generated from (codex %s).
@@ -58,6 +59,7 @@ public final class SchemaDrift {
                                   `codex app-server generate-json-schema --experimental --out DIR` wrote, or its
                                   codex_app_server_protocol.schemas.json
               --json              print the report as JSON (every difference; for CI)
+              --json-file PATH    print the text report and write the JSON one to PATH
               --details           list every changed field, value and variant of every type
               --strict            exit 1 when anything differs, not only when something the client API relies on
                                   is missing
@@ -131,16 +133,19 @@ public final class SchemaDrift {
             return ERROR;
         }
         String sdkVersion = CodexVersion.pinned().text();
-        if (o.json) {
-            try {
-                out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-                        .writeValueAsString(DriftReport.json(drift, sdkVersion, subject)));
-            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-                err.println("SchemaDrift: " + e.getMessage());
-                return ERROR;
+        ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        try {
+            if (o.json) {
+                out.println(json.writeValueAsString(DriftReport.json(drift, sdkVersion, subject)));
+            } else {
+                out.print(DriftReport.text(drift, sdkVersion, subject, o.details));
             }
-        } else {
-            out.print(DriftReport.text(drift, sdkVersion, subject, o.details));
+            if (o.jsonFile != null) {
+                json.writeValue(o.jsonFile.toFile(), DriftReport.json(drift, sdkVersion, subject));
+            }
+        } catch (IOException e) {
+            err.println("SchemaDrift: cannot write the report: " + e.getMessage());
+            return ERROR;
         }
         boolean failed = !drift.compatible() || (o.strict && !drift.isEmpty());
         return failed ? INCOMPATIBLE : COMPATIBLE;
@@ -184,6 +189,7 @@ public final class SchemaDrift {
     private static final class Options {
         Path codex;
         Path schema;
+        Path jsonFile;
         boolean json;
         boolean details;
         boolean strict;
@@ -199,6 +205,7 @@ public final class SchemaDrift {
                     case "--codex" -> o.codex = Path.of(value(args, ++i, arg));
                     case "--schema" -> o.schema = Path.of(value(args, ++i, arg));
                     case "--json" -> o.json = true;
+                    case "--json-file" -> o.jsonFile = Path.of(value(args, ++i, arg));
                     case "--details" -> o.details = true;
                     case "--strict" -> o.strict = true;
                     case "-h", "--help" -> o.help = true;
@@ -218,6 +225,9 @@ public final class SchemaDrift {
                     }
                     default -> throw new IllegalArgumentException("unknown option " + arg);
                 }
+            }
+            if (o.json && o.jsonFile != null) {
+                throw new IllegalArgumentException("--json and --json-file exclude each other");
             }
             if (o.codex != null && o.schema != null) {
                 throw new IllegalArgumentException("--codex and --schema exclude each other");

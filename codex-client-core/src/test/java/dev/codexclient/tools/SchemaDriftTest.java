@@ -122,6 +122,19 @@ class SchemaDriftTest {
     }
 
     @Test
+    void textOnTheConsoleAndJsonIntoAFile() throws IOException {
+        Path report = dir.resolve("report.json");
+
+        Run r = run("--schema", pinnedWithout(null, "turn/steer").toString(), "--json-file", report.toString());
+
+        assertThat(r.exit()).isEqualTo(SchemaDrift.INCOMPATIBLE);
+        assertThat(r.out()).startsWith("Protocol drift: ");
+        assertThat(JSON.readTree(report.toFile()).path("missing").get(0).path("method").asText())
+                .isEqualTo("turn/steer");
+        assertThat(run("--json", "--json-file", report.toString()).err()).contains("exclude each other");
+    }
+
+    @Test
     void usageErrorsAndUnreadableSchemasExitWithTwo() throws IOException {
         Files.writeString(dir.resolve("not-a-bundle.json"), "{\"type\": \"object\"}");
         Files.writeString(dir.resolve("broken.json"), "{");

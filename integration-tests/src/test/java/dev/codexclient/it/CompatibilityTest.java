@@ -58,8 +58,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * between versions (a method the server lacks, turn ids) against each codex version configured in
  * {@link CompatVersions} ({@code -Dcodex.compat.versions=0.98.0,0.169.0} and/or {@code -Dcodex.compat.version=X},
  * as the CI matrix passes it), each installed into the cache with npm if needed. Without either property the class
- * is skipped. Every run writes the outcome as a markdown table to {@code target/compatibility.md} (or
- * {@code target/compatibility-VERSION.md} for a single version):
+ * is skipped. Every run writes the outcome as a markdown table to {@code target/compatibility.md}:
  *
  * <pre>
  * mvn -B verify -pl integration-tests -am -Dtest=CompatibilityTest -Dsurefire.failIfNoSpecifiedTests=false \
@@ -351,10 +350,8 @@ class CompatibilityTest {
         if (OUTCOMES.isEmpty()) {
             return;
         }
-        List<String> versions = versions();
-        String table = table(versions, OUTCOMES, FACTS);
-        Path out = Path.of("target", versions.size() == 1 ? "compatibility-" + versions.get(0) + ".md"
-                : "compatibility.md");
+        String table = table(versions(), OUTCOMES, FACTS);
+        Path out = Path.of("target", "compatibility.md");
         Files.createDirectories(out.getParent());
         Files.writeString(out, table, StandardCharsets.UTF_8);
         System.out.println(table);

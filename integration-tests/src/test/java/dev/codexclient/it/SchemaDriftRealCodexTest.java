@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -61,33 +62,34 @@ class SchemaDriftRealCodexTest {
 
     @ParameterizedTest(name = "codex {0}")
     @MethodSource("versions")
-    void reportsWhatTheBinaryLacks(String version) throws IOException {
+    void reportsWhatTheBinaryLacks(String version, @TempDir Path dir) throws IOException {
         Path codex = CodexBinary.version(version);
+        Path jsonFile = dir.resolve("drift.json");
 
-        Run json = drift(codex, "--json");
+        Run run = drift(codex, "--json-file", jsonFile.toString());
 
-        assertThat(json.err()).isEmpty();
-        JsonNode report = JSON.readTree(json.out());
+        assertThat(run.err()).isEmpty();
+        JsonNode report = JSON.readTree(jsonFile.toFile());
         assertThat(report.path("compared").path("codexVersion").asText()).isEqualTo(version);
         assertThat(report.path("sdk").path("codexVersion").asText()).isEqualTo(CodexVersion.pinned().text());
+        assertThat(run.out()).startsWith("Protocol drift: codex " + version + " (" + codex + ")");
         List<String> missing = new ArrayList<>();
         report.path("missing").forEach(m -> missing.add(m.path("method").asText()));
 
         if (version.equals(CodexVersion.pinned().text())) {
-            assertThat(json.exit()).isEqualTo(SchemaDrift.COMPATIBLE);
+            assertThat(run.exit()).isEqualTo(SchemaDrift.COMPATIBLE);
             assertThat(report.path("identical").asBoolean()).as("the pinned binary publishes the vendored schema")
                     .isTrue();
+            assertThat(run.out()).contains("No differences");
         } else if (KNOWN.containsKey(version)) {
             assertThat(missing).containsExactlyElementsOf(KNOWN.get(version));
-            assertThat(json.exit()).isEqualTo(SchemaDrift.INCOMPATIBLE);
-            Run text = drift(codex);
-            assertThat(text.exit()).isEqualTo(SchemaDrift.INCOMPATIBLE);
-            assertThat(text.out()).contains("INCOMPATIBLE: codex " + version + " lacks " + missing.size());
-            missing.forEach(m -> assertThat(text.out()).contains(m));
+            assertThat(run.exit()).isEqualTo(SchemaDrift.INCOMPATIBLE);
+            assertThat(run.out()).contains("INCOMPATIBLE: codex " + version + " lacks " + missing.size());
+            missing.forEach(m -> assertThat(run.out()).contains(m));
             assertThat(drift(codex, "--allow-missing", String.join(",", missing)).exit())
                     .isEqualTo(SchemaDrift.COMPATIBLE);
         } else {
-            assertThat(json.exit()).isEqualTo(missing.isEmpty() ? SchemaDrift.COMPATIBLE : SchemaDrift.INCOMPATIBLE);
+            assertThat(run.exit()).isEqualTo(missing.isEmpty() ? SchemaDrift.COMPATIBLE : SchemaDrift.INCOMPATIBLE);
         }
     }
 }
