@@ -52,6 +52,7 @@ public final class ClientApiRequirements {
      * @param usedBy the API members that rely on it ({@code Type.member}, or {@code Type.Builder.member})
      */
     public record Requirement(Kind kind, String method, List<String> usedBy) {
+        /** Copies {@code usedBy}. */
         public Requirement {
             usedBy = List.copyOf(usedBy);
         }

@@ -21,7 +21,10 @@ import java.util.Map;
  */
 public final class DriftReport {
     private static final int WIDTH = 110;
-    /** Without {@code details}, how many other changed types and type names the text lists. */
+    /**
+     * Without {@code details}, how many of the other changed types and type names the text lists (all of those the
+     * client API uses are listed, one line each).
+     */
     private static final int SHOWN_TYPES = 25;
     private static final int SHOWN_NAMES = 40;
     private static final Map<Kind, String> HEADINGS = Map.of(
@@ -49,7 +52,7 @@ public final class DriftReport {
      * The report for people.
      *
      * @param sdkVersion the codex version the SDK was generated from
-     * @param details    list every difference of every type, not only of the types the client API uses
+     * @param details    list every difference of every type, not one line per type
      */
     public static String text(Drift drift, String sdkVersion, Subject other, boolean details) {
         StringBuilder out = new StringBuilder();
@@ -79,7 +82,8 @@ public final class DriftReport {
             methods(out, HEADINGS.get(kind), drift.methods().get(kind), them);
         }
         types(out, drift, them, details);
-        out.append("\n(- only in the SDK's schema, + only in ").append(them).append(", ~ different)\n");
+        out.append("\n(- only in the SDK's schema, + only in ").append(them).append(", ~ different");
+        out.append(details ? ")\n" : "; --details lists every field, value and variant)\n");
         return out.toString();
     }
 
@@ -116,7 +120,11 @@ public final class DriftReport {
         } else {
             out.append(counts(used.size(), "changed", usedRemoved.size(), "missing from " + them, 0, "")).append('\n');
             for (TypeDiff t : used) {
-                detailed(out, t);
+                if (details) {
+                    detailed(out, t);
+                } else {
+                    out.append("  ~ ").append(t.name()).append(": ").append(summary(t)).append('\n');
+                }
             }
             names(out, "-", usedRemoved, Integer.MAX_VALUE);
         }

@@ -270,12 +270,27 @@ class SchemaDiffTest {
                         + "  - thread/revert\n  + thread/rollback\n"
                         + "  ~ account/read: params optional AccountReadParams | null -> optional null\n")
                 .contains("Types the client API sends or reads: 3 changed, 1 missing from codex 0.98.0\n"
-                        + "  ~ SandboxMode\n      - value danger-full-access\n      + value full-access\n")
-                .contains("      ~ field cwd: optional string | null -> required string\n")
+                        + "  ~ SandboxMode: -1 value, +1 value\n"
+                        + "  ~ ThreadItem: -1 variant, +1 variant, -1 field, +1 field\n"
+                        + "  ~ ThreadStartParams: ~1 field, -1 field, +1 field\n"
+                        + "  - ThreadRevertParams\n")
                 .contains("Other types: 1 changed, 2 missing from codex 0.98.0, 3 only in codex 0.98.0\n"
                         + "  ~ Decision: -1 value, +1 variant\n"
                         + "  - AccountReadParams, OnlyInSdk\n"
                         + "  + OnlyInOther, ThreadRollbackParams, root/Thread\n");
+    }
+
+    @Test
+    void theDetailedTextReportListsEveryChange() throws Exception {
+        String text = DriftReport.text(drift(), "0.169.0", new DriftReport.Subject("codex 0.98.0", "0.98.0",
+                "/opt/codex"), true);
+        assertThat(text)
+                .contains("  ~ SandboxMode\n      - value danger-full-access\n      + value full-access\n")
+                .contains("  ~ ThreadStartParams\n"
+                        + "      ~ field cwd: optional string | null -> required string\n"
+                        + "      - field model: optional string | null\n"
+                        + "      + field profile: optional string | null\n")
+                .contains("  ~ Decision\n      - value decline\n      + variant reject\n");
     }
 
     @Test
