@@ -250,18 +250,36 @@ class CompatibilityTest {
     }
 
     /**
-     * {@code thread/revert} where the binary's own schema lacks it (before 0.150), else a method no codex has:
-     * either way the typed exception, naming the method and the server's version. Where the schema has
-     * {@code thread/revert}, it works.
+     * The calls of the client API whose methods the binary's own schema lacks ({@code thread/revert} before
+     * 0.148.0, {@code turn/steer} and {@code thread/unsubscribe} on 0.98.0) fail with the typed exception, naming
+     * the method and the server's version; where the schema has {@code thread/revert}, it works. A method no codex
+     * has fails the same way on every version.
      */
     private void methodTheServerLacks(Codex codex, String version, Path binary) {
-        boolean hasRevert = SCHEMAS.computeIfAbsent(version, v -> ProtocolSchema.read(
-                SchemaSources.export(binary, Duration.ofMinutes(2)).bundle()))
-                .methods(Kind.CLIENT_REQUEST).containsKey("thread/revert");
-        codex.model().enqueue(ModelStep.reply("first"));
+        Set<String> methods = SCHEMAS.computeIfAbsent(version, v -> ProtocolSchema.read(
+                SchemaSources.export(binary, Duration.ofMinutes(2)).bundle())).methods(Kind.CLIENT_REQUEST).keySet();
+        boolean hasRevert = methods.contains("thread/revert");
+        codex.model().enqueue(ModelStep.reply("first"), ModelStep.stall(Duration.ofSeconds(30)));
         try (CodexClient client = codex.client(b -> { })) {
             CodexThread thread = client.startThread(codex.threadParams().build());
             TurnResult first = thread.startTurn("one").await(TURN);
+            if (!methods.contains("turn/steer")) {
+                CodexTurn waiting = thread.startTurn("wait");
+                assertThatThrownBy(() -> waiting.steer("faster").join())
+                        .cause().isInstanceOfSatisfying(CodexMethodNotSupportedException.class, e -> {
+                            assertThat(e.method()).isEqualTo("turn/steer");
+                            assertThat(e.serverVersion()).contains(CodexVersion.parse(version));
+                        });
+                assertThat(waiting.interrupt().join().status()).isEqualTo(TurnStatus.INTERRUPTED);
+                fact(version, "`CodexTurn.steer` → `CodexMethodNotSupportedException` (no `turn/steer`)");
+            }
+            if (!methods.contains("thread/unsubscribe")) {
+                assertThatThrownBy(thread::unsubscribe).isInstanceOfSatisfying(
+                        CodexMethodNotSupportedException.class,
+                        e -> assertThat(e.method()).isEqualTo("thread/unsubscribe"));
+                fact(version, "`CodexThread.unsubscribe` → `CodexMethodNotSupportedException` (no"
+                        + " `thread/unsubscribe`)");
+            }
             if (hasRevert) {
                 assertThat(thread.revertTo(first.turnId()).id()).isEqualTo(thread.id());
             } else {
