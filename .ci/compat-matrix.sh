@@ -50,7 +50,7 @@ done
 
 log "drift reports ($(elapsed))"
 # The command-line tool as users run it: core's classes on a class path with its runtime dependencies.
-mvn -B -q -pl codex-client-core -am compile dependency:build-classpath \
+mvn -B -q -pl codex-client-core -am compile org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath \
   -Dmdep.outputFile=target/drift.classpath -DincludeScope=runtime
 CP="codex-client-core/target/classes:$(cat codex-client-core/target/drift.classpath)"
 {

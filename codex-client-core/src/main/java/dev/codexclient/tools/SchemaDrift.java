@@ -232,7 +232,7 @@ public final class SchemaDrift {
             if (o.codex != null && o.schema != null) {
                 throw new IllegalArgumentException("--codex and --schema exclude each other");
             }
-            if (o.codex != null && !Files.isExecutable(o.codex)) {
+            if (o.codex != null && !(Files.isRegularFile(o.codex) && Files.isExecutable(o.codex))) {
                 throw new IllegalArgumentException("--codex " + o.codex + " is not an executable file");
             }
             if (o.schema != null && !Files.exists(o.schema)) {

@@ -149,7 +149,9 @@ class SchemaDriftTest {
                 .satisfies(r -> assertThat(r.exit()).isEqualTo(SchemaDrift.ERROR))
                 .satisfies(r -> assertThat(r.err()).contains("not a codex app-server schema bundle"));
         assertThat(run("--schema", dir.resolve("broken.json").toString()).exit()).isEqualTo(SchemaDrift.ERROR);
-        assertThat(run("--codex", dir.toString(), "--schema", dir.toString()).err()).contains("exclude each other");
+        assertThat(run("--codex", dir.toString()).err()).contains("is not an executable file");
+        assertThat(run("--schema", dir.toString(), "--schema", dir.toString(), "--codex", "/bin/sh").err())
+                .contains("exclude each other");
         Run help = run("--help");
         assertThat(help.exit()).isZero();
         assertThat(help.out()).startsWith("Usage: SchemaDrift").contains("Exit status");
