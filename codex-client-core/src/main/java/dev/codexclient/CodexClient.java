@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexProtocolException;
+import dev.codexclient.errors.CodexRpcException;
 import dev.codexclient.errors.CodexTimeoutException;
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.internal.Redactor;
@@ -383,6 +384,11 @@ public final class CodexClient implements AutoCloseable {
         @Override
         public CompletionStage<?> onRequest(IncomingRequest request) {
             return router.route(request);
+        }
+
+        @Override
+        public CodexRpcException refineError(CodexRpcException error) {
+            return UnknownMethodErrors.refine(error, serverInfo);
         }
 
         @Override

@@ -4,10 +4,11 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * What the app-server said about itself in its {@code initialize} result. Older servers (before ~0.110) send only
+ * What the app-server said about itself in its {@code initialize} result. Servers before codex 0.117.0 send only
  * the user agent, so the other members are optional.
  *
- * @param userAgent      e.g. {@code codex_cli_rs/0.169.0 (Debian 12; x86_64) ...}
+ * @param userAgent      e.g. {@code acme-bot/0.169.0 (Debian 12.0.0; x86_64) xterm (acme-bot; 1.4.0)}: codex
+ *                       names itself after the client's {@code clientInfo.name}, then gives its version
  * @param codexHome      the server's {@code CODEX_HOME}
  * @param platformFamily e.g. {@code unix}
  * @param platformOs     e.g. {@code linux}
@@ -19,5 +20,14 @@ public record ServerInfo(String userAgent, Optional<String> codexHome, Optional<
         Objects.requireNonNull(codexHome, "codexHome");
         Objects.requireNonNull(platformFamily, "platformFamily");
         Objects.requireNonNull(platformOs, "platformOs");
+    }
+
+    /**
+     * The server's codex version, read from {@link #userAgent()} ({@code 0.98.0} in
+     * {@code acme-bot/0.98.0 (Debian 12.0.0; x86_64) ...}); empty when the user agent names none. Compare it with
+     * {@link CodexVersion#pinned()}, the version this SDK was generated from.
+     */
+    public Optional<CodexVersion> codexVersion() {
+        return CodexVersion.fromUserAgent(userAgent);
     }
 }

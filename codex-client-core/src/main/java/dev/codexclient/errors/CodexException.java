@@ -3,7 +3,8 @@ package dev.codexclient.errors;
 /**
  * The root of every exception this SDK throws. Unchecked: callers catch it where they can act on it.
  *
- * <p>Subclasses say what went wrong: {@link CodexRpcException} (the server answered with a JSON-RPC error),
+ * <p>Subclasses say what went wrong: {@link CodexRpcException} (the server answered with a JSON-RPC error;
+ * {@link CodexMethodNotSupportedException} when it does not know the method),
  * {@link CodexTransportException} (the connection or the child process ended), {@link CodexTimeoutException},
  * {@link CodexOverloadedException} and {@link CodexTurnFailedException}.
  */

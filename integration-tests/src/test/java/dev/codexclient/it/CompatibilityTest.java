@@ -1,70 +1,88 @@
 package dev.codexclient.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.codexclient.CodexClient;
 import dev.codexclient.CodexThread;
 import dev.codexclient.CodexTurn;
+import dev.codexclient.CodexVersion;
 import dev.codexclient.DynamicTool;
 import dev.codexclient.ToolResult;
 import dev.codexclient.TurnResult;
+import dev.codexclient.errors.CodexMethodNotSupportedException;
+import dev.codexclient.internal.drift.ClientApiRequirements.Kind;
+import dev.codexclient.internal.drift.ProtocolSchema;
+import dev.codexclient.internal.drift.SchemaSources;
 import dev.codexclient.protocol.CommandExecutionApprovalDecision;
 import dev.codexclient.protocol.CommandExecutionStatus;
+import dev.codexclient.protocol.MethodDescriptor;
+import dev.codexclient.protocol.ParamsPresence;
+import dev.codexclient.protocol.ProtocolJson;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.ThreadItem;
+import dev.codexclient.protocol.ThreadStartParams;
 import dev.codexclient.protocol.TurnStatus;
 import dev.codexclient.testkit.CodexBinary;
 import dev.codexclient.testkit.ModelStep;
+import dev.codexclient.testkit.ScriptedModelServer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The core flows (handshake, thread, streamed turn, command approval, dynamic tool, interrupt) against each codex
- * version named in the system property {@code codex.compat.versions} (comma-separated, e.g.
- * {@code 0.98.0,0.169.0}), each installed into the cache with npm if needed. Without the property the class is
- * skipped. Every run writes the outcome as a markdown table to {@code target/compatibility.md}:
+ * The core flows (handshake, thread, streamed turn, command approval, dynamic tool, interrupt) and the differences
+ * between versions (a method the server lacks, turn ids) against each codex version configured in
+ * {@link CompatVersions} ({@code -Dcodex.compat.versions=0.98.0,0.169.0} and/or {@code -Dcodex.compat.version=X},
+ * as the CI matrix passes it), each installed into the cache with npm if needed. Without either property the class
+ * is skipped. Every run writes the outcome as a markdown table to {@code target/compatibility.md}:
  *
  * <pre>
  * mvn -B verify -pl integration-tests -am -Dtest=CompatibilityTest -Dsurefire.failIfNoSpecifiedTests=false \
- *     -Dcodex.compat.versions=0.98.0,0.169.0
+ *     -Dcodex.compat.versions=0.98.0,0.120.0,0.169.0
  * </pre>
+ *
+ * <p>Each codex runs with a private {@code CODEX_HOME} (the scripted model's) and a private {@code HOME}.
  */
 @Tag("real-codex")
 @Timeout(90)
 class CompatibilityTest {
-    static final String VERSIONS_PROPERTY = "codex.compat.versions";
     private static final Duration TURN = Duration.ofSeconds(30);
-    private static final List<String> FLOWS = List.of("handshake", "streamed turn", "command approval",
-            "dynamic tool", "interrupt");
+    static final List<String> FLOWS = List.of("handshake", "streamed turn", "command approval",
+            "dynamic tool", "interrupt", "method the server lacks", "turn ids");
 
     /** version → flow → outcome ("✓" or "✗ reason"). */
     private static final Map<String, Map<String, String>> OUTCOMES = new ConcurrentHashMap<>();
     /** version → facts seen on the wire. */
     private static final Map<String, Set<String>> FACTS = new ConcurrentHashMap<>();
+    /** version → the schema its binary exports (to know what it should support). */
+    private static final Map<String, ProtocolSchema> SCHEMAS = new ConcurrentHashMap<>();
 
     static List<String> versions() {
-        String configured = System.getProperty(VERSIONS_PROPERTY, "").strip();
-        return configured.isEmpty() ? List.of()
-                : Arrays.stream(configured.split(",")).map(String::strip).filter(v -> !v.isEmpty()).toList();
+        return CompatVersions.configured();
     }
 
     static Stream<Arguments> cases() {
@@ -78,17 +96,21 @@ class CompatibilityTest {
 
     @ParameterizedTest(name = "codex {0}: {1}")
     @MethodSource("cases")
-    void flow(String version, String flow) throws Exception {
-        assumeFalse(versions().isEmpty(), "no codex versions to check: set -D" + VERSIONS_PROPERTY
-                + "=0.98.0,0.169.0 (comma-separated) to run the compatibility matrix");
+    void flow(String version, String flow, @TempDir Path home) throws Exception {
+        assumeFalse(versions().isEmpty(), "no codex versions to check: set -D" + CompatVersions.VERSIONS_PROPERTY
+                + "=0.98.0,0.169.0 (comma-separated) or -D" + CompatVersions.VERSION_PROPERTY
+                + "=0.98.0 to run the compatibility matrix");
         Path binary = CodexBinary.version(version);
-        try (RealCodexFixture codex = new RealCodexFixture(binary)) {
+        try (RealCodexFixture fixture = new RealCodexFixture(binary)) {
+            Codex codex = new Codex(fixture, home);
             Runnable check = switch (flow) {
                 case "handshake" -> () -> handshake(codex, version);
                 case "streamed turn" -> () -> streamedTurn(codex, version);
                 case "command approval" -> () -> commandApproval(codex, version);
                 case "dynamic tool" -> () -> dynamicTool(codex, version);
                 case "interrupt" -> () -> interrupt(codex, version);
+                case "method the server lacks" -> () -> methodTheServerLacks(codex, version, binary);
+                case "turn ids" -> () -> turnIds(codex, version);
                 default -> throw new IllegalArgumentException(flow);
             };
             try {
@@ -101,9 +123,29 @@ class CompatibilityTest {
         }
     }
 
-    private void handshake(RealCodexFixture codex, String version) {
+    /** The fixture, with a private HOME for every codex it starts. */
+    private record Codex(RealCodexFixture fixture, Path home) {
+        CodexClient client(Consumer<CodexClient.Builder> configure) {
+            return fixture.client(b -> configure.accept(b.environment("HOME", home.toString())));
+        }
+
+        ScriptedModelServer model() {
+            return fixture.model;
+        }
+
+        Path workspace() {
+            return fixture.workspace;
+        }
+
+        ThreadStartParams.Builder threadParams() {
+            return fixture.threadParams();
+        }
+    }
+
+    private void handshake(Codex codex, String version) {
         try (CodexClient client = codex.client(b -> { })) {
             assertThat(client.serverInfo().userAgent()).contains(version);
+            assertThat(client.serverInfo().codexVersion()).contains(CodexVersion.parse(version));
             fact(version, "initialize result: userAgent"
                     + (client.serverInfo().codexHome().isPresent() ? ", codexHome" : "")
                     + (client.serverInfo().platformFamily().isPresent() ? ", platformFamily" : "")
@@ -111,9 +153,9 @@ class CompatibilityTest {
         }
     }
 
-    private void streamedTurn(RealCodexFixture codex, String version) {
+    private void streamedTurn(Codex codex, String version) {
         String text = "Grüße — 漢字 🚀 streamed in pieces.";
-        codex.model.enqueue(ModelStep.reply(text).withChunkSize(3));
+        codex.model().enqueue(ModelStep.reply(text).withChunkSize(3));
         List<ServerNotification> all = new CopyOnWriteArrayList<>();
         try (CodexClient client = codex.client(b -> b.onNotification(all::add))) {
             CodexTurn turn = client.startThread(codex.threadParams().build()).startTurn("stream please");
@@ -146,8 +188,8 @@ class CompatibilityTest {
         }
     }
 
-    private void commandApproval(RealCodexFixture codex, String version) {
-        codex.model.enqueue(ModelStep.callTool("exec_command",
+    private void commandApproval(Codex codex, String version) {
+        codex.model().enqueue(ModelStep.callTool("exec_command",
                         Map.of("cmd", "printf 'compat\\n' | tee compat.txt", "login", false)),
                 ModelStep.reply("written"));
         List<String> asked = new CopyOnWriteArrayList<>();
@@ -163,10 +205,10 @@ class CompatibilityTest {
                 assertThat(c.status()).isEqualTo(CommandExecutionStatus.COMPLETED);
                 assertThat(c.aggregatedOutput()).contains("compat");
             });
-            assertThat(codex.workspace.resolve("compat.txt")).hasContent("compat");
+            assertThat(codex.workspace().resolve("compat.txt")).hasContent("compat");
 
             // Not a pass/fail check: whether this version asks before a command it considers known-safe.
-            codex.model.enqueue(ModelStep.callTool("exec_command", Map.of("cmd", "echo safe", "login", false)),
+            codex.model().enqueue(ModelStep.callTool("exec_command", Map.of("cmd", "echo safe", "login", false)),
                     ModelStep.reply("echoed"));
             asked.clear();
             TurnResult safe = client.startThread(codex.threadParams().build()).startTurn("echo something")
@@ -180,21 +222,21 @@ class CompatibilityTest {
     record Key(String key) {
     }
 
-    private void dynamicTool(RealCodexFixture codex, String version) {
-        codex.model.enqueue(ModelStep.callTool("lookup_key", Map.of("key", "K-7")), ModelStep.reply("found"));
+    private void dynamicTool(Codex codex, String version) {
+        codex.model().enqueue(ModelStep.callTool("lookup_key", Map.of("key", "K-7")), ModelStep.reply("found"));
         try (CodexClient client = codex.client(b -> b.experimentalApi(true).tool(DynamicTool.of("lookup_key",
                 "Looks a key up", Key.class, k -> ToolResult.text("value of " + k.key() + " is 42"))))) {
             TurnResult result = client.startThread(codex.threadParams().build()).startTurn("look up K-7")
                     .await(TURN);
             assertThat(result.status()).isEqualTo(TurnStatus.COMPLETED);
-            assertThat(codex.model.requests()).hasSizeGreaterThanOrEqualTo(2);
-            assertThat(codex.model.requests().get(1).functionCallOutputs().values())
+            assertThat(codex.model().requests()).hasSizeGreaterThanOrEqualTo(2);
+            assertThat(codex.model().requests().get(1).functionCallOutputs().values())
                     .anySatisfy(o -> assertThat(o).contains("value of K-7 is 42"));
         }
     }
 
-    private void interrupt(RealCodexFixture codex, String version) {
-        codex.model.enqueue(ModelStep.stall(Duration.ofSeconds(30)));
+    private void interrupt(Codex codex, String version) {
+        codex.model().enqueue(ModelStep.stall(Duration.ofSeconds(30)));
         try (CodexClient client = codex.client(b -> { })) {
             CodexThread thread = client.startThread(codex.threadParams().build());
             CodexTurn turn = thread.startTurn("take your time");
@@ -205,6 +247,105 @@ class CompatibilityTest {
             fact(version, "interrupt settles in " + Duration.ofNanos(System.nanoTime() - start).toMillis()
                     + " ms");
         }
+    }
+
+    /**
+     * The calls of the client API whose methods the binary's own schema lacks ({@code thread/revert} before
+     * 0.148.0, {@code turn/steer} and {@code thread/unsubscribe} on 0.98.0) fail with the typed exception, naming
+     * the method and the server's version; where the schema has {@code thread/revert}, it works. A method no codex
+     * has fails the same way on every version.
+     */
+    private void methodTheServerLacks(Codex codex, String version, Path binary) {
+        Set<String> methods = SCHEMAS.computeIfAbsent(version, v -> ProtocolSchema.read(
+                SchemaSources.export(binary, Duration.ofMinutes(2)).bundle())).methods(Kind.CLIENT_REQUEST).keySet();
+        boolean hasRevert = methods.contains("thread/revert");
+        codex.model().enqueue(ModelStep.reply("first"), ModelStep.stall(Duration.ofSeconds(30)));
+        try (CodexClient client = codex.client(b -> { })) {
+            CodexThread thread = client.startThread(codex.threadParams().build());
+            TurnResult first = thread.startTurn("one").await(TURN);
+            if (!methods.contains("turn/steer")) {
+                CodexTurn waiting = thread.startTurn("wait");
+                assertThatThrownBy(() -> waiting.steer("faster").join())
+                        .cause().isInstanceOfSatisfying(CodexMethodNotSupportedException.class, e -> {
+                            assertThat(e.method()).isEqualTo("turn/steer");
+                            assertThat(e.serverVersion()).contains(CodexVersion.parse(version));
+                        });
+                assertThat(waiting.interrupt().join().status()).isEqualTo(TurnStatus.INTERRUPTED);
+                fact(version, "`CodexTurn.steer` → `CodexMethodNotSupportedException` (no `turn/steer`)");
+            }
+            if (!methods.contains("thread/unsubscribe")) {
+                assertThatThrownBy(thread::unsubscribe).isInstanceOfSatisfying(
+                        CodexMethodNotSupportedException.class,
+                        e -> assertThat(e.method()).isEqualTo("thread/unsubscribe"));
+                fact(version, "`CodexThread.unsubscribe` → `CodexMethodNotSupportedException` (no"
+                        + " `thread/unsubscribe`)");
+            }
+            if (hasRevert) {
+                assertThat(thread.revertTo(first.turnId()).id()).isEqualTo(thread.id());
+            } else {
+                assertThatThrownBy(() -> thread.revertTo(first.turnId()))
+                        .isInstanceOfSatisfying(CodexMethodNotSupportedException.class, e -> {
+                            assertThat(e.method()).isEqualTo("thread/revert");
+                            assertThat(e.serverVersion()).contains(CodexVersion.parse(version));
+                            assertThat(e.serverMethods()).contains("thread/start", "thread/rollback");
+                            fact(version, "`thread/revert` (missing) → `" + e.code() + " " + shortened(e) + "`");
+                        });
+            }
+            MethodDescriptor<Object, JsonNode> unknown = new MethodDescriptor<>("compat/noSuchMethod", Object.class,
+                    JsonNode.class, ParamsPresence.OPTIONAL, false);
+            assertThatThrownBy(() -> client.rpc().call(unknown, Map.of()).join())
+                    .hasCauseInstanceOf(CodexMethodNotSupportedException.class)
+                    .cause().satisfies(c -> {
+                        CodexMethodNotSupportedException e = (CodexMethodNotSupportedException) c;
+                        assertThat(e.serverVersion()).contains(CodexVersion.parse(version));
+                        fact(version, "an unknown method → JSON-RPC error `" + e.code() + " " + shortened(e) + "`");
+                    });
+        }
+    }
+
+    private static String shortened(CodexMethodNotSupportedException e) {
+        String m = e.serverMessage();
+        int list = m.indexOf(", expected one of");
+        return (list < 0 ? m : m.substring(0, list) + ", expected one of …").replace("`", "'");
+    }
+
+    /**
+     * The turn handle's id is the one every event of the turn carries. What {@code thread/read} calls the same
+     * turn differs by version: the same id from 0.100.0 on, {@code turn-<position>} before.
+     */
+    private void turnIds(Codex codex, String version) {
+        codex.model().enqueue(ModelStep.reply("first"), ModelStep.reply("second"));
+        List<String> eventTurnIds = new CopyOnWriteArrayList<>();
+        try (CodexClient client = codex.client(b -> { })) {
+            CodexThread thread = client.startThread(codex.threadParams().build());
+            thread.onEvent(n -> turnIdOf(n).ifPresent(eventTurnIds::add));
+            List<String> live = new ArrayList<>();
+            for (String prompt : List.of("one", "two")) {
+                CodexTurn turn = thread.startTurn(prompt);
+                TurnResult result = turn.await(TURN);
+                assertThat(result.turnId()).isEqualTo(turn.id());
+                live.add(turn.id());
+            }
+            assertThat(eventTurnIds).as("every event of the turns carries the handle's id").isNotEmpty()
+                    .allSatisfy(id -> assertThat(live).contains(id));
+            assertThat(new TreeSet<>(eventTurnIds)).containsExactlyInAnyOrderElementsOf(live);
+            List<String> stored = thread.read().turns().stream().map(t -> t.id()).toList();
+            assertThat(stored).hasSize(2);
+            if (stored.equals(live)) {
+                fact(version, "turn ids: `turn/start`, the turn's events and `thread/read` agree");
+            } else {
+                assertThat(stored).containsExactly("turn-1", "turn-2");
+                fact(version, "turn ids: `turn/start` and the turn's events say " + live.stream()
+                        .map(i -> "`" + i + "`").toList() + ", `thread/read` says " + stored.stream()
+                        .map(i -> "`" + i + "`").toList());
+            }
+        }
+    }
+
+    private static Optional<String> turnIdOf(ServerNotification n) {
+        JsonNode params = ProtocolJson.mapper().valueToTree(n).path("params");
+        String id = params.path("turnId").asText(params.path("turn").path("id").asText(""));
+        return id.isEmpty() ? Optional.empty() : Optional.of(id);
     }
 
     private static void record(String version, String flow, String outcome) {
@@ -249,7 +390,8 @@ class CompatibilityTest {
             }
             md.append('\n');
         }
-        Map<String, Set<String>> sorted = new TreeMap<>(facts);
+        Map<String, Set<String>> sorted = new TreeMap<>(Comparator.comparing(CodexVersion::parse));
+        sorted.putAll(facts);
         if (!sorted.isEmpty()) {
             md.append("\nSeen on the wire:\n");
             sorted.forEach((v, f) -> new TreeSet<>(f).forEach(line ->

@@ -80,6 +80,14 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
 
         /** The connection ended; called once, after every pending request has been failed. */
         void onClosed(CodexTransportException cause);
+
+        /**
+         * Gives an error response a more specific type before it fails its call (e.g. a method the server does not
+         * know). Called on the reader thread: it must be quick, must not block and must not throw.
+         */
+        default CodexRpcException refineError(CodexRpcException error) {
+            return error;
+        }
     }
 
     private final Transport transport;
@@ -650,8 +658,8 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         // travels on in an exception that ends up in logs.
         String text = redactor.apply(error.path("message").asText(""));
         JsonNode data = error.get("data");
-        failAttempt(p, new CodexRpcException(p.call().method, code, text,
-                data == null || data.isNull() ? null : data));
+        failAttempt(p, handler.refineError(new CodexRpcException(p.call().method, code, text,
+                data == null || data.isNull() ? null : data)));
     }
 
     private <R> void finishBound(Call<R> call, Object value) {

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# The compatibility matrix: installs each codex version into the cache, writes its drift report against the
+# pinned schema (dev.codexclient.tools.SchemaDrift), and runs the compatibility flows (CompatibilityTest) and the
+# drift tests (SchemaDriftRealCodexTest) against all of them in one Maven run.
+#
+#   .ci/compat-matrix.sh                                   # 0.98.0, 0.120.0 and the pinned version
+#   CODEX_COMPAT_VERSIONS="0.98.0 0.150.0" .ci/compat-matrix.sh
+#
+# Why these versions: 0.98.0 is the oldest supported (legacy codex/event/* notifications, an initialize result
+# with only userAgent, per-session turn ids); 0.120.0 speaks the current protocol but lacks thread/revert and
+# sends turn/completed without items; the pinned version is what the SDK is generated from (docs/COMPATIBILITY.md).
+#
+# Writes target/compat/: drift-VERSION.txt and drift-VERSION.json, compatibility.md (the flows by version) and
+# summary.md. Fails when a flow fails on any version, when the pinned codex publishes a schema other than the
+# vendored one, or when the drift tool cannot produce a report. A drift report that names methods an old version
+# lacks (exit status 1) is expected and does not fail the matrix.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+started=$(date +%s)
+PINNED="$(cat schema/VERSION)"
+VERSIONS="${CODEX_COMPAT_VERSIONS:-0.98.0 0.120.0 ${PINNED}}"
+CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/codex-client/codex"
+OUT="target/compat"
+mkdir -p "${OUT}"
+summary="${OUT}/summary.md"
+failed=0
+
+log() { printf '\n=== compat: %s\n' "$*"; }
+elapsed() { echo "$(( $(date +%s) - started )) s"; }
+
+for v in ${VERSIONS}; do
+  if [[ ! "${v}" =~ ^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$ ]]; then
+    echo "compat: not a codex version: ${v}" >&2
+    exit 64
+  fi
+done
+
+log "codex versions: ${VERSIONS} (cache ${CACHE})"
+for v in ${VERSIONS}; do
+  dir="${CACHE}/${v}"
+  if [ ! -x "${dir}/node_modules/.bin/codex" ]; then
+    t=$(date +%s)
+    mkdir -p "${dir}"
+    npm install --prefix "${dir}" --no-audit --no-fund --loglevel=error "@openai/codex@${v}" </dev/null
+    echo "installed codex ${v} in $(( $(date +%s) - t )) s"
+  fi
+  echo "codex ${v}: $("${dir}/node_modules/.bin/codex" --version) ($(du -sh "${dir}" | cut -f1))"
+done
+
+log "drift reports ($(elapsed))"
+# The command-line tool as users run it: core's classes on a class path with its runtime dependencies.
+mvn -B -q -pl codex-client-core -am compile org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath \
+  -Dmdep.outputFile=target/drift.classpath -DincludeScope=runtime
+CP="codex-client-core/target/classes:$(cat codex-client-core/target/drift.classpath)"
+{
+  echo "# Compatibility matrix"
+  echo
+  echo "| codex | drift report | exit |"
+  echo "|---|---|---|"
+} > "${summary}"
+for v in ${VERSIONS}; do
+  codex="${CACHE}/${v}/node_modules/.bin/codex"
+  strict=()
+  [ "${v}" = "${PINNED}" ] && strict=(--strict)
+  set +e
+  java -cp "${CP}" dev.codexclient.tools.SchemaDrift --codex "${codex}" --json-file "${OUT}/drift-${v}.json" \
+    ${strict[@]+"${strict[@]}"} > "${OUT}/drift-${v}.txt"
+  status=$?
+  set -e
+  verdict="$(grep -m1 -E '^(OK|INCOMPATIBLE):' "${OUT}/drift-${v}.txt" || echo 'no report')"
+  echo "codex ${v}: exit ${status}: ${verdict}"
+  echo "| ${v} | ${verdict} | ${status} |" >> "${summary}"
+  if [ "${status}" -ge 2 ] || { [ "${v}" = "${PINNED}" ] && [ "${status}" -ne 0 ]; }; then
+    echo "compat: the drift report for codex ${v} failed (exit ${status}); see ${OUT}/drift-${v}.txt" >&2
+    failed=1
+  fi
+done
+
+log "compatibility flows and drift tests ($(elapsed))"
+list="$(echo ${VERSIONS} | tr ' ' ',')"
+rm -f integration-tests/target/surefire-reports/TEST-dev.codexclient.it.CompatibilityTest.xml \
+      integration-tests/target/surefire-reports/TEST-dev.codexclient.it.SchemaDriftRealCodexTest.xml \
+      integration-tests/target/compatibility.md
+set +e
+mvn -B -pl integration-tests -am verify -Dtest='CompatibilityTest,SchemaDriftRealCodexTest' \
+  -Dsurefire.failIfNoSpecifiedTests=false -Dcodex.compat.versions="${list}" > "${OUT}/flows.log" 2>&1
+status=$?
+set -e
+grep -E 'Tests run:|FAIL' "${OUT}/flows.log" | grep -v ' -- in ' | tail -5 || true
+if [ "${status}" -ne 0 ]; then
+  tail -80 "${OUT}/flows.log" >&2
+  echo "compat: the compatibility tests failed; see ${OUT}/flows.log" >&2
+  failed=1
+fi
+# A test filter or tag configuration that selects nothing must not pass as green.
+for t in CompatibilityTest SchemaDriftRealCodexTest; do
+  report="integration-tests/target/surefire-reports/TEST-dev.codexclient.it.${t}.xml"
+  ran=$(sed -n 's/.*<testsuite [^>]*tests="\([0-9]*\)".*/\1/p' "${report}" 2>/dev/null | head -1)
+  skipped=$(sed -n 's/.*<testsuite [^>]*skipped="\([0-9]*\)".*/\1/p' "${report}" 2>/dev/null | head -1)
+  if [ -z "${ran}" ] || [ "${ran}" -eq 0 ] || [ "${ran}" = "${skipped}" ]; then
+    echo "compat: ${t} did not run (tests=${ran:-none}, skipped=${skipped:-none})" >&2
+    failed=1
+  fi
+done
+if [ -f integration-tests/target/compatibility.md ]; then
+  cp integration-tests/target/compatibility.md "${OUT}/compatibility.md"
+  { echo; cat "${OUT}/compatibility.md"; } >> "${summary}"
+fi
+
+log "done in $(elapsed)"
+cat "${summary}"
+exit "${failed}"

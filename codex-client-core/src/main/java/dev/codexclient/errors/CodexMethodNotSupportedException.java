@@ -1,0 +1,81 @@
+package dev.codexclient.errors;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.codexclient.CodexVersion;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The server does not know the method of a request: typically a codex older than the version this SDK was
+ * generated from ({@link CodexVersion#pinned()}), e.g. {@code thread/revert} on codex 0.140.0 or
+ * {@code turn/steer} on 0.98.0.
+ *
+ * <p>codex answers an unknown method with {@code -32600} and the message
+ * {@code Invalid request: unknown variant `thread/revert`, expected one of `initialize`, `thread/start`, …}; a
+ * standard JSON-RPC {@code -32601} "method not found" gets this type as well. {@link #code()} and
+ * {@link #serverMessage()} stay as the server sent them.
+ *
+ * <pre>{@code
+ * try {
+ *     thread.revertTo(turnId);
+ * } catch (CodexMethodNotSupportedException e) {
+ *     if (e.serverMethods().contains("thread/rollback")) { ... }   // what this codex offers instead
+ * }
+ * }</pre>
+ */
+public class CodexMethodNotSupportedException extends CodexRpcException {
+    private static final long serialVersionUID = 1L;
+
+    private final transient CodexVersion serverVersion;
+    private final Set<String> serverMethods;
+
+    /**
+     * @param method        the method the server does not know
+     * @param code          the JSON-RPC error code the server answered with
+     * @param serverMessage the error message as the server sent it
+     * @param data          the {@code error.data} member, or {@code null}
+     * @param serverVersion the server's codex version, or {@code null} when it is not known
+     * @param serverMethods the methods the server listed as the ones it knows (empty when it listed none)
+     */
+    public CodexMethodNotSupportedException(String method, int code, String serverMessage, JsonNode data,
+                                            CodexVersion serverVersion, Set<String> serverMethods) {
+        super(describe(method, code, serverMessage, serverVersion), method, code, serverMessage, data);
+        this.serverVersion = serverVersion;
+        this.serverMethods = Collections.unmodifiableSet(new LinkedHashSet<>(serverMethods));
+    }
+
+    private static String describe(String method, int code, String serverMessage, CodexVersion serverVersion) {
+        String server = serverVersion == null ? "this codex app-server" : "codex " + serverVersion;
+        String text = serverMessage == null ? "" : serverMessage;
+        // codex appends every method it knows (several kilobytes); the full text stays in serverMessage().
+        int list = text.indexOf(", expected one of");
+        if (list >= 0) {
+            text = text.substring(0, list) + ", …";
+        }
+        return method + " is not supported by " + server + " (this SDK speaks the protocol of codex "
+                + pinnedOrUnknown() + "): JSON-RPC error " + code + " \"" + text + "\"";
+    }
+
+    private static String pinnedOrUnknown() {
+        try {
+            return CodexVersion.pinned().text();
+        } catch (RuntimeException e) {
+            return "(unknown)";
+        }
+    }
+
+    /** The server's codex version, when the client knows it (from the handshake). */
+    public Optional<CodexVersion> serverVersion() {
+        return Optional.ofNullable(serverVersion);
+    }
+
+    /**
+     * The methods the server said it knows, for choosing an alternative (codex lists them in its error message);
+     * empty when the server listed none.
+     */
+    public Set<String> serverMethods() {
+        return serverMethods;
+    }
+}

@@ -1,0 +1,257 @@
+package dev.codexclient.tools;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.codexclient.CodexVersion;
+import dev.codexclient.internal.drift.ClientApiRequirements;
+import dev.codexclient.internal.drift.ClientApiRequirements.Requirement;
+import dev.codexclient.internal.drift.DriftReport;
+import dev.codexclient.internal.drift.ProtocolSchema;
+import dev.codexclient.internal.drift.SchemaDiff;
+import dev.codexclient.internal.drift.SchemaDiff.Drift;
+import dev.codexclient.internal.drift.SchemaSources;
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The drift report: what the protocol of a codex executable has that differs from the schema this SDK was
+ * generated from, and whether it lacks anything the client API relies on.
+ *
+ * <pre>
+ * java -cp codex-client-core.jar:codex-client-protocol.jar:jackson-*.jar:slf4j-api.jar \
+ *     dev.codexclient.tools.SchemaDrift --codex /usr/local/bin/codex [--json]
+ * </pre>
+ *
+ * <p>It runs {@code codex app-server generate-json-schema --experimental} (with a private, temporary
+ * {@code HOME} and {@code CODEX_HOME}) and compares the result with the pinned schema that
+ * {@code codex-client-protocol} ships. Exit status: {@code 0} when the codex offers every method the client API
+ * relies on, {@code 1} when it lacks one (with {@code --strict}: when anything differs), {@code 2} on a usage
+ * error or when no schema could be read.
+ */
+public final class SchemaDrift {
+    /** The codex offers everything the client API relies on. */
+    public static final int COMPATIBLE = 0;
+    /** The codex lacks something the client API relies on (with {@code --strict}: anything differs). */
+    public static final int INCOMPATIBLE = 1;
+    /** A usage error, or no schema could be produced or read. */
+    public static final int ERROR = 2;
+
+    private static final String USAGE = """
+            Usage: SchemaDrift [--codex PATH | --schema PATH] [--json | --json-file PATH] [--details] [--strict]
+                               [--allow-missing METHOD,...] [--timeout SECONDS]
+
+            Compares the app-server protocol of a codex with the schema this SDK was generated from (codex %s).
+
+              --codex PATH        the codex executable to check (default: codex on the PATH)
+              --schema PATH       compare a schema exported before instead: the directory
+                                  `codex app-server generate-json-schema --experimental --out DIR` wrote, or its
+                                  codex_app_server_protocol.schemas.json
+              --json              print the report as JSON (every difference; for CI)
+              --json-file PATH    print the text report and write the JSON one to PATH
+              --details           list every changed field, value and variant of every type
+              --strict            exit 1 when anything differs, not only when something the client API relies on
+                                  is missing
+              --allow-missing M   methods the client API relies on that your code does not use (comma-separated);
+                                  their absence does not fail the check
+              --timeout SECONDS   how long codex may take to export its schema (default 120)
+              -h, --help          this text
+
+            Exit status: 0 compatible, 1 missing what the client API relies on (--strict: any drift), 2 error.
+            """;
+
+    private SchemaDrift() {
+    }
+
+    /** Runs the report and exits with its status. */
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    /**
+     * Runs the report, printing to {@code out} and {@code err}.
+     *
+     * @return the exit status: {@link #COMPATIBLE}, {@link #INCOMPATIBLE} or {@link #ERROR}
+     */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        Options o;
+        try {
+            o = Options.parse(args);
+        } catch (IllegalArgumentException e) {
+            err.println("SchemaDrift: " + e.getMessage());
+            err.println("Run with --help for the options.");
+            return ERROR;
+        }
+        if (o.help) {
+            out.print(usage());
+            return COMPATIBLE;
+        }
+        DriftReport.Subject subject;
+        JsonNode bundle;
+        try {
+            if (o.schema != null) {
+                bundle = SchemaSources.read(o.schema);
+                subject = new DriftReport.Subject("the schema " + o.schema.getFileName(), "", o.schema.toString());
+            } else {
+                Path codex = o.codex != null ? o.codex : onPath("codex").orElseThrow(() ->
+                        new IllegalStateException("no codex on the PATH; name one with --codex PATH"));
+                SchemaSources.Exported exported = SchemaSources.export(codex, o.timeout);
+                bundle = exported.bundle();
+                String version = CodexVersion.find(exported.versionOutput()).map(CodexVersion::text).orElse("");
+                subject = new DriftReport.Subject(version.isEmpty() ? "codex" : "codex " + version, version,
+                        codex.toString());
+                if (!exported.experimental()) {
+                    err.println("SchemaDrift: " + codex + " does not know --experimental; compared its whole schema");
+                }
+            }
+        } catch (IllegalStateException | UncheckedIOException e) {
+            err.println("SchemaDrift: " + e.getMessage());
+            return ERROR;
+        }
+        Drift drift;
+        try {
+            List<Requirement> requirements = new ArrayList<>();
+            for (Requirement r : ClientApiRequirements.all()) {
+                if (!o.allowMissing.contains(r.method())) {
+                    requirements.add(r);
+                }
+            }
+            drift = SchemaDiff.compare(pinned(), ProtocolSchema.read(bundle), requirements);
+        } catch (IllegalArgumentException | IllegalStateException | UncheckedIOException e) {
+            err.println("SchemaDrift: " + e.getMessage());
+            return ERROR;
+        }
+        String sdkVersion = CodexVersion.pinned().text();
+        ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        try {
+            if (o.json) {
+                out.println(json.writeValueAsString(DriftReport.json(drift, sdkVersion, subject)));
+            } else {
+                out.print(DriftReport.text(drift, sdkVersion, subject, o.details));
+            }
+            if (o.jsonFile != null) {
+                json.writeValue(o.jsonFile.toFile(), DriftReport.json(drift, sdkVersion, subject));
+            }
+        } catch (IOException e) {
+            err.println("SchemaDrift: cannot write the report: " + e.getMessage());
+            return ERROR;
+        }
+        boolean failed = !drift.compatible() || (o.strict && !drift.isEmpty());
+        return failed ? INCOMPATIBLE : COMPATIBLE;
+    }
+
+    private static ProtocolSchema pinnedSchema;
+
+    /** Read once per JVM: a megabyte of JSON. */
+    private static synchronized ProtocolSchema pinned() {
+        if (pinnedSchema == null) {
+            pinnedSchema = ProtocolSchema.read(SchemaSources.pinned());
+        }
+        return pinnedSchema;
+    }
+
+    private static String usage() {
+        String pinned;
+        try {
+            pinned = CodexVersion.pinned().text();
+        } catch (RuntimeException e) {
+            pinned = "?";
+        }
+        return String.format(USAGE, pinned);
+    }
+
+    private static Optional<Path> onPath(String name) {
+        String path = System.getenv("PATH");
+        if (path == null) {
+            return Optional.empty();
+        }
+        for (String dir : path.split(File.pathSeparator)) {
+            Path candidate = dir.isEmpty() ? null : Path.of(dir, name);
+            if (candidate != null && Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
+                return Optional.of(candidate);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The parsed command line. */
+    private static final class Options {
+        Path codex;
+        Path schema;
+        Path jsonFile;
+        boolean json;
+        boolean details;
+        boolean strict;
+        boolean help;
+        Duration timeout = Duration.ofSeconds(120);
+        final Set<String> allowMissing = new LinkedHashSet<>();
+
+        static Options parse(String[] args) {
+            Options o = new Options();
+            for (int i = 0; i < args.length; i++) {
+                String arg = args[i];
+                switch (arg) {
+                    case "--codex" -> o.codex = Path.of(value(args, ++i, arg));
+                    case "--schema" -> o.schema = Path.of(value(args, ++i, arg));
+                    case "--json" -> o.json = true;
+                    case "--json-file" -> o.jsonFile = Path.of(value(args, ++i, arg));
+                    case "--details" -> o.details = true;
+                    case "--strict" -> o.strict = true;
+                    case "-h", "--help" -> o.help = true;
+                    case "--allow-missing" -> Arrays.stream(value(args, ++i, arg).split(","))
+                            .map(String::strip).filter(s -> !s.isEmpty()).forEach(o.allowMissing::add);
+                    case "--timeout" -> {
+                        String v = value(args, ++i, arg);
+                        try {
+                            long seconds = Long.parseLong(v);
+                            if (seconds <= 0) {
+                                throw new NumberFormatException();
+                            }
+                            o.timeout = Duration.ofSeconds(seconds);
+                        } catch (NumberFormatException e) {
+                            throw new IllegalArgumentException("--timeout takes a positive number of seconds: " + v);
+                        }
+                    }
+                    default -> throw new IllegalArgumentException("unknown option " + arg);
+                }
+            }
+            if (o.json && o.jsonFile != null) {
+                throw new IllegalArgumentException("--json and --json-file exclude each other");
+            }
+            if (o.codex != null && o.schema != null) {
+                throw new IllegalArgumentException("--codex and --schema exclude each other");
+            }
+            if (o.codex != null && !(Files.isRegularFile(o.codex) && Files.isExecutable(o.codex))) {
+                throw new IllegalArgumentException("--codex " + o.codex + " is not an executable file");
+            }
+            if (o.schema != null && !Files.exists(o.schema)) {
+                throw new IllegalArgumentException("--schema " + o.schema + " does not exist");
+            }
+            for (String m : o.allowMissing) {
+                if (ClientApiRequirements.all().stream().noneMatch(r -> r.method().equals(m))) {
+                    throw new IllegalArgumentException("--allow-missing " + m
+                            + " is not a method the client API relies on");
+                }
+            }
+            return o;
+        }
+
+        private static String value(String[] args, int i, String option) {
+            if (i >= args.length || args[i].startsWith("--")) {
+                throw new IllegalArgumentException(option + " needs a value");
+            }
+            return args[i];
+        }
+    }
+}
