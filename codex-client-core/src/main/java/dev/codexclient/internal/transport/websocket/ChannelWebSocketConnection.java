@@ -57,6 +57,7 @@ public final class ChannelWebSocketConnection {
     /** Where the server listens, worked out when connecting (a socket path may only then exist). */
     @FunctionalInterface
     public interface Endpoint {
+        /** The address to connect to now; an I/O failure here fails the connection attempt like a refused one. */
         SocketAddress resolve() throws IOException;
     }
 
@@ -101,10 +102,12 @@ public final class ChannelWebSocketConnection {
     private GuardedSink sink;
     private Thread reader;
 
+    /** A connection that does nothing until {@link #start}. */
     public ChannelWebSocketConnection(Config config) {
         this.config = config;
     }
 
+    /** Names the endpoint for logs and messages, e.g. {@code "unix socket: /home/ada/.codex/...sock"}. */
     public String describe() {
         return config.description();
     }
