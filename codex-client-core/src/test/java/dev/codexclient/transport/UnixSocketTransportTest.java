@@ -72,7 +72,7 @@ class UnixSocketTransportTest {
         try (UnixWebSocketServer server = new UnixWebSocketServer(dir)) {
             UnixSocketTransport transport = builder(server).build();
             CompletableFuture<Void> accepted = server.acceptAsync();
-            CompletableFuture<Void> started = CompletableFuture.runAsync(() -> transport.start(new RecordingSink()));
+            CompletableFuture<Void> started = UnixWebSocketServer.async(() -> transport.start(new RecordingSink()));
             accepted.get(5, TimeUnit.SECONDS);
             server.write(utf8("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                     + "Sec-WebSocket-Accept: AAAAAAAAAAAAAAAAAAAAAAAAAAA=\r\n\r\n"));
@@ -97,7 +97,7 @@ class UnixSocketTransportTest {
             try (UnixWebSocketServer server = new UnixWebSocketServer(dir)) {
                 UnixSocketTransport transport = builder(server).build();
                 CompletableFuture<Void> accepted = server.acceptAsync();
-                CompletableFuture<Void> started = CompletableFuture.runAsync(
+                CompletableFuture<Void> started = UnixWebSocketServer.async(
                         () -> transport.start(new RecordingSink()));
                 accepted.get(5, TimeUnit.SECONDS);
                 server.write(utf8(String.format(answers[i],
@@ -116,7 +116,7 @@ class UnixSocketTransportTest {
         try (UnixWebSocketServer server = new UnixWebSocketServer(dir)) {
             UnixSocketTransport transport = builder(server).bearerToken(token).build();
             CompletableFuture<Void> accepted = server.acceptAsync();
-            CompletableFuture<Void> started = CompletableFuture.runAsync(() -> transport.start(new RecordingSink()));
+            CompletableFuture<Void> started = UnixWebSocketServer.async(() -> transport.start(new RecordingSink()));
             accepted.get(5, TimeUnit.SECONDS);
             String body = "invalid websocket bearer token " + token;
             server.write(utf8("HTTP/1.1 401 Unauthorized\r\ncontent-type: text/plain\r\ncontent-length: "
@@ -135,7 +135,7 @@ class UnixSocketTransportTest {
             UnixSocketTransport transport = builder(server).build();
             RecordingSink sink = new RecordingSink();
             CompletableFuture<Void> accepted = server.acceptAsync();
-            CompletableFuture<Void> started = CompletableFuture.runAsync(() -> transport.start(sink));
+            CompletableFuture<Void> started = UnixWebSocketServer.async(() -> transport.start(sink));
             accepted.get(5, TimeUnit.SECONDS);
             byte[] head = utf8("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                     + "Sec-WebSocket-Accept: " + UnixWebSocketServer.acceptKey(
@@ -184,7 +184,7 @@ class UnixSocketTransportTest {
             UnixSocketTransport transport = builder(server).connectTimeout(Duration.ofSeconds(30)).build();
             RecordingSink sink = new RecordingSink();
             CompletableFuture<Void> accepted = server.acceptAsync();
-            CompletableFuture<Void> started = CompletableFuture.runAsync(() -> transport.start(sink));
+            CompletableFuture<Void> started = UnixWebSocketServer.async(() -> transport.start(sink));
             accepted.get(5, TimeUnit.SECONDS);
             transport.close();
             assertThatThrownBy(() -> started.get(5, TimeUnit.SECONDS)).cause()
@@ -481,7 +481,7 @@ class UnixSocketTransportTest {
             List<CompletableFuture<Void>> sending = new ArrayList<>();
             for (int s = 0; s < senders; s++) {
                 int id = s;
-                sending.add(CompletableFuture.runAsync(() -> {
+                sending.add(UnixWebSocketServer.async(() -> {
                     try {
                         go.await();
                         for (int i = 0; i < perSender; i++) {
@@ -541,7 +541,7 @@ class UnixSocketTransportTest {
             UnixSocketTransport transport = builder(server).build();
             RecordingSink sink = new RecordingSink();
             server.acceptAndUpgrade(transport, sink, "");
-            CompletableFuture<Void> closing = CompletableFuture.runAsync(transport::close);
+            CompletableFuture<Void> closing = UnixWebSocketServer.async(transport::close);
             UnixWebSocketServer.Frame close = server.readFrame();
             assertThat(close.opcode()).isEqualTo(UnixWebSocketServer.CLOSE);
             assertThat(close.closeCode()).isEqualTo(1000);

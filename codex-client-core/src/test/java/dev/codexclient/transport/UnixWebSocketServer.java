@@ -61,9 +61,28 @@ final class UnixWebSocketServer implements AutoCloseable {
         return path;
     }
 
+    /**
+     * Runs {@code task} on a thread of its own. Not the common pool: on two cores it may have one thread, and an
+     * accept and a connect queued behind each other would wait forever.
+     */
+    static CompletableFuture<Void> async(Runnable task) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try {
+                task.run();
+                done.complete(null);
+            } catch (Throwable e) {
+                done.completeExceptionally(e);
+            }
+        }, "unix-ws-test");
+        t.setDaemon(true);
+        t.start();
+        return done;
+    }
+
     /** Accepts in the background; the future completes once the request head has been read. */
     CompletableFuture<Void> acceptAsync() {
-        return CompletableFuture.runAsync(() -> {
+        return async(() -> {
             try {
                 channel = server.accept();
                 String head = readHead();
@@ -90,7 +109,7 @@ final class UnixWebSocketServer implements AutoCloseable {
     /** Accepts, waits for the request and upgrades: for tests about what follows the handshake. */
     void acceptAndUpgrade(UnixSocketTransport transport, MessageSink sink, String extraHeaders) throws Exception {
         CompletableFuture<Void> accepted = acceptAsync();
-        CompletableFuture<Void> started = CompletableFuture.runAsync(() -> transport.start(sink));
+        CompletableFuture<Void> started = async(() -> transport.start(sink));
         accepted.get(5, TimeUnit.SECONDS);
         upgrade(extraHeaders);
         started.get(5, TimeUnit.SECONDS);
