@@ -34,10 +34,12 @@ import org.junit.jupiter.api.Timeout;
  * ("disconnecting slow connection after outbound queue filled"); what it does with the events of a turn is to wait:
  * while the client does not read, the turn stalls, and it resumes when the client reads again.
  *
- * <p>Shown here against the real binary with a turn that streams 20 000 deltas (about 5 MB, far more than the socket
- * buffers hold): a client whose listener is deliberately slow keeps reading (its reader thread hands events to the
- * lanes, where they wait for the listener) so codex finishes the turn meanwhile; a transport whose reader thread is
- * stuck (what a client must never do) stalls codex, is not dropped, and loses nothing once it reads again.
+ * <p>Shown here against the real binary with a turn that streams 20 000 deltas (about 5 MB): a client whose listener
+ * is deliberately slow keeps reading (its reader thread hands events to the lanes, where they wait for the
+ * listener), so its transport reads the whole turn meanwhile; a transport whose reader thread is stuck (what a
+ * client must never do) is not dropped and loses nothing once it reads again. Over the Unix socket (about 200 KB of
+ * socket buffer) that means codex stalled the turn while nobody read; over loopback TCP the kernel's autotuned
+ * buffers can hold the whole 5 MB, so there the stuck reader only shows that nothing is dropped or lost.
  */
 @Tag("real-codex")
 @Timeout(180)
