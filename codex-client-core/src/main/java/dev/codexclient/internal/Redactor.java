@@ -122,7 +122,8 @@ public final class Redactor {
          */
         private static final Pattern SK_KEY = Pattern.compile("(?<![A-Za-z0-9])sk-[A-Za-z0-9_-]{16,}");
 
-        private static final Pattern BEARER = Pattern.compile("(?i)\\b(bearer)(\\s+)[A-Za-z0-9._~+/=-]+");
+        /** "Bearer" and what follows, except the words "token(s)": "missing bearer token" hides nothing. */
+        private static final Pattern BEARER = Pattern.compile("(?i)\\b(bearer)(\\s+)(?!tokens?\\b)[A-Za-z0-9._~+/=-]+");
 
         /**
          * Three base64url parts, the first starting with the encoding of <code>{"</code>; the signature may be

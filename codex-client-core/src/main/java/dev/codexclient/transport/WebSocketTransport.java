@@ -1,6 +1,7 @@
 package dev.codexclient.transport;
 
 import dev.codexclient.internal.Redactor;
+import dev.codexclient.internal.transport.BearerTokens;
 import dev.codexclient.internal.transport.LineFramer;
 import dev.codexclient.internal.transport.WebSocketConnection;
 import java.net.URI;
@@ -8,9 +9,11 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import javax.net.ssl.SSLContext;
 
 /**
- * Connects to a running {@code codex app-server --listen ws://127.0.0.1:PORT}, one JSON message per text frame.
+ * Connects to a running {@code codex app-server --listen ws://127.0.0.1:PORT}, one JSON message per text frame, or
+ * to a {@code wss://} endpoint in front of one (codex itself serves no TLS).
  *
  * <pre>{@code
  * Transport transport = WebSocketTransport.builder(URI.create("ws://127.0.0.1:4500"))
@@ -19,7 +22,11 @@ import java.util.Optional;
  * }</pre>
  *
  * <p>Fragmented messages are reassembled; the next message is requested only after the sink took the previous
- * one. {@link #close()} performs the close handshake, bounded by {@link Builder#closeTimeout(Duration)}.
+ * one. Messages are sent as 16 KiB frames, well below codex's 16 MiB frame limit. {@link #close()} performs the
+ * close handshake, bounded by {@link Builder#closeTimeout(Duration)}.
+ *
+ * <p>A bearer token travels only where it cannot be read on the way: over {@code wss://} or to a loopback address.
+ * Sending one in cleartext to another host needs {@link Builder#allowCleartextBearerToken()}.
  */
 public final class WebSocketTransport implements Transport {
 
@@ -69,7 +76,9 @@ public final class WebSocketTransport implements Transport {
     /** Configures a {@link WebSocketTransport}. */
     public static final class Builder {
         private final URI uri;
-        private String bearerToken;
+        private BearerTokenProvider bearerToken;
+        private boolean allowCleartextBearerToken;
+        private SSLContext sslContext;
         private Duration connectTimeout = Duration.ofSeconds(10);
         private Duration sendTimeout = Duration.ofSeconds(30);
         private Duration closeTimeout = Duration.ofSeconds(5);
@@ -89,15 +98,37 @@ public final class WebSocketTransport implements Transport {
         }
 
         /**
-         * Sends {@code Authorization: Bearer <token>} with the handshake (codex {@code --ws-auth}). The token is
-         * masked in every log line and error message.
+         * Sends {@code Authorization: Bearer <token>} with the handshake (codex {@code --ws-auth capability-token}).
+         * The token is masked in every log line and error message.
          */
         public Builder bearerToken(String token) {
-            Objects.requireNonNull(token, "token");
-            if (token.isBlank()) {
-                throw new IllegalArgumentException("bearer token is blank");
-            }
-            this.bearerToken = token.strip();
+            return bearerToken(BearerTokenProvider.of(token));
+        }
+
+        /**
+         * Asks {@code provider} for the token at each connection attempt: {@link SignedBearerTokens} mints a fresh
+         * one for codex {@code --ws-auth signed-bearer-token}.
+         */
+        public Builder bearerToken(BearerTokenProvider provider) {
+            this.bearerToken = Objects.requireNonNull(provider, "provider");
+            return this;
+        }
+
+        /**
+         * Allows a bearer token over {@code ws://} to a host that is not a loopback address, where anyone on the
+         * path can read and replay it. Without this, {@link #build()} refuses that combination.
+         */
+        public Builder allowCleartextBearerToken() {
+            this.allowCleartextBearerToken = true;
+            return this;
+        }
+
+        /**
+         * The TLS setup for a {@code wss://} endpoint, e.g. one that trusts a private certificate authority (default:
+         * the JVM's default context).
+         */
+        public Builder sslContext(SSLContext context) {
+            this.sslContext = Objects.requireNonNull(context, "context");
             return this;
         }
 
@@ -132,15 +163,29 @@ public final class WebSocketTransport implements Transport {
             return this;
         }
 
-        /** Builds the transport; nothing connects until {@link WebSocketTransport#start(MessageSink)}. */
+        /**
+         * Builds the transport; nothing connects until {@link WebSocketTransport#start(MessageSink)}.
+         *
+         * @throws IllegalStateException when a bearer token would go in cleartext to a host that is not a loopback
+         *                               address without {@link #allowCleartextBearerToken()}, or an SSL context was
+         *                               given for a {@code ws://} URI
+         */
         public WebSocketTransport build() {
-            Redactor redactor = Redactor.shared();
-            if (bearerToken != null) {
-                redactor.register(bearerToken);
+            boolean tls = uri.getScheme().equalsIgnoreCase("wss");
+            if (bearerToken != null && !tls && !allowCleartextBearerToken
+                    && !BearerTokens.isLoopbackHost(uri.getHost())) {
+                throw new IllegalStateException("Refusing to send a bearer token in cleartext to ws://"
+                        + uri.getHost() + (uri.getPort() >= 0 ? ":" + uri.getPort() : "") + ": anyone on the way "
+                        + "could read and replay it. Use wss://, connect to a loopback address (e.g. through an SSH "
+                        + "tunnel), or opt in with WebSocketTransport.Builder.allowCleartextBearerToken().");
+            }
+            if (sslContext != null && !tls) {
+                throw new IllegalStateException("an SSL context was given for " + uri.getScheme()
+                        + "://, which does not use TLS; use a wss:// URI");
             }
             return new WebSocketTransport(new WebSocketConnection(new WebSocketConnection.Config(uri,
-                    Optional.ofNullable(bearerToken), connectTimeout, sendTimeout, closeTimeout, maxMessageBytes,
-                    redactor)));
+                    Optional.ofNullable(bearerToken), Optional.ofNullable(sslContext), connectTimeout, sendTimeout,
+                    closeTimeout, maxMessageBytes, Redactor.shared())));
         }
 
         private static Duration positive(Duration d, String what) {

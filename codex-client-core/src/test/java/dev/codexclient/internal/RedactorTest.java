@@ -30,6 +30,9 @@ class RedactorTest {
     void masksBearerTokens() {
         assertThat(r("sending Bearer abc.def-ghi_123/+= now")).isEqualTo("sending Bearer [REDACTED] now");
         assertThat(r("bearer xyz")).isEqualTo("bearer [REDACTED]");
+        // The phrase names the kind of credential; it is not one (codex: "invalid websocket bearer token").
+        assertThat(r("invalid websocket bearer token")).isEqualTo("invalid websocket bearer token");
+        assertThat(r("Bearer tokenXYZ123")).isEqualTo("Bearer [REDACTED]");
     }
 
     @Test

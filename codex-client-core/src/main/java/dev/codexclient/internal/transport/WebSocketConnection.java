@@ -2,6 +2,7 @@ package dev.codexclient.internal.transport;
 
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.internal.Redactor;
+import dev.codexclient.transport.BearerTokenProvider;
 import dev.codexclient.transport.MessageSink;
 import dev.codexclient.transport.TransportTermination;
 import java.io.ByteArrayOutputStream;
@@ -22,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
+import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,9 +42,10 @@ public final class WebSocketConnection {
     private static final AtomicInteger IDS = new AtomicInteger();
     private static final Duration THREAD_JOIN = Duration.ofSeconds(2);
 
-    /** What to connect to and how. */
-    public record Config(URI uri, Optional<String> bearerToken, Duration connectTimeout, Duration sendTimeout,
-                         Duration closeTimeout, int maxMessageBytes, Redactor redactor) {
+    /** What to connect to and how; without an SSL context of its own, the shared client is used. */
+    public record Config(URI uri, Optional<BearerTokenProvider> bearerToken, Optional<SSLContext> sslContext,
+                         Duration connectTimeout, Duration sendTimeout, Duration closeTimeout, int maxMessageBytes,
+                         Redactor redactor) {
     }
 
     /** JDK 17's HttpClient cannot be closed; sharing one keeps its selector thread from multiplying. */
@@ -62,6 +65,8 @@ public final class WebSocketConnection {
     private final Object lifecycle = new Object();
 
     private State state = State.NEW;
+    /** A client of this connection's own (for its SSL context), closed with it; null with the shared one. */
+    private HttpClient ownClient;
     private volatile boolean closeRequested;
     private volatile WebSocket webSocket;
     private GuardedSink sink;
@@ -87,21 +92,29 @@ public final class WebSocketConnection {
             }
             state = State.CLOSED; // until the connection is up
             sink = new GuardedSink(target, description);
-            WebSocket.Builder builder = SharedClient.CLIENT.newWebSocketBuilder()
-                    .connectTimeout(config.connectTimeout());
-            config.bearerToken().ifPresent(token -> builder.header("Authorization", "Bearer " + token));
+            Optional<String> token = BearerTokens.obtain(config.bearerToken(), description, config.redactor());
+            HttpClient client = SharedClient.CLIENT;
+            if (config.sslContext().isPresent()) {
+                ownClient = HttpClient.newBuilder().sslContext(config.sslContext().get()).build();
+                client = ownClient;
+            }
+            WebSocket.Builder builder = client.newWebSocketBuilder().connectTimeout(config.connectTimeout());
+            token.ifPresent(t -> builder.header("Authorization", "Bearer " + t));
             CompletableFuture<WebSocket> future = builder.buildAsync(config.uri(), new Listener());
             try {
                 webSocket = future.get(config.connectTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
             } catch (TimeoutException e) {
                 future.cancel(true);
+                closeOwnClient();
                 throw new CodexTransportException("Timed out after " + config.connectTimeout() + " connecting to "
                         + description, e);
             } catch (InterruptedException e) {
                 future.cancel(true);
+                closeOwnClient();
                 Thread.currentThread().interrupt();
                 throw new CodexTransportException("Interrupted while connecting to " + description, e);
             } catch (ExecutionException e) {
+                closeOwnClient();
                 throw connectFailed(e.getCause() == null ? e : e.getCause());
             }
             reader = new Thread(this::readLoop, "codex-ws-reader-" + IDS.incrementAndGet());
@@ -186,6 +199,7 @@ public final class WebSocketConnection {
             }
         }
         ws.abort();
+        closeOwnClient();
         queue.offer(TransportTermination.requested("closed by the client"));
         if (Thread.currentThread() != reader) {
             try {
@@ -235,13 +249,30 @@ public final class WebSocketConnection {
         }
     }
 
+    /**
+     * Ends the selector thread of this connection's own client now rather than when the client is collected: JDK 21
+     * added {@code HttpClient.shutdownNow()} (looked up, since the baseline is 17; {@code close()} could wait).
+     */
+    private void closeOwnClient() {
+        HttpClient own = ownClient;
+        if (own == null) {
+            return;
+        }
+        try {
+            HttpClient.class.getMethod("shutdownNow").invoke(own);
+        } catch (NoSuchMethodException e) {
+            // JDK 17 to 20: the thread ends once the client is unreachable
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            LOG.debug("shutting down the HTTP client of {} failed", description, e);
+        }
+    }
+
     private CodexTransportException connectFailed(Throwable cause) {
         if (cause instanceof WebSocketHandshakeException) {
-            int status = ((WebSocketHandshakeException) cause).getResponse().statusCode();
-            String hint = status == 401 || status == 403
-                    ? " (the server rejected the credentials; check the bearer token)" : "";
-            return new CodexTransportException("WebSocket handshake with " + description + " failed with HTTP "
-                    + status + hint, cause);
+            java.net.http.HttpResponse<?> response = ((WebSocketHandshakeException) cause).getResponse();
+            Object body = response.body();
+            return new CodexTransportException(WebSocketMessages.handshakeRefused(description,
+                    response.statusCode(), body instanceof String ? (String) body : "", config.redactor()), cause);
         }
         return new CodexTransportException("Could not connect to " + description + ": " + safe(cause)
                 + ". Is `codex app-server --listen " + description.substring("websocket: ".length())
