@@ -17,12 +17,6 @@ import dev.codexclient.internal.rpc.RpcConnection;
 import dev.codexclient.internal.rpc.RpcSettings;
 import dev.codexclient.protocol.ChatgptAuthTokensRefreshParams;
 import dev.codexclient.protocol.ChatgptAuthTokensRefreshResponse;
-import dev.codexclient.protocol.CommandExecutionApprovalDecision;
-import dev.codexclient.protocol.CommandExecutionRequestApprovalParams;
-import dev.codexclient.protocol.CommandExecutionRequestApprovalResponse;
-import dev.codexclient.protocol.FileChangeApprovalDecision;
-import dev.codexclient.protocol.FileChangeRequestApprovalParams;
-import dev.codexclient.protocol.FileChangeRequestApprovalResponse;
 import dev.codexclient.protocol.LoginAccountParams;
 import dev.codexclient.protocol.McpServerElicitationRequestParams;
 import dev.codexclient.protocol.McpServerElicitationRequestResponse;
@@ -129,9 +123,9 @@ public final class CodexClient implements AutoCloseable {
         RetryPolicy retry = b.retryPolicy;
         RpcSettings settings = new RpcSettings(b.requestTimeout, retry.maxAttempts(), retry.initialBackoff(),
                 retry.maxBackoff(), retry.maxTotal());
-        this.router = new ServerRequestRouter(mapper, userMapper, b, this.tools);
         this.connection = new RpcConnection(transport, mapper, settings, callbacks, ownsCallbacks,
                 redactor::redact, new Session());
+        this.router = new ServerRequestRouter(mapper, userMapper, b, this.tools, connection::executeCallback);
         this.rpc = new CodexRpc(connection, b.experimentalApi, b.requestTimeout);
     }
 
@@ -513,7 +507,9 @@ public final class CodexClient implements AutoCloseable {
         private LoginAccountParams login;
         final Map<String, DynamicTool> tools = new LinkedHashMap<>();
         final List<Consumer<ServerNotification>> listeners = new ArrayList<>();
-        ApprovalPolicy approvals;
+        ApprovalPolicy<ApprovalRequest> approvals;
+        /** Policies for one kind of approval, by method (see {@link #onCommandApproval}). */
+        final Map<String, ApprovalPolicy<?>> kindApprovals = new LinkedHashMap<>();
         final Map<String, ServerRequestRouter.Route<?, ?>> handlers = new LinkedHashMap<>();
         final Map<String, Function<JsonNode, CompletionStage<?>>> rawHandlers = new LinkedHashMap<>();
 
@@ -679,28 +675,48 @@ public final class CodexClient implements AutoCloseable {
 
         // ---------------------------------------------------------------- handlers
 
-        /** Decides every approval request (default: {@link ApprovalPolicy#declineAll()}). */
-        public Builder approvals(ApprovalPolicy policy) {
+        /**
+         * Decides every kind of approval: commands, file changes, permission grants, and their legacy forms
+         * (default: {@link ApprovalPolicy#declineAll()}, logged once per kind). A policy for one kind
+         * ({@link #onCommandApproval}, {@link #onFileChangeApproval}) takes precedence for that kind.
+         *
+         * <pre>{@code
+         * .approvals(ApprovalPolicy.sync(request -> request instanceof ApprovalRequest.Command c
+         *         && c.params().command().startsWith("git ") ? ApprovalDecision.ACCEPT : ApprovalDecision.DECLINE))
+         * }</pre>
+         */
+        public Builder approvals(ApprovalPolicy<ApprovalRequest> policy) {
             this.approvals = Objects.requireNonNull(policy, "policy");
             return this;
         }
 
-        /** Answers command-execution approvals ({@code item/commandExecution/requestApproval}). */
-        public Builder onCommandApproval(
-                Function<CommandExecutionRequestApprovalParams, CommandExecutionApprovalDecision> handler) {
-            Objects.requireNonNull(handler, "handler");
-            return onServerRequest(ServerRequestMethods.ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL,
-                    p -> CompletableFuture.completedFuture(CommandExecutionRequestApprovalResponse.builder()
-                            .decision(handler.apply(p)).build()));
+        /**
+         * Decides command approvals ({@code item/commandExecution/requestApproval}), in place of
+         * {@link #approvals}' policy for them. Asynchronous, like every handler; for a synchronous decision wrap it
+         * in {@link ApprovalPolicy#sync}:
+         * <pre>{@code
+         * .onCommandApproval(ApprovalPolicy.sync(command -> command.params().command().startsWith("ls")
+         *         ? ApprovalDecision.ACCEPT : ApprovalDecision.DECLINE))
+         * }</pre>
+         * A later {@link #onServerRequest} for the same method replaces it, and the other way round.
+         */
+        public Builder onCommandApproval(ApprovalPolicy<? super ApprovalRequest.Command> policy) {
+            return kindApproval(ServerRequestMethods.ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL.method(), policy);
         }
 
-        /** Answers file-change approvals ({@code item/fileChange/requestApproval}). */
-        public Builder onFileChangeApproval(
-                Function<FileChangeRequestApprovalParams, FileChangeApprovalDecision> handler) {
-            Objects.requireNonNull(handler, "handler");
-            return onServerRequest(ServerRequestMethods.ITEM_FILE_CHANGE_REQUEST_APPROVAL,
-                    p -> CompletableFuture.completedFuture(FileChangeRequestApprovalResponse.builder()
-                            .decision(handler.apply(p)).build()));
+        /**
+         * Decides file-change approvals ({@code item/fileChange/requestApproval}), in place of {@link #approvals}'
+         * policy for them; see {@link #onCommandApproval}.
+         */
+        public Builder onFileChangeApproval(ApprovalPolicy<? super ApprovalRequest.FileChange> policy) {
+            return kindApproval(ServerRequestMethods.ITEM_FILE_CHANGE_REQUEST_APPROVAL.method(), policy);
+        }
+
+        private Builder kindApproval(String method, ApprovalPolicy<?> policy) {
+            Objects.requireNonNull(policy, "policy");
+            handlers.remove(method);
+            kindApprovals.put(method, policy);
+            return this;
         }
 
         /** Answers questions the agent asks the user ({@code item/tool/requestUserInput}). */
@@ -739,6 +755,7 @@ public final class CodexClient implements AutoCloseable {
                                               Function<? super P, ? extends CompletionStage<R>> handler) {
             Objects.requireNonNull(method, "method");
             Objects.requireNonNull(handler, "handler");
+            kindApprovals.remove(method.method());
             handlers.put(method.method(), new ServerRequestRouter.Route<>(method, handler));
             return this;
         }

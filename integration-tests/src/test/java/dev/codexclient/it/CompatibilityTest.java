@@ -9,7 +9,8 @@ import dev.codexclient.CodexTurn;
 import dev.codexclient.DynamicTool;
 import dev.codexclient.ToolResult;
 import dev.codexclient.TurnResult;
-import dev.codexclient.protocol.CommandExecutionApprovalDecision;
+import dev.codexclient.ApprovalDecision;
+import dev.codexclient.ApprovalPolicy;
 import dev.codexclient.protocol.CommandExecutionStatus;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.ThreadItem;
@@ -103,7 +104,7 @@ class CompatibilityTest {
 
     private void handshake(RealCodexFixture codex, String version) {
         try (CodexClient client = codex.client(b -> { })) {
-            assertThat(client.serverInfo().userAgent()).contains(version);
+            assertThat(client.serverInfo().userAgent()).hasValueSatisfying(a -> assertThat(a).contains(version));
             fact(version, "initialize result: userAgent"
                     + (client.serverInfo().codexHome().isPresent() ? ", codexHome" : "")
                     + (client.serverInfo().platformFamily().isPresent() ? ", platformFamily" : "")
@@ -151,10 +152,10 @@ class CompatibilityTest {
                         Map.of("cmd", "printf 'compat\\n' | tee compat.txt", "login", false)),
                 ModelStep.reply("written"));
         List<String> asked = new CopyOnWriteArrayList<>();
-        try (CodexClient client = codex.client(b -> b.onCommandApproval(req -> {
-            asked.add(req.command() == null ? "" : req.command());
-            return CommandExecutionApprovalDecision.Simple.ACCEPT;
-        }))) {
+        try (CodexClient client = codex.client(b -> b.onCommandApproval(ApprovalPolicy.sync(req -> {
+            asked.add(String.valueOf(req.params().command()));
+            return ApprovalDecision.ACCEPT;
+        })))) {
             TurnResult result = client.startThread(codex.threadParams().build()).startTurn("write compat.txt")
                     .await(TURN);
             assertThat(result.status()).isEqualTo(TurnStatus.COMPLETED);
