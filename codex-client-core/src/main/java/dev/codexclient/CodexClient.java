@@ -167,7 +167,7 @@ public final class CodexClient implements AutoCloseable {
         if (!result.isObject() && !result.isNull()) {
             throw new CodexProtocolException("the result of initialize is not an object: " + result.getNodeType());
         }
-        return new ServerInfo(initializeMember(result, "userAgent").orElse(""), initializeMember(result, "codexHome"),
+        return new ServerInfo(initializeMember(result, "userAgent"), initializeMember(result, "codexHome"),
                 initializeMember(result, "platformFamily"), initializeMember(result, "platformOs"));
     }
 
