@@ -15,6 +15,7 @@ import java.util.Optional;
  */
 public record ServerInfo(Optional<String> userAgent, Optional<String> codexHome, Optional<String> platformFamily,
                          Optional<String> platformOs) {
+    /** Checks that every member is present (as a value or as an empty {@code Optional}). */
     public ServerInfo {
         Objects.requireNonNull(userAgent, "userAgent");
         Objects.requireNonNull(codexHome, "codexHome");

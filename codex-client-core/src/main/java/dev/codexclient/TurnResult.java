@@ -69,6 +69,7 @@ public final class TurnResult {
         return status;
     }
 
+    /** True when the turn ended with status {@code COMPLETED}. */
     public boolean isCompleted() {
         return status == TurnStatus.COMPLETED;
     }

@@ -88,6 +88,21 @@ class ReadmeSnippetsTest {
     }
 
     @Test
+    void closingSnippetRuns(FakeCodexAppServer fake) throws Exception {
+        CompletableFuture<Long> exited = new CompletableFuture<>();
+        long pid;
+        try (CodexClient codex = CodexClient.builder()
+                .command(fake.childProcessCommand())            // the README spawns codex from the PATH
+                .closeTimeout(Duration.ofSeconds(2))
+                .build()) {
+            ProcessHandle server = codex.serverProcess().orElseThrow();
+            server.onExit().thenRun(() -> exited.complete(server.pid()));
+            pid = server.pid();
+        }
+        assertThat(exited.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(pid);
+    }
+
+    @Test
     @Tag("real-codex")
     void realCodexOffline() throws Exception {
         // The README says CodexBinary.pinned(); CI may point at a preinstalled binary of the same version instead.
