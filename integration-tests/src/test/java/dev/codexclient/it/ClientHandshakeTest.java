@@ -161,13 +161,23 @@ class ClientHandshakeTest {
     @Test
     void rejectedLoginFailsTheBuildWithoutRevealingTheKey(FakeCodexAppServer fake) {
         String key = "sk-test-secret-9876543210";
-        fake.on("account/login/start").respondError(-32600, "invalid API key " + key);
+        // The server echoes the key in its message and, structured, in the error's data.
+        fake.on("account/login/start").respondError(-32600, "invalid API key " + key,
+                Map.of("rejected", Map.of("kind", "apiKey", "value", key, "hint", "key " + key + " is revoked"),
+                        "attempt", 1));
         assertThatThrownBy(() -> inMemory(fake).apiKey(key).build())
                 .isInstanceOfSatisfying(CodexRpcException.class, e -> {
                     assertThat(e.method()).hasValue("account/login/start");
                     assertThat(e.getMessage()).doesNotContain(key);
                     assertThat(e.serverMessage()).doesNotContain(key);
                     assertThat(e.toString()).doesNotContain(key);
+                    assertThat(e.data()).hasValueSatisfying(data -> {
+                        assertThat(data.toString()).doesNotContain(key);
+                        assertThat(data.path("rejected").path("value").asText()).isEqualTo("[REDACTED]");
+                        assertThat(data.path("rejected").path("hint").asText()).isEqualTo("key [REDACTED] is revoked");
+                        assertThat(data.path("rejected").path("kind").asText()).isEqualTo("apiKey");
+                        assertThat(data.path("attempt").asInt()).isEqualTo(1);
+                    });
                 });
     }
 
