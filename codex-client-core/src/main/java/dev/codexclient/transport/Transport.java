@@ -51,7 +51,7 @@ public interface Transport extends AutoCloseable {
      * Like {@link #close()}, waiting at most {@code timeout} for the peer to end on its own before forcing the end
      * (for a child process: SIGTERM to it and its descendants, then SIGKILL). {@code Duration.ZERO} skips the
      * graceful wait, for a peer that is known to be broken. The client calls this with its
-     * {@code closeTimeout}, and with zero when a handshake fails.
+     * {@code closeTimeout} when one is set, and with zero when a handshake fails.
      *
      * <p>The default ignores {@code timeout} and calls {@link #close()}: a transport whose close is bounded
      * anyway (in memory, for instance) need not override it.
