@@ -18,12 +18,6 @@ import dev.codexclient.internal.rpc.RpcConnection;
 import dev.codexclient.internal.rpc.RpcSettings;
 import dev.codexclient.protocol.ChatgptAuthTokensRefreshParams;
 import dev.codexclient.protocol.ChatgptAuthTokensRefreshResponse;
-import dev.codexclient.protocol.CommandExecutionApprovalDecision;
-import dev.codexclient.protocol.CommandExecutionRequestApprovalParams;
-import dev.codexclient.protocol.CommandExecutionRequestApprovalResponse;
-import dev.codexclient.protocol.FileChangeApprovalDecision;
-import dev.codexclient.protocol.FileChangeRequestApprovalParams;
-import dev.codexclient.protocol.FileChangeRequestApprovalResponse;
 import dev.codexclient.protocol.LoginAccountParams;
 import dev.codexclient.protocol.McpServerElicitationRequestParams;
 import dev.codexclient.protocol.McpServerElicitationRequestResponse;
@@ -94,11 +88,38 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread safety: every method may be called from any thread. Listeners and handlers run on the callback
  * executor, never on the connection's reader thread; events of one codex thread are delivered in wire order.
+ *
+ * <p>Conventions that hold across the API:
+ * <ul>
+ *   <li><b>Handlers are asynchronous.</b> Every handler of a server request (approvals, user input, elicitations,
+ *       dynamic tools, token refresh, {@link Builder#onServerRequest any request}) returns a
+ *       {@link CompletionStage}; when the server withdraws the request ({@code serverRequest/resolved}) the stage is
+ *       cancelled and nothing is sent. Where a synchronous form is handy there is one functional interface plus an
+ *       adapter, not two overloads a lambda could not choose between: {@link ApprovalPolicy#sync},
+ *       {@link DynamicTool#of}.</li>
+ *   <li><b>One approval vocabulary.</b> Every kind of approval is decided with an {@link ApprovalDecision}
+ *       ({@code ACCEPT}, {@code ACCEPT_FOR_SESSION}, {@code DECLINE}, {@code CANCEL}); the protocol's own decision
+ *       types stay reachable through {@code ApprovalDecision.of(...)} for what the four cannot say.</li>
+ *   <li><b>Absent is {@link Optional}.</b> The hand-written API returns no null and no empty string standing for
+ *       "absent"; collections are empty instead.</li>
+ *   <li><b>One exception root.</b> Everything thrown is an unchecked {@link CodexException}: an error response
+ *       ({@link dev.codexclient.errors.CodexRpcException}), the end of the connection
+ *       ({@link CodexTransportException}: exit code and stderr tail when the server failed, neither when you closed
+ *       the client), a timeout, a failed turn (with codex's typed {@code codexErrorInfo}).</li>
+ *   <li><b>Bounded ends.</b> {@link #close()} says what it waits for, each step bounded, the server's part by
+ *       {@link Builder#closeTimeout(Duration)}; a {@link Builder#build()} whose handshake fails ends the server
+ *       at once, without a graceful wait. A spawned server's process is {@link #serverProcess()}.</li>
+ * </ul>
  */
 public final class CodexClient implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CodexClient.class);
+    /** How long a failed handshake waits for the connection's end to be reported (it is, at once, normally). */
+    private static final Duration CONNECTION_END_WAIT = Duration.ofSeconds(2);
 
     private final RpcConnection connection;
+    private final Transport transport;
+    /** The client's bound on close(); null to leave it to the transport's own close timeout. */
+    private final Duration closeTimeout;
     private final ObjectMapper mapper = ProtocolJson.mapper();
     private final ObjectMapper userMapper;
     private final CodexRpc rpc;
@@ -118,6 +139,8 @@ public final class CodexClient implements AutoCloseable {
     private CodexClient(Builder b, Transport transport, ExecutorService callbacks, boolean ownsCallbacks) {
         this.userMapper = b.userMapper != null ? b.userMapper
                 : new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+        this.transport = transport;
+        this.closeTimeout = b.closeTimeout;
         this.requestTimeout = b.requestTimeout;
         this.interruptGrace = b.interruptGrace;
         this.turnWatchdog = b.turnWatchdog;
@@ -130,9 +153,9 @@ public final class CodexClient implements AutoCloseable {
         RetryPolicy retry = b.retryPolicy;
         RpcSettings settings = new RpcSettings(b.requestTimeout, retry.maxAttempts(), retry.initialBackoff(),
                 retry.maxBackoff(), retry.maxTotal());
-        this.router = new ServerRequestRouter(mapper, userMapper, b, this.tools);
         this.connection = new RpcConnection(transport, mapper, settings, callbacks, ownsCallbacks,
                 redactor::redact, new Session());
+        this.router = new ServerRequestRouter(mapper, userMapper, b, this.tools, connection::executeCallback);
         this.rpc = new CodexRpc(connection, b.experimentalApi, b.requestTimeout);
     }
 
@@ -156,12 +179,36 @@ public final class CodexClient implements AutoCloseable {
             b.optOut.forEach(optOut::add);
         }
         connection.start();
-        serverInfo = readServerInfo(await(connection.call("initialize", params, JsonNode.class,
-                b.initializeTimeout), "initialize"));
-        connection.notify("initialized", null);
-        LOG.debug("initialized {} ({})", connection.describe(), serverInfo.userAgent());
-        if (b.login != null) {
-            await(rpc.accountLoginStart(b.login), "account/login/start");
+        try {
+            serverInfo = readServerInfo(await(connection.call("initialize", params, JsonNode.class,
+                    b.initializeTimeout), "initialize"));
+            connection.notify("initialized", null);
+            LOG.debug("initialized {} ({})", connection.describe(), serverInfo.userAgent().orElse("?"));
+            if (b.login != null) {
+                await(rpc.accountLoginStart(b.login), "account/login/start");
+            }
+        } catch (CodexTransportException e) {
+            throw connectionEnd(e);
+        }
+    }
+
+    /**
+     * The exception that ended the connection, in place of {@code failure} when the connection ended under the
+     * handshake. A server that dies at start-up can be noticed three ways: the reader sees its exit, a write finds
+     * the pipe broken, or the call is made after the exit was seen. Each reports the same end; reporting it the
+     * same way makes a failed start read the same on every run: the exit, its code and the stderr tail first.
+     */
+    private CodexTransportException connectionEnd(CodexTransportException failure) {
+        if (!connection.isClosed()) {
+            return failure;
+        }
+        try {
+            return connection.terminated().get(CONNECTION_END_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            java.lang.Thread.currentThread().interrupt();
+            return failure;
+        } catch (ExecutionException | TimeoutException e) {
+            return failure;
         }
     }
 
@@ -174,7 +221,7 @@ public final class CodexClient implements AutoCloseable {
         if (!result.isObject() && !result.isNull()) {
             throw new CodexProtocolException("the result of initialize is not an object: " + result.getNodeType());
         }
-        return new ServerInfo(initializeMember(result, "userAgent").orElse(""), initializeMember(result, "codexHome"),
+        return new ServerInfo(initializeMember(result, "userAgent"), initializeMember(result, "codexHome"),
                 initializeMember(result, "platformFamily"), initializeMember(result, "platformOs"));
     }
 
@@ -327,19 +374,59 @@ public final class CodexClient implements AutoCloseable {
     }
 
     /**
-     * Closes the connection gracefully (for a child process: close its stdin, wait a bounded time, then destroy
-     * it), fails every pending call and running turn with a {@link CodexTransportException}, and stops every
-     * thread the client started. Idempotent.
+     * The server process, when this client runs it as a child (the default: it spawns {@code codex app-server}
+     * over stdio); empty for a WebSocket or in-memory connection. Use it to watch the server ({@code pid()},
+     * {@code onExit()}, {@code info()}) or to end it from outside the client. The handle stays available after the
+     * process ended ({@code isAlive()} then says so).
+     *
+     * <p>With codex installed by npm, the process may be the Node launcher, whose child is the native binary
+     * ({@code descendants()} reaches it); the launcher forwards SIGTERM ({@code destroy()}) to it. {@link #close()}
+     * ends the whole tree either way.
+     */
+    public Optional<ProcessHandle> serverProcess() {
+        return transport.process();
+    }
+
+    /**
+     * Closes the client: fails every pending call and running turn with a {@link CodexTransportException}
+     * ({@code "the client was closed"}), withdraws the requests the server was still waiting on, ends the
+     * connection, and stops every thread the client started. Idempotent; may be called from a listener or a
+     * handler.
+     *
+     * <p>What it waits for, each step bounded:
+     * <ol>
+     *   <li>the server to end: a spawned server has its stdin closed and gets the
+     *       {@link Builder#closeTimeout(Duration) close timeout} (5 s by default) to exit on its own, then it and
+     *       every process it started are terminated (SIGTERM, then SIGKILL a second or two later). Idle codex exits
+     *       at once; some versions first wait for a command that is still running, which the close timeout cuts
+     *       short. A WebSocket gets the same bound on its close handshake;</li>
+     *   <li>the events already received to reach their listeners (up to 5 s; not when called from a listener or
+     *       handler of this client, which would be waiting for itself);</li>
+     *   <li>the client's own callback threads to finish what they run (up to 2 s; an executor you passed with
+     *       {@link Builder#callbackExecutor} is left alone).</li>
+     * </ol>
      */
     @Override
     public void close() {
+        closeWith(closeTimeout);
+    }
+
+    /** Closes the client; {@code transportTimeout} bounds the end of the server, null for the transport's own. */
+    private void closeWith(Duration transportTimeout) {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
         try {
-            connection.close();
+            if (transportTimeout != null) {
+                // Ends the server within the client's bound; the connection's own close then finds it closed.
+                transport.close(transportTimeout);
+            }
         } finally {
-            scheduler.shutdownNow();
+            try {
+                connection.close();
+            } finally {
+                scheduler.shutdownNow();
+            }
         }
     }
 
@@ -502,6 +589,9 @@ public final class CodexClient implements AutoCloseable {
     public static final class Builder {
         private Supplier<Transport> transport;
         private final StdioTransport.Builder stdio = StdioTransport.builder();
+        /** The stdio settings made on this builder, by method, to tell a user they clash with transport(...). */
+        private final Set<String> stdioSettings = new LinkedHashSet<>();
+        private Duration closeTimeout;
         private String clientName = "codex-client-java";
         private String clientTitle = "codex-client (Java)";
         private String clientVersion = "0.1.0";
@@ -519,7 +609,9 @@ public final class CodexClient implements AutoCloseable {
         private LoginAccountParams login;
         final Map<String, DynamicTool> tools = new LinkedHashMap<>();
         final List<Consumer<ServerNotification>> listeners = new ArrayList<>();
-        ApprovalPolicy approvals;
+        ApprovalPolicy<ApprovalRequest> approvals;
+        /** Policies for one kind of approval, by method (see {@link #onCommandApproval}). */
+        final Map<String, ApprovalPolicy<?>> kindApprovals = new LinkedHashMap<>();
         final Map<String, ServerRequestRouter.Route<?, ?>> handlers = new LinkedHashMap<>();
         final Map<String, Function<JsonNode, CompletionStage<?>>> rawHandlers = new LinkedHashMap<>();
 
@@ -528,7 +620,13 @@ public final class CodexClient implements AutoCloseable {
 
         // ---------------------------------------------------------------- transport
 
-        /** Uses this transport instead of spawning {@code codex app-server}. */
+        /**
+         * Uses this transport instead of spawning {@code codex app-server}. The settings of the server the client
+         * would spawn ({@link #codexBinary}, {@link #command}, {@link #codexHome}, {@link #workingDirectory},
+         * {@link #environment}, {@link #stdio}) do not apply to a transport of your own: {@link #build()} rejects
+         * them, rather than ignoring them. Configure your transport with them instead, e.g.
+         * {@code StdioTransport.builder().codexHome(...)}.
+         */
         public Builder transport(Transport transport) {
             Objects.requireNonNull(transport, "transport");
             this.transport = () -> transport;
@@ -538,39 +636,69 @@ public final class CodexClient implements AutoCloseable {
         /** The codex executable to spawn (default: {@code codex} on the {@code PATH}). */
         public Builder codexBinary(Path executable) {
             stdio.executable(executable);
+            stdioSettings.add("codexBinary(...)");
             return this;
         }
 
-        /** The full command to spawn, e.g. {@code List.of("/opt/codex/bin/codex", "app-server")}. */
+        /**
+         * The full command to spawn, e.g. {@code List.of("/opt/codex/bin/codex", "app-server")}; instead of
+         * {@link #codexBinary(Path)}, not together with it.
+         */
         public Builder command(List<String> command) {
             if (command.isEmpty()) {
                 throw new IllegalArgumentException("command must name an executable");
             }
             stdio.executable(command.get(0)).args(List.copyOf(command.subList(1, command.size())));
+            stdioSettings.add("command(...)");
             return this;
         }
 
         /** Sets {@code CODEX_HOME} for the spawned server (configuration, sessions, auth). */
         public Builder codexHome(Path codexHome) {
             stdio.codexHome(codexHome);
+            stdioSettings.add("codexHome(...)");
             return this;
         }
 
         /** The working directory of the spawned server. */
         public Builder workingDirectory(Path directory) {
             stdio.workingDirectory(directory);
+            stdioSettings.add("workingDirectory(...)");
             return this;
         }
 
         /** An environment variable for the spawned server. */
         public Builder environment(String name, String value) {
             stdio.environment(name, value);
+            stdioSettings.add("environment(...)");
             return this;
         }
 
         /** Further settings of the spawned server's stdio transport (line cap, stderr tail, close timeout). */
         public Builder stdio(Consumer<StdioTransport.Builder> configure) {
             configure.accept(stdio);
+            stdioSettings.add("stdio(...)");
+            return this;
+        }
+
+        /**
+         * The longest {@link CodexClient#close()} waits for the server to end on its own before ending it by force.
+         * For the spawned server: how long after its stdin is closed it may take to exit (codex exits at once when
+         * idle, but some versions first wait for a running command); then it and every process it started get
+         * SIGTERM, and SIGKILL a second or two later. {@code Duration.ZERO} skips the wait. For a WebSocket: the
+         * bound on the close handshake.
+         *
+         * <p>Without this setting the transport's own close timeout applies: for the spawned server
+         * {@link StdioTransport.Builder#gracefulCloseTimeout(Duration)} (5 s by default, settable through
+         * {@link #stdio(Consumer)}); when both are set, this one wins. It applies as well to a transport given with
+         * {@link #transport(Transport)}.
+         */
+        public Builder closeTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "closeTimeout");
+            if (timeout.isNegative()) {
+                throw new IllegalArgumentException("closeTimeout must not be negative: " + timeout);
+            }
+            this.closeTimeout = timeout;
             return this;
         }
 
@@ -685,28 +813,48 @@ public final class CodexClient implements AutoCloseable {
 
         // ---------------------------------------------------------------- handlers
 
-        /** Decides every approval request (default: {@link ApprovalPolicy#declineAll()}). */
-        public Builder approvals(ApprovalPolicy policy) {
+        /**
+         * Decides every kind of approval: commands, file changes, permission grants, and their legacy forms
+         * (default: {@link ApprovalPolicy#declineAll()}, logged once per kind). A policy for one kind
+         * ({@link #onCommandApproval}, {@link #onFileChangeApproval}) takes precedence for that kind.
+         *
+         * <pre>{@code
+         * .approvals(ApprovalPolicy.sync(request -> request instanceof ApprovalRequest.Command c
+         *         && c.params().command().startsWith("git ") ? ApprovalDecision.ACCEPT : ApprovalDecision.DECLINE))
+         * }</pre>
+         */
+        public Builder approvals(ApprovalPolicy<ApprovalRequest> policy) {
             this.approvals = Objects.requireNonNull(policy, "policy");
             return this;
         }
 
-        /** Answers command-execution approvals ({@code item/commandExecution/requestApproval}). */
-        public Builder onCommandApproval(
-                Function<CommandExecutionRequestApprovalParams, CommandExecutionApprovalDecision> handler) {
-            Objects.requireNonNull(handler, "handler");
-            return onServerRequest(ServerRequestMethods.ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL,
-                    p -> CompletableFuture.completedFuture(CommandExecutionRequestApprovalResponse.builder()
-                            .decision(handler.apply(p)).build()));
+        /**
+         * Decides command approvals ({@code item/commandExecution/requestApproval}), in place of
+         * {@link #approvals}' policy for them. Asynchronous, like every handler; for a synchronous decision wrap it
+         * in {@link ApprovalPolicy#sync}:
+         * <pre>{@code
+         * .onCommandApproval(ApprovalPolicy.sync(command -> command.params().command().startsWith("ls")
+         *         ? ApprovalDecision.ACCEPT : ApprovalDecision.DECLINE))
+         * }</pre>
+         * A later {@link #onServerRequest} for the same method replaces it, and the other way round.
+         */
+        public Builder onCommandApproval(ApprovalPolicy<? super ApprovalRequest.Command> policy) {
+            return kindApproval(ServerRequestMethods.ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL.method(), policy);
         }
 
-        /** Answers file-change approvals ({@code item/fileChange/requestApproval}). */
-        public Builder onFileChangeApproval(
-                Function<FileChangeRequestApprovalParams, FileChangeApprovalDecision> handler) {
-            Objects.requireNonNull(handler, "handler");
-            return onServerRequest(ServerRequestMethods.ITEM_FILE_CHANGE_REQUEST_APPROVAL,
-                    p -> CompletableFuture.completedFuture(FileChangeRequestApprovalResponse.builder()
-                            .decision(handler.apply(p)).build()));
+        /**
+         * Decides file-change approvals ({@code item/fileChange/requestApproval}), in place of {@link #approvals}'
+         * policy for them; see {@link #onCommandApproval}.
+         */
+        public Builder onFileChangeApproval(ApprovalPolicy<? super ApprovalRequest.FileChange> policy) {
+            return kindApproval(ServerRequestMethods.ITEM_FILE_CHANGE_REQUEST_APPROVAL.method(), policy);
+        }
+
+        private Builder kindApproval(String method, ApprovalPolicy<?> policy) {
+            Objects.requireNonNull(policy, "policy");
+            handlers.remove(method);
+            kindApprovals.put(method, policy);
+            return this;
         }
 
         /** Answers questions the agent asks the user ({@code item/tool/requestUserInput}). */
@@ -745,6 +893,7 @@ public final class CodexClient implements AutoCloseable {
                                               Function<? super P, ? extends CompletionStage<R>> handler) {
             Objects.requireNonNull(method, "method");
             Objects.requireNonNull(handler, "handler");
+            kindApprovals.remove(method.method());
             handlers.put(method.method(), new ServerRequestRouter.Route<>(method, handler));
             return this;
         }
@@ -784,14 +933,24 @@ public final class CodexClient implements AutoCloseable {
          * Spawns the server (or opens the given transport), performs {@code initialize} / {@code initialized},
          * logs in when an API key was given, and returns the ready client.
          *
-         * @throws CodexTransportException when the server cannot be started or ends during the handshake
+         * <p>When the handshake fails, the server is ended at once (a spawned one gets SIGTERM, and SIGKILL a second
+         * later), without the graceful wait of {@link CodexClient#close()}: {@code build()} fails within the
+         * {@link #initializeTimeout(Duration) initialize timeout} plus about a second.
+         *
+         * @throws CodexTransportException when the server cannot be started or ends during the handshake; for a
+         *                                 server that exits, the message and {@code exitCode()} give its exit code
+         *                                 and {@code stderrTail()} what it wrote last, however the end was noticed
+         * @throws CodexTimeoutException   when the server does not answer {@code initialize} in time
          * @throws dev.codexclient.errors.CodexRpcException when the server rejects the handshake
+         * @throws IllegalStateException   when settings contradict each other, e.g. {@link #transport(Transport)}
+         *                                 with settings of the server the client would spawn
          */
         public CodexClient build() {
             if (!tools.isEmpty() && !experimentalApi) {
                 throw new IllegalStateException("dynamic tools are an experimental codex API: call "
                         + "experimentalApi(true) on the builder to declare " + tools.keySet());
             }
+            checkTransportSettings();
             boolean ownsExecutor = executor == null;
             ExecutorService callbacks = ownsExecutor
                     ? Executors.newCachedThreadPool(daemon("codex-callback-")) : executor;
@@ -809,8 +968,24 @@ public final class CodexClient implements AutoCloseable {
                 client.initialize(this);
                 return client;
             } catch (RuntimeException e) {
-                client.close();
+                // A server that failed its handshake has nothing left to finish: no graceful wait, so build()
+                // fails within the initialize timeout plus the time it takes to end the process.
+                client.closeWith(Duration.ZERO);
                 throw e;
+            }
+        }
+
+        /** Rejects settings that would be silently ignored. */
+        private void checkTransportSettings() {
+            if (transport != null && !stdioSettings.isEmpty()) {
+                throw new IllegalStateException("transport(...) was given together with "
+                        + String.join(", ", stdioSettings) + ", which configure the codex app-server the client "
+                        + "would spawn itself; with a transport of your own they would be ignored. Configure that "
+                        + "transport instead (e.g. StdioTransport.builder().codexHome(...)), or drop transport(...)");
+            }
+            if (stdioSettings.contains("codexBinary(...)") && stdioSettings.contains("command(...)")) {
+                throw new IllegalStateException("codexBinary(...) and command(...) both name the program to spawn; "
+                        + "use one of them (command(...) for a program with arguments of its own)");
             }
         }
 

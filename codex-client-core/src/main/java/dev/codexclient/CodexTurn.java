@@ -463,8 +463,8 @@ public final class CodexTurn {
             items = turn.items();
         }
         String turnId = id.isDone() && !id.isCompletedExceptionally() ? id.join()
-                : turn != null ? turn.id() : "";
-        TurnResult r = new TurnResult(thread.id(), turnId == null ? "" : turnId, status, turn, finalText(), items,
+                : turn != null ? turn.id() : null;
+        TurnResult r = new TurnResult(thread.id(), turnId, status, turn, finalText(), items,
                 usage, lastDiff, lastPlan, error, deadlineExceeded, stalled);
         thread.turnEnded(this);
         // Completed off the lane so callers' continuations never hold up this thread's events.

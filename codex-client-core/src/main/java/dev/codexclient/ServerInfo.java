@@ -5,7 +5,8 @@ import java.util.Optional;
 
 /**
  * What the app-server said about itself in its {@code initialize} result. Servers before codex 0.117.0 send only
- * the user agent, so the other members are optional.
+ * the user agent, so the other members are optional; the user agent is too, though every codex so far sends it,
+ * since the handshake need not fail over a server that leaves it out.
  *
  * @param userAgent      e.g. {@code acme-bot/0.169.0 (Debian 12.0.0; x86_64) xterm (acme-bot; 1.4.0)}: codex
  *                       names itself after the client's {@code clientInfo.name}, then gives its version
@@ -13,8 +14,9 @@ import java.util.Optional;
  * @param platformFamily e.g. {@code unix}
  * @param platformOs     e.g. {@code linux}
  */
-public record ServerInfo(String userAgent, Optional<String> codexHome, Optional<String> platformFamily,
+public record ServerInfo(Optional<String> userAgent, Optional<String> codexHome, Optional<String> platformFamily,
                          Optional<String> platformOs) {
+    /** Checks that every member is present (as a value or as an empty {@code Optional}). */
     public ServerInfo {
         Objects.requireNonNull(userAgent, "userAgent");
         Objects.requireNonNull(codexHome, "codexHome");
@@ -28,6 +30,6 @@ public record ServerInfo(String userAgent, Optional<String> codexHome, Optional<
      * {@link CodexVersion#pinned()}, the version this SDK was generated from.
      */
     public Optional<CodexVersion> codexVersion() {
-        return CodexVersion.fromUserAgent(userAgent);
+        return userAgent.flatMap(CodexVersion::fromUserAgent);
     }
 }

@@ -36,6 +36,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -71,7 +72,11 @@ final class ServerRequestRouter {
 
     private final ObjectMapper mapper;
     private final ObjectMapper userMapper;
-    private final ApprovalPolicy approvals;
+    /** Where synchronous approval policies run, so that a withdrawn request can interrupt them. */
+    private final Executor callbacks;
+    private final ApprovalPolicy<ApprovalRequest> approvals;
+    /** Policies for one kind of approval, by method; they take precedence over {@link #approvals}. */
+    private final Map<String, ApprovalPolicy<?>> kindApprovals;
     private final Map<String, Route<?, ?>> userRoutes;
     private final Map<String, Function<JsonNode, CompletionStage<?>>> rawRoutes;
     private final Map<String, DynamicTool> tools = new HashMap<>();
@@ -82,10 +87,13 @@ final class ServerRequestRouter {
      */
     private Map<String, Route<?, ?>> routes;
 
-    ServerRequestRouter(ObjectMapper mapper, ObjectMapper userMapper, CodexClient.Builder b, List<DynamicTool> tools) {
+    ServerRequestRouter(ObjectMapper mapper, ObjectMapper userMapper, CodexClient.Builder b, List<DynamicTool> tools,
+                        Executor callbacks) {
         this.mapper = mapper;
         this.userMapper = userMapper;
+        this.callbacks = callbacks;
         this.approvals = b.approvals;
+        this.kindApprovals = Map.copyOf(b.kindApprovals);
         this.userRoutes = Map.copyOf(b.handlers);
         this.rawRoutes = Map.copyOf(b.rawHandlers);
         for (DynamicTool t : tools) {
@@ -121,41 +129,38 @@ final class ServerRequestRouter {
             LOG.warn("No handler for server request {}; answering with a method-not-found error "
                     + "(register one with CodexClient.Builder#onUnknownServerRequest)", request.method());
         }
-        return CompletableFuture.failedFuture(new CodexRpcException("", CodexRpcException.METHOD_NOT_FOUND,
+        return CompletableFuture.failedFuture(new CodexRpcException(null, CodexRpcException.METHOD_NOT_FOUND,
                 "codex-client has no handler for " + request.method(), null));
     }
 
     // ------------------------------------------------------------------------------------------------ defaults
 
-    private void installDefaults(Map<String, Route<?, ?>> table, ApprovalPolicy configured) {
-        boolean explicit = configured != null;
-        ApprovalPolicy policy = explicit ? configured : ApprovalPolicy.declineAll();
+    private void installDefaults(Map<String, Route<?, ?>> table, ApprovalPolicy<ApprovalRequest> configured) {
+        ApprovalPolicy<ApprovalRequest> general = configured != null ? configured : ApprovalPolicy.declineAll();
 
         put(table, ServerRequestMethods.ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL, p -> {
-            warnDefault(!explicit, "item/commandExecution/requestApproval", "declining");
-            return decide(policy, new ApprovalRequest.Command(p)).thenApply(d ->
-                    CommandExecutionRequestApprovalResponse.builder().decision(commandDecision(d))
-                            .build());
+            ApprovalRequest.Command request = new ApprovalRequest.Command(p);
+            return approve(policyFor(request, general, "declining"), request, d ->
+                    CommandExecutionRequestApprovalResponse.builder().decision(commandDecision(request, d)).build());
         });
         put(table, ServerRequestMethods.ITEM_FILE_CHANGE_REQUEST_APPROVAL, p -> {
-            warnDefault(!explicit, "item/fileChange/requestApproval", "declining");
-            return decide(policy, new ApprovalRequest.FileChange(p)).thenApply(d ->
-                    FileChangeRequestApprovalResponse.builder().decision(fileChangeDecision(d))
-                            .build());
+            ApprovalRequest.FileChange request = new ApprovalRequest.FileChange(p);
+            return approve(policyFor(request, general, "declining"), request, d ->
+                    FileChangeRequestApprovalResponse.builder().decision(fileChangeDecision(request, d)).build());
         });
         put(table, ServerRequestMethods.EXEC_COMMAND_APPROVAL, p -> {
-            warnDefault(!explicit, "execCommandApproval", "denying");
-            return decide(policy, new ApprovalRequest.LegacyCommand(p)).thenApply(d ->
-                    ExecCommandApprovalResponse.builder().decision(reviewDecision(d)).build());
+            ApprovalRequest.LegacyCommand request = new ApprovalRequest.LegacyCommand(p);
+            return approve(policyFor(request, general, "denying"), request, d ->
+                    ExecCommandApprovalResponse.builder().decision(reviewDecision(request, d)).build());
         });
         put(table, ServerRequestMethods.APPLY_PATCH_APPROVAL, p -> {
-            warnDefault(!explicit, "applyPatchApproval", "denying");
-            return decide(policy, new ApprovalRequest.LegacyPatch(p)).thenApply(d ->
-                    ApplyPatchApprovalResponse.builder().decision(reviewDecision(d)).build());
+            ApprovalRequest.LegacyPatch request = new ApprovalRequest.LegacyPatch(p);
+            return approve(policyFor(request, general, "denying"), request, d ->
+                    ApplyPatchApprovalResponse.builder().decision(reviewDecision(request, d)).build());
         });
         put(table, ServerRequestMethods.ITEM_PERMISSIONS_REQUEST_APPROVAL, p -> {
-            warnDefault(!explicit, "item/permissions/requestApproval", "granting nothing");
-            return decide(policy, new ApprovalRequest.Permissions(p)).thenApply(d -> permissions(p, d));
+            ApprovalRequest.Permissions request = new ApprovalRequest.Permissions(p);
+            return approve(policyFor(request, general, "granting nothing"), request, d -> permissions(request, d));
         });
         put(table, ServerRequestMethods.ITEM_TOOL_REQUEST_USER_INPUT, p -> {
             warnDefault(true, "item/tool/requestUserInput", "answering that no operator is available");
@@ -184,9 +189,49 @@ final class ServerRequestRouter {
         }
     }
 
-    /** The wire decision of each approval type for a policy's {@link ApprovalDecision}. */
-    private static CommandExecutionApprovalDecision commandDecision(ApprovalDecision d) {
-        return switch (d) {
+    /** The policy for one kind of request: its own, else the general one, else the default (logged once). */
+    @SuppressWarnings("unchecked")
+    private <R extends ApprovalRequest> ApprovalPolicy<? super R> policyFor(R request,
+                                                                           ApprovalPolicy<ApprovalRequest> general,
+                                                                           String defaultAction) {
+        ApprovalPolicy<? super R> own = (ApprovalPolicy<? super R>) kindApprovals.get(request.method());
+        if (own != null) {
+            return own;
+        }
+        warnDefault(approvals == null, request.method(), defaultAction);
+        return general;
+    }
+
+    /**
+     * Asks {@code policy} and turns its decision into the response. Cancelling the returned stage (the server
+     * withdrew the request) cancels the policy's own stage, or interrupts a synchronous policy's thread.
+     */
+    @SuppressWarnings("unchecked")
+    private <R extends ApprovalRequest, T> CompletionStage<T> approve(ApprovalPolicy<? super R> policy, R request,
+                                                                     Function<ApprovalDecision, T> answer) {
+        CompletableFuture<ApprovalDecision> decided;
+        try {
+            CompletionStage<ApprovalDecision> stage = policy instanceof SyncApprovalPolicy<?>
+                    ? ((SyncApprovalPolicy<? super R>) policy).decideOn(callbacks, request)
+                    : policy.decide(request);
+            if (stage == null) {
+                return CompletableFuture.failedFuture(new IllegalStateException(
+                        "the approval policy returned no stage for " + request.method()));
+            }
+            decided = stage.toCompletableFuture();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return cancelsSource(decided, decided.thenApply(d -> answer.apply(Objects.requireNonNull(d,
+                () -> "the approval policy decided null for " + request.method()))));
+    }
+
+    /** The wire decision of a command approval. */
+    private static CommandExecutionApprovalDecision commandDecision(ApprovalRequest request, ApprovalDecision d) {
+        if (d instanceof ApprovalDecision.Command c) {
+            return c.decision();
+        }
+        return switch (standard(request, d)) {
             case ACCEPT -> CommandExecutionApprovalDecision.Simple.ACCEPT;
             case ACCEPT_FOR_SESSION -> CommandExecutionApprovalDecision.Simple.ACCEPT_FOR_SESSION;
             case DECLINE -> CommandExecutionApprovalDecision.Simple.DECLINE;
@@ -194,8 +239,11 @@ final class ServerRequestRouter {
         };
     }
 
-    private static FileChangeApprovalDecision fileChangeDecision(ApprovalDecision d) {
-        return switch (d) {
+    private static FileChangeApprovalDecision fileChangeDecision(ApprovalRequest request, ApprovalDecision d) {
+        if (d instanceof ApprovalDecision.FileChange f) {
+            return f.decision();
+        }
+        return switch (standard(request, d)) {
             case ACCEPT -> FileChangeApprovalDecision.ACCEPT;
             case ACCEPT_FOR_SESSION -> FileChangeApprovalDecision.ACCEPT_FOR_SESSION;
             case DECLINE -> FileChangeApprovalDecision.DECLINE;
@@ -203,8 +251,11 @@ final class ServerRequestRouter {
         };
     }
 
-    private static ReviewDecision reviewDecision(ApprovalDecision d) {
-        return switch (d) {
+    private static ReviewDecision reviewDecision(ApprovalRequest request, ApprovalDecision d) {
+        if (d instanceof ApprovalDecision.Legacy l) {
+            return l.decision();
+        }
+        return switch (standard(request, d)) {
             case ACCEPT -> ReviewDecision.Simple.APPROVED;
             case ACCEPT_FOR_SESSION -> ReviewDecision.Simple.APPROVED_FOR_SESSION;
             case DECLINE -> new ReviewDecision.Denied("declined by the client");
@@ -212,19 +263,24 @@ final class ServerRequestRouter {
         };
     }
 
-    private static CompletionStage<ApprovalDecision> decide(ApprovalPolicy policy, ApprovalRequest request) {
-        try {
-            ApprovalDecision d = policy.decide(request);
-            if (d == null) {
-                return CompletableFuture.failedFuture(new IllegalStateException("approval policy returned null"));
-            }
-            return CompletableFuture.completedFuture(d);
-        } catch (Exception e) {
-            return CompletableFuture.failedFuture(e);
+    /**
+     * One of the four common decisions; a protocol decision made for another kind of request cannot answer this
+     * one, which is the policy's mistake: the request gets an error reply, and the log says why.
+     */
+    private static StandardDecision standard(ApprovalRequest request, ApprovalDecision d) {
+        if (d instanceof StandardDecision s) {
+            return s;
         }
+        throw new IllegalStateException("the approval policy answered " + request.method() + " with " + d
+                + ", a decision for another kind of approval");
     }
 
-    private PermissionsRequestApprovalResponse permissions(PermissionsRequestApprovalParams p, ApprovalDecision d) {
+    private PermissionsRequestApprovalResponse permissions(ApprovalRequest.Permissions request, ApprovalDecision d) {
+        if (d instanceof ApprovalDecision.Permissions grant) {
+            return grant.grant();
+        }
+        standard(request, d);
+        PermissionsRequestApprovalParams p = request.params();
         ObjectNode response = mapper.createObjectNode();
         if (d == ApprovalDecision.ACCEPT || d == ApprovalDecision.ACCEPT_FOR_SESSION) {
             // A grant has the shape of the request's profile: grant exactly what was asked.

@@ -2,6 +2,7 @@ package dev.codexclient;
 
 import dev.codexclient.errors.CodexTurnFailedException;
 import dev.codexclient.internal.Redactor;
+import dev.codexclient.protocol.CodexErrorInfo;
 import dev.codexclient.protocol.ThreadItem;
 import dev.codexclient.protocol.ThreadTokenUsage;
 import dev.codexclient.protocol.Turn;
@@ -37,7 +38,7 @@ public final class TurnResult {
                List<ThreadItem> items, ThreadTokenUsage usage, String lastDiff, List<TurnPlanStep> lastPlan,
                TurnError error, boolean deadlineExceeded, boolean stalled) {
         this.threadId = Objects.requireNonNull(threadId, "threadId");
-        this.turnId = Objects.requireNonNull(turnId, "turnId");
+        this.turnId = turnId;
         this.status = Objects.requireNonNull(status, "status");
         this.turn = turn;
         this.finalText = finalText == null ? "" : finalText;
@@ -50,12 +51,17 @@ public final class TurnResult {
         this.stalled = stalled;
     }
 
+    /** The thread the turn ran in. */
     public String threadId() {
         return threadId;
     }
 
-    public String turnId() {
-        return turnId;
+    /**
+     * The turn's id; empty only when the turn ended (stalled, or was watched out) before the server ever named it,
+     * neither in the {@code turn/start} response nor in {@code turn/completed}.
+     */
+    public Optional<String> turnId() {
+        return Optional.ofNullable(turnId);
     }
 
     /**
@@ -66,6 +72,7 @@ public final class TurnResult {
         return status;
     }
 
+    /** True when the turn ended with status {@code COMPLETED}. */
     public boolean isCompleted() {
         return status == TurnStatus.COMPLETED;
     }
@@ -145,16 +152,16 @@ public final class TurnResult {
         // becomes an exception message.
         Redactor redactor = Redactor.shared();
         String message = error == null ? "turn failed without an error message" : redactor.redact(error.message());
-        String info = error == null || error.codexErrorInfo() == null ? null
-                : redactor.redact(ProtocolText.compact(error.codexErrorInfo()));
+        CodexErrorInfo info = error == null ? null : error.codexErrorInfo();
+        String infoText = info == null ? null : redactor.redact(ProtocolText.compact(info));
         String details = error == null || error.additionalDetails() == null ? null
                 : redactor.redact(error.additionalDetails());
-        return new CodexTurnFailedException(threadId, turnId, message, info, details);
+        return new CodexTurnFailedException(threadId, turnId, message, info, infoText, details);
     }
 
     @Override
     public String toString() {
-        return "TurnResult[" + threadId + "/" + turnId + " " + status + (deadlineExceeded ? " (deadline)" : "")
+        return "TurnResult[" + threadId + "/" + (turnId == null ? "?" : turnId) + " " + status + (deadlineExceeded ? " (deadline)" : "")
                 + (stalled ? " (stalled)" : "") + ", " + items.size() + " items, text="
                 + (finalText.length() > 80 ? finalText.substring(0, 80) + "…" : finalText) + "]";
     }

@@ -39,23 +39,24 @@ final class UnknownMethodErrors {
         if (error instanceof CodexMethodNotSupportedException || error.method().isEmpty()) {
             return error;
         }
+        String method = error.method().get();
         Set<String> listed;
         if (error.code() == CodexRpcException.METHOD_NOT_FOUND) {
             listed = Set.of();
         } else if (error.code() == CodexRpcException.INVALID_REQUEST) {
             Matcher m = UNKNOWN_VARIANT.matcher(error.serverMessage());
-            if (!m.matches() || !m.group(1).equals(error.method())) {
+            if (!m.matches() || !m.group(1).equals(method)) {
                 return error;
             }
             listed = listed(m.group(2));
-            if (!listed.contains(ALWAYS_KNOWN) || listed.contains(error.method())) {
+            if (!listed.contains(ALWAYS_KNOWN) || listed.contains(method)) {
                 return error;
             }
         } else {
             return error;
         }
         Optional<CodexVersion> version = server == null ? Optional.empty() : server.codexVersion();
-        CodexMethodNotSupportedException typed = new CodexMethodNotSupportedException(error.method(), error.code(),
+        CodexMethodNotSupportedException typed = new CodexMethodNotSupportedException(method, error.code(),
                 error.serverMessage(), error.data().orElse(null), version.orElse(null), listed);
         typed.setStackTrace(error.getStackTrace());
         return typed;

@@ -50,9 +50,9 @@ class CodexVersionTest {
 
     @Test
     void serverInfoExposesIt() {
-        ServerInfo old = new ServerInfo(UA_0_98, Optional.empty(), Optional.empty(), Optional.empty());
+        ServerInfo old = new ServerInfo(Optional.of(UA_0_98), Optional.empty(), Optional.empty(), Optional.empty());
         assertThat(old.codexVersion()).contains(CodexVersion.parse("0.98.0"));
-        assertThat(new ServerInfo("", Optional.empty(), Optional.empty(), Optional.empty()).codexVersion()).isEmpty();
+        assertThat(new ServerInfo(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()).codexVersion()).isEmpty();
     }
 
     @Test

@@ -28,7 +28,7 @@ class UnknownMethodErrorsTest {
     void anUnknownMethodGetsItsOwnTypeNamingTheMethodAndTheServerVersion(String version, String method)
             throws IOException {
         List<JsonNode> recorded = recorded(version);
-        ServerInfo server = new ServerInfo(recorded.get(0).path("result").path("userAgent").asText(),
+        ServerInfo server = new ServerInfo(Optional.of(recorded.get(0).path("result").path("userAgent").asText()),
                 Optional.empty(), Optional.empty(), Optional.empty());
         JsonNode error = recorded.get(1).path("error");
         assertThat(error.path("code").asInt()).isEqualTo(-32600);
@@ -76,7 +76,7 @@ class UnknownMethodErrorsTest {
 
     @Test
     void otherErrorsAreLeftAlone() {
-        ServerInfo server = new ServerInfo("x/0.98.0 (Linux; x86_64)", Optional.empty(), Optional.empty(),
+        ServerInfo server = new ServerInfo(Optional.of("x/0.98.0 (Linux; x86_64)"), Optional.empty(), Optional.empty(),
                 Optional.empty());
         for (CodexRpcException e : List.of(
                 new CodexRpcException("thread/read", -32600, "Invalid request: missing field `threadId`", null),

@@ -29,12 +29,28 @@ public class CodexRpcException extends CodexException {
     private final String serverMessage;
     private final transient JsonNode data;
 
+    /**
+     * An error response.
+     *
+     * @param method        the method of the request that failed; null for an error raised by a local handler
+     * @param code          the JSON-RPC error code
+     * @param serverMessage the error's message
+     * @param data          the error's {@code data} member, or null
+     */
     public CodexRpcException(String method, int code, String serverMessage, JsonNode data) {
-        this(method + " failed: " + serverMessage + " (JSON-RPC error " + code + ")", method, code, serverMessage,
-                data);
+        this((method == null ? "the request" : method) + " failed: " + serverMessage + " (JSON-RPC error " + code
+                + ")", method, code, serverMessage, data);
     }
 
-    /** For subclasses that describe the failure further; {@code serverMessage} stays as the server sent it. */
+    /**
+     * For subclasses that describe the failure further; {@code serverMessage} stays as the server sent it.
+     *
+     * @param message       the exception's message
+     * @param method        the method of the request that failed; null for an error raised by a local handler
+     * @param code          the JSON-RPC error code
+     * @param serverMessage the error's message
+     * @param data          the error's {@code data} member, or null
+     */
     protected CodexRpcException(String message, String method, int code, String serverMessage, JsonNode data) {
         super(message);
         this.method = method;
@@ -44,10 +60,11 @@ public class CodexRpcException extends CodexException {
     }
 
     /** The method of the request that failed; empty for errors raised by a local handler. */
-    public String method() {
-        return method;
+    public Optional<String> method() {
+        return Optional.ofNullable(method);
     }
 
+    /** The JSON-RPC error code (see the constants of this class). */
     public int code() {
         return code;
     }
@@ -57,7 +74,10 @@ public class CodexRpcException extends CodexException {
         return serverMessage;
     }
 
-    /** The {@code error.data} member, when the server sent one. */
+    /**
+     * The {@code error.data} member, when the server sent one: a copy in which every string has the secrets the
+     * client knows (such as its API key) masked, like {@link #serverMessage()}.
+     */
     public Optional<JsonNode> data() {
         return Optional.ofNullable(data);
     }

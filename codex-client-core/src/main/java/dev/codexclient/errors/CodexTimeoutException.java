@@ -1,6 +1,7 @@
 package dev.codexclient.errors;
 
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * A request got no response in time. The request is forgotten by the client; a late response is logged and
@@ -13,9 +14,16 @@ public class CodexTimeoutException extends CodexException {
     private final String requestId;
     private final Duration timeout;
 
+    /**
+     * A request that got no response in time.
+     *
+     * @param method    the request's method
+     * @param requestId its JSON-RPC id, as text
+     * @param timeout   how long it waited
+     */
     public CodexTimeoutException(String method, String requestId, Duration timeout) {
         this(method + " (id " + requestId + ") got no response within " + timeout.toMillis() + " ms",
-                method, requestId, timeout);
+                method, java.util.Objects.requireNonNull(requestId, "requestId"), timeout);
     }
 
     private CodexTimeoutException(String message, String method, String requestId, Duration timeout) {
@@ -28,18 +36,20 @@ public class CodexTimeoutException extends CodexException {
     /** A timeout of something that is not a single request, such as waiting for a turn to complete. */
     public static CodexTimeoutException waitingFor(String what, Duration timeout) {
         return new CodexTimeoutException(what + " did not happen within " + timeout.toMillis() + " ms",
-                what, "", timeout);
+                what, null, timeout);
     }
 
+    /** The method of the request that timed out; for a wait that was not about one request, what was awaited. */
     public String method() {
         return method;
     }
 
     /** The JSON-RPC id of the request, as text; empty when the timeout was not about one request. */
-    public String requestId() {
-        return requestId;
+    public Optional<String> requestId() {
+        return Optional.ofNullable(requestId);
     }
 
+    /** How long the request (or the wait) was given. */
     public Duration timeout() {
         return timeout;
     }

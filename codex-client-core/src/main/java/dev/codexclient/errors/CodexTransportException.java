@@ -15,16 +15,26 @@ public class CodexTransportException extends CodexException {
     private final Integer exitCode;
     private final String stderrTail;
 
+    /**
+     * The end of a connection, with what is known about it.
+     *
+     * @param message    what ended; the exit code and the stderr tail are appended to it when present
+     * @param exitCode   the child's exit code, when it exited
+     * @param stderrTail the child's last stderr lines (redacted, bounded), or empty
+     * @param cause      the I/O failure behind it, or null
+     */
     public CodexTransportException(String message, OptionalInt exitCode, String stderrTail, Throwable cause) {
         super(compose(message, exitCode, stderrTail), cause);
         this.exitCode = exitCode.isPresent() ? exitCode.getAsInt() : null;
         this.stderrTail = stderrTail == null ? "" : stderrTail;
     }
 
+    /** An end without an exit code or stderr tail, e.g. the client's own close. */
     public CodexTransportException(String message) {
         this(message, OptionalInt.empty(), "", null);
     }
 
+    /** An end caused by {@code cause}, without an exit code or stderr tail. */
     public CodexTransportException(String message, Throwable cause) {
         this(message, OptionalInt.empty(), "", cause);
     }

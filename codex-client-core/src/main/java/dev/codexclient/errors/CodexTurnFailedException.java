@@ -1,11 +1,22 @@
 package dev.codexclient.errors;
 
+import dev.codexclient.protocol.CodexErrorInfo;
 import java.util.Optional;
 
 /**
- * A turn ended with status {@code failed}. Carries the server's error message, the structured
- * {@code codexErrorInfo} (as its wire JSON, e.g. {@code "usageLimitExceeded"} or
- * {@code {"httpConnectionFailed":{"httpStatusCode":500}}}) and additional details when codex sent them.
+ * A turn ended with status {@code failed}. Carries the server's error message, the typed {@code codexErrorInfo}
+ * when codex classified the failure (e.g. {@code CodexErrorInfo.Simple.USAGE_LIMIT_EXCEEDED}, or
+ * {@code CodexErrorInfo.HttpConnectionFailed} with its HTTP status), and additional details when codex sent them.
+ *
+ * <pre>{@code
+ * try {
+ *     turn.await(Duration.ofMinutes(10)).orThrow();
+ * } catch (CodexTurnFailedException e) {
+ *     if (e.codexErrorInfo().orElse(null) == CodexErrorInfo.Simple.CONTEXT_WINDOW_EXCEEDED) {
+ *         thread.compact();
+ *     }
+ * }
+ * }</pre>
  */
 public class CodexTurnFailedException extends CodexException {
     private static final long serialVersionUID = 1L;
@@ -13,13 +24,23 @@ public class CodexTurnFailedException extends CodexException {
     private final String threadId;
     private final String turnId;
     private final String serverMessage;
-    private final String codexErrorInfo;
+    private final transient CodexErrorInfo codexErrorInfo;
     private final String additionalDetails;
 
-    public CodexTurnFailedException(String threadId, String turnId, String serverMessage, String codexErrorInfo,
-                                    String additionalDetails) {
-        super("turn " + turnId + " of thread " + threadId + " failed: " + serverMessage
-                + (codexErrorInfo == null ? "" : " [" + codexErrorInfo + "]")
+    /**
+     * A failed turn.
+     *
+     * @param threadId          the thread of the turn
+     * @param turnId            the turn's id, or null when the server never named it
+     * @param serverMessage     the error message codex reported (secrets masked)
+     * @param codexErrorInfo    codex's classification of the failure, or null
+     * @param infoText          {@code codexErrorInfo} as text for the exception's message (secrets masked), or null
+     * @param additionalDetails further details codex sent (secrets masked), or null
+     */
+    public CodexTurnFailedException(String threadId, String turnId, String serverMessage,
+                                    CodexErrorInfo codexErrorInfo, String infoText, String additionalDetails) {
+        super("turn " + (turnId == null ? "(no id)" : turnId) + " of thread " + threadId + " failed: " + serverMessage
+                + (infoText == null ? "" : " [" + infoText + "]")
                 + (additionalDetails == null ? "" : " (" + additionalDetails + ")"));
         this.threadId = threadId;
         this.turnId = turnId;
@@ -28,12 +49,14 @@ public class CodexTurnFailedException extends CodexException {
         this.additionalDetails = additionalDetails;
     }
 
+    /** The thread the turn ran in. */
     public String threadId() {
         return threadId;
     }
 
-    public String turnId() {
-        return turnId;
+    /** The turn's id; empty when the turn failed before the server named it. */
+    public Optional<String> turnId() {
+        return Optional.ofNullable(turnId);
     }
 
     /** The error message codex reported for the turn, with known secrets (API keys, tokens) masked. */
@@ -41,11 +64,16 @@ public class CodexTurnFailedException extends CodexException {
         return serverMessage;
     }
 
-    /** {@code codexErrorInfo} as compact JSON, when codex classified the failure. */
-    public Optional<String> codexErrorInfo() {
+    /**
+     * How codex classified the failure, when it did: a {@link CodexErrorInfo.Simple} constant or a variant with
+     * details (an HTTP status, for instance); a kind this SDK does not know yet is kept as
+     * {@code CodexErrorInfo.Unrecognized} with its JSON.
+     */
+    public Optional<CodexErrorInfo> codexErrorInfo() {
         return Optional.ofNullable(codexErrorInfo);
     }
 
+    /** Further details codex sent about the failure, secrets masked. */
     public Optional<String> additionalDetails() {
         return Optional.ofNullable(additionalDetails);
     }

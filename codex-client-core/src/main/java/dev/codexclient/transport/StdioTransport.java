@@ -65,9 +65,26 @@ public final class StdioTransport implements Transport {
         connection.send(Objects.requireNonNull(message, "message"));
     }
 
+    /**
+     * Closes the child's stdin, waits {@link Builder#gracefulCloseTimeout(Duration)} for it to exit, then
+     * terminates it (see the class comment).
+     */
     @Override
     public void close() {
         connection.close();
+    }
+
+    /**
+     * Like {@link #close()} with {@code timeout} in place of the builder's graceful close timeout: the child gets
+     * SIGTERM after {@code timeout} (at once for zero), and SIGKILL a second or two later.
+     */
+    @Override
+    public void close(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout must not be negative: " + timeout);
+        }
+        connection.close(timeout);
     }
 
     @Override
@@ -76,6 +93,7 @@ public final class StdioTransport implements Transport {
     }
 
     /** The child process while it runs (and after, until the handle is collected); empty before {@link #start}. */
+    @Override
     public Optional<ProcessHandle> process() {
         return connection.processHandle();
     }
@@ -193,7 +211,9 @@ public final class StdioTransport implements Transport {
 
         /**
          * How long {@link StdioTransport#close()} waits for the child to exit after closing its stdin (default 5 s).
-         * Then the child and its descendants get SIGTERM, and SIGKILL after the same time again, at most 2 s.
+         * Then the child and its descendants get SIGTERM, and SIGKILL after the same time again, at least 1 s and
+         * at most 2 s. A client's {@code closeTimeout}, when set, takes the place of this value for the client's
+         * close.
          */
         public Builder gracefulCloseTimeout(Duration timeout) {
             Objects.requireNonNull(timeout, "timeout");

@@ -1,5 +1,8 @@
 package dev.codexclient.transport;
 
+import java.time.Duration;
+import java.util.Optional;
+
 /**
  * Moves JSON messages between the client and one app-server connection: stdio of a child process, a WebSocket,
  * or memory. The SPI the dispatcher is written against; users pick an implementation on the client builder.
@@ -43,6 +46,28 @@ public interface Transport extends AutoCloseable {
      */
     @Override
     void close();
+
+    /**
+     * Like {@link #close()}, waiting at most {@code timeout} for the peer to end on its own before forcing the end
+     * (for a child process: SIGTERM to it and its descendants, then SIGKILL). {@code Duration.ZERO} skips the
+     * graceful wait, for a peer that is known to be broken. The client calls this with its
+     * {@code closeTimeout} when one is set, and with zero when a handshake fails.
+     *
+     * <p>The default ignores {@code timeout} and calls {@link #close()}: a transport whose close is bounded
+     * anyway (in memory, for instance) need not override it.
+     */
+    default void close(Duration timeout) {
+        close();
+    }
+
+    /**
+     * The process at the other end, when this transport runs it as a child (the stdio transport does): to watch
+     * it, read its pid, or kill it. Empty for a connection to a server this process did not start, and before
+     * {@link #start(MessageSink)}.
+     */
+    default Optional<ProcessHandle> process() {
+        return Optional.empty();
+    }
 
     /** A short description for logs and error messages, e.g. {@code "stdio: codex app-server (pid 4242)"}. */
     String describe();

@@ -58,9 +58,20 @@ public final class WebSocketTransport implements Transport {
         connection.send(Objects.requireNonNull(message, "message"));
     }
 
+    /** Performs the close handshake, bounded by {@link Builder#closeTimeout(Duration)}, then drops the connection. */
     @Override
     public void close() {
         connection.close();
+    }
+
+    /** Like {@link #close()} with {@code timeout} as the bound; zero drops the connection without a handshake. */
+    @Override
+    public void close(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout must not be negative: " + timeout);
+        }
+        connection.close(timeout);
     }
 
     @Override

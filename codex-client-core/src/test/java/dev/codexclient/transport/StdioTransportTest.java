@@ -140,7 +140,34 @@ class StdioTransportTest {
         }).isInstanceOfSatisfying(CodexTransportException.class, e -> {
             assertThat(e.exitCode()).hasValue(5);
             assertThat(e.stderrTail()).contains("closing stdin");
+            // The exit is the news; the broken pipe that preceded it is only the cause.
+            assertThat(e.getMessage()).contains(": codex app-server exited (exit code 5)")
+                    .doesNotContain("Broken pipe");
+            assertThat(e.getCause()).isInstanceOf(IOException.class);
         });
+        // By the time send() failed, the sink had been told of the exit.
+        assertThat(sink.closedCount).hasValue(1);
+    }
+
+    @Test
+    void closeWithZeroSkipsTheGracefulWaitOfAChildThatIgnoresItsStdin() throws Exception {
+        // Does not read stdin, so closing it ends nothing; the builder's graceful wait is a minute.
+        StdioTransport t = track(StdioTransport.builder().executable("sh").args("-c", "echo '{}'; exec sleep 600")
+                .gracefulCloseTimeout(Duration.ofSeconds(60)).build());
+        RecordingSink sink = new RecordingSink();
+        t.start(sink);
+        sink.awaitCount(1, WAIT);
+        ProcessHandle child = t.process().orElseThrow();
+
+        long started = System.nanoTime();
+        t.close(Duration.ZERO);
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+        assertThat(child.isAlive()).isFalse();
+        // SIGTERM at once ends it; the minute of graceful wait is not spent (the test times out at 30 s).
+        assertThat(took).isLessThan(Duration.ofSeconds(20));
+        assertThat(sink.awaitClosed(WAIT).requested()).isTrue();
+        assertThatThrownBy(() -> t.close(Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

@@ -449,6 +449,9 @@ public final class FakeCodexAppServer implements AutoCloseable {
             emitOn(session, "warning", Json.object().putNull("threadId").put("message", filler));
         } else if (fault instanceof Fault.FloodStderr f) {
             link.floodStderr(f.bytes());
+        } else if (fault instanceof Fault.Hang) {
+            link.ignoreStdinEof();
+            apply(Fault.stall());
         } else if (fault instanceof Fault.Stderr e) {
             link.writeStderr(e.text().getBytes(StandardCharsets.UTF_8));
         } else if (fault instanceof Fault.UnknownNotification u) {

@@ -58,6 +58,15 @@ public sealed interface Fault {
         return new Stall();
     }
 
+    /**
+     * A wedged server: stops answering like {@link #stall()} and, in child-process mode, no longer exits when the
+     * client closes its stdin, so only a signal ends the process (what a client's close or failed handshake must
+     * cope with). In memory it is a stall.
+     */
+    static Fault hang() {
+        return new Hang();
+    }
+
     /** Writes {@code bytes} bytes of log lines to stderr (child-process mode). */
     static Fault floodStderr(long bytes) {
         return new FloodStderr(bytes);
@@ -136,6 +145,10 @@ public sealed interface Fault {
 
     /** See {@link #stall()}. */
     record Stall() implements Fault {
+    }
+
+    /** See {@link #hang()}. */
+    record Hang() implements Fault {
     }
 
     /** See {@link #floodStderr(long)}. */

@@ -13,7 +13,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -101,16 +103,34 @@ public final class WireRecorder implements Transport {
         try {
             delegate.close();
         } finally {
-            synchronized (this) {
-                if (!writerClosed) {
-                    writerClosed = true;
-                    try {
-                        writer.close();
-                    } catch (IOException e) {
-                        LOG.warn("closing recording {} failed", file, e);
-                    }
-                }
-            }
+            closeRecording();
+        }
+    }
+
+    @Override
+    public void close(Duration timeout) {
+        try {
+            delegate.close(timeout);
+        } finally {
+            closeRecording();
+        }
+    }
+
+    /** The recorded transport's child process, if it runs one. */
+    @Override
+    public Optional<ProcessHandle> process() {
+        return delegate.process();
+    }
+
+    private synchronized void closeRecording() {
+        if (writerClosed) {
+            return;
+        }
+        writerClosed = true;
+        try {
+            writer.close();
+        } catch (IOException e) {
+            LOG.warn("closing recording {} failed", file, e);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.codexclient.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.codexclient.testkit.internal.fake.Json;
@@ -86,6 +87,26 @@ class ChildProcessRelayTest {
         fake.apply(Fault.exit(7));
         assertThat(c.process().waitFor(5, TimeUnit.SECONDS)).isTrue();
         assertThat(c.process().exitValue()).isEqualTo(7);
+    }
+
+    @Test
+    void aHungServerStopsAnsweringAndOutlivesItsStdinUntilASignal() throws Exception {
+        RawClient c = spawn();
+        c.initialize();
+        fake.apply(Fault.hang());
+        c.request("thread/start", Map.of());
+        assertThat(fake.takeRequest("thread/start", RawClient.WAIT)).isNotNull();
+        // A server request in flight fails on the fake's side once the relay reports the end of its stdin.
+        PendingServerRequest inFlight = fake.sendRequest("currentTime/read", Map.of("threadId", "t"));
+        c.closeStdin();
+        assertThatThrownBy(() -> inFlight.awaitResponse(RawClient.WAIT)).hasMessageContaining("disconnected");
+        // A relay that is not hung exits right after reporting it; this one keeps running ...
+        assertThat(c.process().waitFor(1, TimeUnit.SECONDS)).isFalse();
+        assertThat(c.awaitEof(Duration.ofMillis(1))).isFalse();
+        // ... until a signal ends it.
+        c.process().destroy();
+        assertThat(c.process().waitFor(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(c.process().exitValue()).isEqualTo(143);   // 128 + SIGTERM
     }
 
     @Test

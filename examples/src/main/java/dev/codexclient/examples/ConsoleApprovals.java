@@ -25,16 +25,20 @@ public final class ConsoleApprovals {
     private ConsoleApprovals() {
     }
 
-    /** Asks on the terminal; without one, accepts only commands that look read-only. */
-    static ApprovalPolicy consoleOrPolicy() {
+    /**
+     * Asks on the terminal; without one, accepts only commands that look read-only. Both decide synchronously, so
+     * they are wrapped with {@code ApprovalPolicy.sync}: the client runs them on a callback thread, where waiting for
+     * the person at the terminal blocks nothing else.
+     */
+    static ApprovalPolicy<ApprovalRequest> consoleOrPolicy() {
         Console console = System.console();
         if (console == null) {
             System.out.println("(no terminal attached: deciding by policy — read-only commands yes, others no)");
-            return request -> request instanceof ApprovalRequest.Command c && isReadOnly(c.params().command())
-                    ? ApprovalDecision.ACCEPT : ApprovalDecision.DECLINE;
+            return ApprovalPolicy.sync(request -> request instanceof ApprovalRequest.Command c
+                    && isReadOnly(c.params().command()) ? ApprovalDecision.ACCEPT : ApprovalDecision.DECLINE);
         }
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        return request -> {
+        return ApprovalPolicy.sync(request -> {
             String what = describe(request);
             // The policy runs on a callback thread; one question at a time keeps the console readable.
             synchronized (ConsoleApprovals.class) {
@@ -47,7 +51,7 @@ public final class ConsoleApprovals {
                     default -> ApprovalDecision.DECLINE;
                 };
             }
-        };
+        });
     }
 
     private static String readLine(BufferedReader in) {

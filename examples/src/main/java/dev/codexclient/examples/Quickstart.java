@@ -40,7 +40,7 @@ public final class Quickstart {
                      .build()) {
 
             System.out.println("backend: " + backend.name);
-            System.out.println("server:  " + codex.serverInfo().userAgent());
+            System.out.println("server:  " + codex.serverInfo().userAgent().orElse("(not reported)"));
 
             CodexThread thread = codex.startThread(backend.thread(AskForApproval.Simple.ON_REQUEST).build());
             CodexTurn turn = thread.startTurn(prompt);

@@ -53,7 +53,7 @@ class ClientApiRequirementsTest {
             thread.unarchive();
             thread.compact();
             fake.on("thread/revert").respond(Map.of("thread", thread.info()));
-            thread.revertTo(first.turnId());
+            thread.revertTo(first.turnId().orElseThrow());
             CodexThread fork = thread.fork();
             client.forkThread(fork.id());
             client.listThreads().forEach(t -> { });

@@ -54,7 +54,7 @@ class ClientChildProcessTest {
             Set<Long> spawned = children();
             spawned.removeAll(before);
             assertThat(spawned).hasSize(1);
-            assertThat(client.serverInfo().userAgent()).startsWith("codex_fake/");
+            assertThat(client.serverInfo().userAgent()).hasValueSatisfying(a -> assertThat(a).startsWith("codex_fake/"));
 
             CodexThread thread = client.startThread();
             TurnResult result = thread.startTurn("run the tests").await(WAIT);

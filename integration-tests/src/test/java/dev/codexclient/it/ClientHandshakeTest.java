@@ -77,7 +77,7 @@ class ClientHandshakeTest {
         fake.initializeResult(Map.of("userAgent", "codex_cli_rs/0.169.0 (Linux 6.1; x86_64) acme-bot",
                 "codexHome", "/home/acme/.codex", "platformFamily", "unix", "platformOs", "linux"));
         try (CodexClient client = inMemory(fake).build()) {
-            assertThat(client.serverInfo().userAgent()).isEqualTo("codex_cli_rs/0.169.0 (Linux 6.1; x86_64) acme-bot");
+            assertThat(client.serverInfo().userAgent()).hasValue("codex_cli_rs/0.169.0 (Linux 6.1; x86_64) acme-bot");
             assertThat(client.serverInfo().codexHome()).contains("/home/acme/.codex");
             assertThat(client.serverInfo().platformFamily()).contains("unix");
             assertThat(client.serverInfo().platformOs()).contains("linux");
@@ -88,7 +88,7 @@ class ClientHandshakeTest {
     void serverInfoOfAnOlderServerHasOnlyTheUserAgent(FakeCodexAppServer fake) {
         fake.initializeResult(Map.of("userAgent", "codex_cli_rs/0.100.0", "platformOs", NullNode.getInstance()));
         try (CodexClient client = inMemory(fake).build()) {
-            assertThat(client.serverInfo().userAgent()).isEqualTo("codex_cli_rs/0.100.0");
+            assertThat(client.serverInfo().userAgent()).hasValue("codex_cli_rs/0.100.0");
             assertThat(client.serverInfo().codexHome()).isEmpty();
             assertThat(client.serverInfo().platformFamily()).isEmpty();
             assertThat(client.serverInfo().platformOs()).isEmpty();
@@ -120,7 +120,7 @@ class ClientHandshakeTest {
             assertThat(seen.get(0)).isInstanceOfSatisfying(ServerNotification.Warning.class,
                     w -> assertThat(w.params().message()).isEqualTo("early bird"));
             assertThat(seen.get(1).method()).isEqualTo("configWarning");
-            assertThat(client.serverInfo().userAgent()).isEqualTo("codex_fake/0.169.0");
+            assertThat(client.serverInfo().userAgent()).hasValue("codex_fake/0.169.0");
         }
     }
 
@@ -161,13 +161,23 @@ class ClientHandshakeTest {
     @Test
     void rejectedLoginFailsTheBuildWithoutRevealingTheKey(FakeCodexAppServer fake) {
         String key = "sk-test-secret-9876543210";
-        fake.on("account/login/start").respondError(-32600, "invalid API key " + key);
+        // The server echoes the key in its message and, structured, in the error's data.
+        fake.on("account/login/start").respondError(-32600, "invalid API key " + key,
+                Map.of("rejected", Map.of("kind", "apiKey", "value", key, "hint", "key " + key + " is revoked"),
+                        "attempt", 1));
         assertThatThrownBy(() -> inMemory(fake).apiKey(key).build())
                 .isInstanceOfSatisfying(CodexRpcException.class, e -> {
-                    assertThat(e.method()).isEqualTo("account/login/start");
+                    assertThat(e.method()).hasValue("account/login/start");
                     assertThat(e.getMessage()).doesNotContain(key);
                     assertThat(e.serverMessage()).doesNotContain(key);
                     assertThat(e.toString()).doesNotContain(key);
+                    assertThat(e.data()).hasValueSatisfying(data -> {
+                        assertThat(data.toString()).doesNotContain(key);
+                        assertThat(data.path("rejected").path("value").asText()).isEqualTo("[REDACTED]");
+                        assertThat(data.path("rejected").path("hint").asText()).isEqualTo("key [REDACTED] is revoked");
+                        assertThat(data.path("rejected").path("kind").asText()).isEqualTo("apiKey");
+                        assertThat(data.path("attempt").asInt()).isEqualTo(1);
+                    });
                 });
     }
 
@@ -176,7 +186,7 @@ class ClientHandshakeTest {
         fake.on("initialize").respondError(-32600, "unsupported client version");
         assertThatThrownBy(() -> inMemory(fake).build())
                 .isInstanceOfSatisfying(CodexRpcException.class, e -> {
-                    assertThat(e.method()).isEqualTo("initialize");
+                    assertThat(e.method()).hasValue("initialize");
                     assertThat(e.code()).isEqualTo(-32600);
                     assertThat(e.serverMessage()).isEqualTo("unsupported client version");
                 });

@@ -16,7 +16,8 @@ import dev.codexclient.errors.CodexMethodNotSupportedException;
 import dev.codexclient.internal.drift.ClientApiRequirements.Kind;
 import dev.codexclient.internal.drift.ProtocolSchema;
 import dev.codexclient.internal.drift.SchemaSources;
-import dev.codexclient.protocol.CommandExecutionApprovalDecision;
+import dev.codexclient.ApprovalDecision;
+import dev.codexclient.ApprovalPolicy;
 import dev.codexclient.protocol.CommandExecutionStatus;
 import dev.codexclient.protocol.MethodDescriptor;
 import dev.codexclient.protocol.ParamsPresence;
@@ -144,7 +145,7 @@ class CompatibilityTest {
 
     private void handshake(Codex codex, String version) {
         try (CodexClient client = codex.client(b -> { })) {
-            assertThat(client.serverInfo().userAgent()).contains(version);
+            assertThat(client.serverInfo().userAgent()).hasValueSatisfying(a -> assertThat(a).contains(version));
             assertThat(client.serverInfo().codexVersion()).contains(CodexVersion.parse(version));
             fact(version, "initialize result: userAgent"
                     + (client.serverInfo().codexHome().isPresent() ? ", codexHome" : "")
@@ -193,10 +194,10 @@ class CompatibilityTest {
                         Map.of("cmd", "printf 'compat\\n' | tee compat.txt", "login", false)),
                 ModelStep.reply("written"));
         List<String> asked = new CopyOnWriteArrayList<>();
-        try (CodexClient client = codex.client(b -> b.onCommandApproval(req -> {
-            asked.add(req.command() == null ? "" : req.command());
-            return CommandExecutionApprovalDecision.Simple.ACCEPT;
-        }))) {
+        try (CodexClient client = codex.client(b -> b.onCommandApproval(ApprovalPolicy.sync(req -> {
+            asked.add(String.valueOf(req.params().command()));
+            return ApprovalDecision.ACCEPT;
+        })))) {
             TurnResult result = client.startThread(codex.threadParams().build()).startTurn("write compat.txt")
                     .await(TURN);
             assertThat(result.status()).isEqualTo(TurnStatus.COMPLETED);
@@ -281,9 +282,9 @@ class CompatibilityTest {
                         + " `thread/unsubscribe`)");
             }
             if (hasRevert) {
-                assertThat(thread.revertTo(first.turnId()).id()).isEqualTo(thread.id());
+                assertThat(thread.revertTo(first.turnId().orElseThrow()).id()).isEqualTo(thread.id());
             } else {
-                assertThatThrownBy(() -> thread.revertTo(first.turnId()))
+                assertThatThrownBy(() -> thread.revertTo(first.turnId().orElseThrow()))
                         .isInstanceOfSatisfying(CodexMethodNotSupportedException.class, e -> {
                             assertThat(e.method()).isEqualTo("thread/revert");
                             assertThat(e.serverVersion()).contains(CodexVersion.parse(version));

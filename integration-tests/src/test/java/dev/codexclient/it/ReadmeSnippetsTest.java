@@ -3,14 +3,13 @@ package dev.codexclient.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.codexclient.ApprovalDecision;
+import dev.codexclient.ApprovalPolicy;
 import dev.codexclient.ApprovalRequest;
 import dev.codexclient.CodexClient;
 import dev.codexclient.DynamicTool;
 import dev.codexclient.ToolResult;
 import dev.codexclient.TurnResult;
-import dev.codexclient.protocol.CommandExecutionApprovalDecision;
 import dev.codexclient.protocol.CurrentTimeReadResponse;
-import dev.codexclient.protocol.FileChangeApprovalDecision;
 import dev.codexclient.protocol.ServerRequestMethods;
 import dev.codexclient.protocol.ToolRequestUserInputParams;
 import dev.codexclient.protocol.ToolRequestUserInputResponse;
@@ -43,10 +42,10 @@ class ReadmeSnippetsTest {
         Map<String, String> tickets = Map.of("ABC-123", "open");
         try (CodexClient codex = CodexClient.builder()
                 .transport(fake.connectInMemory())
-                .approvals(request -> request instanceof ApprovalRequest.Command c
+                .approvals(ApprovalPolicy.sync(request -> request instanceof ApprovalRequest.Command c
                         && String.valueOf(c.params().command()).startsWith("git status")
-                        ? ApprovalDecision.ACCEPT : ApprovalDecision.DECLINE)
-                .onFileChangeApproval(req -> FileChangeApprovalDecision.ACCEPT)
+                        ? ApprovalDecision.ACCEPT : ApprovalDecision.DECLINE))
+                .onFileChangeApproval(change -> CompletableFuture.supplyAsync(() -> askReviewer(change)))
                 .onUserInput(req -> CompletableFuture.supplyAsync(() -> askSomeone(req)))
                 .onServerRequest(ServerRequestMethods.CURRENT_TIME_READ, req -> CompletableFuture.completedFuture(
                         CurrentTimeReadResponse.builder().currentTimeAt(42L).build()))
@@ -56,6 +55,8 @@ class ReadmeSnippetsTest {
                 .build()) {
             fake.onTurnStart(turn -> turn
                     .commandApproval("git status", reply -> assertThat(reply.decision()).contains("accept"))
+                    .fileChangeApproval("NOTES.md", "+notes\n", reply -> assertThat(reply.decision())
+                            .contains("acceptForSession"))
                     .commandApproval("rm -rf /", reply -> assertThat(reply.decision()).contains("decline"))
                     .toolCall("lookup_ticket", Map.of("id", "ABC-123"), reply ->
                             assertThat(reply.result().toString()).contains("open"))
@@ -63,6 +64,10 @@ class ReadmeSnippetsTest {
             assertThat(codex.startThread().startTurn("go").await(Duration.ofSeconds(10)).status())
                     .isEqualTo(TurnStatus.COMPLETED);
         }
+    }
+
+    private static ApprovalDecision askReviewer(ApprovalRequest.FileChange change) {
+        return ApprovalDecision.ACCEPT_FOR_SESSION;
     }
 
     private static ToolRequestUserInputResponse askSomeone(ToolRequestUserInputParams req) {
@@ -83,6 +88,21 @@ class ReadmeSnippetsTest {
     }
 
     @Test
+    void closingSnippetRuns(FakeCodexAppServer fake) throws Exception {
+        CompletableFuture<Long> exited = new CompletableFuture<>();
+        long pid;
+        try (CodexClient codex = CodexClient.builder()
+                .command(fake.childProcessCommand())            // the README spawns codex from the PATH
+                .closeTimeout(Duration.ofSeconds(2))
+                .build()) {
+            ProcessHandle server = codex.serverProcess().orElseThrow();
+            server.onExit().thenRun(() -> exited.complete(server.pid()));
+            pid = server.pid();
+        }
+        assertThat(exited.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(pid);
+    }
+
+    @Test
     @Tag("real-codex")
     void realCodexOffline() throws Exception {
         // The README says CodexBinary.pinned(); CI may point at a preinstalled binary of the same version instead.
@@ -91,7 +111,7 @@ class ReadmeSnippetsTest {
              CodexClient codex = CodexClient.builder()
                      .codexBinary(binary)
                      .codexHome(model.codexHome())
-                     .onCommandApproval(req -> CommandExecutionApprovalDecision.Simple.ACCEPT)
+                     .onCommandApproval(ApprovalPolicy.acceptAll())
                      .build()) {
             model.enqueue(ModelStep.exec("ls"), ModelStep.reply("Listed."));
             TurnResult r = codex.startThread().startTurn("list files").await(Duration.ofSeconds(30));

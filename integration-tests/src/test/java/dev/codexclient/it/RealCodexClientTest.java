@@ -2,6 +2,8 @@ package dev.codexclient.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.codexclient.ApprovalDecision;
+import dev.codexclient.ApprovalPolicy;
 import dev.codexclient.CodexClient;
 import dev.codexclient.CodexThread;
 import dev.codexclient.CodexTurn;
@@ -9,9 +11,7 @@ import dev.codexclient.DynamicTool;
 import dev.codexclient.ToolResult;
 import dev.codexclient.TurnResult;
 import dev.codexclient.errors.CodexTransportException;
-import dev.codexclient.protocol.CommandExecutionApprovalDecision;
 import dev.codexclient.protocol.CommandExecutionStatus;
-import dev.codexclient.protocol.FileChangeApprovalDecision;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.ThreadItem;
 import dev.codexclient.protocol.TurnStatus;
@@ -50,7 +50,7 @@ class RealCodexClientTest {
     @Test
     void handshakeReportsTheServer() {
         try (CodexClient client = codex.client(b -> { })) {
-            assertThat(client.serverInfo().userAgent()).contains("codex");
+            assertThat(client.serverInfo().userAgent()).hasValueSatisfying(a -> assertThat(a).contains("codex"));
             assertThat(client.serverInfo().codexHome()).isPresent();
             assertThat(client.serverInfo().platformOs()).isPresent();
         }
@@ -83,10 +83,10 @@ class RealCodexClientTest {
                         Map.of("cmd", "printf 'from-java\\n' | tee out.txt", "login", false)),
                 ModelStep.reply("done"));
         List<String> approved = new CopyOnWriteArrayList<>();
-        try (CodexClient client = codex.client(b -> b.onCommandApproval(req -> {
-            approved.add(req.command());
-            return CommandExecutionApprovalDecision.Simple.ACCEPT;
-        }))) {
+        try (CodexClient client = codex.client(b -> b.onCommandApproval(ApprovalPolicy.sync(req -> {
+            approved.add(req.params().command());
+            return ApprovalDecision.ACCEPT;
+        })))) {
             TurnResult result = client.startThread(codex.threadParams().build()).startTurn("write a file")
                     .await(TURN);
             assertThat(result.status()).isEqualTo(TurnStatus.COMPLETED);
@@ -116,7 +116,7 @@ class RealCodexClientTest {
     void fileChangeApprovalAppliesThePatch() {
         codex.model.enqueue(ModelStep.applyPatch(ModelStep.addFilePatch("hello.txt", "hi from a patch\n")),
                 ModelStep.reply("patched"));
-        try (CodexClient client = codex.client(b -> b.onFileChangeApproval(req -> FileChangeApprovalDecision.ACCEPT))) {
+        try (CodexClient client = codex.client(b -> b.onFileChangeApproval(ApprovalPolicy.acceptAll()))) {
             TurnResult result = client.startThread(codex.threadParams().build()).startTurn("add a file")
                     .await(TURN);
             assertThat(result.status()).isEqualTo(TurnStatus.COMPLETED);

@@ -6,6 +6,7 @@ import dev.codexclient.protocol.SandboxMode;
 import dev.codexclient.protocol.ThreadStartParams;
 import dev.codexclient.testkit.CodexBinary;
 import dev.codexclient.testkit.ScriptedModelServer;
+import dev.codexclient.transport.StdioTransport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -52,6 +53,24 @@ public final class RealCodexFixture implements AutoCloseable, AfterEachCallback 
                 .requestTimeout(Duration.ofSeconds(30))
                 .interruptGracePeriod(Duration.ofSeconds(10))
                 .stdio(s -> ScriptedModelServer.CLEARED_VARIABLES.forEach(s::removeEnvironment));
+    }
+
+    /**
+     * The stdio transport {@link #clientBuilder()} would spawn, for a test that wraps it or reads it (a client given
+     * a transport of its own takes none of the builder's stdio settings).
+     */
+    public StdioTransport.Builder stdioTransport() {
+        StdioTransport.Builder b = StdioTransport.builder()
+                .executable(codexBinary)
+                .codexHome(model.codexHome())
+                .workingDirectory(workspace);
+        ScriptedModelServer.CLEARED_VARIABLES.forEach(b::removeEnvironment);
+        return b;
+    }
+
+    /** The codex executable this fixture runs. */
+    public Path codexBinary() {
+        return codexBinary;
     }
 
     public CodexClient client(Consumer<CodexClient.Builder> configure) {

@@ -54,10 +54,8 @@ class RealCodexKillTest {
             CodexTurn waitingOnApproval = second.startTurn("write a file");
             assertThat(approvalAsked.await(15, TimeUnit.SECONDS)).isTrue();
 
-            ProcessHandle launcher = ProcessHandle.current().children()
-                    .filter(p -> p.info().commandLine().orElse("").contains("app-server")
-                            || p.info().arguments().map(a -> List.of(a).contains("app-server")).orElse(false))
-                    .findFirst().orElseThrow();
+            ProcessHandle launcher = client.serverProcess().orElseThrow();
+            assertThat(ProcessHandle.current().children().map(ProcessHandle::pid)).contains(launcher.pid());
             ProcessHandle appServer = nativeAppServer(launcher);
             long killedAt = System.nanoTime();
             assertThat(appServer.destroyForcibly()).isTrue();   // SIGKILL on Unix

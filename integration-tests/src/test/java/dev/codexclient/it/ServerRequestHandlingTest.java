@@ -13,11 +13,8 @@ import dev.codexclient.ApprovalPolicy;
 import dev.codexclient.CodexClient;
 import dev.codexclient.DynamicTool;
 import dev.codexclient.ToolResult;
-import dev.codexclient.protocol.CommandExecutionApprovalDecision;
-import dev.codexclient.protocol.CommandExecutionRequestApprovalParams;
 import dev.codexclient.protocol.ProtocolJson;
 import dev.codexclient.protocol.RequestId;
-import dev.codexclient.protocol.ServerRequestMethods;
 import dev.codexclient.protocol.ToolRequestUserInputResponse;
 import dev.codexclient.testkit.ClientReply;
 import dev.codexclient.testkit.CodexTestExtension;
@@ -109,26 +106,6 @@ class ServerRequestHandlingTest {
             JsonNode granted = fake.sendRequest("item/permissions/requestApproval", permissionsParams(threadId))
                     .awaitResponse(WAIT).result();
             assertThat(granted.path("scope").asText()).isEqualTo("session");
-        }
-    }
-
-    @Test
-    void typedCommandApprovalHandlerDecides(FakeCodexAppServer fake) {
-        List<CommandExecutionRequestApprovalParams> seen = new CopyOnWriteArrayList<>();
-        try (CodexClient client = inMemory(fake).onCommandApproval(p -> {
-            seen.add(p);
-            return p.command().startsWith("rm") ? CommandExecutionApprovalDecision.Simple.DECLINE
-                    : CommandExecutionApprovalDecision.Simple.ACCEPT;
-        }).build()) {
-            String threadId = client.startThread().id();
-            assertThat(fake.requestCommandApproval(threadId, TURN, "ls -la").awaitResponse(WAIT).decision())
-                    .contains("accept");
-            assertThat(fake.requestCommandApproval(threadId, TURN, "rm -rf /").awaitResponse(WAIT).decision())
-                    .contains("decline");
-            assertThat(seen).extracting(CommandExecutionRequestApprovalParams::command)
-                    .containsExactly("ls -la", "rm -rf /");
-            assertThat(seen.get(0).threadId()).isEqualTo(threadId);
-            assertThat(seen.get(0).turnId()).isEqualTo(TURN);
         }
     }
 

@@ -134,7 +134,7 @@ class ThreadsTest {
             Throwable failure = ClientTestSupport.failureOf(client.rpc().threadRead(
                     ThreadReadParams.builder().threadId("no-such-thread").build()), WAIT);
             assertThat(failure).isInstanceOfSatisfying(CodexRpcException.class, e -> {
-                        assertThat(e.method()).isEqualTo("thread/read");
+                        assertThat(e.method()).hasValue("thread/read");
                         assertThat(e.serverMessage()).contains("no-such-thread");
                     });
         }

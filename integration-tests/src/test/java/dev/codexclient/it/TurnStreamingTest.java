@@ -17,6 +17,7 @@ import dev.codexclient.TurnResult;
 import dev.codexclient.errors.CodexOutputParseException;
 import dev.codexclient.errors.CodexTurnFailedException;
 import dev.codexclient.protocol.AgentMessageDeltaNotification;
+import dev.codexclient.protocol.CodexErrorInfo;
 import dev.codexclient.protocol.CommandExecutionOutputDeltaNotification;
 import dev.codexclient.protocol.ProtocolJson;
 import dev.codexclient.protocol.ServerNotification;
@@ -93,7 +94,7 @@ class TurnStreamingTest {
 
             TurnResult result = turn.await(WAIT);
             assertThat(result.status()).isEqualTo(TurnStatus.COMPLETED);
-            assertThat(result.turnId()).isEqualTo("turn-early");
+            assertThat(result.turnId()).hasValue("turn-early");
             assertThat(result.finalText()).isEqualTo("Hello");
             assertThat(deltas).containsExactly("Hel", "lo");
             List<String> methods = new ArrayList<>();
@@ -232,8 +233,10 @@ class TurnStreamingTest {
                 assertThat(e.serverMessage()).isEqualTo("upstream returned 502");
                 assertThat(e.turnId()).isEqualTo(result.turnId());
                 assertThat(e.threadId()).isEqualTo(result.threadId());
-                assertThat(e.codexErrorInfo()).hasValueSatisfying(info ->
-                        assertThat(info).contains("httpConnectionFailed").contains("502"));
+                assertThat(e.codexErrorInfo()).hasValueSatisfying(info -> assertThat(info)
+                        .isInstanceOfSatisfying(CodexErrorInfo.HttpConnectionFailed.class,
+                                failed -> assertThat(failed.httpStatusCode()).isEqualTo(502)));
+                assertThat(e.getMessage()).contains("httpConnectionFailed").contains("502");
                 assertThat(e.getMessage()).contains("upstream returned 502");
             });
         }
@@ -397,7 +400,7 @@ class TurnStreamingTest {
             CodexThread thread = client.startThread();
             assertThatThrownBy(() -> thread.startTurn("x".repeat(100)))
                     .isInstanceOfSatisfying(dev.codexclient.errors.CodexRpcException.class, e -> {
-                        assertThat(e.method()).isEqualTo("turn/start");
+                        assertThat(e.method()).hasValue("turn/start");
                         assertThat(e.serverMessage()).isEqualTo("input too large");
                     });
             assertThat(thread.startTurn("short").await(WAIT).isCompleted()).isTrue();

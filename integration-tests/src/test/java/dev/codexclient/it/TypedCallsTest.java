@@ -79,7 +79,7 @@ class TypedCallsTest {
             Throwable failure = failureOf(client.rpc().modelList(ModelListParams.builder().limit(-1L).build()),
                     Duration.ofSeconds(5));
             assertThat(failure).isInstanceOfSatisfying(CodexRpcException.class, e -> {
-                assertThat(e.method()).isEqualTo("model/list");
+                assertThat(e.method()).hasValue("model/list");
                 assertThat(e.code()).isEqualTo(-32602);
                 assertThat(e.serverMessage()).isEqualTo("limit must be positive");
                 assertThat(e.data()).hasValueSatisfying(d -> assertThat(d.path("field").asText()).isEqualTo("limit"));
@@ -100,7 +100,7 @@ class TypedCallsTest {
             RecordedRequest sent = fake.takeRequest("model/list", Duration.ofSeconds(5));
             assertThat(failure).isInstanceOfSatisfying(CodexTimeoutException.class, e -> {
                 assertThat(e.method()).isEqualTo("model/list");
-                assertThat(e.requestId()).isEqualTo(sent.id().toString());
+                assertThat(e.requestId()).hasValue(sent.id().toString());
                 assertThat(e.timeout()).isEqualTo(Duration.ofMillis(200));
                 assertThat(e.getMessage()).contains("model/list").contains(sent.id().toString());
             });
@@ -170,7 +170,7 @@ class TypedCallsTest {
             assertThat(failure).isInstanceOfSatisfying(CodexOverloadedException.class, e -> {
                 assertThat(e.attempts()).isEqualTo(3);
                 assertThat(e.code()).isEqualTo(-32001);
-                assertThat(e.method()).isEqualTo("model/list");
+                assertThat(e.method()).hasValue("model/list");
                 assertThat(e.serverMessage()).isEqualTo("Server overloaded; retry later.");
             });
             assertThat(fake.requests().stream().filter(r -> r.method().equals("model/list"))).hasSize(3);

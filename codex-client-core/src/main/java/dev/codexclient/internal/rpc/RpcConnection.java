@@ -659,7 +659,7 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         String text = redactor.apply(error.path("message").asText(""));
         JsonNode data = error.get("data");
         failAttempt(p, handler.refineError(new CodexRpcException(p.call().method, code, text,
-                data == null || data.isNull() ? null : data)));
+                data == null || data.isNull() ? null : RedactedJson.copy(data, redactor))));
     }
 
     private <R> void finishBound(Call<R> call, Object value) {
@@ -903,9 +903,10 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
 
     @Override
     public void onClosed(TransportTermination termination) {
+        // The user's own close is no failure: an exit code and a stderr tail (codex's start-up warnings) would
+        // only make it read like one.
         CodexTransportException cause = termination.requested()
-                ? new CodexTransportException("the client was closed", termination.exitCode(),
-                        termination.stderrTail(), termination.cause().orElse(null))
+                ? new CodexTransportException("the client was closed")
                 : new CodexTransportException("the connection to " + transport.describe() + " ended: "
                         + termination.reason(), termination.exitCode(), termination.stderrTail(),
                         termination.cause().orElse(null));

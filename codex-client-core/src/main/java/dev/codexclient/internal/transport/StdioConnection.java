@@ -32,13 +32,18 @@ public final class StdioConnection {
 
     private static final Logger LOG = LoggerFactory.getLogger("dev.codexclient.transport.stdio");
 
-    /** The longest wait between SIGTERM and SIGKILL; a shorter graceful timeout shortens it too. */
+    /**
+     * The wait between SIGTERM and SIGKILL: the graceful timeout, within these bounds. Even a close that skips the
+     * graceful wait gives codex a second to exit on SIGTERM before it is killed.
+     */
     private static final Duration MAX_TERMINATE_PATIENCE = Duration.ofSeconds(2);
-    private static final Duration MIN_TERMINATE_PATIENCE = Duration.ofMillis(100);
+    private static final Duration MIN_TERMINATE_PATIENCE = Duration.ofSeconds(1);
     /** How long end of stream waits for the exit code, and close waits for the threads. */
     private static final Duration EXIT_CODE_WAIT = Duration.ofSeconds(2);
     private static final Duration THREAD_JOIN = Duration.ofSeconds(2);
     private static final Duration STDIN_LOCK_WAIT = Duration.ofMillis(250);
+    /** How long a failed write waits for the child to exit before reporting the write error itself. */
+    private static final Duration WRITE_FAILURE_EXIT_WAIT = Duration.ofMillis(500);
 
     /** What to run and how. */
     public record Config(String executable, List<String> args, Optional<Path> workingDirectory,
@@ -62,6 +67,8 @@ public final class StdioConnection {
 
     private State state = State.NEW;
     private volatile boolean closeRequested;
+    /** The graceful wait of the close that was asked for; read by the reader when it ends the child itself. */
+    private volatile Duration closeGrace;
     private boolean shutdownDone;
 
     private Process process;
@@ -130,6 +137,7 @@ public final class StdioConnection {
         if (closeRequested || currentState() != State.STARTED) {
             throw closedException();
         }
+        IOException failure;
         writeLock.lock();
         try {
             if (closeRequested) {
@@ -138,15 +146,27 @@ public final class StdioConnection {
             stdin.write(message);
             stdin.write('\n');
             stdin.flush();
+            return;
         } catch (IOException e) {
-            throw writeFailed(e);
+            failure = e;
         } finally {
             writeLock.unlock();
         }
+        // Outside the lock: the reader, ending the child, takes it to close stdin.
+        throw writeFailed(failure);
     }
 
-    /** Ends the child and the threads; bounded in time, idempotent. */
+    /** Ends the child and the threads, waiting the configured graceful timeout; bounded in time, idempotent. */
     public void close() {
+        close(config.gracefulCloseTimeout());
+    }
+
+    /**
+     * Ends the child and the threads: closes its stdin, waits up to {@code grace} for it to exit, then terminates
+     * and finally kills it and its descendants. Bounded in time, idempotent; with {@code Duration.ZERO} the child
+     * gets SIGTERM at once.
+     */
+    public void close(Duration grace) {
         synchronized (lifecycle) {
             if (state == State.NEW) {
                 state = State.CLOSED;
@@ -160,7 +180,7 @@ public final class StdioConnection {
         // An interrupted caller would cut every bounded wait short and skip the graceful steps; restore it after.
         boolean interrupted = Thread.interrupted();
         try {
-            closeGracefully();
+            closeGracefully(grace);
         } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();
@@ -168,9 +188,10 @@ public final class StdioConnection {
         }
     }
 
-    private void closeGracefully() {
+    private void closeGracefully(Duration grace) {
+        closeGrace = grace;
         closeRequested = true;
-        shutdownProcess(config.gracefulCloseTimeout());
+        shutdownProcess(grace);
         boolean onReader = Thread.currentThread() == reader;
         if (!onReader) {
             join(reader);
@@ -234,8 +255,8 @@ public final class StdioConnection {
         try {
             // Unasked end of stream: the child is exiting or has abandoned the protocol; either way it gets less
             // time than on a requested close.
-            shutdownProcess(requested ? config.gracefulCloseTimeout() : shorter(config.gracefulCloseTimeout(),
-                    EXIT_CODE_WAIT));
+            Duration grace = requested ? closeGrace : null;
+            shutdownProcess(grace != null ? grace : shorter(config.gracefulCloseTimeout(), EXIT_CODE_WAIT));
             join(stderrThread);
             // Release the pipes even if nobody ever calls close().
             closeQuietly(process.getInputStream());
@@ -289,12 +310,12 @@ public final class StdioConnection {
                     LOG.debug("{} did not exit within {} after stdin closed; terminating it", description, grace);
                     List<ProcessHandle> all = new ArrayList<>(tree);
                     all.add(process.toHandle());
-                    if (!ProcessTree.terminate(all, terminatePatience())) {
+                    if (!ProcessTree.terminate(all, terminatePatience(grace))) {
                         LOG.warn("{} or one of its child processes could not be killed", description);
                     }
                 }
                 // The launcher may exit while the native binary it started lives on.
-                if (!ProcessTree.terminate(tree, terminatePatience())) {
+                if (!ProcessTree.terminate(tree, terminatePatience(grace))) {
                     LOG.warn("a child process of {} could not be killed", description);
                 }
                 waitFor(EXIT_CODE_WAIT);
@@ -304,8 +325,7 @@ public final class StdioConnection {
         }
     }
 
-    private Duration terminatePatience() {
-        Duration grace = config.gracefulCloseTimeout();
+    private static Duration terminatePatience(Duration grace) {
         if (grace.compareTo(MIN_TERMINATE_PATIENCE) < 0) {
             return MIN_TERMINATE_PATIENCE;
         }
@@ -355,8 +375,16 @@ public final class StdioConnection {
         if (closeRequested) {
             return closedException();
         }
-        // The pipe broke because the child is going away: a moment's wait usually yields its exit code.
-        waitFor(Duration.ofMillis(500));
+        // The pipe broke because the child is going away: a moment's wait usually yields its exit. The exit is the
+        // news, not the broken pipe, so once the child has exited wait for the reader to report the termination:
+        // a caller then learns the same thing (the exit, its code, the stderr tail) whether the write or the
+        // reader noticed first, and a client's pending calls have been failed with it.
+        if (waitFor(WRITE_FAILURE_EXIT_WAIT) && Thread.currentThread() != reader
+                && sink.awaitClosed(EXIT_CODE_WAIT.plus(THREAD_JOIN).toMillis(), TimeUnit.MILLISECONDS)) {
+            TransportTermination t = sink.termination();
+            return new CodexTransportException("Cannot write to " + describe() + ": " + t.reason(), t.exitCode(),
+                    t.stderrTail(), e);
+        }
         return new CodexTransportException("Cannot write to " + describe() + ": " + e.getMessage(), exitCode(),
                 tail.snapshot(), e);
     }

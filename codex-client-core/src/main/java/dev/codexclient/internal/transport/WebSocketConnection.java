@@ -165,6 +165,11 @@ public final class WebSocketConnection {
 
     /** Close handshake, bounded by the close timeout; then the connection is aborted if still open. */
     public void close() {
+        close(config.closeTimeout());
+    }
+
+    /** Close handshake, bounded by {@code timeout} (none for zero); then the connection is aborted if still open. */
+    public void close(Duration timeout) {
         synchronized (lifecycle) {
             if (state == State.NEW) {
                 state = State.CLOSED;
@@ -178,12 +183,12 @@ public final class WebSocketConnection {
         }
         boolean first = !closeRequested;
         closeRequested = true;
-        if (first && !sink.isClosed()) {
+        if (first && !sink.isClosed() && !timeout.isZero()) {
             try {
-                if (sendLock.tryLock(config.closeTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
+                if (sendLock.tryLock(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                     try {
                         ws.sendClose(WebSocket.NORMAL_CLOSURE, "")
-                                .get(config.closeTimeout().toMillis(), TimeUnit.MILLISECONDS);
+                                .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
                     } finally {
                         sendLock.unlock();
                     }
@@ -195,7 +200,7 @@ public final class WebSocketConnection {
             }
             // The server answers with its own close frame, which ends the reader.
             if (Thread.currentThread() != reader) {
-                sink.awaitClosed(config.closeTimeout().toMillis(), TimeUnit.MILLISECONDS);
+                sink.awaitClosed(timeout.toMillis(), TimeUnit.MILLISECONDS);
             }
         }
         ws.abort();

@@ -142,10 +142,28 @@ class ResponseDecodingTest {
                 e -> {
                     assertThat(e.code()).isEqualTo(-32600);
                     assertThat(e.serverMessage()).isEqualTo("rejected key [REDACTED]").doesNotContain("sk-SECRET");
-                    assertThat(e.method()).isEqualTo("account/login/start");
+                    assertThat(e.method()).hasValue("account/login/start");
                     assertThat(e.data()).hasValueSatisfying(d -> assertThat(d.get("d").asInt()).isEqualTo(1));
                 });
         assertThat(rpc.pendingCount()).isZero();
+    }
+
+    @Test
+    void theDataOfAnErrorHasEveryStringRedactedAndKeepsItsShape() throws Exception {
+        connect();
+        CompletableFuture<Answer> f = rpc.call("account/login/start", null, Answer.class, null);
+        transport.inject("{\"id\":" + sentId() + ",\"error\":{\"code\":-32600,\"message\":\"rejected\","
+                + "\"data\":{\"key\":\"sk-SECRET\",\"attempts\":[{\"sent\":\"Bearer sk-SECRET!\",\"n\":2}],"
+                + "\"ok\":false,\"none\":null}}}");
+        assertThatThrownBy(() -> f.get(5, TimeUnit.SECONDS)).cause().isInstanceOfSatisfying(CodexRpcException.class,
+                e -> assertThat(e.data()).hasValueSatisfying(d -> {
+                    assertThat(d.toString()).doesNotContain("sk-SECRET");
+                    assertThat(d.path("key").asText()).isEqualTo("[REDACTED]");
+                    assertThat(d.path("attempts").get(0).path("sent").asText()).isEqualTo("Bearer [REDACTED]!");
+                    assertThat(d.path("attempts").get(0).path("n").asInt()).isEqualTo(2);
+                    assertThat(d.path("ok").isBoolean()).isTrue();
+                    assertThat(d.has("none")).isTrue();
+                }));
     }
 
     @Test

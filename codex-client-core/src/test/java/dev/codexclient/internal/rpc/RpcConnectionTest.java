@@ -116,7 +116,7 @@ class RpcConnectionTest {
                 CodexRpcException.class, e -> {
                     assertThat(e.code()).isEqualTo(-32602);
                     assertThat(e.serverMessage()).isEqualTo("bad cwd");
-                    assertThat(e.method()).isEqualTo("thread/start");
+                    assertThat(e.method()).hasValue("thread/start");
                     assertThat(e.data()).hasValueSatisfying(d -> assertThat(d.get("k").asInt()).isEqualTo(1));
                 });
         assertThat(rpc.pendingCount()).isZero();

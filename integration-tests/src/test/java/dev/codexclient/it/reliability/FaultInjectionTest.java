@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.codexclient.ApprovalDecision;
+import dev.codexclient.ApprovalPolicy;
 import dev.codexclient.CodexClient;
 import dev.codexclient.CodexThread;
 import dev.codexclient.CodexTurn;
@@ -287,10 +288,10 @@ class FaultInjectionTest {
                 Delivered delivered = new Delivered();
                 AtomicInteger decided = new AtomicInteger();
                 try (CodexClient client = child(fake).onNotification(delivered)
-                        .approvals(r -> {
+                        .approvals(ApprovalPolicy.sync(r -> {
                             decided.incrementAndGet();
                             return ApprovalDecision.DECLINE;
-                        }).build()) {
+                        })).build()) {
                     String threadId = client.startThread().id();
                     List<PendingServerRequest> storm = new ArrayList<>();
                     for (int i = 0; i < 10_000; i++) {
@@ -352,15 +353,15 @@ class FaultInjectionTest {
                 Delivered delivered = new Delivered();
                 CountDownLatch handlerEntered = new CountDownLatch(1);
                 try (CodexClient client = child(fake).onNotification(delivered)
-                        .onCommandApproval(p -> {
+                        .onCommandApproval(ApprovalPolicy.sync(p -> {
                             handlerEntered.countDown();
                             try {
                                 Thread.sleep(10_000);
                             } catch (InterruptedException e) {
                                 Thread.currentThread().interrupt();
                             }
-                            return dev.codexclient.protocol.CommandExecutionApprovalDecision.Simple.ACCEPT;
-                        }).build()) {
+                            return ApprovalDecision.ACCEPT;
+                        })).build()) {
                     CodexThread a = client.startThread();
                     CodexThread b = client.startThread();
                     long t0 = System.nanoTime();

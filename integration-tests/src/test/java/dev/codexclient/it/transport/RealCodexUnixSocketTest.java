@@ -3,12 +3,13 @@ package dev.codexclient.it.transport;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.codexclient.ApprovalDecision;
+import dev.codexclient.ApprovalPolicy;
 import dev.codexclient.CodexClient;
 import dev.codexclient.CodexThread;
 import dev.codexclient.CodexTurn;
 import dev.codexclient.TurnResult;
 import dev.codexclient.errors.CodexTransportException;
-import dev.codexclient.protocol.CommandExecutionApprovalDecision;
 import dev.codexclient.protocol.CommandExecutionRequestApprovalResponse;
 import dev.codexclient.protocol.FsReadFileParams;
 import dev.codexclient.protocol.FsWriteFileParams;
@@ -56,13 +57,13 @@ class RealCodexUnixSocketTest {
                     Map.of("cmd", "printf 'over-uds\\n' | tee uds.txt", "login", false)), ModelStep.reply("written"));
             UnixSocketTransport transport = UnixSocketTransport.builder().path(codex.socket()).build();
             List<String> approved = new CopyOnWriteArrayList<>();
-            try (CodexClient client = codex.clientBuilder(transport).onCommandApproval(req -> {
-                approved.add(req.command());
-                return CommandExecutionApprovalDecision.Simple.ACCEPT;
-            }).build()) {
+            try (CodexClient client = codex.clientBuilder(transport).onCommandApproval(ApprovalPolicy.sync(req -> {
+                approved.add(req.params().command());
+                return ApprovalDecision.ACCEPT;
+            })).build()) {
                 assertThat(transport.serverMaxFrameBytes()).as("codex advertises its frame limit")
                         .hasValue(16 * 1024 * 1024);
-                assertThat(client.serverInfo().userAgent()).startsWith("codex-client-it/");
+                assertThat(client.serverInfo().userAgent()).hasValueSatisfying(a -> assertThat(a).startsWith("codex-client-it/"));
 
                 CodexThread thread = client.startThread(codex.threadParams().build());
                 CodexTurn turn = thread.startTurn("Say hello");

@@ -155,7 +155,7 @@ class RealCodexWebSocketAuthTest {
                 tokenFile.toString())) {
             try (CodexClient client = codex.clientBuilder(WebSocketTransport.builder(codex.uri()).bearerToken(token)
                     .build()).build()) {
-                assertThat(client.serverInfo().userAgent()).startsWith("codex-client-it/");
+                assertThat(client.serverInfo().userAgent()).hasValueSatisfying(a -> assertThat(a).startsWith("codex-client-it/"));
             }
             assertThat(refusal(WebSocketTransport.builder(codex.uri()).bearerToken("not-" + token).build()))
                     .endsWith("invalid websocket bearer token").doesNotContain(token);
@@ -172,7 +172,7 @@ class RealCodexWebSocketAuthTest {
                     UnixSocketTransport.builder().path(codex.socket()).build(),
                     UnixSocketTransport.builder().path(codex.socket()).bearerToken("a-wrong-token-12345").build())) {
                 try (CodexClient client = codex.clientBuilder(transport).build()) {
-                    assertThat(client.serverInfo().userAgent()).startsWith("codex-client-it/");
+                    assertThat(client.serverInfo().userAgent()).hasValueSatisfying(a -> assertThat(a).startsWith("codex-client-it/"));
                 }
             }
             assertThat(Files.getPosixFilePermissions(codex.socket().toRealPath()))

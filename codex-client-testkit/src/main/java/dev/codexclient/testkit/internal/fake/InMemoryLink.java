@@ -77,6 +77,11 @@ public final class InMemoryLink implements ServerLink {
     }
 
     @Override
+    public void ignoreStdinEof() {
+        LOG.debug("in-memory connection has no process to keep running");
+    }
+
+    @Override
     public void closeStdout() {
         if (stdoutClosed.compareAndSet(false, true)) {
             toClient.add(new End("fake codex app-server closed its stdout", OptionalInt.empty()));

@@ -22,7 +22,8 @@ import java.nio.charset.StandardCharsets;
  * <p>Control protocol, both directions: frames of {@code type (1 byte) | length (int32 big-endian) | payload}.
  * Relay to fake: {@code H} hello (payload: UTF-8 {@code "<token> <pid>"}), {@code I} bytes read from stdin,
  * {@code Z} stdin reached EOF. Fake to relay: {@code O} bytes for stdout, {@code E} bytes for stderr, {@code C}
- * close stdout, {@code X} exit (payload: int32 exit code), {@code F} flood stderr (payload: int64 byte count).
+ * close stdout, {@code X} exit (payload: int32 exit code), {@code F} flood stderr (payload: int64 byte count),
+ * {@code W} keep running when stdin closes.
  *
  * <p>The relay never outlives its purpose: it exits when stdin closes (like codex does) and when the socket drops.
  * It depends on the JDK only, so its class path is just this class's code source.
@@ -36,12 +37,15 @@ public final class RelayMain {
     static final byte CLOSE_STDOUT = 'C';
     static final byte EXIT = 'X';
     static final byte FLOOD_STDERR = 'F';
+    static final byte IGNORE_STDIN_EOF = 'W';
 
     /** Exit code when the connection to the fake is lost without an exit instruction. */
     static final int EXIT_CONNECTION_LOST = 70;
 
     /** Set once stdin hit EOF: losing the socket after that is the normal end, not a failure. */
     private static volatile boolean stdinClosed;
+    /** Set by {@link #IGNORE_STDIN_EOF}: a wedged server that only a signal (or the fake's end) stops. */
+    private static volatile boolean ignoreStdinEof;
 
     private RelayMain() {
     }
@@ -88,6 +92,9 @@ public final class RelayMain {
         } catch (IOException e) {
             // Either stdin or the socket failed; both mean the session is over.
         }
+        if (ignoreStdinEof) {
+            return;
+        }
         // Like codex: when the client closes our stdin, we are done.
         Runtime.getRuntime().halt(0);
     }
@@ -121,6 +128,7 @@ public final class RelayMain {
                         Runtime.getRuntime().halt(java.nio.ByteBuffer.wrap(payload).getInt());
                     }
                     case FLOOD_STDERR -> err.flood(java.nio.ByteBuffer.wrap(payload).getLong());
+                    case IGNORE_STDIN_EOF -> ignoreStdinEof = true;
                     default -> err.write(("relay: unknown frame type " + type + "\n")
                             .getBytes(StandardCharsets.UTF_8));
                 }

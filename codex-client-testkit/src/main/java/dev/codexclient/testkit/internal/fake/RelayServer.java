@@ -255,6 +255,11 @@ public final class RelayServer implements AutoCloseable {
         }
 
         @Override
+        public void ignoreStdinEof() {
+            send(RelayMain.IGNORE_STDIN_EOF, new byte[0]);
+        }
+
+        @Override
         public void closeStdout() {
             if (stdoutClosed.compareAndSet(false, true)) {
                 send(RelayMain.CLOSE_STDOUT, new byte[0]);

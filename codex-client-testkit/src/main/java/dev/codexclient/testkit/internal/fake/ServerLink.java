@@ -29,6 +29,9 @@ public interface ServerLink {
     /** Writes {@code bytes} bytes of log-like text to stderr from the child itself. */
     void floodStderr(long bytes);
 
+    /** Keeps the process running when the client closes its stdin (child-process mode; nothing in memory). */
+    void ignoreStdinEof();
+
     /** Ends the client's input (stdout EOF) while still reading what the client writes. */
     void closeStdout();
 
