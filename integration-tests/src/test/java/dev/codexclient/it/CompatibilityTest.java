@@ -268,7 +268,7 @@ class CompatibilityTest {
                 CodexTurn waiting = thread.startTurn("wait");
                 assertThatThrownBy(() -> waiting.steer("faster").join())
                         .cause().isInstanceOfSatisfying(CodexMethodNotSupportedException.class, e -> {
-                            assertThat(e.method()).isEqualTo("turn/steer");
+                            assertThat(e.method()).contains("turn/steer");
                             assertThat(e.serverVersion()).contains(CodexVersion.parse(version));
                         });
                 assertThat(waiting.interrupt().join().status()).isEqualTo(TurnStatus.INTERRUPTED);
@@ -277,7 +277,7 @@ class CompatibilityTest {
             if (!methods.contains("thread/unsubscribe")) {
                 assertThatThrownBy(thread::unsubscribe).isInstanceOfSatisfying(
                         CodexMethodNotSupportedException.class,
-                        e -> assertThat(e.method()).isEqualTo("thread/unsubscribe"));
+                        e -> assertThat(e.method()).contains("thread/unsubscribe"));
                 fact(version, "`CodexThread.unsubscribe` → `CodexMethodNotSupportedException` (no"
                         + " `thread/unsubscribe`)");
             }
@@ -286,7 +286,7 @@ class CompatibilityTest {
             } else {
                 assertThatThrownBy(() -> thread.revertTo(first.turnId().orElseThrow()))
                         .isInstanceOfSatisfying(CodexMethodNotSupportedException.class, e -> {
-                            assertThat(e.method()).isEqualTo("thread/revert");
+                            assertThat(e.method()).contains("thread/revert");
                             assertThat(e.serverVersion()).contains(CodexVersion.parse(version));
                             assertThat(e.serverMethods()).contains("thread/start", "thread/rollback");
                             fact(version, "`thread/revert` (missing) → `" + e.code() + " " + shortened(e) + "`");
