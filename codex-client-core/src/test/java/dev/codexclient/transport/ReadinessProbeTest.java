@@ -70,8 +70,14 @@ class ReadinessProbeTest {
         } finally {
             server.close();
         }
-        ReadinessProbe gone = ReadinessProbe.of(URI.create("ws://127.0.0.1:" + port));
-        assertThat(gone.isReady()).isFalse();
+        // Nothing listens on a port held by a bound, non-listening socket without SO_REUSEADDR: connecting to it
+        // is refused, and no other process can take the port over meanwhile (a closed port could be reused).
+        try (Socket reserved = new Socket()) {
+            reserved.setReuseAddress(false);
+            reserved.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            ReadinessProbe gone = ReadinessProbe.of(URI.create("ws://127.0.0.1:" + reserved.getLocalPort()));
+            assertThat(gone.isReady()).isFalse();
+        }
     }
 
     @Test
