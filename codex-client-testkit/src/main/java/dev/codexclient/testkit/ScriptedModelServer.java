@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.codexclient.testkit.internal.model.SseWriter;
+import dev.codexclient.transport.StdioTransport;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -13,11 +14,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -49,7 +47,7 @@ import java.util.function.Predicate;
  * <pre>{@code
  * try (ScriptedModelServer model = ScriptedModelServer.start()) {
  *     model.enqueue(ModelStep.reply("Hello, wörld 👋"));
- *     // spawn `codex app-server` with model.environment(), run a turn ...
+ *     // spawn `codex app-server` with model.environment() (or .stdio(model::applyEnvironment)), run a turn ...
  *     ModelRequest request = model.takeRequest(Duration.ofSeconds(5)).orElseThrow();
  *     assertThat(request.lastUserText()).isEqualTo("Say hello");
  * }
@@ -72,7 +70,7 @@ public final class ScriptedModelServer implements AutoCloseable {
     private final LinkedBlockingQueue<ModelRequest> untaken = new LinkedBlockingQueue<>();
     private final CountDownLatch closed = new CountDownLatch(1);
     private final AtomicInteger ids = new AtomicInteger();
-    private Path codexHome;
+    private IsolatedHome isolatedHome;
 
     private record Rule(Predicate<ModelRequest> predicate, Deque<ModelStep> steps, boolean repeat) {
     }
@@ -237,54 +235,78 @@ public final class ScriptedModelServer implements AutoCloseable {
         }
     }
 
-    /** A private CODEX_HOME with {@code config.toml}, created on first use and deleted on {@link #close()}. */
+    /**
+     * A private CODEX_HOME with {@code config.toml}: {@code .codex} inside {@link #home()}, created on first use and
+     * deleted on {@link #close()}.
+     */
     public Path codexHome() {
+        return isolatedHome().codexHome();
+    }
+
+    /**
+     * A private, empty HOME for the codex child (see {@link IsolatedHome}): its login shell reads no profile of the
+     * machine, and codex writes nothing into the user's real home. Created on first use, deleted on {@link #close()}.
+     */
+    public Path home() {
+        return isolatedHome().home();
+    }
+
+    private IsolatedHome isolatedHome() {
         synchronized (lock) {
-            if (codexHome == null) {
-                try {
-                    codexHome = writeCodexHome(Files.createTempDirectory("codex-home-"));
-                } catch (IOException e) {
-                    throw new UncheckedIOException("cannot create a temporary CODEX_HOME", e);
-                }
+            if (isolatedHome == null) {
+                IsolatedHome created = IsolatedHome.create();
+                writeCodexHome(created.codexHome());
+                isolatedHome = created;
             }
-            return codexHome;
+            return isolatedHome;
         }
     }
 
     /**
      * Variables removed from a codex child's environment by {@link #applyEnvironment(Map)}: those through which the
-     * user's real credentials or endpoints could reach the child.
+     * user's real credentials or endpoints could reach the child. The same set as
+     * {@link IsolatedHome#CLEARED_VARIABLES}.
      */
-    public static final Set<String> CLEARED_VARIABLES = Set.of("OPENAI_API_KEY", "CODEX_API_KEY", "OPENAI_BASE_URL",
-            "OPENAI_ORGANIZATION", "OPENAI_PROJECT");
+    public static final Set<String> CLEARED_VARIABLES = IsolatedHome.CLEARED_VARIABLES;
 
-    /** The variables to set for a codex child process: {@code CODEX_HOME} = {@link #codexHome()}. */
+    /**
+     * The variables to set for a codex child process: {@code HOME} = {@link #home()} and {@code CODEX_HOME} =
+     * {@link #codexHome()}.
+     */
     public Map<String, String> environment() {
-        return Map.of("CODEX_HOME", codexHome().toString());
+        return isolatedHome().environment();
     }
 
     /**
-     * Prepares a child environment (e.g. {@link ProcessBuilder#environment()}) in place: sets
-     * {@link #environment()} and removes the {@link #CLEARED_VARIABLES}.
+     * Prepares a child environment (e.g. {@link ProcessBuilder#environment()}) in place: removes the
+     * {@link #CLEARED_VARIABLES} and the XDG directories ({@link IsolatedHome#HOME_VARIABLES}) and sets
+     * {@link #environment()}.
      */
     public void applyEnvironment(Map<String, String> childEnvironment) {
-        CLEARED_VARIABLES.forEach(childEnvironment::remove);
-        childEnvironment.putAll(environment());
+        isolatedHome().applyEnvironment(childEnvironment);
     }
 
-    /** Stops the server: stalled requests are released, connections closed, threads stopped, CODEX_HOME deleted. */
+    /**
+     * Prepares a stdio transport the same way, pointing the codex it spawns at this server:
+     * {@code CodexClient.builder().codexBinary(CodexBinary.find()).stdio(model::applyEnvironment)}.
+     */
+    public void applyEnvironment(StdioTransport.Builder stdio) {
+        isolatedHome().applyEnvironment(stdio);
+    }
+
+    /** Stops the server: stalled requests are released, connections closed, threads stopped, HOME deleted. */
     @Override
     public void close() {
         closed.countDown();
         server.stop(0);
         executor.shutdownNow();
-        Path home;
+        IsolatedHome home;
         synchronized (lock) {
-            home = codexHome;
-            codexHome = null;
+            home = isolatedHome;
+            isolatedHome = null;
         }
         if (home != null) {
-            deleteRecursively(home);
+            home.close();
         }
     }
 
@@ -439,25 +461,5 @@ public final class ScriptedModelServer implements AutoCloseable {
         exchange.getResponseHeaders().set("content-type", "application/json");
         exchange.sendResponseHeaders(status, bytes.length);
         exchange.getResponseBody().write(bytes);
-    }
-
-    private static void deleteRecursively(Path root) {
-        try {
-            Files.walkFileTree(root, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                    Files.deleteIfExists(file);
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult postVisitDirectory(Path dir, IOException exc) throws IOException {
-                    Files.deleteIfExists(dir);
-                    return FileVisitResult.CONTINUE;
-                }
-            });
-        } catch (IOException e) {
-            // Best effort: a leftover temp directory must not fail the test that closes the server.
-        }
     }
 }

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Drives the real {@code codex app-server} (pinned version, or {@code -Dcodex.binary}) against the
  * {@link ScriptedModelServer} over raw stdio, proving that every kind of {@link ModelStep} does what it claims.
  */
+@Tag("real-codex")
 @Timeout(30)
 class RealCodexModelTest {
 
