@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -72,6 +73,9 @@ import org.slf4j.LoggerFactory;
 public final class FakeCodexAppServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(FakeCodexAppServer.class);
     private static final AtomicInteger INSTANCES = new AtomicInteger();
+    /** Threads in one {@code thread/list} page when the request gives no {@code limit}. */
+    private static final int DEFAULT_LIST_LIMIT = 25;
+    private static final String LIST_CURSOR_PREFIX = "fake-cursor-";
     static final int OVERLOADED = -32001;
     static final String OVERLOADED_MESSAGE = "Server overloaded; retry later.";
 
@@ -969,17 +973,7 @@ public final class FakeCodexAppServer implements AutoCloseable {
                 started.set("thread", thread.deepCopy());
                 emitOn(session, "thread/started", started);
             }
-            case "thread/list" -> {
-                ObjectNode result = Json.object();
-                ArrayNode data = result.putArray("data");
-                boolean archived = params.path("archived").asBoolean(false);
-                threadIds().stream().map(threads::get)
-                        .filter(t -> t.path("archived").asBoolean(false) == archived)
-                        .forEach(t -> data.add(publicThread(t)));
-                result.putNull("nextCursor");
-                result.putNull("backwardsCursor");
-                respond(session, request, Reply.result(result));
-            }
+            case "thread/list" -> listThreads(session, request);
             case "thread/archive" -> withThread(session, request, stored -> {
                 stored.put("archived", true);
                 respond(session, request, Reply.result(Json.object()));
@@ -988,8 +982,13 @@ public final class FakeCodexAppServer implements AutoCloseable {
                 stored.remove("archived");
                 respond(session, request, Reply.result(Json.object().set("thread", publicThread(stored))));
             });
-            case "thread/read" -> withThread(session, request, stored ->
-                    respond(session, request, Reply.result(Json.object().set("thread", publicThread(stored)))));
+            case "thread/read" -> withThread(session, request, stored -> {
+                ObjectNode thread = publicThread(stored);
+                if (!params.path("includeTurns").asBoolean(false)) {
+                    thread.putArray("turns");   // as codex does: turns only when asked for
+                }
+                respond(session, request, Reply.result(Json.object().set("thread", thread)));
+            });
             case "thread/name/set" -> withThread(session, request, stored -> {
                 String name = params.path("name").asText("");
                 stored.put("name", name);
@@ -1022,6 +1021,76 @@ public final class FakeCodexAppServer implements AutoCloseable {
                 }
             }
             default -> respond(session, request, Reply.error(-32601, "Method not found: " + request.method()));
+        }
+    }
+
+    /**
+     * {@code thread/list} as codex answers it: newest first by default ({@code sortKey} {@code created_at} or
+     * {@code updated_at}, {@code sortDirection}), {@code limit} threads a page with an opaque {@code nextCursor} for
+     * the next one, and no turns in the listed threads.
+     */
+    private void listThreads(Session session, RecordedRequest request) {
+        JsonNode params = request.params();
+        boolean archived = params.path("archived").asBoolean(false);
+        String sortField = "updated_at".equals(params.path("sortKey").asText()) ? "updatedAt" : "createdAt";
+        Comparator<ObjectNode> order = Comparator.<ObjectNode>comparingLong(t -> t.path(sortField).asLong())
+                .thenComparingLong(t -> t.path("createdSeq").asLong());
+        if (!"asc".equals(params.path("sortDirection").asText())) {
+            order = order.reversed();
+        }
+        List<ObjectNode> matching = new ArrayList<>();
+        for (String id : threadIds()) {
+            ObjectNode stored = threads.get(id);
+            if (stored.path("archived").asBoolean(false) == archived) {
+                matching.add(stored);
+            }
+        }
+        matching.sort(order);
+        int offset = 0;
+        String cursor = params.path("cursor").asText("");
+        if (!cursor.isEmpty()) {
+            if (!cursor.matches(LIST_CURSOR_PREFIX + "[0-9]{1,9}")) {
+                respond(session, request, Reply.error(-32600, "invalid cursor: " + cursor));
+                return;
+            }
+            offset = Math.min(Integer.parseInt(cursor.substring(LIST_CURSOR_PREFIX.length())), matching.size());
+        }
+        long requested = params.path("limit").asLong(0);
+        int limit = requested > 0 ? (int) Math.min(requested, DEFAULT_LIST_LIMIT * 4L) : DEFAULT_LIST_LIMIT;
+        int end = Math.min(offset + limit, matching.size());
+        ObjectNode result = Json.object();
+        ArrayNode data = result.putArray("data");
+        for (ObjectNode stored : matching.subList(offset, end)) {
+            ObjectNode thread = publicThread(stored);
+            thread.putArray("turns");
+            data.add(thread);
+        }
+        if (end < matching.size()) {
+            result.put("nextCursor", LIST_CURSOR_PREFIX + end);
+        } else {
+            result.putNull("nextCursor");
+        }
+        result.putNull("backwardsCursor");
+        respond(session, request, Reply.result(result));
+    }
+
+    /**
+     * Keeps an ended turn in its thread, as codex keeps it in the thread's history: {@code thread/read} with
+     * {@code includeTurns} returns it, and the thread's preview and {@code updatedAt} follow it.
+     */
+    void turnEnded(String threadId, ObjectNode turn, String userText) {
+        ObjectNode stored = threads.get(threadId);
+        if (stored == null) {
+            return;
+        }
+        synchronized (stored) {
+            if (stored.get("turns") instanceof ArrayNode turns) {
+                turns.add(turn.deepCopy());
+            }
+            stored.put("updatedAt", Instant.now().getEpochSecond());
+            if (stored.path("preview").asText("").isEmpty() && !userText.isEmpty()) {
+                stored.put("preview", userText);
+            }
         }
     }
 
@@ -1099,7 +1168,10 @@ public final class FakeCodexAppServer implements AutoCloseable {
     }
 
     private static ObjectNode publicThread(ObjectNode stored) {
-        ObjectNode copy = stored.deepCopy();
+        ObjectNode copy;
+        synchronized (stored) {
+            copy = stored.deepCopy();
+        }
         copy.remove("createdSeq");
         copy.remove("archived");
         return copy;
