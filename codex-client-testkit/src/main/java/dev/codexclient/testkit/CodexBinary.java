@@ -63,6 +63,7 @@ public final class CodexBinary {
      * The first codex found: {@code -Dcodex.binary}, {@code $CODEX_BINARY}, {@code codex} on the PATH, then the
      * pinned version (installed if needed).
      *
+     * @return the codex executable
      * @throws CodexBinaryUnavailableException if none can be found or installed
      */
     public static Path find() {
@@ -72,6 +73,8 @@ public final class CodexBinary {
     /**
      * Like {@link #find()}, reporting the progress of an installation, if one is needed, to {@code progress}.
      *
+     * @param progress receives the progress lines of an installation, if one is needed
+     * @return the codex executable
      * @throws CodexBinaryUnavailableException if none can be found or installed
      */
     public static Path find(Consumer<String> progress) {
@@ -87,12 +90,21 @@ public final class CodexBinary {
         return onPath.orElseGet(() -> pinned(progress));
     }
 
-    /** The {@link #PINNED_VERSION pinned} codex, installed into the cache if needed (progress on standard error). */
+    /**
+     * The {@link #PINNED_VERSION pinned} codex, installed into the cache if needed (progress on standard error).
+     *
+     * @return the pinned codex executable
+     */
     public static Path pinned() {
         return version(PINNED_VERSION);
     }
 
-    /** The {@link #PINNED_VERSION pinned} codex, installed into the cache if needed, with progress to {@code progress}. */
+    /**
+     * The {@link #PINNED_VERSION pinned} codex, installed into the cache if needed, with progress to {@code progress}.
+     *
+     * @param progress receives the progress lines of an installation, if one is needed
+     * @return the pinned codex executable
+     */
     public static Path pinned(Consumer<String> progress) {
         return version(PINNED_VERSION, progress);
     }
@@ -101,6 +113,8 @@ public final class CodexBinary {
      * The given version of {@code @openai/codex} from the cache, installed with npm if needed. Concurrent calls, also
      * from other JVMs, install at most once.
      *
+     * @param version a codex version, e.g. {@code 0.169.0}
+     * @return the executable of that version
      * @throws CodexBinaryUnavailableException if npm is missing or the installation fails
      */
     public static Path version(String version) {
@@ -112,6 +126,9 @@ public final class CodexBinary {
      * {@code progress}: one line that says what is installed, where and about how big, one every few seconds with the
      * megabytes written so far, and one when it is done.
      *
+     * @param version a codex version, e.g. {@code 0.169.0}
+     * @param progress receives the progress lines of an installation, if one is needed
+     * @return the executable of that version
      * @throws CodexBinaryUnavailableException if npm is missing or the installation fails
      */
     public static Path version(String version, Consumer<String> progress) {
@@ -154,7 +171,11 @@ public final class CodexBinary {
         return launcher;
     }
 
-    /** The cache root: {@code ${XDG_CACHE_HOME:-~/.cache}/codex-client/codex}. */
+    /**
+     * The cache root: {@code ${XDG_CACHE_HOME:-~/.cache}/codex-client/codex}.
+     *
+     * @return the directory that holds one directory per installed version
+     */
     public static Path cacheRoot() {
         String xdg = System.getenv("XDG_CACHE_HOME");
         Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
@@ -164,6 +185,8 @@ public final class CodexBinary {
     /**
      * The version {@code codex --version} reports, e.g. {@code 0.169.0} for {@code codex-cli 0.169.0}.
      *
+     * @param codex the codex executable
+     * @return the version, e.g. {@code 0.169.0}
      * @throws CodexBinaryUnavailableException if the binary cannot be run or prints no version
      */
     public static String versionOf(Path codex) {

@@ -130,6 +130,10 @@ public final class FakeCodexAppServer implements AutoCloseable {
      * each recorded client request is answered, once the client sends a request of the same method, with the
      * recorded response under the client's id; notifications and server requests are replayed in recorded order.
      * Divergences (the client never sends what the recording expects) are reported by {@link #failures()}.
+     *
+     * @param recording a JSONL file written by {@link WireRecorder}
+     * @return a fake that replays the recording
+     * @throws IOException when the recording cannot be read or is not a recording
      */
     public static FakeCodexAppServer replay(Path recording) throws IOException {
         return replay(recording, Duration.ofSeconds(10));
@@ -138,6 +142,11 @@ public final class FakeCodexAppServer implements AutoCloseable {
     /**
      * Like {@link #replay(Path)}, waiting at most {@code stepTimeout} for each client request the recording needs
      * before reporting a divergence and stopping.
+     *
+     * @param recording a JSONL file written by {@link WireRecorder}
+     * @param stepTimeout how long to wait for each client request the recording needs
+     * @return a fake that replays the recording
+     * @throws IOException when the recording cannot be read or is not a recording
      */
     public static FakeCodexAppServer replay(Path recording, Duration stepTimeout) throws IOException {
         FakeCodexAppServer fake = new FakeCodexAppServer(ReplayScript.load(recording));
@@ -156,7 +165,11 @@ public final class FakeCodexAppServer implements AutoCloseable {
 
     // ---------------------------------------------------------------- connecting
 
-    /** A new in-memory connection to this fake; give the returned transport to the client under test. */
+    /**
+     * A new in-memory connection to this fake; give the returned transport to the client under test.
+     *
+     * @return a transport for the client under test
+     */
     public Transport connectInMemory() {
         ensureOpen();
         InMemoryLink link = InMemoryLink.create();
@@ -168,6 +181,8 @@ public final class FakeCodexAppServer implements AutoCloseable {
      * A command line ({@code java -cp … RelayMain <port> <token>}) for the client to spawn with its ordinary stdio
      * transport. The child connects back to this fake over loopback TCP and relays its stdin and stdout, so the
      * client talks to a real process; it exits when its stdin closes or this fake closes.
+     *
+     * @return the command line, for {@code CodexClient.builder().command(...)}
      */
     public List<String> childProcessCommand() {
         ensureOpen();
@@ -183,6 +198,8 @@ public final class FakeCodexAppServer implements AutoCloseable {
      * Waits until {@code count} connections (in-memory or child) have been made in total; useful in child mode,
      * where the child connects asynchronously.
      *
+     * @param count how many connections, counted from the fake's start
+     * @param timeout how long to wait at most
      * @throws AssertionError on timeout
      */
     public void awaitConnections(int count, Duration timeout) {
@@ -201,7 +218,7 @@ public final class FakeCodexAppServer implements AutoCloseable {
         }
     }
 
-    /** How many connections were made so far. */
+    /** {@return how many connections were made so far} */
     public int connectionCount() {
         return sessions.size();
     }
@@ -224,13 +241,23 @@ public final class FakeCodexAppServer implements AutoCloseable {
 
     // ---------------------------------------------------------------- configuration
 
-    /** Replaces the result of {@code initialize}; any Jackson-serialisable value. */
+    /**
+     * Replaces the result of {@code initialize}; any Jackson-serialisable value.
+     *
+     * @param result the result: any Jackson-serialisable value (a protocol record, a map, a JsonNode)
+     * @return this fake, for chaining
+     */
     public FakeCodexAppServer initializeResult(Object result) {
         this.initializeResult = Json.tree(result);
         return this;
     }
 
-    /** How long a scripted turn waits for the client to answer an approval or tool call (default 10 s). */
+    /**
+     * How long a scripted turn waits for the client to answer an approval or tool call (default 10 s).
+     *
+     * @param timeout how long to wait at most
+     * @return this fake, for chaining
+     */
     public FakeCodexAppServer serverRequestTimeout(Duration timeout) {
         this.serverRequestTimeout = Objects.requireNonNull(timeout, "timeout");
         return this;
@@ -240,32 +267,48 @@ public final class FakeCodexAppServer implements AutoCloseable {
         return serverRequestTimeout;
     }
 
-    /** The {@code capabilities} the client sent with {@code initialize}, once it did. */
+    /** {@return the {@code capabilities} the client sent with {@code initialize}, once it did} */
     public Optional<JsonNode> clientCapabilities() {
         return Optional.ofNullable(clientCapabilities).map(JsonNode::deepCopy);
     }
 
-    /** The {@code clientInfo} the client sent with {@code initialize}, once it did. */
+    /** {@return the {@code clientInfo} the client sent with {@code initialize}, once it did} */
     public Optional<JsonNode> clientInfo() {
         return Optional.ofNullable(clientInfo).map(JsonNode::deepCopy);
     }
 
     // ---------------------------------------------------------------- scripting
 
-    /** A rule for requests of {@code method}; finish it with one of the {@code respond…} methods. */
+    /**
+     * A rule for requests of {@code method}; finish it with one of the {@code respond…} methods.
+     *
+     * @param method the JSON-RPC method, e.g. {@code thread/start}
+     * @return the rule, to finish with a {@code respond…} method
+     */
     public Stubbing on(String method) {
         Objects.requireNonNull(method, "method");
         return new Stubbing(this, req -> req.method().equals(method), method);
     }
 
-    /** A rule for requests of {@code method} that also satisfy {@code condition}. */
+    /**
+     * A rule for requests of {@code method} that also satisfy {@code condition}.
+     *
+     * @param method the JSON-RPC method, e.g. {@code thread/start}
+     * @param condition selects the requests the rule applies to
+     * @return the rule, to finish with a {@code respond…} method
+     */
     public Stubbing on(String method, Predicate<RecordedRequest> condition) {
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(condition, "condition");
         return new Stubbing(this, req -> req.method().equals(method) && condition.test(req), method + " (if …)");
     }
 
-    /** A rule for any request that satisfies {@code condition}. */
+    /**
+     * A rule for any request that satisfies {@code condition}.
+     *
+     * @param condition selects the requests the rule applies to
+     * @return the rule, to finish with a {@code respond…} method
+     */
     public Stubbing on(Predicate<RecordedRequest> condition) {
         Objects.requireNonNull(condition, "condition");
         return new Stubbing(this, condition, "predicate");
@@ -283,7 +326,12 @@ public final class FakeCodexAppServer implements AutoCloseable {
         }
     }
 
-    /** The turn every {@code turn/start} plays (unless {@link #enqueueTurn(Consumer)} queued a one-off). */
+    /**
+     * The turn every {@code turn/start} plays (unless {@link #enqueueTurn(Consumer)} queued a one-off).
+     *
+     * @param script scripts the turn's events and its ending
+     * @return this fake, for chaining
+     */
     public FakeCodexAppServer onTurnStart(Consumer<TurnScript> script) {
         Objects.requireNonNull(script, "script");
         return onTurnStart((request, turn) -> script.accept(turn));
@@ -292,19 +340,32 @@ public final class FakeCodexAppServer implements AutoCloseable {
     /**
      * Like {@link #onTurnStart(Consumer)}, with the {@code turn/start} request at hand, so the turn can depend on
      * the input: {@code fake.onTurnStart((req, turn) -> turn.agentMessage("echo: " + text(req)))}.
+     *
+     * @param script scripts the turn's events and its ending
+     * @return this fake, for chaining
      */
     public FakeCodexAppServer onTurnStart(BiConsumer<RecordedRequest, TurnScript> script) {
         this.turnScript = Objects.requireNonNull(script, "script");
         return this;
     }
 
-    /** A turn for the next {@code turn/start} only; queued turns are played in order before the default one. */
+    /**
+     * A turn for the next {@code turn/start} only; queued turns are played in order before the default one.
+     *
+     * @param script scripts the turn's events and its ending
+     * @return this fake, for chaining
+     */
     public FakeCodexAppServer enqueueTurn(Consumer<TurnScript> script) {
         Objects.requireNonNull(script, "script");
         return enqueueTurn((request, turn) -> script.accept(turn));
     }
 
-    /** Like {@link #enqueueTurn(Consumer)}, with the {@code turn/start} request at hand. */
+    /**
+     * Like {@link #enqueueTurn(Consumer)}, with the {@code turn/start} request at hand.
+     *
+     * @param script scripts the turn's events and its ending
+     * @return this fake, for chaining
+     */
     public FakeCodexAppServer enqueueTurn(BiConsumer<RecordedRequest, TurnScript> script) {
         Objects.requireNonNull(script, "script");
         synchronized (queuedTurns) {
@@ -313,12 +374,23 @@ public final class FakeCodexAppServer implements AutoCloseable {
         return this;
     }
 
-    /** Sends a notification to the newest connection; {@code emittedAtMs} is added as codex does. */
+    /**
+     * Sends a notification to the newest connection; {@code emittedAtMs} is added as codex does.
+     *
+     * @param method the JSON-RPC method, e.g. {@code thread/start}
+     * @param params the params: any Jackson-serialisable value (a protocol record, a map, a JsonNode)
+     */
     public void notify(String method, Object params) {
         emitOn(currentSession(), method, Json.tree(params));
     }
 
-    /** Sends a request to the client on the newest connection; ids are integers from 0 per connection. */
+    /**
+     * Sends a request to the client on the newest connection; ids are integers from 0 per connection.
+     *
+     * @param method the JSON-RPC method, e.g. {@code thread/start}
+     * @param params the params: any Jackson-serialisable value (a protocol record, a map, a JsonNode)
+     * @return the request, to await or check the client's reply
+     */
     public PendingServerRequest sendRequest(String method, Object params) {
         return sendRequestOn(currentSession(), method, Json.tree(params));
     }
@@ -327,6 +399,10 @@ public final class FakeCodexAppServer implements AutoCloseable {
      * Sends a request with an id of your choice, e.g. a string id ({@code RequestId.of("req-7")}): the protocol allows
      * string ids and the client must answer with the same id and JSON type.
      *
+     * @param id the request id to use; the client must answer with the same id and JSON type
+     * @param method the JSON-RPC method, e.g. {@code thread/start}
+     * @param params the params: any Jackson-serialisable value (a protocol record, a map, a JsonNode)
+     * @return the request, to await or check the client's reply
      * @throws IllegalStateException when a request with this id is still waiting for the client's reply
      */
     public PendingServerRequest sendRequest(RequestId id, String method, Object params) {
@@ -335,7 +411,14 @@ public final class FakeCodexAppServer implements AutoCloseable {
         return sendRequestOn(currentSession(), id, method, Json.tree(params));
     }
 
-    /** Sends {@code item/commandExecution/requestApproval} for {@code command} with codex's usual decisions. */
+    /**
+     * Sends {@code item/commandExecution/requestApproval} for {@code command} with codex's usual decisions.
+     *
+     * @param threadId the thread the request belongs to
+     * @param turnId the turn the request belongs to
+     * @param command the command line to approve
+     * @return the request, to await or check the client's reply
+     */
     public PendingServerRequest requestCommandApproval(String threadId, String turnId, String command) {
         ObjectNode params = Json.object().put("threadId", threadId).put("turnId", turnId)
                 .put("itemId", nextId("call")).put("startedAtMs", System.currentTimeMillis())
@@ -349,7 +432,14 @@ public final class FakeCodexAppServer implements AutoCloseable {
         return sendRequest("item/commandExecution/requestApproval", params);
     }
 
-    /** Sends {@code item/fileChange/requestApproval}. */
+    /**
+     * Sends {@code item/fileChange/requestApproval}.
+     *
+     * @param threadId the thread the request belongs to
+     * @param turnId the turn the request belongs to
+     * @param reason why the change needs approval; null for none
+     * @return the request, to await or check the client's reply
+     */
     public PendingServerRequest requestFileChangeApproval(String threadId, String turnId, String reason) {
         ObjectNode params = Json.object().put("threadId", threadId).put("turnId", turnId)
                 .put("itemId", nextId("patch")).put("startedAtMs", System.currentTimeMillis())
@@ -357,7 +447,15 @@ public final class FakeCodexAppServer implements AutoCloseable {
         return sendRequest("item/fileChange/requestApproval", params);
     }
 
-    /** Sends a dynamic tool call ({@code item/tool/call}); {@code arguments} is any value. */
+    /**
+     * Sends a dynamic tool call ({@code item/tool/call}); {@code arguments} is any value.
+     *
+     * @param threadId the thread the request belongs to
+     * @param turnId the turn the request belongs to
+     * @param tool the dynamic tool's name
+     * @param arguments the tool's arguments: any Jackson-serialisable value
+     * @return the request, to await or check the client's reply
+     */
     public PendingServerRequest requestToolCall(String threadId, String turnId, String tool, Object arguments) {
         ObjectNode params = Json.object().put("threadId", threadId).put("turnId", turnId)
                 .put("callId", nextId("call")).put("tool", tool).putNull("namespace");
@@ -365,7 +463,15 @@ public final class FakeCodexAppServer implements AutoCloseable {
         return sendRequest("item/tool/call", params);
     }
 
-    /** Sends {@code item/tool/requestUserInput} with one free-text question. */
+    /**
+     * Sends {@code item/tool/requestUserInput} with one free-text question.
+     *
+     * @param threadId the thread the request belongs to
+     * @param turnId the turn the request belongs to
+     * @param questionId the id of the question, echoed in the answer
+     * @param question the question's text
+     * @return the request, to await or check the client's reply
+     */
     public PendingServerRequest requestUserInput(String threadId, String turnId, String questionId,
                                                  String question) {
         ObjectNode params = Json.object().put("threadId", threadId).put("turnId", turnId)
@@ -375,7 +481,15 @@ public final class FakeCodexAppServer implements AutoCloseable {
         return sendRequest("item/tool/requestUserInput", params);
     }
 
-    /** Sends {@code mcpServer/elicitation/request} in {@code form} mode with {@code requestedSchema}. */
+    /**
+     * Sends {@code mcpServer/elicitation/request} in {@code form} mode with {@code requestedSchema}.
+     *
+     * @param threadId the thread the request belongs to
+     * @param serverName the name of the MCP server asking
+     * @param message the message shown to the user
+     * @param requestedSchema the JSON schema of the form the user is asked to fill in: any Jackson-serialisable value
+     * @return the request, to await or check the client's reply
+     */
     public PendingServerRequest requestElicitation(String threadId, String serverName, String message,
                                                    Object requestedSchema) {
         ObjectNode params = Json.object().put("threadId", threadId).putNull("turnId").put("serverName", serverName)
@@ -384,7 +498,11 @@ public final class FakeCodexAppServer implements AutoCloseable {
         return sendRequest("mcpServer/elicitation/request", params);
     }
 
-    /** Sends {@code account/chatgptAuthTokens/refresh} with reason {@code unauthorized}. */
+    /**
+     * Sends {@code account/chatgptAuthTokens/refresh} with reason {@code unauthorized}.
+     *
+     * @return the request, to await or check the client's reply
+     */
     public PendingServerRequest requestChatgptTokenRefresh() {
         ObjectNode params = Json.object().put("reason", "unauthorized").putNull("previousAccountId");
         return sendRequest("account/chatgptAuthTokens/refresh", params);
@@ -392,7 +510,11 @@ public final class FakeCodexAppServer implements AutoCloseable {
 
     // ---------------------------------------------------------------- faults
 
-    /** Applies a fault now, on the newest connection (rules-type faults need no connection). */
+    /**
+     * Applies a fault now, on the newest connection (rules-type faults need no connection).
+     *
+     * @param fault the fault to apply
+     */
     public void apply(Fault fault) {
         Objects.requireNonNull(fault, "fault");
         if (fault instanceof Fault.Overloaded o) {
@@ -413,6 +535,9 @@ public final class FakeCodexAppServer implements AutoCloseable {
     /**
      * Applies {@code fault} instead of answering the next client request, whatever its method (like
      * MockWebServer's enqueued failure responses). Enqueued faults are used in order and before any other rule.
+     *
+     * @param fault the fault to apply
+     * @return this fake, for chaining
      */
     public FakeCodexAppServer enqueueFault(Fault fault) {
         Objects.requireNonNull(fault, "fault");
@@ -502,6 +627,8 @@ public final class FakeCodexAppServer implements AutoCloseable {
     /**
      * The next client request in arrival order (including {@code initialize}).
      *
+     * @param timeout how long to wait at most
+     * @return the request
      * @throws AssertionError when none arrives within {@code timeout}
      */
     public RecordedRequest takeRequest(Duration timeout) {
@@ -509,7 +636,12 @@ public final class FakeCodexAppServer implements AutoCloseable {
                 + "; received so far: " + methodsReceived()));
     }
 
-    /** The next client request in arrival order, if one arrives within {@code timeout}. */
+    /**
+     * The next client request in arrival order, if one arrives within {@code timeout}.
+     *
+     * @param timeout how long to wait at most
+     * @return the request, or empty if none arrived in time
+     */
     public Optional<RecordedRequest> pollRequest(Duration timeout) {
         return Optional.ofNullable(poll(requestQueue, timeout));
     }
@@ -518,6 +650,9 @@ public final class FakeCodexAppServer implements AutoCloseable {
      * The next request of {@code method} not yet taken by this method (a per-method cursor, independent of
      * {@link #takeRequest(Duration)}).
      *
+     * @param method the JSON-RPC method, e.g. {@code thread/start}
+     * @param timeout how long to wait at most
+     * @return the request
      * @throws AssertionError when none arrives within {@code timeout}
      */
     public RecordedRequest takeRequest(String method, Duration timeout) {
@@ -547,6 +682,8 @@ public final class FakeCodexAppServer implements AutoCloseable {
     /**
      * The next client notification (e.g. {@code initialized}) in arrival order.
      *
+     * @param timeout how long to wait at most
+     * @return the notification
      * @throws AssertionError when none arrives within {@code timeout}
      */
     public RecordedNotification takeNotification(Duration timeout) {
@@ -557,14 +694,14 @@ public final class FakeCodexAppServer implements AutoCloseable {
         return n;
     }
 
-    /** How many requests the client sent so far. */
+    /** {@return how many requests the client sent so far} */
     public int requestCount() {
         synchronized (requests) {
             return requests.size();
         }
     }
 
-    /** Every request the client sent, in order. */
+    /** {@return every request the client sent, in order} */
     public List<RecordedRequest> requests() {
         synchronized (requests) {
             return List.copyOf(requests);
@@ -572,27 +709,27 @@ public final class FakeCodexAppServer implements AutoCloseable {
     }
 
     /**
-     * Every message the client sent, in order: requests, notifications, responses; a line that was not JSON is
-     * kept as a text node.
+     * {@return every message the client sent, in order: requests, notifications, responses; a line that was not JSON is
+     * kept as a text node}
      */
     public List<JsonNode> receivedMessages() {
         return received.stream().<JsonNode>map(JsonNode::deepCopy).toList();
     }
 
-    /** Every message the fake wrote as JSON, in order (garbage and raw fault bytes excluded). */
+    /** {@return every message the fake wrote as JSON, in order (garbage and raw fault bytes excluded)} */
     public List<JsonNode> sentMessages() {
         return sent.stream().<JsonNode>map(JsonNode::deepCopy).toList();
     }
 
-    /** Thread ids handed out or resumed, in creation order. */
+    /** {@return thread ids handed out or resumed, in creation order} */
     public List<String> threadIds() {
         return List.copyOf(threads.keySet().stream().sorted((a, b) -> Long.compare(
                 threads.get(a).path("createdSeq").asLong(), threads.get(b).path("createdSeq").asLong())).toList());
     }
 
     /**
-     * Problems seen while serving: assertion failures thrown by reply callbacks of scripted turns, exceptions from
-     * {@link Stubbing#respondWith} functions, unanswered approvals, replay divergences.
+     * {@return problems seen while serving: assertion failures thrown by reply callbacks of scripted turns, exceptions
+     * from {@link Stubbing#respondWith} functions, unanswered approvals, replay divergences}
      */
     public List<Throwable> failures() {
         return List.copyOf(failures);

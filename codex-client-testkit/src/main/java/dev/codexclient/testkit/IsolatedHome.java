@@ -61,7 +61,11 @@ public final class IsolatedHome implements AutoCloseable {
         this.codexHome = home.resolve(".codex");
     }
 
-    /** Creates an empty home in the system's temporary directory, with an empty {@code .codex} inside it. */
+    /**
+     * Creates an empty home in the system's temporary directory, with an empty {@code .codex} inside it.
+     *
+     * @return the new home
+     */
     public static IsolatedHome create() {
         try {
             return in(Files.createTempDirectory("codex-client-home-"));
@@ -73,6 +77,9 @@ public final class IsolatedHome implements AutoCloseable {
     /**
      * Uses {@code directory} (created if missing) as the home, with {@code .codex} inside it; {@link #close()}
      * deletes the directory. For a test that wants the home inside its own {@code @TempDir}.
+     *
+     * @param directory the directory to use as the home
+     * @return the home
      */
     public static IsolatedHome in(Path directory) {
         Path home = Objects.requireNonNull(directory, "directory").toAbsolutePath();
@@ -84,17 +91,17 @@ public final class IsolatedHome implements AutoCloseable {
         return new IsolatedHome(home);
     }
 
-    /** The directory given to the child as {@code HOME}. */
+    /** {@return the directory given to the child as {@code HOME}} */
     public Path home() {
         return home;
     }
 
-    /** The directory given to the child as {@code CODEX_HOME}: {@code .codex} inside {@link #home()}. */
+    /** {@return the directory given to the child as {@code CODEX_HOME}: {@code .codex} inside {@link #home()}} */
     public Path codexHome() {
         return codexHome;
     }
 
-    /** The variables to set for the child: {@code HOME} and {@code CODEX_HOME}. */
+    /** {@return the variables to set for the child: {@code HOME} and {@code CODEX_HOME}} */
     public Map<String, String> environment() {
         Map<String, String> environment = new LinkedHashMap<>();
         environment.put("HOME", home.toString());
@@ -105,6 +112,8 @@ public final class IsolatedHome implements AutoCloseable {
     /**
      * Prepares a child environment in place (e.g. {@link ProcessBuilder#environment()}): removes the
      * {@link #CLEARED_VARIABLES} and {@link #HOME_VARIABLES} and sets {@link #environment()}.
+     *
+     * @param childEnvironment the child's environment, changed in place
      */
     public void applyEnvironment(Map<String, String> childEnvironment) {
         CLEARED_VARIABLES.forEach(childEnvironment::remove);
@@ -115,6 +124,8 @@ public final class IsolatedHome implements AutoCloseable {
     /**
      * Prepares a stdio transport the same way, e.g. {@code CodexClient.builder().stdio(home::applyEnvironment)}:
      * removes the {@link #CLEARED_VARIABLES} and {@link #HOME_VARIABLES} and sets {@link #environment()}.
+     *
+     * @param stdio the builder of the transport that spawns codex, e.g. from {@code CodexClient.builder().stdio(...)}
      */
     public void applyEnvironment(StdioTransport.Builder stdio) {
         CLEARED_VARIABLES.forEach(stdio::removeEnvironment);

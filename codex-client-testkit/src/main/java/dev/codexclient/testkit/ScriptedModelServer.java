@@ -80,7 +80,11 @@ public final class ScriptedModelServer implements AutoCloseable {
         this.executor = executor;
     }
 
-    /** Starts a server on an ephemeral port of 127.0.0.1. */
+    /**
+     * Starts a server on an ephemeral port of 127.0.0.1.
+     *
+     * @return the running server; close it to stop it
+     */
     public static ScriptedModelServer start() {
         int serverId = SERVER_IDS.incrementAndGet();
         AtomicInteger threads = new AtomicInteger();
@@ -103,17 +107,22 @@ public final class ScriptedModelServer implements AutoCloseable {
         }
     }
 
-    /** The port the server listens on. */
+    /** {@return the port the server listens on} */
     public int port() {
         return server.getAddress().getPort();
     }
 
-    /** The base URL codex is pointed at: {@code http://127.0.0.1:PORT/v1}. */
+    /** {@return the base URL codex is pointed at: {@code http://127.0.0.1:PORT/v1}} */
     public URI baseUrl() {
         return URI.create("http://127.0.0.1:" + port() + "/v1");
     }
 
-    /** Appends steps to the FIFO queue used when no rule matches. */
+    /**
+     * Appends steps to the FIFO queue used when no rule matches.
+     *
+     * @param steps the steps, one per request
+     * @return this server, for chaining
+     */
     public ScriptedModelServer enqueue(ModelStep... steps) {
         synchronized (lock) {
             for (ModelStep step : steps) {
@@ -128,6 +137,10 @@ public final class ScriptedModelServer implements AutoCloseable {
      * the queue is consulted; a rule whose steps are used up no longer matches. Rules are tried in the order they
      * were added, which lets several threads run at once deterministically, e.g.
      * {@code model.when(r -> r.lastUserText().contains("alpha"), ModelStep.reply("A"))}.
+     *
+     * @param predicate selects the requests the rule answers; one that throws counts as not matching
+     * @param steps the steps, one per request
+     * @return this server, for chaining
      */
     public ScriptedModelServer when(Predicate<ModelRequest> predicate, ModelStep... steps) {
         if (steps.length == 0) {
@@ -140,7 +153,13 @@ public final class ScriptedModelServer implements AutoCloseable {
         return this;
     }
 
-    /** Adds a rule that answers every matching request with {@code step}, for as long as the server runs. */
+    /**
+     * Adds a rule that answers every matching request with {@code step}, for as long as the server runs.
+     *
+     * @param predicate selects the requests the rule answers; one that throws counts as not matching
+     * @param step the step that answers every matching request
+     * @return this server, for chaining
+     */
     public ScriptedModelServer whenAlways(Predicate<ModelRequest> predicate, ModelStep step) {
         synchronized (lock) {
             rules.add(new Rule(Objects.requireNonNull(predicate, "predicate"),
@@ -149,7 +168,7 @@ public final class ScriptedModelServer implements AutoCloseable {
         return this;
     }
 
-    /** The number of queued steps plus the steps left in one-shot rules. */
+    /** {@return the number of queued steps plus the steps left in one-shot rules} */
     public int pendingSteps() {
         synchronized (lock) {
             int pending = queue.size();
@@ -165,26 +184,30 @@ public final class ScriptedModelServer implements AutoCloseable {
     /**
      * The next request not yet taken, waiting up to {@code timeout}; empty if none arrived in time. Requests are
      * taken in arrival order.
+     *
+     * @param timeout how long to wait at most
+     * @return the request, or empty if none arrived in time
+     * @throws InterruptedException when the thread is interrupted while waiting
      */
     public Optional<ModelRequest> takeRequest(Duration timeout) throws InterruptedException {
         return Optional.ofNullable(untaken.poll(timeout.toNanos(), TimeUnit.NANOSECONDS));
     }
 
-    /** Every request received so far, in arrival order. */
+    /** {@return every request received so far, in arrival order} */
     public List<ModelRequest> requests() {
         synchronized (lock) {
             return List.copyOf(requests);
         }
     }
 
-    /** The number of requests received so far. */
+    /** {@return the number of requests received so far} */
     public int requestCount() {
         synchronized (lock) {
             return requests.size();
         }
     }
 
-    /** Requests that found neither a rule nor a queued step and were answered with HTTP 500. */
+    /** {@return requests that found neither a rule nor a queued step and were answered with HTTP 500} */
     public List<ModelRequest> unmatchedRequests() {
         synchronized (lock) {
             return List.copyOf(unmatched);
@@ -192,9 +215,9 @@ public final class ScriptedModelServer implements AutoCloseable {
     }
 
     /**
-     * The {@code config.toml} that points codex at this server: a {@code mock} provider speaking the Responses API
-     * over plain HTTP, with retries off (so a scripted failure fails the turn at once) and the features that would
-     * reach the network or the user's machine turned off.
+     * {@return the {@code config.toml} that points codex at this server: a {@code mock} provider speaking the Responses
+     * API over plain HTTP, with retries off (so a scripted failure fails the turn at once) and the features that would
+     * reach the network or the user's machine turned off}
      */
     public String configToml() {
         return """
@@ -224,7 +247,12 @@ public final class ScriptedModelServer implements AutoCloseable {
                 """.formatted(MODEL, baseUrl());
     }
 
-    /** Writes {@link #configToml()} as {@code dir/config.toml} (creating {@code dir}) and returns {@code dir}. */
+    /**
+     * Writes {@link #configToml()} as {@code dir/config.toml} (creating {@code dir}) and returns {@code dir}.
+     *
+     * @param dir the directory to write {@code config.toml} into
+     * @return {@code dir}
+     */
     public Path writeCodexHome(Path dir) {
         try {
             Files.createDirectories(dir);
@@ -236,16 +264,17 @@ public final class ScriptedModelServer implements AutoCloseable {
     }
 
     /**
-     * A private CODEX_HOME with {@code config.toml}: {@code .codex} inside {@link #home()}, created on first use and
-     * deleted on {@link #close()}.
+     * {@return a private CODEX_HOME with {@code config.toml}: {@code .codex} inside {@link #home()}, created on first
+     * use and deleted on {@link #close()}}
      */
     public Path codexHome() {
         return isolatedHome().codexHome();
     }
 
     /**
-     * A private, empty HOME for the codex child (see {@link IsolatedHome}): its login shell reads no profile of the
-     * machine, and codex writes nothing into the user's real home. Created on first use, deleted on {@link #close()}.
+     * {@return a private, empty HOME for the codex child (see {@link IsolatedHome}): its login shell reads no profile
+     * of the machine, and codex writes nothing into the user's real home} Created on first use, deleted on {@link
+     * #close()}.
      */
     public Path home() {
         return isolatedHome().home();
@@ -270,8 +299,8 @@ public final class ScriptedModelServer implements AutoCloseable {
     public static final Set<String> CLEARED_VARIABLES = IsolatedHome.CLEARED_VARIABLES;
 
     /**
-     * The variables to set for a codex child process: {@code HOME} = {@link #home()} and {@code CODEX_HOME} =
-     * {@link #codexHome()}.
+     * {@return the variables to set for a codex child process: {@code HOME} = {@link #home()} and {@code CODEX_HOME} =
+     * {@link #codexHome()}}
      */
     public Map<String, String> environment() {
         return isolatedHome().environment();
@@ -281,6 +310,8 @@ public final class ScriptedModelServer implements AutoCloseable {
      * Prepares a child environment (e.g. {@link ProcessBuilder#environment()}) in place: removes the
      * {@link #CLEARED_VARIABLES} and the XDG directories ({@link IsolatedHome#HOME_VARIABLES}) and sets
      * {@link #environment()}.
+     *
+     * @param childEnvironment the child's environment, changed in place
      */
     public void applyEnvironment(Map<String, String> childEnvironment) {
         isolatedHome().applyEnvironment(childEnvironment);
@@ -289,6 +320,8 @@ public final class ScriptedModelServer implements AutoCloseable {
     /**
      * Prepares a stdio transport the same way, pointing the codex it spawns at this server:
      * {@code CodexClient.builder().codexBinary(CodexBinary.find()).stdio(model::applyEnvironment)}.
+     *
+     * @param stdio the builder of the transport that spawns codex, e.g. from {@code CodexClient.builder().stdio(...)}
      */
     public void applyEnvironment(StdioTransport.Builder stdio) {
         isolatedHome().applyEnvironment(stdio);
