@@ -20,9 +20,9 @@ import java.util.Set;
  * <p>codex runs commands through the user's shell, and a login shell reads the machine's profile
  * ({@code ~/.profile}, {@code ~/.bashrc}): whatever a version manager or a prompt prints there would end up in a
  * command's output. codex also writes into {@code CODEX_HOME} (sessions, logs, helper binaries), which defaults to
- * {@code ~/.codex}. A child given {@link #environment()} sees an empty {@code HOME}, a {@code CODEX_HOME} inside it,
- * none of the user's credentials, and no XDG directories pointing back into the real home. {@link #close()} deletes
- * the directory.
+ * {@code ~/.codex}, and its sandbox helpers into the temporary directory. A child given {@link #environment()} sees
+ * an empty {@code HOME}, a {@code CODEX_HOME} and a {@code TMPDIR} inside it, none of the user's credentials, and no
+ * XDG directories pointing back into the real home. {@link #close()} deletes the directory.
  *
  * <pre>{@code
  * try (IsolatedHome home = IsolatedHome.create();
@@ -55,14 +55,17 @@ public final class IsolatedHome implements AutoCloseable {
 
     private final Path home;
     private final Path codexHome;
+    private final Path tmp;
 
     private IsolatedHome(Path home) {
         this.home = home;
         this.codexHome = home.resolve(".codex");
+        this.tmp = home.resolve("tmp");
     }
 
     /**
-     * Creates an empty home in the system's temporary directory, with an empty {@code .codex} inside it.
+     * Creates an empty home in the system's temporary directory, with an empty {@code .codex} and {@code tmp} inside
+     * it.
      *
      * @return the new home
      */
@@ -75,8 +78,8 @@ public final class IsolatedHome implements AutoCloseable {
     }
 
     /**
-     * Uses {@code directory} (created if missing) as the home, with {@code .codex} inside it; {@link #close()}
-     * deletes the directory. For a test that wants the home inside its own {@code @TempDir}.
+     * Uses {@code directory} (created if missing) as the home, with {@code .codex} and {@code tmp} inside it;
+     * {@link #close()} deletes the directory. For a test that wants the home inside its own {@code @TempDir}.
      *
      * @param directory the directory to use as the home
      * @return the home
@@ -85,6 +88,7 @@ public final class IsolatedHome implements AutoCloseable {
         Path home = Objects.requireNonNull(directory, "directory").toAbsolutePath();
         try {
             Files.createDirectories(home.resolve(".codex"));
+            Files.createDirectories(home.resolve("tmp"));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a private home directory in " + home, e);
         }
@@ -101,11 +105,17 @@ public final class IsolatedHome implements AutoCloseable {
         return codexHome;
     }
 
-    /** {@return the variables to set for the child: {@code HOME} and {@code CODEX_HOME}} */
+    /** {@return the directory given to the child as {@code TMPDIR}: {@code tmp} inside {@link #home()}} */
+    public Path tmp() {
+        return tmp;
+    }
+
+    /** {@return the variables to set for the child: {@code HOME}, {@code CODEX_HOME} and {@code TMPDIR}} */
     public Map<String, String> environment() {
         Map<String, String> environment = new LinkedHashMap<>();
         environment.put("HOME", home.toString());
         environment.put("CODEX_HOME", codexHome.toString());
+        environment.put("TMPDIR", tmp.toString());
         return Map.copyOf(environment);
     }
 

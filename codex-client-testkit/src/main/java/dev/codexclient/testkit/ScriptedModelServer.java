@@ -299,8 +299,8 @@ public final class ScriptedModelServer implements AutoCloseable {
     public static final Set<String> CLEARED_VARIABLES = IsolatedHome.CLEARED_VARIABLES;
 
     /**
-     * {@return the variables to set for a codex child process: {@code HOME} = {@link #home()} and {@code CODEX_HOME} =
-     * {@link #codexHome()}}
+     * {@return the variables to set for a codex child process: {@code HOME} = {@link #home()}, {@code CODEX_HOME} =
+     * {@link #codexHome()} and {@code TMPDIR} = {@code tmp} inside the home}
      */
     public Map<String, String> environment() {
         return isolatedHome().environment();

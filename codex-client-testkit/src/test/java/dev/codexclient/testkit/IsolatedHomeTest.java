@@ -32,7 +32,9 @@ class IsolatedHomeTest {
 
             assertThat(child).containsOnly(Map.entry("PATH", "/usr/bin"),
                     Map.entry("HOME", isolated.home().toString()),
-                    Map.entry("CODEX_HOME", isolated.codexHome().toString()));
+                    Map.entry("CODEX_HOME", isolated.codexHome().toString()),
+                    Map.entry("TMPDIR", isolated.tmp().toString()));
+            assertThat(isolated.tmp()).isDirectory().hasParent(isolated.home());
         }
     }
 

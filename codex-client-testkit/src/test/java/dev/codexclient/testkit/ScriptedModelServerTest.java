@@ -299,14 +299,14 @@ class ScriptedModelServerTest {
                 .contains("supports_websockets = false").contains("model_provider = \"mock\"");
         assertThat(model.codexHome()).isEqualTo(home);
         assertThat(model.home()).isEqualTo(home.getParent()).isNotEqualTo(Path.of(System.getProperty("user.home")));
-        assertThat(model.home()).isDirectoryNotContaining(p -> !p.equals(home));
         assertThat(model.environment()).containsOnly(Map.entry("CODEX_HOME", home.toString()),
-                Map.entry("HOME", model.home().toString()));
+                Map.entry("HOME", model.home().toString()),
+                Map.entry("TMPDIR", model.home().resolve("tmp").toString()));
         Map<String, String> child = new java.util.HashMap<>(Map.of("OPENAI_API_KEY", "sk-user", "PATH", "/bin",
                 "HOME", "/root", "XDG_CONFIG_HOME", "/root/.config"));
         model.applyEnvironment(child);
         assertThat(child).containsOnly(Map.entry("PATH", "/bin"), Map.entry("CODEX_HOME", home.toString()),
-                Map.entry("HOME", model.home().toString()));
+                Map.entry("HOME", model.home().toString()), Map.entry("TMPDIR", model.home().resolve("tmp").toString()));
         assertThat(model.writeCodexHome(dir.resolve("h")).resolve("config.toml")).hasContent(config.strip());
 
         Path privateHome = model.home();

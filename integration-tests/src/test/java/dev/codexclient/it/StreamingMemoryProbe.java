@@ -41,6 +41,7 @@ public final class StreamingMemoryProbe {
         try (CodexClient client = CodexClient.builder()
                 .codexBinary(codex)
                 .environment("HOME", home.toString())
+                .environment("TMPDIR", home.resolve("tmp").toString())
                 .codexHome(home.resolve(".codex"))
                 .workingDirectory(workspace)
                 .turnReplayLimit(replayLimit)
