@@ -50,6 +50,9 @@ public final class CodexBinary {
     /** About how many megabytes one installed codex version takes in the cache (0.169.0 on Linux x86_64). */
     public static final int APPROXIMATE_INSTALLED_MB = 400;
 
+    /** npm's cache during an installation, inside the version's directory; deleted afterwards. */
+    static final String NPM_CACHE = ".npm-cache";
+
     /** How often the progress of an installation is reported. */
     static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(5);
 
@@ -216,9 +219,15 @@ public final class CodexBinary {
                 + ": about " + APPROXIMATE_DOWNLOAD_MB + " MB to download, " + APPROXIMATE_INSTALLED_MB
                 + " MB on disk. This happens once; later runs reuse it.");
         long started = System.nanoTime();
+        // npm downloads into its cache before it extracts; a cache inside the prefix makes the download visible to
+        // the progress report, and leaves the user's own npm cache alone. It is deleted once codex is installed.
+        Path downloads = prefix.resolve(NPM_CACHE);
         run(List.of(npm.toString(), "install", "--no-audit", "--no-fund", "--prefix", prefix.toString(),
-                "@openai/codex@" + version), INSTALL_TIMEOUT, "npm install @openai/codex@" + version, env -> { },
-                () -> progress.accept("  ... " + megabytes(prefix) + " MB written to " + prefix + " so far"));
+                "--cache", downloads.toString(), "@openai/codex@" + version), INSTALL_TIMEOUT,
+                "npm install @openai/codex@" + version, env -> { },
+                () -> progress.accept("  ... " + megabytes(prefix) + " MB downloaded and unpacked into " + prefix
+                        + " so far"));
+        IsolatedHome.deleteRecursively(downloads);
         progress.accept("Installed codex " + version + " (" + megabytes(prefix) + " MB) in "
                 + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started) + " s.");
     }

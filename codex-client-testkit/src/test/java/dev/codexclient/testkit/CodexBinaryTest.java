@@ -102,8 +102,8 @@ class CodexBinaryTest {
             pool.shutdownNow();
         }
 
-        assertThat(Files.readAllLines(log)).containsExactly(
-                "install --no-audit --no-fund --prefix " + cache.resolve("1.2.3") + " @openai/codex@1.2.3");
+        assertThat(Files.readAllLines(log)).containsExactly("install --no-audit --no-fund --prefix "
+                + cache.resolve("1.2.3") + " --cache " + cache.resolve("1.2.3/.npm-cache") + " @openai/codex@1.2.3");
         assertThat(CodexBinary.versionOf(CodexBinary.version("1.2.3", cache, Optional::empty))).isEqualTo("1.2.3");
     }
 
@@ -111,6 +111,7 @@ class CodexBinaryTest {
     void anInstallSaysWhatItInstallsWhereAndHowBigAndWhenItIsDone() throws Exception {
         Path npm = script("npm", """
                 prefix="$5"
+                mkdir -p "$7/_cacache" && echo downloaded > "$7/_cacache/tarball"
                 mkdir -p "$prefix/node_modules/.bin"
                 printf '#!/bin/sh\\necho codex-cli 1.2.3\\n' > "$prefix/node_modules/.bin/codex"
                 chmod +x "$prefix/node_modules/.bin/codex"
@@ -124,6 +125,8 @@ class CodexBinaryTest {
         assertThat(progress.get(0)).contains("Installing codex 1.2.3", "@openai/codex@1.2.3",
                 cache.resolve("1.2.3").toString(), CodexBinary.APPROXIMATE_DOWNLOAD_MB + " MB to download");
         assertThat(progress.get(progress.size() - 1)).startsWith("Installed codex 1.2.3");
+
+        assertThat(cache.resolve("1.2.3/.npm-cache")).as("npm's downloads are deleted once installed").doesNotExist();
 
         progress.clear();
         CodexBinary.version("1.2.3", cache, () -> Optional.of(npm), progress::add);
