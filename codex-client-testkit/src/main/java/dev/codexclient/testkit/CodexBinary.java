@@ -12,6 +12,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -222,14 +223,36 @@ public final class CodexBinary {
         // npm downloads into its cache before it extracts; a cache inside the prefix makes the download visible to
         // the progress report, and leaves the user's own npm cache alone. It is deleted once codex is installed.
         Path downloads = prefix.resolve(NPM_CACHE);
-        run(List.of(npm.toString(), "install", "--no-audit", "--no-fund", "--prefix", prefix.toString(),
-                "--cache", downloads.toString(), "@openai/codex@" + version), INSTALL_TIMEOUT,
-                "npm install @openai/codex@" + version, env -> { },
+        List<String> command = new ArrayList<>(List.of(npm.toString(), "install", "--no-audit", "--no-fund",
+                "--prefix", prefix.toString(), "--cache", downloads.toString()));
+        // --prefix also moves npm's global configuration file to PREFIX/etc/npmrc, which would drop the machine's
+        // registry, proxy and certificate settings: name the real one.
+        globalConfig(npm).ifPresent(file -> command.addAll(List.of("--globalconfig", file.toString())));
+        command.add("@openai/codex@" + version);
+        run(command, INSTALL_TIMEOUT, "npm install @openai/codex@" + version, env -> { },
                 () -> progress.accept("  ... " + megabytes(prefix) + " MB downloaded and unpacked into " + prefix
                         + " so far"));
         IsolatedHome.deleteRecursively(downloads);
         progress.accept("Installed codex " + version + " (" + megabytes(prefix) + " MB) in "
                 + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started) + " s.");
+    }
+
+    /** npm's global configuration file ({@code npm config get globalconfig}), when it exists. */
+    private static Optional<Path> globalConfig(Path npm) {
+        String output;
+        try {
+            output = run(List.of(npm.toString(), "config", "get", "globalconfig"), Duration.ofSeconds(60),
+                    "npm config get globalconfig", env -> { }, () -> { });
+        } catch (CodexBinaryUnavailableException e) {
+            return Optional.empty();
+        }
+        // npm may print warnings first (they share the output); the value is the last line.
+        List<String> lines = output.strip().lines().toList();
+        if (lines.isEmpty()) {
+            return Optional.empty();
+        }
+        Path file = Path.of(lines.get(lines.size() - 1).strip());
+        return file.isAbsolute() && Files.isRegularFile(file) ? Optional.of(file) : Optional.empty();
     }
 
     /** The megabytes of the files under {@code dir}; what npm has extracted so far, while it runs. */

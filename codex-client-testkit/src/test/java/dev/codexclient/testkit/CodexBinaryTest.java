@@ -80,6 +80,7 @@ class CodexBinaryTest {
         Path log = dir.resolve("npm.log");
         // A stand-in for npm that records its arguments and lays out node_modules/.bin/codex like npm would.
         Path npm = script("npm", """
+                [ "$1" = config ] && { echo "no such file"; exit 0; }
                 echo "$@" >> '%s'
                 prefix="$5"
                 sleep 0.3
@@ -109,13 +110,17 @@ class CodexBinaryTest {
 
     @Test
     void anInstallSaysWhatItInstallsWhereAndHowBigAndWhenItIsDone() throws Exception {
+        Path globalConfig = Files.writeString(dir.resolve("npmrc"), "cafile=/etc/ssl/certs/ca.crt\n");
+        Path args = dir.resolve("args");
         Path npm = script("npm", """
+                [ "$1" = config ] && { echo "npm warn something"; echo '%s'; exit 0; }
+                echo "$@" > '%s'
                 prefix="$5"
                 mkdir -p "$7/_cacache" && echo downloaded > "$7/_cacache/tarball"
                 mkdir -p "$prefix/node_modules/.bin"
                 printf '#!/bin/sh\\necho codex-cli 1.2.3\\n' > "$prefix/node_modules/.bin/codex"
                 chmod +x "$prefix/node_modules/.bin/codex"
-                """);
+                """.formatted(globalConfig, args));
         Path cache = dir.resolve("cache");
         List<String> progress = new ArrayList<>();
 
@@ -127,6 +132,8 @@ class CodexBinaryTest {
         assertThat(progress.get(progress.size() - 1)).startsWith("Installed codex 1.2.3");
 
         assertThat(cache.resolve("1.2.3/.npm-cache")).as("npm's downloads are deleted once installed").doesNotExist();
+        assertThat(Files.readString(args)).as("the machine's npm configuration still applies despite --prefix")
+                .contains("--globalconfig " + globalConfig);
 
         progress.clear();
         CodexBinary.version("1.2.3", cache, () -> Optional.of(npm), progress::add);

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -37,12 +36,10 @@ class RealCodexModelTest {
 
     @BeforeAll
     static void findCodex() {
-        try {
-            String configured = System.getProperty("codex.binary");
-            codex = configured != null ? Path.of(configured) : CodexBinary.pinned();
-        } catch (CodexBinaryUnavailableException e) {
-            Assumptions.abort("no codex binary: " + e.getMessage());
-        }
+        // No codex (npm missing, the install failing) fails the class: a real-codex test that skips itself would
+        // hide exactly what it is there to show. Leave these tests out with -DexcludedGroups=real-codex instead.
+        String configured = System.getProperty("codex.binary");
+        codex = configured != null ? Path.of(configured) : CodexBinary.pinned();
     }
 
     @BeforeEach
