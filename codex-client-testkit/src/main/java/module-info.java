@@ -7,7 +7,9 @@ module dev.codexclient.testkit {
     requires transitive dev.codexclient.core;
     requires jdk.httpserver;
     requires org.slf4j;
-    requires static org.junit.jupiter.api;
+    // CodexTestExtension is a JUnit 5 extension: its public API names JUnit types, so a test module that uses the
+    // testkit reads JUnit's API too.
+    requires transitive org.junit.jupiter.api;
 
     exports dev.codexclient.testkit;
 }

@@ -594,7 +594,7 @@ public final class CodexClient implements AutoCloseable {
         private Duration closeTimeout;
         private String clientName = "codex-client-java";
         private String clientTitle = "codex-client (Java)";
-        private String clientVersion = "0.1.0";
+        private String clientVersion = dev.codexclient.internal.ClientVersion.current();
         private boolean experimentalApi;
         private final Set<String> optOut = new LinkedHashSet<>();
         private Duration requestTimeout = Duration.ofSeconds(60);

@@ -22,20 +22,28 @@ public final class ClientReply {
         this.raw = raw;
     }
 
+    /** {@return the id of the server request this reply answers} */
     public RequestId id() {
         return id;
     }
 
+    /** {@return whether the client answered with a JSON-RPC error rather than a result} */
     public boolean isError() {
         return raw.has("error");
     }
 
-    /** The {@code result} member; a missing node when the client answered with an error. */
+    /** {@return the {@code result} member; a missing node when the client answered with an error} */
     public JsonNode result() {
         return raw.path("result").deepCopy();
     }
 
-    /** The result mapped to {@code type}; an {@link AssertionError} when the client answered with an error. */
+    /**
+     * The result mapped to {@code type}; an {@link AssertionError} when the client answered with an error.
+     *
+     * @param <T> the type to map to
+     * @param type the class to map to (a record, a map, a protocol type)
+     * @return the result as {@code type}
+     */
     public <T> T result(Class<T> type) {
         if (isError()) {
             throw new AssertionError("expected a result for server request " + id + " but the client answered "
@@ -44,7 +52,7 @@ public final class ClientReply {
         return Json.convert(raw.get("result"), type);
     }
 
-    /** The {@code decision} of an approval reply: a string decision, or the key of an object decision. */
+    /** {@return the {@code decision} of an approval reply: a string decision, or the key of an object decision} */
     public Optional<String> decision() {
         JsonNode decision = raw.path("result").path("decision");
         if (decision.isTextual()) {
@@ -56,17 +64,19 @@ public final class ClientReply {
         return Optional.empty();
     }
 
+    /** {@return the code of an error reply; empty for a result} */
     public OptionalInt errorCode() {
         JsonNode code = raw.path("error").path("code");
         return code.isInt() ? OptionalInt.of(code.asInt()) : OptionalInt.empty();
     }
 
+    /** {@return the message of an error reply; empty for a result or an error without a message} */
     public Optional<String> errorMessage() {
         JsonNode message = raw.path("error").path("message");
         return message.isTextual() ? Optional.of(message.asText()) : Optional.empty();
     }
 
-    /** The whole response message as received. */
+    /** {@return the whole response message as received} */
     public JsonNode raw() {
         return raw.deepCopy();
     }

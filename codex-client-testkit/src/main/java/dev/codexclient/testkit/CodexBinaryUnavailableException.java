@@ -7,12 +7,21 @@ public final class CodexBinaryUnavailableException extends CodexException {
 
     private static final long serialVersionUID = 1L;
 
-    /** Creates the exception with a message explaining what was tried. */
+    /**
+     * Creates the exception with a message explaining what was tried.
+     *
+     * @param message what was tried and what went wrong
+     */
     public CodexBinaryUnavailableException(String message) {
         super(message);
     }
 
-    /** Creates the exception with a message explaining what was tried, and its cause. */
+    /**
+     * Creates the exception with a message explaining what was tried, and its cause.
+     *
+     * @param message what was tried and what went wrong
+     * @param cause what made it fail
+     */
     public CodexBinaryUnavailableException(String message, Throwable cause) {
         super(message, cause);
     }

@@ -60,11 +60,20 @@ public final class CodexTestExtension implements BeforeEachCallback, AfterEachCa
         this.factories = Map.copyOf(all);
     }
 
+    /**
+     * A builder for an extension with other settings, to register with {@code @RegisterExtension}.
+     *
+     * @return a builder with the defaults of {@link #CodexTestExtension()}
+     */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** The current test's fake (created on first use). */
+    /**
+     * The current test's fake (created on first use).
+     *
+     * @return the fake of the current test
+     */
     public FakeCodexAppServer fake() {
         State state = current;
         if (state == null) {
@@ -84,29 +93,57 @@ public final class CodexTestExtension implements BeforeEachCallback, AfterEachCa
         private Builder() {
         }
 
-        /** How long threads and children may take to end after the test before they count as leaked. */
+        /**
+         * How long threads and children may take to end after the test before they count as leaked.
+         *
+         * @param grace how long, after the test, threads and child processes may take to end
+         * @return this builder, for chaining
+         */
         public Builder leakGracePeriod(Duration grace) {
             this.leakGracePeriod = Objects.requireNonNull(grace, "grace");
             return this;
         }
 
-        /** Adds a thread-name prefix to watch (the SDK's own, {@code codex-}, is always watched). */
+        /**
+         * Adds a thread-name prefix to watch (the SDK's own, {@code codex-}, is always watched).
+         *
+         * @param prefix the start of the thread names to watch
+         * @return this builder, for chaining
+         */
         public Builder threadPrefix(String prefix) {
             threadPrefixes.add(Objects.requireNonNull(prefix, "prefix"));
             return this;
         }
 
+        /**
+         * Whether to fail a test that leaves child processes running (on by default).
+         *
+         * @param check whether to check for leaked child processes
+         * @return this builder, for chaining
+         */
         public Builder checkChildProcesses(boolean check) {
             this.checkChildProcesses = check;
             return this;
         }
 
-        /** A per-test resource of {@code type}, created on first injection and closed after the test. */
+        /**
+         * A per-test resource of {@code type}, created on first injection and closed after the test.
+         *
+         * @param <T> the type of the resource
+         * @param type the type of the resource, as a test method's parameter declares it
+         * @param factory creates the resource for a test, given the test's extension context
+         * @return this builder, for chaining
+         */
         public <T extends AutoCloseable> Builder resource(Class<T> type, Function<ExtensionContext, T> factory) {
             factories.put(Objects.requireNonNull(type, "type"), Objects.requireNonNull(factory, "factory"));
             return this;
         }
 
+        /**
+         * The extension with these settings.
+         *
+         * @return the extension
+         */
         public CodexTestExtension build() {
             return new CodexTestExtension(this);
         }

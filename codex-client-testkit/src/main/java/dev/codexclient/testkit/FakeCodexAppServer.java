@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -72,6 +73,9 @@ import org.slf4j.LoggerFactory;
 public final class FakeCodexAppServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(FakeCodexAppServer.class);
     private static final AtomicInteger INSTANCES = new AtomicInteger();
+    /** Threads in one {@code thread/list} page when the request gives no {@code limit}. */
+    private static final int DEFAULT_LIST_LIMIT = 25;
+    private static final String LIST_CURSOR_PREFIX = "fake-cursor-";
     static final int OVERLOADED = -32001;
     static final String OVERLOADED_MESSAGE = "Server overloaded; retry later.";
 
@@ -126,6 +130,10 @@ public final class FakeCodexAppServer implements AutoCloseable {
      * each recorded client request is answered, once the client sends a request of the same method, with the
      * recorded response under the client's id; notifications and server requests are replayed in recorded order.
      * Divergences (the client never sends what the recording expects) are reported by {@link #failures()}.
+     *
+     * @param recording a JSONL file written by {@link WireRecorder}
+     * @return a fake that replays the recording
+     * @throws IOException when the recording cannot be read or is not a recording
      */
     public static FakeCodexAppServer replay(Path recording) throws IOException {
         return replay(recording, Duration.ofSeconds(10));
@@ -134,6 +142,11 @@ public final class FakeCodexAppServer implements AutoCloseable {
     /**
      * Like {@link #replay(Path)}, waiting at most {@code stepTimeout} for each client request the recording needs
      * before reporting a divergence and stopping.
+     *
+     * @param recording a JSONL file written by {@link WireRecorder}
+     * @param stepTimeout how long to wait for each client request the recording needs
+     * @return a fake that replays the recording
+     * @throws IOException when the recording cannot be read or is not a recording
      */
     public static FakeCodexAppServer replay(Path recording, Duration stepTimeout) throws IOException {
         FakeCodexAppServer fake = new FakeCodexAppServer(ReplayScript.load(recording));
@@ -152,7 +165,11 @@ public final class FakeCodexAppServer implements AutoCloseable {
 
     // ---------------------------------------------------------------- connecting
 
-    /** A new in-memory connection to this fake; give the returned transport to the client under test. */
+    /**
+     * A new in-memory connection to this fake; give the returned transport to the client under test.
+     *
+     * @return a transport for the client under test
+     */
     public Transport connectInMemory() {
         ensureOpen();
         InMemoryLink link = InMemoryLink.create();
@@ -164,6 +181,8 @@ public final class FakeCodexAppServer implements AutoCloseable {
      * A command line ({@code java -cp … RelayMain <port> <token>}) for the client to spawn with its ordinary stdio
      * transport. The child connects back to this fake over loopback TCP and relays its stdin and stdout, so the
      * client talks to a real process; it exits when its stdin closes or this fake closes.
+     *
+     * @return the command line, for {@code CodexClient.builder().command(...)}
      */
     public List<String> childProcessCommand() {
         ensureOpen();
@@ -179,6 +198,8 @@ public final class FakeCodexAppServer implements AutoCloseable {
      * Waits until {@code count} connections (in-memory or child) have been made in total; useful in child mode,
      * where the child connects asynchronously.
      *
+     * @param count how many connections, counted from the fake's start
+     * @param timeout how long to wait at most
      * @throws AssertionError on timeout
      */
     public void awaitConnections(int count, Duration timeout) {
@@ -197,7 +218,7 @@ public final class FakeCodexAppServer implements AutoCloseable {
         }
     }
 
-    /** How many connections were made so far. */
+    /** {@return how many connections were made so far} */
     public int connectionCount() {
         return sessions.size();
     }
@@ -220,13 +241,23 @@ public final class FakeCodexAppServer implements AutoCloseable {
 
     // ---------------------------------------------------------------- configuration
 
-    /** Replaces the result of {@code initialize}; any Jackson-serialisable value. */
+    /**
+     * Replaces the result of {@code initialize}; any Jackson-serialisable value.
+     *
+     * @param result the result: any Jackson-serialisable value (a protocol record, a map, a JsonNode)
+     * @return this fake, for chaining
+     */
     public FakeCodexAppServer initializeResult(Object result) {
         this.initializeResult = Json.tree(result);
         return this;
     }
 
-    /** How long a scripted turn waits for the client to answer an approval or tool call (default 10 s). */
+    /**
+     * How long a scripted turn waits for the client to answer an approval or tool call (default 10 s).
+     *
+     * @param timeout how long to wait at most
+     * @return this fake, for chaining
+     */
     public FakeCodexAppServer serverRequestTimeout(Duration timeout) {
         this.serverRequestTimeout = Objects.requireNonNull(timeout, "timeout");
         return this;
@@ -236,32 +267,48 @@ public final class FakeCodexAppServer implements AutoCloseable {
         return serverRequestTimeout;
     }
 
-    /** The {@code capabilities} the client sent with {@code initialize}, once it did. */
+    /** {@return the {@code capabilities} the client sent with {@code initialize}, once it did} */
     public Optional<JsonNode> clientCapabilities() {
         return Optional.ofNullable(clientCapabilities).map(JsonNode::deepCopy);
     }
 
-    /** The {@code clientInfo} the client sent with {@code initialize}, once it did. */
+    /** {@return the {@code clientInfo} the client sent with {@code initialize}, once it did} */
     public Optional<JsonNode> clientInfo() {
         return Optional.ofNullable(clientInfo).map(JsonNode::deepCopy);
     }
 
     // ---------------------------------------------------------------- scripting
 
-    /** A rule for requests of {@code method}; finish it with one of the {@code respond…} methods. */
+    /**
+     * A rule for requests of {@code method}; finish it with one of the {@code respond…} methods.
+     *
+     * @param method the JSON-RPC method, e.g. {@code thread/start}
+     * @return the rule, to finish with a {@code respond…} method
+     */
     public Stubbing on(String method) {
         Objects.requireNonNull(method, "method");
         return new Stubbing(this, req -> req.method().equals(method), method);
     }
 
-    /** A rule for requests of {@code method} that also satisfy {@code condition}. */
+    /**
+     * A rule for requests of {@code method} that also satisfy {@code condition}.
+     *
+     * @param method the JSON-RPC method, e.g. {@code thread/start}
+     * @param condition selects the requests the rule applies to
+     * @return the rule, to finish with a {@code respond…} method
+     */
     public Stubbing on(String method, Predicate<RecordedRequest> condition) {
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(condition, "condition");
         return new Stubbing(this, req -> req.method().equals(method) && condition.test(req), method + " (if …)");
     }
 
-    /** A rule for any request that satisfies {@code condition}. */
+    /**
+     * A rule for any request that satisfies {@code condition}.
+     *
+     * @param condition selects the requests the rule applies to
+     * @return the rule, to finish with a {@code respond…} method
+     */
     public Stubbing on(Predicate<RecordedRequest> condition) {
         Objects.requireNonNull(condition, "condition");
         return new Stubbing(this, condition, "predicate");
@@ -279,7 +326,12 @@ public final class FakeCodexAppServer implements AutoCloseable {
         }
     }
 
-    /** The turn every {@code turn/start} plays (unless {@link #enqueueTurn(Consumer)} queued a one-off). */
+    /**
+     * The turn every {@code turn/start} plays (unless {@link #enqueueTurn(Consumer)} queued a one-off).
+     *
+     * @param script scripts the turn's events and its ending
+     * @return this fake, for chaining
+     */
     public FakeCodexAppServer onTurnStart(Consumer<TurnScript> script) {
         Objects.requireNonNull(script, "script");
         return onTurnStart((request, turn) -> script.accept(turn));
@@ -288,19 +340,32 @@ public final class FakeCodexAppServer implements AutoCloseable {
     /**
      * Like {@link #onTurnStart(Consumer)}, with the {@code turn/start} request at hand, so the turn can depend on
      * the input: {@code fake.onTurnStart((req, turn) -> turn.agentMessage("echo: " + text(req)))}.
+     *
+     * @param script scripts the turn's events and its ending
+     * @return this fake, for chaining
      */
     public FakeCodexAppServer onTurnStart(BiConsumer<RecordedRequest, TurnScript> script) {
         this.turnScript = Objects.requireNonNull(script, "script");
         return this;
     }
 
-    /** A turn for the next {@code turn/start} only; queued turns are played in order before the default one. */
+    /**
+     * A turn for the next {@code turn/start} only; queued turns are played in order before the default one.
+     *
+     * @param script scripts the turn's events and its ending
+     * @return this fake, for chaining
+     */
     public FakeCodexAppServer enqueueTurn(Consumer<TurnScript> script) {
         Objects.requireNonNull(script, "script");
         return enqueueTurn((request, turn) -> script.accept(turn));
     }
 
-    /** Like {@link #enqueueTurn(Consumer)}, with the {@code turn/start} request at hand. */
+    /**
+     * Like {@link #enqueueTurn(Consumer)}, with the {@code turn/start} request at hand.
+     *
+     * @param script scripts the turn's events and its ending
+     * @return this fake, for chaining
+     */
     public FakeCodexAppServer enqueueTurn(BiConsumer<RecordedRequest, TurnScript> script) {
         Objects.requireNonNull(script, "script");
         synchronized (queuedTurns) {
@@ -309,12 +374,23 @@ public final class FakeCodexAppServer implements AutoCloseable {
         return this;
     }
 
-    /** Sends a notification to the newest connection; {@code emittedAtMs} is added as codex does. */
+    /**
+     * Sends a notification to the newest connection; {@code emittedAtMs} is added as codex does.
+     *
+     * @param method the JSON-RPC method, e.g. {@code thread/start}
+     * @param params the params: any Jackson-serialisable value (a protocol record, a map, a JsonNode)
+     */
     public void notify(String method, Object params) {
         emitOn(currentSession(), method, Json.tree(params));
     }
 
-    /** Sends a request to the client on the newest connection; ids are integers from 0 per connection. */
+    /**
+     * Sends a request to the client on the newest connection; ids are integers from 0 per connection.
+     *
+     * @param method the JSON-RPC method, e.g. {@code thread/start}
+     * @param params the params: any Jackson-serialisable value (a protocol record, a map, a JsonNode)
+     * @return the request, to await or check the client's reply
+     */
     public PendingServerRequest sendRequest(String method, Object params) {
         return sendRequestOn(currentSession(), method, Json.tree(params));
     }
@@ -323,6 +399,10 @@ public final class FakeCodexAppServer implements AutoCloseable {
      * Sends a request with an id of your choice, e.g. a string id ({@code RequestId.of("req-7")}): the protocol allows
      * string ids and the client must answer with the same id and JSON type.
      *
+     * @param id the request id to use; the client must answer with the same id and JSON type
+     * @param method the JSON-RPC method, e.g. {@code thread/start}
+     * @param params the params: any Jackson-serialisable value (a protocol record, a map, a JsonNode)
+     * @return the request, to await or check the client's reply
      * @throws IllegalStateException when a request with this id is still waiting for the client's reply
      */
     public PendingServerRequest sendRequest(RequestId id, String method, Object params) {
@@ -331,7 +411,14 @@ public final class FakeCodexAppServer implements AutoCloseable {
         return sendRequestOn(currentSession(), id, method, Json.tree(params));
     }
 
-    /** Sends {@code item/commandExecution/requestApproval} for {@code command} with codex's usual decisions. */
+    /**
+     * Sends {@code item/commandExecution/requestApproval} for {@code command} with codex's usual decisions.
+     *
+     * @param threadId the thread the request belongs to
+     * @param turnId the turn the request belongs to
+     * @param command the command line to approve
+     * @return the request, to await or check the client's reply
+     */
     public PendingServerRequest requestCommandApproval(String threadId, String turnId, String command) {
         ObjectNode params = Json.object().put("threadId", threadId).put("turnId", turnId)
                 .put("itemId", nextId("call")).put("startedAtMs", System.currentTimeMillis())
@@ -345,7 +432,14 @@ public final class FakeCodexAppServer implements AutoCloseable {
         return sendRequest("item/commandExecution/requestApproval", params);
     }
 
-    /** Sends {@code item/fileChange/requestApproval}. */
+    /**
+     * Sends {@code item/fileChange/requestApproval}.
+     *
+     * @param threadId the thread the request belongs to
+     * @param turnId the turn the request belongs to
+     * @param reason why the change needs approval; null for none
+     * @return the request, to await or check the client's reply
+     */
     public PendingServerRequest requestFileChangeApproval(String threadId, String turnId, String reason) {
         ObjectNode params = Json.object().put("threadId", threadId).put("turnId", turnId)
                 .put("itemId", nextId("patch")).put("startedAtMs", System.currentTimeMillis())
@@ -353,7 +447,15 @@ public final class FakeCodexAppServer implements AutoCloseable {
         return sendRequest("item/fileChange/requestApproval", params);
     }
 
-    /** Sends a dynamic tool call ({@code item/tool/call}); {@code arguments} is any value. */
+    /**
+     * Sends a dynamic tool call ({@code item/tool/call}); {@code arguments} is any value.
+     *
+     * @param threadId the thread the request belongs to
+     * @param turnId the turn the request belongs to
+     * @param tool the dynamic tool's name
+     * @param arguments the tool's arguments: any Jackson-serialisable value
+     * @return the request, to await or check the client's reply
+     */
     public PendingServerRequest requestToolCall(String threadId, String turnId, String tool, Object arguments) {
         ObjectNode params = Json.object().put("threadId", threadId).put("turnId", turnId)
                 .put("callId", nextId("call")).put("tool", tool).putNull("namespace");
@@ -361,7 +463,15 @@ public final class FakeCodexAppServer implements AutoCloseable {
         return sendRequest("item/tool/call", params);
     }
 
-    /** Sends {@code item/tool/requestUserInput} with one free-text question. */
+    /**
+     * Sends {@code item/tool/requestUserInput} with one free-text question.
+     *
+     * @param threadId the thread the request belongs to
+     * @param turnId the turn the request belongs to
+     * @param questionId the id of the question, echoed in the answer
+     * @param question the question's text
+     * @return the request, to await or check the client's reply
+     */
     public PendingServerRequest requestUserInput(String threadId, String turnId, String questionId,
                                                  String question) {
         ObjectNode params = Json.object().put("threadId", threadId).put("turnId", turnId)
@@ -371,7 +481,15 @@ public final class FakeCodexAppServer implements AutoCloseable {
         return sendRequest("item/tool/requestUserInput", params);
     }
 
-    /** Sends {@code mcpServer/elicitation/request} in {@code form} mode with {@code requestedSchema}. */
+    /**
+     * Sends {@code mcpServer/elicitation/request} in {@code form} mode with {@code requestedSchema}.
+     *
+     * @param threadId the thread the request belongs to
+     * @param serverName the name of the MCP server asking
+     * @param message the message shown to the user
+     * @param requestedSchema the JSON schema of the form the user is asked to fill in: any Jackson-serialisable value
+     * @return the request, to await or check the client's reply
+     */
     public PendingServerRequest requestElicitation(String threadId, String serverName, String message,
                                                    Object requestedSchema) {
         ObjectNode params = Json.object().put("threadId", threadId).putNull("turnId").put("serverName", serverName)
@@ -380,7 +498,11 @@ public final class FakeCodexAppServer implements AutoCloseable {
         return sendRequest("mcpServer/elicitation/request", params);
     }
 
-    /** Sends {@code account/chatgptAuthTokens/refresh} with reason {@code unauthorized}. */
+    /**
+     * Sends {@code account/chatgptAuthTokens/refresh} with reason {@code unauthorized}.
+     *
+     * @return the request, to await or check the client's reply
+     */
     public PendingServerRequest requestChatgptTokenRefresh() {
         ObjectNode params = Json.object().put("reason", "unauthorized").putNull("previousAccountId");
         return sendRequest("account/chatgptAuthTokens/refresh", params);
@@ -388,7 +510,11 @@ public final class FakeCodexAppServer implements AutoCloseable {
 
     // ---------------------------------------------------------------- faults
 
-    /** Applies a fault now, on the newest connection (rules-type faults need no connection). */
+    /**
+     * Applies a fault now, on the newest connection (rules-type faults need no connection).
+     *
+     * @param fault the fault to apply
+     */
     public void apply(Fault fault) {
         Objects.requireNonNull(fault, "fault");
         if (fault instanceof Fault.Overloaded o) {
@@ -409,6 +535,9 @@ public final class FakeCodexAppServer implements AutoCloseable {
     /**
      * Applies {@code fault} instead of answering the next client request, whatever its method (like
      * MockWebServer's enqueued failure responses). Enqueued faults are used in order and before any other rule.
+     *
+     * @param fault the fault to apply
+     * @return this fake, for chaining
      */
     public FakeCodexAppServer enqueueFault(Fault fault) {
         Objects.requireNonNull(fault, "fault");
@@ -501,6 +630,8 @@ public final class FakeCodexAppServer implements AutoCloseable {
     /**
      * The next client request in arrival order (including {@code initialize}).
      *
+     * @param timeout how long to wait at most
+     * @return the request
      * @throws AssertionError when none arrives within {@code timeout}
      */
     public RecordedRequest takeRequest(Duration timeout) {
@@ -508,7 +639,12 @@ public final class FakeCodexAppServer implements AutoCloseable {
                 + "; received so far: " + methodsReceived()));
     }
 
-    /** The next client request in arrival order, if one arrives within {@code timeout}. */
+    /**
+     * The next client request in arrival order, if one arrives within {@code timeout}.
+     *
+     * @param timeout how long to wait at most
+     * @return the request, or empty if none arrived in time
+     */
     public Optional<RecordedRequest> pollRequest(Duration timeout) {
         return Optional.ofNullable(poll(requestQueue, timeout));
     }
@@ -517,6 +653,9 @@ public final class FakeCodexAppServer implements AutoCloseable {
      * The next request of {@code method} not yet taken by this method (a per-method cursor, independent of
      * {@link #takeRequest(Duration)}).
      *
+     * @param method the JSON-RPC method, e.g. {@code thread/start}
+     * @param timeout how long to wait at most
+     * @return the request
      * @throws AssertionError when none arrives within {@code timeout}
      */
     public RecordedRequest takeRequest(String method, Duration timeout) {
@@ -546,6 +685,8 @@ public final class FakeCodexAppServer implements AutoCloseable {
     /**
      * The next client notification (e.g. {@code initialized}) in arrival order.
      *
+     * @param timeout how long to wait at most
+     * @return the notification
      * @throws AssertionError when none arrives within {@code timeout}
      */
     public RecordedNotification takeNotification(Duration timeout) {
@@ -556,14 +697,14 @@ public final class FakeCodexAppServer implements AutoCloseable {
         return n;
     }
 
-    /** How many requests the client sent so far. */
+    /** {@return how many requests the client sent so far} */
     public int requestCount() {
         synchronized (requests) {
             return requests.size();
         }
     }
 
-    /** Every request the client sent, in order. */
+    /** {@return every request the client sent, in order} */
     public List<RecordedRequest> requests() {
         synchronized (requests) {
             return List.copyOf(requests);
@@ -571,27 +712,27 @@ public final class FakeCodexAppServer implements AutoCloseable {
     }
 
     /**
-     * Every message the client sent, in order: requests, notifications, responses; a line that was not JSON is
-     * kept as a text node.
+     * {@return every message the client sent, in order: requests, notifications, responses; a line that was not JSON is
+     * kept as a text node}
      */
     public List<JsonNode> receivedMessages() {
         return received.stream().<JsonNode>map(JsonNode::deepCopy).toList();
     }
 
-    /** Every message the fake wrote as JSON, in order (garbage and raw fault bytes excluded). */
+    /** {@return every message the fake wrote as JSON, in order (garbage and raw fault bytes excluded)} */
     public List<JsonNode> sentMessages() {
         return sent.stream().<JsonNode>map(JsonNode::deepCopy).toList();
     }
 
-    /** Thread ids handed out or resumed, in creation order. */
+    /** {@return thread ids handed out or resumed, in creation order} */
     public List<String> threadIds() {
         return List.copyOf(threads.keySet().stream().sorted((a, b) -> Long.compare(
                 threads.get(a).path("createdSeq").asLong(), threads.get(b).path("createdSeq").asLong())).toList());
     }
 
     /**
-     * Problems seen while serving: assertion failures thrown by reply callbacks of scripted turns, exceptions from
-     * {@link Stubbing#respondWith} functions, unanswered approvals, replay divergences.
+     * {@return problems seen while serving: assertion failures thrown by reply callbacks of scripted turns, exceptions
+     * from {@link Stubbing#respondWith} functions, unanswered approvals, replay divergences}
      */
     public List<Throwable> failures() {
         return List.copyOf(failures);
@@ -972,17 +1113,7 @@ public final class FakeCodexAppServer implements AutoCloseable {
                 started.set("thread", thread.deepCopy());
                 emitOn(session, "thread/started", started);
             }
-            case "thread/list" -> {
-                ObjectNode result = Json.object();
-                ArrayNode data = result.putArray("data");
-                boolean archived = params.path("archived").asBoolean(false);
-                threadIds().stream().map(threads::get)
-                        .filter(t -> t.path("archived").asBoolean(false) == archived)
-                        .forEach(t -> data.add(publicThread(t)));
-                result.putNull("nextCursor");
-                result.putNull("backwardsCursor");
-                respond(session, request, Reply.result(result));
-            }
+            case "thread/list" -> listThreads(session, request);
             case "thread/archive" -> withThread(session, request, stored -> {
                 stored.put("archived", true);
                 respond(session, request, Reply.result(Json.object()));
@@ -991,8 +1122,13 @@ public final class FakeCodexAppServer implements AutoCloseable {
                 stored.remove("archived");
                 respond(session, request, Reply.result(Json.object().set("thread", publicThread(stored))));
             });
-            case "thread/read" -> withThread(session, request, stored ->
-                    respond(session, request, Reply.result(Json.object().set("thread", publicThread(stored)))));
+            case "thread/read" -> withThread(session, request, stored -> {
+                ObjectNode thread = publicThread(stored);
+                if (!params.path("includeTurns").asBoolean(false)) {
+                    thread.putArray("turns");   // as codex does: turns only when asked for
+                }
+                respond(session, request, Reply.result(Json.object().set("thread", thread)));
+            });
             case "thread/name/set" -> withThread(session, request, stored -> {
                 String name = params.path("name").asText("");
                 stored.put("name", name);
@@ -1025,6 +1161,76 @@ public final class FakeCodexAppServer implements AutoCloseable {
                 }
             }
             default -> respond(session, request, Reply.error(-32601, "Method not found: " + request.method()));
+        }
+    }
+
+    /**
+     * {@code thread/list} as codex answers it: newest first by default ({@code sortKey} {@code created_at} or
+     * {@code updated_at}, {@code sortDirection}), {@code limit} threads a page with an opaque {@code nextCursor} for
+     * the next one, and no turns in the listed threads.
+     */
+    private void listThreads(Session session, RecordedRequest request) {
+        JsonNode params = request.params();
+        boolean archived = params.path("archived").asBoolean(false);
+        String sortField = "updated_at".equals(params.path("sortKey").asText()) ? "updatedAt" : "createdAt";
+        Comparator<ObjectNode> order = Comparator.<ObjectNode>comparingLong(t -> t.path(sortField).asLong())
+                .thenComparingLong(t -> t.path("createdSeq").asLong());
+        if (!"asc".equals(params.path("sortDirection").asText())) {
+            order = order.reversed();
+        }
+        List<ObjectNode> matching = new ArrayList<>();
+        for (String id : threadIds()) {
+            ObjectNode stored = threads.get(id);
+            if (stored.path("archived").asBoolean(false) == archived) {
+                matching.add(stored);
+            }
+        }
+        matching.sort(order);
+        int offset = 0;
+        String cursor = params.path("cursor").asText("");
+        if (!cursor.isEmpty()) {
+            if (!cursor.matches(LIST_CURSOR_PREFIX + "[0-9]{1,9}")) {
+                respond(session, request, Reply.error(-32600, "invalid cursor: " + cursor));
+                return;
+            }
+            offset = Math.min(Integer.parseInt(cursor.substring(LIST_CURSOR_PREFIX.length())), matching.size());
+        }
+        long requested = params.path("limit").asLong(0);
+        int limit = requested > 0 ? (int) Math.min(requested, DEFAULT_LIST_LIMIT * 4L) : DEFAULT_LIST_LIMIT;
+        int end = Math.min(offset + limit, matching.size());
+        ObjectNode result = Json.object();
+        ArrayNode data = result.putArray("data");
+        for (ObjectNode stored : matching.subList(offset, end)) {
+            ObjectNode thread = publicThread(stored);
+            thread.putArray("turns");
+            data.add(thread);
+        }
+        if (end < matching.size()) {
+            result.put("nextCursor", LIST_CURSOR_PREFIX + end);
+        } else {
+            result.putNull("nextCursor");
+        }
+        result.putNull("backwardsCursor");
+        respond(session, request, Reply.result(result));
+    }
+
+    /**
+     * Keeps an ended turn in its thread, as codex keeps it in the thread's history: {@code thread/read} with
+     * {@code includeTurns} returns it, and the thread's preview and {@code updatedAt} follow it.
+     */
+    void turnEnded(String threadId, ObjectNode turn, String userText) {
+        ObjectNode stored = threads.get(threadId);
+        if (stored == null) {
+            return;
+        }
+        synchronized (stored) {
+            if (stored.get("turns") instanceof ArrayNode turns) {
+                turns.add(turn.deepCopy());
+            }
+            stored.put("updatedAt", Instant.now().getEpochSecond());
+            if (stored.path("preview").asText("").isEmpty() && !userText.isEmpty()) {
+                stored.put("preview", userText);
+            }
         }
     }
 
@@ -1102,7 +1308,10 @@ public final class FakeCodexAppServer implements AutoCloseable {
     }
 
     private static ObjectNode publicThread(ObjectNode stored) {
-        ObjectNode copy = stored.deepCopy();
+        ObjectNode copy;
+        synchronized (stored) {
+            copy = stored.deepCopy();
+        }
         copy.remove("createdSeq");
         copy.remove("archived");
         return copy;

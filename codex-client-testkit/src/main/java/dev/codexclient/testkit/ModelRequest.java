@@ -35,7 +35,13 @@ public final class ModelRequest {
         this.json = json == null ? MissingNode.getInstance() : json;
     }
 
-    /** Creates a view of a request body, e.g. for tests of routing predicates. */
+    /**
+     * Creates a view of a request body, e.g. for tests of routing predicates.
+     *
+     * @param path the request path, e.g. {@code /v1/responses}
+     * @param body the request body
+     * @return the request
+     */
     public static ModelRequest of(String path, String body) {
         JsonNode json;
         try {
@@ -46,45 +52,45 @@ public final class ModelRequest {
         return new ModelRequest(0, "POST", path, Map.of(), body, json);
     }
 
-    /** The 0-based position of this request among all requests the server received. */
+    /** {@return the 0-based position of this request among all requests the server received} */
     public int sequence() {
         return sequence;
     }
 
-    /** The HTTP method. */
+    /** {@return the HTTP method} */
     public String method() {
         return method;
     }
 
-    /** The request path, e.g. {@code /v1/responses}. */
+    /** {@return the request path, e.g. {@code /v1/responses}} */
     public String path() {
         return path;
     }
 
     /**
-     * The request headers with lower-case names. The {@code authorization} header is not kept, so that no
+     * {@return the request headers with lower-case names} The {@code authorization} header is not kept, so that no
      * credential ends up in test output.
      */
     public Map<String, List<String>> headers() {
         return headers;
     }
 
-    /** The body exactly as received (UTF-8 decoded). */
+    /** {@return the body exactly as received (UTF-8 decoded)} */
     public String body() {
         return body;
     }
 
-    /** The parsed body; a {@link MissingNode} if it was not JSON. */
+    /** {@return the parsed body; a {@link MissingNode} if it was not JSON} */
     public JsonNode json() {
         return json;
     }
 
-    /** The {@code model} member. */
+    /** {@return the {@code model} member} */
     public Optional<String> model() {
         return text(json.path("model"));
     }
 
-    /** The {@code input} items (the conversation so far), in order. */
+    /** {@return the {@code input} items (the conversation so far), in order} */
     public List<JsonNode> input() {
         List<JsonNode> items = new ArrayList<>();
         json.path("input").forEach(items::add);
@@ -92,9 +98,9 @@ public final class ModelRequest {
     }
 
     /**
-     * The text of the last {@code message} input item with role {@code user} (its {@code input_text} parts
-     * joined), or empty if there is none. Codex also sends context as user messages; the user's own turn input is
-     * the last of them.
+     * {@return the text of the last {@code message} input item with role {@code user} (its {@code input_text} parts
+     * joined), or empty if there is none} Codex also sends context as user messages; the user's own turn input is the
+     * last of them.
      */
     public String lastUserText() {
         List<JsonNode> items = input();
@@ -107,14 +113,19 @@ public final class ModelRequest {
         return "";
     }
 
-    /** Whether any input item (of any kind) contains {@code text}; handy for routing rules. */
+    /**
+     * Whether any input item (of any kind) contains {@code text}; handy for routing rules.
+     *
+     * @param text the text to look for
+     * @return whether some input item contains {@code text}
+     */
     public boolean inputContains(String text) {
         return json.path("input").toString().contains(text);
     }
 
     /**
-     * The {@code function_call_output} items by {@code call_id}, in input order. A structured output (a list of
-     * content items) is flattened to its text parts.
+     * {@return the {@code function_call_output} items by {@code call_id}, in input order} A structured output (a list
+     * of content items) is flattened to its text parts.
      */
     public Map<String, String> functionCallOutputs() {
         Map<String, String> outputs = new LinkedHashMap<>();
@@ -130,7 +141,7 @@ public final class ModelRequest {
         return Collections.unmodifiableMap(outputs);
     }
 
-    /** The {@code function_call} input items (calls the model made earlier in the turn) by {@code call_id}. */
+    /** {@return the {@code function_call} input items (calls the model made earlier in the turn) by {@code call_id}} */
     public Map<String, JsonNode> functionCalls() {
         Map<String, JsonNode> calls = new LinkedHashMap<>();
         for (JsonNode item : input()) {
@@ -141,7 +152,7 @@ public final class ModelRequest {
         return Collections.unmodifiableMap(calls);
     }
 
-    /** The names of the offered tools ({@code name}, or {@code type} for built-in tools without one). */
+    /** {@return the names of the offered tools ({@code name}, or {@code type} for built-in tools without one)} */
     public List<String> tools() {
         List<String> names = new ArrayList<>();
         for (JsonNode tool : json.path("tools")) {
@@ -157,13 +168,13 @@ public final class ModelRequest {
         return Collections.unmodifiableList(names);
     }
 
-    /** The {@code text.format} member: where codex puts a turn's {@code outputSchema}. */
+    /** {@return the {@code text.format} member: where codex puts a turn's {@code outputSchema}} */
     public Optional<JsonNode> textFormat() {
         JsonNode format = json.path("text").path("format");
         return format.isMissingNode() || format.isNull() ? Optional.empty() : Optional.of(format);
     }
 
-    /** The {@code instructions} member (codex's base instructions). */
+    /** {@return the {@code instructions} member (codex's base instructions)} */
     public Optional<String> instructions() {
         return text(json.path("instructions"));
     }

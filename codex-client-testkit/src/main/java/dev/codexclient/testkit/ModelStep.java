@@ -48,6 +48,11 @@ public final class ModelStep {
      * @param text the full message text
      */
     public record Message(String text) implements Output {
+        /**
+         * Checks the text.
+         *
+         * @param text the full message text
+         */
         public Message {
             Objects.requireNonNull(text, "text");
         }
@@ -61,6 +66,13 @@ public final class ModelStep {
      * @param callId the call id, or empty to let the server allocate a unique one
      */
     public record FunctionCall(String name, String argumentsJson, Optional<String> callId) implements Output {
+        /**
+         * Checks the members.
+         *
+         * @param name the tool name
+         * @param argumentsJson the arguments as a JSON document in a string
+         * @param callId the call id, or empty to let the server allocate one
+         */
         public FunctionCall {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(argumentsJson, "argumentsJson");
@@ -97,7 +109,12 @@ public final class ModelStep {
         return new ModelStep(Kind.RESPONSE, outputs, DEFAULT_CHUNK_CODE_POINTS, 10, 5, 0, 0, 200, "", Duration.ZERO);
     }
 
-    /** An assistant message streamed in chunks of {@link #DEFAULT_CHUNK_CODE_POINTS} code points. */
+    /**
+     * An assistant message streamed in chunks of {@link #DEFAULT_CHUNK_CODE_POINTS} code points.
+     *
+     * @param text the message's text
+     * @return the step
+     */
     public static ModelStep reply(String text) {
         return response(List.of(new Message(text)));
     }
@@ -105,6 +122,9 @@ public final class ModelStep {
     /**
      * An assistant message whose text is the JSON serialization of {@code value} (a {@code String} is taken as an
      * already serialized document), as a model answers a turn that has an {@code outputSchema}.
+     *
+     * @param value the value to serialize: any Jackson-serialisable value, or a string holding a JSON document
+     * @return the step
      */
     public static ModelStep json(Object value) {
         return reply(value instanceof String s ? s : toJson(value));
@@ -114,13 +134,22 @@ public final class ModelStep {
      * A call of codex's {@code exec_command} tool running {@code cmd} in the thread's working directory. Codex runs it
      * in a login shell by default, so the machine's shell profile may add output; for byte-exact output use
      * {@code callTool("exec_command", Map.of("cmd", cmd, "login", false))}.
+     *
+     * @param cmd the shell command line
+     * @return the step
      */
     public static ModelStep exec(String cmd) {
         ObjectNode args = JSON.createObjectNode().put("cmd", Objects.requireNonNull(cmd, "cmd"));
         return response(List.of(new FunctionCall("exec_command", args.toString(), Optional.empty())));
     }
 
-    /** A call of codex's {@code exec_command} tool running {@code cmd} in {@code workdir}. */
+    /**
+     * A call of codex's {@code exec_command} tool running {@code cmd} in {@code workdir}.
+     *
+     * @param cmd the shell command line
+     * @param workdir the working directory to run in
+     * @return the step
+     */
     public static ModelStep exec(String cmd, String workdir) {
         ObjectNode args = JSON.createObjectNode()
                 .put("cmd", Objects.requireNonNull(cmd, "cmd"))
@@ -131,6 +160,10 @@ public final class ModelStep {
     /**
      * A call of the tool {@code name} (typically a dynamic tool registered on {@code thread/start}) with
      * {@code arguments} serialized as JSON; a {@code String} is taken as an already serialized document.
+     *
+     * @param name the tool's name
+     * @param arguments the arguments: any Jackson-serialisable value (a string is taken as an already serialized JSON document)
+     * @return the step
      */
     public static ModelStep callTool(String name, Object arguments) {
         String args = arguments instanceof String s ? s : toJson(arguments);
@@ -142,6 +175,7 @@ public final class ModelStep {
      * patch in a quoted heredoc. Codex turns this into a {@code fileChange} item with a file-change approval.
      *
      * @param patch a patch in codex's {@code *** Begin Patch ... *** End Patch} format, see {@link #addFilePatch}
+     * @return the step
      */
     public static ModelStep applyPatch(String patch) {
         String body = patch.endsWith("\n") ? patch : patch + "\n";
@@ -151,7 +185,13 @@ public final class ModelStep {
         return exec("apply_patch <<'EOF'\n" + body + "EOF\n");
     }
 
-    /** Like {@link #applyPatch(String)}, run in {@code workdir}. */
+    /**
+     * Like {@link #applyPatch(String)}, run in {@code workdir}.
+     *
+     * @param patch a patch in codex's {@code *** Begin Patch} format
+     * @param workdir the working directory to run in
+     * @return the step
+     */
     public static ModelStep applyPatch(String patch, String workdir) {
         String body = patch.endsWith("\n") ? patch : patch + "\n";
         if (body.lines().anyMatch("EOF"::equals)) {
@@ -160,7 +200,13 @@ public final class ModelStep {
         return exec("apply_patch <<'EOF'\n" + body + "EOF\n", workdir);
     }
 
-    /** A patch in codex's format that creates the file {@code path} (relative to the working directory). */
+    /**
+     * A patch in codex's format that creates the file {@code path} (relative to the working directory).
+     *
+     * @param path the path of the new file, relative to the working directory
+     * @param content the new file's content
+     * @return the patch
+     */
     public static String addFilePatch(String path, String content) {
         StringBuilder patch = new StringBuilder("*** Begin Patch\n*** Add File: ").append(path).append('\n');
         content.lines().forEach(line -> patch.append('+').append(line).append('\n'));
@@ -170,6 +216,9 @@ public final class ModelStep {
     /**
      * One response carrying the outputs of all {@code steps} in order, e.g. two tool calls at once, or a message
      * followed by a call. Usage and chunking are taken from the first step. Only response steps can be combined.
+     *
+     * @param steps the steps whose outputs make up the response
+     * @return the combined step
      */
     public static ModelStep of(ModelStep... steps) {
         if (steps.length == 0) {
@@ -187,12 +236,23 @@ public final class ModelStep {
                 first.cachedInputTokens, first.reasoningTokens, 200, "", Duration.ZERO);
     }
 
-    /** A response made of the given output items. */
+    /**
+     * A response made of the given output items.
+     *
+     * @param outputs the output items, in order
+     * @return the step
+     */
     public static ModelStep outputs(List<Output> outputs) {
         return response(outputs);
     }
 
-    /** An HTTP error answer: {@code httpStatus} (400..599) with {@code body} as {@code application/json}. */
+    /**
+     * An HTTP error answer: {@code httpStatus} (400..599) with {@code body} as {@code application/json}.
+     *
+     * @param httpStatus the HTTP status, 400 to 599
+     * @param body the response body (JSON)
+     * @return the step
+     */
     public static ModelStep fail(int httpStatus, String body) {
         if (httpStatus < 400 || httpStatus > 599) {
             throw new IllegalArgumentException("httpStatus must be 400..599, got " + httpStatus);
@@ -204,6 +264,9 @@ public final class ModelStep {
     /**
      * Holds the request open without answering for {@code duration} (or until the server closes), then drops the
      * connection. Use it to keep a turn in progress, e.g. to interrupt it.
+     *
+     * @param duration how long to hold the request
+     * @return the step
      */
     public static ModelStep stall(Duration duration) {
         if (duration.isNegative()) {
@@ -212,12 +275,26 @@ public final class ModelStep {
         return new ModelStep(Kind.STALL, List.of(), DEFAULT_CHUNK_CODE_POINTS, 0, 0, 0, 0, 0, "", duration);
     }
 
-    /** A copy reporting these token counts in {@code response.completed}. */
+    /**
+     * A copy reporting these token counts in {@code response.completed}.
+     *
+     * @param inputTokens input tokens
+     * @param outputTokens output tokens
+     * @return the new step
+     */
     public ModelStep withUsage(long inputTokens, long outputTokens) {
         return withUsage(inputTokens, 0, outputTokens, 0);
     }
 
-    /** A copy reporting these token counts (including cached input and reasoning output) in {@code response.completed}. */
+    /**
+     * A copy reporting these token counts (including cached input and reasoning output) in {@code response.completed}.
+     *
+     * @param inputTokens input tokens
+     * @param cachedInputTokens input tokens served from the cache (part of {@code inputTokens})
+     * @param outputTokens output tokens
+     * @param reasoningTokens reasoning output tokens (part of {@code outputTokens})
+     * @return the new step
+     */
     public ModelStep withUsage(long inputTokens, long cachedInputTokens, long outputTokens, long reasoningTokens) {
         if (inputTokens < 0 || cachedInputTokens < 0 || outputTokens < 0 || reasoningTokens < 0) {
             throw new IllegalArgumentException("token counts must not be negative");
@@ -226,7 +303,12 @@ public final class ModelStep {
                 reasoningTokens, httpStatus, failureBody, stall);
     }
 
-    /** A copy streaming message text in deltas of at most {@code codePoints} code points (never splitting one). */
+    /**
+     * A copy streaming message text in deltas of at most {@code codePoints} code points (never splitting one).
+     *
+     * @param codePoints the most code points in one delta (at least 1)
+     * @return the new step
+     */
     public ModelStep withChunkSize(int codePoints) {
         if (codePoints < 1) {
             throw new IllegalArgumentException("codePoints must be positive, got " + codePoints);
@@ -235,52 +317,52 @@ public final class ModelStep {
                 reasoningTokens, httpStatus, failureBody, stall);
     }
 
-    /** The kind of answer. */
+    /** {@return the kind of answer} */
     public Kind kind() {
         return kind;
     }
 
-    /** The output items of a {@link Kind#RESPONSE}; empty for the other kinds. */
+    /** {@return the output items of a {@link Kind#RESPONSE}; empty for the other kinds} */
     public List<Output> outputItems() {
         return Collections.unmodifiableList(outputs);
     }
 
-    /** The number of code points per text delta. */
+    /** {@return the number of code points per text delta} */
     public int chunkCodePoints() {
         return chunkCodePoints;
     }
 
-    /** Input tokens reported in {@code response.completed}. */
+    /** {@return input tokens reported in {@code response.completed}} */
     public long inputTokens() {
         return inputTokens;
     }
 
-    /** Output tokens reported in {@code response.completed}. */
+    /** {@return output tokens reported in {@code response.completed}} */
     public long outputTokens() {
         return outputTokens;
     }
 
-    /** Cached input tokens reported in {@code response.completed}. */
+    /** {@return cached input tokens reported in {@code response.completed}} */
     public long cachedInputTokens() {
         return cachedInputTokens;
     }
 
-    /** Reasoning output tokens reported in {@code response.completed}. */
+    /** {@return reasoning output tokens reported in {@code response.completed}} */
     public long reasoningTokens() {
         return reasoningTokens;
     }
 
-    /** The HTTP status of a {@link Kind#FAIL}; 200 for a response, 0 for a stall. */
+    /** {@return the HTTP status of a {@link Kind#FAIL}; 200 for a response, 0 for a stall} */
     public int httpStatus() {
         return httpStatus;
     }
 
-    /** The body of a {@link Kind#FAIL}; empty otherwise. */
+    /** {@return the body of a {@link Kind#FAIL}; empty otherwise} */
     public String failureBody() {
         return failureBody;
     }
 
-    /** How long a {@link Kind#STALL} holds the request; zero otherwise. */
+    /** {@return how long a {@link Kind#STALL} holds the request; zero otherwise} */
     public Duration stallDuration() {
         return stall;
     }

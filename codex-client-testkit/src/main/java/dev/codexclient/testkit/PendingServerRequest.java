@@ -31,15 +31,17 @@ public final class PendingServerRequest {
         this.params = params;
     }
 
-    /** The id the fake gave this request: integers from 0 per connection, like codex. */
+    /** {@return the id the fake gave this request: integers from 0 per connection, like codex} */
     public RequestId id() {
         return id;
     }
 
+    /** {@return the request's method, e.g. {@code item/commandExecution/requestApproval}} */
     public String method() {
         return method;
     }
 
+    /** {@return the params the fake sent (a copy)} */
     public JsonNode params() {
         return params.deepCopy();
     }
@@ -47,6 +49,8 @@ public final class PendingServerRequest {
     /**
      * Waits for the client's reply.
      *
+     * @param timeout how long to wait at most
+     * @return the reply
      * @throws AssertionError when no reply arrives in time or the client disconnected first
      */
     public ClientReply awaitResponse(Duration timeout) {
@@ -64,11 +68,12 @@ public final class PendingServerRequest {
         }
     }
 
-    /** The reply, if it already arrived. */
+    /** {@return the reply, if it already arrived} */
     public Optional<ClientReply> response() {
         return Optional.ofNullable(reply.getNow(null));
     }
 
+    /** {@return whether the client answered (with a result or an error)} */
     public boolean isAnswered() {
         return reply.isDone() && !reply.isCompletedExceptionally();
     }

@@ -19,24 +19,33 @@ public final class RecordedNotification {
         this.sequence = sequence;
     }
 
+    /** {@return the notification's method, e.g. {@code initialized}} */
     public String method() {
         return method;
     }
 
-    /** The params; a {@link MissingNode} when the notification had none. */
+    /** {@return the params; a {@link MissingNode} when the notification had none} */
     public JsonNode params() {
         return params.deepCopy();
     }
 
+    /**
+     * The params mapped to {@code type} (lenient: unknown fields are ignored).
+     *
+     * @param <T> the type to map to
+     * @param type the class to map to (a record, a map, a protocol type)
+     * @return the params as {@code type}
+     */
     public <T> T params(Class<T> type) {
         return Json.convert(params, type);
     }
 
+    /** {@return the whole message as received (a copy)} */
     public JsonNode raw() {
         return raw.deepCopy();
     }
 
-    /** Position of this message among everything the fake received (0-based). */
+    /** {@return position of this message among everything the fake received (0-based)} */
     public long sequence() {
         return sequence;
     }

@@ -29,31 +29,38 @@ public final class RecordedRequest {
         this.sequence = sequence;
     }
 
-    /** The id the client chose, with its JSON type (string or integer) kept. */
+    /** {@return the id the client chose, with its JSON type (string or integer) kept} */
     public RequestId id() {
         return id;
     }
 
+    /** {@return the request's method, e.g. {@code thread/start}} */
     public String method() {
         return method;
     }
 
-    /** The params; a {@link MissingNode} when the request had none. */
+    /** {@return the params; a {@link MissingNode} when the request had none} */
     public JsonNode params() {
         return params.deepCopy();
     }
 
-    /** The params mapped to {@code type} (lenient: unknown fields are ignored). */
+    /**
+     * The params mapped to {@code type} (lenient: unknown fields are ignored).
+     *
+     * @param <T> the type to map to
+     * @param type the class to map to (a record, a map, a protocol type)
+     * @return the params as {@code type}
+     */
     public <T> T params(Class<T> type) {
         return Json.convert(params, type);
     }
 
-    /** The whole message as received. */
+    /** {@return the whole message as received} */
     public JsonNode raw() {
         return raw.deepCopy();
     }
 
-    /** Position of this message among everything the fake received (0-based). */
+    /** {@return position of this message among everything the fake received (0-based)} */
     public long sequence() {
         return sequence;
     }

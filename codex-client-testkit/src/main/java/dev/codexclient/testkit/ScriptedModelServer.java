@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.codexclient.testkit.internal.model.SseWriter;
+import dev.codexclient.transport.StdioTransport;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -13,11 +14,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -49,7 +47,7 @@ import java.util.function.Predicate;
  * <pre>{@code
  * try (ScriptedModelServer model = ScriptedModelServer.start()) {
  *     model.enqueue(ModelStep.reply("Hello, wörld 👋"));
- *     // spawn `codex app-server` with model.environment(), run a turn ...
+ *     // spawn `codex app-server` with model.environment() (or .stdio(model::applyEnvironment)), run a turn ...
  *     ModelRequest request = model.takeRequest(Duration.ofSeconds(5)).orElseThrow();
  *     assertThat(request.lastUserText()).isEqualTo("Say hello");
  * }
@@ -72,7 +70,7 @@ public final class ScriptedModelServer implements AutoCloseable {
     private final LinkedBlockingQueue<ModelRequest> untaken = new LinkedBlockingQueue<>();
     private final CountDownLatch closed = new CountDownLatch(1);
     private final AtomicInteger ids = new AtomicInteger();
-    private Path codexHome;
+    private IsolatedHome isolatedHome;
 
     private record Rule(Predicate<ModelRequest> predicate, Deque<ModelStep> steps, boolean repeat) {
     }
@@ -82,7 +80,11 @@ public final class ScriptedModelServer implements AutoCloseable {
         this.executor = executor;
     }
 
-    /** Starts a server on an ephemeral port of 127.0.0.1. */
+    /**
+     * Starts a server on an ephemeral port of 127.0.0.1.
+     *
+     * @return the running server; close it to stop it
+     */
     public static ScriptedModelServer start() {
         int serverId = SERVER_IDS.incrementAndGet();
         AtomicInteger threads = new AtomicInteger();
@@ -105,17 +107,22 @@ public final class ScriptedModelServer implements AutoCloseable {
         }
     }
 
-    /** The port the server listens on. */
+    /** {@return the port the server listens on} */
     public int port() {
         return server.getAddress().getPort();
     }
 
-    /** The base URL codex is pointed at: {@code http://127.0.0.1:PORT/v1}. */
+    /** {@return the base URL codex is pointed at: {@code http://127.0.0.1:PORT/v1}} */
     public URI baseUrl() {
         return URI.create("http://127.0.0.1:" + port() + "/v1");
     }
 
-    /** Appends steps to the FIFO queue used when no rule matches. */
+    /**
+     * Appends steps to the FIFO queue used when no rule matches.
+     *
+     * @param steps the steps, one per request
+     * @return this server, for chaining
+     */
     public ScriptedModelServer enqueue(ModelStep... steps) {
         synchronized (lock) {
             for (ModelStep step : steps) {
@@ -130,6 +137,10 @@ public final class ScriptedModelServer implements AutoCloseable {
      * the queue is consulted; a rule whose steps are used up no longer matches. Rules are tried in the order they
      * were added, which lets several threads run at once deterministically, e.g.
      * {@code model.when(r -> r.lastUserText().contains("alpha"), ModelStep.reply("A"))}.
+     *
+     * @param predicate selects the requests the rule answers; one that throws counts as not matching
+     * @param steps the steps, one per request
+     * @return this server, for chaining
      */
     public ScriptedModelServer when(Predicate<ModelRequest> predicate, ModelStep... steps) {
         if (steps.length == 0) {
@@ -142,7 +153,13 @@ public final class ScriptedModelServer implements AutoCloseable {
         return this;
     }
 
-    /** Adds a rule that answers every matching request with {@code step}, for as long as the server runs. */
+    /**
+     * Adds a rule that answers every matching request with {@code step}, for as long as the server runs.
+     *
+     * @param predicate selects the requests the rule answers; one that throws counts as not matching
+     * @param step the step that answers every matching request
+     * @return this server, for chaining
+     */
     public ScriptedModelServer whenAlways(Predicate<ModelRequest> predicate, ModelStep step) {
         synchronized (lock) {
             rules.add(new Rule(Objects.requireNonNull(predicate, "predicate"),
@@ -151,7 +168,7 @@ public final class ScriptedModelServer implements AutoCloseable {
         return this;
     }
 
-    /** The number of queued steps plus the steps left in one-shot rules. */
+    /** {@return the number of queued steps plus the steps left in one-shot rules} */
     public int pendingSteps() {
         synchronized (lock) {
             int pending = queue.size();
@@ -167,26 +184,30 @@ public final class ScriptedModelServer implements AutoCloseable {
     /**
      * The next request not yet taken, waiting up to {@code timeout}; empty if none arrived in time. Requests are
      * taken in arrival order.
+     *
+     * @param timeout how long to wait at most
+     * @return the request, or empty if none arrived in time
+     * @throws InterruptedException when the thread is interrupted while waiting
      */
     public Optional<ModelRequest> takeRequest(Duration timeout) throws InterruptedException {
         return Optional.ofNullable(untaken.poll(timeout.toNanos(), TimeUnit.NANOSECONDS));
     }
 
-    /** Every request received so far, in arrival order. */
+    /** {@return every request received so far, in arrival order} */
     public List<ModelRequest> requests() {
         synchronized (lock) {
             return List.copyOf(requests);
         }
     }
 
-    /** The number of requests received so far. */
+    /** {@return the number of requests received so far} */
     public int requestCount() {
         synchronized (lock) {
             return requests.size();
         }
     }
 
-    /** Requests that found neither a rule nor a queued step and were answered with HTTP 500. */
+    /** {@return requests that found neither a rule nor a queued step and were answered with HTTP 500} */
     public List<ModelRequest> unmatchedRequests() {
         synchronized (lock) {
             return List.copyOf(unmatched);
@@ -194,9 +215,9 @@ public final class ScriptedModelServer implements AutoCloseable {
     }
 
     /**
-     * The {@code config.toml} that points codex at this server: a {@code mock} provider speaking the Responses API
-     * over plain HTTP, with retries off (so a scripted failure fails the turn at once) and the features that would
-     * reach the network or the user's machine turned off.
+     * {@return the {@code config.toml} that points codex at this server: a {@code mock} provider speaking the Responses
+     * API over plain HTTP, with retries off (so a scripted failure fails the turn at once) and the features that would
+     * reach the network or the user's machine turned off}
      */
     public String configToml() {
         return """
@@ -226,7 +247,12 @@ public final class ScriptedModelServer implements AutoCloseable {
                 """.formatted(MODEL, baseUrl());
     }
 
-    /** Writes {@link #configToml()} as {@code dir/config.toml} (creating {@code dir}) and returns {@code dir}. */
+    /**
+     * Writes {@link #configToml()} as {@code dir/config.toml} (creating {@code dir}) and returns {@code dir}.
+     *
+     * @param dir the directory to write {@code config.toml} into
+     * @return {@code dir}
+     */
     public Path writeCodexHome(Path dir) {
         try {
             Files.createDirectories(dir);
@@ -237,54 +263,83 @@ public final class ScriptedModelServer implements AutoCloseable {
         }
     }
 
-    /** A private CODEX_HOME with {@code config.toml}, created on first use and deleted on {@link #close()}. */
+    /**
+     * {@return a private CODEX_HOME with {@code config.toml}: {@code .codex} inside {@link #home()}, created on first
+     * use and deleted on {@link #close()}}
+     */
     public Path codexHome() {
+        return isolatedHome().codexHome();
+    }
+
+    /**
+     * {@return a private, empty HOME for the codex child (see {@link IsolatedHome}): its login shell reads no profile
+     * of the machine, and codex writes nothing into the user's real home} Created on first use, deleted on {@link
+     * #close()}.
+     */
+    public Path home() {
+        return isolatedHome().home();
+    }
+
+    private IsolatedHome isolatedHome() {
         synchronized (lock) {
-            if (codexHome == null) {
-                try {
-                    codexHome = writeCodexHome(Files.createTempDirectory("codex-home-"));
-                } catch (IOException e) {
-                    throw new UncheckedIOException("cannot create a temporary CODEX_HOME", e);
-                }
+            if (isolatedHome == null) {
+                IsolatedHome created = IsolatedHome.create();
+                writeCodexHome(created.codexHome());
+                isolatedHome = created;
             }
-            return codexHome;
+            return isolatedHome;
         }
     }
 
     /**
      * Variables removed from a codex child's environment by {@link #applyEnvironment(Map)}: those through which the
-     * user's real credentials or endpoints could reach the child.
+     * user's real credentials or endpoints could reach the child. The same set as
+     * {@link IsolatedHome#CLEARED_VARIABLES}.
      */
-    public static final Set<String> CLEARED_VARIABLES = Set.of("OPENAI_API_KEY", "CODEX_API_KEY", "OPENAI_BASE_URL",
-            "OPENAI_ORGANIZATION", "OPENAI_PROJECT");
+    public static final Set<String> CLEARED_VARIABLES = IsolatedHome.CLEARED_VARIABLES;
 
-    /** The variables to set for a codex child process: {@code CODEX_HOME} = {@link #codexHome()}. */
+    /**
+     * {@return the variables to set for a codex child process: {@code HOME} = {@link #home()}, {@code CODEX_HOME} =
+     * {@link #codexHome()} and {@code TMPDIR} = {@code tmp} inside the home}
+     */
     public Map<String, String> environment() {
-        return Map.of("CODEX_HOME", codexHome().toString());
+        return isolatedHome().environment();
     }
 
     /**
-     * Prepares a child environment (e.g. {@link ProcessBuilder#environment()}) in place: sets
-     * {@link #environment()} and removes the {@link #CLEARED_VARIABLES}.
+     * Prepares a child environment (e.g. {@link ProcessBuilder#environment()}) in place: removes the
+     * {@link #CLEARED_VARIABLES} and the XDG directories ({@link IsolatedHome#HOME_VARIABLES}) and sets
+     * {@link #environment()}.
+     *
+     * @param childEnvironment the child's environment, changed in place
      */
     public void applyEnvironment(Map<String, String> childEnvironment) {
-        CLEARED_VARIABLES.forEach(childEnvironment::remove);
-        childEnvironment.putAll(environment());
+        isolatedHome().applyEnvironment(childEnvironment);
     }
 
-    /** Stops the server: stalled requests are released, connections closed, threads stopped, CODEX_HOME deleted. */
+    /**
+     * Prepares a stdio transport the same way, pointing the codex it spawns at this server:
+     * {@code CodexClient.builder().codexBinary(CodexBinary.find()).stdio(model::applyEnvironment)}.
+     *
+     * @param stdio the builder of the transport that spawns codex, e.g. from {@code CodexClient.builder().stdio(...)}
+     */
+    public void applyEnvironment(StdioTransport.Builder stdio) {
+        isolatedHome().applyEnvironment(stdio);
+    }
+
+    /** Stops the server: stalled requests are released, connections closed, threads stopped, HOME deleted. */
     @Override
     public void close() {
         closed.countDown();
         server.stop(0);
         executor.shutdownNow();
-        Path home;
+        IsolatedHome home;
         synchronized (lock) {
-            home = codexHome;
-            codexHome = null;
+            home = isolatedHome;
+            isolatedHome = null;
         }
         if (home != null) {
-            deleteRecursively(home);
+            home.close();
         }
     }
 
@@ -439,25 +494,5 @@ public final class ScriptedModelServer implements AutoCloseable {
         exchange.getResponseHeaders().set("content-type", "application/json");
         exchange.sendResponseHeaders(status, bytes.length);
         exchange.getResponseBody().write(bytes);
-    }
-
-    private static void deleteRecursively(Path root) {
-        try {
-            Files.walkFileTree(root, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                    Files.deleteIfExists(file);
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult postVisitDirectory(Path dir, IOException exc) throws IOException {
-                    Files.deleteIfExists(dir);
-                    return FileVisitResult.CONTINUE;
-                }
-            });
-        } catch (IOException e) {
-            // Best effort: a leftover temp directory must not fail the test that closes the server.
-        }
     }
 }

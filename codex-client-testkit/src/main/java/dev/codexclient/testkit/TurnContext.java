@@ -298,7 +298,9 @@ final class TurnContext {
             error = Json.object().put("message", "fake turn script failed: " + e);
         }
         ObjectNode completed = Json.object().put("threadId", threadId);
-        completed.set("turn", turnNode(status, error, true));
+        ObjectNode ended = turnNode(status, error, true);
+        server.turnEnded(threadId, ended, userText());
+        completed.set("turn", ended);
         emitFinal("turn/completed", completed);
         ObjectNode idle = Json.object().put("threadId", threadId);
         idle.putObject("status").put("type", "idle");
@@ -312,6 +314,17 @@ final class TurnContext {
         item.putNull("clientId");
         itemStarted(item.deepCopy());
         itemCompleted(item);
+    }
+
+    /** The text of the turn's input, for the thread's preview. */
+    private String userText() {
+        StringBuilder text = new StringBuilder();
+        for (JsonNode part : input) {
+            if ("text".equals(part.path("type").asText())) {
+                text.append(text.length() == 0 ? "" : " ").append(part.path("text").asText());
+            }
+        }
+        return text.toString();
     }
 
     private void hangUntilClosed() {

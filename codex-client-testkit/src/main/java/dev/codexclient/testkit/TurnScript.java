@@ -38,19 +38,43 @@ public final class TurnScript {
 
     /** One entry of a plan update. */
     public record PlanStep(String step, String status) {
+        /**
+         * Checks the members.
+         *
+         * @param step what the step is about
+         * @param status {@code pending}, {@code inProgress} or {@code completed}
+         */
         public PlanStep {
             Objects.requireNonNull(step, "step");
             Objects.requireNonNull(status, "status");
         }
 
+        /**
+         * A step not started yet.
+         *
+         * @param step what the step is about
+         * @return the plan step
+         */
         public static PlanStep pending(String step) {
             return new PlanStep(step, "pending");
         }
 
+        /**
+         * A step in progress.
+         *
+         * @param step what the step is about
+         * @return the plan step
+         */
         public static PlanStep inProgress(String step) {
             return new PlanStep(step, "inProgress");
         }
 
+        /**
+         * A step done.
+         *
+         * @param step what the step is about
+         * @return the plan step
+         */
         public static PlanStep completed(String step) {
             return new PlanStep(step, "completed");
         }
@@ -63,12 +87,22 @@ public final class TurnScript {
     TurnScript() {
     }
 
-    /** An agent message streamed as word-sized deltas. */
+    /**
+     * An agent message streamed as word-sized deltas.
+     *
+     * @param text the message's full text
+     * @return this script, for chaining
+     */
     public TurnScript agentMessage(String text) {
         return agentMessageDeltas(splitWords(text).toArray(String[]::new));
     }
 
-    /** An agent message streamed as exactly these deltas; the final text is their concatenation. */
+    /**
+     * An agent message streamed as exactly these deltas; the final text is their concatenation.
+     *
+     * @param deltas the text deltas, in order
+     * @return this script, for chaining
+     */
     public TurnScript agentMessageDeltas(String... deltas) {
         List<String> parts = List.of(deltas);
         steps.add(turn -> {
@@ -85,7 +119,12 @@ public final class TurnScript {
         return this;
     }
 
-    /** A reasoning item whose summary is streamed as deltas. */
+    /**
+     * A reasoning item whose summary is streamed as deltas.
+     *
+     * @param summary the reasoning summary text
+     * @return this script, for chaining
+     */
     public TurnScript reasoning(String summary) {
         steps.add(turn -> {
             String id = turn.nextItemId("rs");
@@ -106,7 +145,14 @@ public final class TurnScript {
         return this;
     }
 
-    /** A command that runs without approval, streams its output and ends with {@code exitCode}. */
+    /**
+     * A command that runs without approval, streams its output and ends with {@code exitCode}.
+     *
+     * @param command the command line, as codex reports it
+     * @param output the command's output
+     * @param exitCode the command's exit code
+     * @return this script, for chaining
+     */
     public TurnScript commandExecution(String command, String output, int exitCode) {
         steps.add(turn -> {
             String id = turn.nextItemId("call");
@@ -122,7 +168,13 @@ public final class TurnScript {
         return this;
     }
 
-    /** A file change that is applied without approval. */
+    /**
+     * A file change that is applied without approval.
+     *
+     * @param path the path of the changed file
+     * @param diff the change as a unified diff
+     * @return this script, for chaining
+     */
     public TurnScript fileChange(String path, String diff) {
         steps.add(turn -> {
             String id = turn.nextItemId("patch");
@@ -134,7 +186,13 @@ public final class TurnScript {
         return this;
     }
 
-    /** A {@code turn/plan/updated} notification. */
+    /**
+     * A {@code turn/plan/updated} notification.
+     *
+     * @param explanation why the plan is what it is; null for none
+     * @param plan the steps of the plan, in order
+     * @return this script, for chaining
+     */
     public TurnScript planUpdate(String explanation, PlanStep... plan) {
         steps.add(turn -> {
             ObjectNode params = turn.ids().put("explanation", explanation);
@@ -147,17 +205,38 @@ public final class TurnScript {
         return this;
     }
 
-    /** A {@code turn/diff/updated} notification carrying the turn's aggregated diff. */
+    /**
+     * A {@code turn/diff/updated} notification carrying the turn's aggregated diff.
+     *
+     * @param unifiedDiff the aggregated diff of the turn, in unified format
+     * @return this script, for chaining
+     */
     public TurnScript diffUpdate(String unifiedDiff) {
         steps.add(turn -> turn.emit("turn/diff/updated", turn.ids().put("diff", unifiedDiff)));
         return this;
     }
 
-    /** A {@code thread/tokenUsage/updated} notification; totals accumulate per thread. */
+    /**
+     * A {@code thread/tokenUsage/updated} notification; totals accumulate per thread.
+     *
+     * @param inputTokens input tokens
+     * @param outputTokens output tokens
+     * @return this script, for chaining
+     */
     public TurnScript tokenUsage(long inputTokens, long outputTokens) {
         return tokenUsage(inputTokens, 0, outputTokens, 0);
     }
 
+    /**
+     * A {@code thread/tokenUsage/updated} notification with cached input and reasoning output; totals
+     * accumulate per thread.
+     *
+     * @param inputTokens input tokens
+     * @param cachedInputTokens input tokens served from the cache (part of {@code inputTokens})
+     * @param outputTokens output tokens
+     * @param reasoningOutputTokens reasoning output tokens (part of {@code outputTokens})
+     * @return this script, for chaining
+     */
     public TurnScript tokenUsage(long inputTokens, long cachedInputTokens, long outputTokens,
                                  long reasoningOutputTokens) {
         steps.add(turn -> turn.tokenUsage(inputTokens, cachedInputTokens, outputTokens, reasoningOutputTokens));
@@ -169,6 +248,10 @@ public final class TurnScript {
      * then (after the client's reply, passed to {@code onReply}) {@code serverRequest/resolved} and
      * {@code item/completed} with status {@code completed} when accepted, {@code declined} otherwise. A
      * {@code cancel} decision also interrupts the turn, as codex does.
+     *
+     * @param command the command line, as codex reports it
+     * @param onReply receives the client's reply once it arrives (assertions thrown there are kept in {@link FakeCodexAppServer#failures()})
+     * @return this script, for chaining
      */
     public TurnScript commandApproval(String command, Consumer<ClientReply> onReply) {
         Objects.requireNonNull(onReply, "onReply");
@@ -197,7 +280,14 @@ public final class TurnScript {
         return this;
     }
 
-    /** A file change that needs approval ({@code item/fileChange/requestApproval}), applied when accepted. */
+    /**
+     * A file change that needs approval ({@code item/fileChange/requestApproval}), applied when accepted.
+     *
+     * @param path the path of the changed file
+     * @param diff the change as a unified diff
+     * @param onReply receives the client's reply once it arrives (assertions thrown there are kept in {@link FakeCodexAppServer#failures()})
+     * @return this script, for chaining
+     */
     public TurnScript fileChangeApproval(String path, String diff, Consumer<ClientReply> onReply) {
         Objects.requireNonNull(onReply, "onReply");
         steps.add(turn -> {
@@ -216,7 +306,14 @@ public final class TurnScript {
         return this;
     }
 
-    /** A dynamic tool call ({@code item/tool/call}) the client must answer; {@code arguments} is any value. */
+    /**
+     * A dynamic tool call ({@code item/tool/call}) the client must answer; {@code arguments} is any value.
+     *
+     * @param tool the dynamic tool's name
+     * @param arguments the arguments: any Jackson-serialisable value (a string is taken as an already serialized JSON document)
+     * @param onReply receives the client's reply once it arrives (assertions thrown there are kept in {@link FakeCodexAppServer#failures()})
+     * @return this script, for chaining
+     */
     public TurnScript toolCall(String tool, Object arguments, Consumer<ClientReply> onReply) {
         Objects.requireNonNull(onReply, "onReply");
         JsonNode args = Json.tree(arguments);
@@ -229,7 +326,14 @@ public final class TurnScript {
         return this;
     }
 
-    /** A question to the user ({@code item/tool/requestUserInput}), one free-text question with this id. */
+    /**
+     * A question to the user ({@code item/tool/requestUserInput}), one free-text question with this id.
+     *
+     * @param questionId the id of the question, echoed in the answer
+     * @param question the question's text
+     * @param onReply receives the client's reply once it arrives (assertions thrown there are kept in {@link FakeCodexAppServer#failures()})
+     * @return this script, for chaining
+     */
     public TurnScript userInput(String questionId, String question, Consumer<ClientReply> onReply) {
         Objects.requireNonNull(onReply, "onReply");
         steps.add(turn -> {
@@ -241,7 +345,14 @@ public final class TurnScript {
         return this;
     }
 
-    /** Any server request, sent with this turn's thread and turn ids added to {@code params}. */
+    /**
+     * Any server request, sent with this turn's thread and turn ids added to {@code params}.
+     *
+     * @param method the method
+     * @param params the params: any Jackson-serialisable value
+     * @param onReply receives the client's reply once it arrives (assertions thrown there are kept in {@link FakeCodexAppServer#failures()})
+     * @return this script, for chaining
+     */
     public TurnScript serverRequest(String method, Object params, Consumer<ClientReply> onReply) {
         Objects.requireNonNull(onReply, "onReply");
         JsonNode p = Json.tree(params);
@@ -255,32 +366,56 @@ public final class TurnScript {
         return this;
     }
 
-    /** Any notification, sent as given. */
+    /**
+     * Any notification, sent as given.
+     *
+     * @param method the method
+     * @param params the params: any Jackson-serialisable value
+     * @return this script, for chaining
+     */
     public TurnScript notification(String method, Object params) {
         JsonNode p = Json.tree(params);
         steps.add(turn -> turn.emit(method, p.deepCopy()));
         return this;
     }
 
-    /** Waits before the next step; an interrupt cuts the wait short. */
+    /**
+     * Waits before the next step; an interrupt cuts the wait short.
+     *
+     * @param duration how long to wait
+     * @return this script, for chaining
+     */
     public TurnScript pause(Duration duration) {
         steps.add(turn -> turn.sleep(duration));
         return this;
     }
 
-    /** Ends the turn with status {@code completed} (the default). */
+    /**
+     * Ends the turn with status {@code completed} (the default).
+     *
+     * @return this script, for chaining
+     */
     public TurnScript completed() {
         ending = Ending.COMPLETED;
         return this;
     }
 
-    /** Ends the turn with status {@code interrupted}, as if the user had stopped it. */
+    /**
+     * Ends the turn with status {@code interrupted}, as if the user had stopped it.
+     *
+     * @return this script, for chaining
+     */
     public TurnScript interrupted() {
         ending = Ending.INTERRUPTED;
         return this;
     }
 
-    /** Ends the turn with status {@code failed} and {@code error: {message}}. */
+    /**
+     * Ends the turn with status {@code failed} and {@code error: {message}}.
+     *
+     * @param message the error message of the turn
+     * @return this script, for chaining
+     */
     public TurnScript failed(String message) {
         return failed(message, null);
     }
@@ -288,6 +423,10 @@ public final class TurnScript {
     /**
      * Ends the turn with status {@code failed}; {@code codexErrorInfo} is any value, e.g. {@code "usageLimitExceeded"}
      * or {@code Map.of("httpConnectionFailed", Map.of("httpStatusCode", 502))}.
+     *
+     * @param message the error message of the turn
+     * @param codexErrorInfo the turn error's {@code codexErrorInfo}: any Jackson-serialisable value
+     * @return this script, for chaining
      */
     public TurnScript failed(String message, Object codexErrorInfo) {
         ObjectNode e = Json.object().put("message", message);
@@ -298,7 +437,11 @@ public final class TurnScript {
         return this;
     }
 
-    /** The turn never completes, not even on interrupt; for testing client timeouts. */
+    /**
+     * The turn never completes, not even on interrupt; for testing client timeouts.
+     *
+     * @return this script, for chaining
+     */
     public TurnScript neverComplete() {
         ending = Ending.NEVER;
         return this;

@@ -49,6 +49,9 @@ public final class WireRecorder implements Transport {
     /**
      * Wraps {@code delegate}, recording to {@code file} (created or truncated).
      *
+     * @param delegate the transport to record
+     * @param file the JSONL file to write (created or truncated)
+     * @return the recording transport
      * @throws UncheckedIOException when the file cannot be opened
      */
     public static WireRecorder wrap(Transport delegate, Path file) {
@@ -61,7 +64,7 @@ public final class WireRecorder implements Transport {
         }
     }
 
-    /** The file being written. */
+    /** {@return the file being written} */
     public Path file() {
         return file;
     }

@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -79,6 +80,7 @@ class CodexBinaryTest {
         Path log = dir.resolve("npm.log");
         // A stand-in for npm that records its arguments and lays out node_modules/.bin/codex like npm would.
         Path npm = script("npm", """
+                [ "$1" = config ] && { echo "no such file"; exit 0; }
                 echo "$@" >> '%s'
                 prefix="$5"
                 sleep 0.3
@@ -101,9 +103,65 @@ class CodexBinaryTest {
             pool.shutdownNow();
         }
 
-        assertThat(Files.readAllLines(log)).containsExactly(
-                "install --no-audit --no-fund --prefix " + cache.resolve("1.2.3") + " @openai/codex@1.2.3");
+        assertThat(Files.readAllLines(log)).containsExactly("install --no-audit --no-fund --prefix "
+                + cache.resolve("1.2.3") + " --cache " + cache.resolve("1.2.3/.npm-cache") + " @openai/codex@1.2.3");
         assertThat(CodexBinary.versionOf(CodexBinary.version("1.2.3", cache, Optional::empty))).isEqualTo("1.2.3");
+    }
+
+    @Test
+    void anInstallSaysWhatItInstallsWhereAndHowBigAndWhenItIsDone() throws Exception {
+        Path globalConfig = Files.writeString(dir.resolve("npmrc"), "cafile=/etc/ssl/certs/ca.crt\n");
+        Path args = dir.resolve("args");
+        Path npm = script("npm", """
+                [ "$1" = config ] && { echo "npm warn something"; echo '%s'; exit 0; }
+                echo "$@" > '%s'
+                prefix="$5"
+                mkdir -p "$7/_cacache" && echo downloaded > "$7/_cacache/tarball"
+                mkdir -p "$prefix/node_modules/.bin"
+                printf '#!/bin/sh\\necho codex-cli 1.2.3\\n' > "$prefix/node_modules/.bin/codex"
+                chmod +x "$prefix/node_modules/.bin/codex"
+                """.formatted(globalConfig, args));
+        Path cache = dir.resolve("cache");
+        List<String> progress = new ArrayList<>();
+
+        CodexBinary.version("1.2.3", cache, () -> Optional.of(npm), progress::add);
+
+        assertThat(progress).hasSizeGreaterThanOrEqualTo(2);
+        assertThat(progress.get(0)).contains("Installing codex 1.2.3", "@openai/codex@1.2.3",
+                cache.resolve("1.2.3").toString(), CodexBinary.APPROXIMATE_DOWNLOAD_MB + " MB to download");
+        assertThat(progress.get(progress.size() - 1)).startsWith("Installed codex 1.2.3");
+
+        assertThat(cache.resolve("1.2.3/.npm-cache")).as("npm's downloads are deleted once installed").doesNotExist();
+        assertThat(Files.readString(args)).as("the machine's npm configuration still applies despite --prefix")
+                .contains("--globalconfig " + globalConfig);
+
+        progress.clear();
+        CodexBinary.version("1.2.3", cache, () -> Optional.of(npm), progress::add);
+        assertThat(progress).as("an installed version is found silently").isEmpty();
+    }
+
+    @Test
+    void megabytesCountsTheFilesWrittenSoFar() throws Exception {
+        Path prefix = Files.createDirectories(dir.resolve("prefix/node_modules/pkg"));
+        Files.write(prefix.resolve("blob"), new byte[3 * 1024 * 1024]);
+        assertThat(CodexBinary.megabytes(dir.resolve("prefix"))).isEqualTo(3);
+        assertThat(CodexBinary.megabytes(dir.resolve("nothing-here"))).isZero();
+    }
+
+    @Test
+    void versionOfRunsCodexWithAPrivateHomeThatItDeletes() throws Exception {
+        Path seen = dir.resolve("seen");
+        Path fake = script("codex-home-probe", """
+                printf '%%s\\n%%s\\n' "$HOME" "$CODEX_HOME" > '%s'
+                mkdir -p "$CODEX_HOME/tmp/arg0" && echo codex-cli 4.5.6
+                """.formatted(seen));
+
+        assertThat(CodexBinary.versionOf(fake)).isEqualTo("4.5.6");
+
+        List<String> homes = Files.readAllLines(seen);
+        assertThat(homes.get(0)).isNotEqualTo(System.getProperty("user.home"));
+        assertThat(homes.get(1)).isEqualTo(homes.get(0) + "/.codex");
+        assertThat(Path.of(homes.get(0))).as("deleted after the run").doesNotExist();
     }
 
     @Test
@@ -122,6 +180,7 @@ class CodexBinaryTest {
     }
 
     @Test
+    @Tag("real-codex")
     void thePinnedVersionIsTheOneInTheCache() {
         Path pinned = CodexBinary.cacheRoot().resolve(CodexBinary.PINNED_VERSION)
                 .resolve("node_modules/.bin/codex");

@@ -38,6 +38,44 @@ class FakeCodexAppServerTest {
     }
 
     @Test
+    void threadListPagesNewestFirstAndThreadReadReturnsTheTurnsAsCodexDoes() {
+        RawClient c = connect();
+        c.result("initialize", Map.of("clientInfo", Map.of("name", "raw", "version", "1")));
+        c.notifyServer("initialized");
+        List<String> ids = new java.util.ArrayList<>();
+        for (int i = 1; i <= 3; i++) {
+            String id = c.result("thread/start", Map.of()).path("thread").path("id").asText();
+            ids.add(id);
+            c.result("turn/start", Json.parseUnchecked("{\"threadId\":\"" + id
+                    + "\",\"input\":[{\"type\":\"text\",\"text\":\"question " + i + "\"}]}"));
+            c.notification("turn/completed");
+        }
+
+        JsonNode first = c.result("thread/list", Map.of("limit", 2));
+        assertThat(first.path("data")).extracting(t -> t.path("id").asText())
+                .containsExactly(ids.get(2), ids.get(1));
+        assertThat(first.path("data")).allSatisfy(t -> assertThat(t.path("turns")).isEmpty());
+        assertThat(first.path("data").get(0).path("preview").asText()).isEqualTo("question 3");
+        String cursor = first.path("nextCursor").asText();
+        assertThat(cursor).isNotEmpty();
+        JsonNode second = c.result("thread/list", Map.of("limit", 2, "cursor", cursor));
+        assertThat(second.path("data")).extracting(t -> t.path("id").asText()).containsExactly(ids.get(0));
+        assertThat(second.path("nextCursor").isNull()).isTrue();
+        assertThat(c.result("thread/list", Map.of("sortDirection", "asc")).path("data"))
+                .extracting(t -> t.path("id").asText()).containsExactlyElementsOf(ids);
+        assertThat(c.call("thread/list", Map.of("cursor", "made-up")).path("error").path("message").asText())
+                .contains("invalid cursor");
+
+        JsonNode withTurns = c.result("thread/read", Map.of("threadId", ids.get(0), "includeTurns", true));
+        JsonNode turns = withTurns.path("thread").path("turns");
+        assertThat(turns).hasSize(1);
+        assertThat(turns.get(0).path("status").asText()).isEqualTo("completed");
+        assertThat(turns.get(0).path("items")).extracting(i -> i.path("type").asText())
+                .containsExactly("userMessage", "agentMessage");
+        assertThat(c.result("thread/read", Map.of("threadId", ids.get(0))).path("thread").path("turns")).isEmpty();
+    }
+
+    @Test
     void zeroScriptingRunsTheCommonFlow() {
         RawClient c = connect();
         JsonNode init = c.result("initialize", Json.parseUnchecked(

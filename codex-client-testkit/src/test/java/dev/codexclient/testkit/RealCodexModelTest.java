@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Drives the real {@code codex app-server} (pinned version, or {@code -Dcodex.binary}) against the
  * {@link ScriptedModelServer} over raw stdio, proving that every kind of {@link ModelStep} does what it claims.
  */
+@Tag("real-codex")
 @Timeout(30)
 class RealCodexModelTest {
 
@@ -35,12 +36,10 @@ class RealCodexModelTest {
 
     @BeforeAll
     static void findCodex() {
-        try {
-            String configured = System.getProperty("codex.binary");
-            codex = configured != null ? Path.of(configured) : CodexBinary.pinned();
-        } catch (CodexBinaryUnavailableException e) {
-            Assumptions.abort("no codex binary: " + e.getMessage());
-        }
+        // No codex (npm missing, the install failing) fails the class: a real-codex test that skips itself would
+        // hide exactly what it is there to show. Leave these tests out with -DexcludedGroups=real-codex instead.
+        String configured = System.getProperty("codex.binary");
+        codex = configured != null ? Path.of(configured) : CodexBinary.pinned();
     }
 
     @BeforeEach

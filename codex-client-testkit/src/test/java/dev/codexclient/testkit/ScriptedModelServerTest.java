@@ -298,14 +298,21 @@ class ScriptedModelServerTest {
                 .contains("wire_api = \"responses\"").contains("request_max_retries = 0")
                 .contains("supports_websockets = false").contains("model_provider = \"mock\"");
         assertThat(model.codexHome()).isEqualTo(home);
-        assertThat(model.environment()).containsExactly(Map.entry("CODEX_HOME", home.toString()));
-        Map<String, String> child = new java.util.HashMap<>(Map.of("OPENAI_API_KEY", "sk-user", "PATH", "/bin"));
+        assertThat(model.home()).isEqualTo(home.getParent()).isNotEqualTo(Path.of(System.getProperty("user.home")));
+        assertThat(model.environment()).containsOnly(Map.entry("CODEX_HOME", home.toString()),
+                Map.entry("HOME", model.home().toString()),
+                Map.entry("TMPDIR", model.home().resolve("tmp").toString()));
+        Map<String, String> child = new java.util.HashMap<>(Map.of("OPENAI_API_KEY", "sk-user", "PATH", "/bin",
+                "HOME", "/root", "XDG_CONFIG_HOME", "/root/.config"));
         model.applyEnvironment(child);
-        assertThat(child).containsOnly(Map.entry("PATH", "/bin"), Map.entry("CODEX_HOME", home.toString()));
+        assertThat(child).containsOnly(Map.entry("PATH", "/bin"), Map.entry("CODEX_HOME", home.toString()),
+                Map.entry("HOME", model.home().toString()), Map.entry("TMPDIR", model.home().resolve("tmp").toString()));
         assertThat(model.writeCodexHome(dir.resolve("h")).resolve("config.toml")).hasContent(config.strip());
 
+        Path privateHome = model.home();
         model.close();
         assertThat(home).doesNotExist();
+        assertThat(privateHome).doesNotExist();
     }
 
     private static String finalText(HttpResponse<String> response) throws Exception {

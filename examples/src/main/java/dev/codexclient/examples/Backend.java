@@ -9,11 +9,14 @@ import dev.codexclient.testkit.FakeCodexAppServer;
 import dev.codexclient.testkit.ModelStep;
 import dev.codexclient.testkit.ScriptedModelServer;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 /**
  * Where the examples get a codex from, so they run anywhere:
@@ -53,7 +56,8 @@ final class Backend implements AutoCloseable {
                 return fake(workspace, fakeScript);
             case "scripted":
                 try {
-                    Path binary = CodexBinary.find();
+                    // The first run installs the pinned codex with npm (once); say so and show its progress here.
+                    Path binary = CodexBinary.find(line -> System.out.println("[setup] " + line));
                     Backend b = new Backend("real codex " + CodexBinary.versionOf(binary)
                             + " with a scripted model on loopback", workspace);
                     b.model = ScriptedModelServer.start();
@@ -82,13 +86,14 @@ final class Backend implements AutoCloseable {
     /** A client builder wired to this backend. */
     CodexClient.Builder client() {
         CodexClient.Builder builder = CodexClient.builder().clientInfo("codex-client-examples", "codex-client examples",
-                "0.1.0");
+                "1.0.0");
         if (fake != null) {
             return builder.transport(fake.connectInMemory());
         }
         if (model != null) {
-            builder.codexBinary(binary).codexHome(model.codexHome()).workingDirectory(workspace)
-                    .stdio(s -> ScriptedModelServer.CLEARED_VARIABLES.forEach(s::removeEnvironment));
+            // A private HOME and CODEX_HOME: codex's shell reads no profile of this machine and writes nothing into
+            // the real ~/.codex; the scripted model's config.toml is in that CODEX_HOME.
+            builder.codexBinary(binary).workingDirectory(workspace).stdio(model::applyEnvironment);
         }
         return builder;
     }
@@ -108,10 +113,11 @@ final class Backend implements AutoCloseable {
         try {
             return Files.createTempDirectory("codex-example");
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 
+    /** Closes the backend's servers, then deletes the scratch workspace and whatever the example wrote into it. */
     @Override
     public void close() {
         for (AutoCloseable r : resources) {
@@ -120,6 +126,11 @@ final class Backend implements AutoCloseable {
             } catch (Exception ignored) {
                 // closing scratch resources; nothing useful to report
             }
+        }
+        try (Stream<Path> files = Files.walk(workspace)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException | UncheckedIOException e) {
+            // best effort: a leftover scratch directory in the temp directory is harmless
         }
     }
 }

@@ -6,6 +6,7 @@ import dev.codexclient.protocol.AskForApproval;
 import dev.codexclient.protocol.ThreadInfo;
 import dev.codexclient.protocol.ThreadItem;
 import dev.codexclient.protocol.ThreadListParams;
+import dev.codexclient.protocol.ThreadListResponse;
 import dev.codexclient.protocol.Turn;
 import dev.codexclient.protocol.UserInput;
 import dev.codexclient.testkit.ModelStep;
@@ -14,7 +15,8 @@ import java.time.Instant;
 import java.util.stream.Collectors;
 
 /**
- * Thread history: list threads page by page (the iterator follows {@code nextCursor}) and print one with its turns.
+ * Thread history: list threads page by page (each page one {@code thread/list} call, following {@code nextCursor})
+ * and print one with its turns.
  *
  * <pre>mvn -B -q -pl examples exec:java -Dexample=ThreadHistory</pre>
  */
@@ -29,7 +31,12 @@ public final class ThreadHistory {
                         model.enqueue(ModelStep.reply("Answer number " + i + "."));
                     }
                 },
-                fake -> fake.onTurnStart(turn -> turn.agentMessage("An answer.").completed()));
+                fake -> {
+                    for (int i = 1; i <= 3; i++) {
+                        String answer = "Answer number " + i + ".";
+                        fake.enqueueTurn(turn -> turn.agentMessage(answer).completed());
+                    }
+                });
              CodexClient codex = backend.client().build()) {
             System.out.println("backend: " + backend.name);
             // Make some history first, so there is something to list.
@@ -40,11 +47,21 @@ public final class ThreadHistory {
                 last.setName("example thread " + i);
             }
 
-            System.out.println("threads, two per page:");
-            for (ThreadInfo t : codex.listThreads(ThreadListParams.builder().limit(2L).build())) {
-                System.out.println("  " + t.id() + "  " + Instant.ofEpochSecond(t.createdAt()) + "  "
-                        + (t.name() == null ? t.preview() : t.name()));
-            }
+            // One thread/list call per page, newest first, following nextCursor. codex.listThreads(params) does the
+            // same behind an Iterable when the page breaks do not matter.
+            System.out.println("threads, two per page, newest first:");
+            String cursor = null;
+            int page = 0;
+            do {
+                ThreadListResponse response = codex.rpc().threadList(ThreadListParams.builder().limit(2L)
+                        .cursor(cursor).build()).join();
+                System.out.println("  page " + (++page) + ":");
+                for (ThreadInfo t : response.data()) {
+                    System.out.println("    " + t.id() + "  " + Instant.ofEpochSecond(t.createdAt()) + "  "
+                            + (t.name() == null ? t.preview() : t.name()));
+                }
+                cursor = response.nextCursor();
+            } while (cursor != null && !cursor.isEmpty());
 
             ThreadInfo full = last.read();
             System.out.println("\n" + (full.name() == null ? full.id() : full.name()) + ":");

@@ -3,55 +3,108 @@ package dev.codexclient.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.parallel.Isolated;
 
-/** Every example runs end to end against the fake backend and prints what it promises. */
+/**
+ * Every example runs end to end and prints what it promises, the same on the fake backend as on the real codex
+ * with the scripted model, and leaves no scratch workspace behind.
+ */
 @Isolated
-@Timeout(60)
+@Timeout(120)
 class ExamplesTest {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private PrintStream original;
+    private Set<Path> workspacesBefore;
 
-    @BeforeEach
-    void capture() {
+    private void use(String backend) {
+        workspacesBefore = workspaces();
         original = System.out;
         System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setProperty("backend", "fake");
+        System.setProperty("backend", backend);
     }
 
     @AfterEach
     void restore() {
-        System.setOut(original);
+        if (original != null) {
+            System.setOut(original);
+        }
         System.clearProperty("backend");
+        assertThat(workspaces()).as("scratch workspaces left behind").isSubsetOf(workspacesBefore);
+    }
+
+    private static Set<Path> workspaces() {
+        try (Stream<Path> entries = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            return entries.filter(p -> p.getFileName().toString().startsWith("codex-example"))
+                    .collect(Collectors.toSet());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     private String output() {
         return out.toString(StandardCharsets.UTF_8);
     }
 
-    @Test
-    void quickstartStreamsTextAndReportsUsage() {
+    private void quickstartStreamsTextAndReportsUsage(String backend) {
+        use(backend);
         Quickstart.main(new String[0]);
-        assertThat(output()).contains("backend: fake app-server")
-                .contains("Hello! This workspace has a src and a tests directory and a README.")
+        assertThat(output()).contains("Hello! This workspace has a src and a tests directory")
                 .contains("status:  COMPLETED")
                 .contains("tokens:  1314 this turn (1250 in, 64 out)");
     }
 
     @Test
-    void consoleApprovalsDecidesByPolicyWithoutATerminal() {
-        ConsoleApprovals.main(new String[0]);
-        assertThat(output()).contains("deciding by policy").contains("agent: I tried to record the status");
+    void quickstartOnTheFake() {
+        quickstartStreamsTextAndReportsUsage("fake");
+        assertThat(output()).contains("backend: fake app-server");
     }
 
     @Test
-    void toolsAndStructuredOutputParsesTheRecord() {
+    @Tag("real-codex")
+    void quickstartOnTheRealCodex() {
+        quickstartStreamsTextAndReportsUsage("scripted");
+        assertThat(output()).contains("backend: real codex").contains("$ ").contains("(exit 0)");
+    }
+
+    private void consoleApprovalsAcceptsOnlyTheReadOnlyCommand(String backend) {
+        use(backend);
+        ConsoleApprovals.main(new String[0]);
+        assertThat(output()).contains("deciding by policy")
+                .containsPattern("policy: accept command `/bin/bash -l?c 'ls -la'`")
+                .containsPattern("policy: decline command `[^`]*\\| tee status.txt[^`]*`")
+                .containsPattern("policy: decline changes to (/.*/)?NOTES.md")
+                .containsPattern("command     COMPLETED: .*ls -la")
+                .containsPattern("command     DECLINED: .*tee status.txt")
+                .containsPattern("file change DECLINED: (/.*/)?NOTES.md")
+                .contains("agent: I listed the files, and tried to record the status and add NOTES.md.")
+                .doesNotContain("policy: accept command `/bin/bash -lc 'git");
+    }
+
+    @Test
+    void consoleApprovalsOnTheFake() {
+        consoleApprovalsAcceptsOnlyTheReadOnlyCommand("fake");
+    }
+
+    @Test
+    @Tag("real-codex")
+    void consoleApprovalsOnTheRealCodex() {
+        consoleApprovalsAcceptsOnlyTheReadOnlyCommand("scripted");
+    }
+
+    private void toolsAndStructuredOutputParsesTheRecord(String backend) {
+        use(backend);
         ToolsAndStructuredOutput.main(new String[0]);
         assertThat(output()).contains("agent:  Ticket ABC-123 is about checkout failures.")
                 .contains("triage: Triage[ticket=ABC-123, severity=high, nextSteps=[reproduce with 101 items, "
@@ -59,15 +112,35 @@ class ExamplesTest {
     }
 
     @Test
-    void threadHistoryListsAndReads() {
-        ThreadHistory.main(new String[0]);
-        assertThat(output()).contains("threads, two per page:").contains("example thread 3");
+    void toolsAndStructuredOutputOnTheFake() {
+        toolsAndStructuredOutputParsesTheRecord("fake");
     }
 
     @Test
-    void readOnlyCommandsAreRecognised() {
-        assertThat(ConsoleApprovals.isReadOnly("/bin/bash -c 'ls -la'")).isTrue();
-        assertThat(ConsoleApprovals.isReadOnly("rm -rf /")).isFalse();
-        assertThat(ConsoleApprovals.isReadOnly(null)).isFalse();
+    @Tag("real-codex")
+    void toolsAndStructuredOutputOnTheRealCodex() {
+        toolsAndStructuredOutputParsesTheRecord("scripted");
+    }
+
+    private void threadHistoryListsNewestFirstPageByPageAndReadsTheTurns(String backend) {
+        use(backend);
+        ThreadHistory.main(new String[0]);
+        String text = output();
+        assertThat(text).contains("threads, two per page, newest first:")
+                .containsSubsequence("page 1:", "example thread 3", "example thread 2", "page 2:",
+                        "example thread 1", "example thread 3:", "COMPLETED", "user:  Question 3",
+                        "agent: Answer number 3.")
+                .doesNotContain("page 3:");
+    }
+
+    @Test
+    void threadHistoryOnTheFake() {
+        threadHistoryListsNewestFirstPageByPageAndReadsTheTurns("fake");
+    }
+
+    @Test
+    @Tag("real-codex")
+    void threadHistoryOnTheRealCodex() {
+        threadHistoryListsNewestFirstPageByPageAndReadsTheTurns("scripted");
     }
 }

@@ -110,7 +110,7 @@ class ReadmeSnippetsTest {
         try (ScriptedModelServer model = ScriptedModelServer.start();
              CodexClient codex = CodexClient.builder()
                      .codexBinary(binary)
-                     .codexHome(model.codexHome())
+                     .stdio(model::applyEnvironment)        // a private HOME and CODEX_HOME pointing codex at the model
                      .onCommandApproval(ApprovalPolicy.acceptAll())
                      .build()) {
             model.enqueue(ModelStep.exec("ls"), ModelStep.reply("Listed."));

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * The real codex app-server, pointed at a scripted model, with a private CODEX_HOME and workspace. Public for the
+ * The real codex app-server, pointed at a scripted model, with a private HOME, CODEX_HOME and workspace. Public for the
  * reliability suite's real-codex cases. As a field with {@code @RegisterExtension} it is created for each test
  * (a new test instance per method) and closed after it.
  */
@@ -47,12 +47,11 @@ public final class RealCodexFixture implements AutoCloseable, AfterEachCallback 
     public CodexClient.Builder clientBuilder() {
         return CodexClient.builder()
                 .codexBinary(codexBinary)
-                .codexHome(model.codexHome())
                 .workingDirectory(workspace)
                 .clientInfo("codex-client-it", "codex-client integration tests", "0")
                 .requestTimeout(Duration.ofSeconds(30))
                 .interruptGracePeriod(Duration.ofSeconds(10))
-                .stdio(s -> ScriptedModelServer.CLEARED_VARIABLES.forEach(s::removeEnvironment));
+                .stdio(model::applyEnvironment);
     }
 
     /**

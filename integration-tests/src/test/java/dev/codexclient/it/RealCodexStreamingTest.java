@@ -60,7 +60,7 @@ class RealCodexStreamingTest {
         List<String> command = new ArrayList<>(List.of(java.toString(), "-Xmx" + heapMb + "m",
                 "-XX:+ExitOnOutOfMemoryError", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
                 "-cp", System.getProperty("java.class.path"), StreamingMemoryProbe.class.getName(),
-                RealCodexFixture.binary().toString(), codex.model.codexHome().toString(),
+                RealCodexFixture.binary().toString(), codex.model.home().toString(),
                 codex.workspace.toString(), Integer.toString(replayLimit)));
         Path out = Files.createTempFile("codex-probe", ".out");
         try {

@@ -7,7 +7,7 @@ import dev.codexclient.protocol.AskForApproval;
 import dev.codexclient.protocol.SandboxMode;
 import dev.codexclient.protocol.ThreadItem;
 import dev.codexclient.protocol.ThreadStartParams;
-import dev.codexclient.testkit.ScriptedModelServer;
+import dev.codexclient.testkit.IsolatedHome;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.nio.file.Path;
@@ -20,8 +20,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * Runs one turn whose command prints a large output, in a JVM of its own (started by {@link RealCodexStreamingTest}
  * with a small heap), and prints what it observed as {@code key=value} lines on stdout.
  *
- * <p>Arguments: the codex executable, CODEX_HOME (pointing at the parent's scripted model), the workspace, and the
- * turn replay limit.
+ * <p>Arguments: the codex executable, the private HOME whose {@code .codex} points at the parent's scripted model,
+ * the workspace, and the turn replay limit.
  */
 public final class StreamingMemoryProbe {
     private StreamingMemoryProbe() {
@@ -40,11 +40,16 @@ public final class StreamingMemoryProbe {
         Map<String, Long> methods = new ConcurrentHashMap<>();
         try (CodexClient client = CodexClient.builder()
                 .codexBinary(codex)
-                .codexHome(home)
+                .environment("HOME", home.toString())
+                .environment("TMPDIR", home.resolve("tmp").toString())
+                .codexHome(home.resolve(".codex"))
                 .workingDirectory(workspace)
                 .turnReplayLimit(replayLimit)
                 .requestTimeout(Duration.ofSeconds(30))
-                .stdio(s -> ScriptedModelServer.CLEARED_VARIABLES.forEach(s::removeEnvironment))
+                .stdio(s -> {
+                    IsolatedHome.CLEARED_VARIABLES.forEach(s::removeEnvironment);
+                    IsolatedHome.HOME_VARIABLES.forEach(s::removeEnvironment);
+                })
                 .onNotification(n -> methods.merge(n.method(), 1L, Long::sum))
                 .build()) {
             CodexTurn turn = client.startThread(ThreadStartParams.builder().cwd(workspace.toString())

@@ -1,6 +1,8 @@
-package dev.codexclient.transport.realcodex;
+package dev.codexclient.it.transport;
 
 import dev.codexclient.internal.transport.ProcessTree;
+import dev.codexclient.it.RealCodexFixture;
+import dev.codexclient.testkit.IsolatedHome;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -8,16 +10,12 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-/**
- * Locates the real codex binary for tests: system property {@code codex.binary}, else environment variable
- * {@code CODEX_BINARY}, else the npm install under {@code ~/.cache/codex-client/codex/<codex.version>/}.
- */
+/** The real codex for the transport tests: the binary and a {@code codex app-server --listen} process. */
 final class RealCodex {
 
     static final String INITIALIZE = "{\"id\":1,\"method\":\"initialize\",\"params\":{\"clientInfo\":"
@@ -27,26 +25,9 @@ final class RealCodex {
     private RealCodex() {
     }
 
-    /** The binary, or an assertion failure that says how to install it. */
+    /** {@code -Dcodex.binary}, {@code $CODEX_BINARY}, else the pinned version (installed with npm if needed). */
     static Path binary() {
-        String configured = System.getProperty("codex.binary");
-        if (configured == null || configured.isBlank()) {
-            configured = System.getenv("CODEX_BINARY");
-        }
-        Path path;
-        if (configured != null && !configured.isBlank()) {
-            path = Path.of(configured);
-        } else {
-            String version = System.getProperty("codex.version", "0.169.0");
-            path = Path.of(System.getProperty("user.home"), ".cache", "codex-client", "codex", version,
-                    "node_modules", ".bin", "codex");
-        }
-        if (!Files.isExecutable(path)) {
-            throw new AssertionError("The real codex binary is needed for this test but " + path + " is missing. "
-                    + "Install it with `npm install --prefix ~/.cache/codex-client/codex/<version> "
-                    + "@openai/codex@<version>` or set -Dcodex.binary=/path/to/codex (or CODEX_BINARY).");
-        }
-        return path;
+        return RealCodexFixture.binary();
     }
 
     static int freePort() {
@@ -62,14 +43,14 @@ final class RealCodex {
         final Process process;
         final int port;
 
-        WsServer(Path codexHome, List<String> extraArgs) throws IOException, InterruptedException {
+        WsServer(IsolatedHome home, List<String> extraArgs) throws IOException, InterruptedException {
             port = freePort();
             List<String> command = new ArrayList<>(List.of(binary().toString(), "app-server", "--listen",
                     "ws://127.0.0.1:" + port));
             command.addAll(extraArgs);
             ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(codexHome.resolve("server.log").toFile());
-            pb.environment().put("CODEX_HOME", codexHome.toString());
+                    .redirectOutput(home.home().resolve("server.log").toFile());
+            home.applyEnvironment(pb.environment());
             process = pb.start();
             awaitReady(Duration.ofSeconds(15));
         }

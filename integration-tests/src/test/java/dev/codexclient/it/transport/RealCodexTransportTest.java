@@ -1,11 +1,11 @@
-package dev.codexclient.transport.realcodex;
+package dev.codexclient.it.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.internal.transport.ProcessTree;
-import dev.codexclient.transport.RecordingSink;
+import dev.codexclient.testkit.IsolatedHome;
 import dev.codexclient.transport.StdioTransport;
 import dev.codexclient.transport.TransportTermination;
 import dev.codexclient.transport.WebSocketTransport;
@@ -14,23 +14,31 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The transports against the real {@code codex app-server}: raw bytes, no dispatcher. */
+@Tag("real-codex")
 @Timeout(60)
 class RealCodexTransportTest {
 
     private static final Duration WAIT = Duration.ofSeconds(20);
 
-    @TempDir
-    Path codexHome;
+    private final IsolatedHome home = IsolatedHome.create();
+    private final Path codexHome = home.codexHome();
+
+    @AfterEach
+    void deleteHome() {
+        home.close();
+    }
 
     @Test
     void stdioHandshakeWithTheRealServer() throws Exception {
-        StdioTransport transport = StdioTransport.builder().executable(RealCodex.binary()).codexHome(codexHome)
-                .build();
+        StdioTransport.Builder builder = StdioTransport.builder().executable(RealCodex.binary());
+        home.applyEnvironment(builder);
+        StdioTransport transport = builder.build();
         RecordingSink sink = new RecordingSink();
         try {
             transport.start(sink);
@@ -57,8 +65,10 @@ class RealCodexTransportTest {
 
     @Test
     void stdioReportsTheExitOfAServerThatRefusesItsArguments() throws Exception {
-        StdioTransport transport = StdioTransport.builder().executable(RealCodex.binary())
-                .args("app-server", "--no-such-flag").codexHome(codexHome).build();
+        StdioTransport.Builder builder = StdioTransport.builder().executable(RealCodex.binary())
+                .args("app-server", "--no-such-flag");
+        home.applyEnvironment(builder);
+        StdioTransport transport = builder.build();
         RecordingSink sink = new RecordingSink();
         try {
             transport.start(sink);
@@ -74,7 +84,7 @@ class RealCodexTransportTest {
 
     @Test
     void webSocketHandshakeWithTheRealServer() throws Exception {
-        try (RealCodex.WsServer server = new RealCodex.WsServer(codexHome, List.of())) {
+        try (RealCodex.WsServer server = new RealCodex.WsServer(home, List.of())) {
             WebSocketTransport transport = WebSocketTransport.builder(server.uri())
                     .connectTimeout(Duration.ofSeconds(5)).build();
             RecordingSink sink = new RecordingSink();
@@ -102,7 +112,7 @@ class RealCodexTransportTest {
     void webSocketBearerTokenIsSentAndNeverShown() throws Exception {
         String token = "capability-token-0123456789abcdef";
         Path tokenFile = Files.writeString(codexHome.resolve("ws-token"), token);
-        try (RealCodex.WsServer server = new RealCodex.WsServer(codexHome,
+        try (RealCodex.WsServer server = new RealCodex.WsServer(home,
                 List.of("--ws-auth", "capability-token", "--ws-token-file", tokenFile.toString()))) {
             WebSocketTransport good = WebSocketTransport.builder(server.uri()).bearerToken(token).build();
             RecordingSink sink = new RecordingSink();
