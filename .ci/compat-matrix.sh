@@ -37,15 +37,40 @@ for v in ${VERSIONS}; do
 done
 
 log "codex versions: ${VERSIONS} (cache ${CACHE})"
+# The tests install each version on demand, as the testkit's CodexBinary does for users (npm with the machine's
+# global configuration, progress shown, nothing left in ~/.npm), so the flows run first and the drift reports,
+# which need the binaries, after them.
+log "compatibility flows and drift tests ($(elapsed))"
+list="$(echo ${VERSIONS} | tr ' ' ',')"
+rm -f integration-tests/target/surefire-reports/TEST-dev.codexclient.it.CompatibilityTest.xml \
+      integration-tests/target/surefire-reports/TEST-dev.codexclient.it.SchemaDriftRealCodexTest.xml \
+      integration-tests/target/compatibility.md
+set +e
+mvn -B -pl integration-tests -am verify -Dtest='CompatibilityTest,SchemaDriftRealCodexTest' \
+  -Dsurefire.failIfNoSpecifiedTests=false -Dcodex.compat.versions="${list}" > "${OUT}/flows.log" 2>&1
+status=$?
+set -e
+grep -E 'Tests run:|FAIL' "${OUT}/flows.log" | grep -v ' -- in ' | tail -5 || true
+if [ "${status}" -ne 0 ]; then
+  tail -80 "${OUT}/flows.log" >&2
+  echo "compat: the compatibility tests failed; see ${OUT}/flows.log" >&2
+  failed=1
+fi
+# A test filter or tag configuration that selects nothing must not pass as green.
+for t in CompatibilityTest SchemaDriftRealCodexTest; do
+  report="integration-tests/target/surefire-reports/TEST-dev.codexclient.it.${t}.xml"
+  ran=$(sed -n 's/.*<testsuite [^>]*tests="\([0-9]*\)".*/\1/p' "${report}" 2>/dev/null | head -1)
+  skipped=$(sed -n 's/.*<testsuite [^>]*skipped="\([0-9]*\)".*/\1/p' "${report}" 2>/dev/null | head -1)
+  if [ -z "${ran}" ] || [ "${ran}" -eq 0 ] || [ "${ran}" = "${skipped}" ]; then
+    echo "compat: ${t} did not run (tests=${ran:-none}, skipped=${skipped:-none})" >&2
+    failed=1
+  fi
+done
 for v in ${VERSIONS}; do
   dir="${CACHE}/${v}"
-  if [ ! -x "${dir}/node_modules/.bin/codex" ]; then
-    t=$(date +%s)
-    mkdir -p "${dir}"
-    npm install --prefix "${dir}" --no-audit --no-fund --loglevel=error "@openai/codex@${v}" </dev/null
-    echo "installed codex ${v} in $(( $(date +%s) - t )) s"
-  fi
-  echo "codex ${v}: $("${dir}/node_modules/.bin/codex" --version) ($(du -sh "${dir}" | cut -f1))"
+  # The package's own version, not `codex --version`: run without a private CODEX_HOME, codex writes into ~/.codex.
+  echo "codex ${v}: $(node -p "require('${dir}/node_modules/@openai/codex/package.json').version" 2>/dev/null \
+    || echo 'not installed') ($(du -sh "${dir}" 2>/dev/null | cut -f1))"
 done
 
 log "drift reports ($(elapsed))"
@@ -77,32 +102,6 @@ for v in ${VERSIONS}; do
   fi
 done
 
-log "compatibility flows and drift tests ($(elapsed))"
-list="$(echo ${VERSIONS} | tr ' ' ',')"
-rm -f integration-tests/target/surefire-reports/TEST-dev.codexclient.it.CompatibilityTest.xml \
-      integration-tests/target/surefire-reports/TEST-dev.codexclient.it.SchemaDriftRealCodexTest.xml \
-      integration-tests/target/compatibility.md
-set +e
-mvn -B -pl integration-tests -am verify -Dtest='CompatibilityTest,SchemaDriftRealCodexTest' \
-  -Dsurefire.failIfNoSpecifiedTests=false -Dcodex.compat.versions="${list}" > "${OUT}/flows.log" 2>&1
-status=$?
-set -e
-grep -E 'Tests run:|FAIL' "${OUT}/flows.log" | grep -v ' -- in ' | tail -5 || true
-if [ "${status}" -ne 0 ]; then
-  tail -80 "${OUT}/flows.log" >&2
-  echo "compat: the compatibility tests failed; see ${OUT}/flows.log" >&2
-  failed=1
-fi
-# A test filter or tag configuration that selects nothing must not pass as green.
-for t in CompatibilityTest SchemaDriftRealCodexTest; do
-  report="integration-tests/target/surefire-reports/TEST-dev.codexclient.it.${t}.xml"
-  ran=$(sed -n 's/.*<testsuite [^>]*tests="\([0-9]*\)".*/\1/p' "${report}" 2>/dev/null | head -1)
-  skipped=$(sed -n 's/.*<testsuite [^>]*skipped="\([0-9]*\)".*/\1/p' "${report}" 2>/dev/null | head -1)
-  if [ -z "${ran}" ] || [ "${ran}" -eq 0 ] || [ "${ran}" = "${skipped}" ]; then
-    echo "compat: ${t} did not run (tests=${ran:-none}, skipped=${skipped:-none})" >&2
-    failed=1
-  fi
-done
 if [ -f integration-tests/target/compatibility.md ]; then
   cp integration-tests/target/compatibility.md "${OUT}/compatibility.md"
   { echo; cat "${OUT}/compatibility.md"; } >> "${summary}"
