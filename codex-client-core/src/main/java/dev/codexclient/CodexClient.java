@@ -13,8 +13,11 @@ import dev.codexclient.internal.Redactor;
 import dev.codexclient.internal.decode.NotificationDecoder;
 import dev.codexclient.internal.rpc.IncomingNotification;
 import dev.codexclient.internal.rpc.IncomingRequest;
+import dev.codexclient.internal.rpc.JsonWireCodec;
 import dev.codexclient.internal.rpc.RpcConnection;
 import dev.codexclient.internal.rpc.RpcSettings;
+import dev.codexclient.internal.time.Scheduler;
+import dev.codexclient.internal.time.SystemScheduler;
 import dev.codexclient.protocol.ChatgptAuthTokensRefreshParams;
 import dev.codexclient.protocol.ChatgptAuthTokensRefreshResponse;
 import dev.codexclient.protocol.CommandExecutionApprovalDecision;
@@ -61,9 +64,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -101,7 +101,7 @@ public final class CodexClient implements AutoCloseable {
     private final ObjectMapper mapper = ProtocolJson.mapper();
     private final ObjectMapper userMapper;
     private final CodexRpc rpc;
-    private final ScheduledExecutorService scheduler;
+    private final Scheduler scheduler;
     private final Map<String, CodexThread> threads = new ConcurrentHashMap<>();
     private final List<Consumer<ServerNotification>> listeners = new CopyOnWriteArrayList<>();
     private final NotificationDecoder decoder = new NotificationDecoder(mapper);
@@ -123,15 +123,14 @@ public final class CodexClient implements AutoCloseable {
         this.replayLimit = b.replayLimit;
         this.tools = List.copyOf(b.tools.values());
         this.listeners.addAll(b.listeners);
-        this.scheduler = new ScheduledThreadPoolExecutor(1, daemon("codex-client-scheduler"));
-        ((ScheduledThreadPoolExecutor) scheduler).setRemoveOnCancelPolicy(true);
+        this.scheduler = new SystemScheduler("codex-client-scheduler");
         Redactor redactor = b.redactor;
         RetryPolicy retry = b.retryPolicy;
         RpcSettings settings = new RpcSettings(b.requestTimeout, retry.maxAttempts(), retry.initialBackoff(),
                 retry.maxBackoff(), retry.maxTotal());
         this.router = new ServerRequestRouter(mapper, userMapper, b, this.tools);
-        this.connection = new RpcConnection(transport, mapper, settings, callbacks, ownsCallbacks,
-                redactor::redact, new Session());
+        this.connection = new RpcConnection(transport, new JsonWireCodec(mapper, decoder), settings, callbacks,
+                ownsCallbacks, scheduler, redactor::redact, new Session());
         this.rpc = new CodexRpc(connection, b.experimentalApi, b.requestTimeout);
     }
 
@@ -338,20 +337,13 @@ public final class CodexClient implements AutoCloseable {
         try {
             connection.close();
         } finally {
-            scheduler.shutdownNow();
+            scheduler.shutdown();
         }
     }
 
     // ------------------------------------------------------------------------------------------------ internals
 
     private final class Session implements RpcConnection.Handler {
-        @Override
-        public IncomingNotification decodeLine(byte[] line) {
-            NotificationDecoder.Decoded d = decoder.decodeLine(line);
-            return d == null ? null : new IncomingNotification(d.method(), line, d.threadId(), d.turnId(), mapper,
-                    d.notification());
-        }
-
         @Override
         public void onNotification(IncomingNotification raw) {
             ServerNotification n;
@@ -419,8 +411,12 @@ public final class CodexClient implements AutoCloseable {
         }
     }
 
-    ScheduledFuture<?> schedule(Runnable task, Duration delay) {
-        return scheduler.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
+    Scheduler.Task schedule(Runnable task, Duration delay) {
+        return scheduler.schedule(task, delay);
+    }
+
+    Scheduler scheduler() {
+        return scheduler;
     }
 
     /** After an interrupt, give the server a grace period to settle the turn before declaring it stalled. */

@@ -2,6 +2,7 @@ package dev.codexclient;
 
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexTimeoutException;
+import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.protocol.AgentMessageDeltaNotification;
 import dev.codexclient.protocol.CommandExecutionOutputDeltaNotification;
 import dev.codexclient.protocol.ErrorNotification;
@@ -37,7 +38,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
@@ -82,7 +82,7 @@ public final class CodexTurn {
     private TurnError lastError;
 
     private volatile boolean deadlineExceeded;
-    private volatile ScheduledFuture<?> deadlineTask;
+    private volatile Scheduler.Task deadlineTask;
     private volatile TurnWatchdog watchdog;
     /** Lane-confined: the handle was completed (its future completes asynchronously, so isDone() lags). */
     private boolean settled;
@@ -273,9 +273,9 @@ public final class CodexTurn {
      */
     public CodexTurn deadline(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
-        ScheduledFuture<?> previous = deadlineTask;
+        Scheduler.Task previous = deadlineTask;
         if (previous != null) {
-            previous.cancel(false);
+            previous.cancel();
         }
         if (result.isDone()) {
             return this;
@@ -449,9 +449,9 @@ public final class CodexTurn {
             return;
         }
         settled = true;
-        ScheduledFuture<?> d = deadlineTask;
+        Scheduler.Task d = deadlineTask;
         if (d != null) {
-            d.cancel(false);
+            d.cancel();
         }
         TurnWatchdog w = watchdog;
         if (w != null) {

@@ -1,13 +1,13 @@
 package dev.codexclient;
 
 import dev.codexclient.internal.rpc.RpcConnection;
+import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.protocol.Thread;
 import dev.codexclient.protocol.ThreadReadParams;
 import dev.codexclient.protocol.Turn;
 import dev.codexclient.protocol.TurnStatus;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,7 +34,7 @@ final class TurnWatchdog {
     private final Duration idle;
     private final AtomicBoolean fired = new AtomicBoolean();
     private volatile long lastEventNanos = System.nanoTime();
-    private volatile ScheduledFuture<?> check;
+    private volatile Scheduler.Task check;
     private volatile boolean stopped;
 
     TurnWatchdog(CodexTurn turn, CodexClient client, Duration idle) {
@@ -59,9 +59,9 @@ final class TurnWatchdog {
     /** The turn settled (or another watchdog replaced this one): no further checks. */
     void stop() {
         stopped = true;
-        ScheduledFuture<?> c = check;
+        Scheduler.Task c = check;
         if (c != null) {
-            c.cancel(false);
+            c.cancel();
         }
     }
 
