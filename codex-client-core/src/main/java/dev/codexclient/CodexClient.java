@@ -5,10 +5,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.codexclient.errors.CodexDeadlockException;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexProtocolException;
 import dev.codexclient.errors.CodexTimeoutException;
 import dev.codexclient.errors.CodexTransportException;
+import dev.codexclient.internal.ClientInternals;
 import dev.codexclient.internal.Redactor;
 import dev.codexclient.internal.decode.NotificationDecoder;
 import dev.codexclient.internal.rpc.IncomingNotification;
@@ -18,6 +20,7 @@ import dev.codexclient.internal.rpc.RpcConnection;
 import dev.codexclient.internal.rpc.RpcSettings;
 import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.internal.time.SystemScheduler;
+import dev.codexclient.internal.transport.TransportInternals;
 import dev.codexclient.protocol.ChatgptAuthTokensRefreshParams;
 import dev.codexclient.protocol.ChatgptAuthTokensRefreshResponse;
 import dev.codexclient.protocol.CommandExecutionApprovalDecision;
@@ -58,11 +61,12 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -91,19 +95,69 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
- * <p>Thread safety: every method may be called from any thread. Listeners and handlers run on the callback
- * executor, never on the connection's reader thread; events of one codex thread are delivered in wire order.
+ * <p>Threading (the full rules: the "Threading" section of the README). Every method may be called from any
+ * thread, listeners and handlers included. Listeners of one codex thread run one after another, in wire order, on
+ * that thread's delivery lane; server-request handlers (approvals, tools, …) and the dependents of the futures
+ * the client returns run on the callback executor; nothing runs on the thread that reads the connection.
+ *
+ * <p>One rule for every method that waits: a call to the server {@code foo(…)} waits at most the request timeout
+ * and has a twin {@code fooAsync(…)} that returns a {@link CompletableFuture} and never blocks
+ * ({@link #startThreadAsync}, {@link CodexThread#startTurnAsync}, {@link CodexThread#readAsync}, …); waiting for a
+ * turn takes its own timeout ({@link CodexTurn#await(Duration)}, twin: {@link CodexTurn#result()}). The async twins
+ * are what code inside listeners should prefer. Blocking forms work there too, except where the wait could never
+ * end: waiting for a turn on the lane that delivers that turn's events, which fails at once with
+ * {@link CodexDeadlockException}.
  */
 public final class CodexClient implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CodexClient.class);
+
+    static {
+        ClientInternals.install(new ClientInternals.Access() {
+            @Override
+            public void useScheduler(Builder builder, Scheduler scheduler) {
+                builder.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+            }
+
+            @Override
+            public int heldThreads(CodexClient client) {
+                return client.threads.size();
+            }
+
+            @Override
+            public int lanes(CodexClient client) {
+                return client.connection.laneCount();
+            }
+
+            @Override
+            public int pendingRequests(CodexClient client) {
+                return client.connection.pendingCount();
+            }
+
+            @Override
+            public int registeredSecrets(CodexClient client) {
+                return client.redactor.registeredCount();
+            }
+
+            @Override
+            public int turnListeners(CodexTurn turn) {
+                return turn.listenerCount();
+            }
+
+            @Override
+            public void onLane(CodexThread thread, Runnable task) {
+                thread.onLane(task);
+            }
+        });
+    }
 
     private final RpcConnection connection;
     private final ObjectMapper mapper = ProtocolJson.mapper();
     private final ObjectMapper userMapper;
     private final CodexRpc rpc;
     private final Scheduler scheduler;
-    private final Map<String, CodexThread> threads = new ConcurrentHashMap<>();
-    private final List<Consumer<ServerNotification>> listeners = new CopyOnWriteArrayList<>();
+    /** The threads this client holds (see {@link #hold}), by id. */
+    private final Map<String, ThreadRouter> threads = new ConcurrentHashMap<>();
+    private final Listeners<ServerNotification> listeners = new Listeners<>("notification");
     private final NotificationDecoder decoder = new NotificationDecoder(mapper);
     private final ServerRequestRouter router;
     private final List<DynamicTool> tools;
@@ -111,6 +165,8 @@ public final class CodexClient implements AutoCloseable {
     private final Duration interruptGrace;
     private final Duration turnWatchdog;
     private final int replayLimit;
+    private final long replayBytesLimit;
+    private final Redactor redactor;
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile ServerInfo serverInfo;
 
@@ -121,10 +177,11 @@ public final class CodexClient implements AutoCloseable {
         this.interruptGrace = b.interruptGrace;
         this.turnWatchdog = b.turnWatchdog;
         this.replayLimit = b.replayLimit;
+        this.replayBytesLimit = b.replayBytes;
         this.tools = List.copyOf(b.tools.values());
-        this.listeners.addAll(b.listeners);
-        this.scheduler = new SystemScheduler("codex-client-scheduler");
-        Redactor redactor = b.redactor;
+        b.listeners.forEach(listeners::add);
+        this.scheduler = b.scheduler != null ? b.scheduler : new SystemScheduler("codex-client-scheduler");
+        this.redactor = b.redactor;
         RetryPolicy retry = b.retryPolicy;
         RpcSettings settings = new RpcSettings(b.requestTimeout, retry.maxAttempts(), retry.initialBackoff(),
                 retry.maxBackoff(), retry.maxTotal());
@@ -201,6 +258,9 @@ public final class CodexClient implements AutoCloseable {
 
     // ------------------------------------------------------------------------------------------------ threads
 
+    // Each blocking form waits for the call itself and finishes on the calling thread; each async twin finishes in
+    // a dependent of the call. So a blocking call needs nothing but the answer: no callback thread.
+
     /** Starts a thread with the server's defaults and this client's dynamic tools. */
     public CodexThread startThread() {
         return startThread(ThreadStartParams.builder().build());
@@ -211,27 +271,45 @@ public final class CodexClient implements AutoCloseable {
      * {@code dynamicTools}, after any the params already declare.
      */
     public CodexThread startThread(ThreadStartParams params) {
-        Objects.requireNonNull(params, "params");
-        ThreadStartParams withTools = params;
-        if (!tools.isEmpty()) {
-            List<JsonNode> specs = new ArrayList<>();
-            if (params.dynamicTools() != null) {
-                params.dynamicTools().forEach(t -> specs.add(mapper.valueToTree(t)));
-            }
-            for (DynamicTool t : tools) {
-                ObjectNode spec = mapper.createObjectNode();
-                spec.put("type", "function");
-                spec.put("name", t.name());
-                spec.put("description", t.description());
-                spec.set("inputSchema", t.inputSchemaNode());
-                specs.add(spec);
-            }
-            ObjectNode tree = mapper.valueToTree(params);
-            tree.set("dynamicTools", mapper.valueToTree(specs));
-            withTools = convert(tree, ThreadStartParams.class);
+        return handle(await(rpc.threadStart(withTools(params)), "thread/start").thread());
+    }
+
+    /** {@link #startThread()} without blocking. */
+    public CompletableFuture<CodexThread> startThreadAsync() {
+        return startThreadAsync(ThreadStartParams.builder().build());
+    }
+
+    /** {@link #startThread(ThreadStartParams)} without blocking. */
+    public CompletableFuture<CodexThread> startThreadAsync(ThreadStartParams params) {
+        ThreadStartParams withTools;
+        try {
+            withTools = withTools(params);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
         }
-        Thread t = await(rpc.threadStart(withTools), "thread/start").thread();
-        return register(t);
+        return rpc.threadStart(withTools).thenApply(r -> handle(r.thread()));
+    }
+
+    private ThreadStartParams withTools(ThreadStartParams params) {
+        Objects.requireNonNull(params, "params");
+        if (tools.isEmpty()) {
+            return params;
+        }
+        List<JsonNode> specs = new ArrayList<>();
+        if (params.dynamicTools() != null) {
+            params.dynamicTools().forEach(t -> specs.add(mapper.valueToTree(t)));
+        }
+        for (DynamicTool t : tools) {
+            ObjectNode spec = mapper.createObjectNode();
+            spec.put("type", "function");
+            spec.put("name", t.name());
+            spec.put("description", t.description());
+            spec.set("inputSchema", t.inputSchemaNode());
+            specs.add(spec);
+        }
+        ObjectNode tree = mapper.valueToTree(params);
+        tree.set("dynamicTools", mapper.valueToTree(specs));
+        return convert(tree, ThreadStartParams.class);
     }
 
     /** Resumes a stored thread by id. */
@@ -241,7 +319,17 @@ public final class CodexClient implements AutoCloseable {
 
     /** Resumes a stored thread with overrides. */
     public CodexThread resumeThread(ThreadResumeParams params) {
-        return register(await(rpc.threadResume(params), "thread/resume").thread());
+        return handle(await(rpc.threadResume(params), "thread/resume").thread());
+    }
+
+    /** {@link #resumeThread(String)} without blocking. */
+    public CompletableFuture<CodexThread> resumeThreadAsync(String threadId) {
+        return resumeThreadAsync(ThreadResumeParams.builder().threadId(threadId).build());
+    }
+
+    /** {@link #resumeThread(ThreadResumeParams)} without blocking. */
+    public CompletableFuture<CodexThread> resumeThreadAsync(ThreadResumeParams params) {
+        return rpc.threadResume(params).thenApply(r -> handle(r.thread()));
     }
 
     /** Forks a thread by id into a new thread. */
@@ -251,17 +339,33 @@ public final class CodexClient implements AutoCloseable {
 
     /** Forks a thread with overrides. */
     public CodexThread forkThread(ThreadForkParams params) {
-        return register(await(rpc.threadFork(params), "thread/fork").thread());
+        return handle(await(rpc.threadFork(params), "thread/fork").thread());
     }
 
-    /** The handle of a thread this client has open, if any. */
+    /** {@link #forkThread(String)} without blocking. */
+    public CompletableFuture<CodexThread> forkThreadAsync(String threadId) {
+        return forkThreadAsync(ThreadForkParams.builder().threadId(threadId).build());
+    }
+
+    /** {@link #forkThread(ThreadForkParams)} without blocking. */
+    public CompletableFuture<CodexThread> forkThreadAsync(ThreadForkParams params) {
+        return rpc.threadFork(params).thenApply(r -> handle(r.thread()));
+    }
+
+    /**
+     * The handle of a thread this client holds right now: one with a turn starting or running, or with a listener
+     * added by {@link CodexThread#onEvent}. Handles of other threads stay usable (see {@link CodexThread}); this
+     * only finds the ones in use.
+     */
     public Optional<CodexThread> thread(String threadId) {
-        return Optional.ofNullable(threads.get(threadId));
+        ThreadRouter r = threads.get(threadId);
+        return r == null ? Optional.empty() : Optional.of(r.handle);
     }
 
     /**
      * Every stored thread matching {@code params}, page by page as the iteration proceeds (each page is one
-     * {@code thread/list} call following {@code nextCursor}).
+     * {@code thread/list} call following {@code nextCursor}; each waits at most the request timeout).
+     * {@link #listThreadsAsync(ThreadListParams)} is the non-blocking twin.
      */
     public Iterable<Thread> listThreads(ThreadListParams params) {
         Objects.requireNonNull(params, "params");
@@ -273,12 +377,7 @@ public final class CodexClient implements AutoCloseable {
             @Override
             public boolean hasNext() {
                 while (!page.hasNext() && !last) {
-                    ObjectNode tree = mapper.valueToTree(params);
-                    if (cursor != null) {
-                        tree.put("cursor", cursor);
-                    }
-                    ThreadListResponse r = await(rpc.threadList(convert(tree, ThreadListParams.class)),
-                            "thread/list");
+                    ThreadListResponse r = await(rpc.threadList(page(params, cursor)), "thread/list");
                     page = r.data() == null ? Collections.emptyIterator() : r.data().iterator();
                     cursor = r.nextCursor();
                     last = cursor == null || cursor.isEmpty();
@@ -301,20 +400,76 @@ public final class CodexClient implements AutoCloseable {
         return listThreads(ThreadListParams.builder().build());
     }
 
-    private CodexThread register(Thread t) {
-        return threads.computeIfAbsent(t.id(), id -> new CodexThread(this, t));
+    /** Every stored thread matching {@code params}, all pages, without blocking. */
+    public CompletableFuture<List<Thread>> listThreadsAsync(ThreadListParams params) {
+        Objects.requireNonNull(params, "params");
+        return listFrom(params, params.cursor(), new ArrayList<>());
     }
 
-    void forget(CodexThread thread) {
-        threads.remove(thread.id(), thread);
+    private CompletableFuture<List<Thread>> listFrom(ThreadListParams params, String cursor, List<Thread> into) {
+        return rpc.threadList(page(params, cursor)).thenCompose(r -> {
+            if (r.data() != null) {
+                into.addAll(r.data());
+            }
+            String next = r.nextCursor();
+            return next == null || next.isEmpty() ? CompletableFuture.completedFuture(List.copyOf(into))
+                    : listFrom(params, next, into);
+        });
     }
 
-    /** Every notification of the connection, in wire order per codex thread. */
+    private ThreadListParams page(ThreadListParams params, String cursor) {
+        ObjectNode tree = mapper.valueToTree(params);
+        if (cursor != null) {
+            tree.put("cursor", cursor);
+        }
+        return convert(tree, ThreadListParams.class);
+    }
+
+    /** The handle for a thread the server described: the held one if the client holds the thread, else a new one. */
+    private CodexThread handle(Thread t) {
+        ThreadRouter r = threads.get(t.id());
+        return r != null ? r.handle : new CodexThread(this, t);
+    }
+
+    /**
+     * Takes hold of a thread: its routing state exists (or is created) and stays until every hold is released.
+     * Holds are a turn starting or running and an open thread subscription.
+     */
+    ThreadRouter hold(CodexThread handle) {
+        return threads.compute(handle.id(), (id, r) -> {
+            ThreadRouter held = r != null ? r : new ThreadRouter(this, handle, replayBytesLimit);
+            held.holds++;
+            return held;
+        });
+    }
+
+    /** Releases one hold; the last one lets go of the thread's state (a finished, idle thread). */
+    void unhold(ThreadRouter router) {
+        threads.computeIfPresent(router.id, (id, r) -> r != router || --r.holds > 0 ? r : null);
+    }
+
+    /**
+     * Lets go of a thread whose events stop (archived, unsubscribed, closed by the server), after the events
+     * already queued for it: its turns still running fail, its listeners are closed.
+     */
+    void release(String threadId, String why) {
+        onLane(threadId, () -> releaseNow(threadId, why));
+    }
+
+    private void releaseNow(String threadId, String why) {
+        ThreadRouter r = threads.remove(threadId);
+        if (r != null) {
+            r.close(new CodexException("thread " + threadId + " " + why + "; its turns can no longer complete"));
+        }
+    }
+
+    /**
+     * Every notification of the connection, in wire order per codex thread, on the lane of its thread. Closing the
+     * subscription stops the deliveries.
+     */
     public Subscription onNotification(Consumer<? super ServerNotification> listener) {
         Objects.requireNonNull(listener, "listener");
-        Consumer<ServerNotification> l = listener::accept;
-        listeners.add(l);
-        return () -> listeners.remove(l);
+        return listeners.add(listener);
     }
 
     // ------------------------------------------------------------------------------------------------ closing
@@ -357,18 +512,17 @@ public final class CodexClient implements AutoCloseable {
                         raw.method(), e.getMessage());
                 n = new ServerNotification.Unrecognized(message);
             }
-            for (Consumer<ServerNotification> l : listeners) {
-                try {
-                    l.accept(n);
-                } catch (RuntimeException e) {
-                    LOG.warn("A notification listener threw; other listeners still get the event", e);
-                }
+            listeners.deliver(n);
+            String threadId = raw.threadId().orElse(null);
+            if (threadId == null) {
+                return;
             }
-            if (raw.threadId().isPresent()) {
-                CodexThread thread = threads.get(raw.threadId().get());
-                if (thread != null) {
-                    thread.dispatch(raw, n);
-                }
+            ThreadRouter router = threads.get(threadId);
+            if (router != null) {
+                router.dispatch(raw.turnId().orElse(null), n, raw.bytes().length);
+            }
+            if (n instanceof ServerNotification.ThreadClosed) {
+                releaseNow(threadId, "was closed by the server");
             }
         }
 
@@ -381,9 +535,13 @@ public final class CodexClient implements AutoCloseable {
         public void onClosed(CodexTransportException cause) {
             // Not `closed`: that flag guards close(), which must still release the executor and transport after
             // the server died on its own; isClosed() already reports the ended connection.
-            for (CodexThread t : threads.values()) {
-                t.failAll(cause);
+            for (String id : new ArrayList<>(threads.keySet())) {
+                ThreadRouter r = threads.remove(id);
+                if (r != null) {
+                    r.close(cause);
+                }
             }
+            scheduler.shutdown();
         }
     }
 
@@ -404,6 +562,15 @@ public final class CodexClient implements AutoCloseable {
         return replayLimit;
     }
 
+    long replayBytesLimit() {
+        return replayBytesLimit;
+    }
+
+    /** Masks this client's secrets (API key, tokens, registered secrets) and the usual credential shapes. */
+    Redactor redactor() {
+        return redactor;
+    }
+
     /** Starts the client-wide watchdog on a new turn, when one is configured. */
     void watchNewTurn(CodexTurn turn) {
         if (turnWatchdog != null) {
@@ -420,17 +587,19 @@ public final class CodexClient implements AutoCloseable {
     }
 
     /** After an interrupt, give the server a grace period to settle the turn before declaring it stalled. */
-    void scheduleGrace(CodexTurn turn) {
-        if (scheduler.isShutdown()) {
-            return;
+    Scheduler.Task scheduleGrace(CodexTurn turn) {
+        try {
+            return schedule(() -> turn.thread().onLane(() -> {
+                if (!turn.isDone()) {
+                    LOG.warn("turn {} did not settle within {} ms of its interrupt; completing it as stalled", turn,
+                            interruptGrace.toMillis());
+                    turn.stall();
+                }
+            }), interruptGrace);
+        } catch (RejectedExecutionException closed) {
+            // The client is closed: the turn fails with the connection.
+            return () -> false;
         }
-        schedule(() -> turn.thread().onLane(() -> {
-            if (!turn.isDone()) {
-                LOG.warn("turn {} did not settle within {} ms of its interrupt; completing it as stalled", turn,
-                        interruptGrace.toMillis());
-                turn.stall();
-            }
-        }), interruptGrace);
     }
 
     private <T> T convert(JsonNode tree, Class<T> type) {
@@ -441,10 +610,15 @@ public final class CodexClient implements AutoCloseable {
         }
     }
 
-    /** Waits for a call started by the client API, bounded by the request timeout plus a margin. */
+    /**
+     * Waits for a call started by the client API. The call has its own timeout (on the client's scheduler); the
+     * bound here only guards against a future nobody completes.
+     */
     <T> T await(CompletableFuture<T> future, String what) {
+        if (!future.isDone()) {
+            checkMayBlock(what);
+        }
         try {
-            // The call has its own timeout; this bound only guards against a future nobody completes.
             return future.get(requestTimeout.toMillis() + 5_000, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             future.cancel(true);
@@ -455,6 +629,74 @@ public final class CodexClient implements AutoCloseable {
         } catch (ExecutionException e) {
             throw rethrow(e.getCause());
         }
+    }
+
+    /**
+     * Waits for {@code future} at most {@code timeout} on the client's scheduler (so tests move that time by hand);
+     * the future itself is left alone when the wait runs out.
+     */
+    <T> T awaitWithin(CompletableFuture<T> future, Duration timeout, Supplier<CodexTimeoutException> expired,
+                      String what) {
+        CompletableFuture<T> waiter = new CompletableFuture<>();
+        future.whenComplete((v, e) -> {
+            if (e == null) {
+                waiter.complete(v);
+            } else {
+                waiter.completeExceptionally(e);
+            }
+        });
+        if (!waiter.isDone()) {
+            try {
+                Scheduler.Task t = scheduler.schedule(() -> waiter.completeExceptionally(expired.get()), timeout);
+                waiter.whenComplete((v, e) -> t.cancel());
+            } catch (RejectedExecutionException closed) {
+                // The client is closed: whatever this waits for has failed or is about to.
+            }
+        }
+        try {
+            return waiter.get();
+        } catch (InterruptedException e) {
+            java.lang.Thread.currentThread().interrupt();
+            throw new CodexException("interrupted while waiting for " + what, e);
+        } catch (ExecutionException e) {
+            throw rethrow(e.getCause());
+        }
+    }
+
+    /**
+     * Fails fast where any blocking wait would never end: on the thread that reads the connection (reachable only
+     * with a callback executor that runs tasks on the submitting thread).
+     */
+    void checkMayBlock(String what) {
+        if (connection.isReaderThread()) {
+            throw new CodexDeadlockException(what + " was called on the thread that reads the connection, which would "
+                    + "then never read the answer: the callback executor runs tasks on the submitting thread. Give "
+                    + "the client an executor with its own threads (CodexClient.Builder#callbackExecutor), or use the "
+                    + "…Async methods there");
+        }
+    }
+
+    /** Fails fast where waiting for {@code turn} would never end (see {@link CodexTurn#await}). */
+    void checkMayAwait(CodexTurn turn, String what) {
+        checkMayBlock(what);
+        if (connection.isOnLane(turn.threadId())) {
+            throw new CodexDeadlockException(what + " was called while delivering an event of thread "
+                    + turn.threadId() + " (in a listener): that thread's events, the end of this turn among them, "
+                    + "are delivered one after another on this very thread, so the turn cannot end while it waits. "
+                    + "Use turn.result().thenAccept(…) or a listener for turn/completed instead");
+        }
+    }
+
+    static CompletionException asCompletionException(Throwable t) {
+        return t instanceof CompletionException ce ? ce : new CompletionException(t);
+    }
+
+    static Duration positive(Duration d, String name) {
+        Objects.requireNonNull(d, name);
+        if (d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException(name + " must be positive: " + d);
+        }
+        return d;
     }
 
     /** Rethrows a failure of an asynchronous call on the caller's thread, with the caller's stack added. */
@@ -505,7 +747,16 @@ public final class CodexClient implements AutoCloseable {
         private ExecutorService executor;
         private ObjectMapper userMapper;
         private int replayLimit = 10_000;
-        private final Redactor redactor = Redactor.shared();
+        private long replayBytes = 8L * 1024 * 1024;
+        /** This client's own: secrets registered with one client are never masked or kept by another. */
+        private final Redactor redactor = new Redactor();
+
+        {
+            // The stdio transport this builder spawns masks what the client masks, refreshed tokens included.
+            TransportInternals.shareRedactor(stdio, redactor);
+        }
+        /** The client's clock and timer; tests put a manual one here (see ClientInternals). */
+        Scheduler scheduler;
         private LoginAccountParams login;
         final Map<String, DynamicTool> tools = new LinkedHashMap<>();
         final List<Consumer<ServerNotification>> listeners = new ArrayList<>();
@@ -590,6 +841,7 @@ public final class CodexClient implements AutoCloseable {
         public Builder apiKey(String apiKey) {
             Objects.requireNonNull(apiKey, "apiKey");
             redactor.register(apiKey);
+
             this.login = new LoginAccountParams.ApiKey(apiKey);
             return this;
         }
@@ -655,12 +907,28 @@ public final class CodexClient implements AutoCloseable {
             return this;
         }
 
-        /** How many events each turn keeps for listeners attached late (default 10 000). */
+        /**
+         * How many events each turn keeps for listeners attached late (default 10 000); see also
+         * {@link #turnReplayBytes(long)}. The oldest go first.
+         */
         public Builder turnReplayLimit(int events) {
             if (events < 0) {
                 throw new IllegalArgumentException("turnReplayLimit must not be negative");
             }
             this.replayLimit = events;
+            return this;
+        }
+
+        /**
+         * How many bytes of events each turn keeps for listeners attached late (default 8 MiB), measured by the
+         * length of their lines on the wire. The same bound applies to the events a thread holds for a turn whose
+         * {@code turn/start} response has not arrived yet.
+         */
+        public Builder turnReplayBytes(long bytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("turnReplayBytes must not be negative");
+            }
+            this.replayBytes = bytes;
             return this;
         }
 
@@ -719,7 +987,8 @@ public final class CodexClient implements AutoCloseable {
                 CompletableFuture<ChatgptAuthTokensRefreshResponse> source = handler.apply(p).toCompletableFuture();
                 return ServerRequestRouter.cancelsSource(source, source.thenApply(r -> {
                     if (r != null && r.accessToken() != null) {
-                        redactor.register(r.accessToken());
+                        // Bounded: a client refreshing for weeks keeps the latest tokens only.
+                        redactor.registerRefreshed(r.accessToken());
                     }
                     return r;
                 }));

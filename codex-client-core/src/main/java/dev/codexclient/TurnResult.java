@@ -32,10 +32,11 @@ public final class TurnResult {
     private final TurnError error;
     private final boolean deadlineExceeded;
     private final boolean stalled;
+    private final Redactor redactor;
 
     TurnResult(String threadId, String turnId, TurnStatus status, Turn turn, String finalText,
                List<ThreadItem> items, ThreadTokenUsage usage, String lastDiff, List<TurnPlanStep> lastPlan,
-               TurnError error, boolean deadlineExceeded, boolean stalled) {
+               TurnError error, boolean deadlineExceeded, boolean stalled, Redactor redactor) {
         this.threadId = Objects.requireNonNull(threadId, "threadId");
         this.turnId = Objects.requireNonNull(turnId, "turnId");
         this.status = Objects.requireNonNull(status, "status");
@@ -48,6 +49,7 @@ public final class TurnResult {
         this.error = error;
         this.deadlineExceeded = deadlineExceeded;
         this.stalled = stalled;
+        this.redactor = Objects.requireNonNull(redactor, "redactor");
     }
 
     public String threadId() {
@@ -139,8 +141,7 @@ public final class TurnResult {
 
     CodexTurnFailedException failure() {
         // The server's text can quote the credential that failed ("incorrect API key …"): mask it before it
-        // becomes an exception message.
-        Redactor redactor = Redactor.shared();
+        // becomes an exception message. The client's redactor knows the client's own secrets.
         String message = error == null ? "turn failed without an error message" : redactor.redact(error.message());
         String info = error == null || error.codexErrorInfo() == null ? null
                 : redactor.redact(ProtocolText.compact(error.codexErrorInfo()));

@@ -134,7 +134,7 @@ public final class WebSocketTransport implements Transport {
 
         /** Builds the transport; nothing connects until {@link WebSocketTransport#start(MessageSink)}. */
         public WebSocketTransport build() {
-            Redactor redactor = Redactor.shared();
+            Redactor redactor = new Redactor();
             if (bearerToken != null) {
                 redactor.register(bearerToken);
             }
