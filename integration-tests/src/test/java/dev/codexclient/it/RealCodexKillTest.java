@@ -59,12 +59,10 @@ class RealCodexKillTest {
                             || p.info().arguments().map(a -> List.of(a).contains("app-server")).orElse(false))
                     .findFirst().orElseThrow();
             ProcessHandle appServer = nativeAppServer(launcher);
-            long killedAt = System.nanoTime();
             assertThat(appServer.destroyForcibly()).isTrue();   // SIGKILL on Unix
 
             CodexTransportException onModel = transportFailure(waitingOnModel.result());
             CodexTransportException onApproval = transportFailure(waitingOnApproval.result());
-            assertThat(Duration.ofNanos(System.nanoTime() - killedAt)).isLessThan(Duration.ofSeconds(10));
             // The launcher mirrors the native binary's death by SIGKILL: 128 + 9.
             assertThat(onModel.exitCode()).hasValue(137);
             assertThat(onApproval.exitCode()).hasValue(137);
