@@ -80,6 +80,27 @@ class SubscriptionTest {
     }
 
     @ParameterizedTest
+    @EnumSource(value = Kind.class, names = {"TURN_EVENTS", "TURN_TYPED"})
+    void aTurnSubscriptionClosedBeforeItsReplayRanGetsNoneOfIt(Kind kind) throws Exception {
+        try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
+            fake.onTurnStart(t -> t.agentMessageDeltas(deltas()).completed());
+            try (CodexClient client = inMemory(fake).build()) {
+                CodexThread thread = client.startThread();
+                CodexTurn turn = thread.startTurn("go");
+                turn.await(WAIT);
+                // Every delta is in the replay buffer now; the replay runs on the lane, after this close().
+                List<String> received = new CopyOnWriteArrayList<>();
+                List<String> control = new CopyOnWriteArrayList<>();
+                kind.subscribe(client, thread, turn, received::add).close();
+                kind.subscribe(client, thread, turn, control::add);
+                drainLane(turn);
+                assertThat(control).hasSize(DELTAS);
+                assertThat(received).isEmpty();
+            }
+        }
+    }
+
+    @ParameterizedTest
     @EnumSource(Kind.class)
     void aSubscriptionClosedByAnEarlierListenerOfTheSameEventDoesNotGetThatEvent(Kind kind) throws Exception {
         try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
