@@ -198,4 +198,23 @@ class ResourceBoundsTest {
             }
         }
     }
+
+    @Test
+    void aClientRunsOneSchedulerThreadForAllItsTimers() throws Exception {
+        try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
+            fake.onTurnStart(t -> t.agentMessage("done").completed());
+            java.util.Set<String> before = ClientTestSupport.codexThreads();
+            try (CodexClient client = inMemory(fake).build()) {
+                // Request deadlines, a turn deadline, a watchdog and a timed wait: every kind of timer.
+                CodexTurn turn = client.startThread().startTurn("go").deadline(Duration.ofMinutes(5))
+                        .watchdog(Duration.ofMinutes(5));
+                turn.await(WAIT);
+                java.util.Set<String> timers = new java.util.HashSet<>(ClientTestSupport.codexThreads());
+                timers.removeAll(before);
+                timers.removeIf(name -> !(name.startsWith("codex-rpc-timer")
+                        || name.startsWith("codex-client-scheduler")));
+                assertThat(timers).containsExactly("codex-client-scheduler");
+            }
+        }
+    }
 }
