@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.codexclient.errors.CodexDeadlockException;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexProtocolException;
-import dev.codexclient.errors.CodexTimeoutException;
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.internal.ClientInternals;
 import dev.codexclient.internal.Redactor;
@@ -59,18 +58,12 @@ import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -120,7 +113,7 @@ public final class CodexClient implements AutoCloseable {
 
             @Override
             public int heldThreads(CodexClient client) {
-                return client.threads.size();
+                return client.held.size();
             }
 
             @Override
@@ -155,8 +148,8 @@ public final class CodexClient implements AutoCloseable {
     private final ObjectMapper userMapper;
     private final CodexRpc rpc;
     private final Scheduler scheduler;
-    /** The threads this client holds (see {@link #hold}), by id. */
-    private final Map<String, ThreadRouter> threads = new ConcurrentHashMap<>();
+    private final HeldThreads held;
+    private final Waits waits;
     private final Listeners<ServerNotification> listeners = new Listeners<>("notification");
     private final NotificationDecoder decoder = new NotificationDecoder(mapper);
     private final ServerRequestRouter router;
@@ -189,6 +182,8 @@ public final class CodexClient implements AutoCloseable {
         this.connection = new RpcConnection(transport, new JsonWireCodec(mapper, decoder), settings, callbacks,
                 ownsCallbacks, scheduler, redactor::redact, new Session());
         this.rpc = new CodexRpc(connection, b.experimentalApi, b.requestTimeout);
+        this.held = new HeldThreads(this, replayBytesLimit);
+        this.waits = new Waits(connection, scheduler, b.requestTimeout);
     }
 
     /** Starts configuring a client. */
@@ -271,7 +266,7 @@ public final class CodexClient implements AutoCloseable {
      * {@code dynamicTools}, after any the params already declare.
      */
     public CodexThread startThread(ThreadStartParams params) {
-        return handle(await(rpc.threadStart(withTools(params)), "thread/start").thread());
+        return held.handleFor(await(rpc.threadStart(withTools(params)), "thread/start").thread());
     }
 
     /** {@link #startThread()} without blocking. */
@@ -287,7 +282,7 @@ public final class CodexClient implements AutoCloseable {
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-        return rpc.threadStart(withTools).thenApply(r -> handle(r.thread()));
+        return rpc.threadStart(withTools).thenApply(r -> held.handleFor(r.thread()));
     }
 
     private ThreadStartParams withTools(ThreadStartParams params) {
@@ -319,7 +314,7 @@ public final class CodexClient implements AutoCloseable {
 
     /** Resumes a stored thread with overrides. */
     public CodexThread resumeThread(ThreadResumeParams params) {
-        return handle(await(rpc.threadResume(params), "thread/resume").thread());
+        return held.handleFor(await(rpc.threadResume(params), "thread/resume").thread());
     }
 
     /** {@link #resumeThread(String)} without blocking. */
@@ -329,7 +324,7 @@ public final class CodexClient implements AutoCloseable {
 
     /** {@link #resumeThread(ThreadResumeParams)} without blocking. */
     public CompletableFuture<CodexThread> resumeThreadAsync(ThreadResumeParams params) {
-        return rpc.threadResume(params).thenApply(r -> handle(r.thread()));
+        return rpc.threadResume(params).thenApply(r -> held.handleFor(r.thread()));
     }
 
     /** Forks a thread by id into a new thread. */
@@ -339,7 +334,7 @@ public final class CodexClient implements AutoCloseable {
 
     /** Forks a thread with overrides. */
     public CodexThread forkThread(ThreadForkParams params) {
-        return handle(await(rpc.threadFork(params), "thread/fork").thread());
+        return held.handleFor(await(rpc.threadFork(params), "thread/fork").thread());
     }
 
     /** {@link #forkThread(String)} without blocking. */
@@ -349,7 +344,7 @@ public final class CodexClient implements AutoCloseable {
 
     /** {@link #forkThread(ThreadForkParams)} without blocking. */
     public CompletableFuture<CodexThread> forkThreadAsync(ThreadForkParams params) {
-        return rpc.threadFork(params).thenApply(r -> handle(r.thread()));
+        return rpc.threadFork(params).thenApply(r -> held.handleFor(r.thread()));
     }
 
     /**
@@ -358,8 +353,7 @@ public final class CodexClient implements AutoCloseable {
      * only finds the ones in use.
      */
     public Optional<CodexThread> thread(String threadId) {
-        ThreadRouter r = threads.get(threadId);
-        return r == null ? Optional.empty() : Optional.of(r.handle);
+        return held.handle(threadId);
     }
 
     /**
@@ -425,44 +419,6 @@ public final class CodexClient implements AutoCloseable {
         return convert(tree, ThreadListParams.class);
     }
 
-    /** The handle for a thread the server described: the held one if the client holds the thread, else a new one. */
-    private CodexThread handle(Thread t) {
-        ThreadRouter r = threads.get(t.id());
-        return r != null ? r.handle : new CodexThread(this, t);
-    }
-
-    /**
-     * Takes hold of a thread: its routing state exists (or is created) and stays until every hold is released.
-     * Holds are a turn starting or running and an open thread subscription.
-     */
-    ThreadRouter hold(CodexThread handle) {
-        return threads.compute(handle.id(), (id, r) -> {
-            ThreadRouter held = r != null ? r : new ThreadRouter(this, handle, replayBytesLimit);
-            held.holds++;
-            return held;
-        });
-    }
-
-    /** Releases one hold; the last one lets go of the thread's state (a finished, idle thread). */
-    void unhold(ThreadRouter router) {
-        threads.computeIfPresent(router.id, (id, r) -> r != router || --r.holds > 0 ? r : null);
-    }
-
-    /**
-     * Lets go of a thread whose events stop (archived, unsubscribed, closed by the server), after the events
-     * already queued for it: its turns still running fail, its listeners are closed.
-     */
-    void release(String threadId, String why) {
-        onLane(threadId, () -> releaseNow(threadId, why));
-    }
-
-    private void releaseNow(String threadId, String why) {
-        ThreadRouter r = threads.remove(threadId);
-        if (r != null) {
-            r.close(new CodexException("thread " + threadId + " " + why + "; its turns can no longer complete"));
-        }
-    }
-
     /**
      * Every notification of the connection, in wire order per codex thread, on the lane of its thread. Closing the
      * subscription stops the deliveries.
@@ -514,15 +470,8 @@ public final class CodexClient implements AutoCloseable {
             }
             listeners.deliver(n);
             String threadId = raw.threadId().orElse(null);
-            if (threadId == null) {
-                return;
-            }
-            ThreadRouter router = threads.get(threadId);
-            if (router != null) {
-                router.dispatch(raw.turnId().orElse(null), n, raw.bytes().length);
-            }
-            if (n instanceof ServerNotification.ThreadClosed) {
-                releaseNow(threadId, "was closed by the server");
+            if (threadId != null) {
+                held.dispatch(threadId, raw.turnId().orElse(null), n, raw.bytes().length);
             }
         }
 
@@ -535,12 +484,7 @@ public final class CodexClient implements AutoCloseable {
         public void onClosed(CodexTransportException cause) {
             // Not `closed`: that flag guards close(), which must still release the executor and transport after
             // the server died on its own; isClosed() already reports the ended connection.
-            for (String id : new ArrayList<>(threads.keySet())) {
-                ThreadRouter r = threads.remove(id);
-                if (r != null) {
-                    r.close(cause);
-                }
-            }
+            held.releaseAll(cause);
             scheduler.shutdown();
         }
     }
@@ -610,85 +554,17 @@ public final class CodexClient implements AutoCloseable {
         }
     }
 
-    /**
-     * Waits for a call started by the client API. The call has its own timeout (on the client's scheduler); the
-     * bound here only guards against a future nobody completes.
-     */
+    /** Waits for a call started by the client API (see {@link Waits#call}). */
     <T> T await(CompletableFuture<T> future, String what) {
-        if (!future.isDone()) {
-            checkMayBlock(what);
-        }
-        try {
-            return future.get(requestTimeout.toMillis() + 5_000, TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            future.cancel(true);
-            throw CodexTimeoutException.waitingFor(what, requestTimeout);
-        } catch (InterruptedException e) {
-            java.lang.Thread.currentThread().interrupt();
-            throw new CodexException("interrupted while waiting for " + what, e);
-        } catch (ExecutionException e) {
-            throw rethrow(e.getCause());
-        }
+        return waits.call(future, what);
     }
 
-    /**
-     * Waits for {@code future} at most {@code timeout} on the client's scheduler (so tests move that time by hand);
-     * the future itself is left alone when the wait runs out.
-     */
-    <T> T awaitWithin(CompletableFuture<T> future, Duration timeout, Supplier<CodexTimeoutException> expired,
-                      String what) {
-        CompletableFuture<T> waiter = new CompletableFuture<>();
-        future.whenComplete((v, e) -> {
-            if (e == null) {
-                waiter.complete(v);
-            } else {
-                waiter.completeExceptionally(e);
-            }
-        });
-        if (!waiter.isDone()) {
-            try {
-                Scheduler.Task t = scheduler.schedule(() -> waiter.completeExceptionally(expired.get()), timeout);
-                waiter.whenComplete((v, e) -> t.cancel());
-            } catch (RejectedExecutionException closed) {
-                // The client is closed: whatever this waits for has failed or is about to.
-            }
-        }
-        try {
-            return waiter.get();
-        } catch (InterruptedException e) {
-            java.lang.Thread.currentThread().interrupt();
-            throw new CodexException("interrupted while waiting for " + what, e);
-        } catch (ExecutionException e) {
-            throw rethrow(e.getCause());
-        }
+    Waits waits() {
+        return waits;
     }
 
-    /**
-     * Fails fast where any blocking wait would never end: on the thread that reads the connection (reachable only
-     * with a callback executor that runs tasks on the submitting thread).
-     */
-    void checkMayBlock(String what) {
-        if (connection.isReaderThread()) {
-            throw new CodexDeadlockException(what + " was called on the thread that reads the connection, which would "
-                    + "then never read the answer: the callback executor runs tasks on the submitting thread. Give "
-                    + "the client an executor with its own threads (CodexClient.Builder#callbackExecutor), or use the "
-                    + "…Async methods there");
-        }
-    }
-
-    /** Fails fast where waiting for {@code turn} would never end (see {@link CodexTurn#await}). */
-    void checkMayAwait(CodexTurn turn, String what) {
-        checkMayBlock(what);
-        if (connection.isOnLane(turn.threadId())) {
-            throw new CodexDeadlockException(what + " was called while delivering an event of thread "
-                    + turn.threadId() + " (in a listener): that thread's events, the end of this turn among them, "
-                    + "are delivered one after another on this very thread, so the turn cannot end while it waits. "
-                    + "Use turn.result().thenAccept(…) or a listener for turn/completed instead");
-        }
-    }
-
-    static CompletionException asCompletionException(Throwable t) {
-        return t instanceof CompletionException ce ? ce : new CompletionException(t);
+    HeldThreads held() {
+        return held;
     }
 
     static Duration positive(Duration d, String name) {
@@ -697,23 +573,6 @@ public final class CodexClient implements AutoCloseable {
             throw new IllegalArgumentException(name + " must be positive: " + d);
         }
         return d;
-    }
-
-    /** Rethrows a failure of an asynchronous call on the caller's thread, with the caller's stack added. */
-    static RuntimeException rethrow(Throwable failure) {
-        Throwable t = RpcConnection.unwrap(failure);
-        if (t instanceof CodexException ce) {
-            // Keep the type; add the waiting thread's stack as a suppressed trace for debuggability.
-            ce.addSuppressed(new CodexException("waited for here"));
-            return ce;
-        }
-        if (t instanceof RuntimeException re) {
-            return re;
-        }
-        if (t instanceof CancellationException) {
-            return (CancellationException) t;
-        }
-        return new CodexException(String.valueOf(t.getMessage()), t);
     }
 
     private static ThreadFactory daemon(String name) {

@@ -117,7 +117,7 @@ public final class CodexThread {
             if (e != null) {
                 Throwable cause = RpcConnection.unwrap(e);
                 s.failed(cause);
-                throw CodexClient.asCompletionException(cause);
+                throw Waits.asCompletionException(cause);
             }
             return s.claim(r);
         });
@@ -172,12 +172,12 @@ public final class CodexThread {
             throw new IllegalArgumentException("TurnStartParams.threadId is " + params.threadId()
                     + ", not this thread's id " + id);
         }
-        ThreadRouter router = client.hold(this);
+        ThreadRouter router = client.held().hold(this);
         CodexTurn turn = new CodexTurn(this, client, router);
         // Registered before the request leaves, so events racing the response are held for this turn.
         if (!router.starting(turn)) {
-            client.unhold(router);
-            router = client.hold(this);
+            client.held().unhold(router);
+            router = client.held().hold(this);
             router.starting(turn);
         }
         return new StartingTurn(router, turn, client.rpc().turnStart(params));
@@ -260,13 +260,13 @@ public final class CodexThread {
      */
     public void archive() {
         client.await(archiveCall(), "thread/archive");
-        client.release(id, "was archived");
+        client.held().release(id, "was archived");
     }
 
     /** {@link #archive()} without blocking. */
     public CompletableFuture<Void> archiveAsync() {
         return archiveCall().thenApply(r -> {
-            client.release(id, "was archived");
+            client.held().release(id, "was archived");
             return null;
         });
     }
@@ -338,13 +338,13 @@ public final class CodexThread {
      */
     public void unsubscribe() {
         client.await(unsubscribeCall(), "thread/unsubscribe");
-        client.release(id, "was unsubscribed");
+        client.held().release(id, "was unsubscribed");
     }
 
     /** {@link #unsubscribe()} without blocking. */
     public CompletableFuture<Void> unsubscribeAsync() {
         return unsubscribeCall().thenApply(r -> {
-            client.release(id, "was unsubscribed");
+            client.held().release(id, "was unsubscribed");
             return null;
         });
     }
@@ -359,8 +359,8 @@ public final class CodexThread {
      */
     public Subscription onEvent(Consumer<? super ServerNotification> listener) {
         Objects.requireNonNull(listener, "listener");
-        ThreadRouter router = client.hold(this);
-        Listeners.Entry<ServerNotification> entry = router.listeners.entry(listener, () -> client.unhold(router));
+        ThreadRouter router = client.held().hold(this);
+        Listeners.Entry<ServerNotification> entry = router.listeners.entry(listener, () -> client.held().unhold(router));
         router.listeners.add(entry);
         return entry;
     }

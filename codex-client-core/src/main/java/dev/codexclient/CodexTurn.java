@@ -352,7 +352,7 @@ public final class CodexTurn {
 
     /** A copy of the result whose blocking waits fail fast where they could never end. */
     private CompletableFuture<TurnResult> guarded() {
-        WaitGuardedFuture<TurnResult> copy = new WaitGuardedFuture<>(() -> client.checkMayAwait(this,
+        WaitGuardedFuture<TurnResult> copy = new WaitGuardedFuture<>(() -> client.waits().checkMayAwait(this,
                 "waiting for the result of " + this));
         result.whenComplete((r, e) -> {
             if (e == null) {
@@ -379,9 +379,9 @@ public final class CodexTurn {
     public TurnResult await(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
         if (!result.isDone()) {
-            client.checkMayAwait(this, "turn.await()");
+            client.waits().checkMayAwait(this, "turn.await()");
         }
-        return client.awaitWithin(result, timeout, () -> CodexTimeoutException.waitingFor(
+        return client.waits().within(result, timeout, () -> CodexTimeoutException.waitingFor(
                 "completion of a turn of thread " + thread.id(), timeout), "a turn");
     }
 
@@ -569,7 +569,7 @@ public final class CodexTurn {
     /** The turn no longer needs its thread's routing: the client may let go of the thread. */
     private void leaveRouter() {
         router.turnEnded(this);
-        client.unhold(router);
+        client.held().unhold(router);
     }
 
     @Override

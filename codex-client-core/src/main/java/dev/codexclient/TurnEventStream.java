@@ -97,7 +97,7 @@ public final class TurnEventStream implements Iterable<ServerNotification>, Auto
         Object n = queue.poll();
         while (n == null || n instanceof Expired) {
             if (n == null) {
-                client.checkMayAwait(turn, "iterating turn.events()");
+                client.waits().checkMayAwait(turn, "iterating turn.events()");
             }
             n = timeout == null ? takeUninterruptedly() : takeWithin(timeout);
         }

@@ -149,8 +149,11 @@ class RealCodexReentrancyTest {
             CodexTurn turn = client.startThread(codex.threadParams().build()).startTurn("talk");
             List<ServerNotification> received = new CopyOnWriteArrayList<>();
             List<ServerNotification> control = new CopyOnWriteArrayList<>();
+            // The lane is held meanwhile: the replay the first subscription would get runs after its close().
+            Runnable release = SubscriptionTest.holdLane(turn.thread());
             turn.onEvent(received::add).close();
             turn.onEvent(control::add);
+            release.run();
             assertThat(turn.await(WAIT).status()).isEqualTo(TurnStatus.COMPLETED);
             CompletableFuture<Void> drained = new CompletableFuture<>();
             ClientInternals.onLane(turn.thread(), () -> drained.complete(null));

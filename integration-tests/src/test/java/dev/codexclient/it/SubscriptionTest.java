@@ -69,9 +69,12 @@ class SubscriptionTest {
                 CodexThread thread = client.startThread();
                 CodexTurn turn = thread.startTurn("go");
                 List<String> received = new CopyOnWriteArrayList<>();
+                // Hold the lane so that whatever the subscription would get is still queued when it closes.
+                Runnable release = holdLane(thread);
 
                 kind.subscribe(client, thread, turn, received::add).close();
 
+                release.run();
                 turn.await(WAIT);
                 drainLane(turn);
                 assertThat(received).isEmpty();
@@ -88,11 +91,14 @@ class SubscriptionTest {
                 CodexThread thread = client.startThread();
                 CodexTurn turn = thread.startTurn("go");
                 turn.await(WAIT);
-                // Every delta is in the replay buffer now; the replay runs on the lane, after this close().
+                // Every delta is in the replay buffer now. The lane is held while subscribing, so the replay
+                // runs after this close().
+                Runnable release = holdLane(thread);
                 List<String> received = new CopyOnWriteArrayList<>();
                 List<String> control = new CopyOnWriteArrayList<>();
                 kind.subscribe(client, thread, turn, received::add).close();
                 kind.subscribe(client, thread, turn, control::add);
+                release.run();
                 drainLane(turn);
                 assertThat(control).hasSize(DELTAS);
                 assertThat(received).isEmpty();
@@ -226,6 +232,18 @@ class SubscriptionTest {
                 turn.interrupt();
             }
         }
+    }
+
+    /** Blocks the thread's delivery lane until the returned action runs. */
+    static Runnable holdLane(CodexThread thread) throws Exception {
+        CompletableFuture<Void> held = new CompletableFuture<>();
+        CompletableFuture<Void> release = new CompletableFuture<>();
+        ClientInternals.onLane(thread, () -> {
+            held.complete(null);
+            release.join();
+        });
+        held.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        return () -> release.complete(null);
     }
 
     /** Returns once every task already queued on the turn's lane has run. */
