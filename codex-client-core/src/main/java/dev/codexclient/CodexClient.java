@@ -759,7 +759,9 @@ public final class CodexClient implements AutoCloseable {
 
         /**
          * The executor for listeners, handlers and future completions (default: a cached pool of daemon threads,
-         * shut down on close). An executor you pass is not shut down by the client.
+         * shut down on close). An executor you pass is not shut down by the client. It must run tasks on threads of
+         * its own, never on the submitting thread, and have a thread for each listener or handler that may block
+         * at the same time (see the "Threading" section of the README).
          */
         public Builder callbackExecutor(ExecutorService executor) {
             this.executor = Objects.requireNonNull(executor, "executor");
