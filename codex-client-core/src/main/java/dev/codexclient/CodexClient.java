@@ -5,17 +5,23 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.codexclient.errors.CodexDeadlockException;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexProtocolException;
 import dev.codexclient.errors.CodexRpcException;
 import dev.codexclient.errors.CodexTimeoutException;
 import dev.codexclient.errors.CodexTransportException;
+import dev.codexclient.internal.ClientInternals;
 import dev.codexclient.internal.Redactor;
 import dev.codexclient.internal.decode.NotificationDecoder;
 import dev.codexclient.internal.rpc.IncomingNotification;
 import dev.codexclient.internal.rpc.IncomingRequest;
+import dev.codexclient.internal.rpc.JsonWireCodec;
 import dev.codexclient.internal.rpc.RpcConnection;
 import dev.codexclient.internal.rpc.RpcSettings;
+import dev.codexclient.internal.time.Scheduler;
+import dev.codexclient.internal.time.SystemScheduler;
+import dev.codexclient.internal.transport.TransportInternals;
 import dev.codexclient.protocol.ChatgptAuthTokensRefreshParams;
 import dev.codexclient.protocol.ChatgptAuthTokensRefreshResponse;
 import dev.codexclient.protocol.LoginAccountParams;
@@ -48,17 +54,12 @@ import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -86,8 +87,18 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
- * <p>Thread safety: every method may be called from any thread. Listeners and handlers run on the callback
- * executor, never on the connection's reader thread; events of one codex thread are delivered in wire order.
+ * <p>Threading (the full rules: the "Threading" section of the README). Every method may be called from any
+ * thread, listeners and handlers included. Listeners of one codex thread run one after another, in wire order, on
+ * that thread's delivery lane; server-request handlers (approvals, tools, …) and the dependents of the futures
+ * the client returns run on the callback executor; nothing runs on the thread that reads the connection.
+ *
+ * <p>One rule for every method that waits: a call to the server {@code foo(…)} waits at most the request timeout
+ * and has a twin {@code fooAsync(…)} that returns a {@link CompletableFuture} and never blocks
+ * ({@link #startThreadAsync}, {@link CodexThread#startTurnAsync}, {@link CodexThread#readAsync}, …); waiting for a
+ * turn takes its own timeout ({@link CodexTurn#await(Duration)}, twin: {@link CodexTurn#result()}). The async twins
+ * are what code inside listeners should prefer. Blocking forms work there too, except where the wait could never
+ * end: waiting for a turn on the lane that delivers that turn's events, which fails at once with
+ * {@link CodexDeadlockException}.
  *
  * <p>Conventions that hold across the API:
  * <ul>
@@ -116,6 +127,45 @@ public final class CodexClient implements AutoCloseable {
     /** How long a failed handshake waits for the connection's end to be reported (it is, at once, normally). */
     private static final Duration CONNECTION_END_WAIT = Duration.ofSeconds(2);
 
+    static {
+        ClientInternals.install(new ClientInternals.Access() {
+            @Override
+            public void useScheduler(Builder builder, Scheduler scheduler) {
+                builder.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+            }
+
+            @Override
+            public int heldThreads(CodexClient client) {
+                return client.held.size();
+            }
+
+            @Override
+            public int lanes(CodexClient client) {
+                return client.connection.laneCount();
+            }
+
+            @Override
+            public int pendingRequests(CodexClient client) {
+                return client.connection.pendingCount();
+            }
+
+            @Override
+            public int registeredSecrets(CodexClient client) {
+                return client.redactor.registeredCount();
+            }
+
+            @Override
+            public int turnListeners(CodexTurn turn) {
+                return turn.listenerCount();
+            }
+
+            @Override
+            public void onLane(CodexThread thread, Runnable task) {
+                thread.onLane(task);
+            }
+        });
+    }
+
     private final RpcConnection connection;
     private final Transport transport;
     /** The client's bound on close(); null to leave it to the transport's own close timeout. */
@@ -123,9 +173,10 @@ public final class CodexClient implements AutoCloseable {
     private final ObjectMapper mapper = ProtocolJson.mapper();
     private final ObjectMapper userMapper;
     private final CodexRpc rpc;
-    private final ScheduledExecutorService scheduler;
-    private final Map<String, CodexThread> threads = new ConcurrentHashMap<>();
-    private final List<Consumer<ServerNotification>> listeners = new CopyOnWriteArrayList<>();
+    private final Scheduler scheduler;
+    private final HeldThreads held;
+    private final Waits waits;
+    private final Listeners<ServerNotification> listeners = new Listeners<>("notification");
     private final NotificationDecoder decoder = new NotificationDecoder(mapper);
     private final ServerRequestRouter router;
     private final List<DynamicTool> tools;
@@ -133,6 +184,8 @@ public final class CodexClient implements AutoCloseable {
     private final Duration interruptGrace;
     private final Duration turnWatchdog;
     private final int replayLimit;
+    private final long replayBytesLimit;
+    private final Redactor redactor;
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile ServerInfo serverInfo;
 
@@ -145,18 +198,20 @@ public final class CodexClient implements AutoCloseable {
         this.interruptGrace = b.interruptGrace;
         this.turnWatchdog = b.turnWatchdog;
         this.replayLimit = b.replayLimit;
+        this.replayBytesLimit = b.replayBytes;
         this.tools = List.copyOf(b.tools.values());
-        this.listeners.addAll(b.listeners);
-        this.scheduler = new ScheduledThreadPoolExecutor(1, daemon("codex-client-scheduler"));
-        ((ScheduledThreadPoolExecutor) scheduler).setRemoveOnCancelPolicy(true);
-        Redactor redactor = b.redactor;
+        b.listeners.forEach(listeners::add);
+        this.scheduler = b.scheduler != null ? b.scheduler : new SystemScheduler("codex-client-scheduler");
+        this.redactor = b.redactor;
         RetryPolicy retry = b.retryPolicy;
         RpcSettings settings = new RpcSettings(b.requestTimeout, retry.maxAttempts(), retry.initialBackoff(),
                 retry.maxBackoff(), retry.maxTotal());
-        this.connection = new RpcConnection(transport, mapper, settings, callbacks, ownsCallbacks,
-                redactor::redact, new Session());
+        this.connection = new RpcConnection(transport, new JsonWireCodec(mapper, decoder), settings, callbacks,
+                ownsCallbacks, scheduler, redactor::redact, new Session());
         this.router = new ServerRequestRouter(mapper, userMapper, b, this.tools, connection::executeCallback);
         this.rpc = new CodexRpc(connection, b.experimentalApi, b.requestTimeout);
+        this.held = new HeldThreads(this, replayBytesLimit);
+        this.waits = new Waits(connection, scheduler, b.requestTimeout);
     }
 
     /** Starts configuring a client. */
@@ -250,6 +305,9 @@ public final class CodexClient implements AutoCloseable {
 
     // ------------------------------------------------------------------------------------------------ threads
 
+    // Each blocking form waits for the call itself and finishes on the calling thread; each async twin finishes in
+    // a dependent of the call. So a blocking call needs nothing but the answer: no callback thread.
+
     /** Starts a thread with the server's defaults and this client's dynamic tools. */
     public CodexThread startThread() {
         return startThread(ThreadStartParams.builder().build());
@@ -260,27 +318,45 @@ public final class CodexClient implements AutoCloseable {
      * {@code dynamicTools}, after any the params already declare.
      */
     public CodexThread startThread(ThreadStartParams params) {
-        Objects.requireNonNull(params, "params");
-        ThreadStartParams withTools = params;
-        if (!tools.isEmpty()) {
-            List<JsonNode> specs = new ArrayList<>();
-            if (params.dynamicTools() != null) {
-                params.dynamicTools().forEach(t -> specs.add(mapper.valueToTree(t)));
-            }
-            for (DynamicTool t : tools) {
-                ObjectNode spec = mapper.createObjectNode();
-                spec.put("type", "function");
-                spec.put("name", t.name());
-                spec.put("description", t.description());
-                spec.set("inputSchema", t.inputSchemaNode());
-                specs.add(spec);
-            }
-            ObjectNode tree = mapper.valueToTree(params);
-            tree.set("dynamicTools", mapper.valueToTree(specs));
-            withTools = convert(tree, ThreadStartParams.class);
+        return held.handleFor(await(rpc.threadStart(withTools(params)), "thread/start").thread());
+    }
+
+    /** {@link #startThread()} without blocking. */
+    public CompletableFuture<CodexThread> startThreadAsync() {
+        return startThreadAsync(ThreadStartParams.builder().build());
+    }
+
+    /** {@link #startThread(ThreadStartParams)} without blocking. */
+    public CompletableFuture<CodexThread> startThreadAsync(ThreadStartParams params) {
+        ThreadStartParams withTools;
+        try {
+            withTools = withTools(params);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
         }
-        ThreadInfo t = await(rpc.threadStart(withTools), "thread/start").thread();
-        return register(t);
+        return rpc.threadStart(withTools).thenApply(r -> held.handleFor(r.thread()));
+    }
+
+    private ThreadStartParams withTools(ThreadStartParams params) {
+        Objects.requireNonNull(params, "params");
+        if (tools.isEmpty()) {
+            return params;
+        }
+        List<JsonNode> specs = new ArrayList<>();
+        if (params.dynamicTools() != null) {
+            params.dynamicTools().forEach(t -> specs.add(mapper.valueToTree(t)));
+        }
+        for (DynamicTool t : tools) {
+            ObjectNode spec = mapper.createObjectNode();
+            spec.put("type", "function");
+            spec.put("name", t.name());
+            spec.put("description", t.description());
+            spec.set("inputSchema", t.inputSchemaNode());
+            specs.add(spec);
+        }
+        ObjectNode tree = mapper.valueToTree(params);
+        tree.set("dynamicTools", mapper.valueToTree(specs));
+        return convert(tree, ThreadStartParams.class);
     }
 
     /** Resumes a stored thread by id. */
@@ -290,7 +366,17 @@ public final class CodexClient implements AutoCloseable {
 
     /** Resumes a stored thread with overrides. */
     public CodexThread resumeThread(ThreadResumeParams params) {
-        return register(await(rpc.threadResume(params), "thread/resume").thread());
+        return held.handleFor(await(rpc.threadResume(params), "thread/resume").thread());
+    }
+
+    /** {@link #resumeThread(String)} without blocking. */
+    public CompletableFuture<CodexThread> resumeThreadAsync(String threadId) {
+        return resumeThreadAsync(ThreadResumeParams.builder().threadId(threadId).build());
+    }
+
+    /** {@link #resumeThread(ThreadResumeParams)} without blocking. */
+    public CompletableFuture<CodexThread> resumeThreadAsync(ThreadResumeParams params) {
+        return rpc.threadResume(params).thenApply(r -> held.handleFor(r.thread()));
     }
 
     /** Forks a thread by id into a new thread. */
@@ -300,17 +386,32 @@ public final class CodexClient implements AutoCloseable {
 
     /** Forks a thread with overrides. */
     public CodexThread forkThread(ThreadForkParams params) {
-        return register(await(rpc.threadFork(params), "thread/fork").thread());
+        return held.handleFor(await(rpc.threadFork(params), "thread/fork").thread());
     }
 
-    /** The handle of a thread this client has open, if any. */
+    /** {@link #forkThread(String)} without blocking. */
+    public CompletableFuture<CodexThread> forkThreadAsync(String threadId) {
+        return forkThreadAsync(ThreadForkParams.builder().threadId(threadId).build());
+    }
+
+    /** {@link #forkThread(ThreadForkParams)} without blocking. */
+    public CompletableFuture<CodexThread> forkThreadAsync(ThreadForkParams params) {
+        return rpc.threadFork(params).thenApply(r -> held.handleFor(r.thread()));
+    }
+
+    /**
+     * The handle of a thread this client holds right now: one with a turn starting or running, or with a listener
+     * added by {@link CodexThread#onEvent}. Handles of other threads stay usable (see {@link CodexThread}); this
+     * only finds the ones in use.
+     */
     public Optional<CodexThread> thread(String threadId) {
-        return Optional.ofNullable(threads.get(threadId));
+        return held.handle(threadId);
     }
 
     /**
      * Every stored thread matching {@code params}, page by page as the iteration proceeds (each page is one
-     * {@code thread/list} call following {@code nextCursor}).
+     * {@code thread/list} call following {@code nextCursor}; each waits at most the request timeout).
+     * {@link #listThreadsAsync(ThreadListParams)} is the non-blocking twin.
      */
     public Iterable<ThreadInfo> listThreads(ThreadListParams params) {
         Objects.requireNonNull(params, "params");
@@ -322,12 +423,7 @@ public final class CodexClient implements AutoCloseable {
             @Override
             public boolean hasNext() {
                 while (!page.hasNext() && !last) {
-                    ObjectNode tree = mapper.valueToTree(params);
-                    if (cursor != null) {
-                        tree.put("cursor", cursor);
-                    }
-                    ThreadListResponse r = await(rpc.threadList(convert(tree, ThreadListParams.class)),
-                            "thread/list");
+                    ThreadListResponse r = await(rpc.threadList(page(params, cursor)), "thread/list");
                     page = r.data() == null ? Collections.emptyIterator() : r.data().iterator();
                     cursor = r.nextCursor();
                     last = cursor == null || cursor.isEmpty();
@@ -350,20 +446,38 @@ public final class CodexClient implements AutoCloseable {
         return listThreads(ThreadListParams.builder().build());
     }
 
-    private CodexThread register(ThreadInfo t) {
-        return threads.computeIfAbsent(t.id(), id -> new CodexThread(this, t));
+    /** Every stored thread matching {@code params}, all pages, without blocking. */
+    public CompletableFuture<List<ThreadInfo>> listThreadsAsync(ThreadListParams params) {
+        Objects.requireNonNull(params, "params");
+        return listFrom(params, params.cursor(), new ArrayList<>());
     }
 
-    void forget(CodexThread thread) {
-        threads.remove(thread.id(), thread);
+    private CompletableFuture<List<ThreadInfo>> listFrom(ThreadListParams params, String cursor, List<ThreadInfo> into) {
+        return rpc.threadList(page(params, cursor)).thenCompose(r -> {
+            if (r.data() != null) {
+                into.addAll(r.data());
+            }
+            String next = r.nextCursor();
+            return next == null || next.isEmpty() ? CompletableFuture.completedFuture(List.copyOf(into))
+                    : listFrom(params, next, into);
+        });
     }
 
-    /** Every notification of the connection, in wire order per codex thread. */
+    private ThreadListParams page(ThreadListParams params, String cursor) {
+        ObjectNode tree = mapper.valueToTree(params);
+        if (cursor != null) {
+            tree.put("cursor", cursor);
+        }
+        return convert(tree, ThreadListParams.class);
+    }
+
+    /**
+     * Every notification of the connection, in wire order per codex thread, on the lane of its thread. Closing the
+     * subscription stops the deliveries.
+     */
     public Subscription onNotification(Consumer<? super ServerNotification> listener) {
         Objects.requireNonNull(listener, "listener");
-        Consumer<ServerNotification> l = listener::accept;
-        listeners.add(l);
-        return () -> listeners.remove(l);
+        return listeners.add(listener);
     }
 
     // ------------------------------------------------------------------------------------------------ closing
@@ -425,7 +539,7 @@ public final class CodexClient implements AutoCloseable {
             try {
                 connection.close();
             } finally {
-                scheduler.shutdownNow();
+                scheduler.shutdown();
             }
         }
     }
@@ -433,13 +547,6 @@ public final class CodexClient implements AutoCloseable {
     // ------------------------------------------------------------------------------------------------ internals
 
     private final class Session implements RpcConnection.Handler {
-        @Override
-        public IncomingNotification decodeLine(byte[] line) {
-            NotificationDecoder.Decoded d = decoder.decodeLine(line);
-            return d == null ? null : new IncomingNotification(d.method(), line, d.threadId(), d.turnId(), mapper,
-                    d.notification());
-        }
-
         @Override
         public void onNotification(IncomingNotification raw) {
             ServerNotification n;
@@ -453,18 +560,10 @@ public final class CodexClient implements AutoCloseable {
                         raw.method(), e.getMessage());
                 n = new ServerNotification.Unrecognized(message);
             }
-            for (Consumer<ServerNotification> l : listeners) {
-                try {
-                    l.accept(n);
-                } catch (RuntimeException e) {
-                    LOG.warn("A notification listener threw; other listeners still get the event", e);
-                }
-            }
-            if (raw.threadId().isPresent()) {
-                CodexThread thread = threads.get(raw.threadId().get());
-                if (thread != null) {
-                    thread.dispatch(raw, n);
-                }
+            listeners.deliver(n);
+            String threadId = raw.threadId().orElse(null);
+            if (threadId != null) {
+                held.dispatch(threadId, raw.turnId().orElse(null), n, raw.bytes().length);
             }
         }
 
@@ -482,9 +581,8 @@ public final class CodexClient implements AutoCloseable {
         public void onClosed(CodexTransportException cause) {
             // Not `closed`: that flag guards close(), which must still release the executor and transport after
             // the server died on its own; isClosed() already reports the ended connection.
-            for (CodexThread t : threads.values()) {
-                t.failAll(cause);
-            }
+            held.releaseAll(cause);
+            scheduler.shutdown();
         }
     }
 
@@ -505,6 +603,15 @@ public final class CodexClient implements AutoCloseable {
         return replayLimit;
     }
 
+    long replayBytesLimit() {
+        return replayBytesLimit;
+    }
+
+    /** Masks this client's secrets (API key, tokens, registered secrets) and the usual credential shapes. */
+    Redactor redactor() {
+        return redactor;
+    }
+
     /** Starts the client-wide watchdog on a new turn, when one is configured. */
     void watchNewTurn(CodexTurn turn) {
         if (turnWatchdog != null) {
@@ -512,22 +619,28 @@ public final class CodexClient implements AutoCloseable {
         }
     }
 
-    ScheduledFuture<?> schedule(Runnable task, Duration delay) {
-        return scheduler.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
+    Scheduler.Task schedule(Runnable task, Duration delay) {
+        return scheduler.schedule(task, delay);
+    }
+
+    Scheduler scheduler() {
+        return scheduler;
     }
 
     /** After an interrupt, give the server a grace period to settle the turn before declaring it stalled. */
-    void scheduleGrace(CodexTurn turn) {
-        if (scheduler.isShutdown()) {
-            return;
+    Scheduler.Task scheduleGrace(CodexTurn turn) {
+        try {
+            return schedule(() -> turn.thread().onLane(() -> {
+                if (!turn.isDone()) {
+                    LOG.warn("turn {} did not settle within {} ms of its interrupt; completing it as stalled", turn,
+                            interruptGrace.toMillis());
+                    turn.stall();
+                }
+            }), interruptGrace);
+        } catch (RejectedExecutionException closed) {
+            // The client is closed: the turn fails with the connection.
+            return () -> false;
         }
-        schedule(() -> turn.thread().onLane(() -> {
-            if (!turn.isDone()) {
-                LOG.warn("turn {} did not settle within {} ms of its interrupt; completing it as stalled", turn,
-                        interruptGrace.toMillis());
-                turn.stall();
-            }
-        }), interruptGrace);
     }
 
     private <T> T convert(JsonNode tree, Class<T> type) {
@@ -538,37 +651,25 @@ public final class CodexClient implements AutoCloseable {
         }
     }
 
-    /** Waits for a call started by the client API, bounded by the request timeout plus a margin. */
+    /** Waits for a call started by the client API (see {@link Waits#call}). */
     <T> T await(CompletableFuture<T> future, String what) {
-        try {
-            // The call has its own timeout; this bound only guards against a future nobody completes.
-            return future.get(requestTimeout.toMillis() + 5_000, TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            future.cancel(true);
-            throw CodexTimeoutException.waitingFor(what, requestTimeout);
-        } catch (InterruptedException e) {
-            java.lang.Thread.currentThread().interrupt();
-            throw new CodexException("interrupted while waiting for " + what, e);
-        } catch (ExecutionException e) {
-            throw rethrow(e.getCause());
-        }
+        return waits.call(future, what);
     }
 
-    /** Rethrows a failure of an asynchronous call on the caller's thread, with the caller's stack added. */
-    static RuntimeException rethrow(Throwable failure) {
-        Throwable t = RpcConnection.unwrap(failure);
-        if (t instanceof CodexException ce) {
-            // Keep the type; add the waiting thread's stack as a suppressed trace for debuggability.
-            ce.addSuppressed(new CodexException("waited for here"));
-            return ce;
+    Waits waits() {
+        return waits;
+    }
+
+    HeldThreads held() {
+        return held;
+    }
+
+    static Duration positive(Duration d, String name) {
+        Objects.requireNonNull(d, name);
+        if (d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException(name + " must be positive: " + d);
         }
-        if (t instanceof RuntimeException re) {
-            return re;
-        }
-        if (t instanceof CancellationException) {
-            return (CancellationException) t;
-        }
-        return new CodexException(String.valueOf(t.getMessage()), t);
+        return d;
     }
 
     private static ThreadFactory daemon(String name) {
@@ -605,7 +706,16 @@ public final class CodexClient implements AutoCloseable {
         private ExecutorService executor;
         private ObjectMapper userMapper;
         private int replayLimit = 10_000;
-        private final Redactor redactor = Redactor.shared();
+        private long replayBytes = 8L * 1024 * 1024;
+        /** This client's own: secrets registered with one client are never masked or kept by another. */
+        private final Redactor redactor = new Redactor();
+
+        {
+            // The stdio transport this builder spawns masks what the client masks, refreshed tokens included.
+            TransportInternals.shareRedactor(stdio, redactor);
+        }
+        /** The client's clock and timer; tests put a manual one here (see ClientInternals). */
+        Scheduler scheduler;
         private LoginAccountParams login;
         final Map<String, DynamicTool> tools = new LinkedHashMap<>();
         final List<Consumer<ServerNotification>> listeners = new ArrayList<>();
@@ -728,6 +838,7 @@ public final class CodexClient implements AutoCloseable {
         public Builder apiKey(String apiKey) {
             Objects.requireNonNull(apiKey, "apiKey");
             redactor.register(apiKey);
+
             this.login = new LoginAccountParams.ApiKey(apiKey);
             return this;
         }
@@ -786,19 +897,37 @@ public final class CodexClient implements AutoCloseable {
 
         /**
          * The executor for listeners, handlers and future completions (default: a cached pool of daemon threads,
-         * shut down on close). An executor you pass is not shut down by the client.
+         * shut down on close). An executor you pass is not shut down by the client. It must run tasks on threads of
+         * its own, never on the submitting thread, and have a thread for each listener or handler that may block
+         * at the same time (see the "Threading" section of the README).
          */
         public Builder callbackExecutor(ExecutorService executor) {
             this.executor = Objects.requireNonNull(executor, "executor");
             return this;
         }
 
-        /** How many events each turn keeps for listeners attached late (default 10 000). */
+        /**
+         * How many events each turn keeps for listeners attached late (default 10 000); see also
+         * {@link #turnReplayBytes(long)}. The oldest go first.
+         */
         public Builder turnReplayLimit(int events) {
             if (events < 0) {
                 throw new IllegalArgumentException("turnReplayLimit must not be negative");
             }
             this.replayLimit = events;
+            return this;
+        }
+
+        /**
+         * How many bytes of events each turn keeps for listeners attached late (default 8 MiB), measured by the
+         * length of their lines on the wire. The same bound applies to the events a thread holds for a turn whose
+         * {@code turn/start} response has not arrived yet.
+         */
+        public Builder turnReplayBytes(long bytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("turnReplayBytes must not be negative");
+            }
+            this.replayBytes = bytes;
             return this;
         }
 
@@ -877,7 +1006,8 @@ public final class CodexClient implements AutoCloseable {
                 CompletableFuture<ChatgptAuthTokensRefreshResponse> source = handler.apply(p).toCompletableFuture();
                 return ServerRequestRouter.cancelsSource(source, source.thenApply(r -> {
                     if (r != null && r.accessToken() != null) {
-                        redactor.register(r.accessToken());
+                        // Bounded: a client refreshing for weeks keeps the latest tokens only.
+                        redactor.registerRefreshed(r.accessToken());
                     }
                     return r;
                 }));

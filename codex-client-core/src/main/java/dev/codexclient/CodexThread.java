@@ -1,60 +1,53 @@
 package dev.codexclient;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.codexclient.errors.CodexProtocolException;
 import dev.codexclient.internal.rpc.RpcConnection;
-import dev.codexclient.internal.rpc.IncomingNotification;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.ThreadInfo;
 import dev.codexclient.protocol.ThreadArchiveParams;
 import dev.codexclient.protocol.ThreadCompactStartParams;
 import dev.codexclient.protocol.ThreadForkParams;
 import dev.codexclient.protocol.ThreadReadParams;
+import dev.codexclient.protocol.ThreadReadResponse;
 import dev.codexclient.protocol.ThreadRevertParams;
+import dev.codexclient.protocol.ThreadRevertResponse;
 import dev.codexclient.protocol.ThreadSetNameParams;
 import dev.codexclient.protocol.ThreadUnarchiveParams;
 import dev.codexclient.protocol.ThreadUnsubscribeParams;
 import dev.codexclient.protocol.TurnStartParams;
 import dev.codexclient.protocol.TurnStartResponse;
 import dev.codexclient.protocol.UserInput;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
-import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * A codex thread (a conversation) this client started, resumed or forked: start turns on it, read it, name,
- * archive, revert or compact it, and listen to its events.
+ * A codex thread (a conversation): start turns on it, read it, name, archive, revert or compact it, and listen to
+ * its events.
  *
  * <pre>{@code
  * CodexThread thread = codex.startThread();
  * TurnResult r = thread.startTurn("Summarise README.md").await(Duration.ofMinutes(2));
  * }</pre>
  *
- * <p>All events of one thread are processed on one delivery lane, in wire order; that lane also routes each
- * event to its turn, including events that arrive before the {@code turn/start} response names the turn.
+ * <p>Every method that waits for the server has an {@code …Async} twin that returns a {@link CompletableFuture}
+ * and never blocks; the blocking form waits at most the client's request timeout. Inside listeners and handlers,
+ * both work (see the "Threading" section of the README); the async twins keep the thread that delivers events
+ * free.
+ *
+ * <p>A handle is a thread id plus the client: it never goes stale. The client keeps routing state for the thread
+ * only while something needs it (a turn starting or running, a listener added with {@link #onEvent}); it lets go
+ * of that state when the thread is idle, unsubscribed, archived or closed by the server
+ * ({@code thread/closed}). A handle used after that works as before: calls go to the server, and starting a turn
+ * or adding a listener takes hold of the thread again. (A thread the server closed has to be
+ * {@link CodexClient#resumeThread(String) resumed} before the server accepts turns on it.)
  */
 public final class CodexThread {
-    private static final Logger LOG = LoggerFactory.getLogger(CodexThread.class);
-    private static final int MAX_UNCLAIMED = 10_000;
-
     private final CodexClient client;
     private final String id;
     private volatile ThreadInfo info;
-
-    // Lane-confined state (see onLane).
-    private final Map<String, CodexTurn> turns = new HashMap<>();
-    private final Deque<CodexTurn> starting = new ArrayDeque<>();
-    private final List<Object[]> unclaimed = new ArrayList<>();
-    private final List<Consumer<ServerNotification>> listeners = new CopyOnWriteArrayList<>();
 
     CodexThread(CodexClient client, ThreadInfo info) {
         this.client = client;
@@ -81,40 +74,113 @@ public final class CodexThread {
 
     /** Starts a turn with the given inputs (text, images, skills, mentions; see {@link Inputs}). */
     public CodexTurn startTurn(List<UserInput> input) {
-        return startTurn(TurnStartParams.builder().threadId(id).input(List.copyOf(input)).build());
+        return startTurn(params(input));
     }
 
     /**
      * Starts a turn with full control over its overrides (model, effort, sandbox, approval policy, output schema,
      * …). {@code params.threadId()} must be this thread's id; {@link #turnParams()} gives a builder with it set.
+     * Returns once the server has accepted the turn; its events may already be arriving.
      */
     public CodexTurn startTurn(TurnStartParams params) {
+        StartingTurn s = begin(params);
+        TurnStartResponse response;
+        try {
+            response = client.await(s.response(), "turn/start on thread " + id);
+        } catch (RuntimeException e) {
+            s.failed(e);
+            throw e;
+        }
+        // Claimed here rather than in a dependent of the response: the blocking form needs no callback thread.
+        return s.claim(response);
+    }
+
+    /** {@link #startTurn(String)} without blocking: completes with the turn once the server has accepted it. */
+    public CompletableFuture<CodexTurn> startTurnAsync(String text) {
+        return startTurnAsync(List.of(Inputs.text(text)));
+    }
+
+    /** {@link #startTurn(List)} without blocking. */
+    public CompletableFuture<CodexTurn> startTurnAsync(List<UserInput> input) {
+        return startTurnAsync(params(input));
+    }
+
+    /** {@link #startTurn(TurnStartParams)} without blocking. */
+    public CompletableFuture<CodexTurn> startTurnAsync(TurnStartParams params) {
+        StartingTurn s;
+        try {
+            s = begin(params);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return s.response().handle((r, e) -> {
+            if (e != null) {
+                Throwable cause = RpcConnection.unwrap(e);
+                s.failed(cause);
+                throw Waits.asCompletionException(cause);
+            }
+            return s.claim(r);
+        });
+    }
+
+    private TurnStartParams params(List<UserInput> input) {
+        return TurnStartParams.builder().threadId(id).input(List.copyOf(input)).build();
+    }
+
+    /** A turn whose start request is on its way. */
+    private final class StartingTurn {
+        final ThreadRouter router;
+        final CodexTurn turn;
+        final CompletableFuture<TurnStartResponse> response;
+
+        StartingTurn(ThreadRouter router, CodexTurn turn, CompletableFuture<TurnStartResponse> response) {
+            this.router = router;
+            this.turn = turn;
+            this.response = response;
+        }
+
+        CompletableFuture<TurnStartResponse> response() {
+            return response;
+        }
+
+        CodexTurn claim(TurnStartResponse r) {
+            String turnId = r.turn() == null ? null : r.turn().id();
+            if (turnId == null) {
+                CodexProtocolException e = new CodexProtocolException("the turn/start response of thread " + id
+                        + " names no turn");
+                failed(e);
+                throw e;
+            }
+            if (!router.claim(turn, turnId)) {
+                // The thread was let go of while the request was out (closed by the server): the turn already
+                // failed with the reason; it still gets its id.
+                turn.bind(turnId, List.of());
+            }
+            client.watchNewTurn(turn);
+            return turn;
+        }
+
+        void failed(Throwable cause) {
+            router.startFailed(turn);
+            turn.fail(cause);
+        }
+    }
+
+    private StartingTurn begin(TurnStartParams params) {
         Objects.requireNonNull(params, "params");
         if (!id.equals(params.threadId())) {
             throw new IllegalArgumentException("TurnStartParams.threadId is " + params.threadId()
                     + ", not this thread's id " + id);
         }
-        CodexTurn turn = new CodexTurn(this, client);
-        // Registered before the request leaves, so events racing the response are routed to this turn.
-        CompletableFuture<Void> registered = new CompletableFuture<>();
-        onLane(() -> {
-            starting.add(turn);
-            registered.complete(null);
-        });
-        client.await(registered, "registering a turn of thread " + id);
-        CompletableFuture<TurnStartResponse> response = client.rpc().turnStart(params);
-        response.whenComplete((r, e) -> onLane(() -> {
-            if (e != null) {
-                starting.remove(turn);
-                turn.fail(RpcConnection.unwrap(e));
-                dropUnclaimedIfIdle();
-                return;
-            }
-            claim(turn, r.turn().id());
-        }));
-        client.await(response, "turn/start on thread " + id);
-        client.watchNewTurn(turn);
-        return turn;
+        ThreadRouter router = client.held().hold(this);
+        CodexTurn turn = new CodexTurn(this, client, router);
+        // Registered before the request leaves, so events racing the response are held for this turn.
+        if (!router.starting(turn)) {
+            client.held().unhold(router);
+            router = client.held().hold(this);
+            router.starting(turn);
+        }
+        return new StartingTurn(router, turn, client.rpc().turnStart(params));
     }
 
     /** A builder for {@link #startTurn(TurnStartParams)} with this thread's id already set. */
@@ -132,38 +198,95 @@ public final class CodexThread {
 
     /** Like {@link #startTurn(String, Class)}, with the other turn parameters from {@code params}. */
     public <T> StructuredTurn<T> startTurn(TurnStartParams.Builder params, Class<T> outputType) {
+        return structured(startTurn(withSchema(params, outputType)), outputType);
+    }
+
+    /** {@link #startTurn(TurnStartParams.Builder, Class)} without blocking. */
+    public <T> CompletableFuture<StructuredTurn<T>> startTurnAsync(TurnStartParams.Builder params,
+                                                                   Class<T> outputType) {
+        return startTurnAsync(withSchema(params, outputType)).thenApply(t -> structured(t, outputType));
+    }
+
+    private static TurnStartParams withSchema(TurnStartParams.Builder params, Class<?> outputType) {
         Objects.requireNonNull(outputType, "outputType");
         ObjectNode schema = dev.codexclient.internal.schema.RecordSchemas.schemaOf(outputType);
-        CodexTurn turn = startTurn(params.outputSchema(schema).build());
+        return params.outputSchema(schema).build();
+    }
+
+    private <T> StructuredTurn<T> structured(CodexTurn turn, Class<T> outputType) {
         return new StructuredTurn<>(turn, outputType, client.userMapper());
     }
 
     // ------------------------------------------------------------------------------------------------ thread ops
+    // Each blocking form waits for the call itself and finishes on the calling thread; each async twin finishes in
+    // a dependent of the call. So a blocking call needs nothing but the answer: no callback thread.
 
     /** Reads the thread from the server, with its turns, and refreshes {@link #info()}. */
     public ThreadInfo read() {
-        ThreadInfo t = client.await(client.rpc().threadRead(ThreadReadParams.builder().threadId(id).includeTurns(true)
-                .build()), "thread/read").thread();
+        return remember(client.await(readCall(), "thread/read").thread());
+    }
+
+    /** {@link #read()} without blocking. */
+    public CompletableFuture<ThreadInfo> readAsync() {
+        return readCall().thenApply(r -> remember(r.thread()));
+    }
+
+    private CompletableFuture<ThreadReadResponse> readCall() {
+        return client.rpc().threadRead(ThreadReadParams.builder().threadId(id).includeTurns(true).build());
+    }
+
+    private ThreadInfo remember(ThreadInfo t) {
         info = t;
         return t;
     }
 
     /** Sets the thread's name. */
     public void setName(String name) {
-        client.await(client.rpc().threadNameSet(ThreadSetNameParams.builder().threadId(id).name(name).build()),
-                "thread/name/set");
+        client.await(setNameCall(name), "thread/name/set");
     }
 
-    /** Archives the thread. */
+    /** {@link #setName(String)} without blocking. */
+    public CompletableFuture<Void> setNameAsync(String name) {
+        return setNameCall(name).thenApply(r -> null);
+    }
+
+    private CompletableFuture<?> setNameCall(String name) {
+        return client.rpc().threadNameSet(ThreadSetNameParams.builder().threadId(id).name(name).build());
+    }
+
+    /**
+     * Archives the thread. Codex unloads an archived thread: the client lets go of it, failing turns still running
+     * on it and closing its listeners.
+     */
     public void archive() {
-        client.await(client.rpc().threadArchive(ThreadArchiveParams.builder().threadId(id).build()),
-                "thread/archive");
+        client.await(archiveCall(), "thread/archive");
+        client.held().release(id, "was archived");
+    }
+
+    /** {@link #archive()} without blocking. */
+    public CompletableFuture<Void> archiveAsync() {
+        return archiveCall().thenApply(r -> {
+            client.held().release(id, "was archived");
+            return null;
+        });
+    }
+
+    private CompletableFuture<?> archiveCall() {
+        return client.rpc().threadArchive(ThreadArchiveParams.builder().threadId(id).build());
     }
 
     /** Restores an archived thread. */
     public void unarchive() {
-        client.await(client.rpc().threadUnarchive(ThreadUnarchiveParams.builder().threadId(id).build()),
-                "thread/unarchive");
+        client.await(unarchiveCall(), "thread/unarchive");
+    }
+
+    /** {@link #unarchive()} without blocking. */
+    public CompletableFuture<Void> unarchiveAsync() {
+        return unarchiveCall().thenApply(r -> null);
+    }
+
+    private CompletableFuture<?> unarchiveCall() {
+        return client.rpc().threadUnarchive(ThreadUnarchiveParams.builder().threadId(id).build());
     }
 
     /**
@@ -172,17 +295,31 @@ public final class CodexThread {
      * dropped turns made are not undone. Refreshes {@link #info()}; its {@code turns} are empty, as codex reports.
      */
     public ThreadInfo revertTo(String turnId) {
+        return remember(client.await(revertCall(turnId), "thread/revert").thread());
+    }
+
+    /** {@link #revertTo(String)} without blocking. */
+    public CompletableFuture<ThreadInfo> revertToAsync(String turnId) {
+        return revertCall(turnId).thenApply(r -> remember(r.thread()));
+    }
+
+    private CompletableFuture<ThreadRevertResponse> revertCall(String turnId) {
         Objects.requireNonNull(turnId, "turnId");
-        ThreadInfo t = client.await(client.rpc().threadRevert(ThreadRevertParams.builder().threadId(id)
-                .beforeTurnId(turnId).build()), "thread/revert").thread();
-        info = t;
-        return t;
+        return client.rpc().threadRevert(ThreadRevertParams.builder().threadId(id).beforeTurnId(turnId).build());
     }
 
     /** Starts compacting the thread's history; progress arrives as events on this thread. */
     public void compact() {
-        client.await(client.rpc().threadCompactStart(ThreadCompactStartParams.builder().threadId(id).build()),
-                "thread/compact/start");
+        client.await(compactCall(), "thread/compact/start");
+    }
+
+    /** {@link #compact()} without blocking. */
+    public CompletableFuture<Void> compactAsync() {
+        return compactCall().thenApply(r -> null);
+    }
+
+    private CompletableFuture<?> compactCall() {
+        return client.rpc().threadCompactStart(ThreadCompactStartParams.builder().threadId(id).build());
     }
 
     /** Forks the thread into a new one with the same history. */
@@ -190,97 +327,46 @@ public final class CodexThread {
         return client.forkThread(ThreadForkParams.builder().threadId(id).build());
     }
 
-    /** Stops this connection's subscription to the thread's events and forgets the handle. */
+    /** {@link #fork()} without blocking. */
+    public CompletableFuture<CodexThread> forkAsync() {
+        return client.forkThreadAsync(ThreadForkParams.builder().threadId(id).build());
+    }
+
+    /**
+     * Stops this connection's subscription to the thread's events. The client lets go of the thread: turns still
+     * running on it fail, its listeners are closed.
+     */
     public void unsubscribe() {
-        client.await(client.rpc().threadUnsubscribe(ThreadUnsubscribeParams.builder().threadId(id).build()),
-                "thread/unsubscribe");
-        client.forget(this);
+        client.await(unsubscribeCall(), "thread/unsubscribe");
+        client.held().release(id, "was unsubscribed");
     }
 
-    /** Every event of this thread, in wire order (turn events included). */
-    public Subscription onEvent(Consumer<? super ServerNotification> listener) {
-        Objects.requireNonNull(listener, "listener");
-        Consumer<ServerNotification> l = listener::accept;
-        listeners.add(l);
-        return () -> listeners.remove(l);
-    }
-
-    // ------------------------------------------------------------------------------------------------ lane side
-
-    void onLane(Runnable task) {
-        client.onLane(id, task);
-    }
-
-    /** Routes one event of this thread; runs on the lane. */
-    void dispatch(IncomingNotification raw, ServerNotification n) {
-        for (Consumer<ServerNotification> l : listeners) {
-            try {
-                l.accept(n);
-            } catch (RuntimeException e) {
-                LOG.warn("A thread listener threw; other listeners still get the event", e);
-            }
-        }
-        String turnId = raw.turnId().orElse(null);
-        if (turnId == null) {
-            return;
-        }
-        CodexTurn turn = turns.get(turnId);
-        if (turn != null) {
-            turn.accept(n);
-        } else if (!starting.isEmpty()) {
-            // The turn/start response has not named its turn yet: hold the event until it does.
-            if (unclaimed.size() < MAX_UNCLAIMED) {
-                unclaimed.add(new Object[] {turnId, n});
-            }
-        }
-    }
-
-    private void claim(CodexTurn turn, String turnId) {
-        starting.remove(turn);
-        turns.put(turnId, turn);
-        turn.bind(turnId);
-        Iterator<Object[]> it = unclaimed.iterator();
-        while (it.hasNext()) {
-            Object[] e = it.next();
-            if (turnId.equals(e[0])) {
-                it.remove();
-                turn.accept((ServerNotification) e[1]);
-            }
-        }
-        dropUnclaimedIfIdle();
-    }
-
-    private void dropUnclaimedIfIdle() {
-        if (starting.isEmpty() && !unclaimed.isEmpty()) {
-            LOG.debug("dropping {} events of thread {} for turns this client did not start", unclaimed.size(), id);
-            unclaimed.clear();
-        }
-    }
-
-    void turnEnded(CodexTurn turn) {
-        String turnId = turn.boundId();
-        if (turnId != null) {
-            turns.remove(turnId, turn);
-        }
-    }
-
-    /** The connection ended: fail every turn still running. */
-    void failAll(Throwable cause) {
-        onLane(() -> {
-            for (CodexTurn t : new ArrayList<>(turns.values())) {
-                t.fail(cause);
-            }
-            for (CodexTurn t : starting) {
-                t.fail(cause);
-            }
-            turns.clear();
-            starting.clear();
-            unclaimed.clear();
+    /** {@link #unsubscribe()} without blocking. */
+    public CompletableFuture<Void> unsubscribeAsync() {
+        return unsubscribeCall().thenApply(r -> {
+            client.held().release(id, "was unsubscribed");
+            return null;
         });
     }
 
-    List<CodexTurn> activeTurns() {
-        return new ArrayList<>(turns.values());
+    private CompletableFuture<?> unsubscribeCall() {
+        return client.rpc().threadUnsubscribe(ThreadUnsubscribeParams.builder().threadId(id).build());
+    }
+
+    /**
+     * Every event of this thread, in wire order (turn events included), from now on. The client holds the thread
+     * while the subscription is open; {@link Subscription#close()} stops the deliveries.
+     */
+    public Subscription onEvent(Consumer<? super ServerNotification> listener) {
+        Objects.requireNonNull(listener, "listener");
+        ThreadRouter router = client.held().hold(this);
+        Listeners.Entry<ServerNotification> entry = router.listeners.entry(listener, () -> client.held().unhold(router));
+        router.listeners.add(entry);
+        return entry;
+    }
+
+    void onLane(Runnable task) {
+        client.onLane(id, task);
     }
 
     @Override

@@ -1,7 +1,8 @@
 package dev.codexclient;
 
-import dev.codexclient.errors.CodexException;
+import dev.codexclient.errors.CodexDeadlockException;
 import dev.codexclient.errors.CodexTimeoutException;
+import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.protocol.AgentMessageDeltaNotification;
 import dev.codexclient.protocol.CommandExecutionOutputDeltaNotification;
 import dev.codexclient.protocol.ErrorNotification;
@@ -25,21 +26,13 @@ import dev.codexclient.protocol.UserInput;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Objects;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,25 +46,44 @@ import org.slf4j.LoggerFactory;
  * TurnResult result = turn.await(Duration.ofMinutes(10));
  * }</pre>
  *
- * <p>Events are delivered in wire order on the client's callback executor (never on the connection's reader
- * thread). Nothing is missed by attaching a listener after {@code startTurn} returns: the events the turn has
- * already seen, including those that arrived before the {@code turn/start} response, are replayed to each new
- * listener first (up to the client's replay limit).
+ * <p>Events are delivered in wire order on the thread's delivery lane (see the "Threading" section of the README;
+ * never on the connection's reader thread). Nothing is missed by attaching a listener after {@code startTurn}
+ * returns: the events the turn has already seen, including those that arrived before the {@code turn/start}
+ * response, are replayed to each new listener first, as far as the replay buffer reaches (the client's replay
+ * limits, in events and bytes).
+ *
+ * <p>Waiting: {@link #await(Duration)} blocks with a timeout, {@link #result()} is its non-blocking twin. Called on
+ * the turn's own delivery lane (inside a listener of its thread, or of the client for one of its events),
+ * {@code await} and the {@link #events()} iterator would wait for events that lane can only deliver once they
+ * return; they throw {@link CodexDeadlockException} at once instead.
+ *
+ * <p>Memory: the result keeps every item the turn completed (it is the turn's outcome; codex sends them in
+ * {@code turn/completed} too), so a turn's result is as large as its output. The replay buffer is bounded.
  */
 public final class CodexTurn {
     private static final Logger LOG = LoggerFactory.getLogger(CodexTurn.class);
+    /** How long an interrupt waits for the turn's first event (codex refuses an interrupt before it). */
+    private static final Duration INTERRUPT_WAITS_FOR_START = Duration.ofSeconds(2);
 
     private final CodexThread thread;
     private final CodexClient client;
-    private final CompletableFuture<String> id = new CompletableFuture<>();
+    private final ThreadRouter router;
+    /** Set when the turn/start response names the turn, before the handle is handed out. */
+    private volatile String id;
     private final CompletableFuture<TurnResult> result = new CompletableFuture<>();
     /** Completes with the first event of the turn: codex rejects an interrupt sent before the turn is running. */
     private final CompletableFuture<Void> running = new CompletableFuture<>();
+    /** Set once, by whichever ending comes first (completion, stall, failure). */
+    private final AtomicBoolean ended = new AtomicBoolean();
+    /** Events that arrived before the turn was claimed, handed over by {@link #bind}. */
+    private volatile List<ThreadRouter.Held> early = List.of();
 
-    // Everything below is touched only from the thread's delivery lane (see CodexThread), hence no locking.
-    private final ArrayDeque<ServerNotification> replay = new ArrayDeque<>();
+    // Everything below is touched only from the thread's delivery lane (see ThreadRouter), hence no locking.
+    private boolean earlyDelivered;
+    private final ArrayDeque<Replayed> replay = new ArrayDeque<>();
+    private long replayBytes;
     private long droppedFromReplay;
-    private final List<Consumer<ServerNotification>> listeners = new CopyOnWriteArrayList<>();
+    private final Listeners<ServerNotification> listeners = new Listeners<>("turn");
     private final List<ThreadItem> completedItems = new ArrayList<>();
     private final Map<String, StringBuilder> agentText = new LinkedHashMap<>();
     private String lastAgentItemId;
@@ -82,24 +94,27 @@ public final class CodexTurn {
     private TurnError lastError;
 
     private volatile boolean deadlineExceeded;
-    private volatile ScheduledFuture<?> deadlineTask;
+    private volatile Scheduler.Task deadlineTask;
+    private volatile Scheduler.Task graceTask;
     private volatile TurnWatchdog watchdog;
-    /** Lane-confined: the handle was completed (its future completes asynchronously, so isDone() lags). */
-    private boolean settled;
 
-    CodexTurn(CodexThread thread, CodexClient client) {
+    /** An event in the replay buffer, with its approximate size (the length of its line). */
+    private record Replayed(ServerNotification event, int bytes) {
+    }
+
+    CodexTurn(CodexThread thread, CodexClient client, ThreadRouter router) {
         this.thread = thread;
         this.client = client;
+        this.router = router;
     }
 
-    /** The turn id; blocks until the server has assigned it (normally already done when you hold the handle). */
+    /** The turn id, as the server assigned it. */
     public String id() {
-        return client.await(id, "the id of a turn of thread " + thread.id());
-    }
-
-    /** Completes with the turn id once the server has assigned it. */
-    public CompletableFuture<String> idFuture() {
-        return id.copy();
+        String turnId = id;
+        if (turnId == null) {
+            throw new IllegalStateException("the turn has no id yet");
+        }
+        return turnId;
     }
 
     public CodexThread thread() {
@@ -112,17 +127,24 @@ public final class CodexTurn {
 
     // ------------------------------------------------------------------------------------------------ listeners
 
-    /** Every event of this turn, in wire order, replaying what already arrived. */
+    /**
+     * Every event of this turn, in wire order, replaying what already arrived. {@link Subscription#close()} stops
+     * the deliveries, replay included: a listener closed before its replay ran receives nothing.
+     */
     public Subscription onEvent(Consumer<? super ServerNotification> listener) {
         Objects.requireNonNull(listener, "listener");
-        Consumer<ServerNotification> l = listener::accept;
+        Listeners.Entry<ServerNotification> entry = listeners.entry(listener, () -> { });
         thread.onLane(() -> {
-            for (ServerNotification n : replay) {
-                deliver(l, n);
+            deliverEarly();
+            for (Replayed r : replay) {
+                entry.deliver(r.event());
             }
-            listeners.add(l);
+            // After the turn ended nothing more comes: keep no reference to the listener.
+            if (!ended.get()) {
+                listeners.add(entry);
+            }
         });
-        return () -> listeners.remove(l);
+        return entry;
     }
 
     /** Agent message text as it streams ({@code item/agentMessage/delta}). */
@@ -189,46 +211,31 @@ public final class CodexTurn {
     }
 
     /**
-     * The turn's events as a blocking iterable, in wire order, ending after {@code turn/completed} (or when the
-     * turn otherwise settles). Each call starts a new iteration from the first event still in the replay buffer.
+     * The turn's events as a blocking stream, in wire order from the first event still in the replay buffer,
+     * ending after {@code turn/completed} (or when the turn otherwise settles). Each {@code hasNext()} waits as
+     * long as the turn runs; see {@link #events(Duration)} for a bounded wait.
+     *
+     * <pre>{@code
+     * try (TurnEventStream events = turn.events()) {
+     *     for (ServerNotification e : events) { ... }
+     * }
+     * }</pre>
+     *
+     * <p>Closing the stream stops its subscription and frees what it holds; a stream left unclosed lets go of its
+     * subscription when the turn settles.
+     *
+     * @throws CodexDeadlockException from {@code hasNext()} when it would wait on the turn's own delivery lane
      */
-    public Iterable<ServerNotification> events() {
-        return () -> {
-            BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
-            Object end = new Object();
-            Subscription s = onEvent(queue::add);
-            result.whenComplete((r, e) -> thread.onLane(() -> queue.add(end)));
-            return new Iterator<>() {
-                private Object next;
+    public TurnEventStream events() {
+        return new TurnEventStream(this, client, null);
+    }
 
-                @Override
-                public boolean hasNext() {
-                    if (next == null) {
-                        try {
-                            next = queue.take();
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                            throw new CodexException("interrupted while waiting for turn events", e);
-                        }
-                    }
-                    if (next == end) {
-                        s.close();
-                        return false;
-                    }
-                    return true;
-                }
-
-                @Override
-                public ServerNotification next() {
-                    if (!hasNext()) {
-                        throw new NoSuchElementException();
-                    }
-                    ServerNotification n = (ServerNotification) next;
-                    next = null;
-                    return n;
-                }
-            };
-        };
+    /**
+     * Like {@link #events()}, but each {@code hasNext()} waits at most {@code timeout} for the next event and then
+     * throws {@link CodexTimeoutException} (the turn keeps running, the stream stays usable).
+     */
+    public TurnEventStream events(Duration timeout) {
+        return new TurnEventStream(this, client, CodexClient.positive(timeout, "timeout"));
     }
 
     // ------------------------------------------------------------------------------------------------ control
@@ -240,8 +247,8 @@ public final class CodexTurn {
 
     /** Adds input to the running turn ({@code turn/steer}). */
     public CompletableFuture<TurnSteerResponse> steer(List<UserInput> input) {
-        return id.thenCompose(turnId -> client.rpc().turnSteer(TurnSteerParams.builder()
-                .threadId(thread.id()).expectedTurnId(turnId).input(List.copyOf(input)).build()));
+        return client.rpc().turnSteer(TurnSteerParams.builder()
+                .threadId(thread.id()).expectedTurnId(id()).input(List.copyOf(input)).build());
     }
 
     /**
@@ -251,20 +258,34 @@ public final class CodexTurn {
      */
     public CompletableFuture<TurnResult> interrupt() {
         if (!result.isDone()) {
+            // The grace period runs from the first interrupt, whatever the server does with the requests.
+            synchronized (this) {
+                if (graceTask == null) {
+                    graceTask = client.scheduleGrace(this);
+                }
+            }
             // turn/start can answer before the turn runs; an interrupt in that window is refused with
             // "no active turn to interrupt", so wait (boundedly) for the turn's first event.
-            running.copy().completeOnTimeout(null, 2, TimeUnit.SECONDS)
-                    .thenCompose(x -> id)
-                    .thenCompose(turnId -> client.rpc().turnInterrupt(TurnInterruptParams.builder()
+            CompletableFuture<Void> started = new CompletableFuture<>();
+            running.whenComplete((v, e) -> started.complete(null));
+            if (!started.isDone()) {
+                try {
+                    Scheduler.Task t = client.schedule(() -> started.complete(null), INTERRUPT_WAITS_FOR_START);
+                    started.whenComplete((v, e) -> t.cancel());
+                } catch (RejectedExecutionException closing) {
+                    started.complete(null);
+                }
+            }
+            String turnId = id();
+            started.thenCompose(x -> client.rpc().turnInterrupt(TurnInterruptParams.builder()
                             .threadId(thread.id()).turnId(turnId).build()))
                     .whenComplete((r, e) -> {
                         if (e != null && !result.isDone()) {
                             LOG.debug("turn/interrupt failed for {}: {}", thread.id(), e.toString());
                         }
                     });
-            client.scheduleGrace(this);
         }
-        return result.copy();
+        return guarded();
     }
 
     /**
@@ -273,9 +294,9 @@ public final class CodexTurn {
      */
     public CodexTurn deadline(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
-        ScheduledFuture<?> previous = deadlineTask;
+        Scheduler.Task previous = deadlineTask;
         if (previous != null) {
-            previous.cancel(false);
+            previous.cancel();
         }
         if (result.isDone()) {
             return this;
@@ -319,9 +340,28 @@ public final class CodexTurn {
 
     // ------------------------------------------------------------------------------------------------ results
 
-    /** Completes when the turn ends. Completes exceptionally only when the connection is lost. */
+    /**
+     * Completes when the turn ends, on the callback executor. Completes exceptionally only when the turn can no
+     * longer end normally: the connection was lost, or the client let go of the thread (closed by the server,
+     * archived, unsubscribed). Its {@code get()} and {@code join()} fail like {@link #await} on the turn's own
+     * delivery lane.
+     */
     public CompletableFuture<TurnResult> result() {
-        return result.copy();
+        return guarded();
+    }
+
+    /** A copy of the result whose blocking waits fail fast where they could never end. */
+    private CompletableFuture<TurnResult> guarded() {
+        WaitGuardedFuture<TurnResult> copy = new WaitGuardedFuture<>(() -> client.waits().checkMayAwait(this,
+                "waiting for the result of " + this));
+        result.whenComplete((r, e) -> {
+            if (e == null) {
+                copy.complete(r);
+            } else {
+                copy.completeExceptionally(e);
+            }
+        });
+        return copy;
     }
 
     public boolean isDone() {
@@ -330,68 +370,93 @@ public final class CodexTurn {
 
     /**
      * Waits for the turn to end and returns its result, whatever its status; use {@link TurnResult#orThrow()} to
-     * turn a failure into an exception.
+     * turn a failure into an exception. {@link #result()} is the non-blocking twin.
      *
      * @throws CodexTimeoutException when the turn is still running after {@code timeout} (it keeps running)
+     * @throws CodexDeadlockException when called on the turn's own delivery lane (in a listener of its thread, or
+     *         a client listener handling one of its events), where the turn cannot complete while it waits
      */
     public TurnResult await(Duration timeout) {
-        try {
-            return result.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException e) {
-            throw CodexTimeoutException.waitingFor("completion of a turn of thread " + thread.id(), timeout);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new CodexException("interrupted while waiting for a turn", e);
-        } catch (ExecutionException e) {
-            throw CodexClient.rethrow(e.getCause());
+        Objects.requireNonNull(timeout, "timeout");
+        if (!result.isDone()) {
+            client.waits().checkMayAwait(this, "turn.await()");
         }
+        return client.waits().within(result, timeout, () -> CodexTimeoutException.waitingFor(
+                "completion of a turn of thread " + thread.id(), timeout), "a turn");
     }
 
     // ------------------------------------------------------------------------------------------------ lane side
 
-    /** Called by the thread (on its lane) when the server told us the turn id. */
-    void bind(String turnId) {
-        id.complete(turnId);
-    }
-
-    boolean isBound() {
-        return id.isDone() && !id.isCompletedExceptionally();
+    /**
+     * Called (under the router's lock) when the server told us the turn id, before the handle is handed out:
+     * {@code earlyEvents} arrived before that and are delivered ahead of any later event.
+     */
+    void bind(String turnId, List<ThreadRouter.Held> earlyEvents) {
+        this.early = List.copyOf(earlyEvents);
+        this.id = turnId;
     }
 
     String boundId() {
-        return id.getNow(null);
+        return id;
+    }
+
+    /** For diagnostics: how many listeners this turn delivers to. */
+    int listenerCount() {
+        return listeners.size();
+    }
+
+    /** Delivers the events that arrived before the turn was claimed, once. Runs on the lane. */
+    void deliverEarly() {
+        if (earlyDelivered || id == null) {
+            return;
+        }
+        earlyDelivered = true;
+        List<ThreadRouter.Held> held = early;
+        early = List.of();
+        for (ThreadRouter.Held h : held) {
+            handle(h.event(), h.bytes());
+        }
     }
 
     /** Called on the thread's lane for every event of this turn, in wire order. */
-    void accept(ServerNotification n) {
+    void accept(ServerNotification n, int bytes) {
+        deliverEarly();
+        handle(n, bytes);
+    }
+
+    private void handle(ServerNotification n, int bytes) {
+        if (ended.get()) {
+            return;
+        }
         running.complete(null);
         TurnWatchdog w = watchdog;
         if (w != null) {
             w.touch();
         }
         accumulate(n);
-        replay.add(n);
-        int limit = client.replayLimit();
-        while (replay.size() > limit) {
-            replay.poll();
-            if (droppedFromReplay++ == 0) {
-                LOG.debug("turn of thread {} exceeded the replay limit of {} events; late listeners miss the oldest",
-                        thread.id(), limit);
-            }
-        }
-        for (Consumer<ServerNotification> l : listeners) {
-            deliver(l, n);
-        }
+        remember(n, bytes);
+        listeners.deliver(n);
         if (n instanceof ServerNotification.TurnCompleted c) {
             finish(c.params());
         }
     }
 
-    private static void deliver(Consumer<ServerNotification> l, ServerNotification n) {
-        try {
-            l.accept(n);
-        } catch (RuntimeException e) {
-            LOG.warn("A turn listener threw; other listeners still get the event", e);
+    /**
+     * Keeps the event for listeners added later, within the client's limits in events and bytes. The byte limit
+     * never drops the newest event: a listener added after the turn ended still sees its {@code turn/completed}.
+     */
+    private void remember(ServerNotification n, int bytes) {
+        replay.add(new Replayed(n, bytes));
+        replayBytes += bytes;
+        int maxEvents = client.replayLimit();
+        long maxBytes = client.replayBytesLimit();
+        while (!replay.isEmpty()
+                && (replay.size() > maxEvents || (replayBytes > maxBytes && replay.size() > 1))) {
+            replayBytes -= replay.poll().bytes();
+            if (droppedFromReplay++ == 0) {
+                LOG.debug("turn of thread {} exceeded the replay limit ({} events, {} bytes); late listeners miss "
+                        + "the oldest events", thread.id(), maxEvents, maxBytes);
+            }
         }
     }
 
@@ -446,27 +511,20 @@ public final class CodexTurn {
 
     /** Completes the handle (once). Runs on the lane. */
     void complete(TurnStatus status, Turn turn, TurnError error, boolean stalled) {
-        if (settled || result.isDone()) {
+        if (!ended.compareAndSet(false, true)) {
             return;
         }
-        settled = true;
-        ScheduledFuture<?> d = deadlineTask;
-        if (d != null) {
-            d.cancel(false);
-        }
-        TurnWatchdog w = watchdog;
-        if (w != null) {
-            w.stop();
-        }
+        stopTimers();
         List<ThreadItem> items = completedItems;
         if (items.isEmpty() && turn != null && turn.items() != null) {
             items = turn.items();
         }
-        String turnId = id.isDone() && !id.isCompletedExceptionally() ? id.join()
-                : turn != null ? turn.id() : null;
-        TurnResult r = new TurnResult(thread.id(), turnId, status, turn, finalText(), items,
-                usage, lastDiff, lastPlan, error, deadlineExceeded, stalled);
-        thread.turnEnded(this);
+        String turnId = id != null ? id : turn != null ? turn.id() : null;
+        TurnResult r = new TurnResult(thread.id(), turnId, status, turn, finalText(), items, usage, lastDiff,
+                lastPlan, error, deadlineExceeded, stalled, client.redactor());
+        leaveRouter();
+        // Nothing more comes: let go of the listeners (a listener added later gets the replay only).
+        listeners.closeAll();
         // Completed off the lane so callers' continuations never hold up this thread's events.
         client.runCallback(() -> result.complete(r));
     }
@@ -481,18 +539,42 @@ public final class CodexTurn {
         complete(TurnStatus.INTERRUPTED, null, lastError, true);
     }
 
-    /** The connection ended under the turn. */
+    /**
+     * The turn can no longer complete: its start failed, the connection ended, or the client let go of its thread
+     * (closed by the server, archived, unsubscribed). Any thread.
+     */
     void fail(Throwable cause) {
+        if (!ended.compareAndSet(false, true)) {
+            return;
+        }
+        stopTimers();
+        leaveRouter();
+        client.runCallback(() -> result.completeExceptionally(cause));
+    }
+
+    private void stopTimers() {
+        Scheduler.Task d = deadlineTask;
+        if (d != null) {
+            d.cancel();
+        }
+        Scheduler.Task g = graceTask;
+        if (g != null) {
+            g.cancel();
+        }
         TurnWatchdog w = watchdog;
         if (w != null) {
             w.stop();
         }
-        id.completeExceptionally(cause);
-        result.completeExceptionally(cause);
+    }
+
+    /** The turn no longer needs its thread's routing: the client may let go of the thread. */
+    private void leaveRouter() {
+        router.turnEnded(this);
+        client.held().unhold(router);
     }
 
     @Override
     public String toString() {
-        return "CodexTurn[" + thread.id() + "/" + (isBound() ? boundId() : "starting") + "]";
+        return "CodexTurn[" + thread.id() + "/" + (id != null ? id : "starting") + "]";
     }
 }

@@ -33,10 +33,11 @@ public final class TurnResult {
     private final TurnError error;
     private final boolean deadlineExceeded;
     private final boolean stalled;
+    private final Redactor redactor;
 
     TurnResult(String threadId, String turnId, TurnStatus status, Turn turn, String finalText,
                List<ThreadItem> items, ThreadTokenUsage usage, String lastDiff, List<TurnPlanStep> lastPlan,
-               TurnError error, boolean deadlineExceeded, boolean stalled) {
+               TurnError error, boolean deadlineExceeded, boolean stalled, Redactor redactor) {
         this.threadId = Objects.requireNonNull(threadId, "threadId");
         this.turnId = turnId;
         this.status = Objects.requireNonNull(status, "status");
@@ -49,6 +50,7 @@ public final class TurnResult {
         this.error = error;
         this.deadlineExceeded = deadlineExceeded;
         this.stalled = stalled;
+        this.redactor = Objects.requireNonNull(redactor, "redactor");
     }
 
     /** The thread the turn ran in. */
@@ -149,8 +151,7 @@ public final class TurnResult {
 
     CodexTurnFailedException failure() {
         // The server's text can quote the credential that failed ("incorrect API key …"): mask it before it
-        // becomes an exception message.
-        Redactor redactor = Redactor.shared();
+        // becomes an exception message. The client's redactor knows the client's own secrets.
         String message = error == null ? "turn failed without an error message" : redactor.redact(error.message());
         CodexErrorInfo info = error == null ? null : error.codexErrorInfo();
         String infoText = info == null ? null : redactor.redact(ProtocolText.compact(info));

@@ -1,13 +1,13 @@
 package dev.codexclient;
 
 import dev.codexclient.internal.rpc.RpcConnection;
+import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.protocol.ThreadInfo;
 import dev.codexclient.protocol.ThreadReadParams;
 import dev.codexclient.protocol.Turn;
 import dev.codexclient.protocol.TurnStatus;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,14 +33,15 @@ final class TurnWatchdog {
     private final CodexClient client;
     private final Duration idle;
     private final AtomicBoolean fired = new AtomicBoolean();
-    private volatile long lastEventNanos = System.nanoTime();
-    private volatile ScheduledFuture<?> check;
+    private volatile long lastEventNanos;
+    private volatile Scheduler.Task check;
     private volatile boolean stopped;
 
     TurnWatchdog(CodexTurn turn, CodexClient client, Duration idle) {
         this.turn = turn;
         this.client = client;
         this.idle = idle;
+        this.lastEventNanos = client.scheduler().nanoTime();
     }
 
     Duration idle() {
@@ -53,15 +54,15 @@ final class TurnWatchdog {
 
     /** An event of the turn arrived: the turn is alive. */
     void touch() {
-        lastEventNanos = System.nanoTime();
+        lastEventNanos = client.scheduler().nanoTime();
     }
 
     /** The turn settled (or another watchdog replaced this one): no further checks. */
     void stop() {
         stopped = true;
-        ScheduledFuture<?> c = check;
+        Scheduler.Task c = check;
         if (c != null) {
-            c.cancel(false);
+            c.cancel();
         }
     }
 
@@ -80,7 +81,7 @@ final class TurnWatchdog {
         if (stopped || turn.isDone()) {
             return;
         }
-        long silent = System.nanoTime() - lastEventNanos;
+        long silent = client.scheduler().nanoTime() - lastEventNanos;
         if (silent < idle.toNanos()) {
             // Events arrived since this check was scheduled: look again when the idle time would end.
             scheduleCheck(idle.toNanos() - silent);
@@ -89,9 +90,9 @@ final class TurnWatchdog {
         long silenceStarted = lastEventNanos;
         LOG.debug("{} saw no event for {} ms; reading the thread", turn, idle.toMillis());
         ThreadReadParams read = ThreadReadParams.builder().threadId(turn.threadId()).includeTurns(true).build();
-        turn.idFuture()
-                .thenCompose(turnId -> client.rpc().withTimeout(readTimeout()).threadRead(read)
-                        .thenApply(r -> find(r.thread(), turnId)))
+        String turnId = turn.id();
+        client.rpc().withTimeout(readTimeout()).threadRead(read)
+                .thenApply(r -> find(r.thread(), turnId))
                 .whenComplete((found, error) -> {
                     if (error != null) {
                         LOG.debug("thread/read for the watchdog of {} failed: {}", turn,

@@ -1,5 +1,7 @@
 package dev.codexclient.internal;
 
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
@@ -22,21 +24,18 @@ public final class Redactor {
 
     /** Shorter registered strings would mask ordinary words and numbers all over the logs. */
     private static final int MIN_REGISTERED_LENGTH = 6;
-
-    private static final Redactor SHARED = new Redactor();
+    /** How many refreshed tokens are kept (see {@link #registerRefreshed}). */
+    static final int REFRESHED_KEPT = 8;
 
     private final Set<String> secrets = new CopyOnWriteArraySet<>();
-
-    /** Creates a redactor with the built-in patterns and no registered secrets. */
-    public Redactor() {
-    }
+    /** The latest refreshed tokens, oldest first; guarded by itself. */
+    private final Deque<String> refreshed = new ArrayDeque<>();
 
     /**
-     * The process-wide redactor. Secrets registered here are masked by every transport that was not given a
-     * redactor of its own.
+     * Creates a redactor with the built-in patterns and no registered secrets. Each client and each transport has
+     * its own: a secret registered with one is neither masked nor kept by any other.
      */
-    public static Redactor shared() {
-        return SHARED;
+    public Redactor() {
     }
 
     /**
@@ -53,6 +52,39 @@ public final class Redactor {
             }
         }
         return this;
+    }
+
+    /**
+     * Masks a token that replaces an earlier one (a refreshed ChatGPT access token), keeping only the latest
+     * {@value #REFRESHED_KEPT}: a client that refreshes tokens for weeks does not keep every token it ever saw. The
+     * oldest one kept is forgotten unless it was also {@link #register registered}.
+     *
+     * @return this redactor
+     */
+    public Redactor registerRefreshed(String token) {
+        if (token == null) {
+            return this;
+        }
+        String trimmed = token.strip();
+        if (trimmed.length() < MIN_REGISTERED_LENGTH) {
+            return this;
+        }
+        synchronized (refreshed) {
+            if (refreshed.contains(trimmed)) {
+                return this;
+            }
+            refreshed.addLast(trimmed);
+            secrets.add(trimmed);
+            while (refreshed.size() > REFRESHED_KEPT) {
+                secrets.remove(refreshed.removeFirst());
+            }
+        }
+        return this;
+    }
+
+    /** How many secrets this redactor masks by their exact text. */
+    public int registeredCount() {
+        return secrets.size();
     }
 
     /** Whether {@code secret} was registered (after trimming). */
@@ -111,7 +143,7 @@ public final class Redactor {
     }
 
     /**
-     * The patterns, compiled on first use: every client builder touches the shared redactor, while text that needs
+     * The patterns, compiled on first use: every client builder makes a redactor, while text that needs
      * a pattern is rare (the substring gates in {@link #redact} skip most of it), and compiling them is a
      * noticeable part of a cold start.
      */

@@ -1,6 +1,5 @@
 package dev.codexclient.transport;
 
-import dev.codexclient.internal.Redactor;
 import java.util.Objects;
 
 /**
@@ -28,8 +27,9 @@ public interface BearerTokenProvider {
     String bearerToken();
 
     /**
-     * A provider that always returns {@code token}, for codex's {@code --ws-auth capability-token} mode. The token
-     * is masked in the SDK's logs and messages from now on, and its {@code toString()} does not show it.
+     * A provider that always returns {@code token}, for codex's {@code --ws-auth capability-token} mode. The
+     * transport that sends it masks it in its logs and messages, and the provider's {@code toString()} does not show
+     * it.
      *
      * @throws IllegalArgumentException when the token is blank
      */
@@ -39,7 +39,6 @@ public interface BearerTokenProvider {
         if (stripped.isEmpty()) {
             throw new IllegalArgumentException("bearer token is blank");
         }
-        Redactor.shared().register(stripped);
         return new BearerTokenProvider() {
             @Override
             public String bearerToken() {

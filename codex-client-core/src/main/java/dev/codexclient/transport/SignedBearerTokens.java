@@ -1,6 +1,5 @@
 package dev.codexclient.transport;
 
-import dev.codexclient.internal.Redactor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -203,7 +202,8 @@ public final class SignedBearerTokens implements BearerTokenProvider {
         }
 
         /**
-         * Builds the provider and registers the secret for masking in logs and messages.
+         * Builds the provider. The secret never leaves it: only the tokens it mints are sent, and the transport that
+         * sends one masks it in its logs and messages (as every JWT).
          *
          * @throws IllegalStateException when no shared secret was set
          */
@@ -212,7 +212,6 @@ public final class SignedBearerTokens implements BearerTokenProvider {
                 throw new IllegalStateException("a shared secret is required: call sharedSecret(...) or "
                         + "sharedSecretFile(...)");
             }
-            Redactor.shared().register(new String(secret, StandardCharsets.UTF_8));
             return new SignedBearerTokens(this);
         }
 

@@ -3,6 +3,7 @@ package dev.codexclient.transport;
 import dev.codexclient.internal.Redactor;
 import dev.codexclient.internal.transport.LineFramer;
 import dev.codexclient.internal.transport.StdioConnection;
+import dev.codexclient.internal.transport.TransportInternals;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -110,6 +111,12 @@ public final class StdioTransport implements Transport {
 
     /** Configures a {@link StdioTransport}; every setting has a sensible default. */
     public static final class Builder {
+        static {
+            TransportInternals.install((builder, redactor) -> builder.sharedRedactor = redactor);
+        }
+
+        /** The redactor of the client that builds this transport, so both mask the same secrets; else its own. */
+        Redactor sharedRedactor;
         private String executable = "codex";
         private final List<String> args = new ArrayList<>(List.of("app-server"));
         private Path workingDirectory;
@@ -253,7 +260,7 @@ public final class StdioTransport implements Transport {
 
         /** Builds the transport; nothing is spawned until {@link StdioTransport#start(MessageSink)}. */
         public StdioTransport build() {
-            Redactor redactor = Redactor.shared();
+            Redactor redactor = sharedRedactor != null ? sharedRedactor : new Redactor();
             for (String secret : secrets) {
                 redactor.register(secret);
             }

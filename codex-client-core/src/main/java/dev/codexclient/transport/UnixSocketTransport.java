@@ -219,7 +219,7 @@ public final class UnixSocketTransport implements Transport {
                     "Is `codex app-server --listen unix://" + absolute + "` (or `codex app-server daemon start`) "
                             + "running?",
                     "codex-uds-reader-", Optional.ofNullable(bearerToken), connectTimeout, sendTimeout,
-                    closeTimeout, maxMessageBytes, maxFrameBytes, Redactor.shared());
+                    closeTimeout, maxMessageBytes, maxFrameBytes, new Redactor());
             return new UnixSocketTransport(new ChannelWebSocketConnection(config));
         }
 

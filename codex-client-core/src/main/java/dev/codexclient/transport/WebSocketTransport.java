@@ -196,7 +196,7 @@ public final class WebSocketTransport implements Transport {
             }
             return new WebSocketTransport(new WebSocketConnection(new WebSocketConnection.Config(uri,
                     Optional.ofNullable(bearerToken), Optional.ofNullable(sslContext), connectTimeout, sendTimeout,
-                    closeTimeout, maxMessageBytes, Redactor.shared())));
+                    closeTimeout, maxMessageBytes, new Redactor())));
         }
 
         private static Duration positive(Duration d, String what) {

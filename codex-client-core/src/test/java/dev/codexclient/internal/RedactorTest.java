@@ -106,7 +106,22 @@ class RedactorTest {
     }
 
     @Test
-    void sharedInstanceIsASingleton() {
-        assertThat(Redactor.shared()).isSameAs(Redactor.shared());
+    void secretsOfOneRedactorAreUnknownToAnother() {
+        redactor.register("client-one-secret-value");
+        assertThat(new Redactor().redact("client-one-secret-value")).isEqualTo("client-one-secret-value");
+        assertThat(r("client-one-secret-value")).isEqualTo(Redactor.MASK);
+    }
+
+    @Test
+    void refreshedTokensAreKeptOnlyUpToABound() {
+        redactor.register("the-api-key-itself");
+        for (int i = 0; i < 1_000; i++) {
+            redactor.registerRefreshed("refreshed-token-" + i);
+        }
+        assertThat(redactor.registeredCount()).isEqualTo(Redactor.REFRESHED_KEPT + 1);
+        assertThat(r("refreshed-token-999")).isEqualTo(Redactor.MASK);
+        assertThat(r("refreshed-token-" + (1_000 - Redactor.REFRESHED_KEPT))).isEqualTo(Redactor.MASK);
+        assertThat(r("refreshed-token-0")).isEqualTo("refreshed-token-0");
+        assertThat(r("the-api-key-itself")).isEqualTo(Redactor.MASK);
     }
 }

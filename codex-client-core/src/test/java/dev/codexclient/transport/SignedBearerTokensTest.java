@@ -121,7 +121,7 @@ class SignedBearerTokensTest {
         assertThat(tokens.toString()).isEqualTo("SignedBearerTokens[HS256, lifetime=PT1M, audience=aud]")
                 .doesNotContain(SECRET);
         assertThat(builder.toString()).doesNotContain(SECRET);
-        assertThat(Redactor.shared().redact("secret " + SECRET + " token " + token + " Bearer " + token))
-                .doesNotContain(SECRET).doesNotContain(token);
+        // What a transport does with the token it sends: a fresh redactor masks every JWT by its shape.
+        assertThat(new Redactor().redact("token " + token + " Bearer " + token)).doesNotContain(token);
     }
 }

@@ -86,8 +86,10 @@ public final class FakeCodexAppServer implements AutoCloseable {
     private final ReplayScript replayScript;
     private final List<Stubbing> rules = new ArrayList<>();
     private final List<Session> sessions = new CopyOnWriteArrayList<>();
-    private final List<JsonNode> received = new CopyOnWriteArrayList<>();
-    private final List<JsonNode> sent = new CopyOnWriteArrayList<>();
+    // Synchronized lists, not copy-on-write: a long session records every message, and copying the whole list on
+    // each one made a run of many thousand turns quadratic.
+    private final List<JsonNode> received = java.util.Collections.synchronizedList(new ArrayList<>());
+    private final List<JsonNode> sent = java.util.Collections.synchronizedList(new ArrayList<>());
     private final List<RecordedRequest> requests = new ArrayList<>();
     private final Map<String, Integer> methodCursors = new HashMap<>();
     private final LinkedBlockingQueue<RecordedRequest> requestQueue = new LinkedBlockingQueue<>();
@@ -716,12 +718,16 @@ public final class FakeCodexAppServer implements AutoCloseable {
      * kept as a text node}
      */
     public List<JsonNode> receivedMessages() {
-        return received.stream().<JsonNode>map(JsonNode::deepCopy).toList();
+        synchronized (received) {
+            return received.stream().<JsonNode>map(JsonNode::deepCopy).toList();
+        }
     }
 
     /** {@return every message the fake wrote as JSON, in order (garbage and raw fault bytes excluded)} */
     public List<JsonNode> sentMessages() {
-        return sent.stream().<JsonNode>map(JsonNode::deepCopy).toList();
+        synchronized (sent) {
+            return sent.stream().<JsonNode>map(JsonNode::deepCopy).toList();
+        }
     }
 
     /** {@return thread ids handed out or resumed, in creation order} */

@@ -319,10 +319,9 @@ class FakeCodexAppServerTest {
         JsonNode steer = c.result("turn/steer", Map.of("threadId", threadId, "expectedTurnId", turnId,
                 "input", List.of()));
         assertThat(steer.path("turnId").asText()).isEqualTo(turnId);
-        long t0 = System.nanoTime();
         c.result("turn/interrupt", Map.of("threadId", threadId, "turnId", turnId));
+        // The turn pauses for 30 s: turn/completed within the client's wait shows the interrupt cut it short.
         JsonNode turn = c.notification("turn/completed").path("params").path("turn");
-        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(2));
         assertThat(turn.path("status").asText()).isEqualTo("interrupted");
         assertThat(turn.path("items")).extracting(i -> i.path("text").asText("")).doesNotContain("never");
         assertThat(c.notification("thread/status/changed").path("params").path("status").path("type").asText())

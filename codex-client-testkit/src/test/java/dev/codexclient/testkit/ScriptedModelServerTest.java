@@ -217,20 +217,17 @@ class ScriptedModelServerTest {
                         .POST(HttpRequest.BodyPublishers.ofString(userBody("wait"))).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(model.takeRequest(Duration.ofSeconds(5))).isPresent();
-        Thread.sleep(200);
-        assertThat(pending).isNotDone();
 
-        long started = System.nanoTime();
         model.close();
 
-        // Released: either an empty stream or a closed connection, but never a hang.
+        // Released by the close (the stall itself lasts 5 minutes): an empty stream or a closed connection,
+        // never a completed response and never a hang.
         try {
             HttpResponse<String> response = pending.get(5, TimeUnit.SECONDS);
             assertThat(response.body()).doesNotContain("response.completed");
         } catch (java.util.concurrent.ExecutionException expected) {
             assertThat(expected.getCause()).isInstanceOf(java.io.IOException.class);
         }
-        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
     }
 
     @Test

@@ -249,14 +249,11 @@ class ClientFaultsTest {
         }
         awaitCondition("the fake saw the requests", Duration.ofSeconds(10), () -> fake.requestCount() >= 1_001);
         assertThat(pendingRequests(client)).isEqualTo(1_000);
-        long start = System.nanoTime();
         client.close();
-        Duration closing = Duration.ofNanos(System.nanoTime() - start);
-        assertThat(closing).isLessThan(Duration.ofSeconds(3));
-        CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).exceptionally(e -> null)
-                .orTimeout(2, java.util.concurrent.TimeUnit.SECONDS).join();
+        // Failed by close() itself, before it returned: nothing waits for a response or a timeout.
+        assertThat(calls).allSatisfy(call -> assertThat(call).isCompletedExceptionally());
         for (CompletableFuture<?> call : calls) {
-            assertThat(failureOf(call, Duration.ofMillis(100))).isInstanceOf(CodexTransportException.class);
+            assertThat(failureOf(call, WAIT)).isInstanceOf(CodexTransportException.class);
         }
         assertThat(pendingRequests(client)).isZero();
         assertThat(client.isClosed()).isTrue();

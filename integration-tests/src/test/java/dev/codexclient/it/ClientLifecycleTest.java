@@ -140,10 +140,9 @@ class ClientLifecycleTest {
             var thread = client.startThread();
             CompletableFuture<CodexTurn> starting = CompletableFuture.supplyAsync(() -> thread.startTurn("hi"));
             fake.takeRequest("turn/start", WAIT);
-            long start = System.nanoTime();
             client.close();
+            // WAIT is below the request timeout: a caller that close() did not wake would still be waiting.
             assertThat(failureOf(starting, WAIT)).isInstanceOf(CodexTransportException.class);
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
         }
     }
 

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.codexclient.CodexClient;
 import dev.codexclient.RetryPolicy;
+import dev.codexclient.internal.ClientInternals;
+import dev.codexclient.internal.time.ManualScheduler;
 import dev.codexclient.testkit.FakeCodexAppServer;
 import java.io.File;
 import java.lang.reflect.Field;
@@ -32,6 +34,14 @@ final class ClientTestSupport {
                 .requestTimeout(Duration.ofSeconds(10))
                 .initializeTimeout(Duration.ofSeconds(10))
                 .retryPolicy(new RetryPolicy(4, Duration.ofMillis(5), Duration.ofMillis(20), Duration.ofSeconds(5)));
+    }
+
+    /**
+     * The builder with a manual clock: request deadlines, backoff, turn deadlines, watchdogs, grace periods and
+     * timed waits run when the test advances {@code clock}, on the advancing thread.
+     */
+    static CodexClient.Builder withClock(CodexClient.Builder builder, ManualScheduler clock) {
+        return ClientInternals.useScheduler(builder, clock);
     }
 
     /** A builder that spawns the fake as a child process speaking over real stdio. */

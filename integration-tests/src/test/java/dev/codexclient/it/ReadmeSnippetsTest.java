@@ -136,4 +136,24 @@ class ReadmeSnippetsTest {
             assertThat(r.finalText()).isEqualTo("as in production");
         }
     }
+
+    @Test
+    void threading(FakeCodexAppServer fake) throws Exception {
+        fake.onTurnStart(t -> t.agentMessage("done").completed());
+        try (CodexClient codex = CodexClient.builder().transport(fake.connectInMemory()).build()) {
+            dev.codexclient.CodexThread thread = codex.startThread();
+            CompletableFuture<String> changelog = new CompletableFuture<>();
+            // README "Threading", with the println replaced by something the test can wait for.
+            java.util.concurrent.atomic.AtomicBoolean chained = new java.util.concurrent.atomic.AtomicBoolean();
+            thread.onEvent(n -> {
+                if (n instanceof dev.codexclient.protocol.ServerNotification.TurnCompleted
+                        && chained.compareAndSet(false, true)) {
+                    dev.codexclient.CodexTurn next = thread.startTurn("Now write the changelog");
+                    next.result().thenAccept(r -> changelog.complete(r.finalText()));
+                }
+            });
+            thread.startTurn("Fix the tests");
+            assertThat(changelog.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("done");
+        }
+    }
 }

@@ -57,12 +57,10 @@ class RealCodexKillTest {
             ProcessHandle launcher = client.serverProcess().orElseThrow();
             assertThat(ProcessHandle.current().children().map(ProcessHandle::pid)).contains(launcher.pid());
             ProcessHandle appServer = nativeAppServer(launcher);
-            long killedAt = System.nanoTime();
             assertThat(appServer.destroyForcibly()).isTrue();   // SIGKILL on Unix
 
             CodexTransportException onModel = transportFailure(waitingOnModel.result());
             CodexTransportException onApproval = transportFailure(waitingOnApproval.result());
-            assertThat(Duration.ofNanos(System.nanoTime() - killedAt)).isLessThan(Duration.ofSeconds(10));
             // The launcher mirrors the native binary's death by SIGKILL: 128 + 9.
             assertThat(onModel.exitCode()).hasValue(137);
             assertThat(onApproval.exitCode()).hasValue(137);

@@ -5,30 +5,45 @@ import java.lang.invoke.VarHandle;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * The future {@link RpcConnection#call} returns. Threads waiting for it wake the moment the outcome is known, while
  * its dependent stages run on the callback executor, never on the transport's reader thread.
  *
- * <p>Why: dependents of a call ({@code thenApply}, {@code whenComplete}, {@code allOf}, …) are user code, and user
- * code must never run on the reader thread, so the connection completes this future on the callback executor. A
- * thread blocked in {@link #get()} or {@link #join()} runs no user code when it wakes, though, and making it wait
- * for that hand-off costs a thread wake-up on every round trip. So the outcome is recorded twice: first in a
- * private {@code settled} future, completed by whoever learns the outcome first (the reader thread for a response,
- * the timer for a timeout, a user completing or cancelling this future), then in this future itself ("publishing").
- * The query and wait methods read {@code settled}; everything else is the plain {@link CompletableFuture}.
- * {@code settled} is never handed out, so it has no dependents besides waiting threads.
+ * <p>Why: dependents of a call ({@code thenApply}, {@code whenComplete}, …) are user code, and user code must never
+ * run on the reader thread. A thread blocked in {@link #get()} or {@link #join()} runs no user code when it wakes,
+ * though, and making it wait for a hand-off to the callback executor costs a thread wake-up on every round trip.
+ * So the outcome is recorded twice: first in a private {@code settled} future, completed by whoever learns the
+ * outcome first (the reader thread for a response, the scheduler for a timeout, a user completing or cancelling
+ * this future), then in this future itself ("publishing"). The query and wait methods read {@code settled};
+ * everything else is the plain {@link CompletableFuture}.
  *
- * <p>Publishing runs this future's dependents, so the reader thread never publishes: it hands publishing to the
- * callback executor, except when a thread is blocked in {@code get()}/{@code join()} and no dependent is
- * registered yet. Then that thread publishes as it leaves, which saves waking a callback thread for the common
- * blocking call. A dependent registered after the outcome is known (so while {@link #isDone()} already answers
- * true) may therefore run on that thread, as it would on the registering thread of any completed future.
+ * <p>Two rules keep user code where it belongs, decided from nothing but who is waiting:
+ * <ul>
+ *   <li>Every dependent registered on this future runs on the callback executor: the non-async methods
+ *       ({@code thenApply}, {@code whenComplete}, …) register their function as if {@code …Async} had been called
+ *       with that executor, and the {@code …Async} methods without an executor use it too. So publishing runs no
+ *       user code itself, whichever thread does it; it hands each dependent to the executor, or, when it already
+ *       runs there, runs them in place.</li>
+ *   <li>The reader thread never publishes. When a thread is blocked in {@code get()}/{@code join()} as the outcome
+ *       arrives, that thread publishes as it leaves, which saves waking a callback thread for the common blocking
+ *       call; otherwise publishing is handed to the callback executor.</li>
+ * </ul>
+ * The exception are stages the JDK attaches without calling a method of this future: {@code allOf}, {@code anyOf},
+ * and this future as the <em>other</em> stage of {@code thenCombine}, {@code applyToEither} and the like. Those run
+ * where the outcome is published: on the callback executor, or on a thread that was blocked in {@code get()} or
+ * {@code join()} here. Never on the reader thread.
  *
  * <p>Whoever settles first also decides the outcome this future is published with, so the two never disagree: a
  * user's {@code complete(x)} that loses to a response returns {@code false} like any late completion. (On Java 19
@@ -39,8 +54,6 @@ final class CallFuture<T> extends CompletableFuture<T> {
     /** How long a thread in get()/join() spins before it parks: see {@link #spinBriefly}. */
     private static final long SPIN_NANOS = 50_000;
     private static final boolean MULTICORE = Runtime.getRuntime().availableProcessors() > 1;
-    /** The internal whenComplete registered by the constructor. */
-    private static final int OWN_DEPENDENTS = 1;
     private static final VarHandle OUTCOME;
     private static final VarHandle WAITERS;
     private static final VarHandle PUBLISHER;
@@ -68,13 +81,20 @@ final class CallFuture<T> extends CompletableFuture<T> {
     private volatile int waiters;
     @SuppressWarnings("unused") // through PUBLISHER
     private volatile boolean publisherClaimed;
+    /** The callback thread publishing right now, which runs the dependents in place. */
+    private volatile Thread publishingThread;
+    private final Executor callbacks;
+    /** Where every dependent of this future runs; never throws. */
+    private final Executor dependents = this::runDependent;
 
     /**
+     * @param callbacks the callback executor; it may reject tasks once shut down (dependents then run in place)
      * @param onCancelled runs (on the cancelling thread) when this future is cancelled
      */
-    CallFuture(Runnable onCancelled) {
+    CallFuture(Executor callbacks, Runnable onCancelled) {
+        this.callbacks = callbacks;
         // Completions that bypass the overrides below (none in the JDK today) still reach the waiting threads.
-        whenComplete((value, error) -> {
+        super.whenComplete((value, error) -> {
             settle(value, error);
             if (isCancelled()) {
                 onCancelled.run();
@@ -100,19 +120,46 @@ final class CallFuture<T> extends CompletableFuture<T> {
     }
 
     /**
-     * After a successful {@link #settle}: whether the caller must {@link #publish} (on a thread where this
-     * future's dependents may run). False when a waiting thread will publish as it leaves get() or join().
+     * After a successful {@link #settle}: whether the caller must publish, by handing
+     * {@link #publishOnCallbackThread} to the callback executor. False when a waiting thread will publish as it
+     * leaves get() or join().
      */
     boolean claimPublication() {
         // The waiter count is read after settling and a leaving waiter reads settled after counting itself out,
         // so at least one of the two sees the other: a waiter seen here is one that will still see the outcome.
-        if ((int) WAITERS.getVolatile(this) > 0 && getNumberOfDependents() <= OWN_DEPENDENTS) {
+        if ((int) WAITERS.getVolatile(this) > 0) {
             return false;
         }
         return PUBLISHER.compareAndSet(this, false, true);
     }
 
-    /** Completes this future itself with the settled outcome; its dependents run on the calling thread. */
+    /** {@link #publish()} on a callback thread: the dependents run right here rather than hopping again. */
+    void publishOnCallbackThread() {
+        publishingThread = Thread.currentThread();
+        try {
+            publish();
+        } finally {
+            publishingThread = null;
+        }
+    }
+
+    private void runDependent(Runnable task) {
+        if (publishingThread == Thread.currentThread()) {
+            task.run();
+            return;
+        }
+        try {
+            callbacks.execute(task);
+        } catch (RejectedExecutionException shutDown) {
+            // The client is closing and its executor is gone: run it here rather than lose it.
+            task.run();
+        }
+    }
+
+    /**
+     * Completes this future itself with the settled outcome. Its dependents are handed to the callback executor
+     * (see the class comment); the only code that can run on the calling thread is what the JDK attaches itself.
+     */
     void publish() {
         Outcome o = (Outcome) OUTCOME.getVolatile(this);
         if (o == null) {
@@ -196,6 +243,95 @@ final class CallFuture<T> extends CompletableFuture<T> {
     @Override
     public CompletableFuture<T> completeAsync(Supplier<? extends T> supplier) {
         return completeAsync(supplier, defaultExecutor());
+    }
+
+    // ---------------------------------------------------------------------------------------- dependents
+
+    @Override
+    public Executor defaultExecutor() {
+        return dependents;
+    }
+
+    @Override
+    public <U> CompletableFuture<U> thenApply(Function<? super T, ? extends U> fn) {
+        return thenApplyAsync(fn, dependents);
+    }
+
+    @Override
+    public CompletableFuture<Void> thenAccept(Consumer<? super T> action) {
+        return thenAcceptAsync(action, dependents);
+    }
+
+    @Override
+    public CompletableFuture<Void> thenRun(Runnable action) {
+        return thenRunAsync(action, dependents);
+    }
+
+    @Override
+    public <U, V> CompletableFuture<V> thenCombine(CompletionStage<? extends U> other,
+                                                   BiFunction<? super T, ? super U, ? extends V> fn) {
+        return thenCombineAsync(other, fn, dependents);
+    }
+
+    @Override
+    public <U> CompletableFuture<Void> thenAcceptBoth(CompletionStage<? extends U> other,
+                                                      BiConsumer<? super T, ? super U> action) {
+        return thenAcceptBothAsync(other, action, dependents);
+    }
+
+    @Override
+    public CompletableFuture<Void> runAfterBoth(CompletionStage<?> other, Runnable action) {
+        return runAfterBothAsync(other, action, dependents);
+    }
+
+    @Override
+    public <U> CompletableFuture<U> applyToEither(CompletionStage<? extends T> other, Function<? super T, U> fn) {
+        return applyToEitherAsync(other, fn, dependents);
+    }
+
+    @Override
+    public CompletableFuture<Void> acceptEither(CompletionStage<? extends T> other, Consumer<? super T> action) {
+        return acceptEitherAsync(other, action, dependents);
+    }
+
+    @Override
+    public CompletableFuture<Void> runAfterEither(CompletionStage<?> other, Runnable action) {
+        return runAfterEitherAsync(other, action, dependents);
+    }
+
+    @Override
+    public <U> CompletableFuture<U> thenCompose(Function<? super T, ? extends CompletionStage<U>> fn) {
+        return thenComposeAsync(fn, dependents);
+    }
+
+    @Override
+    public CompletableFuture<T> whenComplete(BiConsumer<? super T, ? super Throwable> action) {
+        return whenCompleteAsync(action, dependents);
+    }
+
+    @Override
+    public <U> CompletableFuture<U> handle(BiFunction<? super T, Throwable, ? extends U> fn) {
+        return handleAsync(fn, dependents);
+    }
+
+    @Override
+    public CompletableFuture<T> exceptionally(Function<Throwable, ? extends T> fn) {
+        return exceptionallyAsync(fn, dependents);
+    }
+
+    @Override
+    public CompletableFuture<T> exceptionallyCompose(Function<Throwable, ? extends CompletionStage<T>> fn) {
+        return exceptionallyComposeAsync(fn, dependents);
+    }
+
+    @Override
+    public CompletableFuture<T> copy() {
+        return thenApply(Function.identity());
+    }
+
+    @Override
+    public CompletionStage<T> minimalCompletionStage() {
+        return copy().minimalCompletionStage();
     }
 
     // ---------------------------------------------------------------------------------------- waiting and queries

@@ -42,13 +42,24 @@ record Envelope(String method, boolean methodIsText, boolean hasId, Optional<Str
     @FunctionalInterface
     interface ResultReader {
         /**
+         * What {@link #read} returns when it could not read the value (it does not bind into what is expected):
+         * the parser's position is then unknown, so the scan stops and returns {@link #ABANDONED}.
+         */
+        Object ABANDON = new Object();
+
+        /**
          * Reads (or skips) the value at the parser's current token, which starts it, and leaves the parser on the
-         * value's last token or with no current token (as Jackson's {@code readValue} does).
+         * value's last token or with no current token (as Jackson's {@code readValue} does); or returns
+         * {@link #ABANDON}.
          *
          * @param id the {@code id} member read so far, or null when none came before the result
          */
         Object read(JsonNode id, JsonParser parser) throws IOException;
     }
+
+    /** The scan stopped because its {@link ResultReader} abandoned the result: read the line another way. */
+    static final Envelope ABANDONED = new Envelope(null, false, false, Optional.empty(), Optional.empty(),
+            Optional.empty(), null);
 
     /** A notification: a textual method and no (or a null) id. */
     boolean isNotification() {
@@ -68,8 +79,9 @@ record Envelope(String method, boolean methodIsText, boolean hasId, Optional<Str
     /**
      * Scans one message and collects its response members, handing {@code result} to {@code results}.
      *
-     * @return the envelope, or {@code null} when the line is JSON but not an object
-     * @throws IOException when the line is not JSON, or as thrown by {@code results}
+     * @return the envelope, {@link #ABANDONED} when {@code results} abandoned the result, or {@code null} when the
+     *         line is JSON but not an object
+     * @throws IOException when the line is not JSON
      */
     static Envelope scan(ObjectMapper mapper, byte[] line, ResultReader results) throws IOException {
         return scan(mapper.getFactory(), mapper, line, results);
@@ -113,6 +125,9 @@ record Envelope(String method, boolean methodIsText, boolean hasId, Optional<Str
                         if (results != null) {
                             hasResult = true;
                             result = results.read(id, p);
+                            if (result == ResultReader.ABANDON) {
+                                return ABANDONED;
+                            }
                         } else {
                             p.skipChildren();
                         }

@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import dev.codexclient.internal.time.SystemScheduler;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -44,11 +45,12 @@ class CallFutureTest {
         return t;
     });
     private final CountDownLatch releaseCallbacks = new CountDownLatch(1);
+    private final SystemScheduler scheduler = new SystemScheduler("test-scheduler");
     private RpcConnection rpc;
 
     private RpcConnection connect() {
-        rpc = new RpcConnection(transport, mapper, new RpcSettings(Duration.ofSeconds(5), 1, Duration.ofMillis(5),
-                Duration.ofMillis(20), Duration.ofSeconds(5)), callbacks, true, s -> s, new RpcConnection.Handler() {
+        rpc = new RpcConnection(transport, new JsonWireCodec(mapper, null), new RpcSettings(Duration.ofSeconds(5), 1, Duration.ofMillis(5),
+                Duration.ofMillis(20), Duration.ofSeconds(5)), callbacks, true, scheduler, s -> s, new RpcConnection.Handler() {
                     @Override
                     public void onNotification(IncomingNotification n) {
                     }
@@ -178,9 +180,41 @@ class CallFutureTest {
 
         assertThat(got.get(5, TimeUnit.SECONDS).get("n").asInt()).isEqualTo(5);
         blocked.join(5_000);
-        // Published by the waiter, not by the (stalled) callback executor: a stage added now completes at once.
-        assertThat(f.thenApply(v -> v.get("n").asInt()).getNow(-1)).isEqualTo(5);
+        // Published by the waiter, not by the (stalled) callback executor: a stage the JDK attaches itself
+        // completes at once, while a dependent added now still runs on the callback executor.
         assertThat(CompletableFuture.allOf(f)).isDone();
+        CompletableFuture<Integer> late = f.thenApply(v -> v.get("n").asInt());
+        assertThat(late).isNotDone();
+        releaseCallbacks.countDown();
+        assertThat(late.get(5, TimeUnit.SECONDS)).isEqualTo(5);
+    }
+
+    @Test
+    void everyDependentRunsOnTheCallbackExecutorEvenWhenAddedAfterTheOutcome() throws Exception {
+        connect();
+        CompletableFuture<JsonNode> f = rpc.call("m", null, JsonNode.class, null);
+        injectFromReader("{\"id\":" + sentId() + ",\"result\":{\"n\":1}}");
+        f.get(5, TimeUnit.SECONDS);
+        List<String> threads = new CopyOnWriteArrayList<>();
+        List<CompletableFuture<?>> stages = List.of(
+                f.thenApply(v -> threads.add(Thread.currentThread().getName())),
+                f.thenAccept(v -> threads.add(Thread.currentThread().getName())),
+                f.thenRun(() -> threads.add(Thread.currentThread().getName())),
+                f.whenComplete((v, e) -> threads.add(Thread.currentThread().getName())),
+                f.handle((v, e) -> threads.add(Thread.currentThread().getName())),
+                f.thenCompose(v -> {
+                    threads.add(Thread.currentThread().getName());
+                    return CompletableFuture.completedFuture(v);
+                }),
+                f.thenCombine(CompletableFuture.completedFuture(1), (a, b) -> threads.add(
+                        Thread.currentThread().getName())),
+                f.thenApplyAsync(v -> threads.add(Thread.currentThread().getName())),
+                f.exceptionally(e -> null).thenApply(v -> threads.add("exceptionally passed through")));
+        for (CompletableFuture<?> stage : stages) {
+            stage.get(5, TimeUnit.SECONDS);
+        }
+        assertThat(threads).hasSize(stages.size())
+                .allSatisfy(t -> assertThat(t).matches(CALLBACK + ".*|exceptionally passed through"));
     }
 
     @Test

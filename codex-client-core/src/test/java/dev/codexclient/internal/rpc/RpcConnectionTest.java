@@ -21,6 +21,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import dev.codexclient.internal.time.ManualScheduler;
+import dev.codexclient.internal.time.Scheduler;
+import dev.codexclient.internal.time.SystemScheduler;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -33,10 +36,16 @@ class RpcConnectionTest {
     private volatile Function<IncomingRequest, CompletionStage<?>> requestHandler =
             r -> CompletableFuture.failedFuture(new UnsupportedOperationException("no handler for " + r.method()));
     private volatile CodexTransportException closedWith;
+    private final SystemScheduler scheduler = new SystemScheduler("test-scheduler");
     private RpcConnection rpc;
 
     private RpcConnection connect(RpcSettings settings) {
-        rpc = new RpcConnection(transport, mapper, settings, Executors.newCachedThreadPool(), true, s -> s,
+        return connect(settings, scheduler);
+    }
+
+    private RpcConnection connect(RpcSettings settings, Scheduler clock) {
+        rpc = new RpcConnection(transport, new JsonWireCodec(mapper, null), settings, Executors.newCachedThreadPool(),
+                true, clock, s -> s,
                 new RpcConnection.Handler() {
                     @Override
                     public void onNotification(IncomingNotification n) {
@@ -57,9 +66,11 @@ class RpcConnectionTest {
         return rpc;
     }
 
+    private static final RpcSettings SETTINGS = new RpcSettings(Duration.ofSeconds(5), 4, Duration.ofMillis(5),
+            Duration.ofMillis(20), Duration.ofSeconds(5));
+
     private RpcConnection connect() {
-        return connect(new RpcSettings(Duration.ofSeconds(5), 4, Duration.ofMillis(5), Duration.ofMillis(20),
-                Duration.ofSeconds(5)));
+        return connect(SETTINGS);
     }
 
     @AfterEach
@@ -124,72 +135,19 @@ class RpcConnectionTest {
 
     @Test
     void timeoutNamesMethodAndIdAndForgetsTheRequest() throws Exception {
-        connect();
+        ManualScheduler clock = new ManualScheduler();
+        connect(SETTINGS, clock);
         CompletableFuture<JsonNode> f = rpc.call("slow/method", null, JsonNode.class, Duration.ofMillis(50));
         JsonNode req = sent();
+        clock.advance(Duration.ofMillis(49));
+        assertThat(f).isNotDone();
+        clock.advance(Duration.ofMillis(1));
         assertThatThrownBy(() -> f.get(5, TimeUnit.SECONDS)).cause()
                 .isInstanceOf(CodexTimeoutException.class)
                 .hasMessageContaining("slow/method").hasMessageContaining("id " + req.get("id").asLong());
         assertThat(rpc.pendingCount()).isZero();
         // A late response is dropped without harm.
         transport.inject("{\"id\":" + req.get("id") + ",\"result\":{}}");
-        assertThat(rpc.pendingCount()).isZero();
-    }
-
-    @Test
-    void eachCallTimesOutAtItsOwnDeadlineWhateverElseIsInFlight() throws Exception {
-        connect();
-        // A long deadline watched first must not delay a shorter one registered after it, and answered or
-        // expired calls must not disturb the deadlines of those still waiting.
-        CompletableFuture<JsonNode> lenient = rpc.call("lenient", null, JsonNode.class, Duration.ofSeconds(4));
-        JsonNode lenientRequest = sent();
-        long start = System.nanoTime();
-        CompletableFuture<JsonNode> strict = rpc.call("strict", null, JsonNode.class, Duration.ofMillis(200));
-        sent();
-        CompletableFuture<JsonNode> middle = rpc.call("middle", null, JsonNode.class, Duration.ofMillis(400));
-        sent();
-        CompletableFuture<JsonNode> answered = rpc.call("answered", null, JsonNode.class, Duration.ofMillis(100));
-        transport.inject("{\"id\":" + sent().get("id") + ",\"result\":{\"ok\":1}}");
-        assertThat(answered.get(5, TimeUnit.SECONDS).get("ok").asInt()).isEqualTo(1);
-
-        assertThatThrownBy(() -> strict.get(5, TimeUnit.SECONDS)).cause()
-                .isInstanceOf(CodexTimeoutException.class).hasMessageContaining("strict");
-        long strictMillis = (System.nanoTime() - start) / 1_000_000;
-        assertThat(middle).isNotDone();
-        assertThatThrownBy(() -> middle.get(5, TimeUnit.SECONDS)).cause()
-                .isInstanceOf(CodexTimeoutException.class).hasMessageContaining("middle");
-        long middleMillis = (System.nanoTime() - start) / 1_000_000;
-
-        assertThat(strictMillis).isBetween(200L, 1_500L);
-        assertThat(middleMillis).isBetween(400L, 1_700L);
-        assertThat(lenient).isNotDone();
-        assertThat(rpc.pendingCount()).isEqualTo(1);
-        transport.inject("{\"id\":" + lenientRequest.get("id") + ",\"result\":{\"late\":true}}");
-        assertThat(lenient.get(5, TimeUnit.SECONDS).get("late").asBoolean()).isTrue();
-        assertThat(rpc.pendingCount()).isZero();
-    }
-
-    @Test
-    void aCallAfterTheWatchedDeadlinesExpiredIsStillWatched() throws Exception {
-        connect();
-        CompletableFuture<JsonNode> first = rpc.call("first", null, JsonNode.class, Duration.ofMillis(50));
-        sent();
-        assertThatThrownBy(() -> first.get(5, TimeUnit.SECONDS)).cause().isInstanceOf(CodexTimeoutException.class);
-        // Nothing is pending now, so no check is scheduled: the next call must schedule its own.
-        CompletableFuture<JsonNode> second = rpc.call("second", null, JsonNode.class, Duration.ofMillis(50));
-        sent();
-        assertThatThrownBy(() -> second.get(5, TimeUnit.SECONDS)).cause()
-                .isInstanceOf(CodexTimeoutException.class).hasMessageContaining("second");
-        assertThat(rpc.pendingCount()).isZero();
-    }
-
-    @Test
-    void cancellingTheCallerFutureForgetsTheRequest() throws Exception {
-        connect();
-        CompletableFuture<JsonNode> f = rpc.call("m", null, JsonNode.class, null);
-        sent();
-        assertThat(rpc.pendingCount()).isEqualTo(1);
-        f.cancel(true);
         assertThat(rpc.pendingCount()).isZero();
     }
 
@@ -205,31 +163,6 @@ class RpcConnectionTest {
         long third = sent().get("id").asLong();
         transport.inject("{\"id\":" + third + ",\"result\":{\"ok\":true}}");
         assertThat(f.get(5, TimeUnit.SECONDS).get("ok").asBoolean()).isTrue();
-    }
-
-    @Test
-    void overloadGivesUpAfterMaxAttempts() throws Exception {
-        connect();
-        CompletableFuture<JsonNode> f = rpc.call("turn/start", null, JsonNode.class, null);
-        for (int i = 0; i < 4; i++) {
-            transport.inject("{\"id\":" + sent().get("id")
-                    + ",\"error\":{\"code\":-32001,\"message\":\"Server overloaded; retry later.\"}}");
-        }
-        assertThatThrownBy(() -> f.get(5, TimeUnit.SECONDS)).cause()
-                .isInstanceOfSatisfying(CodexOverloadedException.class, e -> {
-                    assertThat(e.attempts()).isEqualTo(4);
-                    assertThat(e.code()).isEqualTo(-32001);
-                });
-        assertThat(transport.sent).isEmpty();
-    }
-
-    @Test
-    void sendFailureFailsTheCallAndLeavesNothingPending() {
-        connect();
-        transport.failSends = true;
-        CompletableFuture<JsonNode> f = rpc.call("m", null, JsonNode.class, null);
-        assertThatThrownBy(() -> f.get(5, TimeUnit.SECONDS)).cause().isInstanceOf(CodexTransportException.class);
-        assertThat(rpc.pendingCount()).isZero();
     }
 
     @Test
@@ -287,25 +220,6 @@ class RpcConnectionTest {
     }
 
     @Test
-    void handlerFailuresBecomeErrorRepliesWithoutStackTraces() throws Exception {
-        connect();
-        requestHandler = r -> {
-            throw new IllegalStateException("kaboom");
-        };
-        transport.inject("{\"id\":1,\"method\":\"item/tool/call\",\"params\":{}}");
-        JsonNode reply = sent();
-        assertThat(reply.get("error").get("code").asInt()).isEqualTo(-32603);
-        assertThat(reply.get("error").get("message").asText()).contains("kaboom").doesNotContain("at dev.");
-
-        requestHandler = r -> CompletableFuture.failedFuture(
-                new CodexRpcException("", CodexRpcException.METHOD_NOT_FOUND, "unknown method " + r.method(), null));
-        transport.inject("{\"id\":2,\"method\":\"brand/new\",\"params\":{}}");
-        JsonNode reply2 = sent();
-        assertThat(reply2.get("error").get("code").asInt()).isEqualTo(-32601);
-        assertThat(reply2.get("error").get("message").asText()).contains("brand/new");
-    }
-
-    @Test
     void resolvedCancelsTheRunningHandlerAndSuppressesItsReply() throws Exception {
         connect();
         CompletableFuture<Object> handlerStage = new CompletableFuture<>();
@@ -318,8 +232,8 @@ class RpcConnectionTest {
         assertThat(invoked.await(5, TimeUnit.SECONDS)).isTrue();
         transport.inject("{\"method\":\"serverRequest/resolved\",\"params\":{\"threadId\":\"t\",\"requestId\":0}}");
         waitUntil(handlerStage::isCancelled);
+        // Everything after the cancellation runs on this thread: no reply can still be on its way.
         handlerStage.complete("too late"); // no effect: already cancelled
-        Thread.sleep(100);
         assertThat(transport.sent).isEmpty();
         assertThat(rpc.inflightServerRequestCount()).isZero();
         waitUntil(() -> notifications.stream().anyMatch(n -> n.method().equals("serverRequest/resolved")));
@@ -375,8 +289,8 @@ class RpcConnectionTest {
                 return pool.awaitTermination(timeout, unit);
             }
         };
-        rpc = new RpcConnection(transport, mapper, new RpcSettings(Duration.ofSeconds(5), 1, Duration.ZERO,
-                Duration.ZERO, Duration.ofSeconds(5)), counting, true, s -> s, new RpcConnection.Handler() {
+        rpc = new RpcConnection(transport, new JsonWireCodec(mapper, null), new RpcSettings(Duration.ofSeconds(5), 1, Duration.ZERO,
+                Duration.ZERO, Duration.ofSeconds(5)), counting, true, scheduler, s -> s, new RpcConnection.Handler() {
                     @Override
                     public void onNotification(IncomingNotification n) {
                         notifications.add(n);
@@ -415,8 +329,8 @@ class RpcConnectionTest {
     void notificationsKeepWireOrderPerThreadAndASlowThreadDoesNotBlockAnother() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         List<String> seen = new CopyOnWriteArrayList<>();
-        rpc = new RpcConnection(transport, mapper, new RpcSettings(Duration.ofSeconds(5), 1, Duration.ZERO,
-                Duration.ZERO, Duration.ZERO), Executors.newCachedThreadPool(), true, s -> s,
+        rpc = new RpcConnection(transport, new JsonWireCodec(mapper, null), new RpcSettings(Duration.ofSeconds(5), 1, Duration.ZERO,
+                Duration.ZERO, Duration.ZERO), Executors.newCachedThreadPool(), true, scheduler, s -> s,
                 new RpcConnection.Handler() {
                     @Override
                     public void onNotification(IncomingNotification n) {

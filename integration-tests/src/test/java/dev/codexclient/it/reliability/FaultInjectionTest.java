@@ -348,15 +348,16 @@ class FaultInjectionTest {
     @Test
     @org.junit.jupiter.api.Order(10)
     void blockedHandlerOnOneThreadDoesNotHoldUpAnother() {
-        FaultHarness.run("handler blocks 10 s on thread A, B streams", f -> {
+        FaultHarness.run("handler blocks on thread A until B has streamed", f -> {
             try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
                 Delivered delivered = new Delivered();
                 CountDownLatch handlerEntered = new CountDownLatch(1);
+                CountDownLatch release = new CountDownLatch(1);
                 try (CodexClient client = child(fake).onNotification(delivered)
                         .onCommandApproval(ApprovalPolicy.sync(p -> {
                             handlerEntered.countDown();
                             try {
-                                Thread.sleep(10_000);
+                                release.await(30, TimeUnit.SECONDS);
                             } catch (InterruptedException e) {
                                 Thread.currentThread().interrupt();
                             }
@@ -364,23 +365,22 @@ class FaultInjectionTest {
                         })).build()) {
                     CodexThread a = client.startThread();
                     CodexThread b = client.startThread();
-                    long t0 = System.nanoTime();
                     PendingServerRequest approval = fake.requestCommandApproval(a.id(), "turn-a", "make");
                     assertThat(handlerEntered.await(5, TimeUnit.SECONDS)).isTrue();
                     String[] deltas = IntStream.range(0, 500).mapToObj(i -> "b" + i + " ").toArray(String[]::new);
                     fake.enqueueTurn(t -> t.agentMessageDeltas(deltas).completed());
+                    // A's handler stays blocked until B's turn is over: B cannot have waited for it.
                     TurnResult r = b.startTurn("stream while A is blocked").await(SHORT);
-                    long bMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
                     assertThat(r.status()).isEqualTo(TurnStatus.COMPLETED);
                     assertThat(r.finalText()).isEqualTo(String.join("", deltas));
                     assertThat(approval.isAnswered()).as("A's handler is still blocked").isFalse();
-                    assertThat(bMillis).as("B finished while A was blocked").isLessThan(9_000);
+                    release.countDown();
                     ClientReply reply = approval.awaitResponse(Duration.ofSeconds(15));
                     assertThat(reply.decision()).hasValue("accept");
                     assertExactlyOnceInOrder(fake, delivered, false);
                     f.sent(sentNotifications(fake) + 1).received(delivered.count())
                             .answered(answeredExactlyOnce(fake))
-                            .outcome("B done in " + bMillis + " ms while A blocked");
+                            .outcome("B done while A's handler was blocked");
                 }
             }
         });
@@ -401,9 +401,10 @@ class FaultInjectionTest {
                 long t0 = System.nanoTime();
                 client.close();
                 long closeMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+                // Failed by close() itself, before it returned: nothing waited for a response or a timeout.
+                assertThat(calls).allSatisfy(call -> assertThat(call).isCompletedExceptionally());
                 assertThat(assertTypedOutcomes(calls, Duration.ofSeconds(5)))
                         .containsOnlyKeys("CodexTransportException");
-                assertThat(closeMillis).isLessThan(8_000);
                 assertThatThrownBy(() -> client.rpc().threadList(list()).join())
                         .hasCauseInstanceOf(CodexTransportException.class);
                 f.sent(0).received(0).outcome("1 000 -> CodexTransportException; close " + closeMillis + " ms");

@@ -9,8 +9,11 @@ import dev.codexclient.CodexThread;
 import dev.codexclient.CodexTurn;
 import dev.codexclient.TurnResult;
 import dev.codexclient.errors.CodexTransportException;
+import dev.codexclient.internal.ClientInternals;
+import dev.codexclient.internal.time.ManualScheduler;
 import dev.codexclient.it.RealCodexFixture;
 import dev.codexclient.protocol.ServerNotification;
+import dev.codexclient.protocol.ThreadItem;
 import dev.codexclient.protocol.TurnStatus;
 import dev.codexclient.testkit.ModelStep;
 import java.time.Duration;
@@ -69,18 +72,31 @@ class RealCodexFaultTest {
             try (RealCodexFixture codex = new RealCodexFixture()) {
                 codex.model.enqueue(ModelStep.stall(Duration.ofSeconds(60)));
                 List<ServerNotification> events = new CopyOnWriteArrayList<>();
-                try (CodexClient client = codex.client(b -> b.turnWatchdog(Duration.ofSeconds(2))
-                        .onNotification(events::add))) {
-                    long t0 = System.nanoTime();
-                    TurnResult r = client.startThread(codex.threadParams().build()).startTurn("think forever")
-                            .await(Duration.ofSeconds(30));
-                    long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
-                    // The model would hold the turn for 60 s; the watchdog read the thread (still running),
-                    // interrupted it, and codex settled it.
+                ManualScheduler clock = new ManualScheduler();
+                try (CodexClient client = codex.client(b -> ClientInternals.useScheduler(b, clock)
+                        .turnWatchdog(Duration.ofSeconds(2)).onNotification(events::add))) {
+                    CodexTurn turn = client.startThread(codex.threadParams().build()).startTurn("think forever");
+                    await("the turn to run", WAIT, () -> events.stream()
+                            .anyMatch(e -> e instanceof ServerNotification.ItemCompleted c
+                                    && c.params().item() instanceof ThreadItem.UserMessage));
+                    // The model holds the turn for 60 s; 2 s of silence on the client's clock later, the
+                    // watchdog reads the thread (still running), interrupts it, and codex settles it.
+                    clock.advance(Duration.ofMillis(1_999));
+                    assertThat(turn.isDone()).isFalse();
+                    clock.advance(Duration.ofMillis(1));
+                    // Should codex still have spoken while the watchdog read the thread, the watchdog looks again
+                    // after another 2 s of silence.
+                    for (int round = 0; round < 5 && !turn.isDone(); round++) {
+                        try {
+                            turn.result().get(10, TimeUnit.SECONDS);
+                        } catch (java.util.concurrent.TimeoutException spokeDuringTheRead) {
+                            clock.advance(Duration.ofSeconds(2));
+                        }
+                    }
+                    TurnResult r = turn.result().get(30, TimeUnit.SECONDS);
                     assertThat(r.status()).isEqualTo(TurnStatus.INTERRUPTED);
                     assertThat(r.stalled()).isFalse();
-                    assertThat(millis).isBetween(2_000L, 20_000L);
-                    f.received(events.size()).outcome("INTERRUPTED by the watchdog after " + millis + " ms");
+                    f.received(events.size()).outcome("INTERRUPTED by the watchdog after 2 s of silence");
                 }
             }
         });

@@ -11,12 +11,18 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.codexclient.CodexClient;
 import dev.codexclient.CodexTurn;
 import dev.codexclient.TurnResult;
+import dev.codexclient.internal.ClientInternals;
+import dev.codexclient.internal.time.ManualScheduler;
+import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.ThreadItem;
 import dev.codexclient.protocol.TurnStatus;
 import dev.codexclient.testkit.FakeCodexAppServer;
 import dev.codexclient.testkit.RecordedRequest;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -72,6 +78,22 @@ class TurnWatchdogTest {
         return fake.requests().stream().map(RecordedRequest::method).filter(method::equals).count();
     }
 
+    /** Waits (in real time, boundedly) until the turn has delivered an event matching {@code what}. */
+    private static void awaitEvent(CodexTurn turn, java.util.function.Predicate<ServerNotification> what)
+            throws Exception {
+        CompletableFuture<Void> seen = new CompletableFuture<>();
+        turn.onEvent(n -> {
+            if (what.test(n)) {
+                seen.complete(null);
+            }
+        });
+        seen.get(SHORT.toSeconds(), TimeUnit.SECONDS);
+    }
+
+    private static TurnResult resultOf(CodexTurn turn) throws Exception {
+        return turn.result().get(SHORT.toSeconds(), TimeUnit.SECONDS);
+    }
+
     @Test
     void lostCompletionIsRecoveredFromThreadRead() {
         FaultHarness.run("watchdog: turn/completed lost, thread/read says completed", f -> {
@@ -80,10 +102,16 @@ class TurnWatchdogTest {
                 fake.onTurnStart(t -> t.agentMessage("All tests pass.").neverComplete());
                 fake.on("thread/read").always().respondWith(req -> threadWithTurn(fake,
                         req.params().path("threadId").asText(), "completed"));
-                try (CodexClient client = child(fake).turnWatchdog(Duration.ofMillis(400)).build()) {
-                    long t0 = System.nanoTime();
-                    TurnResult r = client.startThread().startTurn("run the tests").await(SHORT);
-                    long millis = (System.nanoTime() - t0) / 1_000_000;
+                ManualScheduler clock = new ManualScheduler();
+                try (CodexClient client = ClientInternals.useScheduler(child(fake), clock)
+                        .turnWatchdog(Duration.ofMillis(400)).build()) {
+                    CodexTurn turn = client.startThread().startTurn("run the tests");
+                    awaitEvent(turn, n -> n instanceof ServerNotification.ItemCompleted c
+                            && c.params().item() instanceof ThreadItem.AgentMessage);
+                    clock.advance(Duration.ofMillis(399));
+                    assertThat(count(fake, "thread/read")).isZero();
+                    clock.advance(Duration.ofMillis(1));
+                    TurnResult r = resultOf(turn);
                     assertThat(r.status()).isEqualTo(TurnStatus.COMPLETED);
                     assertThat(r.stalled()).isFalse();
                     assertThat(r.finalText()).isEqualTo("All tests pass.");
@@ -92,9 +120,8 @@ class TurnWatchdogTest {
                     RecordedRequest read = fake.takeRequest("thread/read", SHORT);
                     assertThat(read.params().path("includeTurns").asBoolean()).isTrue();
                     assertThat(count(fake, "turn/interrupt")).isZero();
-                    assertThat(millis).isLessThan(5_000);
                     f.sent(FaultHarness.sentNotifications(fake)).received(1)
-                            .outcome("COMPLETED from thread/read after " + millis + " ms; no interrupt");
+                            .outcome("COMPLETED from thread/read once the turn was silent for 400 ms; no interrupt");
                 }
             }
         });
@@ -107,10 +134,20 @@ class TurnWatchdogTest {
                 fake.onTurnStart(t -> t.agentMessage("thinking").neverComplete());
                 fake.on("thread/read").always().respondWith(req -> threadWithTurn(fake,
                         req.params().path("threadId").asText(), "inProgress"));
-                try (CodexClient client = inMemory(fake).interruptGracePeriod(Duration.ofMillis(500)).build()) {
+                ManualScheduler clock = new ManualScheduler();
+                try (CodexClient client = ClientInternals.useScheduler(inMemory(fake), clock)
+                        .interruptGracePeriod(Duration.ofMillis(500)).build()) {
                     // Per turn, no client-wide watchdog.
                     CodexTurn turn = client.startThread().startTurn("hang").watchdog(Duration.ofMillis(300));
-                    TurnResult r = turn.await(SHORT);
+                    // The last event the fake sends: an event during the read would mean the turn is alive.
+                    awaitEvent(turn, n -> n instanceof ServerNotification.ItemCompleted c
+                            && c.params().item() instanceof ThreadItem.AgentMessage);
+                    clock.advance(Duration.ofMillis(300));
+                    fake.takeRequest("turn/interrupt", SHORT);
+                    clock.advance(Duration.ofMillis(499));
+                    assertThat(turn.isDone()).isFalse();
+                    clock.advance(Duration.ofMillis(1));
+                    TurnResult r = resultOf(turn);
                     assertThat(r.stalled()).isTrue();
                     assertThat(r.status()).isEqualTo(TurnStatus.INTERRUPTED);
                     assertThat(r.finalText()).isEqualTo("thinking");
@@ -129,10 +166,19 @@ class TurnWatchdogTest {
             try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
                 fake.onTurnStart(t -> t.neverComplete());
                 fake.on("thread/read").always().respondError(-32600, "thread not loaded");
-                try (CodexClient client = inMemory(fake).turnWatchdog(Duration.ofMillis(300))
-                        .interruptGracePeriod(Duration.ofMillis(500)).build()) {
-                    TurnResult r = client.startThread().startTurn("hang").await(SHORT);
+                ManualScheduler clock = new ManualScheduler();
+                try (CodexClient client = ClientInternals.useScheduler(inMemory(fake), clock)
+                        .turnWatchdog(Duration.ofMillis(300)).interruptGracePeriod(Duration.ofMillis(500)).build()) {
+                    CodexTurn turn = client.startThread().startTurn("hang");
+                    // The last event the fake sends: an event during the read would mean the turn is alive.
+                    awaitEvent(turn, n -> n instanceof ServerNotification.ItemCompleted c
+                            && c.params().item() instanceof ThreadItem.UserMessage);
+                    clock.advance(Duration.ofMillis(300));
+                    fake.takeRequest("turn/interrupt", SHORT);
+                    clock.advance(Duration.ofMillis(500));
+                    TurnResult r = resultOf(turn);
                     assertThat(r.stalled()).isTrue();
+                    assertThat(count(fake, "thread/read")).isEqualTo(1);
                     assertThat(count(fake, "turn/interrupt")).isEqualTo(1);
                     f.outcome("read error -> interrupt -> stalled");
                 }
@@ -144,14 +190,25 @@ class TurnWatchdogTest {
     void slowButSteadyTurnIsLeftAlone() {
         FaultHarness.run("watchdog: slow but steady turn untouched", f -> {
             try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
-                fake.onTurnStart(t -> {
+                // The test plays the turn itself: one delta every 150 ms of the client's clock.
+                fake.onTurnStart(t -> t.neverComplete());
+                ManualScheduler clock = new ManualScheduler();
+                try (CodexClient client = ClientInternals.useScheduler(inMemory(fake), clock)
+                        .turnWatchdog(Duration.ofMillis(400)).build()) {
+                    CodexTurn turn = client.startThread().startTurn("slowly");
+                    awaitEvent(turn, n -> n instanceof ServerNotification.ItemCompleted c
+                            && c.params().item() instanceof ThreadItem.UserMessage);
                     for (int i = 0; i < 8; i++) {
-                        t.pause(Duration.ofMillis(150)).agentMessage("step " + i);
+                        clock.advance(Duration.ofMillis(150));
+                        String delta = "step " + i + " ";
+                        fake.notify("item/agentMessage/delta", Map.of("threadId", turn.threadId(),
+                                "turnId", turn.id(), "itemId", "msg", "delta", delta));
+                        awaitEvent(turn, n -> n instanceof ServerNotification.ItemAgentMessageDelta d
+                                && d.params().delta().equals(delta));
                     }
-                    t.completed();
-                });
-                try (CodexClient client = inMemory(fake).turnWatchdog(Duration.ofMillis(400)).build()) {
-                    TurnResult r = client.startThread().startTurn("slowly").await(SHORT);
+                    fake.notify("turn/completed", Map.of("threadId", turn.threadId(), "turn", Map.of(
+                            "id", turn.id(), "items", List.of(), "status", "completed")));
+                    TurnResult r = resultOf(turn);
                     assertThat(r.status()).isEqualTo(TurnStatus.COMPLETED);
                     assertThat(r.stalled()).isFalse();
                     assertThat(count(fake, "thread/read")).isZero();
@@ -160,6 +217,34 @@ class TurnWatchdogTest {
                 }
             }
         });
+    }
+
+    @Test
+    void aSilentTurnIsCheckedOnceItsIdleTimeHasPassedSinceItsLastEvent() throws Exception {
+        try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
+            fake.onTurnStart(t -> t.neverComplete());
+            fake.on("thread/read").always().respondWith(req -> threadWithTurn(fake,
+                    req.params().path("threadId").asText(), "inProgress"));
+            ManualScheduler clock = new ManualScheduler();
+            try (CodexClient client = ClientInternals.useScheduler(inMemory(fake), clock)
+                    .turnWatchdog(Duration.ofSeconds(10)).build()) {
+                CodexTurn turn = client.startThread().startTurn("hang");
+                awaitEvent(turn, n -> n instanceof ServerNotification.ItemCompleted c
+                        && c.params().item() instanceof ThreadItem.UserMessage);
+                clock.advance(Duration.ofSeconds(6));
+                fake.notify("item/agentMessage/delta", Map.of("threadId", turn.threadId(), "turnId", turn.id(),
+                        "itemId", "msg", "delta", "alive"));
+                awaitEvent(turn, n -> n instanceof ServerNotification.ItemAgentMessageDelta);
+                // 10 s after the start, but only 4 s after the last event: no check yet.
+                clock.advance(Duration.ofSeconds(4));
+                assertThat(count(fake, "thread/read")).isZero();
+                clock.advance(Duration.ofMillis(5_999));
+                assertThat(count(fake, "thread/read")).isZero();
+                clock.advance(Duration.ofMillis(1));
+                fake.takeRequest("thread/read", SHORT);
+                fake.takeRequest("turn/interrupt", SHORT);
+            }
+        }
     }
 
     @Test

@@ -1,0 +1,95 @@
+package dev.codexclient;
+
+import dev.codexclient.errors.CodexException;
+import dev.codexclient.protocol.ServerNotification;
+import dev.codexclient.protocol.ThreadInfo;
+import java.util.ArrayList;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The codex threads a client holds, each with its {@link ThreadRouter}. A thread is held while something needs
+ * it: a turn starting or running, or an open thread subscription; the last release lets go of it. Threads the
+ * server stops serving (archived, unsubscribed, closed) are let go of at once. So a client that runs thousands of
+ * threads over weeks keeps state for the busy ones only.
+ *
+ * <p>Threading: holds and releases of one thread id are serialised by the map; events are routed on the thread's
+ * lane.
+ */
+final class HeldThreads {
+    private final CodexClient client;
+    private final long maxUnclaimedBytes;
+    private final Map<String, ThreadRouter> routers = new ConcurrentHashMap<>();
+
+    HeldThreads(CodexClient client, long maxUnclaimedBytes) {
+        this.client = client;
+        this.maxUnclaimedBytes = maxUnclaimedBytes;
+    }
+
+    /** The handle of a held thread. */
+    Optional<CodexThread> handle(String threadId) {
+        ThreadRouter r = routers.get(threadId);
+        return r == null ? Optional.empty() : Optional.of(r.handle);
+    }
+
+    /** The handle for a thread the server described: the held one if the thread is held, else a new one. */
+    CodexThread handleFor(ThreadInfo t) {
+        ThreadRouter r = routers.get(t.id());
+        return r != null ? r.handle : new CodexThread(client, t);
+    }
+
+    /** Takes hold of a thread: its router exists (or is created) and stays until every hold is released. */
+    ThreadRouter hold(CodexThread handle) {
+        return routers.compute(handle.id(), (id, r) -> {
+            ThreadRouter held = r != null ? r : new ThreadRouter(client, handle, maxUnclaimedBytes);
+            held.holds++;
+            return held;
+        });
+    }
+
+    /** Releases one hold; the last one lets go of the thread (a finished, idle thread). */
+    void unhold(ThreadRouter router) {
+        routers.computeIfPresent(router.id, (id, r) -> r != router || --r.holds > 0 ? r : null);
+    }
+
+    /**
+     * Lets go of a thread whose events stop (archived, unsubscribed), after the events already queued for it: its
+     * turns still running fail, its listeners are closed.
+     */
+    void release(String threadId, String why) {
+        client.onLane(threadId, () -> releaseNow(threadId, why));
+    }
+
+    private void releaseNow(String threadId, String why) {
+        ThreadRouter r = routers.remove(threadId);
+        if (r != null) {
+            r.close(new CodexException("thread " + threadId + " " + why + "; its turns can no longer complete"));
+        }
+    }
+
+    /** Routes an event of {@code threadId} to the thread's listeners and turns. Runs on the thread's lane. */
+    void dispatch(String threadId, String turnId, ServerNotification event, int bytes) {
+        ThreadRouter router = routers.get(threadId);
+        if (router != null) {
+            router.dispatch(turnId, event, bytes);
+        }
+        if (event instanceof ServerNotification.ThreadClosed) {
+            releaseNow(threadId, "was closed by the server");
+        }
+    }
+
+    /** The connection ended: lets go of every thread, failing their turns with {@code cause}. */
+    void releaseAll(Throwable cause) {
+        for (String id : new ArrayList<>(routers.keySet())) {
+            ThreadRouter r = routers.remove(id);
+            if (r != null) {
+                r.close(cause);
+            }
+        }
+    }
+
+    int size() {
+        return routers.size();
+    }
+}

@@ -1,0 +1,33 @@
+package dev.codexclient.internal.rpc;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.codexclient.protocol.RequestId;
+import java.io.IOException;
+
+/**
+ * Lines ↔ messages. The connection hands every line it reads to {@link #decode} and writes what the encode methods
+ * return; nothing else in the dispatcher knows JSON. {@link JsonWireCodec} is the implementation.
+ */
+public interface WireCodec {
+
+    /**
+     * Reads one line. Runs on the reader thread, so it must be quick; it never throws: whatever the line holds
+     * becomes an {@link Incoming}, {@link Incoming.Malformed} included.
+     *
+     * @param results the type each pending call expects, so that a result is bound as it is read
+     */
+    Incoming decode(byte[] line, ResultTypes results);
+
+    /**
+     * A request, or a notification when {@code id} is null.
+     *
+     * @param params the params object, or null to omit the member
+     */
+    byte[] encodeRequest(RequestId id, String method, Object params) throws IOException;
+
+    /** A result reply; a null result is written as an empty object. */
+    byte[] encodeResult(RequestId id, Object result) throws IOException;
+
+    /** An error reply; {@code data} may be null. */
+    byte[] encodeError(RequestId id, int code, String message, JsonNode data) throws IOException;
+}

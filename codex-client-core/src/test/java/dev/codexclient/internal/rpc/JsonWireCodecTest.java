@@ -1,0 +1,209 @@
+package dev.codexclient.internal.rpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.codexclient.internal.decode.NotificationDecoder;
+import dev.codexclient.protocol.ProtocolJson;
+import dev.codexclient.protocol.RequestId;
+import dev.codexclient.protocol.ServerNotification;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** Lines to messages and back: every kind of line, each route, and the lines that are none of them. */
+class JsonWireCodecTest {
+
+    /** Counts the trees built of whole lines: the usual response must not need one. */
+    static final class CountingMapper extends ObjectMapper {
+        final AtomicInteger lineTrees = new AtomicInteger();
+
+        CountingMapper() {
+            configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+        }
+
+        @Override
+        public JsonNode readTree(byte[] content) throws IOException {
+            lineTrees.incrementAndGet();
+            return super.readTree(content);
+        }
+    }
+
+    record Answer(String who, List<Integer> counts) {
+    }
+
+    /** A result type whose value is an empty object. */
+    record Empty() {
+    }
+
+    private final CountingMapper mapper = new CountingMapper();
+    private final JsonWireCodec codec = new JsonWireCodec(mapper, null);
+
+    private Incoming decode(String line, Map<RequestId, Class<?>> pending) {
+        return codec.decode(line.getBytes(StandardCharsets.UTF_8), pending::get);
+    }
+
+    private Object result(Class<?> type, String line) {
+        Incoming in = decode(line, Map.of(RequestId.of(1), type));
+        assertThat(in).isInstanceOf(Incoming.Result.class);
+        return ((Incoming.Result) in).value();
+    }
+
+    // ------------------------------------------------------------------------------------------------ responses
+
+    @Test
+    void aUsualResponseIsBoundWithoutATreeOfTheLine() {
+        assertThat(result(Answer.class, "{\"id\":1,\"result\":{\"who\":\"x\",\"counts\":[1,2],\"extra\":{\"a\":[true]}}}"))
+                .isEqualTo(new Answer("x", List.of(1, 2)));
+        assertThat(((JsonNode) result(JsonNode.class, "{\"id\":1,\"result\":{\"k\":[1,{\"n\":null}]}}"))
+                .get("k").get(1).has("n")).isTrue();
+        assertThat(result(Void.class, "{\"id\":1,\"result\":{\"ignored\":1}}")).isNull();
+        assertThat(result(Empty.class, "{\"id\":1,\"result\":{}}")).isEqualTo(new Empty());
+        assertThat(mapper.lineTrees).hasValue(0);
+    }
+
+    @Test
+    void aNullOrMissingResultIsTheEmptyValueOfItsType() {
+        assertThat(result(Empty.class, "{\"id\":1,\"result\":null}")).isEqualTo(new Empty());
+        assertThat(result(Answer.class, "{\"id\":1,\"result\":null}")).isEqualTo(new Answer(null, null));
+        assertThat(((JsonNode) result(JsonNode.class, "{\"id\":1,\"result\":null}")).isNull()).isTrue();
+        assertThat(result(Empty.class, "{\"id\":1,\"error\":null}")).isEqualTo(new Empty());
+        assertThat(((JsonNode) result(JsonNode.class, "{\"id\":1,\"error\":null}")).isNull()).isTrue();
+    }
+
+    @Test
+    void membersInAnUnusualOrderReadLikeATree() {
+        assertThat(result(Answer.class, "{\"result\":{\"who\":\"before the id\"},\"id\":1}"))
+                .isEqualTo(new Answer("before the id", null));
+        // The last id wins, as in a tree: the result read for id 2 belongs to id 1.
+        Incoming in = decode("{\"id\":2,\"result\":{\"who\":\"for 1\"},\"id\":1}",
+                Map.of(RequestId.of(1), JsonNode.class, RequestId.of(2), Answer.class));
+        assertThat(in).isInstanceOfSatisfying(Incoming.Result.class, r -> {
+            assertThat(r.id()).isEqualTo(RequestId.of(1));
+            assertThat(((JsonNode) r.value()).get("who").asText()).isEqualTo("for 1");
+        });
+        // The last result wins too.
+        assertThat(result(Answer.class, "{\"id\":1,\"result\":{\"who\":\"1\"},\"result\":{\"who\":\"2\"}}"))
+                .isEqualTo(new Answer("2", null));
+    }
+
+    @Test
+    void anErrorWinsOverAResult() {
+        Incoming in = decode("{\"id\":1,\"result\":{\"who\":\"x\"},\"error\":{\"code\":-32600,\"message\":\"no\"}}",
+                Map.of(RequestId.of(1), Answer.class));
+        assertThat(in).isInstanceOfSatisfying(Incoming.Error.class, e -> {
+            assertThat(e.id()).isEqualTo(RequestId.of(1));
+            assertThat(e.error().get("code").asInt()).isEqualTo(-32600);
+        });
+    }
+
+    @Test
+    void aResultThatDoesNotBindIsReportedWithItsText() {
+        Incoming in = decode("{\"id\":1,\"result\":{\"who\":\"w\",\"counts\":{\"not\":\"a list\"}}}",
+                Map.of(RequestId.of(1), Answer.class));
+        assertThat(in).isInstanceOfSatisfying(Incoming.UndecodableResult.class, u -> {
+            assertThat(u.id()).isEqualTo(RequestId.of(1));
+            assertThat(u.resultText()).contains("a list");
+            assertThat(u.cause()).isNotNull();
+        });
+        // A tree node type that does not fit the result is reported the same way instead of being lost.
+        assertThat(decode("{\"id\":1,\"result\":[1]}", Map.of(RequestId.of(1), ObjectNode.class)))
+                .isInstanceOf(Incoming.UndecodableResult.class);
+    }
+
+    @Test
+    void responsesForIdsNobodyWaitsUnderAreUnmatched() {
+        Map<RequestId, Class<?>> pending = Map.of(RequestId.of(1), Answer.class);
+        assertThat(decode("{\"id\":null,\"result\":{}}", pending)).isInstanceOf(Incoming.Unmatched.class);
+        assertThat(decode("{\"id\":\"1\",\"result\":{}}", pending)).isInstanceOf(Incoming.Unmatched.class);
+        assertThat(decode("{\"id\":1.5,\"result\":{}}", pending)).isInstanceOf(Incoming.Unmatched.class);
+        assertThat(decode("{\"id\":123456789012345678901234567890,\"result\":{}}", pending))
+                .isInstanceOf(Incoming.Unmatched.class);
+        assertThat(decode("{\"id\":2,\"result\":{}}", pending)).isInstanceOf(Incoming.Unmatched.class);
+        assertThat(decode("{\"id\":1}", pending)).isEqualTo(new Incoming.Malformed("messages of no known kind"));
+    }
+
+    // ------------------------------------------------------------------------------------------------ the rest
+
+    @Test
+    void notificationsOfTheSchemaAreDecodedInOnePassWithTheirRoute() {
+        JsonWireCodec typed = new JsonWireCodec(ProtocolJson.mapper(), new NotificationDecoder(ProtocolJson.mapper()));
+        Incoming in = typed.decode(("{\"method\":\"item/agentMessage/delta\",\"params\":{\"threadId\":\"t1\","
+                + "\"turnId\":\"u1\",\"itemId\":\"m\",\"delta\":\"hi\"},\"emittedAtMs\":3}")
+                .getBytes(StandardCharsets.UTF_8), ResultTypes.NONE);
+        assertThat(in).isInstanceOfSatisfying(Incoming.Notification.class, n -> {
+            assertThat(n.notification().threadId()).hasValue("t1");
+            assertThat(n.notification().turnId()).hasValue("u1");
+            assertThat(n.notification().decoded()).get()
+                    .isInstanceOf(ServerNotification.ItemAgentMessageDelta.class);
+        });
+    }
+
+    @Test
+    void otherNotificationsAreScannedForTheirRouteAndResolvedRequests() {
+        assertThat(decode("{\"method\":\"thread/started\",\"params\":{\"thread\":{\"id\":\"T1\"}}}", Map.of()))
+                .isInstanceOfSatisfying(Incoming.Notification.class, n -> {
+                    assertThat(n.notification().threadId()).hasValue("T1");
+                    assertThat(n.notification().decoded()).isEmpty();
+                    assertThat(n.resolves()).isEmpty();
+                });
+        assertThat(decode("{\"method\":\"serverRequest/resolved\",\"params\":{\"threadId\":\"t\",\"requestId\":4}}",
+                Map.of())).isInstanceOfSatisfying(Incoming.Notification.class,
+                        n -> assertThat(n.resolves()).hasValue(RequestId.of(4)));
+        assertThat(decode("{\"method\":\"account/updated\",\"params\":{}}", Map.of()))
+                .isInstanceOfSatisfying(Incoming.Notification.class,
+                        n -> assertThat(n.notification().threadId()).isEmpty());
+    }
+
+    @Test
+    void serverRequestsCarryTheirWholeMessage() {
+        assertThat(decode("{\"id\":7,\"method\":\"item/tool/call\",\"params\":{\"tool\":\"t\"}}", Map.of()))
+                .isInstanceOfSatisfying(Incoming.Request.class, r -> {
+                    assertThat(r.request().id()).isEqualTo(RequestId.of(7));
+                    assertThat(r.request().method()).isEqualTo("item/tool/call");
+                    assertThat(r.request().message().get("params").get("tool").asText()).isEqualTo("t");
+                });
+        assertThat(decode("{\"id\":{\"weird\":1},\"method\":\"x\"}", Map.of()))
+                .isEqualTo(new Incoming.Malformed("server requests with invalid ids"));
+    }
+
+    @Test
+    void linesThatAreNoMessageAreMalformed() {
+        assertThat(decode("not json at all", Map.of())).isEqualTo(new Incoming.Malformed("lines that are not JSON"));
+        assertThat(decode("[1,2,3]", Map.of()))
+                .isEqualTo(new Incoming.Malformed("messages that are not JSON objects"));
+        assertThat(decode("{\"neither\":true}", Map.of()))
+                .isEqualTo(new Incoming.Malformed("messages of no known kind"));
+        Map<RequestId, Class<?>> pending = Map.of(RequestId.of(1), Answer.class);
+        // A good result followed by a broken line is not JSON: nothing in it is trusted.
+        assertThat(decode("{\"id\":1,\"result\":{\"who\":\"early\"},\"extra\":[1,}", pending))
+                .isEqualTo(new Incoming.Malformed("lines that are not JSON"));
+        assertThat(decode("{\"id\":1,\"result\":{\"who\":\"broken\",}}", pending))
+                .isEqualTo(new Incoming.Malformed("lines that are not JSON"));
+        assertThat(decode("{\"id\":1,\"result\":{\"who\":\"unclosed\"}", pending))
+                .isEqualTo(new Incoming.Malformed("lines that are not JSON"));
+    }
+
+    // ------------------------------------------------------------------------------------------------ encoding
+
+    @Test
+    void encodesRequestsNotificationsAndRepliesWithoutAJsonrpcMember() throws IOException {
+        JsonNode request = mapper.readTree(codec.encodeRequest(RequestId.of(3), "thread/start",
+                mapper.createObjectNode().put("x", 1)));
+        assertThat(request.toString()).isEqualTo("{\"id\":3,\"method\":\"thread/start\",\"params\":{\"x\":1}}");
+        assertThat(mapper.readTree(codec.encodeRequest(null, "initialized", null)).toString())
+                .isEqualTo("{\"method\":\"initialized\"}");
+        assertThat(mapper.readTree(codec.encodeResult(RequestId.of("s"), null)).toString())
+                .isEqualTo("{\"id\":\"s\",\"result\":{}}");
+        assertThat(mapper.readTree(codec.encodeResult(RequestId.of(2), new Answer("a", List.of(1)))).toString())
+                .isEqualTo("{\"id\":2,\"result\":{\"who\":\"a\",\"counts\":[1]}}");
+        assertThat(mapper.readTree(codec.encodeError(RequestId.of(5), -32601, "no", null)).toString())
+                .isEqualTo("{\"id\":5,\"error\":{\"code\":-32601,\"message\":\"no\"}}");
+    }
+}
