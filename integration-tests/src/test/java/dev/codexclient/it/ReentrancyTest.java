@@ -223,6 +223,12 @@ class ReentrancyTest {
                                 .hasMessageContaining(thread.id());
                         return;
                     }
+                    if (place == Place.APPROVAL_HANDLER && call.waitsForOwnTurn()
+                            && cause.getCause() instanceof InterruptedException) {
+                        // The turn's end withdraws the approval it was waiting on, and ApprovalPolicy.sync
+                        // interrupts the thread of a withdrawn decision: the wait ends there instead of hanging.
+                        return;
+                    }
                     throw new AssertionError(call + " from a " + place + " failed", cause);
                 }
                 assertThat(place.onTheTurnsLane() && call.waitsForOwnTurn())
