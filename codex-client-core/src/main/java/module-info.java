@@ -8,5 +8,6 @@ module dev.codexclient.core {
 
     exports dev.codexclient;
     exports dev.codexclient.errors;
+    exports dev.codexclient.events;
     exports dev.codexclient.transport;
 }

@@ -11,9 +11,11 @@ import dev.codexclient.errors.CodexProtocolException;
 import dev.codexclient.errors.CodexRpcException;
 import dev.codexclient.errors.CodexTimeoutException;
 import dev.codexclient.errors.CodexTransportException;
+import dev.codexclient.events.CodexEventListener;
 import dev.codexclient.internal.ClientInternals;
 import dev.codexclient.internal.Redactor;
 import dev.codexclient.internal.decode.NotificationDecoder;
+import dev.codexclient.internal.events.EventEmitter;
 import dev.codexclient.internal.rpc.IncomingNotification;
 import dev.codexclient.internal.rpc.IncomingRequest;
 import dev.codexclient.internal.rpc.JsonWireCodec;
@@ -188,6 +190,8 @@ public final class CodexClient implements AutoCloseable {
     private final Redactor redactor;
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile ServerInfo serverInfo;
+    /** Where the client's events go; disabled (and free) without a listener. */
+    private final EventEmitter events;
 
     private CodexClient(Builder b, Transport transport, ExecutorService callbacks, boolean ownsCallbacks) {
         this.userMapper = b.userMapper != null ? b.userMapper
@@ -203,6 +207,8 @@ public final class CodexClient implements AutoCloseable {
         b.listeners.forEach(listeners::add);
         this.scheduler = b.scheduler != null ? b.scheduler : new SystemScheduler("codex-client-scheduler");
         this.redactor = b.redactor;
+        this.events = b.eventListener == CodexEventListener.NONE ? EventEmitter.none()
+                : new EventEmitter(b.eventListener, callbacks);
         RetryPolicy retry = b.retryPolicy;
         RpcSettings settings = new RpcSettings(b.requestTimeout, retry.maxAttempts(), retry.initialBackoff(),
                 retry.maxBackoff(), retry.maxTotal());
@@ -291,6 +297,11 @@ public final class CodexClient implements AutoCloseable {
                     + name + " where the schema says string");
         }
         return Optional.of(value.textValue());
+    }
+
+    /** Where this client's events go (see {@link CodexEventListener}); check {@code enabled()} before building one. */
+    EventEmitter events() {
+        return events;
     }
 
     /** What the server reported about itself in its {@code initialize} result. */
@@ -717,6 +728,7 @@ public final class CodexClient implements AutoCloseable {
         /** The client's clock and timer; tests put a manual one here (see ClientInternals). */
         Scheduler scheduler;
         private LoginAccountParams login;
+        private CodexEventListener eventListener = CodexEventListener.NONE;
         final Map<String, DynamicTool> tools = new LinkedHashMap<>();
         final List<Consumer<ServerNotification>> listeners = new ArrayList<>();
         ApprovalPolicy<ApprovalRequest> approvals;
@@ -1050,6 +1062,16 @@ public final class CodexClient implements AutoCloseable {
         public Builder onNotification(Consumer<? super ServerNotification> listener) {
             Objects.requireNonNull(listener, "listener");
             listeners.add(listener::accept);
+            return this;
+        }
+
+        /**
+         * The listener told about this client's connection, requests, server requests, turns and recovery (see
+         * {@link CodexEventListener} for when and on which thread). One per client; combine several with
+         * {@link CodexEventListener#composite(CodexEventListener...)}. None by default, which costs nothing.
+         */
+        public Builder eventListener(CodexEventListener listener) {
+            this.eventListener = Objects.requireNonNull(listener, "listener");
             return this;
         }
 

@@ -1,0 +1,82 @@
+package dev.codexclient.events;
+
+/**
+ * Observes one client: its connection, each request it makes, each request the server makes of it, each turn, and
+ * (with a restart or reconnect policy) each recovery. Register one with
+ * {@link dev.codexclient.CodexClient.Builder#eventListener(CodexEventListener)}; combine several with
+ * {@link #composite(CodexEventListener...)}.
+ *
+ * <p><b>Threading.</b> A client calls its listener one call at a time, in the order the events happened, on a
+ * thread of the client's callback executor, never on the thread that reads the server's messages: a slow listener
+ * delays only later listener calls, never the reading of messages or user code. Durations in the events are
+ * measured where the event happened, not when the listener is called. A listener that throws is logged and keeps
+ * receiving events.
+ *
+ * <p><b>What the events carry.</b> Method names, request ids, thread and turn ids, statuses, token counts,
+ * durations, and exceptions whose messages the client has already masked: never parameters, results, item text, or
+ * secrets. Thread and turn ids identify individual objects, so an integration that makes metrics from them should
+ * keep them out of tags.
+ *
+ * <p><b>Cost.</b> Every method has an empty default. A client built without a listener creates no events at all.
+ *
+ * <p>Start and end events come in pairs: an end event names its start event ({@code started()}), which is equal
+ * only to itself (its {@code sequence} is unique within the client), so it can key a map of per-request state.
+ */
+public interface CodexEventListener {
+
+    /** A listener that does nothing; the default. */
+    CodexEventListener NONE = new CodexEventListener() {
+    };
+
+    /** The handshake completed: the client is ready for calls. */
+    default void connectionOpened(ConnectionOpened event) {
+    }
+
+    /** The connection ended, by {@link dev.codexclient.CodexClient#close()} or by failure. */
+    default void connectionClosed(ConnectionClosed event) {
+    }
+
+    /** The client sent a request to the server. */
+    default void requestStarted(RequestStarted event) {
+    }
+
+    /** A request the client sent ended: answered, failed, timed out, cancelled, or lost with the connection. */
+    default void requestEnded(RequestEnded event) {
+    }
+
+    /** The server's request (an approval, a tool call, user input...) was answered, or could not be. */
+    default void serverRequestHandled(ServerRequestHandled event) {
+    }
+
+    /** A turn started. */
+    default void turnStarted(TurnStarted event) {
+    }
+
+    /** A turn ended: completed, interrupted or failed, or lost when its server went away. */
+    default void turnEnded(TurnEnded event) {
+    }
+
+    /** The connection to the server was lost and the client's recovery policy will try to restore it. */
+    default void disconnected(Disconnected event) {
+    }
+
+    /** A new connection replaced a lost one: the handshake was redone. Threads are resumed after this event. */
+    default void connectionRestored(ConnectionRestored event) {
+    }
+
+    /** A thread the user holds was resumed on a restored connection. */
+    default void threadResumed(ThreadResumed event) {
+    }
+
+    /** The recovery policy gave up: the client is closed. */
+    default void recoveryGaveUp(RecoveryGaveUp event) {
+    }
+
+    /**
+     * One listener that calls each of {@code listeners} in turn, isolating them from each other: one that throws
+     * does not keep the next from being called.
+     */
+    static CodexEventListener composite(CodexEventListener... listeners) {
+        return CompositeEventListener.of(listeners);
+    }
+}

@@ -1,0 +1,18 @@
+package dev.codexclient.events;
+
+import java.util.Objects;
+
+/**
+ * A turn started.
+ *
+ * @param sequence unique among this client's turn events: two starts are equal only when they are the same
+ * @param threadId the thread's id
+ * @param turnId   the turn's id, as the server gave it
+ */
+public record TurnStarted(long sequence, String threadId, String turnId) {
+    /** Checks that every member is present. */
+    public TurnStarted {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(turnId, "turnId");
+    }
+}
