@@ -43,7 +43,7 @@ class ReadmeSnippetsTest {
         try (CodexClient codex = CodexClient.builder()
                 .transport(fake.connectInMemory())
                 .approvals(ApprovalPolicy.sync(request -> request instanceof ApprovalRequest.Command c
-                        && String.valueOf(c.params().command()).startsWith("git status")
+                        && "pwd".equals(c.params().command())
                         ? ApprovalDecision.ACCEPT : ApprovalDecision.DECLINE))
                 .onFileChangeApproval(change -> CompletableFuture.supplyAsync(() -> askReviewer(change)))
                 .onUserInput(req -> CompletableFuture.supplyAsync(() -> askSomeone(req)))
@@ -54,7 +54,8 @@ class ReadmeSnippetsTest {
                         args -> ToolResult.text(tickets.get(args.id()))))
                 .build()) {
             fake.onTurnStart(turn -> turn
-                    .commandApproval("git status", reply -> assertThat(reply.decision()).contains("accept"))
+                    .commandApproval("pwd", reply -> assertThat(reply.decision()).contains("accept"))
+                    .commandApproval("pwd; rm -rf ~", reply -> assertThat(reply.decision()).contains("decline"))
                     .fileChangeApproval("NOTES.md", "+notes\n", reply -> assertThat(reply.decision())
                             .contains("acceptForSession"))
                     .commandApproval("rm -rf /", reply -> assertThat(reply.decision()).contains("decline"))
