@@ -46,8 +46,9 @@ public class CodexProperties {
     private Path workingDirectory;
 
     /**
-     * Environment variables of the spawned server, on top of this process's environment. Values of variables whose
-     * names look secret (KEY, TOKEN, SECRET, PASSWORD) are masked in logs and error messages.
+     * Environment variables of the spawned server, on top of this process's environment. Write each name in
+     * brackets, codex.environment[RUST_LOG]=info, so that it is kept as written. Values of variables whose names look
+     * secret (KEY, TOKEN, SECRET, PASSWORD) are masked in logs and error messages.
      */
     private Map<String, String> environment = new LinkedHashMap<>();
 
