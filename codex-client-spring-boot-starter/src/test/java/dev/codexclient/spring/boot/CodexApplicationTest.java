@@ -57,11 +57,13 @@ class CodexApplicationTest {
     private FakeCodexAppServer fake;
     @Autowired
     private ApplicationContext context;
+    @Autowired
+    private Reviewer reviewer;
 
     @Test
     void aTurnWithApprovalsRunsThroughTheInjectedClientAndTheContextClosesIt() {
         List<String> decisions = new CopyOnWriteArrayList<>();
-        fake.onTurnStart(turn -> turn
+        fake.enqueueTurn(turn -> turn
                 .commandApproval("ls -la", reply -> decisions.add(reply.decision().orElse("none")))
                 .commandApproval("rm -rf build", reply -> decisions.add(reply.decision().orElse("none")))
                 .agentMessage("Listed the files; left the build alone.")
@@ -77,8 +79,29 @@ class CodexApplicationTest {
         assertThat(fake.clientInfo().orElseThrow().path("name").asText()).isEqualTo("spring-app");
         assertThat(context.getBean("codexHealthIndicator", HealthIndicator.class).health().getStatus())
                 .isEqualTo(Status.UP);
+
+        // The service of the README's "Spring Boot" section, as written there.
+        fake.enqueueTurn(turn -> turn.agentMessage("Looks good.").completed());
+        assertThat(reviewer.review("+ one line")).isEqualTo("Looks good.");
+        assertThat(fake.requests()).filteredOn(request -> request.method().equals("turn/start"))
+                .extracting(request -> request.params().path("input").get(0).path("text").asText())
+                .containsExactly("List the files", "Review this diff:\n+ one line");
+
         fake.verifyNoFailures();
         used = codex;
+    }
+
+    /** README.md, "Spring Boot": a service of the application, given the client by constructor injection. */
+    static class Reviewer {
+        private final CodexClient codex;
+
+        Reviewer(CodexClient codex) {
+            this.codex = codex;
+        }
+
+        String review(String diff) {
+            return codex.startThread().startTurn("Review this diff:\n" + diff).await(Duration.ofMinutes(5)).finalText();
+        }
     }
 
     /** The application: its configuration names no CodexClient; the starter provides it. */
@@ -94,6 +117,11 @@ class CodexApplicationTest {
         @Bean
         Transport codexTransport(FakeCodexAppServer fake) {
             return fake.connectInMemory();
+        }
+
+        @Bean
+        Reviewer reviewer(CodexClient codex) {
+            return new Reviewer(codex);
         }
 
         @Bean
