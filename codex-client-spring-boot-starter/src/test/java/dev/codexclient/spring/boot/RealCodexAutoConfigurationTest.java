@@ -14,7 +14,12 @@ import dev.codexclient.testkit.CodexBinary;
 import dev.codexclient.testkit.IsolatedHome;
 import dev.codexclient.testkit.ModelStep;
 import dev.codexclient.testkit.ScriptedModelServer;
+import dev.codexclient.transport.ReadinessProbe;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -75,6 +80,55 @@ class RealCodexAutoConfigurationTest {
                     });
             assertThat(server[0].onExit().orTimeout(10, TimeUnit.SECONDS).join().isAlive())
                     .as("codex ended with the context").isFalse();
+        }
+    }
+
+    @Test
+    void theClientConnectsToARunningCodexOverAWebSocketWithABearerTokenFromProperties(@TempDir Path dir)
+            throws Exception {
+        String token = "capability-token-of-the-spring-test-0123456789";
+        Path tokenFile = Files.writeString(dir.resolve("ws-token"), token);
+        Path workspace = Files.createDirectories(dir.resolve("workspace"));
+        int port;
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort();
+        }
+        URI uri = URI.create("ws://127.0.0.1:" + port);
+        try (ScriptedModelServer model = ScriptedModelServer.start()) {
+            ProcessBuilder listening = new ProcessBuilder(binary().toString(), "app-server", "--listen", uri.toString(),
+                    "--ws-auth", "capability-token", "--ws-token-file", tokenFile.toString())
+                    .directory(workspace.toFile()).redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("app-server.log").toFile());
+            model.applyEnvironment(listening.environment());
+            Process codex = listening.start();
+            try {
+                ReadinessProbe.of(uri).awaitReady(Duration.ofSeconds(30));
+                model.enqueue(ModelStep.reply("Hello over the socket."));
+                runner.withPropertyValues("codex.websocket.url=" + uri, "codex.websocket.bearer-token=" + token,
+                                "codex.client-info.name=spring-ws")
+                        .run(context -> {
+                            CodexClient client = context.getBean(CodexClient.class);
+                            assertThat(client.serverProcess()).as("nothing spawned").isEmpty();
+                            assertThat(context.getBean(CodexHealthIndicator.class).health().getStatus())
+                                    .isEqualTo(Status.UP);
+                            TurnResult result = client.startThread(ThreadStartParams.builder()
+                                            .cwd(workspace.toString()).build())
+                                    .startTurn("Say hello").await(TURN);
+                            assertThat(result.finalText()).isEqualTo("Hello over the socket.");
+                        });
+                runner.withPropertyValues("codex.websocket.url=" + uri, "codex.websocket.bearer-token=not-" + token)
+                        .run(context -> {
+                            assertThat(context).hasFailed();
+                            assertThat(context.getStartupFailure()).rootCause()
+                                    .hasMessageNotContaining(token);
+                        });
+            } finally {
+                codex.toHandle().descendants().forEach(ProcessHandle::destroy);
+                codex.destroy();
+                if (!codex.waitFor(10, TimeUnit.SECONDS)) {
+                    codex.destroyForcibly();
+                }
+            }
         }
     }
 
