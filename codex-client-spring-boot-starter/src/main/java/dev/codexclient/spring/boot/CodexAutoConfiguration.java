@@ -26,7 +26,8 @@ import org.springframework.context.annotation.Bean;
  *       {@code codex.unix-socket.path} for an app-server that runs already; else {@code codex app-server} spawned
  *       as a child process ({@code codex.binary} or {@code codex.command}, {@code codex.home}, ...);</li>
  *   <li>an {@code ApprovalPolicy<ApprovalRequest>} bean for every approval; without one,
- *       {@code codex.approval-policy} (declining by default);</li>
+ *       {@code codex.approval-policy} (declining by default). An {@code ApprovalPolicy<ApprovalRequest.Command>} or
+ *       {@code ApprovalPolicy<ApprovalRequest.FileChange>} bean decides that kind in its place;</li>
  *   <li>every {@link DynamicTool} bean (which turns on the experimental API, unless
  *       {@code codex.experimental-api} says otherwise);</li>
  *   <li>every {@link CodexEventListener} bean, combined with {@link CodexEventListener#composite} in
@@ -59,6 +60,8 @@ public class CodexAutoConfiguration {
      * @param properties  the {@code codex.*} properties
      * @param transport   the application's own transport, if any
      * @param approvals   the application's approval policy, if any
+     * @param commands    the application's policy for command approvals, if any
+     * @param fileChanges the application's policy for file-change approvals, if any
      * @param tools       the application's dynamic tools
      * @param listeners   the application's event listeners
      * @param customizers the application's builder customizers
@@ -68,13 +71,16 @@ public class CodexAutoConfiguration {
     @ConditionalOnMissingBean
     public CodexClient codexClient(CodexProperties properties, ObjectProvider<Transport> transport,
                                    ObjectProvider<ApprovalPolicy<ApprovalRequest>> approvals,
+                                   ObjectProvider<ApprovalPolicy<ApprovalRequest.Command>> commands,
+                                   ObjectProvider<ApprovalPolicy<ApprovalRequest.FileChange>> fileChanges,
                                    ObjectProvider<DynamicTool> tools, ObjectProvider<CodexEventListener> listeners,
                                    ObjectProvider<CodexClientBuilderCustomizer> customizers) {
+        CodexClientBuilderFactory.Approvals policies = new CodexClientBuilderFactory.Approvals(
+                Optional.ofNullable(approvals.getIfAvailable()), Optional.ofNullable(commands.getIfAvailable()),
+                Optional.ofNullable(fileChanges.getIfAvailable()));
         return new CodexClientBuilderFactory(properties)
-                .builder(Optional.ofNullable(transport.getIfAvailable()),
-                        Optional.ofNullable(approvals.getIfAvailable()),
-                        tools.orderedStream().toList(), listeners.orderedStream().toList(),
-                        customizers.orderedStream().toList())
+                .builder(Optional.ofNullable(transport.getIfAvailable()), policies, tools.orderedStream().toList(),
+                        listeners.orderedStream().toList(), customizers.orderedStream().toList())
                 .build();
     }
 }

@@ -27,22 +27,36 @@ final class CodexClientBuilderFactory {
     }
 
     /**
+     * The application's approval policies: for every kind, and for commands and file changes alone.
+     *
+     * @param all         decides every kind, in place of {@code codex.approval-policy}
+     * @param commands    decides command approvals, in place of the policy for every kind
+     * @param fileChanges decides file-change approvals, in place of the policy for every kind
+     */
+    record Approvals(Optional<ApprovalPolicy<ApprovalRequest>> all,
+                     Optional<ApprovalPolicy<ApprovalRequest.Command>> commands,
+                     Optional<ApprovalPolicy<ApprovalRequest.FileChange>> fileChanges) {
+    }
+
+    /**
      * The builder for the application's client.
      *
      * @param transport   the application's own transport bean, if any
-     * @param approvals   the application's approval policy bean, if any
+     * @param approvals   the application's approval policy beans
      * @param tools       the application's dynamic tools, in order
      * @param listeners   the application's event listeners, in order
      * @param customizers applied last, in order
      */
-    CodexClient.Builder builder(Optional<Transport> transport, Optional<ApprovalPolicy<ApprovalRequest>> approvals,
+    CodexClient.Builder builder(Optional<Transport> transport, Approvals approvals,
                                 List<DynamicTool> tools, List<CodexEventListener> listeners,
                                 List<CodexClientBuilderCustomizer> customizers) {
         CodexClient.Builder builder = CodexClient.builder();
         connection(builder, transport);
         handshake(builder, !tools.isEmpty());
         timing(builder);
-        builder.approvals(approvals.orElseGet(() -> properties.getApprovalPolicy().policy()));
+        builder.approvals(approvals.all().orElseGet(() -> properties.getApprovalPolicy().policy()));
+        approvals.commands().ifPresent(builder::onCommandApproval);
+        approvals.fileChanges().ifPresent(builder::onFileChangeApproval);
         tools.forEach(builder::tool);
         if (listeners.size() == 1) {
             builder.eventListener(listeners.get(0));

@@ -30,6 +30,8 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 
 /** The auto-configured client: its conditions on and off, and what it takes from properties and beans. */
@@ -143,6 +145,22 @@ class CodexAutoConfigurationTest {
                             .decision()).contains("accept");
                     assertThat(fake.requestCommandApproval(thread, "turn-1", "git push").awaitResponse(WAIT)
                             .decision()).contains("decline");
+                });
+    }
+
+    @Test
+    void aPolicyBeanForOneKindDecidesThatKind(FakeCodexAppServer fake) {
+        connectedTo(runner, fake)
+                .withPropertyValues("codex.approval-policy=cancel")
+                .withUserConfiguration(CommandPolicy.class)
+                .run(context -> {
+                    String thread = context.getBean(CodexClient.class).startThread().id();
+                    assertThat(fake.requestCommandApproval(thread, "turn-1", "ls").awaitResponse(WAIT).decision())
+                            .contains("accept");
+                    assertThat(fake.requestCommandApproval(thread, "turn-1", "rm -rf /").awaitResponse(WAIT)
+                            .decision()).contains("decline");
+                    assertThat(fake.requestFileChangeApproval(thread, "turn-1", "edit").awaitResponse(WAIT)
+                            .decision()).as("other kinds: the property").contains("cancel");
                 });
     }
 
@@ -284,6 +302,16 @@ class CodexAutoConfigurationTest {
     void theFailureAnalyzerLeavesTheApplicationsOwnFailuresAlone() {
         assertThat(new CodexClientFailureAnalyzer().analyze(new CodexTransportException("the client was closed")))
                 .isNull();
+    }
+
+    /** An application's policy for command approvals alone, typed as such. */
+    @Configuration(proxyBeanMethods = false)
+    static class CommandPolicy {
+        @Bean
+        ApprovalPolicy<ApprovalRequest.Command> listingOnly() {
+            return ApprovalPolicy.sync(command -> command.params().command().equals("ls")
+                    ? ApprovalDecision.ACCEPT : ApprovalDecision.DECLINE);
+        }
     }
 
     /** A listener that records its name when the connection opens. */
