@@ -12,6 +12,7 @@ import dev.codexclient.ClientEvents;
 import dev.codexclient.CodexClient;
 import dev.codexclient.DynamicTool;
 import dev.codexclient.ToolResult;
+import dev.codexclient.errors.CodexTimeoutException;
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.events.CodexEventListener;
 import dev.codexclient.events.ConnectionOpened;
@@ -295,6 +296,19 @@ class CodexAutoConfigurationTest {
             assertThat(analysis).isNotNull();
             assertThat(analysis.getDescription()).contains("/nonexistent/bin/codex");
             assertThat(analysis.getAction()).contains("codex.binary").contains("codex.enabled=false");
+        });
+    }
+
+    @Test
+    void aServerThatDoesNotAnswerTheHandshakeFailsTheStartUpAfterTheInitializeTimeout(FakeCodexAppServer fake) {
+        fake.on("initialize").always().noReply();
+        connectedTo(runner, fake).withPropertyValues("codex.initialize-timeout=200ms").run(context -> {
+            assertThat(context).hasFailed();
+            Throwable failure = context.getStartupFailure();
+            assertThat(failure).rootCause().isInstanceOf(CodexTimeoutException.class);
+            FailureAnalysis analysis = new CodexClientFailureAnalyzer().analyze(failure);
+            assertThat(analysis).isNotNull();
+            assertThat(analysis.getAction()).contains("codex.initialize-timeout");
         });
     }
 
