@@ -1,0 +1,86 @@
+package dev.codexclient.spring.boot;
+
+import dev.codexclient.ApprovalPolicy;
+import dev.codexclient.ApprovalRequest;
+import dev.codexclient.CodexClient;
+import dev.codexclient.DynamicTool;
+import dev.codexclient.events.CodexEventListener;
+import dev.codexclient.transport.Transport;
+import java.util.Optional;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Auto-configures a {@link CodexClient} from the {@code codex.*} properties ({@link CodexProperties}) and the
+ * application's beans. On unless {@code codex.enabled=false}; a {@code CodexClient} bean of the application's own
+ * takes its place.
+ *
+ * <p>What the client is built from:
+ * <ul>
+ *   <li>the connection: a {@link Transport} bean if there is one; else {@code codex.websocket.url} or
+ *       {@code codex.unix-socket.path} for an app-server that runs already; else {@code codex app-server} spawned
+ *       as a child process ({@code codex.binary} or {@code codex.command}, {@code codex.home}, ...);</li>
+ *   <li>an {@code ApprovalPolicy<ApprovalRequest>} bean for every approval; without one,
+ *       {@code codex.approval-policy} (declining by default). An {@code ApprovalPolicy<ApprovalRequest.Command>} or
+ *       {@code ApprovalPolicy<ApprovalRequest.FileChange>} bean decides that kind in its place;</li>
+ *   <li>every {@link DynamicTool} bean (which turns on the experimental API, unless
+ *       {@code codex.experimental-api} says otherwise);</li>
+ *   <li>every {@link CodexEventListener} bean, combined with {@link CodexEventListener#composite} in
+ *       {@link org.springframework.core.annotation.Order} order;</li>
+ *   <li>every {@link CodexClientBuilderCustomizer} bean, applied last.</li>
+ * </ul>
+ *
+ * <p><b>Start-up.</b> The client is built when the context starts, not on first use: a codex that is missing or
+ * fails its handshake fails the start-up at once, with the client's message (the exit code and what codex wrote to
+ * stderr, or the timeout), rather than the first request of a running application. The start is bounded by
+ * {@code codex.initialize-timeout} (30 s by default) plus about a second, so a server that does not answer never
+ * makes the start-up hang. An application that must start without codex sets {@code codex.enabled=false}.
+ *
+ * <p><b>Shutdown.</b> The client is closed with the context: pending calls and running turns fail, and the server
+ * gets {@code codex.close-timeout} (5 s by default) to end before it is ended by force.
+ */
+@AutoConfiguration
+@ConditionalOnClass(CodexClient.class)
+@ConditionalOnProperty(prefix = "codex", name = "enabled", havingValue = "true", matchIfMissing = true)
+@EnableConfigurationProperties(CodexProperties.class)
+public class CodexAutoConfiguration {
+
+    /** Created by Spring when the auto-configuration applies. */
+    public CodexAutoConfiguration() {
+    }
+
+    /**
+     * The application's client, built and connected (see the class comment).
+     *
+     * @param properties  the {@code codex.*} properties
+     * @param transport   the application's own transport, if any
+     * @param approvals   the application's approval policy, if any
+     * @param commands    the application's policy for command approvals, if any
+     * @param fileChanges the application's policy for file-change approvals, if any
+     * @param tools       the application's dynamic tools
+     * @param listeners   the application's event listeners
+     * @param customizers the application's builder customizers
+     * @return the client, closed with the context
+     */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    public CodexClient codexClient(CodexProperties properties, ObjectProvider<Transport> transport,
+                                   ObjectProvider<ApprovalPolicy<ApprovalRequest>> approvals,
+                                   ObjectProvider<ApprovalPolicy<ApprovalRequest.Command>> commands,
+                                   ObjectProvider<ApprovalPolicy<ApprovalRequest.FileChange>> fileChanges,
+                                   ObjectProvider<DynamicTool> tools, ObjectProvider<CodexEventListener> listeners,
+                                   ObjectProvider<CodexClientBuilderCustomizer> customizers) {
+        CodexClientBuilderFactory.Approvals policies = new CodexClientBuilderFactory.Approvals(
+                Optional.ofNullable(approvals.getIfAvailable()), Optional.ofNullable(commands.getIfAvailable()),
+                Optional.ofNullable(fileChanges.getIfAvailable()));
+        return new CodexClientBuilderFactory(properties)
+                .builder(Optional.ofNullable(transport.getIfAvailable()), policies, tools.orderedStream().toList(),
+                        listeners.orderedStream().toList(), customizers.orderedStream().toList())
+                .build();
+    }
+}

@@ -1,0 +1,119 @@
+package dev.codexclient.spring.boot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.codexclient.CodexClient;
+import dev.codexclient.CodexVersion;
+import dev.codexclient.testkit.CodexTestExtension;
+import dev.codexclient.testkit.FakeCodexAppServer;
+import dev.codexclient.testkit.Fault;
+import dev.codexclient.transport.Transport;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.actuate.health.Health;
+import org.springframework.boot.actuate.health.HealthIndicator;
+import org.springframework.boot.actuate.health.Status;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+/** The Actuator health indicator: when it is contributed, and what it reports. */
+@ExtendWith(CodexTestExtension.class)
+class CodexHealthTest {
+    private static final String USER_AGENT = "acme-bot/0.169.0 (Debian 12.0.0; x86_64) xterm (acme-bot; 1.4.0)";
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(CodexAutoConfiguration.class,
+                    CodexHealthContributorAutoConfiguration.class));
+
+    private static ApplicationContextRunner connectedTo(ApplicationContextRunner runner, FakeCodexAppServer fake) {
+        fake.initializeResult(Map.of("userAgent", USER_AGENT, "codexHome", "/home/bot/.codex",
+                "platformFamily", "unix", "platformOs", "linux"));
+        return runner.withBean(Transport.class, fake::connectInMemory);
+    }
+
+    @Test
+    void upWithTheServersVersionWhileItAnswers(FakeCodexAppServer fake) {
+        fake.on("thread/loaded/list").always().respond(Map.of("data", List.of()));
+        connectedTo(runner, fake).run(context -> {
+            Health health = context.getBean("codexHealthIndicator", HealthIndicator.class).health();
+            assertThat(health.getStatus()).isEqualTo(Status.UP);
+            assertThat(health.getDetails())
+                    .containsEntry("codexVersion", "0.169.0")
+                    .containsEntry("userAgent", USER_AGENT)
+                    .containsEntry("platform", "unix/linux")
+                    .containsEntry("sdkCodexVersion", CodexVersion.pinned().text());
+            assertThat(fake.takeRequest("thread/loaded/list", Duration.ofSeconds(5)).params().path("limit").asInt())
+                    .isOne();
+        });
+    }
+
+    @Test
+    void anErrorReplyIsAnAnswer(FakeCodexAppServer fake) {
+        // A server that does not know the method is still there and reading.
+        fake.on("thread/loaded/list").always().respondError(-32601, "Method not found");
+        connectedTo(runner, fake).run(context ->
+                assertThat(context.getBean(CodexHealthIndicator.class).health().getStatus()).isEqualTo(Status.UP));
+    }
+
+    @Test
+    void downWhenTheServerDoesNotAnswerInTime(FakeCodexAppServer fake) {
+        fake.on("thread/loaded/list").always().noReply();
+        connectedTo(runner, fake).withPropertyValues("codex.health.timeout=50ms").run(context -> {
+            Health health = context.getBean(CodexHealthIndicator.class).health();
+            assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+            assertThat(health.getDetails()).containsEntry("codexVersion", "0.169.0");
+            assertThat(health.getDetails().get("error").toString()).contains("CodexTimeoutException")
+                    .contains("50 ms");
+        });
+    }
+
+    @Test
+    void downWhenTheClientIsClosed(FakeCodexAppServer fake) {
+        connectedTo(runner, fake).run(context -> {
+            context.getBean(CodexClient.class).close();
+            Health health = context.getBean(CodexHealthIndicator.class).health();
+            assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+            assertThat(health.getDetails()).containsEntry("reason", "the client is closed");
+        });
+    }
+
+    @Test
+    void downWhenTheServerIsGone(FakeCodexAppServer fake) {
+        connectedTo(runner, fake).run(context -> {
+            // Whether the client notices the end before the check or through it, the server is DOWN.
+            fake.apply(Fault.exit(3));
+            Health health = context.getBean(CodexHealthIndicator.class).health();
+            assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+        });
+    }
+
+    @Test
+    void switchedOffByTheManagementProperty(FakeCodexAppServer fake) {
+        connectedTo(runner, fake).withPropertyValues("management.health.codex.enabled=false").run(context ->
+                assertThat(context).hasSingleBean(CodexClient.class).doesNotHaveBean(CodexHealthIndicator.class));
+    }
+
+    @Test
+    void withoutActuatorTheClientIsConfiguredWithoutTheIndicator(FakeCodexAppServer fake) {
+        connectedTo(runner, fake).withClassLoader(new FilteredClassLoader(HealthIndicator.class)).run(context ->
+                assertThat(context).hasSingleBean(CodexClient.class).doesNotHaveBean(CodexHealthIndicator.class));
+    }
+
+    @Test
+    void withoutAClientThereIsNoIndicator(FakeCodexAppServer fake) {
+        connectedTo(runner, fake).withPropertyValues("codex.enabled=false").run(context ->
+                assertThat(context).doesNotHaveBean(CodexHealthIndicator.class));
+    }
+
+    @Test
+    void anIndicatorOfTheApplicationsOwnTakesItsPlace(FakeCodexAppServer fake) {
+        connectedTo(runner, fake)
+                .withBean("codexHealthIndicator", HealthIndicator.class, () -> () -> Health.unknown().build())
+                .run(context -> assertThat(context).doesNotHaveBean(CodexHealthIndicator.class)
+                        .hasSingleBean(HealthIndicator.class));
+    }
+}

@@ -1,0 +1,159 @@
+package dev.codexclient.spring.boot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.codexclient.ApprovalPolicy;
+import dev.codexclient.ApprovalRequest;
+import dev.codexclient.CodexClient;
+import dev.codexclient.TurnResult;
+import dev.codexclient.protocol.AskForApproval;
+import dev.codexclient.protocol.SandboxMode;
+import dev.codexclient.protocol.ThreadStartParams;
+import dev.codexclient.protocol.TurnStatus;
+import dev.codexclient.testkit.CodexBinary;
+import dev.codexclient.testkit.IsolatedHome;
+import dev.codexclient.testkit.ModelStep;
+import dev.codexclient.testkit.ScriptedModelServer;
+import dev.codexclient.transport.ReadinessProbe;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.actuate.health.Health;
+import org.springframework.boot.actuate.health.Status;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+/**
+ * The auto-configured client against the real codex app-server, spawned from {@code codex.*} properties alone,
+ * offline: a scripted model, a private HOME and CODEX_HOME.
+ */
+@Tag("real-codex")
+@Timeout(120)
+class RealCodexAutoConfigurationTest {
+    private static final Duration TURN = Duration.ofSeconds(30);
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(CodexAutoConfiguration.class,
+                    CodexHealthContributorAutoConfiguration.class));
+
+    @Test
+    void theClientSpawnsCodexFromPropertiesRunsATurnWithAnApprovalAndEndsCodexWithTheContext(@TempDir Path workspace)
+            throws IOException {
+        Path codex = binary();
+        ProcessHandle[] server = new ProcessHandle[1];
+        try (ScriptedModelServer model = ScriptedModelServer.start()) {
+            model.enqueue(ModelStep.exec("touch approved.txt"), ModelStep.reply("Created the file."));
+            runner.withPropertyValues(properties(codex, model, workspace))
+                    .withBean(ApprovalPolicy.class, () -> (ApprovalPolicy<ApprovalRequest>) ApprovalPolicy.acceptAll())
+                    .run(context -> {
+                        CodexClient client = context.getBean(CodexClient.class);
+                        server[0] = client.serverProcess().orElseThrow();
+
+                        Health health = context.getBean(CodexHealthIndicator.class).health();
+                        assertThat(health.getStatus()).isEqualTo(Status.UP);
+                        assertThat(health.getDetails()).containsEntry("codexVersion", CodexBinary.versionOf(codex));
+                        assertThat(health.getDetails().get("userAgent").toString()).startsWith("spring-it/");
+
+                        TurnResult result = client.startThread(ThreadStartParams.builder()
+                                        .cwd(workspace.toString())
+                                        .approvalPolicy(AskForApproval.Simple.UNTRUSTED)
+                                        .sandbox(SandboxMode.WORKSPACE_WRITE)
+                                        .build())
+                                .startTurn("Create approved.txt").await(TURN);
+
+                        assertThat(result.status()).isEqualTo(TurnStatus.COMPLETED);
+                        assertThat(result.finalText()).isEqualTo("Created the file.");
+                        assertThat(workspace.resolve("approved.txt")).exists();
+                    });
+            assertThat(server[0].onExit().orTimeout(10, TimeUnit.SECONDS).join().isAlive())
+                    .as("codex ended with the context").isFalse();
+        }
+    }
+
+    @Test
+    void theClientConnectsToARunningCodexOverAWebSocketWithABearerTokenFromProperties(@TempDir Path dir)
+            throws Exception {
+        String token = "capability-token-of-the-spring-test-0123456789";
+        Path tokenFile = Files.writeString(dir.resolve("ws-token"), token);
+        Path workspace = Files.createDirectories(dir.resolve("workspace"));
+        int port;
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort();
+        }
+        URI uri = URI.create("ws://127.0.0.1:" + port);
+        try (ScriptedModelServer model = ScriptedModelServer.start()) {
+            ProcessBuilder listening = new ProcessBuilder(binary().toString(), "app-server", "--listen", uri.toString(),
+                    "--ws-auth", "capability-token", "--ws-token-file", tokenFile.toString())
+                    .directory(workspace.toFile()).redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("app-server.log").toFile());
+            model.applyEnvironment(listening.environment());
+            Process codex = listening.start();
+            try {
+                ReadinessProbe.of(uri).awaitReady(Duration.ofSeconds(30));
+                model.enqueue(ModelStep.reply("Hello over the socket."));
+                runner.withPropertyValues("codex.websocket.url=" + uri, "codex.websocket.bearer-token=" + token,
+                                "codex.client-info.name=spring-ws")
+                        .run(context -> {
+                            CodexClient client = context.getBean(CodexClient.class);
+                            assertThat(client.serverProcess()).as("nothing spawned").isEmpty();
+                            assertThat(context.getBean(CodexHealthIndicator.class).health().getStatus())
+                                    .isEqualTo(Status.UP);
+                            TurnResult result = client.startThread(ThreadStartParams.builder()
+                                            .cwd(workspace.toString()).build())
+                                    .startTurn("Say hello").await(TURN);
+                            assertThat(result.finalText()).isEqualTo("Hello over the socket.");
+                        });
+                runner.withPropertyValues("codex.websocket.url=" + uri, "codex.websocket.bearer-token=not-" + token)
+                        .run(context -> {
+                            assertThat(context).hasFailed();
+                            assertThat(context.getStartupFailure()).rootCause()
+                                    .hasMessageNotContaining(token);
+                        });
+            } finally {
+                codex.toHandle().descendants().forEach(ProcessHandle::destroy);
+                codex.destroy();
+                if (!codex.waitFor(10, TimeUnit.SECONDS)) {
+                    codex.destroyForcibly();
+                }
+            }
+        }
+    }
+
+    /** What an application's configuration says: the binary, a private home, and no credentials of this machine. */
+    private static String[] properties(Path codex, ScriptedModelServer model, Path workspace) {
+        List<String> properties = new ArrayList<>(List.of(
+                "codex.binary=" + codex,
+                "codex.home=" + model.codexHome(),
+                "codex.working-directory=" + workspace,
+                "codex.client-info.name=spring-it",
+                "codex.request-timeout=30s"));
+        for (Map.Entry<String, String> variable : model.environment().entrySet()) {
+            if (!variable.getKey().equals("CODEX_HOME")) {
+                // Brackets keep the key as written (upper case, any character).
+                properties.add("codex.environment[" + variable.getKey() + "]=" + variable.getValue());
+            }
+        }
+        TreeSet<String> removed = new TreeSet<>(IsolatedHome.CLEARED_VARIABLES);
+        removed.addAll(IsolatedHome.HOME_VARIABLES);
+        properties.add("codex.remove-environment=" + String.join(",", removed));
+        return properties.toArray(String[]::new);
+    }
+
+    private static Path binary() {
+        String configured = System.getProperty("codex.binary", System.getenv("CODEX_BINARY"));
+        return configured != null && !configured.isBlank() ? Path.of(configured) : CodexBinary.pinned();
+    }
+}
