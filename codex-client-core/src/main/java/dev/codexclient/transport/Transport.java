@@ -75,7 +75,7 @@ public interface Transport extends AutoCloseable {
 
     /**
      * {@return a short description for logs and error messages, e.g. {@code "stdio: codex app-server (pid 4242)"}}
-     * It never contains credentials.
+     * It must not contain credentials: the client writes it to its logs.
      */
     String describe();
 }
