@@ -50,6 +50,9 @@ public sealed interface ApprovalDecision permits StandardDecision, ApprovalDecis
      * A command-approval decision of the protocol, e.g. {@code AcceptWithExecpolicyAmendment}, or one from a
      * newer server's {@code availableDecisions}; the four common ones become {@link #ACCEPT},
      * {@link #ACCEPT_FOR_SESSION}, {@link #DECLINE} and {@link #CANCEL}.
+     *
+     * @param decision the protocol's decision
+     * @return the decision, which answers command approvals only unless it is one of the four common ones
      */
     static ApprovalDecision of(CommandExecutionApprovalDecision decision) {
         Objects.requireNonNull(decision, "decision");
@@ -68,6 +71,9 @@ public sealed interface ApprovalDecision permits StandardDecision, ApprovalDecis
     /**
      * A file-change decision of the protocol: as of the pinned schema, always one of the four common decisions,
      * which it becomes.
+     *
+     * @param decision the protocol's decision
+     * @return the decision
      */
     static ApprovalDecision of(FileChangeApprovalDecision decision) {
         Objects.requireNonNull(decision, "decision");
@@ -87,6 +93,9 @@ public sealed interface ApprovalDecision permits StandardDecision, ApprovalDecis
      * A decision of the legacy approvals ({@code execCommandApproval}, {@code applyPatchApproval}), e.g. a
      * {@code Denied} with a reason for the model; {@code approved}, {@code approved_for_session} and {@code abort}
      * become {@link #ACCEPT}, {@link #ACCEPT_FOR_SESSION} and {@link #CANCEL}.
+     *
+     * @param decision the protocol's decision
+     * @return the decision, which answers legacy approvals only unless it is one of the common ones
      */
     static ApprovalDecision of(ReviewDecision decision) {
         Objects.requireNonNull(decision, "decision");
@@ -100,7 +109,12 @@ public sealed interface ApprovalDecision permits StandardDecision, ApprovalDecis
         return new Legacy(decision);
     }
 
-    /** The exact answer to a permissions request: a grant of part of what was asked, or with other options. */
+    /**
+     * The exact answer to a permissions request: a grant of part of what was asked, or with other options.
+     *
+     * @param grant the protocol's response: the permissions granted and their scope
+     * @return the decision, which answers permission requests only
+     */
     static ApprovalDecision of(PermissionsRequestApprovalResponse grant) {
         return new Permissions(grant);
     }
@@ -111,7 +125,11 @@ public sealed interface ApprovalDecision permits StandardDecision, ApprovalDecis
      * @param decision the protocol's decision
      */
     record Command(CommandExecutionApprovalDecision decision) implements ApprovalDecision {
-        /** Checks the decision is present. */
+        /**
+         * Checks the decision is present.
+         *
+         * @param decision the protocol's decision
+         */
         public Command {
             Objects.requireNonNull(decision, "decision");
         }
@@ -124,7 +142,11 @@ public sealed interface ApprovalDecision permits StandardDecision, ApprovalDecis
      * @param decision the protocol's decision
      */
     record FileChange(FileChangeApprovalDecision decision) implements ApprovalDecision {
-        /** Checks the decision is present. */
+        /**
+         * Checks the decision is present.
+         *
+         * @param decision the protocol's decision
+         */
         public FileChange {
             Objects.requireNonNull(decision, "decision");
         }
@@ -136,7 +158,11 @@ public sealed interface ApprovalDecision permits StandardDecision, ApprovalDecis
      * @param decision the protocol's decision
      */
     record Legacy(ReviewDecision decision) implements ApprovalDecision {
-        /** Checks the decision is present. */
+        /**
+         * Checks the decision is present.
+         *
+         * @param decision the protocol's decision
+         */
         public Legacy {
             Objects.requireNonNull(decision, "decision");
         }
@@ -148,7 +174,11 @@ public sealed interface ApprovalDecision permits StandardDecision, ApprovalDecis
      * @param grant the protocol's response: the permissions granted and their scope
      */
     record Permissions(PermissionsRequestApprovalResponse grant) implements ApprovalDecision {
-        /** Checks the grant is present. */
+        /**
+         * Checks the grant is present.
+         *
+         * @param grant the protocol's response
+         */
         public Permissions {
             Objects.requireNonNull(grant, "grant");
         }

@@ -34,6 +34,9 @@ public interface ApprovalPolicy<R extends ApprovalRequest> {
     /**
      * The decision for one request, as a stage that completes with it. A stage that fails (or a decision of
      * another kind of request) is answered with a JSON-RPC error, which codex treats as a refusal.
+     *
+     * @param request the approval the server asks for
+     * @return a stage of the decision; it is cancelled when the server withdraws the request
      */
     CompletionStage<ApprovalDecision> decide(R request);
 
@@ -41,27 +44,52 @@ public interface ApprovalPolicy<R extends ApprovalRequest> {
      * A policy from a synchronous decision. It runs on the client's callback executor, never on the connection's
      * reader thread, so it may block (to ask a person, for instance); when the server withdraws the request while it
      * runs, its thread is interrupted and its decision, if any, is dropped.
+     *
+     * @param <R>    the kind of approval request the policy decides
+     * @param decide the decision
+     * @return the policy
      */
     static <R extends ApprovalRequest> ApprovalPolicy<R> sync(Sync<? super R> decide) {
         return new SyncApprovalPolicy<>(Objects.requireNonNull(decide, "decide"));
     }
 
-    /** Declines everything (the default). Permission requests are answered with an empty grant. */
+    /**
+     * Declines everything (the default). Permission requests are answered with an empty grant.
+     *
+     * @param <R> the kind of approval request the policy decides
+     * @return the policy
+     */
     static <R extends ApprovalRequest> ApprovalPolicy<R> declineAll() {
         return always(ApprovalDecision.DECLINE);
     }
 
-    /** Accepts each request once. Use only in sandboxes you trust. */
+    /**
+     * Accepts each request once. Use only in sandboxes you trust.
+     *
+     * @param <R> the kind of approval request the policy decides
+     * @return the policy
+     */
     static <R extends ApprovalRequest> ApprovalPolicy<R> acceptAll() {
         return always(ApprovalDecision.ACCEPT);
     }
 
-    /** Accepts each request and everything like it for the rest of the session. */
+    /**
+     * Accepts each request and everything like it for the rest of the session.
+     *
+     * @param <R> the kind of approval request the policy decides
+     * @return the policy
+     */
     static <R extends ApprovalRequest> ApprovalPolicy<R> acceptForSession() {
         return always(ApprovalDecision.ACCEPT_FOR_SESSION);
     }
 
-    /** Always answers {@code decision}. */
+    /**
+     * Always answers {@code decision}.
+     *
+     * @param <R>      the kind of approval request the policy decides
+     * @param decision the decision for every request
+     * @return the policy
+     */
     static <R extends ApprovalRequest> ApprovalPolicy<R> always(ApprovalDecision decision) {
         Objects.requireNonNull(decision, "decision");
         CompletableFuture<ApprovalDecision> decided = CompletableFuture.completedFuture(decision);
@@ -77,7 +105,13 @@ public interface ApprovalPolicy<R extends ApprovalRequest> {
      */
     @FunctionalInterface
     interface Sync<R extends ApprovalRequest> {
-        /** The decision for one request; must not be null. */
+        /**
+         * The decision for one request.
+         *
+         * @param request the approval the server asks for
+         * @return the decision; must not be null
+         * @throws Exception when no decision can be made; the request is then answered with a JSON-RPC error
+         */
         ApprovalDecision decide(R request) throws Exception;
     }
 }

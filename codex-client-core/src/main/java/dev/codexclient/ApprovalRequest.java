@@ -17,7 +17,7 @@ import java.util.Optional;
  */
 public sealed interface ApprovalRequest {
 
-    /** The server request's method, e.g. {@code item/commandExecution/requestApproval}. */
+    /** {@return the server request's method, e.g. {@code item/commandExecution/requestApproval}} */
     String method();
 
     /**
@@ -27,7 +27,11 @@ public sealed interface ApprovalRequest {
      *               codex offers ({@code availableDecisions}) and any exec-policy amendment it proposes
      */
     record Command(CommandExecutionRequestApprovalParams params) implements ApprovalRequest {
-        /** Checks the params are present. */
+        /**
+         * Checks the params are present.
+         *
+         * @param params the request as codex sent it
+         */
         public Command {
             Objects.requireNonNull(params, "params");
         }
@@ -38,10 +42,9 @@ public sealed interface ApprovalRequest {
         }
 
         /**
-         * Accepting the command together with the exec-policy amendment codex proposes, so that matching commands
-         * run without asking from now on; empty when codex proposes none. Taken from the offered decisions
-         * ({@code availableDecisions}) when codex lists it there, else built from
-         * {@code proposedExecpolicyAmendment}.
+         * {@return accepting the command together with the exec-policy amendment codex proposes; empty when codex
+         * proposes none} With it, matching commands run without asking from now on. Taken from the offered decisions
+         * ({@code availableDecisions}) when codex lists it there, else built from {@code proposedExecpolicyAmendment}.
          */
         public Optional<ApprovalDecision> acceptWithProposedAmendment() {
             List<CommandExecutionApprovalDecision> offered = params.availableDecisions();
@@ -67,7 +70,11 @@ public sealed interface ApprovalRequest {
      * @param params the request as codex sent it
      */
     record FileChange(FileChangeRequestApprovalParams params) implements ApprovalRequest {
-        /** Checks the params are present. */
+        /**
+         * Checks the params are present.
+         *
+         * @param params the request as codex sent it
+         */
         public FileChange {
             Objects.requireNonNull(params, "params");
         }
@@ -85,7 +92,11 @@ public sealed interface ApprovalRequest {
      * @param params the request as codex sent it
      */
     record Permissions(PermissionsRequestApprovalParams params) implements ApprovalRequest {
-        /** Checks the params are present. */
+        /**
+         * Checks the params are present.
+         *
+         * @param params the request as codex sent it
+         */
         public Permissions {
             Objects.requireNonNull(params, "params");
         }
@@ -102,7 +113,11 @@ public sealed interface ApprovalRequest {
      * @param params the request as codex sent it
      */
     record LegacyCommand(ExecCommandApprovalParams params) implements ApprovalRequest {
-        /** Checks the params are present. */
+        /**
+         * Checks the params are present.
+         *
+         * @param params the request as codex sent it
+         */
         public LegacyCommand {
             Objects.requireNonNull(params, "params");
         }
@@ -119,7 +134,11 @@ public sealed interface ApprovalRequest {
      * @param params the request as codex sent it
      */
     record LegacyPatch(ApplyPatchApprovalParams params) implements ApprovalRequest {
-        /** Checks the params are present. */
+        /**
+         * Checks the params are present.
+         *
+         * @param params the request as codex sent it
+         */
         public LegacyPatch {
             Objects.requireNonNull(params, "params");
         }

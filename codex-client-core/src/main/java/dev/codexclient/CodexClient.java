@@ -220,7 +220,7 @@ public final class CodexClient implements AutoCloseable {
         this.waits = new Waits(connection, scheduler, b.requestTimeout);
     }
 
-    /** Starts configuring a client. */
+    /** {@return a new builder, with every setting at its default} Nothing is started until {@link Builder#build()}. */
     public static Builder builder() {
         return new Builder();
     }
@@ -304,12 +304,12 @@ public final class CodexClient implements AutoCloseable {
         return events;
     }
 
-    /** What the server reported about itself in its {@code initialize} result. */
+    /** {@return what the server reported about itself in its {@code initialize} result} */
     public ServerInfo serverInfo() {
         return serverInfo;
     }
 
-    /** Typed calls for every client request of the protocol. */
+    /** {@return typed calls for every client request of the protocol, with this client's request timeout} */
     public CodexRpc rpc() {
         return rpc;
     }
@@ -319,7 +319,14 @@ public final class CodexClient implements AutoCloseable {
     // Each blocking form waits for the call itself and finishes on the calling thread; each async twin finishes in
     // a dependent of the call. So a blocking call needs nothing but the answer: no callback thread.
 
-    /** Starts a thread with the server's defaults and this client's dynamic tools. */
+    /**
+     * Starts a thread with the server's defaults and this client's dynamic tools, waiting at most the request timeout.
+     *
+     * @return the handle of the new thread
+     * @throws CodexTransportException when the connection is closed or ends
+     * @throws CodexTimeoutException   when the server does not answer in time
+     * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request
+     */
     public CodexThread startThread() {
         return startThread(ThreadStartParams.builder().build());
     }
@@ -327,17 +334,33 @@ public final class CodexClient implements AutoCloseable {
     /**
      * Starts a thread. This client's {@link Builder#tool(DynamicTool) dynamic tools} are added to
      * {@code dynamicTools}, after any the params already declare.
+     *
+     * @param params the {@code thread/start} params (model, working directory, sandbox, ...)
+     * @return the handle of the new thread
+     * @throws CodexTransportException when the connection is closed or ends
+     * @throws CodexTimeoutException   when the server does not answer in time
+     * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request
      */
     public CodexThread startThread(ThreadStartParams params) {
         return held.handleFor(await(rpc.threadStart(withTools(params)), "thread/start").thread());
     }
 
-    /** {@link #startThread()} without blocking. */
+    /**
+     * {@link #startThread()} without blocking.
+     *
+     * @return a future of the new thread's handle; it fails with the exceptions {@link #startThread()} throws
+     */
     public CompletableFuture<CodexThread> startThreadAsync() {
         return startThreadAsync(ThreadStartParams.builder().build());
     }
 
-    /** {@link #startThread(ThreadStartParams)} without blocking. */
+    /**
+     * {@link #startThread(ThreadStartParams)} without blocking.
+     *
+     * @param params the {@code thread/start} params
+     * @return a future of the new thread's handle; it fails with the exceptions
+     *         {@link #startThread(ThreadStartParams)} throws
+     */
     public CompletableFuture<CodexThread> startThreadAsync(ThreadStartParams params) {
         ThreadStartParams withTools;
         try {
@@ -370,50 +393,107 @@ public final class CodexClient implements AutoCloseable {
         return convert(tree, ThreadStartParams.class);
     }
 
-    /** Resumes a stored thread by id. */
+    /**
+     * Resumes a stored thread by id, with the settings it was stored with.
+     *
+     * @param threadId the id of the stored thread
+     * @return the handle of the resumed thread
+     * @throws CodexTransportException when the connection is closed or ends
+     * @throws CodexTimeoutException   when the server does not answer in time
+     * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request, e.g. for an unknown id
+     */
     public CodexThread resumeThread(String threadId) {
         return resumeThread(ThreadResumeParams.builder().threadId(threadId).build());
     }
 
-    /** Resumes a stored thread with overrides. */
+    /**
+     * Resumes a stored thread with overrides.
+     *
+     * @param params the {@code thread/resume} params: the thread id and the settings to change
+     * @return the handle of the resumed thread
+     * @throws CodexTransportException when the connection is closed or ends
+     * @throws CodexTimeoutException   when the server does not answer in time
+     * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request, e.g. for an unknown id
+     */
     public CodexThread resumeThread(ThreadResumeParams params) {
         return held.handleFor(await(rpc.threadResume(params), "thread/resume").thread());
     }
 
-    /** {@link #resumeThread(String)} without blocking. */
+    /**
+     * {@link #resumeThread(String)} without blocking.
+     *
+     * @param threadId the id of the stored thread
+     * @return a future of the resumed thread's handle; it fails with the exceptions {@link #resumeThread(String)}
+     *         throws
+     */
     public CompletableFuture<CodexThread> resumeThreadAsync(String threadId) {
         return resumeThreadAsync(ThreadResumeParams.builder().threadId(threadId).build());
     }
 
-    /** {@link #resumeThread(ThreadResumeParams)} without blocking. */
+    /**
+     * {@link #resumeThread(ThreadResumeParams)} without blocking.
+     *
+     * @param params the {@code thread/resume} params
+     * @return a future of the resumed thread's handle; it fails with the exceptions
+     *         {@link #resumeThread(ThreadResumeParams)} throws
+     */
     public CompletableFuture<CodexThread> resumeThreadAsync(ThreadResumeParams params) {
         return rpc.threadResume(params).thenApply(r -> held.handleFor(r.thread()));
     }
 
-    /** Forks a thread by id into a new thread. */
+    /**
+     * Forks a thread by id into a new thread, which starts with a copy of its history.
+     *
+     * @param threadId the id of the thread to fork
+     * @return the handle of the new thread
+     * @throws CodexTransportException when the connection is closed or ends
+     * @throws CodexTimeoutException   when the server does not answer in time
+     * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request, e.g. for an unknown id
+     */
     public CodexThread forkThread(String threadId) {
         return forkThread(ThreadForkParams.builder().threadId(threadId).build());
     }
 
-    /** Forks a thread with overrides. */
+    /**
+     * Forks a thread with overrides.
+     *
+     * @param params the {@code thread/fork} params: the thread id and the settings of the new thread
+     * @return the handle of the new thread
+     * @throws CodexTransportException when the connection is closed or ends
+     * @throws CodexTimeoutException   when the server does not answer in time
+     * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request, e.g. for an unknown id
+     */
     public CodexThread forkThread(ThreadForkParams params) {
         return held.handleFor(await(rpc.threadFork(params), "thread/fork").thread());
     }
 
-    /** {@link #forkThread(String)} without blocking. */
+    /**
+     * {@link #forkThread(String)} without blocking.
+     *
+     * @param threadId the id of the thread to fork
+     * @return a future of the new thread's handle; it fails with the exceptions {@link #forkThread(String)} throws
+     */
     public CompletableFuture<CodexThread> forkThreadAsync(String threadId) {
         return forkThreadAsync(ThreadForkParams.builder().threadId(threadId).build());
     }
 
-    /** {@link #forkThread(ThreadForkParams)} without blocking. */
+    /**
+     * {@link #forkThread(ThreadForkParams)} without blocking.
+     *
+     * @param params the {@code thread/fork} params
+     * @return a future of the new thread's handle; it fails with the exceptions {@link #forkThread(ThreadForkParams)}
+     *         throws
+     */
     public CompletableFuture<CodexThread> forkThreadAsync(ThreadForkParams params) {
         return rpc.threadFork(params).thenApply(r -> held.handleFor(r.thread()));
     }
 
     /**
-     * The handle of a thread this client holds right now: one with a turn starting or running, or with a listener
-     * added by {@link CodexThread#onEvent}. Handles of other threads stay usable (see {@link CodexThread}); this
-     * only finds the ones in use.
+     * {@return the handle of a thread this client holds right now, or empty when it holds none for that id} A thread
+     * is held while it has a turn starting or running, or a listener added by {@link CodexThread#onEvent}. Handles of
+     * other threads stay usable (see {@link CodexThread}); this only finds the ones in use. Asks nothing of the server.
+     *
+     * @param threadId the codex thread id
      */
     public Optional<CodexThread> thread(String threadId) {
         return held.handle(threadId);
@@ -423,6 +503,11 @@ public final class CodexClient implements AutoCloseable {
      * Every stored thread matching {@code params}, page by page as the iteration proceeds (each page is one
      * {@code thread/list} call following {@code nextCursor}; each waits at most the request timeout).
      * {@link #listThreadsAsync(ThreadListParams)} is the non-blocking twin.
+     *
+     * @param params the filter and page size; its {@code cursor}, if any, is where the first page starts
+     * @return the threads; each iteration asks the server again, and its {@code hasNext()} throws what a failed
+     *         {@code thread/list} call throws ({@link CodexTransportException}, {@link CodexTimeoutException},
+     *         {@link dev.codexclient.errors.CodexRpcException})
      */
     public Iterable<ThreadInfo> listThreads(ThreadListParams params) {
         Objects.requireNonNull(params, "params");
@@ -452,12 +537,22 @@ public final class CodexClient implements AutoCloseable {
         };
     }
 
-    /** Every stored thread, newest first (server default order), fetched page by page. */
+    /**
+     * Every stored thread, newest first (server default order), fetched page by page.
+     *
+     * @return the threads, as {@link #listThreads(ThreadListParams)} returns them
+     */
     public Iterable<ThreadInfo> listThreads() {
         return listThreads(ThreadListParams.builder().build());
     }
 
-    /** Every stored thread matching {@code params}, all pages, without blocking. */
+    /**
+     * Every stored thread matching {@code params}, all pages, without blocking.
+     *
+     * @param params the filter and page size; its {@code cursor}, if any, is where the first page starts
+     * @return a future of every matching thread, in the server's order; it fails with the first failed page's
+     *         exception
+     */
     public CompletableFuture<List<ThreadInfo>> listThreadsAsync(ThreadListParams params) {
         Objects.requireNonNull(params, "params");
         return listFrom(params, params.cursor(), new ArrayList<>());
@@ -484,7 +579,11 @@ public final class CodexClient implements AutoCloseable {
 
     /**
      * Every notification of the connection, in wire order per codex thread, on the lane of its thread. Closing the
-     * subscription stops the deliveries.
+     * subscription stops the deliveries. Notifications that arrived before the call are not replayed; to see them all,
+     * use {@link Builder#onNotification(Consumer)}.
+     *
+     * @param listener called with each notification, on a callback thread; it may call back into the client
+     * @return the subscription, whose {@code close()} removes the listener
      */
     public Subscription onNotification(Consumer<? super ServerNotification> listener) {
         Objects.requireNonNull(listener, "listener");
@@ -493,16 +592,16 @@ public final class CodexClient implements AutoCloseable {
 
     // ------------------------------------------------------------------------------------------------ closing
 
-    /** True once the client was closed or the connection ended. */
+    /** {@return whether the client was closed or its connection ended} A closed client stays closed. */
     public boolean isClosed() {
         return closed.get() || connection.isClosed();
     }
 
     /**
-     * The server process, when this client runs it as a child (the default: it spawns {@code codex app-server}
-     * over stdio); empty for a WebSocket or in-memory connection. Use it to watch the server ({@code pid()},
-     * {@code onExit()}, {@code info()}) or to end it from outside the client. The handle stays available after the
-     * process ended ({@code isAlive()} then says so).
+     * {@return the server process, when this client runs it as a child} That is the default: it spawns
+     * {@code codex app-server} over stdio; for a WebSocket or in-memory connection this is empty. Use it to watch the
+     * server ({@code pid()}, {@code onExit()}, {@code info()}) or to end it from outside the client. The handle stays
+     * available after the process ended ({@code isAlive()} then says so).
      *
      * <p>With codex installed by npm, the process may be the Node launcher, whose child is the native binary
      * ({@code descendants()} reaches it); the launcher forwards SIGTERM ({@code destroy()}) to it. {@link #close()}
@@ -748,6 +847,9 @@ public final class CodexClient implements AutoCloseable {
          * {@link #environment}, {@link #stdio}) do not apply to a transport of your own: {@link #build()} rejects
          * them, rather than ignoring them. Configure your transport with them instead, e.g.
          * {@code StdioTransport.builder().codexHome(...)}.
+         *
+         * @param transport an unstarted transport; the client starts it in {@link #build()} and closes it on close
+         * @return this builder
          */
         public Builder transport(Transport transport) {
             Objects.requireNonNull(transport, "transport");
@@ -755,7 +857,12 @@ public final class CodexClient implements AutoCloseable {
             return this;
         }
 
-        /** The codex executable to spawn (default: {@code codex} on the {@code PATH}). */
+        /**
+         * The codex executable to spawn (default: {@code codex} on the {@code PATH}).
+         *
+         * @param executable the path of the {@code codex} executable; it is run with the argument {@code app-server}
+         * @return this builder
+         */
         public Builder codexBinary(Path executable) {
             stdio.executable(executable);
             stdioSettings.add("codexBinary(...)");
@@ -765,6 +872,10 @@ public final class CodexClient implements AutoCloseable {
         /**
          * The full command to spawn, e.g. {@code List.of("/opt/codex/bin/codex", "app-server")}; instead of
          * {@link #codexBinary(Path)}, not together with it.
+         *
+         * @param command the executable followed by its arguments
+         * @return this builder
+         * @throws IllegalArgumentException when {@code command} is empty
          */
         public Builder command(List<String> command) {
             if (command.isEmpty()) {
@@ -775,28 +886,50 @@ public final class CodexClient implements AutoCloseable {
             return this;
         }
 
-        /** Sets {@code CODEX_HOME} for the spawned server (configuration, sessions, auth). */
+        /**
+         * Sets {@code CODEX_HOME} for the spawned server (configuration, sessions, auth).
+         *
+         * @param codexHome the directory; without this setting the server inherits the variable, or uses
+         *                  {@code ~/.codex}
+         * @return this builder
+         */
         public Builder codexHome(Path codexHome) {
             stdio.codexHome(codexHome);
             stdioSettings.add("codexHome(...)");
             return this;
         }
 
-        /** The working directory of the spawned server. */
+        /**
+         * The working directory of the spawned server.
+         *
+         * @param directory the directory (default: this JVM's working directory)
+         * @return this builder
+         */
         public Builder workingDirectory(Path directory) {
             stdio.workingDirectory(directory);
             stdioSettings.add("workingDirectory(...)");
             return this;
         }
 
-        /** An environment variable for the spawned server. */
+        /**
+         * An environment variable for the spawned server, added to the ones it inherits from this JVM.
+         *
+         * @param name  the variable's name
+         * @param value its value
+         * @return this builder
+         */
         public Builder environment(String name, String value) {
             stdio.environment(name, value);
             stdioSettings.add("environment(...)");
             return this;
         }
 
-        /** Further settings of the spawned server's stdio transport (line cap, stderr tail, close timeout). */
+        /**
+         * Further settings of the spawned server's stdio transport (line cap, stderr tail, close timeout).
+         *
+         * @param configure called at once with the builder of the transport the client will spawn
+         * @return this builder
+         */
         public Builder stdio(Consumer<StdioTransport.Builder> configure) {
             configure.accept(stdio);
             stdioSettings.add("stdio(...)");
@@ -814,6 +947,10 @@ public final class CodexClient implements AutoCloseable {
          * {@link StdioTransport.Builder#gracefulCloseTimeout(Duration)} (5 s by default, settable through
          * {@link #stdio(Consumer)}); when both are set, this one wins. It applies as well to a transport given with
          * {@link #transport(Transport)}.
+         *
+         * @param timeout the longest wait, zero or more
+         * @return this builder
+         * @throws IllegalArgumentException when {@code timeout} is negative
          */
         public Builder closeTimeout(Duration timeout) {
             Objects.requireNonNull(timeout, "closeTimeout");
@@ -826,7 +963,14 @@ public final class CodexClient implements AutoCloseable {
 
         // ---------------------------------------------------------------- handshake
 
-        /** How this client introduces itself in {@code initialize} (shows up in codex's logs and user agent). */
+        /**
+         * How this client introduces itself in {@code initialize} (shows up in codex's logs and user agent).
+         *
+         * @param name    a machine name, e.g. {@code acme-bot}; codex puts it first in its user agent
+         * @param title   a name for people, e.g. {@code Acme Bot}
+         * @param version the version of your application, e.g. {@code 1.4.0}
+         * @return this builder
+         */
         public Builder clientInfo(String name, String title, String version) {
             this.clientName = Objects.requireNonNull(name, "name");
             this.clientTitle = Objects.requireNonNull(title, "title");
@@ -834,19 +978,36 @@ public final class CodexClient implements AutoCloseable {
             return this;
         }
 
-        /** Opts into experimental methods and fields (see {@link dev.codexclient.protocol.Experimental}). */
+        /**
+         * Opts into experimental methods and fields (see {@link dev.codexclient.protocol.Experimental}). Dynamic tools
+         * need it.
+         *
+         * @param enabled whether to declare the {@code experimentalApi} capability (default: false)
+         * @return this builder
+         */
         public Builder experimentalApi(boolean enabled) {
             this.experimentalApi = enabled;
             return this;
         }
 
-        /** Asks the server never to send these notification methods (exact names, e.g. {@code "thread/started"}). */
+        /**
+         * Asks the server never to send these notification methods (exact names, e.g. {@code "thread/started"}). Calls
+         * add up.
+         *
+         * @param methods the notification methods to opt out of
+         * @return this builder
+         */
         public Builder optOutNotifications(String... methods) {
             optOut.addAll(List.of(methods));
             return this;
         }
 
-        /** Logs in with an API key right after the handshake. The key is never logged. */
+        /**
+         * Logs in with an API key right after the handshake. The key is never logged.
+         *
+         * @param apiKey the OpenAI API key
+         * @return this builder
+         */
         public Builder apiKey(String apiKey) {
             Objects.requireNonNull(apiKey, "apiKey");
             redactor.register(apiKey);
@@ -860,7 +1021,10 @@ public final class CodexClient implements AutoCloseable {
          * {@link #onChatgptTokenRefresh} so codex can ask for fresh tokens when these expire. Tokens are never
          * logged.
          *
-         * @param planType the ChatGPT plan (e.g. {@code "plus"}), or {@code null} to let codex find out
+         * @param accessToken      the ChatGPT access token
+         * @param chatgptAccountId the ChatGPT account (workspace) id the token belongs to
+         * @param planType         the ChatGPT plan (e.g. {@code "plus"}), or {@code null} to let codex find out
+         * @return this builder
          */
         public Builder chatgptAuthTokens(String accessToken, String chatgptAccountId, String planType) {
             Objects.requireNonNull(accessToken, "accessToken");
@@ -872,19 +1036,37 @@ public final class CodexClient implements AutoCloseable {
 
         // ---------------------------------------------------------------- timing
 
-        /** Default time a request waits for its response (default 60 s); per call via {@code rpc().withTimeout}. */
+        /**
+         * Default time a request waits for its response (default 60 s); per call via {@code rpc().withTimeout}.
+         *
+         * @param timeout the time, positive
+         * @return this builder
+         * @throws IllegalArgumentException when {@code timeout} is zero or negative
+         */
         public Builder requestTimeout(Duration timeout) {
             this.requestTimeout = positive(timeout, "requestTimeout");
             return this;
         }
 
-        /** Time the handshake may take (default 30 s). */
+        /**
+         * Time the handshake may take (default 30 s).
+         *
+         * @param timeout the time, positive
+         * @return this builder
+         * @throws IllegalArgumentException when {@code timeout} is zero or negative
+         */
         public Builder initializeTimeout(Duration timeout) {
             this.initializeTimeout = positive(timeout, "initializeTimeout");
             return this;
         }
 
-        /** How long an interrupted turn may take to settle before its handle completes as stalled (10 s). */
+        /**
+         * How long an interrupted turn may take to settle before its handle completes as stalled (10 s).
+         *
+         * @param grace the time, positive
+         * @return this builder
+         * @throws IllegalArgumentException when {@code grace} is zero or negative
+         */
         public Builder interruptGracePeriod(Duration grace) {
             this.interruptGrace = positive(grace, "interruptGracePeriod");
             return this;
@@ -895,13 +1077,22 @@ public final class CodexClient implements AutoCloseable {
          * against the server's view ({@code thread/read}), completed from it if the server finished the turn, and
          * otherwise interrupted and, failing that, completed as {@link TurnResult#stalled() stalled} after the
          * {@link #interruptGracePeriod(Duration) grace period}. Per turn: {@link CodexTurn#watchdog(Duration)}.
+         *
+         * @param idle the longest silence a turn may have, positive
+         * @return this builder
+         * @throws IllegalArgumentException when {@code idle} is zero or negative
          */
         public Builder turnWatchdog(Duration idle) {
             this.turnWatchdog = positive(idle, "turnWatchdog");
             return this;
         }
 
-        /** The retry policy for {@code -32001} overload errors (default {@link RetryPolicy#defaults()}). */
+        /**
+         * The retry policy for {@code -32001} overload errors (default {@link RetryPolicy#defaults()}).
+         *
+         * @param policy the policy; {@link RetryPolicy#none()} turns retries off
+         * @return this builder
+         */
         public Builder retryPolicy(RetryPolicy policy) {
             this.retryPolicy = Objects.requireNonNull(policy, "policy");
             return this;
@@ -912,6 +1103,9 @@ public final class CodexClient implements AutoCloseable {
          * shut down on close). An executor you pass is not shut down by the client. It must run tasks on threads of
          * its own, never on the submitting thread, and have a thread for each listener or handler that may block
          * at the same time (see the "Threading" section of the README).
+         *
+         * @param executor the executor
+         * @return this builder
          */
         public Builder callbackExecutor(ExecutorService executor) {
             this.executor = Objects.requireNonNull(executor, "executor");
@@ -921,6 +1115,10 @@ public final class CodexClient implements AutoCloseable {
         /**
          * How many events each turn keeps for listeners attached late (default 10 000); see also
          * {@link #turnReplayBytes(long)}. The oldest go first.
+         *
+         * @param events the number of events, zero or more; zero keeps none
+         * @return this builder
+         * @throws IllegalArgumentException when {@code events} is negative
          */
         public Builder turnReplayLimit(int events) {
             if (events < 0) {
@@ -934,6 +1132,10 @@ public final class CodexClient implements AutoCloseable {
          * How many bytes of events each turn keeps for listeners attached late (default 8 MiB), measured by the
          * length of their lines on the wire. The same bound applies to the events a thread holds for a turn whose
          * {@code turn/start} response has not arrived yet.
+         *
+         * @param bytes the number of bytes, zero or more
+         * @return this builder
+         * @throws IllegalArgumentException when {@code bytes} is negative
          */
         public Builder turnReplayBytes(long bytes) {
             if (bytes < 0) {
@@ -946,6 +1148,10 @@ public final class CodexClient implements AutoCloseable {
         /**
          * The mapper that binds your types: dynamic-tool arguments and structured turn output (default: a plain
          * {@link ObjectMapper} that ignores unknown properties). Register modules here, e.g. for {@code Optional}.
+         * The protocol's own types keep the client's internal mapper, whatever this one is configured to do.
+         *
+         * @param mapper the mapper; the client does not change its configuration
+         * @return this builder
          */
         public Builder objectMapper(ObjectMapper mapper) {
             this.userMapper = Objects.requireNonNull(mapper, "mapper");
@@ -963,6 +1169,9 @@ public final class CodexClient implements AutoCloseable {
          * .approvals(ApprovalPolicy.sync(request -> request instanceof ApprovalRequest.Command c
          *         && c.params().command().startsWith("git ") ? ApprovalDecision.ACCEPT : ApprovalDecision.DECLINE))
          * }</pre>
+         *
+         * @param policy the policy for every kind of approval request
+         * @return this builder
          */
         public Builder approvals(ApprovalPolicy<ApprovalRequest> policy) {
             this.approvals = Objects.requireNonNull(policy, "policy");
@@ -978,6 +1187,9 @@ public final class CodexClient implements AutoCloseable {
          *         ? ApprovalDecision.ACCEPT : ApprovalDecision.DECLINE))
          * }</pre>
          * A later {@link #onServerRequest} for the same method replaces it, and the other way round.
+         *
+         * @param policy the policy for command approvals
+         * @return this builder
          */
         public Builder onCommandApproval(ApprovalPolicy<? super ApprovalRequest.Command> policy) {
             return kindApproval(ServerRequestMethods.ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL.method(), policy);
@@ -986,6 +1198,9 @@ public final class CodexClient implements AutoCloseable {
         /**
          * Decides file-change approvals ({@code item/fileChange/requestApproval}), in place of {@link #approvals}'
          * policy for them; see {@link #onCommandApproval}.
+         *
+         * @param policy the policy for file-change approvals
+         * @return this builder
          */
         public Builder onFileChangeApproval(ApprovalPolicy<? super ApprovalRequest.FileChange> policy) {
             return kindApproval(ServerRequestMethods.ITEM_FILE_CHANGE_REQUEST_APPROVAL.method(), policy);
@@ -998,19 +1213,38 @@ public final class CodexClient implements AutoCloseable {
             return this;
         }
 
-        /** Answers questions the agent asks the user ({@code item/tool/requestUserInput}). */
+        /**
+         * Answers questions the agent asks the user ({@code item/tool/requestUserInput}).
+         *
+         * @param handler called on a callback thread with each request's params; its stage is cancelled when the
+         *                server withdraws the request, and a failed stage becomes a JSON-RPC error reply
+         * @return this builder
+         */
         public Builder onUserInput(
                 Function<ToolRequestUserInputParams, CompletionStage<ToolRequestUserInputResponse>> handler) {
             return onServerRequest(ServerRequestMethods.ITEM_TOOL_REQUEST_USER_INPUT, handler);
         }
 
-        /** Answers MCP elicitations ({@code mcpServer/elicitation/request}); default: decline. */
+        /**
+         * Answers MCP elicitations ({@code mcpServer/elicitation/request}); default: decline.
+         *
+         * @param handler called on a callback thread with each request's params; its stage is cancelled when the
+         *                server withdraws the request, and a failed stage becomes a JSON-RPC error reply
+         * @return this builder
+         */
         public Builder onElicitation(Function<McpServerElicitationRequestParams,
                 CompletionStage<McpServerElicitationRequestResponse>> handler) {
             return onServerRequest(ServerRequestMethods.MCP_SERVER_ELICITATION_REQUEST, handler);
         }
 
-        /** Supplies fresh ChatGPT tokens when codex's expire ({@code account/chatgptAuthTokens/refresh}). */
+        /**
+         * Supplies fresh ChatGPT tokens when codex's expire ({@code account/chatgptAuthTokens/refresh}). The access
+         * tokens it returns are masked in logs like the first ones.
+         *
+         * @param handler called on a callback thread with each request's params; a failed stage becomes a JSON-RPC
+         *                error reply
+         * @return this builder
+         */
         public Builder onChatgptTokenRefresh(Function<ChatgptAuthTokensRefreshParams,
                 CompletionStage<ChatgptAuthTokensRefreshResponse>> handler) {
             Objects.requireNonNull(handler, "handler");
@@ -1029,7 +1263,14 @@ public final class CodexClient implements AutoCloseable {
         /**
          * Answers any server request of the protocol with a typed handler, e.g.
          * {@code onServerRequest(ServerRequestMethods.CURRENT_TIME_READ, p -> ...)}. The stage is cancelled when the
-         * server withdraws the request; a failed stage becomes a JSON-RPC error reply.
+         * server withdraws the request; a failed stage becomes a JSON-RPC error reply. A later call for the same method
+         * replaces the handler.
+         *
+         * @param <P>     the request's params type
+         * @param <R>     the request's result type
+         * @param method  the request method, from {@code ServerRequestMethods}
+         * @param handler called on a callback thread with each request's params
+         * @return this builder
          */
         public <P, R> Builder onServerRequest(MethodDescriptor<P, R> method,
                                               Function<? super P, ? extends CompletionStage<R>> handler) {
@@ -1042,14 +1283,26 @@ public final class CodexClient implements AutoCloseable {
 
         /**
          * Answers a server request this SDK version does not know (a method newer than its schema), with raw JSON
-         * params in and any JSON-serialisable result out.
+         * params in and any JSON-serialisable result out. Unknown requests without a handler get a JSON-RPC
+         * {@code -32601} (method not found) reply.
+         *
+         * @param method  the exact method name
+         * @param handler called on a callback thread with the raw params; a failed stage becomes a JSON-RPC error reply
+         * @return this builder
          */
         public Builder onUnknownServerRequest(String method, Function<JsonNode, CompletionStage<?>> handler) {
             rawHandlers.put(Objects.requireNonNull(method, "method"), Objects.requireNonNull(handler, "handler"));
             return this;
         }
 
-        /** Declares a dynamic tool: sent on every {@code thread/start}, called on {@code item/tool/call}. */
+        /**
+         * Declares a dynamic tool: sent on every {@code thread/start}, called on {@code item/tool/call}. Dynamic tools
+         * are experimental in codex: {@link #build()} requires {@link #experimentalApi(boolean) experimentalApi(true)}.
+         *
+         * @param tool the tool
+         * @return this builder
+         * @throws IllegalArgumentException when a tool of the same name was declared already
+         */
         public Builder tool(DynamicTool tool) {
             Objects.requireNonNull(tool, "tool");
             if (tools.putIfAbsent(tool.name(), tool) != null) {
@@ -1058,7 +1311,12 @@ public final class CodexClient implements AutoCloseable {
             return this;
         }
 
-        /** A listener for every notification, registered before the handshake so none is missed. */
+        /**
+         * A listener for every notification, registered before the handshake so none is missed.
+         *
+         * @param listener called with each notification, in wire order per codex thread, on a callback thread
+         * @return this builder
+         */
         public Builder onNotification(Consumer<? super ServerNotification> listener) {
             Objects.requireNonNull(listener, "listener");
             listeners.add(listener::accept);
@@ -1069,13 +1327,22 @@ public final class CodexClient implements AutoCloseable {
          * The listener told about this client's connection, requests, server requests, turns and recovery (see
          * {@link CodexEventListener} for when and on which thread). One per client; combine several with
          * {@link CodexEventListener#composite(CodexEventListener...)}. None by default, which costs nothing.
+         *
+         * @param listener the listener; a later call replaces it
+         * @return this builder
          */
         public Builder eventListener(CodexEventListener listener) {
             this.eventListener = Objects.requireNonNull(listener, "listener");
             return this;
         }
 
-        /** A secret (API key, token) to mask wherever the client logs or reports text. */
+        /**
+         * A secret (API key, token) to mask wherever the client logs or reports text. Keys given to {@link #apiKey} and
+         * {@link #chatgptAuthTokens} are masked without it.
+         *
+         * @param secret the text to mask
+         * @return this builder
+         */
         public Builder secret(String secret) {
             redactor.register(Objects.requireNonNull(secret, "secret"));
             return this;
@@ -1089,6 +1356,7 @@ public final class CodexClient implements AutoCloseable {
          * later), without the graceful wait of {@link CodexClient#close()}: {@code build()} fails within the
          * {@link #initializeTimeout(Duration) initialize timeout} plus about a second.
          *
+         * @return the connected, initialized client; close it when done
          * @throws CodexTransportException when the server cannot be started or ends during the handshake; for a
          *                                 server that exits, the message and {@code exitCode()} give its exit code
          *                                 and {@code stderrTail()} what it wrote last, however the end was noticed

@@ -28,7 +28,13 @@ public final class CodexRpc implements ClientRequestApi {
         this.timeout = timeout;
     }
 
-    /** A view of the same connection whose calls time out after {@code timeout}. */
+    /**
+     * A view of the same connection whose calls time out after {@code timeout}.
+     *
+     * @param timeout the time each call of the view waits for its response, positive
+     * @return the view; this one is unchanged
+     * @throws IllegalArgumentException when {@code timeout} is zero or negative
+     */
     public CodexRpc withTimeout(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
         if (timeout.isNegative() || timeout.isZero()) {
@@ -37,7 +43,7 @@ public final class CodexRpc implements ClientRequestApi {
         return new CodexRpc(connection, experimentalApi, timeout);
     }
 
-    /** The timeout of this view's calls. */
+    /** {@return the time each call of this view waits for its response} */
     public Duration timeout() {
         return timeout;
     }

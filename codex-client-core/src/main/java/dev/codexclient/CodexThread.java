@@ -55,24 +55,38 @@ public final class CodexThread {
         this.id = info.id();
     }
 
-    /** The thread id. */
+    /** {@return the thread id} It never changes. */
     public String id() {
         return id;
     }
 
-    /** The thread as the server last described it to this handle (from start/resume/fork or {@link #read()}). */
+    /**
+     * {@return the thread as the server last described it to this handle} That is the answer to start, resume or fork,
+     * or of the latest {@link #read()} or {@link #revertTo(String)}; it is not refreshed by events.
+     */
     public ThreadInfo info() {
         return info;
     }
 
     // ------------------------------------------------------------------------------------------------ turns
 
-    /** Starts a turn with one text input. */
+    /**
+     * Starts a turn with one text input, and returns once the server has accepted it.
+     *
+     * @param text the user's message
+     * @return the running turn; its events may already be arriving
+     */
     public CodexTurn startTurn(String text) {
         return startTurn(List.of(Inputs.text(text)));
     }
 
-    /** Starts a turn with the given inputs (text, images, skills, mentions; see {@link Inputs}). */
+    /**
+     * Starts a turn with the given inputs (text, images, skills, mentions; see {@link Inputs}), and returns once the
+     * server has accepted it.
+     *
+     * @param input the inputs, in order
+     * @return the running turn; its events may already be arriving
+     */
     public CodexTurn startTurn(List<UserInput> input) {
         return startTurn(params(input));
     }
@@ -81,6 +95,9 @@ public final class CodexThread {
      * Starts a turn with full control over its overrides (model, effort, sandbox, approval policy, output schema,
      * …). {@code params.threadId()} must be this thread's id; {@link #turnParams()} gives a builder with it set.
      * Returns once the server has accepted the turn; its events may already be arriving.
+     *
+     * @param params the {@code turn/start} params
+     * @return the running turn
      */
     public CodexTurn startTurn(TurnStartParams params) {
         StartingTurn s = begin(params);
@@ -95,17 +112,32 @@ public final class CodexThread {
         return s.claim(response);
     }
 
-    /** {@link #startTurn(String)} without blocking: completes with the turn once the server has accepted it. */
+    /**
+     * {@link #startTurn(String)} without blocking: completes with the turn once the server has accepted it.
+     *
+     * @param text the user's message
+     * @return a future of the running turn; it fails when the server rejects the turn or the connection ends
+     */
     public CompletableFuture<CodexTurn> startTurnAsync(String text) {
         return startTurnAsync(List.of(Inputs.text(text)));
     }
 
-    /** {@link #startTurn(List)} without blocking. */
+    /**
+     * {@link #startTurn(List)} without blocking.
+     *
+     * @param input the inputs, in order
+     * @return a future of the running turn; it fails when the server rejects the turn or the connection ends
+     */
     public CompletableFuture<CodexTurn> startTurnAsync(List<UserInput> input) {
         return startTurnAsync(params(input));
     }
 
-    /** {@link #startTurn(TurnStartParams)} without blocking. */
+    /**
+     * {@link #startTurn(TurnStartParams)} without blocking.
+     *
+     * @param params the {@code turn/start} params
+     * @return a future of the running turn; it fails when the server rejects the turn or the connection ends
+     */
     public CompletableFuture<CodexTurn> startTurnAsync(TurnStartParams params) {
         StartingTurn s;
         try {
@@ -183,7 +215,7 @@ public final class CodexThread {
         return new StartingTurn(router, turn, client.rpc().turnStart(params));
     }
 
-    /** A builder for {@link #startTurn(TurnStartParams)} with this thread's id already set. */
+    /** {@return a new builder for {@link #startTurn(TurnStartParams)}, with this thread's id already set} */
     public TurnStartParams.Builder turnParams() {
         return TurnStartParams.builder().threadId(id);
     }
@@ -191,17 +223,36 @@ public final class CodexThread {
     /**
      * Starts a turn whose final message must be JSON matching the schema derived from {@code outputType} (a record,
      * typically), and parses it into that type.
+     *
+     * @param <T>        the type of the output
+     * @param text       the user's message
+     * @param outputType the class of the output; its schema is sent as the turn's {@code outputSchema}
+     * @return the running turn, whose result parses the final message into {@code outputType}
      */
     public <T> StructuredTurn<T> startTurn(String text, Class<T> outputType) {
         return startTurn(turnParams().input(List.of(Inputs.text(text))), outputType);
     }
 
-    /** Like {@link #startTurn(String, Class)}, with the other turn parameters from {@code params}. */
+    /**
+     * Like {@link #startTurn(String, Class)}, with the other turn parameters from {@code params}.
+     *
+     * @param <T>        the type of the output
+     * @param params     the turn parameters, from {@link #turnParams()}; its output schema is replaced
+     * @param outputType the class of the output; its schema is sent as the turn's {@code outputSchema}
+     * @return the running turn, whose result parses the final message into {@code outputType}
+     */
     public <T> StructuredTurn<T> startTurn(TurnStartParams.Builder params, Class<T> outputType) {
         return structured(startTurn(withSchema(params, outputType)), outputType);
     }
 
-    /** {@link #startTurn(TurnStartParams.Builder, Class)} without blocking. */
+    /**
+     * {@link #startTurn(TurnStartParams.Builder, Class)} without blocking.
+     *
+     * @param <T>        the type of the output
+     * @param params     the turn parameters, from {@link #turnParams()}; its output schema is replaced
+     * @param outputType the class of the output; its schema is sent as the turn's {@code outputSchema}
+     * @return a future of the running turn; it fails when the server rejects the turn or the connection ends
+     */
     public <T> CompletableFuture<StructuredTurn<T>> startTurnAsync(TurnStartParams.Builder params,
                                                                    Class<T> outputType) {
         return startTurnAsync(withSchema(params, outputType)).thenApply(t -> structured(t, outputType));
@@ -221,12 +272,20 @@ public final class CodexThread {
     // Each blocking form waits for the call itself and finishes on the calling thread; each async twin finishes in
     // a dependent of the call. So a blocking call needs nothing but the answer: no callback thread.
 
-    /** Reads the thread from the server, with its turns, and refreshes {@link #info()}. */
+    /**
+     * Reads the thread from the server, with its turns, and refreshes {@link #info()}.
+     *
+     * @return the thread as the server stores it now
+     */
     public ThreadInfo read() {
         return remember(client.await(readCall(), "thread/read").thread());
     }
 
-    /** {@link #read()} without blocking. */
+    /**
+     * {@link #read()} without blocking.
+     *
+     * @return a future of the thread as the server stores it now
+     */
     public CompletableFuture<ThreadInfo> readAsync() {
         return readCall().thenApply(r -> remember(r.thread()));
     }
@@ -240,12 +299,21 @@ public final class CodexThread {
         return t;
     }
 
-    /** Sets the thread's name. */
+    /**
+     * Sets the thread's name.
+     *
+     * @param name the new name
+     */
     public void setName(String name) {
         client.await(setNameCall(name), "thread/name/set");
     }
 
-    /** {@link #setName(String)} without blocking. */
+    /**
+     * {@link #setName(String)} without blocking.
+     *
+     * @param name the new name
+     * @return a future that completes when the server has set the name
+     */
     public CompletableFuture<Void> setNameAsync(String name) {
         return setNameCall(name).thenApply(r -> null);
     }
@@ -263,7 +331,11 @@ public final class CodexThread {
         client.held().release(id, "was archived");
     }
 
-    /** {@link #archive()} without blocking. */
+    /**
+     * {@link #archive()} without blocking.
+     *
+     * @return a future that completes when the server has archived the thread
+     */
     public CompletableFuture<Void> archiveAsync() {
         return archiveCall().thenApply(r -> {
             client.held().release(id, "was archived");
@@ -280,7 +352,11 @@ public final class CodexThread {
         client.await(unarchiveCall(), "thread/unarchive");
     }
 
-    /** {@link #unarchive()} without blocking. */
+    /**
+     * {@link #unarchive()} without blocking.
+     *
+     * @return a future that completes when the server has restored the thread
+     */
     public CompletableFuture<Void> unarchiveAsync() {
         return unarchiveCall().thenApply(r -> null);
     }
@@ -293,12 +369,20 @@ public final class CodexThread {
      * Rolls the thread's stored history back to just before {@code turnId}: that turn and every later one are
      * dropped ({@code thread/revert}, the successor of the older {@code thread/rollback}). Local file changes the
      * dropped turns made are not undone. Refreshes {@link #info()}; its {@code turns} are empty, as codex reports.
+     *
+     * @param turnId the first turn to drop
+     * @return the thread after the revert
      */
     public ThreadInfo revertTo(String turnId) {
         return remember(client.await(revertCall(turnId), "thread/revert").thread());
     }
 
-    /** {@link #revertTo(String)} without blocking. */
+    /**
+     * {@link #revertTo(String)} without blocking.
+     *
+     * @param turnId the first turn to drop
+     * @return a future of the thread after the revert
+     */
     public CompletableFuture<ThreadInfo> revertToAsync(String turnId) {
         return revertCall(turnId).thenApply(r -> remember(r.thread()));
     }
@@ -313,7 +397,11 @@ public final class CodexThread {
         client.await(compactCall(), "thread/compact/start");
     }
 
-    /** {@link #compact()} without blocking. */
+    /**
+     * {@link #compact()} without blocking.
+     *
+     * @return a future that completes when the server has started compacting
+     */
     public CompletableFuture<Void> compactAsync() {
         return compactCall().thenApply(r -> null);
     }
@@ -322,12 +410,20 @@ public final class CodexThread {
         return client.rpc().threadCompactStart(ThreadCompactStartParams.builder().threadId(id).build());
     }
 
-    /** Forks the thread into a new one with the same history. */
+    /**
+     * Forks the thread into a new one with the same history.
+     *
+     * @return the handle of the new thread
+     */
     public CodexThread fork() {
         return client.forkThread(ThreadForkParams.builder().threadId(id).build());
     }
 
-    /** {@link #fork()} without blocking. */
+    /**
+     * {@link #fork()} without blocking.
+     *
+     * @return a future of the new thread's handle
+     */
     public CompletableFuture<CodexThread> forkAsync() {
         return client.forkThreadAsync(ThreadForkParams.builder().threadId(id).build());
     }
@@ -341,7 +437,12 @@ public final class CodexThread {
         client.held().release(id, "was unsubscribed");
     }
 
-    /** {@link #unsubscribe()} without blocking. */
+    /**
+     * {@link #unsubscribe()} without blocking.
+     *
+     * @return a future that completes when the server has ended the subscription and the client has let go of the
+     *         thread
+     */
     public CompletableFuture<Void> unsubscribeAsync() {
         return unsubscribeCall().thenApply(r -> {
             client.held().release(id, "was unsubscribed");
@@ -356,6 +457,10 @@ public final class CodexThread {
     /**
      * Every event of this thread, in wire order (turn events included), from now on. The client holds the thread
      * while the subscription is open; {@link Subscription#close()} stops the deliveries.
+     *
+     * @param listener called with each event of the thread, on the thread's callback lane; it may call back into the
+     *                 client
+     * @return the subscription, whose {@code close()} removes the listener
      */
     public Subscription onEvent(Consumer<? super ServerNotification> listener) {
         Objects.requireNonNull(listener, "listener");

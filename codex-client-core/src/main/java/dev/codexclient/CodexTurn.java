@@ -108,7 +108,7 @@ public final class CodexTurn {
         this.router = router;
     }
 
-    /** The turn id, as the server assigned it. */
+    /** {@return the turn id, as the server assigned it} */
     public String id() {
         String turnId = id;
         if (turnId == null) {
@@ -117,10 +117,12 @@ public final class CodexTurn {
         return turnId;
     }
 
+    /** {@return the thread the turn runs on} */
     public CodexThread thread() {
         return thread;
     }
 
+    /** {@return the id of the thread the turn runs on} */
     public String threadId() {
         return thread.id();
     }
@@ -130,6 +132,9 @@ public final class CodexTurn {
     /**
      * Every event of this turn, in wire order, replaying what already arrived. {@link Subscription#close()} stops
      * the deliveries, replay included: a listener closed before its replay ran receives nothing.
+     *
+     * @param listener called with each event, on the thread's callback lane; it may call back into the client
+     * @return the subscription, whose {@code close()} removes the listener
      */
     public Subscription onEvent(Consumer<? super ServerNotification> listener) {
         Objects.requireNonNull(listener, "listener");
@@ -147,7 +152,12 @@ public final class CodexTurn {
         return entry;
     }
 
-    /** Agent message text as it streams ({@code item/agentMessage/delta}). */
+    /**
+     * Agent message text as it streams ({@code item/agentMessage/delta}), replaying what already arrived.
+     *
+     * @param listener called with each delta, in wire order, on the thread's callback lane
+     * @return the subscription, whose {@code close()} removes the listener
+     */
     public Subscription onAgentMessageDelta(Consumer<? super AgentMessageDeltaNotification> listener) {
         return onEvent(n -> {
             if (n instanceof ServerNotification.ItemAgentMessageDelta d) {
@@ -156,7 +166,12 @@ public final class CodexTurn {
         });
     }
 
-    /** Items as they start ({@code item/started}). */
+    /**
+     * Items as they start ({@code item/started}), replaying what already arrived.
+     *
+     * @param listener called with each item, in wire order, on the thread's callback lane
+     * @return the subscription, whose {@code close()} removes the listener
+     */
     public Subscription onItemStarted(Consumer<? super ThreadItem> listener) {
         return onEvent(n -> {
             if (n instanceof ServerNotification.ItemStarted s) {
@@ -165,7 +180,12 @@ public final class CodexTurn {
         });
     }
 
-    /** Items as they complete ({@code item/completed}), with their final state. */
+    /**
+     * Items as they complete ({@code item/completed}), with their final state, replaying what already arrived.
+     *
+     * @param listener called with each item, in wire order, on the thread's callback lane
+     * @return the subscription, whose {@code close()} removes the listener
+     */
     public Subscription onItemCompleted(Consumer<? super ThreadItem> listener) {
         return onEvent(n -> {
             if (n instanceof ServerNotification.ItemCompleted c) {
@@ -174,7 +194,12 @@ public final class CodexTurn {
         });
     }
 
-    /** Command output as it streams ({@code item/commandExecution/outputDelta}). */
+    /**
+     * Command output as it streams ({@code item/commandExecution/outputDelta}), replaying what already arrived.
+     *
+     * @param listener called with each chunk of output, in wire order, on the thread's callback lane
+     * @return the subscription, whose {@code close()} removes the listener
+     */
     public Subscription onCommandOutputDelta(Consumer<? super CommandExecutionOutputDeltaNotification> listener) {
         return onEvent(n -> {
             if (n instanceof ServerNotification.ItemCommandExecutionOutputDelta d) {
@@ -183,7 +208,12 @@ public final class CodexTurn {
         });
     }
 
-    /** Plan updates ({@code turn/plan/updated}). */
+    /**
+     * Plan updates ({@code turn/plan/updated}), replaying what already arrived.
+     *
+     * @param listener called with each update, in wire order, on the thread's callback lane
+     * @return the subscription, whose {@code close()} removes the listener
+     */
     public Subscription onPlanUpdated(Consumer<? super TurnPlanUpdatedNotification> listener) {
         return onEvent(n -> {
             if (n instanceof ServerNotification.TurnPlanUpdated p) {
@@ -192,7 +222,12 @@ public final class CodexTurn {
         });
     }
 
-    /** The turn's aggregated diff whenever it changes ({@code turn/diff/updated}). */
+    /**
+     * The turn's aggregated diff whenever it changes ({@code turn/diff/updated}), replaying what already arrived.
+     *
+     * @param listener called with each update, in wire order, on the thread's callback lane
+     * @return the subscription, whose {@code close()} removes the listener
+     */
     public Subscription onDiffUpdated(Consumer<? super TurnDiffUpdatedNotification> listener) {
         return onEvent(n -> {
             if (n instanceof ServerNotification.TurnDiffUpdated d) {
@@ -201,7 +236,12 @@ public final class CodexTurn {
         });
     }
 
-    /** Token usage updates ({@code thread/tokenUsage/updated}). */
+    /**
+     * Token usage updates ({@code thread/tokenUsage/updated}), replaying what already arrived.
+     *
+     * @param listener called with the usage after each update, in wire order, on the thread's callback lane
+     * @return the subscription, whose {@code close()} removes the listener
+     */
     public Subscription onTokenUsage(Consumer<? super ThreadTokenUsage> listener) {
         return onEvent(n -> {
             if (n instanceof ServerNotification.ThreadTokenUsageUpdated u) {
@@ -224,6 +264,7 @@ public final class CodexTurn {
      * <p>Closing the stream stops its subscription and frees what it holds; a stream left unclosed lets go of its
      * subscription when the turn settles.
      *
+     * @return a new stream; close it when done
      * @throws CodexDeadlockException from {@code hasNext()} when it would wait on the turn's own delivery lane
      */
     public TurnEventStream events() {
@@ -233,6 +274,10 @@ public final class CodexTurn {
     /**
      * Like {@link #events()}, but each {@code hasNext()} waits at most {@code timeout} for the next event and then
      * throws {@link CodexTimeoutException} (the turn keeps running, the stream stays usable).
+     *
+     * @param timeout the longest wait for each event, positive
+     * @return a new stream; close it when done
+     * @throws IllegalArgumentException when {@code timeout} is zero or negative
      */
     public TurnEventStream events(Duration timeout) {
         return new TurnEventStream(this, client, CodexClient.positive(timeout, "timeout"));
@@ -240,12 +285,24 @@ public final class CodexTurn {
 
     // ------------------------------------------------------------------------------------------------ control
 
-    /** Adds input to the running turn ({@code turn/steer}). */
+    /**
+     * Adds input to the running turn ({@code turn/steer}).
+     *
+     * @param text the user's message to add
+     * @return a future of the server's answer; it fails with a {@link dev.codexclient.errors.CodexRpcException}
+     *         when the turn is no longer running
+     */
     public CompletableFuture<TurnSteerResponse> steer(String text) {
         return steer(List.of(Inputs.text(text)));
     }
 
-    /** Adds input to the running turn ({@code turn/steer}). */
+    /**
+     * Adds input to the running turn ({@code turn/steer}).
+     *
+     * @param input the inputs to add, in order (see {@link Inputs})
+     * @return a future of the server's answer; it fails with a {@link dev.codexclient.errors.CodexRpcException}
+     *         when the turn is no longer running
+     */
     public CompletableFuture<TurnSteerResponse> steer(List<UserInput> input) {
         return client.rpc().turnSteer(TurnSteerParams.builder()
                 .threadId(thread.id()).expectedTurnId(id()).input(List.copyOf(input)).build());
@@ -254,7 +311,10 @@ public final class CodexTurn {
     /**
      * Asks the server to interrupt the turn. The returned future is the turn's result: it completes when
      * {@code turn/completed} arrives (normally with status {@code INTERRUPTED}), or after the client's grace period
-     * with a {@link TurnResult#stalled() stalled} result if the server never settles the turn.
+     * with a {@link TurnResult#stalled() stalled} result if the server never settles the turn. Interrupting a turn
+     * that has ended does nothing.
+     *
+     * @return the turn's result, like {@link #result()}
      */
     public CompletableFuture<TurnResult> interrupt() {
         if (!result.isDone()) {
@@ -290,7 +350,10 @@ public final class CodexTurn {
 
     /**
      * Interrupts the turn when {@code timeout} passes before it completes; its result then reports
-     * {@link TurnResult#deadlineExceeded()}.
+     * {@link TurnResult#deadlineExceeded()}. A later call replaces the deadline, counted from that call.
+     *
+     * @param timeout the time from now the turn may take
+     * @return this turn
      */
     public CodexTurn deadline(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
@@ -322,6 +385,10 @@ public final class CodexTurn {
      * report, otherwise the turn is {@link #interrupt() interrupted} and completes as
      * {@link TurnResult#stalled() stalled} if it still does not settle within the client's grace period.
      * Replaces the client's default ({@link CodexClient.Builder#turnWatchdog(Duration)}) for this turn.
+     *
+     * @param idle the longest silence the turn may have, positive
+     * @return this turn
+     * @throws IllegalArgumentException when {@code idle} is zero or negative
      */
     public CodexTurn watchdog(Duration idle) {
         Objects.requireNonNull(idle, "idle");
@@ -345,6 +412,9 @@ public final class CodexTurn {
      * longer end normally: the connection was lost, or the client let go of the thread (closed by the server,
      * archived, unsubscribed). Its {@code get()} and {@code join()} fail like {@link #await} on the turn's own
      * delivery lane.
+     *
+     * @return a future of the turn's result; each call returns a new future, so cancelling one changes nothing
+     *         for the turn
      */
     public CompletableFuture<TurnResult> result() {
         return guarded();
@@ -364,6 +434,7 @@ public final class CodexTurn {
         return copy;
     }
 
+    /** {@return whether the turn has ended, its result then being available at once} */
     public boolean isDone() {
         return result.isDone();
     }
@@ -372,6 +443,8 @@ public final class CodexTurn {
      * Waits for the turn to end and returns its result, whatever its status; use {@link TurnResult#orThrow()} to
      * turn a failure into an exception. {@link #result()} is the non-blocking twin.
      *
+     * @param timeout the longest wait
+     * @return the turn's result
      * @throws CodexTimeoutException when the turn is still running after {@code timeout} (it keeps running)
      * @throws CodexDeadlockException when called on the turn's own delivery lane (in a listener of its thread, or
      *         a client listener handling one of its events), where the turn cannot complete while it waits

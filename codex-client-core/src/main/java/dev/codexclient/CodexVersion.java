@@ -58,6 +58,8 @@ public final class CodexVersion implements Comparable<CodexVersion> {
      * Parses a version: {@code 0.169.0}, {@code 0.170.0-alpha.2}, {@code 1.2} (patch 0), optionally with a
      * leading {@code v} and surrounding whitespace.
      *
+     * @param text the version
+     * @return the parsed version
      * @throws IllegalArgumentException when {@code text} is not a version
      */
     public static CodexVersion parse(String text) {
@@ -69,7 +71,11 @@ public final class CodexVersion implements Comparable<CodexVersion> {
         return of(m, 1, text.strip());
     }
 
-    /** The first version in {@code text}, e.g. {@code 0.169.0} in {@code codex-cli 0.169.0}; empty when none. */
+    /**
+     * {@return the first version in {@code text}, e.g. {@code 0.169.0} in {@code codex-cli 0.169.0}; empty when none}
+     *
+     * @param text any text, such as the output of {@code codex --version}
+     */
     public static Optional<CodexVersion> find(String text) {
         if (text == null) {
             return Optional.empty();
@@ -79,8 +85,10 @@ public final class CodexVersion implements Comparable<CodexVersion> {
     }
 
     /**
-     * The codex version named in the user agent of an {@code initialize} result, e.g. {@code 0.98.0} in
-     * {@code acme-bot/0.98.0 (Debian 12.0.0; x86_64) xterm (acme-bot; 1.4.0)}; empty when it names none.
+     * {@return the codex version named in the user agent of an {@code initialize} result; empty when it names none}
+     * E.g. {@code 0.98.0} in {@code acme-bot/0.98.0 (Debian 12.0.0; x86_64) xterm (acme-bot; 1.4.0)}.
+     *
+     * @param userAgent the {@code userAgent} of the {@code initialize} result
      */
     public static Optional<CodexVersion> fromUserAgent(String userAgent) {
         if (userAgent == null) {
@@ -96,7 +104,7 @@ public final class CodexVersion implements Comparable<CodexVersion> {
         return Optional.of(of(m, 2, m.group(1)));
     }
 
-    /** The codex version whose protocol schema this SDK was generated from (the pinned version). */
+    /** {@return the codex version whose protocol schema this SDK was generated from (the pinned version)} */
     public static CodexVersion pinned() {
         return Pinned.VERSION;
     }
@@ -108,53 +116,63 @@ public final class CodexVersion implements Comparable<CodexVersion> {
                 patch == null ? 0 : Integer.parseInt(patch), pre == null ? "" : pre, text);
     }
 
-    /** The major number ({@code 0} in {@code 0.169.0}). */
+    /** {@return the major number ({@code 0} in {@code 0.169.0})} */
     public int major() {
         return major;
     }
 
-    /** The minor number ({@code 169} in {@code 0.169.0}). */
+    /** {@return the minor number ({@code 169} in {@code 0.169.0})} */
     public int minor() {
         return minor;
     }
 
-    /** The patch number ({@code 0} in {@code 0.169.0}; {@code 0} when the text had none). */
+    /** {@return the patch number ({@code 0} in {@code 0.169.0}; {@code 0} when the text had none)} */
     public int patch() {
         return patch;
     }
 
-    /** The pre-release part ({@code alpha.2} in {@code 0.170.0-alpha.2}), if any. */
+    /** {@return the pre-release part ({@code alpha.2} in {@code 0.170.0-alpha.2}), or empty for a release} */
     public Optional<String> preRelease() {
         return preRelease.isEmpty() ? Optional.empty() : Optional.of(preRelease);
     }
 
-    /** The version as it was written, build metadata included. */
+    /** {@return the version as it was written, build metadata included} */
     public String text() {
         return text;
     }
 
-    /** True when this version is {@code other} or newer. */
+    /**
+     * {@return whether this version is {@code other} or newer}
+     *
+     * @param other the version to compare with
+     */
     public boolean isAtLeast(CodexVersion other) {
         return compareTo(other) >= 0;
     }
 
     /**
-     * True when this version is {@code version} or newer.
+     * {@return whether this version is {@code version} or newer}
      *
+     * @param version the version to compare with, as {@link #parse(String)} reads it
      * @throws IllegalArgumentException when {@code version} is not a version
      */
     public boolean isAtLeast(String version) {
         return isAtLeast(parse(version));
     }
 
-    /** True when this version is older than {@code other}. */
+    /**
+     * {@return whether this version is older than {@code other}}
+     *
+     * @param other the version to compare with
+     */
     public boolean isBefore(CodexVersion other) {
         return compareTo(other) < 0;
     }
 
     /**
-     * True when this version is older than {@code version}.
+     * {@return whether this version is older than {@code version}}
      *
+     * @param version the version to compare with, as {@link #parse(String)} reads it
      * @throws IllegalArgumentException when {@code version} is not a version
      */
     public boolean isBefore(String version) {

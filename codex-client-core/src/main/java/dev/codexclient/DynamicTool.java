@@ -31,6 +31,16 @@ public final class DynamicTool {
     /** The full form of a tool's implementation: raw arguments and the call's context in, result out. */
     @FunctionalInterface
     public interface Implementation {
+        /**
+         * Runs one call of the tool, on the client's callback executor. An exception it throws, or a stage that fails,
+         * becomes {@code success:false} with the exception's message.
+         *
+         * @param arguments the arguments the model passed, as raw JSON
+         * @param call      the whole {@code item/tool/call} request: thread, turn and call ids, tool name, arguments
+         * @param mapper    the client's user mapper ({@link CodexClient.Builder#objectMapper}), to bind the arguments
+         * @return a stage that completes with the result for the model
+         * @throws Exception when the call fails; the model is told it failed
+         */
         CompletionStage<ToolResult> call(JsonNode arguments, DynamicToolCallParams call, ObjectMapper mapper)
                 throws Exception;
     }
@@ -54,6 +64,14 @@ public final class DynamicTool {
     /**
      * A tool whose arguments bind to {@code argumentsType} (typically a record); the input schema is derived from
      * that type. The function runs on the client's callback executor.
+     *
+     * @param <T>           the type of the arguments
+     * @param name          the tool's name, 1 to 64 letters, digits, {@code _} or {@code -}
+     * @param description   what the tool does, for the model
+     * @param argumentsType the class the arguments bind to, with the client's user mapper
+     * @param function      computes the result from the bound arguments; it may block
+     * @return the tool
+     * @throws IllegalArgumentException when the name is not a valid tool name
      */
     public static <T> DynamicTool of(String name, String description, Class<T> argumentsType,
                                      Function<? super T, ToolResult> function) {
@@ -64,7 +82,16 @@ public final class DynamicTool {
                 CompletableFuture.completedFuture(function.apply(mapper.treeToValue(args, argumentsType))));
     }
 
-    /** A tool with a hand-written JSON input schema and raw JSON arguments. */
+    /**
+     * A tool with a hand-written JSON input schema and raw JSON arguments.
+     *
+     * @param name        the tool's name, 1 to 64 letters, digits, {@code _} or {@code -}
+     * @param description what the tool does, for the model
+     * @param inputSchema the JSON schema of the arguments; it is copied
+     * @param function    computes the result from the raw arguments, on the client's callback executor; it may block
+     * @return the tool
+     * @throws IllegalArgumentException when the name is not a valid tool name
+     */
     public static DynamicTool ofJson(String name, String description, ObjectNode inputSchema,
                                      Function<JsonNode, ToolResult> function) {
         Objects.requireNonNull(function, "function");
@@ -72,21 +99,32 @@ public final class DynamicTool {
                 (args, call, mapper) -> CompletableFuture.completedFuture(function.apply(args)));
     }
 
-    /** A tool with full control: asynchronous, and sees the call's thread, turn and call ids. */
+    /**
+     * A tool with full control: asynchronous, and sees the call's thread, turn and call ids.
+     *
+     * @param name           the tool's name, 1 to 64 letters, digits, {@code _} or {@code -}
+     * @param description    what the tool does, for the model
+     * @param inputSchema    the JSON schema of the arguments; it is copied
+     * @param implementation runs each call
+     * @return the tool
+     * @throws IllegalArgumentException when the name is not a valid tool name
+     */
     public static DynamicTool ofAsync(String name, String description, ObjectNode inputSchema,
                                       Implementation implementation) {
         return new DynamicTool(name, description, inputSchema, implementation);
     }
 
+    /** {@return the tool's name, as the model calls it} */
     public String name() {
         return name;
     }
 
+    /** {@return what the tool does, as the model is told} */
     public String description() {
         return description;
     }
 
-    /** A copy of the JSON schema of the tool's arguments. */
+    /** {@return a copy of the JSON schema of the tool's arguments} Changing it does not change the tool. */
     public ObjectNode inputSchema() {
         return inputSchema.deepCopy();
     }

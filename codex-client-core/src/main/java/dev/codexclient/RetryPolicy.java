@@ -16,6 +16,15 @@ import java.util.Objects;
  */
 public record RetryPolicy(int maxAttempts, Duration initialBackoff, Duration maxBackoff, Duration maxTotal) {
 
+    /**
+     * Checks the policy.
+     *
+     * @param maxAttempts    how many times a request is sent in total, at least 1
+     * @param initialBackoff the bound of the first wait, not negative
+     * @param maxBackoff     the cap of every wait, not negative
+     * @param maxTotal       no new attempt starts later than this after the first one; not negative
+     * @throws IllegalArgumentException when {@code maxAttempts} is below 1 or a duration is negative
+     */
     public RetryPolicy {
         Objects.requireNonNull(initialBackoff, "initialBackoff");
         Objects.requireNonNull(maxBackoff, "maxBackoff");
@@ -28,12 +37,12 @@ public record RetryPolicy(int maxAttempts, Duration initialBackoff, Duration max
         }
     }
 
-    /** Five attempts, backoff from 200 ms up to 5 s, at most 30 s in total. */
+    /** {@return the default policy: five attempts, backoff from 200 ms up to 5 s, at most 30 s in total} */
     public static RetryPolicy defaults() {
         return new RetryPolicy(5, Duration.ofMillis(200), Duration.ofSeconds(5), Duration.ofSeconds(30));
     }
 
-    /** Never retry: the first {@code -32001} fails the call. */
+    /** {@return a policy that never retries: the first {@code -32001} fails the call} */
     public static RetryPolicy none() {
         return new RetryPolicy(1, Duration.ZERO, Duration.ZERO, Duration.ZERO);
     }

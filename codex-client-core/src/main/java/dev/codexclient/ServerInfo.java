@@ -16,7 +16,14 @@ import java.util.Optional;
  */
 public record ServerInfo(Optional<String> userAgent, Optional<String> codexHome, Optional<String> platformFamily,
                          Optional<String> platformOs) {
-    /** Checks that every member is present (as a value or as an empty {@code Optional}). */
+    /**
+     * Checks that every member is present (as a value or as an empty {@code Optional}).
+     *
+     * @param userAgent      the server's user agent
+     * @param codexHome      the server's {@code CODEX_HOME}
+     * @param platformFamily the server's platform family
+     * @param platformOs     the server's operating system
+     */
     public ServerInfo {
         Objects.requireNonNull(userAgent, "userAgent");
         Objects.requireNonNull(codexHome, "codexHome");
@@ -25,8 +32,8 @@ public record ServerInfo(Optional<String> userAgent, Optional<String> codexHome,
     }
 
     /**
-     * The server's codex version, read from {@link #userAgent()} ({@code 0.98.0} in
-     * {@code acme-bot/0.98.0 (Debian 12.0.0; x86_64) ...}); empty when the user agent names none. Compare it with
+     * {@return the server's codex version, read from {@link #userAgent()}; empty when the user agent names none}
+     * E.g. {@code 0.98.0} in {@code acme-bot/0.98.0 (Debian 12.0.0; x86_64) ...}. Compare it with
      * {@link CodexVersion#pinned()}, the version this SDK was generated from.
      */
     public Optional<CodexVersion> codexVersion() {

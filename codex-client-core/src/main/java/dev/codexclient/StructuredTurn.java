@@ -27,7 +27,7 @@ public final class StructuredTurn<T> {
         this.mapper = mapper;
     }
 
-    /** The underlying turn, for streaming and control. */
+    /** {@return the underlying turn, for streaming and control} */
     public CodexTurn turn() {
         return turn;
     }
@@ -35,6 +35,8 @@ public final class StructuredTurn<T> {
     /**
      * Waits for the turn and parses its final message.
      *
+     * @param timeout the longest wait
+     * @return the parsed output
      * @throws dev.codexclient.errors.CodexTurnFailedException when the turn failed
      * @throws CodexOutputParseException when the final message does not parse as {@code T}
      * @throws dev.codexclient.errors.CodexTimeoutException when the turn is still running after {@code timeout}
@@ -43,7 +45,7 @@ public final class StructuredTurn<T> {
         return parse(turn.await(timeout));
     }
 
-    /** The parsed output, asynchronously; fails like {@link #await(Duration)}. */
+    /** {@return the parsed output, asynchronously} The future fails like {@link #await(Duration)}. */
     public CompletableFuture<T> result() {
         return turn.result().thenApply(r -> {
             try {
@@ -54,7 +56,14 @@ public final class StructuredTurn<T> {
         });
     }
 
-    /** Parses a finished turn's final message. */
+    /**
+     * Parses a finished turn's final message.
+     *
+     * @param result the result of the turn
+     * @return the parsed output
+     * @throws dev.codexclient.errors.CodexTurnFailedException when the turn failed
+     * @throws CodexOutputParseException when the final message does not parse as {@code T}
+     */
     public T parse(TurnResult result) {
         result.orThrow();
         String text = result.finalText();

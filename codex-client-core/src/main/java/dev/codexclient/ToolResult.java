@@ -21,23 +21,43 @@ public final class ToolResult {
         this.contentItems = List.copyOf(contentItems);
     }
 
-    /** A successful result with one text item. */
+    /**
+     * A successful result with one text item.
+     *
+     * @param text the text for the model
+     * @return the result
+     */
     public static ToolResult text(String text) {
         return new ToolResult(true, List.of(textItem(text)));
     }
 
-    /** A successful result with one image, given as a URL (an {@code https:} or {@code data:} URL). */
+    /**
+     * A successful result with one image, given as a URL (an {@code https:} or {@code data:} URL).
+     *
+     * @param imageUrl the image's URL
+     * @return the result
+     */
     public static ToolResult image(String imageUrl) {
         return new ToolResult(true, List.of(new DynamicToolCallOutputContentItem.InputImage(
                 Objects.requireNonNull(imageUrl, "imageUrl"))));
     }
 
-    /** A successful result with the given items, in order. */
+    /**
+     * A successful result with the given items, in order.
+     *
+     * @param items the content items (text, images); copied
+     * @return the result
+     */
     public static ToolResult of(List<DynamicToolCallOutputContentItem> items) {
         return new ToolResult(true, items);
     }
 
-    /** A failed call: {@code success:false} with the message as text, so the model can react to it. */
+    /**
+     * A failed call: {@code success:false} with the message as text, so the model can react to it.
+     *
+     * @param message what went wrong, for the model
+     * @return the result
+     */
     public static ToolResult failure(String message) {
         return new ToolResult(false, List.of(textItem(message)));
     }
@@ -46,10 +66,12 @@ public final class ToolResult {
         return new DynamicToolCallOutputContentItem.InputText(Objects.requireNonNull(text, "text"));
     }
 
+    /** {@return whether the call succeeded} The model is told either way. */
     public boolean success() {
         return success;
     }
 
+    /** {@return the content items for the model, in order; an unmodifiable list} */
     public List<DynamicToolCallOutputContentItem> contentItems() {
         return contentItems;
     }

@@ -53,87 +53,104 @@ public final class TurnResult {
         this.redactor = Objects.requireNonNull(redactor, "redactor");
     }
 
-    /** The thread the turn ran in. */
+    /** {@return the id of the thread the turn ran in} */
     public String threadId() {
         return threadId;
     }
 
     /**
-     * The turn's id; empty only when the turn ended (stalled, or was watched out) before the server ever named it,
-     * neither in the {@code turn/start} response nor in {@code turn/completed}.
+     * {@return the turn's id; empty only when the turn ended (stalled, or was watched out) before the server ever
+     * named it} That is, neither the {@code turn/start} response nor {@code turn/completed} gave it.
      */
     public Optional<String> turnId() {
         return Optional.ofNullable(turnId);
     }
 
     /**
-     * {@code COMPLETED}, {@code INTERRUPTED} or {@code FAILED}, or from a newer server a status this SDK does not know
-     * ({@code status().known()} is {@code UNRECOGNIZED}, {@code status().asString()} the wire value).
+     * {@return how the turn ended} {@code COMPLETED}, {@code INTERRUPTED} or {@code FAILED}, or from a newer server a
+     * status this SDK does not know ({@code status().known()} is {@code UNRECOGNIZED}, {@code status().asString()} the
+     * wire value).
      */
     public TurnStatus status() {
         return status;
     }
 
-    /** True when the turn ended with status {@code COMPLETED}. */
+    /** {@return whether the turn ended with status {@code COMPLETED}} */
     public boolean isCompleted() {
         return status == TurnStatus.COMPLETED;
     }
 
-    /** The turn object of {@code turn/completed}, when the server sent one. */
+    /** {@return the turn object of {@code turn/completed}, or empty when the server sent none} */
     public Optional<Turn> turn() {
         return Optional.ofNullable(turn);
     }
 
     /**
-     * The text of the last agent message of the turn; empty when the agent said nothing. When the final
+     * {@return the text of the last agent message of the turn; empty when the agent said nothing} When the final
      * {@code item/completed} never came (interrupted turn), the streamed deltas of the last message.
      */
     public String finalText() {
         return finalText;
     }
 
-    /** Every item completed during the turn, in completion order. */
+    /** {@return every item completed during the turn, in completion order; an unmodifiable list} */
     public List<ThreadItem> items() {
         return items;
     }
 
-    /** The completed items of one kind, e.g. {@code itemsOf(ThreadItem.CommandExecution.class)}. */
+    /**
+     * {@return the completed items of one kind, in completion order} E.g.
+     * {@code itemsOf(ThreadItem.CommandExecution.class)}.
+     *
+     * @param <T>  the kind of item
+     * @param type the class of that kind
+     */
     public <T extends ThreadItem> List<T> itemsOf(Class<T> type) {
         return items.stream().filter(type::isInstance).map(type::cast).toList();
     }
 
-    /** The completed item with this id. */
+    /**
+     * {@return the completed item with this id, or empty when no item of that id completed in the turn}
+     *
+     * @param itemId the item's id
+     */
     public Optional<ThreadItem> item(String itemId) {
         return items.stream().filter(i -> itemId.equals(ItemIds.of(i))).findFirst();
     }
 
-    /** Token usage of the thread as of the end of this turn: {@code last} is this turn, {@code total} all turns. */
+    /**
+     * {@return the token usage of the thread as of the end of this turn, or empty when the server reported none}
+     * {@code last} is this turn, {@code total} all turns of the thread.
+     */
     public Optional<ThreadTokenUsage> usage() {
         return Optional.ofNullable(usage);
     }
 
-    /** The last aggregated diff the turn reported ({@code turn/diff/updated}). */
+    /** {@return the last aggregated diff the turn reported ({@code turn/diff/updated}), or empty when none} */
     public Optional<String> lastDiff() {
         return Optional.ofNullable(lastDiff);
     }
 
-    /** The last plan the turn reported ({@code turn/plan/updated}); empty when none. */
+    /** {@return the last plan the turn reported ({@code turn/plan/updated}); empty when none} */
     public List<TurnPlanStep> lastPlan() {
         return lastPlan;
     }
 
-    /** The error of a failed turn (message, {@code codexErrorInfo}, additional details). */
+    /**
+     * {@return the error of a failed turn (message, {@code codexErrorInfo}, additional details)} Empty when the
+     * turn did not fail, or failed without an error.
+     */
     public Optional<TurnError> error() {
         return Optional.ofNullable(error);
     }
 
-    /** True when the client interrupted the turn because its deadline passed. */
+    /** {@return whether the client interrupted the turn because its {@link CodexTurn#deadline deadline} passed} */
     public boolean deadlineExceeded() {
         return deadlineExceeded;
     }
 
     /**
-     * True when the server never settled the turn: it was interrupted (deadline or watchdog) and
+     * {@return whether the server never settled the turn} That is: it was interrupted (deadline or watchdog) and
      * {@code turn/completed} still did not arrive within the grace period. The status is then
      * {@code INTERRUPTED} as far as this client is concerned.
      */
@@ -141,7 +158,13 @@ public final class TurnResult {
         return stalled;
     }
 
-    /** Returns this result when the turn completed; throws {@link CodexTurnFailedException} when it failed. */
+    /**
+     * Returns this result unless the turn failed.
+     *
+     * @return this result, when the turn completed or was interrupted
+     * @throws CodexTurnFailedException when the turn failed (status {@code FAILED}), with its error; secrets the
+     *                                  client knows are masked in the message
+     */
     public TurnResult orThrow() {
         if (status == TurnStatus.FAILED) {
             throw failure();

@@ -12,7 +12,11 @@ package dev.codexclient.errors;
 public class CodexDeadlockException extends CodexException {
     private static final long serialVersionUID = 1L;
 
-    /** An exception whose message names the call, where it was made and what to use instead. */
+    /**
+     * An exception whose message names the call, where it was made and what to use instead.
+     *
+     * @param message what was called, from where, and what to use instead
+     */
     public CodexDeadlockException(String message) {
         super(message);
     }

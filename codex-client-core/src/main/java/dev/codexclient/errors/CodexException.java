@@ -11,10 +11,21 @@ package dev.codexclient.errors;
 public class CodexException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * An exception with a message and no cause.
+     *
+     * @param message what went wrong
+     */
     public CodexException(String message) {
         super(message);
     }
 
+    /**
+     * An exception caused by another.
+     *
+     * @param message what went wrong
+     * @param cause   the failure behind it, or null
+     */
     public CodexException(String message, Throwable cause) {
         super(message, cause);
     }

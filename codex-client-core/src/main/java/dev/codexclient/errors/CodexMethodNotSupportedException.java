@@ -29,6 +29,7 @@ public class CodexMethodNotSupportedException extends CodexRpcException {
     private static final long serialVersionUID = 1L;
 
     private final transient CodexVersion serverVersion;
+    /** The methods the server listed as the ones it knows, in its order; empty when it listed none. */
     private final Set<String> serverMethods;
 
     /**
@@ -66,14 +67,17 @@ public class CodexMethodNotSupportedException extends CodexRpcException {
         }
     }
 
-    /** The server's codex version, when the client knows it (from the handshake). */
+    /**
+     * {@return the server's codex version, when the client knows it (from the handshake)} Not serialized: a
+     * deserialized exception has none.
+     */
     public Optional<CodexVersion> serverVersion() {
         return Optional.ofNullable(serverVersion);
     }
 
     /**
-     * The methods the server said it knows, for choosing an alternative (codex lists them in its error message);
-     * empty when the server listed none.
+     * {@return the methods the server said it knows, for choosing an alternative} codex lists them in its error
+     * message; the set is empty when the server listed none, and unmodifiable.
      */
     public Set<String> serverMethods() {
         return serverMethods;

@@ -9,8 +9,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 public class CodexOverloadedException extends CodexRpcException {
     private static final long serialVersionUID = 1L;
 
+    /** How many times the request was sent. */
     private final int attempts;
 
+    /**
+     * A request the retry policy gave up on.
+     *
+     * @param method        the method of the request
+     * @param serverMessage the error message of the last answer, as the server sent it
+     * @param data          the {@code error.data} member of the last answer, or null
+     * @param attempts      how many times the request was sent
+     */
     public CodexOverloadedException(String method, String serverMessage, JsonNode data, int attempts) {
         super(method + " failed: " + serverMessage + " (JSON-RPC error " + SERVER_OVERLOADED + ", gave up after "
                 + attempts + (attempts == 1 ? " attempt)" : " attempts)"), method, SERVER_OVERLOADED, serverMessage,
@@ -18,7 +27,7 @@ public class CodexOverloadedException extends CodexRpcException {
         this.attempts = attempts;
     }
 
-    /** How many times the request was sent. */
+    /** {@return how many times the request was sent, the first time included} */
     public int attempts() {
         return attempts;
     }

@@ -7,10 +7,21 @@ package dev.codexclient.errors;
 public class CodexProtocolException extends CodexException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * A message that could not be decoded.
+     *
+     * @param message what could not be decoded, with the raw JSON (redacted)
+     * @param cause   the decoder's failure
+     */
     public CodexProtocolException(String message, Throwable cause) {
         super(message, cause);
     }
 
+    /**
+     * A message that breaks the protocol's promise, found without a decoder's failure.
+     *
+     * @param message what the server sent and what was expected
+     */
     public CodexProtocolException(String message) {
         super(message);
     }

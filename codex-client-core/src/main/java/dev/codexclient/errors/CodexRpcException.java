@@ -24,8 +24,11 @@ public class CodexRpcException extends CodexException {
     /** codex: "Server overloaded; retry later." */
     public static final int SERVER_OVERLOADED = -32001;
 
+    /** The method of the request that failed; null for an error raised by a local handler. */
     private final String method;
+    /** The JSON-RPC error code. */
     private final int code;
+    /** The error message as the server sent it, secrets masked; empty when it sent none. */
     private final String serverMessage;
     private final transient JsonNode data;
 
@@ -59,24 +62,28 @@ public class CodexRpcException extends CodexException {
         this.data = data;
     }
 
-    /** The method of the request that failed; empty for errors raised by a local handler. */
+    /** {@return the method of the request that failed; empty for errors raised by a local handler} */
     public Optional<String> method() {
         return Optional.ofNullable(method);
     }
 
-    /** The JSON-RPC error code (see the constants of this class). */
+    /** {@return the JSON-RPC error code} See the constants of this class for the common ones. */
     public int code() {
         return code;
     }
 
-    /** The error message as the server sent it (secrets the client knows, such as its API key, masked). */
+    /**
+     * {@return the error message as the server sent it (secrets the client knows, such as its API key, masked)} Empty
+     * when the server sent none.
+     */
     public String serverMessage() {
         return serverMessage;
     }
 
     /**
-     * The {@code error.data} member, when the server sent one: a copy in which every string has the secrets the
-     * client knows (such as its API key) masked, like {@link #serverMessage()}.
+     * {@return the {@code error.data} member, when the server sent one} It is a copy in which every string has the
+     * secrets the client knows (such as its API key) masked, like {@link #serverMessage()}. Not serialized: a
+     * deserialized exception has none.
      */
     public Optional<JsonNode> data() {
         return Optional.ofNullable(data);

@@ -10,8 +10,11 @@ import java.util.Optional;
 public class CodexTimeoutException extends CodexException {
     private static final long serialVersionUID = 1L;
 
+    /** The request's method, or what was awaited. */
     private final String method;
+    /** The JSON-RPC id of the request, as text; null when the timeout was not about one request. */
     private final String requestId;
+    /** How long the request (or the wait) was given. */
     private final Duration timeout;
 
     /**
@@ -33,23 +36,32 @@ public class CodexTimeoutException extends CodexException {
         this.timeout = timeout;
     }
 
-    /** A timeout of something that is not a single request, such as waiting for a turn to complete. */
+    /**
+     * A timeout of something that is not a single request, such as waiting for a turn to complete.
+     *
+     * @param what    what was awaited, e.g. {@code "the next event of a turn"}; it becomes {@link #method()}
+     * @param timeout how long the wait was given
+     * @return the exception, without a request id
+     */
     public static CodexTimeoutException waitingFor(String what, Duration timeout) {
         return new CodexTimeoutException(what + " did not happen within " + timeout.toMillis() + " ms",
                 what, null, timeout);
     }
 
-    /** The method of the request that timed out; for a wait that was not about one request, what was awaited. */
+    /**
+     * {@return the method of the request that timed out; for a wait that was not about one request, what was
+     * awaited}
+     */
     public String method() {
         return method;
     }
 
-    /** The JSON-RPC id of the request, as text; empty when the timeout was not about one request. */
+    /** {@return the JSON-RPC id of the request, as text; empty when the timeout was not about one request} */
     public Optional<String> requestId() {
         return Optional.ofNullable(requestId);
     }
 
-    /** How long the request (or the wait) was given. */
+    /** {@return how long the request (or the wait) was given} */
     public Duration timeout() {
         return timeout;
     }

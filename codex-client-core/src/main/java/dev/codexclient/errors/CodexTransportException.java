@@ -12,7 +12,9 @@ import java.util.OptionalInt;
 public class CodexTransportException extends CodexException {
     private static final long serialVersionUID = 1L;
 
+    /** The child's exit code; null when no child process exited. */
     private final Integer exitCode;
+    /** The last lines the child wrote to stderr (redacted, bounded); empty when there were none. */
     private final String stderrTail;
 
     /**
@@ -29,22 +31,31 @@ public class CodexTransportException extends CodexException {
         this.stderrTail = stderrTail == null ? "" : stderrTail;
     }
 
-    /** An end without an exit code or stderr tail, e.g. the client's own close. */
+    /**
+     * An end without an exit code or stderr tail, e.g. the client's own close.
+     *
+     * @param message what ended
+     */
     public CodexTransportException(String message) {
         this(message, OptionalInt.empty(), "", null);
     }
 
-    /** An end caused by {@code cause}, without an exit code or stderr tail. */
+    /**
+     * An end caused by {@code cause}, without an exit code or stderr tail.
+     *
+     * @param message what ended
+     * @param cause   the I/O failure behind it, or null
+     */
     public CodexTransportException(String message, Throwable cause) {
         this(message, OptionalInt.empty(), "", cause);
     }
 
-    /** The child's exit code, when the transport ran a child process that has exited. */
+    /** {@return the child's exit code, when the transport ran a child process that has exited} */
     public OptionalInt exitCode() {
         return exitCode == null ? OptionalInt.empty() : OptionalInt.of(exitCode);
     }
 
-    /** The last lines the child wrote to stderr (redacted, bounded); empty when there were none. */
+    /** {@return the last lines the child wrote to stderr (redacted, bounded); empty when there were none} */
     public String stderrTail() {
         return stderrTail;
     }

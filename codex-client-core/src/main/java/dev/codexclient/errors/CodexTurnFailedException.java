@@ -21,10 +21,14 @@ import java.util.Optional;
 public class CodexTurnFailedException extends CodexException {
     private static final long serialVersionUID = 1L;
 
+    /** The thread the turn ran in. */
     private final String threadId;
+    /** The turn's id; null when the turn failed before the server named it. */
     private final String turnId;
+    /** The error message codex reported for the turn, secrets masked; empty when it sent none. */
     private final String serverMessage;
     private final transient CodexErrorInfo codexErrorInfo;
+    /** Further details codex sent about the failure, secrets masked; null when it sent none. */
     private final String additionalDetails;
 
     /**
@@ -49,31 +53,31 @@ public class CodexTurnFailedException extends CodexException {
         this.additionalDetails = additionalDetails;
     }
 
-    /** The thread the turn ran in. */
+    /** {@return the id of the thread the turn ran in} */
     public String threadId() {
         return threadId;
     }
 
-    /** The turn's id; empty when the turn failed before the server named it. */
+    /** {@return the turn's id; empty when the turn failed before the server named it} */
     public Optional<String> turnId() {
         return Optional.ofNullable(turnId);
     }
 
-    /** The error message codex reported for the turn, with known secrets (API keys, tokens) masked. */
+    /** {@return the error message codex reported for the turn, with known secrets (API keys, tokens) masked} */
     public String serverMessage() {
         return serverMessage;
     }
 
     /**
-     * How codex classified the failure, when it did: a {@link CodexErrorInfo.Simple} constant or a variant with
-     * details (an HTTP status, for instance); a kind this SDK does not know yet is kept as
-     * {@code CodexErrorInfo.Unrecognized} with its JSON.
+     * {@return how codex classified the failure, when it did} A {@link CodexErrorInfo.Simple} constant or a variant
+     * with details (an HTTP status, for instance); a kind this SDK does not know yet is kept as
+     * {@code CodexErrorInfo.Unrecognized} with its JSON. Not serialized: a deserialized exception has none.
      */
     public Optional<CodexErrorInfo> codexErrorInfo() {
         return Optional.ofNullable(codexErrorInfo);
     }
 
-    /** Further details codex sent about the failure, secrets masked. */
+    /** {@return further details codex sent about the failure, secrets masked; empty when it sent none} */
     public Optional<String> additionalDetails() {
         return Optional.ofNullable(additionalDetails);
     }

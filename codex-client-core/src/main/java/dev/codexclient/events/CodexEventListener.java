@@ -28,53 +28,101 @@ public interface CodexEventListener {
     CodexEventListener NONE = new CodexEventListener() {
     };
 
-    /** The handshake completed: the client is ready for calls. */
+    /**
+     * The handshake completed: the client is ready for calls.
+     *
+     * @param event the transport, what the server said about itself, and how long the handshake took
+     */
     default void connectionOpened(ConnectionOpened event) {
     }
 
-    /** The connection ended, by {@link dev.codexclient.CodexClient#close()} or by failure. */
+    /**
+     * The connection ended, by {@link dev.codexclient.CodexClient#close()} or by failure.
+     *
+     * @param event why it ended, and how long it was open
+     */
     default void connectionClosed(ConnectionClosed event) {
     }
 
-    /** The client sent a request to the server. */
+    /**
+     * The client sent a request to the server.
+     *
+     * @param event the request's method and id; its end event names it
+     */
     default void requestStarted(RequestStarted event) {
     }
 
-    /** A request the client sent ended: answered, failed, timed out, cancelled, or lost with the connection. */
+    /**
+     * A request the client sent ended: answered, failed, timed out, cancelled, or lost with the connection.
+     *
+     * @param event how it ended, how long it took, and how many times it was sent
+     */
     default void requestEnded(RequestEnded event) {
     }
 
-    /** The server's request (an approval, a tool call, user input...) was answered, or could not be. */
+    /**
+     * The server's request (an approval, a tool call, user input...) was answered, or could not be.
+     *
+     * @param event the request's method and id, how it was answered, and how long the handling took
+     */
     default void serverRequestHandled(ServerRequestHandled event) {
     }
 
-    /** A turn started. */
+    /**
+     * A turn started.
+     *
+     * @param event the thread and turn ids; the turn's end event names it
+     */
     default void turnStarted(TurnStarted event) {
     }
 
-    /** A turn ended: completed, interrupted or failed, or lost when its server went away. */
+    /**
+     * A turn ended: completed, interrupted or failed, or lost when its server went away.
+     *
+     * @param event its status, error, token usage and duration
+     */
     default void turnEnded(TurnEnded event) {
     }
 
-    /** The connection to the server was lost and the client's recovery policy will try to restore it. */
+    /**
+     * The connection to the server was lost and the client's recovery policy will try to restore it.
+     *
+     * @param event why it was lost, and which threads the client holds
+     */
     default void disconnected(Disconnected event) {
     }
 
-    /** A new connection replaced a lost one: the handshake was redone. Threads are resumed after this event. */
+    /**
+     * A new connection replaced a lost one: the handshake was redone. Threads are resumed after this event.
+     *
+     * @param event which attempt succeeded, what the new server said about itself, and how long the client was
+     *              without a connection
+     */
     default void connectionRestored(ConnectionRestored event) {
     }
 
-    /** A thread the user holds was resumed on a restored connection. */
+    /**
+     * A thread the user holds was resumed on a restored connection.
+     *
+     * @param event the thread's id
+     */
     default void threadResumed(ThreadResumed event) {
     }
 
-    /** The recovery policy gave up: the client is closed. */
+    /**
+     * The recovery policy gave up: the client is closed.
+     *
+     * @param event the last failure, and how many attempts were made
+     */
     default void recoveryGaveUp(RecoveryGaveUp event) {
     }
 
     /**
      * One listener that calls each of {@code listeners} in turn, isolating them from each other: one that throws
      * does not keep the next from being called.
+     *
+     * @param listeners the listeners, called in this order
+     * @return the combined listener
      */
     static CodexEventListener composite(CodexEventListener... listeners) {
         return CompositeEventListener.of(listeners);

@@ -12,13 +12,18 @@ import java.util.Optional;
  * @param openFor      from the end of the handshake to the end of the connection
  */
 public record ConnectionClosed(Optional<CodexException> cause, Duration openFor) {
-    /** Checks that every member is present. */
+    /**
+     * Checks that every member is present.
+     *
+     * @param cause        why, when it was not the user's {@link dev.codexclient.CodexClient#close()}
+     * @param openFor      from the end of the handshake to the end of the connection
+     */
     public ConnectionClosed {
         Objects.requireNonNull(cause, "cause");
         Objects.requireNonNull(openFor, "openFor");
     }
 
-    /** Whether the user closed the client, rather than the connection failing. */
+    /** {@return whether the user closed the client, rather than the connection failing} */
     public boolean closedByUser() {
         return cause.isEmpty();
     }

@@ -12,7 +12,13 @@ import java.util.Objects;
  * @param downtime   from the loss to the end of the new handshake
  */
 public record ConnectionRestored(int attempt, ServerInfo serverInfo, Duration downtime) {
-    /** Checks that every member is present. */
+    /**
+     * Checks that every member is present.
+     *
+     * @param attempt    which attempt succeeded, from 1
+     * @param serverInfo what the new server said about itself
+     * @param downtime   from the loss to the end of the new handshake
+     */
     public ConnectionRestored {
         Objects.requireNonNull(serverInfo, "serverInfo");
         Objects.requireNonNull(downtime, "downtime");

@@ -10,7 +10,12 @@ import java.util.Objects;
  * @param attempts how many attempts were made
  */
 public record RecoveryGaveUp(CodexException cause, int attempts) {
-    /** Checks that every member is present. */
+    /**
+     * Checks that every member is present.
+     *
+     * @param cause    the last failure
+     * @param attempts how many attempts were made
+     */
     public RecoveryGaveUp {
         Objects.requireNonNull(cause, "cause");
     }

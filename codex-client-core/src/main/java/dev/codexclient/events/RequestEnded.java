@@ -17,7 +17,16 @@ import java.util.Optional;
  */
 public record RequestEnded(RequestStarted started, RequestOutcome outcome, Optional<CodexException> error,
                            Duration duration, int attempts) {
-    /** Checks that every member is present. */
+    /**
+     * Checks that every member is present.
+     *
+     * @param started  the event of its start
+     * @param outcome  how it ended
+     * @param error    what the caller's future failed with, unless it {@link RequestOutcome#SUCCEEDED succeeded}
+     * @param duration from the first attempt's send to the end
+     * @param attempts how many times it was sent: more than one when the server was overloaded and the retry policy
+     *                 sent it again
+     */
     public RequestEnded {
         Objects.requireNonNull(started, "started");
         Objects.requireNonNull(outcome, "outcome");
@@ -25,7 +34,7 @@ public record RequestEnded(RequestStarted started, RequestOutcome outcome, Optio
         Objects.requireNonNull(duration, "duration");
     }
 
-    /** The JSON-RPC method, as in {@link #started()}. */
+    /** {@return the JSON-RPC method, as in {@link #started()}} */
     public String method() {
         return started.method();
     }

@@ -10,7 +10,13 @@ import java.util.Objects;
  * @param requestId the JSON-RPC id of the request's first attempt
  */
 public record RequestStarted(long sequence, String method, String requestId) {
-    /** Checks that every member is present. */
+    /**
+     * Checks that every member is present.
+     *
+     * @param sequence  unique among this client's request events: two starts are equal only when they are the same
+     * @param method    the JSON-RPC method, e.g. {@code turn/start}
+     * @param requestId the JSON-RPC id of the request's first attempt
+     */
     public RequestStarted {
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(requestId, "requestId");

@@ -16,7 +16,15 @@ import java.util.Optional;
  */
 public record ServerRequestHandled(String method, String requestId, ServerRequestOutcome outcome,
                                    Optional<ApprovalDecision> decision, Duration handling) {
-    /** Checks that every member is present. */
+    /**
+     * Checks that every member is present.
+     *
+     * @param method    the JSON-RPC method, e.g. {@code item/commandExecution/requestApproval}, {@code item/tool/call}
+     * @param requestId the server's JSON-RPC id for it
+     * @param outcome   how it was answered
+     * @param decision  for an approval answered with a decision, that decision
+     * @param handling  from the request's arrival to the answer being sent
+     */
     public ServerRequestHandled {
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(requestId, "requestId");

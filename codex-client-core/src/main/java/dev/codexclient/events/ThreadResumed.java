@@ -8,7 +8,11 @@ import java.util.Objects;
  * @param threadId the thread's id
  */
 public record ThreadResumed(String threadId) {
-    /** Checks that every member is present. */
+    /**
+     * Checks that every member is present.
+     *
+     * @param threadId the thread's id
+     */
     public ThreadResumed {
         Objects.requireNonNull(threadId, "threadId");
     }

@@ -10,7 +10,13 @@ import java.util.Objects;
  * @param turnId   the turn's id, as the server gave it
  */
 public record TurnStarted(long sequence, String threadId, String turnId) {
-    /** Checks that every member is present. */
+    /**
+     * Checks that every member is present.
+     *
+     * @param sequence unique among this client's turn events: two starts are equal only when they are the same
+     * @param threadId the thread's id
+     * @param turnId   the turn's id, as the server gave it
+     */
     public TurnStarted {
         Objects.requireNonNull(threadId, "threadId");
         Objects.requireNonNull(turnId, "turnId");

@@ -23,6 +23,8 @@ public interface BearerTokenProvider {
     /**
      * The token for the connection being opened now. Must be non-blank and free of line breaks; an exception thrown
      * here fails that connection attempt with a {@link dev.codexclient.errors.CodexTransportException}.
+     *
+     * @return the token, without the {@code Bearer } prefix
      */
     String bearerToken();
 
@@ -31,6 +33,8 @@ public interface BearerTokenProvider {
      * transport that sends it masks it in its logs and messages, and the provider's {@code toString()} does not show
      * it.
      *
+     * @param token the capability token
+     * @return the provider
      * @throws IllegalArgumentException when the token is blank
      */
     static BearerTokenProvider of(String token) {

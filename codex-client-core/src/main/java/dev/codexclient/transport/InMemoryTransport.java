@@ -26,8 +26,19 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class InMemoryTransport implements Transport {
 
-    /** Two connected ends. */
+    /**
+     * Two connected ends.
+     *
+     * @param client the end to give the client
+     * @param server the end to give the fake server
+     */
     public record Pair(InMemoryTransport client, InMemoryTransport server) {
+        /**
+         * Checks that both ends are present.
+         *
+         * @param client the end to give the client
+         * @param server the end to give the fake server
+         */
         public Pair {
             Objects.requireNonNull(client, "client");
             Objects.requireNonNull(server, "server");
@@ -52,7 +63,7 @@ public final class InMemoryTransport implements Transport {
         this.name = name;
     }
 
-    /** Creates two connected ends. */
+    /** {@return two new, connected, unstarted ends} */
     public static Pair pair() {
         int id = PAIRS.incrementAndGet();
         InMemoryTransport client = new InMemoryTransport("in-memory #" + id + " client");
@@ -114,6 +125,8 @@ public final class InMemoryTransport implements Transport {
      * of a plain "peer closed": a fake server uses it to play a child exit, e.g.
      * {@code server.closeWith(TransportTermination.exited(101, "thread 'main' panicked"))}. Idempotent: only the
      * first close counts.
+     *
+     * @param peerTermination what the other end's sink receives as the end of the transport
      */
     public void closeWith(TransportTermination peerTermination) {
         Objects.requireNonNull(peerTermination, "peerTermination");

@@ -11,6 +11,8 @@ public interface MessageSink {
     /**
      * One complete message: the UTF-8 bytes of one JSON text, without the line terminator. The array is owned by
      * the sink from now on.
+     *
+     * @param message the message's bytes; the transport does not touch the array again
      */
     void onMessage(byte[] message);
 
@@ -19,6 +21,8 @@ public interface MessageSink {
      * transport may call this instead of {@link #onMessage} once per message; a sink may then hand the batch on in
      * one step (the client's dispatcher wakes a delivery thread once per batch rather than once per message). The
      * list is only valid during the call; the arrays in it are owned by the sink.
+     *
+     * @param messages the messages, in wire order; the default hands each to {@link #onMessage(byte[])}
      */
     default void onMessages(List<byte[]> messages) {
         for (byte[] message : messages) {
@@ -37,6 +41,9 @@ public interface MessageSink {
 
     /**
      * The transport ended: no further messages will arrive and sends will fail. Called exactly once.
+     *
+     * @param termination why it ended: requested, or the peer went away (with the exit code and stderr tail of a
+     *                    child process, when known)
      */
     void onClosed(TransportTermination termination);
 }

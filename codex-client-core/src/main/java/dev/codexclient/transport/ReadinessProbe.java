@@ -61,32 +61,50 @@ public final class ReadinessProbe {
         this.sleeper = sleeper;
     }
 
-    /** A probe of the listener behind {@code webSocketUri}, with default settings. */
+    /**
+     * A probe of the listener behind {@code webSocketUri}, with default settings.
+     *
+     * @param webSocketUri the server's {@code ws://} or {@code wss://} URI; the probe asks the same host and port
+     * @return the probe
+     * @throws IllegalArgumentException when the URI is not a {@code ws://} or {@code wss://} URI with a host
+     */
     public static ReadinessProbe of(URI webSocketUri) {
         return builder(webSocketUri).build();
     }
 
-    /** A builder for a probe of the listener behind {@code webSocketUri} ({@code ws://} or {@code wss://}). */
+    /**
+     * A builder for a probe of the listener behind {@code webSocketUri} ({@code ws://} or {@code wss://}).
+     *
+     * @param webSocketUri the server's {@code ws://} or {@code wss://} URI; the probe asks the same host and port
+     * @return a new builder
+     * @throws IllegalArgumentException when the URI is not a {@code ws://} or {@code wss://} URI with a host
+     */
     public static Builder builder(URI webSocketUri) {
         return new Builder(webSocketUri);
     }
 
-    /** The URI asked by {@link #isReady()}, e.g. {@code http://127.0.0.1:4500/readyz}. */
+    /** {@return the URI asked by {@link #isReady()}, e.g. {@code http://127.0.0.1:4500/readyz}} */
     public URI readyUri() {
         return readyUri;
     }
 
-    /** The URI asked by {@link #isHealthy()}, e.g. {@code http://127.0.0.1:4500/healthz}. */
+    /** {@return the URI asked by {@link #isHealthy()}, e.g. {@code http://127.0.0.1:4500/healthz}} */
     public URI healthUri() {
         return healthUri;
     }
 
-    /** Whether the listener answers {@code /readyz} with 200 now; false when it answers otherwise or not at all. */
+    /**
+     * {@return whether the listener answers {@code /readyz} with 200 now; false when it answers otherwise or not at
+     * all} Waits at most the request timeout.
+     */
     public boolean isReady() {
         return observer.apply(readyUri).ok();
     }
 
-    /** Whether the listener answers {@code /healthz} with 200 now. */
+    /**
+     * {@return whether the listener answers {@code /healthz} with 200 now; false when it answers otherwise or not at
+     * all} Waits at most the request timeout.
+     */
     public boolean isHealthy() {
         return observer.apply(healthUri).ok();
     }
@@ -94,6 +112,7 @@ public final class ReadinessProbe {
     /**
      * Asks {@code /readyz} until it answers 200, at the poll interval.
      *
+     * @param timeout the longest wait
      * @throws CodexTimeoutException   when it is not ready within {@code timeout}; the message says what the last
      *                                 attempt saw (connection refused, a status, ...)
      * @throws CodexTransportException when the waiting thread is interrupted (its interrupt flag is kept)
@@ -157,25 +176,42 @@ public final class ReadinessProbe {
             this.uri = uri;
         }
 
-        /** How long one probe may take, connect included (default 2 s). */
+        /**
+         * How long one probe may take, connect included (default 2 s).
+         *
+         * @param timeout the time, positive
+         * @return this builder
+         * @throws IllegalArgumentException when {@code timeout} is zero or negative
+         */
         public Builder requestTimeout(Duration timeout) {
             this.requestTimeout = positive(timeout, "requestTimeout");
             return this;
         }
 
-        /** How long {@link ReadinessProbe#awaitReady(Duration)} waits between attempts (default 50 ms). */
+        /**
+         * How long {@link ReadinessProbe#awaitReady(Duration)} waits between attempts (default 50 ms).
+         *
+         * @param interval the time, positive
+         * @return this builder
+         * @throws IllegalArgumentException when {@code interval} is zero or negative
+         */
         public Builder pollInterval(Duration interval) {
             this.pollInterval = positive(interval, "pollInterval");
             return this;
         }
 
-        /** The TLS setup for probing a {@code wss://} endpoint over {@code https://}. */
+        /**
+         * The TLS setup for probing a {@code wss://} endpoint over {@code https://}.
+         *
+         * @param context the context, e.g. one that trusts a private certificate authority (default: the JVM's default)
+         * @return this builder
+         */
         public Builder sslContext(SSLContext context) {
             this.sslContext = Objects.requireNonNull(context, "context");
             return this;
         }
 
-        /** Builds the probe. */
+        /** {@return a new probe with this builder's settings} */
         public ReadinessProbe build() {
             HttpClient http = sslContext == null ? SharedClient.CLIENT
                     : HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(sslContext).build();

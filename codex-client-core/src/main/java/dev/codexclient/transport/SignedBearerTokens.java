@@ -57,7 +57,7 @@ public final class SignedBearerTokens implements BearerTokenProvider {
         this.clock = b.clock;
     }
 
-    /** A builder; a shared secret is required. */
+    /** {@return a new builder; a shared secret is required} */
     public static Builder builder() {
         return new Builder();
     }
@@ -81,17 +81,17 @@ public final class SignedBearerTokens implements BearerTokenProvider {
         }
     }
 
-    /** How long each token is valid. */
+    /** {@return how long each token is valid, in whole seconds} */
     public Duration lifetime() {
         return lifetime;
     }
 
-    /** The {@code iss} claim, when configured. */
+    /** {@return the {@code iss} claim, or empty when none is configured} */
     public Optional<String> issuer() {
         return issuer;
     }
 
-    /** The {@code aud} claim, when configured. */
+    /** {@return the {@code aud} claim, or empty when none is configured} */
     public Optional<String> audience() {
         return audience;
     }
@@ -136,6 +136,10 @@ public final class SignedBearerTokens implements BearerTokenProvider {
         /**
          * The shared secret, byte for byte as codex uses it: the content of its {@code --ws-shared-secret-file}
          * with surrounding whitespace removed. At least {@value #MIN_SECRET_BYTES} bytes. The array is copied.
+         *
+         * @param secret the secret's bytes
+         * @return this builder
+         * @throws IllegalArgumentException when the secret is shorter than {@value #MIN_SECRET_BYTES} bytes
          */
         public Builder sharedSecret(byte[] secret) {
             Objects.requireNonNull(secret, "secret");
@@ -147,7 +151,13 @@ public final class SignedBearerTokens implements BearerTokenProvider {
             return this;
         }
 
-        /** The shared secret as text (its UTF-8 bytes), surrounding whitespace removed as codex does. */
+        /**
+         * The shared secret as text (its UTF-8 bytes), surrounding whitespace removed as codex does.
+         *
+         * @param secret the secret
+         * @return this builder
+         * @throws IllegalArgumentException when the stripped secret is shorter than {@value #MIN_SECRET_BYTES} bytes
+         */
         public Builder sharedSecret(String secret) {
             Objects.requireNonNull(secret, "secret");
             return sharedSecret(secret.strip().getBytes(StandardCharsets.UTF_8));
@@ -157,7 +167,10 @@ public final class SignedBearerTokens implements BearerTokenProvider {
          * Reads the shared secret from the same file the server is given with {@code --ws-shared-secret-file},
          * trimmed the way codex trims it. The file is read now, once.
          *
-         * @throws UncheckedIOException when the file cannot be read
+         * @param file the secret file, read as UTF-8
+         * @return this builder
+         * @throws UncheckedIOException     when the file cannot be read
+         * @throws IllegalArgumentException when the stripped secret is shorter than {@value #MIN_SECRET_BYTES} bytes
          */
         public Builder sharedSecretFile(Path file) {
             Objects.requireNonNull(file, "file");
@@ -170,13 +183,25 @@ public final class SignedBearerTokens implements BearerTokenProvider {
             return sharedSecret(content);
         }
 
-        /** The {@code iss} claim; set it when the server runs with {@code --ws-issuer}. */
+        /**
+         * The {@code iss} claim; set it when the server runs with {@code --ws-issuer}.
+         *
+         * @param issuer the issuer, as given to the server; surrounding whitespace is removed
+         * @return this builder
+         * @throws IllegalArgumentException when {@code issuer} is blank
+         */
         public Builder issuer(String issuer) {
             this.issuer = nonBlank(issuer, "issuer");
             return this;
         }
 
-        /** The {@code aud} claim; set it when the server runs with {@code --ws-audience}. */
+        /**
+         * The {@code aud} claim; set it when the server runs with {@code --ws-audience}.
+         *
+         * @param audience the audience, as given to the server; surrounding whitespace is removed
+         * @return this builder
+         * @throws IllegalArgumentException when {@code audience} is blank
+         */
         public Builder audience(String audience) {
             this.audience = nonBlank(audience, "audience");
             return this;
@@ -185,6 +210,10 @@ public final class SignedBearerTokens implements BearerTokenProvider {
         /**
          * How long each token is valid, in whole seconds (default one minute). A token only has to be valid when a
          * connection opens, so short is better: a leaked token soon becomes useless.
+         *
+         * @param lifetime the validity; fractions of a second are dropped
+         * @return this builder
+         * @throws IllegalArgumentException when {@code lifetime} is shorter than one second
          */
         public Builder lifetime(Duration lifetime) {
             Objects.requireNonNull(lifetime, "lifetime");
@@ -195,7 +224,12 @@ public final class SignedBearerTokens implements BearerTokenProvider {
             return this;
         }
 
-        /** The clock that dates the tokens (default the system clock, UTC). */
+        /**
+         * The clock that dates the tokens (default the system clock, UTC).
+         *
+         * @param clock the clock; tests pass a fixed one
+         * @return this builder
+         */
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
             return this;
@@ -205,6 +239,7 @@ public final class SignedBearerTokens implements BearerTokenProvider {
          * Builds the provider. The secret never leaves it: only the tokens it mints are sent, and the transport that
          * sends one masks it in its logs and messages (as every JWT).
          *
+         * @return the provider
          * @throws IllegalStateException when no shared secret was set
          */
         public SignedBearerTokens build() {

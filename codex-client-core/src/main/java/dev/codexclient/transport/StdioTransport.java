@@ -44,7 +44,7 @@ public final class StdioTransport implements Transport {
         this.connection = connection;
     }
 
-    /** A builder preset to run {@code codex app-server} from {@code PATH}. */
+    /** {@return a builder preset to run {@code codex app-server} from {@code PATH}} */
     public static Builder builder() {
         return new Builder();
     }
@@ -99,7 +99,7 @@ public final class StdioTransport implements Transport {
         return connection.processHandle();
     }
 
-    /** The last lines the child wrote to stderr so far, secrets masked; empty when none. */
+    /** {@return the last lines the child wrote to stderr so far, secrets masked; empty when none} */
     public String stderrTail() {
         return connection.stderrTail();
     }
@@ -131,18 +131,33 @@ public final class StdioTransport implements Transport {
         private Builder() {
         }
 
-        /** The program to run: a bare name looked up on {@code PATH} (default {@code codex}) or a path. */
+        /**
+         * The program to run: a bare name looked up on {@code PATH} (default {@code codex}) or a path.
+         *
+         * @param executable the program's name or path
+         * @return this builder
+         */
         public Builder executable(String executable) {
             this.executable = Objects.requireNonNull(executable, "executable");
             return this;
         }
 
-        /** The program to run. */
+        /**
+         * The program to run.
+         *
+         * @param executable the program's path
+         * @return this builder
+         */
         public Builder executable(Path executable) {
             return executable(Objects.requireNonNull(executable, "executable").toString());
         }
 
-        /** Replaces the arguments (default {@code app-server}). */
+        /**
+         * Replaces the arguments (default {@code app-server}).
+         *
+         * @param args the arguments, in order; none may be null
+         * @return this builder
+         */
         public Builder args(List<String> args) {
             Objects.requireNonNull(args, "args");
             this.args.clear();
@@ -152,12 +167,22 @@ public final class StdioTransport implements Transport {
             return this;
         }
 
-        /** Replaces the arguments (default {@code app-server}). */
+        /**
+         * Replaces the arguments (default {@code app-server}).
+         *
+         * @param args the arguments, in order; none may be null
+         * @return this builder
+         */
         public Builder args(String... args) {
             return args(List.of(args));
         }
 
-        /** Appends arguments, e.g. {@code addArgs("-c", "model=\"o3\"")}. */
+        /**
+         * Appends arguments, e.g. {@code addArgs("-c", "model=\"o3\"")}.
+         *
+         * @param more the arguments to append, in order; none may be null
+         * @return this builder
+         */
         public Builder addArgs(String... more) {
             for (String arg : more) {
                 this.args.add(Objects.requireNonNull(arg, "argument"));
@@ -165,7 +190,12 @@ public final class StdioTransport implements Transport {
             return this;
         }
 
-        /** The child's working directory (default: this process's). */
+        /**
+         * The child's working directory (default: this process's).
+         *
+         * @param directory the directory
+         * @return this builder
+         */
         public Builder workingDirectory(Path directory) {
             this.workingDirectory = Objects.requireNonNull(directory, "directory");
             return this;
@@ -175,6 +205,10 @@ public final class StdioTransport implements Transport {
          * Sets one environment variable of the child, on top of this process's environment. Values of variables
          * whose names look secret ({@code *KEY*}, {@code *TOKEN*}, {@code *SECRET*}, {@code *PASSWORD*}) are masked
          * in logs and error messages.
+         *
+         * @param name  the variable's name; a later call for the same name replaces the value
+         * @param value its value
+         * @return this builder
          */
         public Builder environment(String name, String value) {
             Objects.requireNonNull(name, "name");
@@ -189,7 +223,12 @@ public final class StdioTransport implements Transport {
             return this;
         }
 
-        /** Removes a variable this process would otherwise pass on to the child. */
+        /**
+         * Removes a variable this process would otherwise pass on to the child.
+         *
+         * @param name the variable's name; an earlier {@link #environment(String, String)} for it is undone
+         * @return this builder
+         */
         public Builder removeEnvironment(String name) {
             Objects.requireNonNull(name, "name");
             environment.remove(name);
@@ -197,7 +236,12 @@ public final class StdioTransport implements Transport {
             return this;
         }
 
-        /** Runs codex with {@code CODEX_HOME} set to {@code codexHome} (its config, auth and session store). */
+        /**
+         * Runs codex with {@code CODEX_HOME} set to {@code codexHome} (its config, auth and session store).
+         *
+         * @param codexHome the directory; made absolute against this process's working directory
+         * @return this builder
+         */
         public Builder codexHome(Path codexHome) {
             return environment("CODEX_HOME", Objects.requireNonNull(codexHome, "codexHome").toAbsolutePath()
                     .toString());
@@ -206,6 +250,10 @@ public final class StdioTransport implements Transport {
         /**
          * The longest message accepted, in bytes (default 128 MiB, at least 1 KiB). A longer line is skipped and
          * reported through {@link MessageSink#onOversizedMessage(long)}; the connection stays usable.
+         *
+         * @param maxLineBytes the limit in bytes
+         * @return this builder
+         * @throws IllegalArgumentException when {@code maxLineBytes} is below 1 KiB
          */
         public Builder maxLineBytes(int maxLineBytes) {
             if (maxLineBytes < LineFramer.MIN_MAX_LINE_BYTES) {
@@ -221,6 +269,10 @@ public final class StdioTransport implements Transport {
          * Then the child and its descendants get SIGTERM, and SIGKILL after the same time again, at least 1 s and
          * at most 2 s. A client's {@code closeTimeout}, when set, takes the place of this value for the client's
          * close.
+         *
+         * @param timeout the wait, zero or more; zero sends SIGTERM at once
+         * @return this builder
+         * @throws IllegalArgumentException when {@code timeout} is negative
          */
         public Builder gracefulCloseTimeout(Duration timeout) {
             Objects.requireNonNull(timeout, "timeout");
@@ -231,7 +283,13 @@ public final class StdioTransport implements Transport {
             return this;
         }
 
-        /** How many stderr lines to keep for error messages (default 50). */
+        /**
+         * How many stderr lines to keep for error messages (default 50).
+         *
+         * @param lines the number of lines, at least 1
+         * @return this builder
+         * @throws IllegalArgumentException when {@code lines} is below 1
+         */
         public Builder stderrTailLines(int lines) {
             if (lines < 1) {
                 throw new IllegalArgumentException("stderrTailLines must be positive: " + lines);
@@ -240,7 +298,13 @@ public final class StdioTransport implements Transport {
             return this;
         }
 
-        /** How many bytes of stderr to keep for error messages (default 16 KiB). */
+        /**
+         * How many bytes of stderr to keep for error messages (default 16 KiB).
+         *
+         * @param bytes the number of bytes, at least 64
+         * @return this builder
+         * @throws IllegalArgumentException when {@code bytes} is below 64
+         */
         public Builder stderrTailBytes(int bytes) {
             if (bytes < 64) {
                 throw new IllegalArgumentException("stderrTailBytes must be at least 64: " + bytes);
@@ -252,13 +316,20 @@ public final class StdioTransport implements Transport {
         /**
          * A string to mask wherever the transport would log or report it (an API key passed on the command line,
          * for example). Strings shorter than six characters are ignored.
+         *
+         * @param secret the string to mask
+         * @return this builder
          */
         public Builder redact(String secret) {
             secrets.add(Objects.requireNonNull(secret, "secret"));
             return this;
         }
 
-        /** Builds the transport; nothing is spawned until {@link StdioTransport#start(MessageSink)}. */
+        /**
+         * Builds the transport; nothing is spawned until {@link StdioTransport#start(MessageSink)}.
+         *
+         * @return a new, unstarted transport
+         */
         public StdioTransport build() {
             Redactor redactor = sharedRedactor != null ? sharedRedactor : new Redactor();
             for (String secret : secrets) {

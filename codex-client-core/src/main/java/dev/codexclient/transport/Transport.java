@@ -22,6 +22,7 @@ public interface Transport extends AutoCloseable {
     /**
      * Starts reading and delivering to {@code sink}. Called once, before any {@link #send(byte[])}.
      *
+     * @param sink receives every message read, and the end of the transport, on the transport's reader thread
      * @throws dev.codexclient.errors.CodexTransportException when the connection cannot be established (binary
      *                                                        missing, connection refused, ...); the sink is then
      *                                                        never called and the transport stays closed
@@ -34,6 +35,7 @@ public interface Transport extends AutoCloseable {
      * The caller keeps ownership of the array. May block while the peer is not reading; {@link #close()} from
      * another thread unblocks it with an exception.
      *
+     * @param message the UTF-8 bytes of one JSON text; not changed by the transport
      * @throws dev.codexclient.errors.CodexTransportException before {@link #start(MessageSink)}, after the
      *                                                        transport ended, or when the write fails; it
      *                                                        carries the exit code and stderr tail when known
@@ -55,20 +57,25 @@ public interface Transport extends AutoCloseable {
      *
      * <p>The default ignores {@code timeout} and calls {@link #close()}: a transport whose close is bounded
      * anyway (in memory, for instance) need not override it.
+     *
+     * @param timeout the longest graceful wait, zero or more
      */
     default void close(Duration timeout) {
         close();
     }
 
     /**
-     * The process at the other end, when this transport runs it as a child (the stdio transport does): to watch
-     * it, read its pid, or kill it. Empty for a connection to a server this process did not start, and before
-     * {@link #start(MessageSink)}.
+     * {@return the process at the other end, when this transport runs it as a child (the stdio transport does)} Use
+     * it to watch the process, read its pid, or kill it. Empty for a connection to a server this process did not
+     * start, and before {@link #start(MessageSink)}.
      */
     default Optional<ProcessHandle> process() {
         return Optional.empty();
     }
 
-    /** A short description for logs and error messages, e.g. {@code "stdio: codex app-server (pid 4242)"}. */
+    /**
+     * {@return a short description for logs and error messages, e.g. {@code "stdio: codex app-server (pid 4242)"}}
+     * It must not contain credentials: the client writes it to its logs.
+     */
     String describe();
 }

@@ -53,14 +53,17 @@ public final class UnixSocketTransport implements Transport {
         this.connection = connection;
     }
 
-    /** A builder; the socket path is required ({@link Builder#path} or {@link Builder#daemonSocket}). */
+    /** {@return a new builder; the socket path is required ({@link Builder#path} or {@link Builder#daemonSocket})} */
     public static Builder builder() {
         return new Builder();
     }
 
     /**
-     * Where the daemon of {@code codexHome} listens: {@code codexHome/app-server-control/app-server-control.sock}
-     * (in codex 0.169.0 a symbolic link to the socket itself, which lives under {@code /tmp/codex-daemon-<uid>/}).
+     * {@return where the daemon of {@code codexHome} listens} That is
+     * {@code codexHome/app-server-control/app-server-control.sock} (in codex 0.169.0 a symbolic link to the socket
+     * itself, which lives under {@code /tmp/codex-daemon-<uid>/}). Nothing is checked on disk.
+     *
+     * @param codexHome the daemon's {@code CODEX_HOME}, e.g. {@link #defaultCodexHome()}
      */
     public static Path daemonSocketPath(Path codexHome) {
         return Objects.requireNonNull(codexHome, "codexHome").resolve(CONTROL_SOCKET_DIRECTORY)
@@ -68,8 +71,8 @@ public final class UnixSocketTransport implements Transport {
     }
 
     /**
-     * The codex home this process would use: {@code $CODEX_HOME} when set, else {@code ~/.codex}, as codex itself
-     * resolves it.
+     * {@return the codex home this process would use: {@code $CODEX_HOME} when set, else {@code ~/.codex}} That is
+     * how codex itself resolves it.
      */
     public static Path defaultCodexHome() {
         String env = System.getenv("CODEX_HOME");
@@ -109,9 +112,9 @@ public final class UnixSocketTransport implements Transport {
     }
 
     /**
-     * The largest frame the server said it accepts ({@code x-codex-websocket-max-unfragmented-message-bytes}: 16 MiB
-     * in codex 0.169.0), once connected; empty before, or when it did not say. Longer messages are sent in
-     * fragments; codex accepts messages of up to 64 MiB in total.
+     * {@return the largest frame the server said it accepts, once connected; empty before, or when it did not say}
+     * The header is {@code x-codex-websocket-max-unfragmented-message-bytes}: 16 MiB in codex 0.169.0. Longer
+     * messages are sent in fragments; codex accepts messages of up to 64 MiB in total.
      */
     public OptionalInt serverMaxFrameBytes() {
         return connection.serverMaxFrameBytes();
@@ -135,13 +138,23 @@ public final class UnixSocketTransport implements Transport {
         private Builder() {
         }
 
-        /** The socket to connect to, e.g. what {@code codex app-server --listen unix://PATH} was given. */
+        /**
+         * The socket to connect to, e.g. what {@code codex app-server --listen unix://PATH} was given.
+         *
+         * @param socketPath the socket's path
+         * @return this builder
+         */
         public Builder path(Path socketPath) {
             this.path = Objects.requireNonNull(socketPath, "socketPath");
             return this;
         }
 
-        /** The control socket of the daemon that uses {@code codexHome}; see {@link #daemonSocketPath(Path)}. */
+        /**
+         * The control socket of the daemon that uses {@code codexHome}; see {@link #daemonSocketPath(Path)}.
+         *
+         * @param codexHome the daemon's {@code CODEX_HOME}
+         * @return this builder
+         */
         public Builder daemonSocket(Path codexHome) {
             return path(daemonSocketPath(codexHome));
         }
@@ -149,30 +162,57 @@ public final class UnixSocketTransport implements Transport {
         /**
          * Sends {@code Authorization: Bearer <token>} with the handshake. The token is masked in every log line and
          * error message.
+         *
+         * @param token the token, without the {@code Bearer } prefix
+         * @return this builder
+         * @throws IllegalArgumentException when the token is blank
          */
         public Builder bearerToken(String token) {
             return bearerToken(BearerTokenProvider.of(token));
         }
 
-        /** Asks {@code provider} for a token at each connection attempt (e.g. {@link SignedBearerTokens}). */
+        /**
+         * Asks {@code provider} for a token at each connection attempt (e.g. {@link SignedBearerTokens}).
+         *
+         * @param provider the source of tokens
+         * @return this builder
+         */
         public Builder bearerToken(BearerTokenProvider provider) {
             this.bearerToken = Objects.requireNonNull(provider, "provider");
             return this;
         }
 
-        /** How long connecting and the opening handshake may take together (default 10 s). */
+        /**
+         * How long connecting and the opening handshake may take together (default 10 s).
+         *
+         * @param timeout the time, positive
+         * @return this builder
+         * @throws IllegalArgumentException when {@code timeout} is zero or negative
+         */
         public Builder connectTimeout(Duration timeout) {
             this.connectTimeout = positive(timeout, "connectTimeout");
             return this;
         }
 
-        /** How long one send may wait for the socket (default 30 s); on expiry the connection is aborted. */
+        /**
+         * How long one send may wait for the socket (default 30 s); on expiry the connection is aborted.
+         *
+         * @param timeout the time, positive
+         * @return this builder
+         * @throws IllegalArgumentException when {@code timeout} is zero or negative
+         */
         public Builder sendTimeout(Duration timeout) {
             this.sendTimeout = positive(timeout, "sendTimeout");
             return this;
         }
 
-        /** How long {@link UnixSocketTransport#close()} waits for the server's close frame (default 5 s). */
+        /**
+         * How long {@link UnixSocketTransport#close()} waits for the server's close frame (default 5 s).
+         *
+         * @param timeout the time, positive
+         * @return this builder
+         * @throws IllegalArgumentException when {@code timeout} is zero or negative
+         */
         public Builder closeTimeout(Duration timeout) {
             this.closeTimeout = positive(timeout, "closeTimeout");
             return this;
@@ -181,6 +221,10 @@ public final class UnixSocketTransport implements Transport {
         /**
          * The longest message accepted, in bytes (default 128 MiB, at least 1 KiB). A longer one is discarded as it
          * arrives and reported through {@link MessageSink#onOversizedMessage(long)}; the connection stays usable.
+         *
+         * @param bytes the limit in bytes
+         * @return this builder
+         * @throws IllegalArgumentException when {@code bytes} is below 1 KiB
          */
         public Builder maxMessageBytes(int bytes) {
             if (bytes < LineFramer.MIN_MAX_LINE_BYTES) {
@@ -194,6 +238,10 @@ public final class UnixSocketTransport implements Transport {
         /**
          * The longest frame sent, in bytes; longer messages go out in fragments (default: what the server
          * advertises in the handshake, else 16 MiB). Only needed for a proxy with a lower limit than codex.
+         *
+         * @param bytes the limit in bytes, at least 125
+         * @return this builder
+         * @throws IllegalArgumentException when {@code bytes} is below 125
          */
         public Builder maxFrameBytes(int bytes) {
             if (bytes < 125) {
@@ -206,6 +254,7 @@ public final class UnixSocketTransport implements Transport {
         /**
          * Builds the transport; nothing connects until {@link UnixSocketTransport#start(MessageSink)}.
          *
+         * @return a new, unstarted transport
          * @throws IllegalStateException when no path was set
          */
         public UnixSocketTransport build() {

@@ -36,7 +36,13 @@ public final class WebSocketTransport implements Transport {
         this.connection = connection;
     }
 
-    /** A builder for a connection to {@code uri} ({@code ws://} or {@code wss://}). */
+    /**
+     * A builder for a connection to {@code uri} ({@code ws://} or {@code wss://}).
+     *
+     * @param uri the server's URI, e.g. what {@code codex app-server --listen ws://127.0.0.1:4500} was given
+     * @return a new builder
+     * @throws IllegalArgumentException when the URI is not a {@code ws://} or {@code wss://} URI with a host
+     */
     public static Builder builder(URI uri) {
         return new Builder(uri);
     }
@@ -111,6 +117,10 @@ public final class WebSocketTransport implements Transport {
         /**
          * Sends {@code Authorization: Bearer <token>} with the handshake (codex {@code --ws-auth capability-token}).
          * The token is masked in every log line and error message.
+         *
+         * @param token the token, without the {@code Bearer } prefix
+         * @return this builder
+         * @throws IllegalArgumentException when the token is blank
          */
         public Builder bearerToken(String token) {
             return bearerToken(BearerTokenProvider.of(token));
@@ -119,6 +129,9 @@ public final class WebSocketTransport implements Transport {
         /**
          * Asks {@code provider} for the token at each connection attempt: {@link SignedBearerTokens} mints a fresh
          * one for codex {@code --ws-auth signed-bearer-token}.
+         *
+         * @param provider the source of tokens
+         * @return this builder
          */
         public Builder bearerToken(BearerTokenProvider provider) {
             this.bearerToken = Objects.requireNonNull(provider, "provider");
@@ -128,6 +141,8 @@ public final class WebSocketTransport implements Transport {
         /**
          * Allows a bearer token over {@code ws://} to a host that is not a loopback address, where anyone on the
          * path can read and replay it. Without this, {@link #build()} refuses that combination.
+         *
+         * @return this builder
          */
         public Builder allowCleartextBearerToken() {
             this.allowCleartextBearerToken = true;
@@ -137,25 +152,46 @@ public final class WebSocketTransport implements Transport {
         /**
          * The TLS setup for a {@code wss://} endpoint, e.g. one that trusts a private certificate authority (default:
          * the JVM's default context).
+         *
+         * @param context the context; only for a {@code wss://} URI
+         * @return this builder
          */
         public Builder sslContext(SSLContext context) {
             this.sslContext = Objects.requireNonNull(context, "context");
             return this;
         }
 
-        /** How long the TCP connect and the opening handshake may take (default 10 s). */
+        /**
+         * How long the TCP connect and the opening handshake may take (default 10 s).
+         *
+         * @param timeout the time, positive
+         * @return this builder
+         * @throws IllegalArgumentException when {@code timeout} is zero or negative
+         */
         public Builder connectTimeout(Duration timeout) {
             this.connectTimeout = positive(timeout, "connectTimeout");
             return this;
         }
 
-        /** How long one send may wait for the socket (default 30 s); on expiry the connection is aborted. */
+        /**
+         * How long one send may wait for the socket (default 30 s); on expiry the connection is aborted.
+         *
+         * @param timeout the time, positive
+         * @return this builder
+         * @throws IllegalArgumentException when {@code timeout} is zero or negative
+         */
         public Builder sendTimeout(Duration timeout) {
             this.sendTimeout = positive(timeout, "sendTimeout");
             return this;
         }
 
-        /** How long {@link WebSocketTransport#close()} waits for the server's close frame (default 5 s). */
+        /**
+         * How long {@link WebSocketTransport#close()} waits for the server's close frame (default 5 s).
+         *
+         * @param timeout the time, positive
+         * @return this builder
+         * @throws IllegalArgumentException when {@code timeout} is zero or negative
+         */
         public Builder closeTimeout(Duration timeout) {
             this.closeTimeout = positive(timeout, "closeTimeout");
             return this;
@@ -164,6 +200,10 @@ public final class WebSocketTransport implements Transport {
         /**
          * The longest message accepted, in bytes (default 128 MiB, at least 1 KiB). A longer one is discarded and
          * reported through {@link MessageSink#onOversizedMessage(long)}.
+         *
+         * @param bytes the limit in bytes
+         * @return this builder
+         * @throws IllegalArgumentException when {@code bytes} is below 1 KiB
          */
         public Builder maxMessageBytes(int bytes) {
             if (bytes < LineFramer.MIN_MAX_LINE_BYTES) {
@@ -177,6 +217,7 @@ public final class WebSocketTransport implements Transport {
         /**
          * Builds the transport; nothing connects until {@link WebSocketTransport#start(MessageSink)}.
          *
+         * @return a new, unstarted transport
          * @throws IllegalStateException when a bearer token would go in cleartext to a host that is not a loopback
          *                               address without {@link #allowCleartextBearerToken()}, or an SSL context was
          *                               given for a {@code ws://} URI

@@ -21,6 +21,15 @@ public final class MethodDescriptor<P, R> {
     private final ParamsPresence paramsPresence;
     private final boolean experimental;
 
+    /**
+     * A method; the generated tables create one per method of the schema.
+     *
+     * @param method         the wire name, e.g. {@code thread/start}
+     * @param paramsType     the params type; {@code Void.class} when the method has none
+     * @param resultType     the type the {@code result} member decodes into
+     * @param paramsPresence whether the request carries params: required, optional or none
+     * @param experimental   whether the method exists only in the experimental schema
+     */
     public MethodDescriptor(String method, Class<P> paramsType, Class<R> resultType,
                             ParamsPresence paramsPresence, boolean experimental) {
         this.method = Objects.requireNonNull(method, "method");
@@ -30,18 +39,19 @@ public final class MethodDescriptor<P, R> {
         this.experimental = experimental;
     }
 
-    /** The wire name, e.g. {@code thread/start}. */
+    /** {@return the wire name, e.g. {@code thread/start}} */
     public String method() { return method; }
 
-    /** The params type; {@code Void.class} when {@link #paramsPresence()} is {@link ParamsPresence#NONE}. */
+    /** {@return the params type; {@code Void.class} when {@link #paramsPresence()} is {@link ParamsPresence#NONE}} */
     public Class<P> paramsType() { return paramsType; }
 
-    /** The type the {@code result} member decodes into. */
+    /** {@return the type the {@code result} member decodes into} */
     public Class<R> resultType() { return resultType; }
 
+    /** {@return whether the request carries params: required, optional or none} */
     public ParamsPresence paramsPresence() { return paramsPresence; }
 
-    /** True when the method exists only in the experimental schema (see {@link Experimental}). */
+    /** {@return whether the method exists only in the experimental schema (see {@link Experimental})} */
     public boolean experimental() { return experimental; }
 
     @Override

@@ -13,6 +13,14 @@ public final class NotificationDescriptor<P> {
     private final ParamsPresence paramsPresence;
     private final boolean experimental;
 
+    /**
+     * A notification method; the generated table creates one per notification of the schema.
+     *
+     * @param method         the wire name, e.g. {@code turn/completed}
+     * @param paramsType     the params type; {@code Void.class} when the notification has none
+     * @param paramsPresence whether the notification carries params: required, optional or none
+     * @param experimental   whether the notification exists only in the experimental schema
+     */
     public NotificationDescriptor(String method, Class<P> paramsType, ParamsPresence paramsPresence,
                                   boolean experimental) {
         this.method = Objects.requireNonNull(method, "method");
@@ -21,14 +29,16 @@ public final class NotificationDescriptor<P> {
         this.experimental = experimental;
     }
 
-    /** The wire name, e.g. {@code turn/completed}. */
+    /** {@return the wire name, e.g. {@code turn/completed}} */
     public String method() { return method; }
 
+    /** {@return the params type; {@code Void.class} when {@link #paramsPresence()} is {@link ParamsPresence#NONE}} */
     public Class<P> paramsType() { return paramsType; }
 
+    /** {@return whether the notification carries params: required, optional or none} */
     public ParamsPresence paramsPresence() { return paramsPresence; }
 
-    /** True when the notification exists only in the experimental schema (see {@link Experimental}). */
+    /** {@return whether the notification exists only in the experimental schema (see {@link Experimental})} */
     public boolean experimental() { return experimental; }
 
     @Override

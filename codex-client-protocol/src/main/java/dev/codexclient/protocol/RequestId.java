@@ -20,12 +20,31 @@ import java.util.Objects;
 @JsonDeserialize(using = RequestId.Deserializer.class)
 public sealed interface RequestId permits RequestId.Text, RequestId.Number {
 
+    /**
+     * {@return a string id, written as a JSON string}
+     *
+     * @param value the id's text
+     */
     static RequestId of(String value) { return new Text(value); }
 
+    /**
+     * {@return an integer id, written as a JSON number}
+     *
+     * @param value the id's number
+     */
     static RequestId of(long value) { return new Number(value); }
 
-    /** A string id. */
+    /**
+     * A string id.
+     *
+     * @param value the id's text
+     */
     record Text(@JsonValue String value) implements RequestId {
+        /**
+         * Checks the value is present.
+         *
+         * @param value the id's text
+         */
         public Text {
             Objects.requireNonNull(value, "value");
         }
@@ -40,7 +59,11 @@ public sealed interface RequestId permits RequestId.Text, RequestId.Number {
         public String toString() { return '"' + value + '"'; }
     }
 
-    /** An integer id. */
+    /**
+     * An integer id.
+     *
+     * @param value the id's number
+     */
     record Number(@JsonValue long value) implements RequestId {
         @Override
         public boolean equals(Object o) { return o instanceof Number n && value == n.value; }

@@ -46,38 +46,54 @@ public final class Tristate<T> {
         this.value = value;
     }
 
-    /** The member is not sent. */
+    /**
+     * {@return the absent member: it is not sent}
+     *
+     * @param <T> the value type
+     */
     @SuppressWarnings("unchecked")
     public static <T> Tristate<T> absent() {
         return (Tristate<T>) ABSENT;
     }
 
-    /** The member is sent as {@code null}. */
+    /**
+     * {@return the member sent as {@code null}}
+     *
+     * @param <T> the value type
+     */
     @SuppressWarnings("unchecked")
     public static <T> Tristate<T> ofNull() {
         return (Tristate<T>) NULL;
     }
 
-    /** The member is sent with {@code value}, which must not be null (use {@link #ofNull()}). */
+    /**
+     * {@return the member sent with {@code value}}
+     *
+     * @param <T>   the value type
+     * @param value the value; must not be null (use {@link #ofNull()})
+     * @throws NullPointerException when {@code value} is null
+     */
     public static <T> Tristate<T> of(T value) {
         return new Tristate<>(State.VALUE, Objects.requireNonNull(value, "value (use Tristate.ofNull())"));
     }
 
+    /** {@return whether the member is absent: it is not sent} */
     public boolean isAbsent() {
         return state == State.ABSENT;
     }
 
+    /** {@return whether the member is sent as {@code null}} */
     public boolean isNull() {
         return state == State.NULL;
     }
 
-    /** True when a value (not null) is present. */
+    /** {@return whether a value (not null) is present} */
     public boolean isPresent() {
         return state == State.VALUE;
     }
 
     /**
-     * The value.
+     * {@return the value}
      *
      * @throws NoSuchElementException when absent or null
      */
@@ -88,7 +104,7 @@ public final class Tristate<T> {
         return value;
     }
 
-    /** The value if present; empty when absent or null. */
+    /** {@return the value if present; empty when absent or null} */
     public Optional<T> toOptional() {
         return Optional.ofNullable(value);
     }
