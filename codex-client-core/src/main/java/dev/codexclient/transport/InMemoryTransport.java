@@ -143,6 +143,12 @@ public final class InMemoryTransport implements Transport {
         }
     }
 
+    /** {@code "in-memory"}. */
+    @Override
+    public String kind() {
+        return "in-memory";
+    }
+
     @Override
     public String describe() {
         return name;

@@ -69,6 +69,15 @@ public interface Transport extends AutoCloseable {
         return Optional.empty();
     }
 
+    /**
+     * What kind of connection this is, in one lower-case word and never with an address or a credential, for
+     * metrics and events: {@code stdio}, {@code websocket}, {@code unix}, {@code in-memory}; {@code custom} unless
+     * a transport says otherwise.
+     */
+    default String kind() {
+        return "custom";
+    }
+
     /** A short description for logs and error messages, e.g. {@code "stdio: codex app-server (pid 4242)"}. */
     String describe();
 }
