@@ -245,6 +245,23 @@ class MicrometerEventListenerTest {
         assertThat(meters.getMeters()).isEmpty();
     }
 
+    /** The setup of README.md's section "Metrics and tracing (Micrometer)"; keep the two in sync. */
+    @Test
+    void theReadmeSetupWorks() {
+        fake.onTurnStart(t -> t.tokenUsage(7, 0, 3, 0).agentMessage("ok").completed());
+        TestObservationRegistry observationRegistry = observations;
+        MeterRegistry meterRegistry = meters;
+        MicrometerEventListener metrics = MicrometerEventListener.builder(observationRegistry)
+                .meterRegistry(meterRegistry).build();     // meterRegistry(…) is optional: counters, gauges, timers
+        try (CodexClient codex = CodexClient.builder().transport(fake.connectInMemory())
+                .eventListener(CodexEventListener.composite(metrics, countsTurnEnds)).build()) {
+            codex.startThread().startTurn("go").await(WAIT);
+            awaitCondition("the turn's end was handled", () -> turnsEnded.get() == 1);
+        }
+        assertThat(counter(MicrometerEventListener.TOKENS, MicrometerEventListener.TOKEN_TYPE, "input")).isEqualTo(7);
+        assertThat(observations).hasObservationWithNameEqualTo(DefaultCodexTurnObservationConvention.NAME);
+    }
+
     // ------------------------------------------------------------------------------------------------ helpers
 
     private double gauge(String name) {
