@@ -1,9 +1,9 @@
 package dev.codexclient;
 
 import dev.codexclient.errors.CodexDeadlockException;
+import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexTimeoutException;
 import dev.codexclient.internal.time.Scheduler;
-import dev.codexclient.errors.CodexException;
 import dev.codexclient.protocol.AgentMessageDeltaNotification;
 import dev.codexclient.protocol.CommandExecutionOutputDeltaNotification;
 import dev.codexclient.protocol.ErrorNotification;
