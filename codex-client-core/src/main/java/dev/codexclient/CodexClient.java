@@ -12,6 +12,8 @@ import dev.codexclient.errors.CodexRpcException;
 import dev.codexclient.errors.CodexTimeoutException;
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.events.CodexEventListener;
+import dev.codexclient.events.ConnectionClosed;
+import dev.codexclient.events.ConnectionOpened;
 import dev.codexclient.internal.ClientInternals;
 import dev.codexclient.internal.Redactor;
 import dev.codexclient.internal.decode.NotificationDecoder;
@@ -192,6 +194,9 @@ public final class CodexClient implements AutoCloseable {
     private volatile ServerInfo serverInfo;
     /** Where the client's events go; disabled (and free) without a listener. */
     private final EventEmitter events;
+    /** Whether the listener was told of the opening (so it is told of the end); when, on the scheduler's clock. */
+    private volatile boolean opened;
+    private volatile long openedAtNanos;
 
     private CodexClient(Builder b, Transport transport, ExecutorService callbacks, boolean ownsCallbacks) {
         this.userMapper = b.userMapper != null ? b.userMapper
@@ -207,14 +212,16 @@ public final class CodexClient implements AutoCloseable {
         b.listeners.forEach(listeners::add);
         this.scheduler = b.scheduler != null ? b.scheduler : new SystemScheduler("codex-client-scheduler");
         this.redactor = b.redactor;
+        // Delivered like a listener's callback, so a close() from inside the event listener does not wait for itself.
         this.events = b.eventListener == CodexEventListener.NONE ? EventEmitter.none()
-                : new EventEmitter(b.eventListener, callbacks);
+                : new EventEmitter(b.eventListener, this::runCallback);
         RetryPolicy retry = b.retryPolicy;
         RpcSettings settings = new RpcSettings(b.requestTimeout, retry.maxAttempts(), retry.initialBackoff(),
                 retry.maxBackoff(), retry.maxTotal());
+        this.router = new ServerRequestRouter(mapper, userMapper, b, this.tools, this::runCallback);
         this.connection = new RpcConnection(transport, new JsonWireCodec(mapper, decoder), settings, callbacks,
-                ownsCallbacks, scheduler, redactor::redact, new Session());
-        this.router = new ServerRequestRouter(mapper, userMapper, b, this.tools, connection::executeCallback);
+                ownsCallbacks, scheduler, redactor::redact, new Session(), events,
+                events.enabled() ? new ServerRequestEvents(events, scheduler, router) : null);
         this.rpc = new CodexRpc(connection, b.experimentalApi, b.requestTimeout);
         this.held = new HeldThreads(this, replayBytesLimit);
         this.waits = new Waits(connection, scheduler, b.requestTimeout);
@@ -241,16 +248,41 @@ public final class CodexClient implements AutoCloseable {
         }
         connection.start();
         try {
+            long started = scheduler.nanoTime();
             serverInfo = readServerInfo(await(connection.call("initialize", params, JsonNode.class,
                     b.initializeTimeout), "initialize"));
             connection.notify("initialized", null);
+            long handshake = scheduler.nanoTime() - started;
             LOG.debug("initialized {} ({})", connection.describe(), serverInfo.userAgent().orElse("?"));
             if (b.login != null) {
                 await(rpc.accountLoginStart(b.login), "account/login/start");
             }
+            opened(handshake);
         } catch (CodexTransportException e) {
             throw connectionEnd(e);
         }
+    }
+
+    /** The client is ready: tells the event listener, which learns of the connection's end from now on. */
+    private void opened(long handshakeNanos) {
+        if (!events.enabled()) {
+            return;
+        }
+        ConnectionOpened event = new ConnectionOpened(transport.kind(), serverInfo,
+                Duration.ofNanos(Math.max(0, handshakeNanos)));
+        openedAtNanos = scheduler.nanoTime();
+        opened = true;
+        events.emit(l -> l.connectionOpened(event));
+    }
+
+    /** The connection ended: tells the event listener, when it was told of the opening. */
+    private void closedEvent(CodexTransportException cause) {
+        if (!events.enabled() || !opened) {
+            return;
+        }
+        ConnectionClosed event = new ConnectionClosed(closed.get() ? Optional.empty() : Optional.of(cause),
+                Duration.ofNanos(Math.max(0, scheduler.nanoTime() - openedAtNanos)));
+        events.emit(l -> l.connectionClosed(event));
     }
 
     /**
@@ -692,6 +724,7 @@ public final class CodexClient implements AutoCloseable {
             // Not `closed`: that flag guards close(), which must still release the executor and transport after
             // the server died on its own; isClosed() already reports the ended connection.
             held.releaseAll(cause);
+            closedEvent(cause);
             scheduler.shutdown();
         }
     }

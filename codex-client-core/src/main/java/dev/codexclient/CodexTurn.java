@@ -1,6 +1,7 @@
 package dev.codexclient;
 
 import dev.codexclient.errors.CodexDeadlockException;
+import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexTimeoutException;
 import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.protocol.AgentMessageDeltaNotification;
@@ -30,6 +31,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -88,7 +90,8 @@ public final class CodexTurn {
     private final Map<String, StringBuilder> agentText = new LinkedHashMap<>();
     private String lastAgentItemId;
     private String lastCompletedAgentText;
-    private ThreadTokenUsage usage;
+    /** Volatile only for the end event of a turn that fails off its lane; written on the lane. */
+    private volatile ThreadTokenUsage usage;
     private String lastDiff;
     private List<TurnPlanStep> lastPlan;
     private TurnError lastError;
@@ -97,6 +100,8 @@ public final class CodexTurn {
     private volatile Scheduler.Task deadlineTask;
     private volatile Scheduler.Task graceTask;
     private volatile TurnWatchdog watchdog;
+    /** The turn's events; null without an event listener, so that no event is built. */
+    private final TurnEvents events;
 
     /** An event in the replay buffer, with its approximate size (the length of its line). */
     private record Replayed(ServerNotification event, int bytes) {
@@ -106,6 +111,7 @@ public final class CodexTurn {
         this.thread = thread;
         this.client = client;
         this.router = router;
+        this.events = client.events().enabled() ? new TurnEvents(client.events(), client.scheduler()) : null;
     }
 
     /** {@return the turn id, as the server assigned it} */
@@ -467,6 +473,9 @@ public final class CodexTurn {
     void bind(String turnId, List<ThreadRouter.Held> earlyEvents) {
         this.early = List.copyOf(earlyEvents);
         this.id = turnId;
+        if (events != null) {
+            events.named(thread.id(), turnId);
+        }
     }
 
     String boundId() {
@@ -554,6 +563,9 @@ public final class CodexTurn {
         } else if (n instanceof ServerNotification.ThreadTokenUsageUpdated u) {
             ThreadTokenUsageUpdatedNotification p = u.params();
             usage = p.tokenUsage();
+            if (events != null) {
+                events.usage(usage);
+            }
         } else if (n instanceof ServerNotification.TurnDiffUpdated d) {
             lastDiff = d.params().diff();
         } else if (n instanceof ServerNotification.TurnPlanUpdated p) {
@@ -595,6 +607,11 @@ public final class CodexTurn {
         String turnId = id != null ? id : turn != null ? turn.id() : null;
         TurnResult r = new TurnResult(thread.id(), turnId, status, turn, finalText(), items, usage, lastDiff,
                 lastPlan, error, deadlineExceeded, stalled, client.redactor());
+        if (events != null) {
+            // The failure as the result's orThrow() gives it; an interruption keeps the error it had, if any.
+            boolean failed = status == TurnStatus.FAILED || (status != TurnStatus.COMPLETED && error != null);
+            events.ended(status, failed ? Optional.of(r.failure()) : Optional.empty(), usage);
+        }
         leaveRouter();
         // Nothing more comes: let go of the listeners (a listener added later gets the replay only).
         listeners.closeAll();
@@ -621,6 +638,10 @@ public final class CodexTurn {
             return;
         }
         stopTimers();
+        if (events != null) {
+            events.ended(TurnStatus.FAILED, Optional.of(cause instanceof CodexException ce ? ce
+                    : new CodexException("the turn could not complete: " + cause, cause)), usage);
+        }
         leaveRouter();
         client.runCallback(() -> result.completeExceptionally(cause));
     }

@@ -32,6 +32,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -131,6 +132,48 @@ final class ServerRequestRouter {
         }
         return CompletableFuture.failedFuture(new CodexRpcException(null, CodexRpcException.METHOD_NOT_FOUND,
                 "codex-client has no handler for " + request.method(), null));
+    }
+
+    /**
+     * Whether the client answers {@code request} itself, with its default, because the user registered nothing
+     * that answers it: no handler, no approval policy for it, no dynamic tool of the name it calls.
+     */
+    boolean answersByDefault(IncomingRequest request) {
+        String method = request.method();
+        if (userRoutes.containsKey(method) || rawRoutes.containsKey(method)) {
+            return false;
+        }
+        if (APPROVAL_METHODS.contains(method)) {
+            return approvals == null && !kindApprovals.containsKey(method);
+        }
+        if (method.equals(ServerRequestMethods.ITEM_TOOL_CALL.method())) {
+            JsonNode tool = request.message().path("params").path("tool");
+            return !tool.isTextual() || !tools.containsKey(tool.textValue());
+        }
+        return true;
+    }
+
+    private static final Set<String> APPROVAL_METHODS = Set.of(
+            ServerRequestMethods.ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL.method(),
+            ServerRequestMethods.ITEM_FILE_CHANGE_REQUEST_APPROVAL.method(),
+            ServerRequestMethods.EXEC_COMMAND_APPROVAL.method(),
+            ServerRequestMethods.APPLY_PATCH_APPROVAL.method(),
+            ServerRequestMethods.ITEM_PERMISSIONS_REQUEST_APPROVAL.method());
+
+    /** The decision an approval's answer carries, in the client's vocabulary; empty for any other answer. */
+    static Optional<ApprovalDecision> decisionOf(Object answer) {
+        if (answer instanceof CommandExecutionRequestApprovalResponse r && r.decision() != null) {
+            return Optional.of(ApprovalDecision.of(r.decision()));
+        } else if (answer instanceof FileChangeRequestApprovalResponse r && r.decision() != null) {
+            return Optional.of(ApprovalDecision.of(r.decision()));
+        } else if (answer instanceof ExecCommandApprovalResponse r && r.decision() != null) {
+            return Optional.of(ApprovalDecision.of(r.decision()));
+        } else if (answer instanceof ApplyPatchApprovalResponse r && r.decision() != null) {
+            return Optional.of(ApprovalDecision.of(r.decision()));
+        } else if (answer instanceof PermissionsRequestApprovalResponse r) {
+            return Optional.of(ApprovalDecision.of(r));
+        }
+        return Optional.empty();
     }
 
     // ------------------------------------------------------------------------------------------------ defaults

@@ -3,6 +3,7 @@ package dev.codexclient.benchmarks;
 import dev.codexclient.CodexClient;
 import dev.codexclient.benchmarks.ColdStartJvms.Sample;
 import dev.codexclient.benchmarks.ColdStartJvms.Side;
+import dev.codexclient.events.CodexEventListener;
 import dev.codexclient.protocol.ClientRequestMethods;
 import dev.codexclient.protocol.ProtocolJson;
 import dev.codexclient.protocol.ServerNotification;
@@ -254,11 +255,17 @@ public final class BenchmarkRunner {
             }
         }
         double[] sdkRuns = new double[rounds];
+        // The delta stream also runs with an event listener that does nothing: a listener must not cost the
+        // delta path anything (no event is built for a notification).
+        double[] listenedRuns = new double[targets ? rounds : 0];
         double[] rawRuns = new double[rounds];
         double[][] scriptRuns = new double[scripts.size()][rounds];
         rawPipe(file, lines);
         for (int r = 0; r < rounds; r++) {
-            sdkRuns[r] = perSecond(lines, sdkStream(file, lines));
+            sdkRuns[r] = perSecond(lines, sdkStream(file, lines, false));
+            if (targets) {
+                listenedRuns[r] = perSecond(lines, sdkStream(file, lines, true));
+            }
             rawRuns[r] = perSecond(lines, rawPipe(file, lines));
             for (int k = 0; k < scripts.size(); k++) {
                 scriptRuns[k][r] = perSecond(lines, script(scripts.get(k)[0], scripts.get(k)[1], file, lines));
@@ -288,11 +295,36 @@ public final class BenchmarkRunner {
         }
         rows.add(new Row("2 Stream", what + " vs raw pipe", sdkText, "raw " + rate(raw, raw * mbPerLine),
                 pct(sdk / raw) + " of raw", targets ? "≥ 25%" : "—", targets ? status(sdk / raw >= 0.25) : "info"));
+        if (targets) {
+            double listened = median(listenedRuns);
+            put("stream." + name + ".sdkWithListener.linesPerSec", listened);
+            rows.add(new Row("2 Stream", what + " with a no-op event listener vs without",
+                    rate(listened, listened * mbPerLine), "without " + sdkText, x(listened / sdk)
+                            + " (rounds " + spread(listenedRuns, sdkRuns) + ")", "—", "info"));
+        }
     }
 
-    /** Nanoseconds from the first delivered notification to the last. */
-    @SuppressWarnings("try") // the client only has to stay open while the listener counts
+    /** The ratio of each round, {@code a[r] / b[r]}, for the spread of a ratio of medians. */
+    private static String spread(double[] a, double[] b) {
+        StringBuilder text = new StringBuilder();
+        for (int r = 0; r < a.length; r++) {
+            text.append(r == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.2f×", a[r] / b[r]));
+        }
+        return text.toString();
+    }
+
+    /** Nanoseconds from the first delivered notification to the last, without an event listener. */
     private long sdkStream(Path file, int lines) throws InterruptedException {
+        return sdkStream(file, lines, false);
+    }
+
+    /**
+     * Nanoseconds from the first delivered notification to the last.
+     *
+     * @param withListener whether the client has an event listener (one that does nothing)
+     */
+    @SuppressWarnings("try") // the client only has to stay open while the listener counts
+    private long sdkStream(Path file, int lines, boolean withListener) throws InterruptedException {
         CountDownLatch done = new CountDownLatch(1);
         AtomicLong count = new AtomicLong();
         AtomicLong first = new AtomicLong();
@@ -300,6 +332,7 @@ public final class BenchmarkRunner {
         AtomicLong chars = new AtomicLong();
         try (CodexClient client = CodexClient.builder()
                 .command(childCommand(file.toString()))
+                .eventListener(withListener ? new CodexEventListener() { } : CodexEventListener.NONE)
                 .onNotification(n -> {
                     long c = count.incrementAndGet();
                     if (c == 1) {

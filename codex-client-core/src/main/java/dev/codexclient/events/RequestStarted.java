@@ -3,7 +3,8 @@ package dev.codexclient.events;
 import java.util.Objects;
 
 /**
- * The client sent a request.
+ * The client sent a request. It comes before the request leaves, so its {@link RequestEnded} always follows it; a
+ * call the client refuses before sending anything (the client is closed) has neither event.
  *
  * @param sequence  unique among this client's request events: two starts are equal only when they are the same
  * @param method    the JSON-RPC method, e.g. {@code turn/start}

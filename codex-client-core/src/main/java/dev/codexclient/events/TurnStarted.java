@@ -3,7 +3,8 @@ package dev.codexclient.events;
 import java.util.Objects;
 
 /**
- * A turn started.
+ * A turn started: the server named it in its answer to {@code turn/start}. A turn whose start failed has neither
+ * this event nor a {@link TurnEnded}.
  *
  * @param sequence unique among this client's turn events: two starts are equal only when they are the same
  * @param threadId the thread's id

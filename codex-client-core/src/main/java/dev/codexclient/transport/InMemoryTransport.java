@@ -156,6 +156,12 @@ public final class InMemoryTransport implements Transport {
         }
     }
 
+    /** {@code "in-memory"}. */
+    @Override
+    public String kind() {
+        return "in-memory";
+    }
+
     @Override
     public String describe() {
         return name;

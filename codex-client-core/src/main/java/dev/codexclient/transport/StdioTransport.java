@@ -88,6 +88,12 @@ public final class StdioTransport implements Transport {
         connection.close(timeout);
     }
 
+    /** {@code "stdio"}. */
+    @Override
+    public String kind() {
+        return "stdio";
+    }
+
     @Override
     public String describe() {
         return connection.describe();

@@ -74,6 +74,15 @@ public interface Transport extends AutoCloseable {
     }
 
     /**
+     * {@return what kind of connection this is, in one lower-case word and never with an address or a
+     * credential, for metrics and events: {@code stdio}, {@code websocket}, {@code unix}, {@code in-memory};
+     * {@code custom} unless a transport says otherwise}
+     */
+    default String kind() {
+        return "custom";
+    }
+
+    /**
      * {@return a short description for logs and error messages, e.g. {@code "stdio: codex app-server (pid 4242)"}}
      * It must not contain credentials: the client writes it to its logs.
      */

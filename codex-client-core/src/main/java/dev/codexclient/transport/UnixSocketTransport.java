@@ -105,6 +105,12 @@ public final class UnixSocketTransport implements Transport {
         connection.close();
     }
 
+    /** {@code "unix"}. */
+    @Override
+    public String kind() {
+        return "unix";
+    }
+
     /** {@code "unix socket: <path>"}. */
     @Override
     public String describe() {

@@ -80,6 +80,12 @@ public final class WebSocketTransport implements Transport {
         connection.close(timeout);
     }
 
+    /** {@code "websocket"}. */
+    @Override
+    public String kind() {
+        return "websocket";
+    }
+
     @Override
     public String describe() {
         return connection.describe();

@@ -137,6 +137,12 @@ public final class WireRecorder implements Transport {
         }
     }
 
+    /** The recorded transport's kind. */
+    @Override
+    public String kind() {
+        return delegate.kind();
+    }
+
     @Override
     public String describe() {
         return delegate.describe() + " (recorded to " + file + ")";

@@ -120,6 +120,14 @@ final class CallFuture<T> extends CompletableFuture<T> {
     }
 
     /**
+     * Runs {@code action} once the outcome is known, on the thread that settles it (possibly the reader thread), or
+     * at once when it is known already: for the client's own bookkeeping, never for user code.
+     */
+    void onSettled(BiConsumer<Object, Throwable> action) {
+        settled.whenComplete(action);
+    }
+
+    /**
      * After a successful {@link #settle}: whether the caller must publish, by handing
      * {@link #publishOnCallbackThread} to the callback executor. False when a waiting thread will publish as it
      * leaves get() or join().

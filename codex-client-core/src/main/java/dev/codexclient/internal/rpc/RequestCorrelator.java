@@ -7,6 +7,7 @@ import dev.codexclient.errors.CodexProtocolException;
 import dev.codexclient.errors.CodexRpcException;
 import dev.codexclient.errors.CodexTimeoutException;
 import dev.codexclient.errors.CodexTransportException;
+import dev.codexclient.internal.events.EventEmitter;
 import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.protocol.RequestId;
 import java.io.IOException;
@@ -69,6 +70,8 @@ final class RequestCorrelator implements ResultTypes {
         final long startedNanos = scheduler.nanoTime();
         /** The id of the attempt in flight. */
         volatile RequestId current;
+        /** How many attempts were sent (or tried). */
+        volatile int attempts;
         // A caller that cancels (or times out its own wait) must not leave the entry behind.
         final CallFuture<R> future = new CallFuture<>(callbacks, () -> {
             RequestId id = current;
@@ -106,6 +109,8 @@ final class RequestCorrelator implements ResultTypes {
     }
 
     private final UnaryOperator<CodexRpcException> refineError;
+    /** Where request events go; null without an event listener, so that no event is built. */
+    private final RequestEvents events;
 
     private final Object deadlineLock = new Object();
     /** The check that will see every pending deadline (none is earlier than {@code at}), or null when none. */
@@ -128,6 +133,14 @@ final class RequestCorrelator implements ResultTypes {
     RequestCorrelator(RpcSettings settings, Scheduler scheduler, WireCodec codec, Sender sender, Executor callbacks,
                       UnaryOperator<String> redactor, LongUnaryOperator jitter, String peer,
                       UnaryOperator<CodexRpcException> refineError) {
+        this(settings, scheduler, codec, sender, callbacks, redactor, jitter, peer, refineError, EventEmitter.none());
+    }
+
+    /** @param events the client's event emitter; a disabled one costs nothing per call */
+    RequestCorrelator(RpcSettings settings, Scheduler scheduler, WireCodec codec, Sender sender, Executor callbacks,
+                      UnaryOperator<String> redactor, LongUnaryOperator jitter, String peer,
+                      UnaryOperator<CodexRpcException> refineError, EventEmitter events) {
+        this.events = events.enabled() ? new RequestEvents(events, scheduler) : null;
         this.settings = settings;
         this.scheduler = scheduler;
         this.codec = codec;
@@ -167,6 +180,11 @@ final class RequestCorrelator implements ResultTypes {
         }
         RequestId id = RequestId.of(nextId.getAndIncrement());
         call.current = id;
+        call.attempts = attempt;
+        if (attempt == 1 && events != null) {
+            // Before the request can leave, so its end event (queued wherever the answer is read) comes after.
+            events.started(method, id.toString(), call.startedNanos, call.future, () -> call.attempts);
+        }
         byte[] bytes;
         try {
             bytes = codec.encodeRequest(id, method, call.params);

@@ -3,6 +3,7 @@ package dev.codexclient.internal.rpc;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexRpcException;
 import dev.codexclient.errors.CodexTransportException;
+import dev.codexclient.internal.events.EventEmitter;
 import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.transport.MessageSink;
 import dev.codexclient.transport.Transport;
@@ -90,12 +91,34 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
     public RpcConnection(Transport transport, WireCodec codec, RpcSettings settings, ExecutorService callbacks,
                          boolean ownsCallbacks, Scheduler scheduler, UnaryOperator<String> redactor, Handler handler) {
         this(transport, codec, settings, callbacks, ownsCallbacks, scheduler, redactor, handler,
-                RequestCorrelator::fullJitter);
+                RequestCorrelator::fullJitter, EventEmitter.none(), null);
+    }
+
+    /**
+     * A connection that reports its requests to {@code events} and the handling of the server's requests to
+     * {@code serverRequestObserver}.
+     *
+     * @param events                where request events go; a disabled emitter costs nothing per call
+     * @param serverRequestObserver told how each server request ended; null for none
+     */
+    public RpcConnection(Transport transport, WireCodec codec, RpcSettings settings, ExecutorService callbacks,
+                         boolean ownsCallbacks, Scheduler scheduler, UnaryOperator<String> redactor, Handler handler,
+                         EventEmitter events, ServerRequestObserver serverRequestObserver) {
+        this(transport, codec, settings, callbacks, ownsCallbacks, scheduler, redactor, handler,
+                RequestCorrelator::fullJitter, events, serverRequestObserver);
     }
 
     RpcConnection(Transport transport, WireCodec codec, RpcSettings settings, ExecutorService callbacks,
                   boolean ownsCallbacks, Scheduler scheduler, UnaryOperator<String> redactor, Handler handler,
                   LongUnaryOperator jitter) {
+        this(transport, codec, settings, callbacks, ownsCallbacks, scheduler, redactor, handler, jitter,
+                EventEmitter.none(), null);
+    }
+
+    private RpcConnection(Transport transport, WireCodec codec, RpcSettings settings, ExecutorService callbacks,
+                          boolean ownsCallbacks, Scheduler scheduler, UnaryOperator<String> redactor,
+                          Handler handler, LongUnaryOperator jitter, EventEmitter events,
+                          ServerRequestObserver serverRequestObserver) {
         this.transport = transport;
         this.codec = codec;
         this.callbacks = callbacks;
@@ -105,9 +128,9 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         Executor marked = this::runCallback;
         this.lanes = new Lanes(marked);
         this.calls = new RequestCorrelator(settings, scheduler, codec, this::send, marked, redactor, jitter,
-                transport.describe(), handler::refineError);
+                transport.describe(), handler::refineError, events);
         this.serverRequests = new ServerRequestDispatcher(handler::onRequest, marked, codec, this::sendReply,
-                redactor);
+                redactor, serverRequestObserver);
     }
 
     /** Starts reading from the transport. */

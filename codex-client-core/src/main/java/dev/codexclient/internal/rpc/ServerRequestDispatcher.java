@@ -40,6 +40,8 @@ final class ServerRequestDispatcher {
     private final Replies replies;
     private final UnaryOperator<String> redactor;
     private final Map<RequestId, CompletableFuture<?>> inflight = new ConcurrentHashMap<>();
+    /** Told how each request ended; null without an event listener. */
+    private final ServerRequestObserver observer;
 
     /**
      * @param handler answers a request: the stage's value is the {@code result}, a failure becomes an error reply;
@@ -47,6 +49,13 @@ final class ServerRequestDispatcher {
      */
     ServerRequestDispatcher(Function<IncomingRequest, CompletionStage<?>> handler, Executor callbacks, WireCodec codec,
                             Replies replies, UnaryOperator<String> redactor) {
+        this(handler, callbacks, codec, replies, redactor, null);
+    }
+
+    /** @param observer told how each request ended; null for none */
+    ServerRequestDispatcher(Function<IncomingRequest, CompletionStage<?>> handler, Executor callbacks, WireCodec codec,
+                            Replies replies, UnaryOperator<String> redactor, ServerRequestObserver observer) {
+        this.observer = observer;
         this.handler = handler;
         this.callbacks = callbacks;
         this.codec = codec;
@@ -58,16 +67,21 @@ final class ServerRequestDispatcher {
         CompletableFuture<Object> answer = new CompletableFuture<>();
         inflight.put(request.id(), answer);
         AtomicBoolean replied = new AtomicBoolean();
+        long arrived = observer == null ? 0 : observer.nanoTime();
         answer.whenComplete((value, error) -> {
             // Removed only if still ours: a withdrawn request was removed by withdraw() and gets no reply.
             boolean ours = inflight.remove(request.id(), answer);
             if (!ours || answer.isCancelled() || !replied.compareAndSet(false, true)) {
+                observe(request, arrived, null, null, true);
                 return;
             }
             if (error == null) {
+                observe(request, arrived, value, null, false);
                 reply(request, value);
             } else {
-                replyError(request, RpcConnection.unwrap(error));
+                Throwable cause = RpcConnection.unwrap(error);
+                observe(request, arrived, null, cause, false);
+                replyError(request, cause);
             }
         });
         try {
@@ -101,6 +115,17 @@ final class ServerRequestDispatcher {
             });
         } catch (RejectedExecutionException e) {
             answer.completeExceptionally(new CodexException("client is closing"));
+        }
+    }
+
+    private void observe(IncomingRequest request, long arrived, Object result, Throwable error, boolean abandoned) {
+        if (observer == null) {
+            return;
+        }
+        try {
+            observer.handled(request, arrived, result, error, abandoned);
+        } catch (RuntimeException e) {
+            LOG.warn("Could not report the handling of {} (id {})", request.method(), request.id(), e);
         }
     }
 

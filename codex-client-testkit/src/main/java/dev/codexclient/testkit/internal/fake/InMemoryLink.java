@@ -122,6 +122,11 @@ public final class InMemoryLink implements ServerLink {
         private volatile Thread reader;
 
         @Override
+        public String kind() {
+            return "in-memory";
+        }
+
+        @Override
         public void start(MessageSink sink) {
             Objects.requireNonNull(sink, "sink");
             if (!started.compareAndSet(false, true)) {

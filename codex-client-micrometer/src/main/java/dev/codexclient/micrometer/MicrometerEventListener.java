@@ -1,0 +1,279 @@
+package dev.codexclient.micrometer;
+
+import dev.codexclient.events.CodexEventListener;
+import dev.codexclient.events.ConnectionClosed;
+import dev.codexclient.events.ConnectionOpened;
+import dev.codexclient.events.RequestEnded;
+import dev.codexclient.events.RequestStarted;
+import dev.codexclient.events.ServerRequestHandled;
+import dev.codexclient.events.TurnEnded;
+import dev.codexclient.events.TurnStarted;
+import dev.codexclient.micrometer.internal.CodexMeters;
+import dev.codexclient.protocol.TurnStatus;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Metrics and tracing for a codex client, through Micrometer: each request the client sends and each turn becomes
+ * an {@link Observation} (a span with Micrometer Tracing, a timer with a meter handler), and with a
+ * {@link MeterRegistry} the client also counts tokens, approvals and the server's requests, and gauges its active
+ * turns and open connections.
+ *
+ * <pre>{@code
+ * CodexClient client = CodexClient.builder()
+ *         .eventListener(MicrometerEventListener.builder(observationRegistry).meterRegistry(meterRegistry).build())
+ *         .build();
+ * }</pre>
+ *
+ * <p>What it makes:
+ * <ul>
+ *   <li>observation {@value DefaultCodexRequestObservationConvention#NAME}: one per request, with the key values
+ *       {@value DefaultCodexRequestObservationConvention#METHOD} and
+ *       {@value DefaultCodexRequestObservationConvention#OUTCOME} (low cardinality), the request id and its attempts
+ *       (high cardinality); see {@link DefaultCodexRequestObservationConvention};</li>
+ *   <li>observation {@value DefaultCodexTurnObservationConvention#NAME}: one per turn, with
+ *       {@value DefaultCodexTurnObservationConvention#STATUS} (low cardinality), the thread and turn ids (high
+ *       cardinality); see {@link DefaultCodexTurnObservationConvention};</li>
+ *   <li>with a meter registry: the counters {@value #TOKENS} (by {@value #TOKEN_TYPE}) and {@value #APPROVALS} (by
+ *       {@value #METHOD} and {@value #DECISION}), the timers {@value #SERVER_REQUESTS} (by {@value #METHOD} and
+ *       {@value #OUTCOME}) and {@value #HANDSHAKES} (by {@value #TRANSPORT}), the gauges {@value #ACTIVE_TURNS} and
+ *       {@value #OPEN_CONNECTIONS}.</li>
+ * </ul>
+ * Tag values are of bounded cardinality: methods and statuses of the protocol, outcomes and decisions of fixed
+ * sets. Ids are high-cardinality key values of the observations only, for traces.
+ *
+ * <p>Observations are started and stopped as the listener receives the events, one after another on a callback
+ * thread of the client, so their times lag the client by the listener's queue, which is normally empty. The timers
+ * of server requests and handshakes record the durations the events carry, measured where they happened.
+ *
+ * <p>One listener may serve several clients; the gauges of one meter registry add up every listener's clients.
+ * {@code micrometer-core} is needed only for {@link Builder#meterRegistry(MeterRegistry)}.
+ */
+public final class MicrometerEventListener implements CodexEventListener {
+    /** Gauge: turns started and not yet ended. */
+    public static final String ACTIVE_TURNS = "codex.client.active.turns";
+    /** Gauge: connections open (handshake completed, not yet closed). */
+    public static final String OPEN_CONNECTIONS = "codex.client.open.connections";
+    /** Counter: tokens the turns spent, by {@value #TOKEN_TYPE}. */
+    public static final String TOKENS = "codex.client.tokens";
+    /**
+     * Tag of {@value #TOKENS}: {@code input}, {@code cached_input} (part of the input), {@code output},
+     * {@code reasoning_output} (part of the output).
+     */
+    public static final String TOKEN_TYPE = "codex.token.type";
+    /** Counter: approval requests answered with a decision, by {@value #METHOD} and {@value #DECISION}. */
+    public static final String APPROVALS = "codex.client.approvals";
+    /**
+     * Tag of {@value #APPROVALS}: {@code accept}, {@code accept_for_session}, {@code decline}, {@code cancel},
+     * {@code other}.
+     */
+    public static final String DECISION = "codex.decision";
+    /** Timer: the server's requests to the client, from arrival to answer, by {@value #METHOD} and {@value #OUTCOME}. */
+    public static final String SERVER_REQUESTS = "codex.client.server.requests";
+    /** Timer: the {@code initialize} handshakes, by {@value #TRANSPORT}. */
+    public static final String HANDSHAKES = "codex.client.handshakes";
+    /** Tag of {@value #HANDSHAKES}: {@code stdio}, {@code websocket}, {@code unix}, {@code in-memory}, {@code custom}. */
+    public static final String TRANSPORT = "codex.transport";
+    /** Tag: the JSON-RPC method, e.g. {@code item/commandExecution/requestApproval}. */
+    public static final String METHOD = "codex.method";
+    /**
+     * Tag of {@value #SERVER_REQUESTS}: {@code answered} (by the application's handler or policy),
+     * {@code defaulted} (the client's default answer), {@code failed}, {@code abandoned}.
+     */
+    public static final String OUTCOME = "codex.outcome";
+
+    private final ObservationRegistry observations;
+    /** Null without a meter registry: then micrometer-core need not be present. */
+    private final CodexMeters meters;
+    private final CodexRequestObservationConvention requestConvention;
+    private final CodexTurnObservationConvention turnConvention;
+    private final Map<RequestStarted, Observation> requests = new ConcurrentHashMap<>();
+    private final Map<TurnStarted, Observation> turns = new ConcurrentHashMap<>();
+
+    private MicrometerEventListener(Builder b) {
+        this.observations = b.observations;
+        this.meters = b.meterRegistry == null ? null : new CodexMeters(b.meterRegistry);
+        this.requestConvention = b.requestConvention;
+        this.turnConvention = b.turnConvention;
+    }
+
+    /**
+     * Starts configuring a listener that reports to {@code observations}.
+     *
+     * @param observations where the observations of requests and turns go; {@link ObservationRegistry#NOOP} for
+     *                     none (meters only)
+     * @return a builder
+     */
+    public static Builder builder(ObservationRegistry observations) {
+        return new Builder(observations);
+    }
+
+    /**
+     * Starts the request's observation.
+     *
+     * @param event the event
+     */
+    @Override
+    public void requestStarted(RequestStarted event) {
+        CodexRequestContext context = new CodexRequestContext(event);
+        Observation observation = Observation.createNotStarted(requestConvention,
+                DefaultCodexRequestObservationConvention.INSTANCE, () -> context, observations);
+        if (observation.isNoop()) {
+            return;
+        }
+        requests.put(event, observation.start());
+    }
+
+    /**
+     * Stops the request's observation, with its outcome and error.
+     *
+     * @param event the event
+     */
+    @Override
+    public void requestEnded(RequestEnded event) {
+        Observation observation = requests.remove(event.started());
+        if (observation == null) {
+            return;
+        }
+        ((CodexRequestContext) observation.getContext()).ended(event);
+        event.error().ifPresent(observation::error);
+        observation.stop();
+    }
+
+    /**
+     * Starts the turn's observation; one more active turn.
+     *
+     * @param event the event
+     */
+    @Override
+    public void turnStarted(TurnStarted event) {
+        if (meters != null) {
+            meters.turnStarted();
+        }
+        CodexTurnContext context = new CodexTurnContext(event);
+        Observation observation = Observation.createNotStarted(turnConvention,
+                DefaultCodexTurnObservationConvention.INSTANCE, () -> context, observations);
+        if (!observation.isNoop()) {
+            turns.put(event, observation.start());
+        }
+    }
+
+    /**
+     * Stops the turn's observation with its status, and an error when it failed; counts its tokens.
+     *
+     * @param event the event
+     */
+    @Override
+    public void turnEnded(TurnEnded event) {
+        if (meters != null) {
+            meters.turnEnded(event);
+        }
+        Observation observation = turns.remove(event.started());
+        if (observation == null) {
+            return;
+        }
+        ((CodexTurnContext) observation.getContext()).ended(event);
+        if (!TurnStatus.COMPLETED.equals(event.status())) {
+            event.error().ifPresent(observation::error);
+        }
+        observation.stop();
+    }
+
+    /**
+     * Times the server's request and counts an approval's decision.
+     *
+     * @param event the event
+     */
+    @Override
+    public void serverRequestHandled(ServerRequestHandled event) {
+        if (meters != null) {
+            meters.serverRequestHandled(event);
+        }
+    }
+
+    /**
+     * One more open connection; times the handshake.
+     *
+     * @param event the event
+     */
+    @Override
+    public void connectionOpened(ConnectionOpened event) {
+        if (meters != null) {
+            meters.connectionOpened(event);
+        }
+    }
+
+    /**
+     * One fewer open connection.
+     *
+     * @param event the event
+     */
+    @Override
+    public void connectionClosed(ConnectionClosed event) {
+        if (meters != null) {
+            meters.connectionClosed(event);
+        }
+    }
+
+    /** Configures a {@link MicrometerEventListener}. */
+    public static final class Builder {
+        private final ObservationRegistry observations;
+        private MeterRegistry meterRegistry;
+        private CodexRequestObservationConvention requestConvention;
+        private CodexTurnObservationConvention turnConvention;
+
+        private Builder(ObservationRegistry observations) {
+            this.observations = Objects.requireNonNull(observations, "observations");
+        }
+
+        /**
+         * Where the counters, gauges and server-request timers go (none by default: observations only). Timers of
+         * requests and turns come from the observation registry's meter handler, if it has one.
+         *
+         * @param registry the meter registry
+         * @return this builder
+         */
+        public Builder meterRegistry(MeterRegistry registry) {
+            this.meterRegistry = Objects.requireNonNull(registry, "registry");
+            return this;
+        }
+
+        /**
+         * Names request observations and their key values in place of
+         * {@link DefaultCodexRequestObservationConvention} (a global convention on the registry still wins).
+         *
+         * @param convention the convention
+         * @return this builder
+         */
+        public Builder requestConvention(CodexRequestObservationConvention convention) {
+            this.requestConvention = Objects.requireNonNull(convention, "convention");
+            return this;
+        }
+
+        /**
+         * Names turn observations and their key values in place of {@link DefaultCodexTurnObservationConvention}
+         * (a global convention on the registry still wins).
+         *
+         * @param convention the convention
+         * @return this builder
+         */
+        public Builder turnConvention(CodexTurnObservationConvention convention) {
+            this.turnConvention = Objects.requireNonNull(convention, "convention");
+            return this;
+        }
+
+        /**
+         * The listener; give it to {@code CodexClient.Builder#eventListener}. With a meter registry, registers the
+         * gauges on it.
+         *
+         * @return the listener
+         */
+        public MicrometerEventListener build() {
+            return new MicrometerEventListener(this);
+        }
+    }
+}

@@ -1,0 +1,297 @@
+package dev.codexclient.micrometer;
+
+import static io.micrometer.observation.tck.TestObservationRegistryAssert.assertThat;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.codexclient.ApprovalDecision;
+import dev.codexclient.ApprovalPolicy;
+import dev.codexclient.CodexClient;
+import dev.codexclient.CodexThread;
+import dev.codexclient.DynamicTool;
+import dev.codexclient.ToolResult;
+import dev.codexclient.TurnResult;
+import dev.codexclient.errors.CodexRpcException;
+import dev.codexclient.events.CodexEventListener;
+import dev.codexclient.events.TurnEnded;
+import dev.codexclient.protocol.ClientRequestMethods;
+import dev.codexclient.protocol.ProtocolJson;
+import dev.codexclient.protocol.ThreadListParams;
+import dev.codexclient.protocol.TurnStatus;
+import dev.codexclient.testkit.FakeCodexAppServer;
+import io.micrometer.common.KeyValues;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.tck.TestObservationRegistry;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The listener on a real client talking to the testkit's fake app-server: the observations of requests and turns
+ * (asserted with Micrometer's test registry), the timers a meter handler makes of them, and the listener's own
+ * counters, timers and gauges.
+ */
+@Timeout(60)
+class MicrometerEventListenerTest {
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    private final FakeCodexAppServer fake = new FakeCodexAppServer();
+    private final TestObservationRegistry observations = TestObservationRegistry.create();
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    /** Called after the listener under test (see composite): once it counts a turn, that listener handled it. */
+    private final AtomicInteger turnsEnded = new AtomicInteger();
+    private final CodexEventListener countsTurnEnds = new CodexEventListener() {
+        @Override
+        public void turnEnded(TurnEnded event) {
+            turnsEnded.incrementAndGet();
+        }
+    };
+
+    @AfterEach
+    void closeFake() {
+        fake.close();
+    }
+
+    private CodexClient.Builder client(CodexEventListener listener) {
+        return CodexClient.builder()
+                .transport(fake.connectInMemory())
+                .requestTimeout(Duration.ofSeconds(10))
+                .eventListener(listener);
+    }
+
+    private MicrometerEventListener listener() {
+        return MicrometerEventListener.builder(observations).meterRegistry(meters).build();
+    }
+
+    @Test
+    void aTurnWithAnApprovalAndAToolCallBecomesObservationsAndMeters() throws Exception {
+        observations.observationConfig().observationHandler(new DefaultMeterObservationHandler(meters));
+        fake.onTurnStart(t -> t
+                .tokenUsage(100, 40, 20, 5)
+                .commandApproval("make test", reply -> { })
+                .toolCall("lookup", Map.of("id", 7), reply -> { })
+                .tokenUsage(250, 90, 60, 15)
+                .agentMessage("done")
+                .completed());
+        String threadId;
+        String turnId;
+        try (CodexClient client = client(listener())
+                .experimentalApi(true)
+                .tool(DynamicTool.ofJson("lookup", "Looks a ticket up", emptySchema(),
+                        args -> ToolResult.text("ticket " + args.path("id").asInt())))
+                .onCommandApproval(ApprovalPolicy.sync(command -> ApprovalDecision.ACCEPT))
+                .build()) {
+            awaitCondition("the connection is counted", () -> gauge(MicrometerEventListener.OPEN_CONNECTIONS) == 1);
+            CodexThread thread = client.startThread();
+            TurnResult result = thread.startTurn("go").await(WAIT);
+            assertThat(result.status()).isEqualTo(TurnStatus.COMPLETED);
+            threadId = thread.id();
+            turnId = result.turnId().orElseThrow();
+            awaitCondition("the turn's end is counted", () -> counter(MicrometerEventListener.TOKENS,
+                    MicrometerEventListener.TOKEN_TYPE, "input") > 0);
+        }
+        assertThat(gauge(MicrometerEventListener.OPEN_CONNECTIONS)).isZero();
+        assertThat(gauge(MicrometerEventListener.ACTIVE_TURNS)).isZero();
+
+        // Observations: one per request (initialize, thread/start, turn/start) and one for the turn, all ended.
+        assertThat(observations)
+                .hasNumberOfObservationsWithNameEqualTo(DefaultCodexRequestObservationConvention.NAME, 3)
+                // Outcome and attempts are known once a request has ended.
+                .forAllObservationsWithNameEqualTo(DefaultCodexRequestObservationConvention.NAME, o -> o
+                        .hasLowCardinalityKeyValue(DefaultCodexRequestObservationConvention.OUTCOME, "succeeded")
+                        .hasHighCardinalityKeyValueWithKey(DefaultCodexRequestObservationConvention.REQUEST_ID)
+                        .hasHighCardinalityKeyValue(DefaultCodexRequestObservationConvention.ATTEMPTS, "1"))
+                .hasAnObservation(o -> o.hasNameEqualTo(DefaultCodexRequestObservationConvention.NAME)
+                        .hasContextualNameEqualTo("turn/start")
+                        .hasLowCardinalityKeyValue(DefaultCodexRequestObservationConvention.METHOD, "turn/start"))
+                .hasObservationWithNameEqualTo(DefaultCodexTurnObservationConvention.NAME).that()
+                .hasBeenStarted().hasBeenStopped()
+                .hasContextualNameEqualTo("codex turn")
+                .hasLowCardinalityKeyValue(DefaultCodexTurnObservationConvention.STATUS, "completed")
+                .hasHighCardinalityKeyValue(DefaultCodexTurnObservationConvention.THREAD_ID, threadId)
+                .hasHighCardinalityKeyValue(DefaultCodexTurnObservationConvention.TURN_ID, turnId)
+                .doesNotHaveError();
+
+        // The meter handler's timers carry the low-cardinality key values only: no ids among the tags.
+        assertThat(meters.get(DefaultCodexRequestObservationConvention.NAME)
+                .tags(DefaultCodexRequestObservationConvention.METHOD, "turn/start",
+                        DefaultCodexRequestObservationConvention.OUTCOME, "succeeded").timer().count()).isEqualTo(1);
+        assertThat(meters.get(DefaultCodexTurnObservationConvention.NAME)
+                .tag(DefaultCodexTurnObservationConvention.STATUS, "completed").timer().count()).isEqualTo(1);
+        for (Meter meter : meters.getMeters()) {
+            assertThat(meter.getId().getTags()).extracting(Tag::getKey).doesNotContain(
+                    DefaultCodexRequestObservationConvention.REQUEST_ID,
+                    DefaultCodexTurnObservationConvention.THREAD_ID, DefaultCodexTurnObservationConvention.TURN_ID);
+        }
+
+        // The listener's own meters: tokens of both model calls, the approval, the server requests, the handshake.
+        assertThat(counter(MicrometerEventListener.TOKENS, MicrometerEventListener.TOKEN_TYPE, "input"))
+                .isEqualTo(350);
+        assertThat(counter(MicrometerEventListener.TOKENS, MicrometerEventListener.TOKEN_TYPE, "cached_input"))
+                .isEqualTo(130);
+        assertThat(counter(MicrometerEventListener.TOKENS, MicrometerEventListener.TOKEN_TYPE, "output"))
+                .isEqualTo(80);
+        assertThat(counter(MicrometerEventListener.TOKENS, MicrometerEventListener.TOKEN_TYPE, "reasoning_output"))
+                .isEqualTo(20);
+        assertThat(meters.get(MicrometerEventListener.APPROVALS)
+                .tags(MicrometerEventListener.METHOD, "item/commandExecution/requestApproval",
+                        MicrometerEventListener.DECISION, "accept").counter().count()).isEqualTo(1);
+        assertThat(meters.get(MicrometerEventListener.SERVER_REQUESTS)
+                .tags(MicrometerEventListener.METHOD, "item/tool/call", MicrometerEventListener.OUTCOME, "answered")
+                .timer().count()).isEqualTo(1);
+        assertThat(meters.get(MicrometerEventListener.SERVER_REQUESTS)
+                .tags(MicrometerEventListener.METHOD, "item/commandExecution/requestApproval",
+                        MicrometerEventListener.OUTCOME, "answered").timer().count()).isEqualTo(1);
+        assertThat(meters.get(MicrometerEventListener.HANDSHAKES)
+                .tag(MicrometerEventListener.TRANSPORT, "in-memory").timer().count()).isEqualTo(1);
+    }
+
+    @Test
+    void aFailedRequestAndAFailedTurnCarryTheirOutcomeAndError() throws Exception {
+        fake.on("thread/list").once().respondError(-32600, "no such cursor");
+        fake.onTurnStart(t -> t.agentMessage("trying").failed("the model is unavailable"));
+        try (CodexClient client = client(CodexEventListener.composite(listener(), countsTurnEnds)).build()) {
+            try {
+                client.rpc().call(ClientRequestMethods.THREAD_LIST, ThreadListParams.builder().build())
+                        .get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            } catch (ExecutionException expected) {
+                assertThat(expected.getCause()).isInstanceOf(CodexRpcException.class);
+            }
+            assertThat(client.startThread().startTurn("go").await(WAIT).status()).isEqualTo(TurnStatus.FAILED);
+            awaitCondition("the turn's end was handled", () -> turnsEnded.get() == 1);
+        }
+        assertThat(observations)
+                .hasAnObservation(o -> o.hasNameEqualTo(DefaultCodexRequestObservationConvention.NAME)
+                        .hasLowCardinalityKeyValue(DefaultCodexRequestObservationConvention.METHOD, "thread/list")
+                        .hasLowCardinalityKeyValue(DefaultCodexRequestObservationConvention.OUTCOME, "rpc_error")
+                        .assertThatError().isInstanceOf(CodexRpcException.class))
+                .hasObservationWithNameEqualTo(DefaultCodexTurnObservationConvention.NAME).that()
+                .hasLowCardinalityKeyValue(DefaultCodexTurnObservationConvention.STATUS, "failed")
+                .assertThatError().hasMessageContaining("the model is unavailable");
+        assertThat(gauge(MicrometerEventListener.ACTIVE_TURNS)).isZero();
+    }
+
+    @Test
+    void customConventionsNameTheObservations() throws Exception {
+        fake.onTurnStart(t -> t.agentMessage("ok").completed());
+        MicrometerEventListener listener = MicrometerEventListener.builder(observations)
+                .requestConvention(new DefaultCodexRequestObservationConvention() {
+                    @Override
+                    public String getName() {
+                        return "myapp.codex.calls";
+                    }
+
+                    @Override
+                    public KeyValues getLowCardinalityKeyValues(CodexRequestContext context) {
+                        return super.getLowCardinalityKeyValues(context).and("myapp.tenant", "acme");
+                    }
+                })
+                .turnConvention(new DefaultCodexTurnObservationConvention() {
+                    @Override
+                    public String getContextualName(CodexTurnContext context) {
+                        return "turn " + context.started().threadId();
+                    }
+                })
+                .build();
+        String threadId;
+        try (CodexClient client = client(CodexEventListener.composite(listener, countsTurnEnds)).build()) {
+            CodexThread thread = client.startThread();
+            threadId = thread.id();
+            thread.startTurn("go").await(WAIT);
+            awaitCondition("the turn's end was handled", () -> turnsEnded.get() == 1);
+        }
+        assertThat(observations)
+                .hasNumberOfObservationsWithNameEqualTo(DefaultCodexRequestObservationConvention.NAME, 0)
+                .hasNumberOfObservationsWithNameEqualTo("myapp.codex.calls", 3)
+                .forAllObservationsWithNameEqualTo("myapp.codex.calls",
+                        o -> o.hasLowCardinalityKeyValue("myapp.tenant", "acme"))
+                .hasObservationWithNameEqualTo(DefaultCodexTurnObservationConvention.NAME).that()
+                .hasContextualNameEqualTo("turn " + threadId);
+    }
+
+    @Test
+    void theGaugesOfOneRegistryAddUpEveryClient() {
+        try (CodexClient first = client(listener()).build();
+             CodexClient second = client(MicrometerEventListener.builder(observations).meterRegistry(meters).build())
+                     .build()) {
+            awaitCondition("both connections are counted",
+                    () -> gauge(MicrometerEventListener.OPEN_CONNECTIONS) == 2);
+            first.close();
+            awaitCondition("one is left", () -> gauge(MicrometerEventListener.OPEN_CONNECTIONS) == 1);
+            assertThat(second.isClosed()).isFalse();
+        }
+        assertThat(gauge(MicrometerEventListener.OPEN_CONNECTIONS)).isZero();
+    }
+
+    @Test
+    void withoutAMeterRegistryOnlyObservationsAreMade() {
+        MeterRegistry untouched = new SimpleMeterRegistry();
+        try (CodexClient client = client(MicrometerEventListener.builder(observations).build()).build()) {
+            client.startThread();
+        }
+        assertThat(observations).hasNumberOfObservationsWithNameEqualTo(
+                DefaultCodexRequestObservationConvention.NAME, 2);
+        assertThat(untouched.getMeters()).isEmpty();
+        assertThat(meters.getMeters()).isEmpty();
+    }
+
+    /** The setup of README.md's section "Metrics and tracing (Micrometer)"; keep the two in sync. */
+    @Test
+    void theReadmeSetupWorks() {
+        fake.onTurnStart(t -> t.tokenUsage(7, 0, 3, 0).agentMessage("ok").completed());
+        TestObservationRegistry observationRegistry = observations;
+        MeterRegistry meterRegistry = meters;
+        MicrometerEventListener metrics = MicrometerEventListener.builder(observationRegistry)
+                .meterRegistry(meterRegistry).build();     // meterRegistry(…) is optional: counters, gauges, timers
+        try (CodexClient codex = CodexClient.builder().transport(fake.connectInMemory())
+                .eventListener(CodexEventListener.composite(metrics, countsTurnEnds)).build()) {
+            codex.startThread().startTurn("go").await(WAIT);
+            awaitCondition("the turn's end was handled", () -> turnsEnded.get() == 1);
+        }
+        assertThat(counter(MicrometerEventListener.TOKENS, MicrometerEventListener.TOKEN_TYPE, "input")).isEqualTo(7);
+        assertThat(observations).hasObservationWithNameEqualTo(DefaultCodexTurnObservationConvention.NAME);
+    }
+
+    // ------------------------------------------------------------------------------------------------ helpers
+
+    private double gauge(String name) {
+        return meters.get(name).gauge().value();
+    }
+
+    private double counter(String name, String tag, String value) {
+        return meters.find(name).tag(tag, value).counters().stream().mapToDouble(c -> c.count()).sum();
+    }
+
+    private static ObjectNode emptySchema() {
+        ObjectNode schema = ProtocolJson.mapper().createObjectNode();
+        schema.put("type", "object");
+        schema.putObject("properties");
+        return schema;
+    }
+
+    /** Polls {@code condition}: the listener runs on the client's callback threads, after the calls return. */
+    private static void awaitCondition(String what, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for: " + what);
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package dev.codexclient.spring.boot;
+
+import dev.codexclient.CodexClient;
+import dev.codexclient.micrometer.MicrometerEventListener;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Observes the auto-configured client with Micrometer when the application has {@code codex-client-micrometer} and
+ * an {@link ObservationRegistry} (Spring Boot's Actuator makes one): a {@link MicrometerEventListener} bean, which
+ * the client picks up like any other event-listener bean. Requests and turns become observations (timers with
+ * Actuator's meter handler, spans with Micrometer Tracing); with a {@link MeterRegistry}, tokens, approvals and
+ * server requests are counted too. A {@code MicrometerEventListener} bean of the application's own replaces it.
+ */
+@AutoConfiguration(before = CodexAutoConfiguration.class, afterName = {
+        "org.springframework.boot.actuate.autoconfigure.observation.ObservationAutoConfiguration",
+        "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration"})
+@ConditionalOnClass({CodexClient.class, MicrometerEventListener.class, ObservationRegistry.class,
+        MeterRegistry.class})
+@ConditionalOnBean(ObservationRegistry.class)
+@ConditionalOnProperty(prefix = "codex", name = "enabled", havingValue = "true", matchIfMissing = true)
+public class CodexObservationAutoConfiguration {
+
+    /** Created by Spring when the auto-configuration applies. */
+    public CodexObservationAutoConfiguration() {
+    }
+
+    /**
+     * The listener that turns the client's events into observations and meters.
+     *
+     * @param observations the application's observation registry
+     * @param meters       the application's meter registry, when it has one
+     * @return the listener
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public MicrometerEventListener codexMicrometerEventListener(ObservationRegistry observations,
+                                                                ObjectProvider<MeterRegistry> meters) {
+        MicrometerEventListener.Builder builder = MicrometerEventListener.builder(observations);
+        meters.ifAvailable(builder::meterRegistry);
+        return builder.build();
+    }
+}
