@@ -60,6 +60,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Flow;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
@@ -157,6 +158,11 @@ public final class CodexClient implements AutoCloseable {
             }
 
             @Override
+            public int notificationListeners(CodexClient client) {
+                return client.listeners.size();
+            }
+
+            @Override
             public int turnListeners(CodexTurn turn) {
                 return turn.listenerCount();
             }
@@ -187,6 +193,9 @@ public final class CodexClient implements AutoCloseable {
     private final Duration turnWatchdog;
     private final int replayLimit;
     private final long replayBytesLimit;
+    private final int publisherBufferSize;
+    /** Set once the connection's end was handed to every listener (see Session#onClosed). */
+    private volatile CodexTransportException ended;
     private final Redactor redactor;
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile ServerInfo serverInfo;
@@ -203,6 +212,7 @@ public final class CodexClient implements AutoCloseable {
         this.turnWatchdog = b.turnWatchdog;
         this.replayLimit = b.replayLimit;
         this.replayBytesLimit = b.replayBytes;
+        this.publisherBufferSize = b.publisherBufferSize;
         this.tools = List.copyOf(b.tools.values());
         b.listeners.forEach(listeners::add);
         this.scheduler = b.scheduler != null ? b.scheduler : new SystemScheduler("codex-client-scheduler");
@@ -491,6 +501,45 @@ public final class CodexClient implements AutoCloseable {
         return listeners.add(listener);
     }
 
+    /**
+     * Every notification of the connection as a hot {@link Flow.Publisher}: each subscriber gets the notifications
+     * that arrive from its {@code subscribe} call on, in wire order per codex thread (the order across threads is
+     * the order in which their lanes hand them over). The stream ends with {@code onComplete} when the client is
+     * {@link #close() closed}, and with {@code onError(}{@link CodexTransportException}{@code )} when the connection
+     * fails (the server exits, the socket drops); either comes after the notifications already received.
+     *
+     * <pre>{@code
+     * Flux<ServerNotification> all = JdkFlowAdapter.flowPublisherToFlux(client.notifications());
+     * all.ofType(ServerNotification.ThreadStarted.class).subscribe(t -> log.info("thread {}", t.params()));
+     * }</pre>
+     *
+     * <p>Backpressure, threading and cancellation as for {@link CodexTurn#publisher()}: a subscriber that lets more
+     * than {@link Builder#publisherBufferSize(int)} notifications wait ends with
+     * {@link dev.codexclient.errors.CodexBackpressureException}, and only that subscriber.
+     */
+    public Flow.Publisher<ServerNotification> notifications() {
+        return FlowPublishers.notifications(this);
+    }
+
+    /** Like {@link #onNotification}, with {@code onEnd} told why when the connection ends. */
+    Subscription subscribeNotifications(Consumer<? super ServerNotification> listener, Consumer<Throwable> onEnd) {
+        Listeners.Entry<ServerNotification> entry = listeners.entry(listener, () -> { }, onEnd);
+        listeners.add(entry);
+        endIfEnded(entry);
+        return entry;
+    }
+
+    /**
+     * Ends a subscription added after the connection's end was handed out, which would otherwise never be told.
+     * (One added while it is being handed out may be told twice; ending is idempotent.)
+     */
+    void endIfEnded(Listeners.Entry<?> entry) {
+        CodexTransportException cause = ended;
+        if (cause != null) {
+            entry.end(cause);
+        }
+    }
+
     // ------------------------------------------------------------------------------------------------ closing
 
     /** True once the client was closed or the connection ended. */
@@ -592,8 +641,15 @@ public final class CodexClient implements AutoCloseable {
         public void onClosed(CodexTransportException cause) {
             // Not `closed`: that flag guards close(), which must still release the executor and transport after
             // the server died on its own; isClosed() already reports the ended connection.
-            held.releaseAll(cause);
             scheduler.shutdown();
+            // Behind the events already read, on every lane: a turn, thread or notification subscription ends after
+            // the last event it could get, not while its thread's lane still holds some.
+            connection.executeAfterQueuedEvents(() -> {
+                // Set first: a subscription added while this runs finds it (see endIfEnded).
+                ended = cause;
+                held.releaseAll(cause);
+                listeners.endAll(cause);
+            });
         }
     }
 
@@ -608,6 +664,15 @@ public final class CodexClient implements AutoCloseable {
 
     ObjectMapper userMapper() {
         return userMapper;
+    }
+
+    /** Whether {@link #close()} was called (as opposed to the connection failing on its own). */
+    boolean closeRequested() {
+        return closed.get();
+    }
+
+    int publisherBufferSize() {
+        return publisherBufferSize;
     }
 
     int replayLimit() {
@@ -718,6 +783,7 @@ public final class CodexClient implements AutoCloseable {
         private ObjectMapper userMapper;
         private int replayLimit = 10_000;
         private long replayBytes = 8L * 1024 * 1024;
+        private int publisherBufferSize = 4096;
         /** This client's own: secrets registered with one client are never masked or kept by another. */
         private final Redactor redactor = new Redactor();
 
@@ -940,6 +1006,22 @@ public final class CodexClient implements AutoCloseable {
                 throw new IllegalArgumentException("turnReplayBytes must not be negative");
             }
             this.replayBytes = bytes;
+            return this;
+        }
+
+        /**
+         * How many events a subscription to one of the client's {@link java.util.concurrent.Flow.Publisher}s
+         * ({@link CodexTurn#publisher()}, {@link CodexThread#publisher()}, {@link CodexClient#notifications()}) holds
+         * for its subscriber before it gives up on it (default 4096). Events wait there until the subscriber
+         * requests them; a turn's replayed events do not count. When more wait, that subscription alone ends with
+         * {@link dev.codexclient.errors.CodexBackpressureException}: the connection never waits for a subscriber
+         * and no event is dropped in silence.
+         */
+        public Builder publisherBufferSize(int events) {
+            if (events < 1) {
+                throw new IllegalArgumentException("publisherBufferSize must be positive: " + events);
+            }
+            this.publisherBufferSize = events;
             return this;
         }
 

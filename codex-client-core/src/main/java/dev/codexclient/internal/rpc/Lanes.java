@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,6 +65,26 @@ public final class Lanes {
                 case RETIRED -> lanes.remove(key, lane);
             }
         }
+    }
+
+    /**
+     * Runs {@code task} once every task queued now, on any lane, has run: on the lane that finishes last (on the
+     * calling thread when no lane has work). Tasks queued later are not waited for. Any thread.
+     */
+    public void executeAfterAll(Runnable task) {
+        List<String> keys = new ArrayList<>(lanes.keySet());
+        // One count per lane, plus one for this call, so the task cannot run before every lane has been visited.
+        AtomicInteger left = new AtomicInteger(keys.size() + 1);
+        Runnable arrive = () -> {
+            if (left.decrementAndGet() == 0) {
+                task.run();
+            }
+        };
+        for (String key : keys) {
+            // A lane that retired since the snapshot is simply started anew: the order per key still holds.
+            execute(key, arrive);
+        }
+        arrive.run();
     }
 
     /** Starts a batch (reader thread): lanes that become busy start only at {@link #endBatch()}. */
