@@ -1012,10 +1012,12 @@ public final class CodexClient implements AutoCloseable {
         /**
          * How many events a subscription to one of the client's {@link java.util.concurrent.Flow.Publisher}s
          * ({@link CodexTurn#publisher()}, {@link CodexThread#publisher()}, {@link CodexClient#notifications()}) holds
-         * for its subscriber before it gives up on it (default 4096). Events wait there until the subscriber
-         * requests them; a turn's replayed events do not count. When more wait, that subscription alone ends with
-         * {@link dev.codexclient.errors.CodexBackpressureException}: the connection never waits for a subscriber
-         * and no event is dropped in silence.
+         * beyond what its subscriber requested, before it gives up on that subscriber (default 4096). Events within
+         * the outstanding demand are on their way to {@code onNext}; a turn's replayed events do not count either.
+         * When more wait, that subscription alone ends with
+         * {@link dev.codexclient.errors.CodexBackpressureException}: the connection never waits for a subscriber and
+         * no event is dropped in silence. A subscription thus holds at most its outstanding demand plus this many
+         * events (a subscriber that requests {@code Long.MAX_VALUE} takes on the buffering itself).
          */
         public Builder publisherBufferSize(int events) {
             if (events < 1) {

@@ -277,10 +277,10 @@ public final class CodexTurn {
      *       .subscribe(d -> System.out.print(d.params().delta()));
      * }</pre>
      *
-     * <p>Backpressure: events are handed to {@code onNext} only as requested. Events the subscriber has not taken
-     * wait in its subscription's buffer; when more than {@link CodexClient.Builder#publisherBufferSize(int)} live
-     * events wait (the replayed ones do not count: the turn keeps them anyway), the subscription ends with
-     * {@link dev.codexclient.errors.CodexBackpressureException}. The connection is never slowed down and no event
+     * <p>Backpressure: events are handed to {@code onNext} only as requested. Events beyond the outstanding demand
+     * wait in the subscription's buffer; when more than {@link CodexClient.Builder#publisherBufferSize(int)} live
+     * events wait there (the replayed ones do not count: the turn keeps them anyway), the subscription ends with
+     * {@link dev.codexclient.errors.CodexBackpressureException}, at once, without waiting for demand. The connection is never slowed down and no event
      * is dropped in silence. Signals come one at a time, never on the connection's reader thread, each
      * subscription on a delivery lane of its own: a slow subscriber holds up neither the thread's listeners nor
      * other subscribers, and the client may be called from {@code onNext} or {@code onComplete}, blocking forms

@@ -1,9 +1,9 @@
 package dev.codexclient.errors;
 
 /**
- * A {@link java.util.concurrent.Flow.Subscriber} of one of the client's publishers did not keep up: more events
- * arrived than it had requested, and they filled the subscription's buffer
- * ({@link dev.codexclient.CodexClient.Builder#publisherBufferSize(int)}). The publisher does not slow the connection
+ * A {@link java.util.concurrent.Flow.Subscriber} of one of the client's publishers did not keep up: events kept
+ * arriving beyond what it had requested, and they filled the subscription's buffer
+ * ({@link dev.codexclient.CodexClient.Builder#publisherBufferSize(int)} events beyond the outstanding demand). The publisher does not slow the connection
  * down for one subscriber, nor drop events in silence: it ends that subscription with this exception (through
  * {@code onError}, which needs no demand) and lets go of the events it held. Other listeners and subscribers are not
  * affected.
@@ -21,7 +21,7 @@ public class CodexBackpressureException extends CodexException {
      * A subscription whose buffer overflowed.
      *
      * @param source     what the subscription was to (e.g. {@code "turn t1 of thread th1"})
-     * @param bufferSize how many undelivered events the subscription could hold
+     * @param bufferSize how many events beyond the subscriber's demand the subscription could hold
      */
     public CodexBackpressureException(String source, int bufferSize) {
         super("the subscriber to " + source + " did not keep up: " + bufferSize + " events arrived beyond what it "
@@ -37,7 +37,7 @@ public class CodexBackpressureException extends CodexException {
         return source;
     }
 
-    /** How many undelivered events the subscription could hold when it overflowed. */
+    /** How many events beyond the subscriber's demand the subscription could hold when it overflowed. */
     public int bufferSize() {
         return bufferSize;
     }

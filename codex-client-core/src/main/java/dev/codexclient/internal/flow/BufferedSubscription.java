@@ -12,11 +12,13 @@ import org.slf4j.LoggerFactory;
  * One {@link Flow.Subscription}: what its source offers is held in a bounded buffer and handed to the subscriber
  * as it requests, one signal at a time, on a serial executor of its own (a delivery lane of the client).
  *
- * <p>The source never waits: {@link #offer} queues and returns. When the subscriber has not taken what it was
- * offered and more than {@code bufferSize} events are held, the subscription ends with a
- * {@link CodexBackpressureException}, signalled at once (onError needs no demand), and the held events are let go.
- * Events handed over as a {@link #offerBacklog backlog} (a turn's replay, which the turn holds anyway) do not
- * count towards the bound.
+ * <p>The source never waits: {@link #offer} queues and returns. Events within the subscriber's outstanding demand
+ * are on their way to its {@code onNext}; when more than {@code bufferSize} events wait beyond that demand (the
+ * subscriber stopped requesting), the subscription ends with a {@link CodexBackpressureException}, signalled at
+ * once (onError needs no demand), and the held events are let go. So a subscription holds at most its outstanding
+ * demand plus {@code bufferSize} events: a subscriber that requests {@code Long.MAX_VALUE} takes on the buffering
+ * itself. Events handed over as a {@link #offerBacklog backlog} (a turn's replay, which the turn holds anyway) do
+ * not count towards the bound.
  *
  * <p>Signals, per the Reactive Streams rules: {@code onSubscribe} first; {@code onNext} only within the demand;
  * the source's end ({@link #complete()}, {@link #error}) after the events held before it; an overflow, a
@@ -63,7 +65,8 @@ public final class BufferedSubscription<T> implements Flow.Subscription {
     /**
      * @param subscriber the subscriber; {@link #start()} sends it its {@code onSubscribe}
      * @param lane       runs the drains, one at a time, in order, never on the connection's reader thread
-     * @param bufferSize how many undelivered events (beyond the backlog) the subscription holds before it overflows
+     * @param bufferSize how many events beyond the outstanding demand (and the backlog) the subscription holds before
+     *                   it overflows
      * @param source     what the subscription is to, for the overflow's message
      */
     public BufferedSubscription(Flow.Subscriber<? super T> subscriber, Executor lane, int bufferSize, String source) {
@@ -115,7 +118,7 @@ public final class BufferedSubscription<T> implements Flow.Subscription {
         schedule();
     }
 
-    /** Queues a live event; overflows the subscription when more than the buffer size are held. */
+    /** Queues a live event; overflows the subscription when more than the buffer size wait beyond the demand. */
     public void offer(T event) {
         Objects.requireNonNull(event, "event");
         boolean overflowed = false;
@@ -124,7 +127,8 @@ public final class BufferedSubscription<T> implements Flow.Subscription {
                 return;
             }
             queue.add(event);
-            if (queue.size() - backlog <= bufferSize) {
+            // Events within the demand are on their way to onNext; what waits beyond it is what the bound is on.
+            if ((long) queue.size() - backlog - demand <= bufferSize) {
                 if (demand == 0 || scheduled) {
                     return;
                 }

@@ -176,15 +176,37 @@ class BufferedSubscriptionTest {
     }
 
     @Test
-    void eventsWithinDemandStillCountWhileTheyWait() {
-        // The bound is on memory: what waits for a slow onNext counts, whatever was requested.
+    void eventsWithinTheDemandWaitBeyondTheBuffer() {
+        // A slow onNext with demand outstanding: what was requested is on its way, the bound is on the rest.
         BufferedSubscription<Integer> s = open(2);
-        subscriber.subscription.request(Long.MAX_VALUE);
-        s.offer(1);
-        s.offer(2);
-        s.offer(3);
+        subscriber.subscription.request(3);
+        for (int i = 0; i < 5; i++) {
+            s.offer(i);
+        }
+        assertThat(releases).hasValue(0);
+        s.offer(5);
+        assertThat(releases).hasValue(1);
         lane.run();
         assertThat(subscriber.items).isEmpty();
+        assertThat(subscriber.error).isInstanceOf(CodexBackpressureException.class);
+    }
+
+    @Test
+    void theBoundFollowsTheDemandAsItIsUsedUp() {
+        BufferedSubscription<Integer> s = open(2);
+        subscriber.subscription.request(3);
+        lane.run();
+        for (int i = 0; i < 3; i++) {
+            s.offer(i);
+        }
+        lane.run();
+        assertThat(subscriber.items).hasSize(3);
+        s.offer(3);
+        s.offer(4);
+        lane.run();
+        assertThat(subscriber.error).isNull();
+        s.offer(5);
+        lane.run();
         assertThat(subscriber.error).isInstanceOf(CodexBackpressureException.class);
     }
 
