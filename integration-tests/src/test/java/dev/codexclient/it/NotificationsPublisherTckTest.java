@@ -3,7 +3,9 @@ package dev.codexclient.it;
 import dev.codexclient.protocol.ServerNotification;
 import java.util.concurrent.Flow;
 import org.reactivestreams.tck.flow.FlowPublisherVerification;
+import org.testng.SkipException;
 import org.testng.annotations.AfterClass;
+import org.testng.annotations.Test;
 
 /**
  * The Reactive Streams TCK against {@link dev.codexclient.CodexClient#notifications()}: a publisher of {@code n}
@@ -26,6 +28,28 @@ public class NotificationsPublisherTckTest extends FlowPublisherVerification<Ser
     @Override
     public Flow.Publisher<ServerNotification> createFailedFlowPublisher() {
         return fixture.failedNotificationsPublisher();
+    }
+
+    /** Why the multicast tests do not apply: they expect every subscriber, subscribed in turn, to see the same. */
+    private static final String HOT = "the notifications are hot: each subscriber gets what arrives after its own "
+            + "subscribe, so subscribers that subscribe one after another while events flow see different parts";
+
+    @Override
+    @Test
+    public void optional_spec111_multicast_mustProduceTheSameElementsInTheSameSequenceToAllOfItsSubscribersWhenRequestingOneByOne() {
+        throw new SkipException(HOT);
+    }
+
+    @Override
+    @Test
+    public void optional_spec111_multicast_mustProduceTheSameElementsInTheSameSequenceToAllOfItsSubscribersWhenRequestingManyUpfront() {
+        throw new SkipException(HOT);
+    }
+
+    @Override
+    @Test
+    public void optional_spec111_multicast_mustProduceTheSameElementsInTheSameSequenceToAllOfItsSubscribersWhenRequestingManyUpfrontAndCompleteAsExpected() {
+        throw new SkipException(HOT);
     }
 
     @AfterClass(alwaysRun = true)
