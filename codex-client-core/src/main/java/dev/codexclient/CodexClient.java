@@ -641,15 +641,15 @@ public final class CodexClient implements AutoCloseable {
         public void onClosed(CodexTransportException cause) {
             // Not `closed`: that flag guards close(), which must still release the executor and transport after
             // the server died on its own; isClosed() already reports the ended connection.
+            // Set first: a subscription added from now on is ended at once (see endIfEnded).
+            ended = cause;
+            // At once, as before any subscription existed: a listener blocked on a turn of another thread is
+            // released by that turn's failure, so nothing here may wait for the lanes.
+            held.releaseAll(cause);
             scheduler.shutdown();
-            // Behind the events already read, on every lane: a turn, thread or notification subscription ends after
-            // the last event it could get, not while its thread's lane still holds some.
-            connection.executeAfterQueuedEvents(() -> {
-                // Set first: a subscription added while this runs finds it (see endIfEnded).
-                ended = cause;
-                held.releaseAll(cause);
-                listeners.endAll(cause);
-            });
+            // Notification listeners keep getting what the lanes still hold; the notifications' subscriptions end
+            // behind it, on every lane (ending only queues their last signal, so this waits for nothing).
+            connection.executeAfterQueuedEvents(() -> listeners.endAll(cause));
         }
     }
 
