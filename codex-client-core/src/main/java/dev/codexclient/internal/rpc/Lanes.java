@@ -12,8 +12,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Delivery lanes: one per codex thread (and one for events that name no thread), each running its tasks one at a
- * time, in submission order, on a shared pool. A thread's events stay in wire order while a slow listener on one
+ * Delivery lanes: one per codex thread (and one for events that name no thread, and one for each subscription to
+ * a Flow publisher of the client), each running its tasks one at a time, in submission order, on a shared pool. A thread's events stay in wire order while a slow listener on one
  * thread never holds up another.
  *
  * <p>A lane exists only while it has work: it is created by the first task for its key and removed when its queue
