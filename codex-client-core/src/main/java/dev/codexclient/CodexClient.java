@@ -516,6 +516,8 @@ public final class CodexClient implements AutoCloseable {
      * <p>Backpressure, threading and cancellation as for {@link CodexTurn#publisher()}: a subscriber that lets more
      * than {@link Builder#publisherBufferSize(int)} notifications wait ends with
      * {@link dev.codexclient.errors.CodexBackpressureException}, and only that subscriber.
+     *
+     * @return a hot publisher of every notification of the connection
      */
     public Flow.Publisher<ServerNotification> notifications() {
         return FlowPublishers.notifications(this);
@@ -1018,6 +1020,10 @@ public final class CodexClient implements AutoCloseable {
          * {@link dev.codexclient.errors.CodexBackpressureException}: the connection never waits for a subscriber and
          * no event is dropped in silence. A subscription thus holds at most its outstanding demand plus this many
          * events (a subscriber that requests {@code Long.MAX_VALUE} takes on the buffering itself).
+         *
+         * @param events how many events may wait beyond a subscriber's demand; at least 1
+         * @return this builder
+         * @throws IllegalArgumentException when {@code events} is less than 1
          */
         public Builder publisherBufferSize(int events) {
             if (events < 1) {

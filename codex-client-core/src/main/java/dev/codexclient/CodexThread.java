@@ -385,6 +385,8 @@ public final class CodexThread {
      * Backpressure, threading and cancellation as for {@link CodexTurn#publisher()}: a subscriber that lets more
      * than {@link CodexClient.Builder#publisherBufferSize(int)} events wait ends with
      * {@link dev.codexclient.errors.CodexBackpressureException}.
+     *
+     * @return a hot publisher of this thread's events
      */
     public Flow.Publisher<ServerNotification> publisher() {
         return FlowPublishers.thread(client, this);

@@ -289,6 +289,8 @@ public final class CodexTurn {
      *
      * <p>Each call to {@code subscribe} opens an independent subscription; the publisher may be subscribed to any
      * number of times.
+     *
+     * @return a publisher of this turn's events, from its start to its end
      */
     public Flow.Publisher<ServerNotification> publisher() {
         return FlowPublishers.turn(client, this);

@@ -32,12 +32,20 @@ public class CodexBackpressureException extends CodexException {
         this.bufferSize = bufferSize;
     }
 
-    /** What the subscription was to, e.g. {@code "turn t1 of thread th1"} or {@code "the client's notifications"}. */
+    /**
+     * What the subscription was to.
+     *
+     * @return e.g. {@code "turn t1 of thread th1"}, {@code "thread th1"} or {@code "the client's notifications"}
+     */
     public String source() {
         return source;
     }
 
-    /** How many events beyond the subscriber's demand the subscription could hold when it overflowed. */
+    /**
+     * How many events beyond the subscriber's demand the subscription could hold when it overflowed.
+     *
+     * @return the subscription's buffer size ({@code CodexClient.Builder#publisherBufferSize})
+     */
     public int bufferSize() {
         return bufferSize;
     }

@@ -81,7 +81,12 @@ public final class ClientInternals {
         return access().turnListeners(turn);
     }
 
-    /** How many listeners the client's notifications have (onNotification, notifications() subscriptions). */
+    /**
+     * How many listeners the client's notifications have (onNotification, notifications() subscriptions).
+     *
+     * @param client the client
+     * @return the number of notification listeners
+     */
     public static int notificationListeners(CodexClient client) {
         return access().notificationListeners(client);
     }

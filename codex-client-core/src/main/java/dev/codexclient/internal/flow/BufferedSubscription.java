@@ -63,6 +63,8 @@ public final class BufferedSubscription<T> implements Flow.Subscription {
     private boolean released;
 
     /**
+     * A subscription not yet started.
+     *
      * @param subscriber the subscriber; {@link #start()} sends it its {@code onSubscribe}
      * @param lane       runs the drains, one at a time, in order, never on the connection's reader thread
      * @param bufferSize how many events beyond the outstanding demand (and the backlog) the subscription holds before
@@ -87,6 +89,8 @@ public final class BufferedSubscription<T> implements Flow.Subscription {
     /**
      * Sets what ends the subscription's hold on its source (a listener's close); runs it at once when the
      * subscription already ended. Called once.
+     *
+     * @param release closes the subscription's listener
      */
     public void onRelease(Runnable release) {
         Objects.requireNonNull(release, "release");
@@ -100,12 +104,20 @@ public final class BufferedSubscription<T> implements Flow.Subscription {
         }
     }
 
-    /** Whether the subscription ended (cancelled, overflowed, or its end was taken for delivery). */
+    /**
+     * Whether the subscription ended.
+     *
+     * @return true once cancelled, overflowed, or its end was taken for delivery
+     */
     public synchronized boolean isDone() {
         return done;
     }
 
-    /** Queues an event the source had before this subscription (a replay): it does not count against the bound. */
+    /**
+     * Queues an event the source had before this subscription (a replay): it does not count against the bound.
+     *
+     * @param event the event
+     */
     public void offerBacklog(T event) {
         Objects.requireNonNull(event, "event");
         synchronized (this) {
@@ -118,7 +130,11 @@ public final class BufferedSubscription<T> implements Flow.Subscription {
         schedule();
     }
 
-    /** Queues a live event; overflows the subscription when more than the buffer size wait beyond the demand. */
+    /**
+     * Queues a live event; overflows the subscription when more than the buffer size wait beyond the demand.
+     *
+     * @param event the event
+     */
     public void offer(T event) {
         Objects.requireNonNull(event, "event");
         boolean overflowed = false;
@@ -156,7 +172,11 @@ public final class BufferedSubscription<T> implements Flow.Subscription {
         end(null);
     }
 
-    /** The source failed: {@code onError(cause)} follows the events already queued. */
+    /**
+     * The source failed: {@code onError(cause)} follows the events already queued.
+     *
+     * @param cause why the source failed
+     */
     public void error(Throwable cause) {
         end(Objects.requireNonNull(cause, "cause"));
     }

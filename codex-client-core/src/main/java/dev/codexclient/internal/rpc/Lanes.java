@@ -70,6 +70,8 @@ public final class Lanes {
     /**
      * Runs {@code task} once every task queued now, on any lane, has run: on the lane that finishes last (on the
      * calling thread when no lane has work). Tasks queued later are not waited for. Any thread.
+     *
+     * @param task what to run behind every lane's queued tasks; it must not block
      */
     public void executeAfterAll(Runnable task) {
         List<String> keys = new ArrayList<>(lanes.keySet());

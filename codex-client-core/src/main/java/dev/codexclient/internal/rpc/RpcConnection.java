@@ -252,6 +252,8 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
     /**
      * Runs {@code task} after every event already queued on any lane has been delivered (on the lane that finishes
      * last). The client layer ends its client-wide subscriptions this way, behind the last event they could get.
+     *
+     * @param task what to run once the lanes have delivered what they hold; it must not block
      */
     public void executeAfterQueuedEvents(Runnable task) {
         lanes.executeAfterAll(task);
