@@ -62,6 +62,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Flow;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
@@ -159,6 +160,11 @@ public final class CodexClient implements AutoCloseable {
             }
 
             @Override
+            public int notificationListeners(CodexClient client) {
+                return client.listeners.size();
+            }
+
+            @Override
             public int turnListeners(CodexTurn turn) {
                 return turn.listenerCount();
             }
@@ -189,6 +195,9 @@ public final class CodexClient implements AutoCloseable {
     private final Duration turnWatchdog;
     private final int replayLimit;
     private final long replayBytesLimit;
+    private final int publisherBufferSize;
+    /** Set once the connection's end was handed to every listener (see Session#onClosed). */
+    private volatile CodexTransportException ended;
     private final Redactor redactor;
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile ServerInfo serverInfo;
@@ -208,6 +217,7 @@ public final class CodexClient implements AutoCloseable {
         this.turnWatchdog = b.turnWatchdog;
         this.replayLimit = b.replayLimit;
         this.replayBytesLimit = b.replayBytes;
+        this.publisherBufferSize = b.publisherBufferSize;
         this.tools = List.copyOf(b.tools.values());
         b.listeners.forEach(listeners::add);
         this.scheduler = b.scheduler != null ? b.scheduler : new SystemScheduler("codex-client-scheduler");
@@ -622,6 +632,47 @@ public final class CodexClient implements AutoCloseable {
         return listeners.add(listener);
     }
 
+    /**
+     * Every notification of the connection as a hot {@link Flow.Publisher}: each subscriber gets the notifications
+     * that arrive from its {@code subscribe} call on, in wire order per codex thread (the order across threads is
+     * the order in which their lanes hand them over). The stream ends with {@code onComplete} when the client is
+     * {@link #close() closed}, and with {@code onError(}{@link CodexTransportException}{@code )} when the connection
+     * fails (the server exits, the socket drops); either comes after the notifications already received.
+     *
+     * <pre>{@code
+     * Flux<ServerNotification> all = JdkFlowAdapter.flowPublisherToFlux(client.notifications());
+     * all.ofType(ServerNotification.ThreadStarted.class).subscribe(t -> log.info("thread {}", t.params()));
+     * }</pre>
+     *
+     * <p>Backpressure, threading and cancellation as for {@link CodexTurn#publisher()}: a subscriber that lets more
+     * than {@link Builder#publisherBufferSize(int)} notifications wait ends with
+     * {@link dev.codexclient.errors.CodexBackpressureException}, and only that subscriber.
+     *
+     * @return a hot publisher of every notification of the connection
+     */
+    public Flow.Publisher<ServerNotification> notifications() {
+        return FlowPublishers.notifications(this);
+    }
+
+    /** Like {@link #onNotification}, with {@code onEnd} told why when the connection ends. */
+    Subscription subscribeNotifications(Consumer<? super ServerNotification> listener, Consumer<Throwable> onEnd) {
+        Listeners.Entry<ServerNotification> entry = listeners.entry(listener, () -> { }, onEnd);
+        listeners.add(entry);
+        endIfEnded(entry);
+        return entry;
+    }
+
+    /**
+     * Ends a subscription added after the connection's end was handed out, which would otherwise never be told.
+     * (One added while it is being handed out may be told twice; ending is idempotent.)
+     */
+    void endIfEnded(Listeners.Entry<?> entry) {
+        CodexTransportException cause = ended;
+        if (cause != null) {
+            entry.end(cause);
+        }
+    }
+
     // ------------------------------------------------------------------------------------------------ closing
 
     /** {@return whether the client was closed or its connection ended} A closed client stays closed. */
@@ -723,9 +774,16 @@ public final class CodexClient implements AutoCloseable {
         public void onClosed(CodexTransportException cause) {
             // Not `closed`: that flag guards close(), which must still release the executor and transport after
             // the server died on its own; isClosed() already reports the ended connection.
+            // Set first: a subscription added from now on is ended at once (see endIfEnded).
+            ended = cause;
+            // At once, as before any subscription existed: a listener blocked on a turn of another thread is
+            // released by that turn's failure, so nothing here may wait for the lanes.
             held.releaseAll(cause);
             closedEvent(cause);
             scheduler.shutdown();
+            // Notification listeners keep getting what the lanes still hold; the notifications' subscriptions end
+            // behind it, on every lane (ending only queues their last signal, so this waits for nothing).
+            connection.executeAfterQueuedEvents(() -> listeners.endAll(cause));
         }
     }
 
@@ -740,6 +798,15 @@ public final class CodexClient implements AutoCloseable {
 
     ObjectMapper userMapper() {
         return userMapper;
+    }
+
+    /** Whether {@link #close()} was called (as opposed to the connection failing on its own). */
+    boolean closeRequested() {
+        return closed.get();
+    }
+
+    int publisherBufferSize() {
+        return publisherBufferSize;
     }
 
     int replayLimit() {
@@ -850,6 +917,7 @@ public final class CodexClient implements AutoCloseable {
         private ObjectMapper userMapper;
         private int replayLimit = 10_000;
         private long replayBytes = 8L * 1024 * 1024;
+        private int publisherBufferSize = 4096;
         /** This client's own: secrets registered with one client are never masked or kept by another. */
         private final Redactor redactor = new Redactor();
 
@@ -1175,6 +1243,28 @@ public final class CodexClient implements AutoCloseable {
                 throw new IllegalArgumentException("turnReplayBytes must not be negative");
             }
             this.replayBytes = bytes;
+            return this;
+        }
+
+        /**
+         * How many events a subscription to one of the client's {@link java.util.concurrent.Flow.Publisher}s
+         * ({@link CodexTurn#publisher()}, {@link CodexThread#publisher()}, {@link CodexClient#notifications()}) holds
+         * beyond what its subscriber requested, before it gives up on that subscriber (default 4096). Events within
+         * the outstanding demand are on their way to {@code onNext}; a turn's replayed events do not count either.
+         * When more wait, that subscription alone ends with
+         * {@link dev.codexclient.errors.CodexBackpressureException}: the connection never waits for a subscriber and
+         * no event is dropped in silence. A subscription thus holds at most its outstanding demand plus this many
+         * events (a subscriber that requests {@code Long.MAX_VALUE} takes on the buffering itself).
+         *
+         * @param events how many events may wait beyond a subscriber's demand; at least 1
+         * @return this builder
+         * @throws IllegalArgumentException when {@code events} is less than 1
+         */
+        public Builder publisherBufferSize(int events) {
+            if (events < 1) {
+                throw new IllegalArgumentException("publisherBufferSize must be positive: " + events);
+            }
+            this.publisherBufferSize = events;
             return this;
         }
 

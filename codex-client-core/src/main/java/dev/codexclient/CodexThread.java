@@ -21,6 +21,7 @@ import dev.codexclient.protocol.UserInput;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Flow;
 import java.util.function.Consumer;
 
 /**
@@ -468,6 +469,32 @@ public final class CodexThread {
         Listeners.Entry<ServerNotification> entry = router.listeners.entry(listener, () -> client.held().unhold(router));
         router.listeners.add(entry);
         return entry;
+    }
+
+    /** Like {@link #onEvent}, with {@code onEnd} told why when the client lets go of the thread. */
+    Subscription subscribe(Consumer<? super ServerNotification> listener, Consumer<Throwable> onEnd) {
+        ThreadRouter router = client.held().hold(this);
+        Listeners.Entry<ServerNotification> entry = router.listeners.entry(listener,
+                () -> client.held().unhold(router), onEnd);
+        router.listeners.add(entry);
+        client.endIfEnded(entry);
+        return entry;
+    }
+
+    /**
+     * The events of this thread (turn events included) as a hot {@link Flow.Publisher}: each subscriber gets the
+     * events that arrive from its {@code subscribe} call on, in wire order. The client holds the thread while a
+     * subscription is open. The stream ends with {@code onComplete} when the thread's events stop (the server
+     * closed the thread, it was archived or {@link #unsubscribe() unsubscribed}, or the client was closed) and with
+     * {@code onError(}{@link dev.codexclient.errors.CodexTransportException}{@code )} when the connection fails.
+     * Backpressure, threading and cancellation as for {@link CodexTurn#publisher()}: a subscriber that lets more
+     * than {@link CodexClient.Builder#publisherBufferSize(int)} events wait ends with
+     * {@link dev.codexclient.errors.CodexBackpressureException}.
+     *
+     * @return a hot publisher of this thread's events
+     */
+    public Flow.Publisher<ServerNotification> publisher() {
+        return FlowPublishers.thread(client, this);
     }
 
     void onLane(Runnable task) {

@@ -33,6 +33,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Flow;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -144,11 +145,26 @@ public final class CodexTurn {
      */
     public Subscription onEvent(Consumer<? super ServerNotification> listener) {
         Objects.requireNonNull(listener, "listener");
-        Listeners.Entry<ServerNotification> entry = listeners.entry(listener, () -> { });
+        return subscribe(listener, listener);
+    }
+
+    /**
+     * Like {@link #onEvent}, with the replayed events handed to {@code replayed} and the ones that arrive from then
+     * on to {@code live}.
+     */
+    Subscription subscribe(Consumer<? super ServerNotification> replayed, Consumer<? super ServerNotification> live) {
+        Listeners.Entry<ServerNotification> entry = listeners.entry(live, () -> { });
         thread.onLane(() -> {
             deliverEarly();
             for (Replayed r : replay) {
-                entry.deliver(r.event());
+                if (entry.isClosed()) {
+                    return;
+                }
+                try {
+                    replayed.accept(r.event());
+                } catch (RuntimeException e) {
+                    LOG.warn("A turn listener threw; other listeners still get the event", e);
+                }
             }
             // After the turn ended nothing more comes: keep no reference to the listener.
             if (!ended.get()) {
@@ -287,6 +303,48 @@ public final class CodexTurn {
      */
     public TurnEventStream events(Duration timeout) {
         return new TurnEventStream(this, client, CodexClient.positive(timeout, "timeout"));
+    }
+
+    /**
+     * The turn's events as a {@link Flow.Publisher}, for Reactor, Kotlin coroutines, RxJava, Mutiny or any
+     * Reactive Streams consumer. Each subscriber gets the turn's events in wire order from its start (replayed, as
+     * far as the client's {@link CodexClient.Builder#turnReplayLimit replay buffer} reaches, then live) and then
+     * the turn's end:
+     * <ul>
+     *   <li>{@code onComplete} after the last event, {@code turn/completed}, when the turn completed or was
+     *       interrupted (also when the client gave up waiting for an interrupted turn: {@link TurnResult#stalled()});
+     *       a subscriber that comes after the end gets the replay, then {@code onComplete};</li>
+     *   <li>{@code onError(}{@link dev.codexclient.errors.CodexTurnFailedException}{@code )} after
+     *       {@code turn/completed} when the turn failed;</li>
+     *   <li>{@code onError} with the cause {@link #result()} fails with when the turn cannot complete: the
+     *       connection ended or the client was closed ({@link dev.codexclient.errors.CodexTransportException}), or
+     *       the thread was let go of.</li>
+     * </ul>
+     *
+     * <pre>{@code
+     * Flux<ServerNotification> events = JdkFlowAdapter.flowPublisherToFlux(turn.publisher());
+     * events.ofType(ServerNotification.ItemAgentMessageDelta.class)
+     *       .limitRate(64)
+     *       .subscribe(d -> System.out.print(d.params().delta()));
+     * }</pre>
+     *
+     * <p>Backpressure: events are handed to {@code onNext} only as requested. Events beyond the outstanding demand
+     * wait in the subscription's buffer; when more than {@link CodexClient.Builder#publisherBufferSize(int)} live
+     * events wait there (the replayed ones do not count: the turn keeps them anyway), the subscription ends with
+     * {@link dev.codexclient.errors.CodexBackpressureException}, at once, without waiting for demand. The connection is never slowed down and no event
+     * is dropped in silence. Signals come one at a time, never on the connection's reader thread, each
+     * subscription on a delivery lane of its own: a slow subscriber holds up neither the thread's listeners nor
+     * other subscribers, and the client may be called from {@code onNext} or {@code onComplete}, blocking forms
+     * included (for example {@code await} on this very turn, or starting the next turn). {@code cancel()} stops
+     * the deliveries and removes the subscription's listener.
+     *
+     * <p>Each call to {@code subscribe} opens an independent subscription; the publisher may be subscribed to any
+     * number of times.
+     *
+     * @return a publisher of this turn's events, from its start to its end
+     */
+    public Flow.Publisher<ServerNotification> publisher() {
+        return FlowPublishers.turn(client, this);
     }
 
     // ------------------------------------------------------------------------------------------------ control
@@ -476,6 +534,12 @@ public final class CodexTurn {
         if (events != null) {
             events.named(thread.id(), turnId);
         }
+    }
+
+    /** The turn id once bound, else {@code fallback}. */
+    String boundIdOr(String fallback) {
+        String turnId = id;
+        return turnId != null ? turnId : fallback;
     }
 
     String boundId() {

@@ -20,12 +20,27 @@ final class Listeners<T> {
         private final Listeners<T> owner;
         private final Consumer<? super T> listener;
         private final Runnable onClose;
+        private final Consumer<Throwable> onEnd;
         private volatile boolean closed;
 
-        private Entry(Listeners<T> owner, Consumer<? super T> listener, Runnable onClose) {
+        private Entry(Listeners<T> owner, Consumer<? super T> listener, Runnable onClose, Consumer<Throwable> onEnd) {
             this.owner = owner;
             this.listener = listener;
             this.onClose = onClose;
+            this.onEnd = onEnd;
+        }
+
+        /** The source ends: tells the listener's owner why (unless it closed first), then closes. */
+        void end(Throwable cause) {
+            if (closed) {
+                return;
+            }
+            try {
+                onEnd.accept(cause);
+            } catch (RuntimeException e) {
+                LOG.warn("A {} subscription failed to take its end", owner.what, e);
+            }
+            close();
         }
 
         /** Calls the listener unless the subscription was closed; a listener that throws is logged. */
@@ -70,7 +85,15 @@ final class Listeners<T> {
 
     /** A subscription for {@code listener}, not yet receiving events: {@link #add} it when it should. */
     Entry<T> entry(Consumer<? super T> listener, Runnable onClose) {
-        return new Entry<>(this, listener, onClose);
+        return entry(listener, onClose, cause -> { });
+    }
+
+    /**
+     * Like {@link #entry(Consumer, Runnable)}, with {@code onEnd} told the cause when the source ends
+     * ({@link #endAll}) before the subscription is closed.
+     */
+    Entry<T> entry(Consumer<? super T> listener, Runnable onClose, Consumer<Throwable> onEnd) {
+        return new Entry<>(this, listener, onClose, onEnd);
     }
 
     /** Registers and returns a listener that receives every event delivered from now on. */
@@ -101,6 +124,13 @@ final class Listeners<T> {
 
     int size() {
         return entries.size();
+    }
+
+    /** The source ended for {@code cause}: tells each subscription why, then closes it (nothing more will come). */
+    void endAll(Throwable cause) {
+        for (Entry<T> e : entries) {
+            e.end(cause);
+        }
     }
 
     /** Closes every subscription (nothing more will come). */

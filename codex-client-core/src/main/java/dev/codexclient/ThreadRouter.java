@@ -167,7 +167,7 @@ final class ThreadRouter {
         for (CodexTurn t : open) {
             t.fail(cause);
         }
-        listeners.closeAll();
+        listeners.endAll(cause);
     }
 
     synchronized List<CodexTurn> activeTurns() {

@@ -25,6 +25,8 @@ public final class ClientInternals {
 
         int turnListeners(CodexTurn turn);
 
+        int notificationListeners(CodexClient client);
+
         void onLane(CodexThread thread, Runnable task);
     }
 
@@ -77,6 +79,16 @@ public final class ClientInternals {
     /** How many listeners a turn delivers to (subscriptions, event streams). */
     public static int turnListeners(CodexTurn turn) {
         return access().turnListeners(turn);
+    }
+
+    /**
+     * How many listeners the client's notifications have (onNotification, notifications() subscriptions).
+     *
+     * @param client the client
+     * @return the number of notification listeners
+     */
+    public static int notificationListeners(CodexClient client) {
+        return access().notificationListeners(client);
     }
 
     /** Runs {@code task} on the thread's delivery lane, after every event queued there. */

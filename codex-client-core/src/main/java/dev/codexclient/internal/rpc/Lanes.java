@@ -7,12 +7,13 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Delivery lanes: one per codex thread (and one for events that name no thread), each running its tasks one at a
- * time, in submission order, on a shared pool. A thread's events stay in wire order while a slow listener on one
+ * Delivery lanes: one per codex thread (and one for events that name no thread, and one for each subscription to
+ * a Flow publisher of the client), each running its tasks one at a time, in submission order, on a shared pool. A thread's events stay in wire order while a slow listener on one
  * thread never holds up another.
  *
  * <p>A lane exists only while it has work: it is created by the first task for its key and removed when its queue
@@ -64,6 +65,28 @@ public final class Lanes {
                 case RETIRED -> lanes.remove(key, lane);
             }
         }
+    }
+
+    /**
+     * Runs {@code task} once every task queued now, on any lane, has run: on the lane that finishes last (on the
+     * calling thread when no lane has work). Tasks queued later are not waited for. Any thread.
+     *
+     * @param task what to run behind every lane's queued tasks; it must not block
+     */
+    public void executeAfterAll(Runnable task) {
+        List<String> keys = new ArrayList<>(lanes.keySet());
+        // One count per lane, plus one for this call, so the task cannot run before every lane has been visited.
+        AtomicInteger left = new AtomicInteger(keys.size() + 1);
+        Runnable arrive = () -> {
+            if (left.decrementAndGet() == 0) {
+                task.run();
+            }
+        };
+        for (String key : keys) {
+            // A lane that retired since the snapshot is simply started anew: the order per key still holds.
+            execute(key, arrive);
+        }
+        arrive.run();
     }
 
     /** Starts a batch (reader thread): lanes that become busy start only at {@link #endBatch()}. */

@@ -273,6 +273,16 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
     }
 
     /**
+     * Runs {@code task} after every event already queued on any lane has been delivered (on the lane that finishes
+     * last). The client layer ends its client-wide subscriptions this way, behind the last event they could get.
+     *
+     * @param task what to run once the lanes have delivered what they hold; it must not block
+     */
+    public void executeAfterQueuedEvents(Runnable task) {
+        lanes.executeAfterAll(task);
+    }
+
+    /**
      * Runs {@code task} on the callback executor, like a listener (so a {@link #close()} from inside it does not
      * wait for itself); runs it on the calling thread once the executor has been shut down.
      */

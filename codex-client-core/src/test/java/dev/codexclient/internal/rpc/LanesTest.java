@@ -209,4 +209,41 @@ class LanesTest {
         }
         assertThat(lanes.size()).isEqualTo(expected);
     }
+
+    @Test
+    void aTaskAfterAllRunsOnceEveryLaneRanWhatItHeld() throws Exception {
+        CountDownLatch releaseA = new CountDownLatch(1);
+        List<String> seen = new CopyOnWriteArrayList<>();
+        lanes.execute("A", () -> {
+            try {
+                releaseA.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            seen.add("A");
+        });
+        CountDownLatch bDone = new CountDownLatch(1);
+        lanes.execute("B", () -> {
+            seen.add("B");
+            bDone.countDown();
+        });
+        CountDownLatch after = new CountDownLatch(1);
+        lanes.executeAfterAll(() -> {
+            seen.add("after");
+            after.countDown();
+        });
+        assertThat(bDone.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(after.getCount()).as("lane A still holds its task").isEqualTo(1);
+
+        releaseA.countDown();
+        assertThat(after.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(seen).containsExactlyInAnyOrder("A", "B", "after").endsWith("after");
+    }
+
+    @Test
+    void aTaskAfterAllRunsAtOnceWhenNoLaneHasWork() {
+        List<String> seen = new ArrayList<>();
+        lanes.executeAfterAll(() -> seen.add("after"));
+        assertThat(seen).containsExactly("after");
+    }
 }

@@ -1,0 +1,78 @@
+package dev.codexclient.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.codexclient.CodexClient;
+import dev.codexclient.CodexThread;
+import dev.codexclient.CodexTurn;
+import dev.codexclient.TurnResult;
+import dev.codexclient.errors.CodexBackpressureException;
+import dev.codexclient.protocol.ServerNotification;
+import dev.codexclient.protocol.TurnStatus;
+import dev.codexclient.testkit.ModelStep;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import reactor.adapter.JdkFlowAdapter;
+import reactor.core.publisher.Flux;
+
+/** A real codex turn consumed through Reactor, with backpressure, driven offline by a scripted model. */
+@Tag("real-codex")
+@Timeout(120)
+class RealCodexFlowTest {
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    @RegisterExtension
+    final RealCodexFixture codex = new RealCodexFixture();
+
+    @Test
+    void aRealTurnStreamsThroughAFluxWithLimitRate() throws Exception {
+        String answer = "The quick brown fox jumps over the lazy dog, twice over.";
+        codex.model.enqueue(ModelStep.reply(answer));
+        try (CodexClient client = codex.client(b -> { })) {
+            CodexThread thread = client.startThread(codex.threadParams().build());
+            CodexTurn turn = thread.startTurn("Say the sentence.");
+            List<Long> requests = new CopyOnWriteArrayList<>();
+
+            List<ServerNotification> events = JdkFlowAdapter.flowPublisherToFlux(turn.publisher())
+                    .doOnRequest(requests::add)
+                    .limitRate(2)
+                    .collectList()
+                    .block(WAIT);
+
+            assertThat(events).isNotEmpty();
+            assertThat(events.get(0)).isInstanceOf(ServerNotification.TurnStarted.class);
+            assertThat(events.get(events.size() - 1)).isInstanceOf(ServerNotification.TurnCompleted.class);
+            String streamed = events.stream()
+                    .filter(ServerNotification.ItemAgentMessageDelta.class::isInstance)
+                    .map(e -> ((ServerNotification.ItemAgentMessageDelta) e).params().delta())
+                    .reduce("", String::concat);
+            assertThat(streamed).isEqualTo(answer);
+            assertThat(requests).allMatch(n -> n <= 2);
+            TurnResult result = turn.await(WAIT);
+            assertThat(result.status()).isEqualTo(TurnStatus.COMPLETED);
+            assertThat(result.finalText()).isEqualTo(answer);
+        }
+    }
+
+    @Test
+    void aStalledSubscriberOverflowsWhileTheRealTurnCompletes() throws Exception {
+        codex.model.enqueue(ModelStep.reply("one two three four five six seven eight"));
+        try (CodexClient client = codex.client(b -> b.publisherBufferSize(2))) {
+            RecordingSubscriber<ServerNotification> stalled = new RecordingSubscriber<>(0);
+            client.notifications().subscribe(stalled);
+            CodexThread thread = client.startThread(codex.threadParams().build());
+
+            TurnResult result = thread.startTurn("Count.").await(WAIT);
+
+            assertThat(result.status()).isEqualTo(TurnStatus.COMPLETED);
+            assertThat(stalled.error()).isInstanceOf(CodexBackpressureException.class);
+            assertThat(stalled.items).isEmpty();
+            assertThat(stalled.violations).isEmpty();
+        }
+    }
+}
