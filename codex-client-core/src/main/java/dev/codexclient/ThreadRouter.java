@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -168,6 +169,23 @@ final class ThreadRouter {
             t.fail(cause);
         }
         listeners.closeAll();
+    }
+
+    /**
+     * The connection was lost: fails the running turns with the failure {@code lost} makes for each (thread id,
+     * turn id), and keeps the thread and its listeners for the restored connection. A turn still starting is left
+     * to its {@code turn/start} call: sent on the lost connection, the call fails with it; made during the outage,
+     * it waits for the restored connection and the turn starts there.
+     */
+    void loseTurns(BiFunction<String, String, ? extends Throwable> lost) {
+        List<CodexTurn> open;
+        synchronized (this) {
+            open = new ArrayList<>(turns.values());
+        }
+        // Each failed turn leaves this router itself (turnEnded).
+        for (CodexTurn t : open) {
+            t.fail(lost.apply(id, t.boundId()));
+        }
     }
 
     synchronized List<CodexTurn> activeTurns() {
