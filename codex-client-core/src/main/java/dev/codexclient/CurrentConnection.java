@@ -16,6 +16,8 @@ import dev.codexclient.internal.rpc.IncomingRequest;
 import dev.codexclient.internal.rpc.RpcConnection;
 import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.protocol.ThreadResumeParams;
+import dev.codexclient.protocol.ThreadResumeResponse;
+import dev.codexclient.protocol.ThreadStatus;
 import dev.codexclient.transport.Transport;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -42,12 +44,15 @@ import org.slf4j.LoggerFactory;
  * with a {@link RestartPolicy}, the loop that replaces a lost one and the wait of the calls made meanwhile.
  *
  * <p>Without a policy a lost connection ends the client, as it always did. With one, the loss of the current
- * connection (noticed after the events it had delivered reached their listeners) starts an outage: the turns that
- * were running fail with {@link CodexServerRestartedException}, and the policy's attempts follow, each after its
- * backoff on the client's scheduler. An attempt opens a new transport from the factory, redoes the handshake and
- * resumes ({@code thread/resume}) the threads the user holds; only then does the new connection become current,
- * so a call made during the outage (which waits, within its timeout) never reaches a server that does not know its
- * thread yet. An outage the policy gives up on ends the client.
+ * connection (noticed after the events it had delivered reached their listeners) starts an outage: the policy's
+ * attempts follow, each after its backoff on the client's scheduler. An attempt opens a new transport from the
+ * factory, redoes the handshake and resumes ({@code thread/resume}) the threads the user holds; only then does the
+ * new connection become current, so a call made during the outage (which waits, within its timeout) never reaches
+ * a server that does not know its thread yet. The turns that were running are settled by their thread's resume: a
+ * server reached again may still run them (they go on), may have finished them (they complete from its report);
+ * otherwise they fail with {@link CodexServerRestartedException}. Handlers of server requests still deciding at
+ * the loss are carried over to the requests' replay ({@link ServerRequestCarryOver}). An outage the policy gives up
+ * on ends the client.
  *
  * <p>Threading: losses are reported on the lost connection's delivery lane; attempts run on the callback executor.
  * The current generation is read without locks; each generation's loss is handled once.
@@ -98,6 +103,8 @@ final class CurrentConnection {
     /** Set once the first handshake succeeded: a server that fails its first handshake is not restarted. */
     private volatile boolean established;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** The server's requests whose handling outlives a lost connection, for their replay on the new one. */
+    private final ServerRequestCarryOver carried = new ServerRequestCarryOver();
     /** The start of each attempt within the budget window, oldest first. Guarded by itself. */
     private final Deque<Long> attemptTimes = new ArrayDeque<>();
 
@@ -142,7 +149,11 @@ final class CurrentConnection {
 
             @Override
             public CompletionStage<?> onRequest(IncomingRequest request) {
-                return session.onRequest(request);
+                if (policy == null) {
+                    return session.onRequest(request);
+                }
+                return carried.handle(request, () -> self[0].connection.isClosed() && !closed.get()
+                        && terminal == null, session::onRequest);
             }
 
             @Override
@@ -281,6 +292,7 @@ final class CurrentConnection {
             return;
         }
         if (policy == null || closed.get() || !established) {
+            carried.cancelAll();
             g.next.completeExceptionally(cause);
             client.ended(cause);
             return;
@@ -291,9 +303,8 @@ final class CurrentConnection {
         if (events.enabled()) {
             events.emit(l -> l.disconnected(new Disconnected(cause, threads.size())));
         }
-        // The turns that were running cannot end normally: each fails, typed, naming its thread and turn.
-        held.loseTurns((threadId, turnId) -> new CodexServerRestartedException(threadId, turnId, cause));
-        Outage outage = new Outage(g, threads, scheduler.nanoTime());
+        // The turns that were running wait for the resume of their thread, which tells whether they go on.
+        Outage outage = new Outage(g, threads, scheduler.nanoTime(), cause);
         outage.next(cause);
     }
 
@@ -302,12 +313,14 @@ final class CurrentConnection {
         final Generation lost;
         final Set<String> threadsAtLoss;
         final long since;
+        final CodexTransportException cause;
         int attempts;
 
-        Outage(Generation lost, Set<String> threadsAtLoss, long since) {
+        Outage(Generation lost, Set<String> threadsAtLoss, long since, CodexTransportException cause) {
             this.lost = lost;
             this.threadsAtLoss = threadsAtLoss;
             this.since = since;
+            this.cause = cause;
         }
 
         /** Schedules the next attempt, or gives up when the policy says so. */
@@ -390,10 +403,18 @@ final class CurrentConnection {
             List<CompletableFuture<Void>> resumes = new ArrayList<>();
             for (String id : ids) {
                 resumes.add(g.connection.call("thread/resume", ThreadResumeParams.builder().threadId(id).build(),
-                        JsonNode.class, null).handle((r, e) -> {
+                        ThreadResumeResponse.class, null).handle((r, e) -> {
                             Throwable failure = e == null ? null : RpcConnection.unwrap(e);
                             if (failure == null) {
                                 held.handle(id).ifPresent(h -> h.loadedOn(g.number));
+                                if (r.thread() != null) {
+                                    held.resumed(r.thread(), (threadId, turnId) ->
+                                            new CodexServerRestartedException(threadId, turnId, cause));
+                                }
+                                if (r.thread() == null || !(r.thread().status() instanceof ThreadStatus.Active)) {
+                                    // Nothing runs on the thread: none of its requests will be sent again.
+                                    carried.cancelThread(id);
+                                }
                                 if (events.enabled()) {
                                     events.emit(l -> l.threadResumed(new ThreadResumed(id)));
                                 }
@@ -407,6 +428,7 @@ final class CurrentConnection {
                                     failure.getMessage());
                             held.forget(id, "could not be resumed on the restored connection: "
                                     + failure.getMessage());
+                            carried.cancelThread(id);
                             return null;
                         }));
             }
@@ -424,6 +446,7 @@ final class CurrentConnection {
             current = g;
             LOG.info("restored the connection to {} after {} attempt(s)", g.transport.describe(), attempts);
             lost.next.complete(g);
+            carried.cancelThreadless();
             // Lost while it was being set up: its loss was not handled then, being no current connection yet.
             CompletableFuture<CodexTransportException> end = g.connection.terminated();
             if (end.isDone()) {
@@ -441,6 +464,7 @@ final class CurrentConnection {
                 events.emit(l -> l.recoveryGaveUp(new RecoveryGaveUp(cause, made)));
             }
             lost.next.completeExceptionally(cause);
+            carried.cancelAll();
             client.ended(cause);
         }
     }
@@ -489,6 +513,7 @@ final class CurrentConnection {
         } finally {
             try {
                 g.connection.close();
+                carried.cancelAll();
                 g.next.completeExceptionally(closedException());
             } finally {
                 shutDownCallbacks();

@@ -87,13 +87,13 @@ final class HeldThreads {
     }
 
     /**
-     * The connection was lost and is being restored: the running turns fail, each with the failure {@code lost}
-     * makes for its thread and turn; the threads, their listeners and handles stay (see
-     * {@link ThreadRouter#loseTurns}).
+     * A held thread was resumed on a restored connection: its turns that were running at the loss are settled from
+     * the server's report (see {@link ThreadRouter#reconcile}).
      */
-    void loseTurns(BiFunction<String, String, ? extends Throwable> lost) {
-        for (ThreadRouter r : new ArrayList<>(routers.values())) {
-            r.loseTurns(lost);
+    void resumed(ThreadInfo onServer, BiFunction<String, String, ? extends Throwable> lost) {
+        ThreadRouter r = routers.get(onServer.id());
+        if (r != null) {
+            r.reconcile(onServer, lost);
         }
     }
 

@@ -1,6 +1,10 @@
 package dev.codexclient;
 
 import dev.codexclient.protocol.ServerNotification;
+import dev.codexclient.protocol.ThreadInfo;
+import dev.codexclient.protocol.ThreadStatus;
+import dev.codexclient.protocol.Turn;
+import dev.codexclient.protocol.TurnStatus;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -172,19 +176,33 @@ final class ThreadRouter {
     }
 
     /**
-     * The connection was lost: fails the running turns with the failure {@code lost} makes for each (thread id,
-     * turn id), and keeps the thread and its listeners for the restored connection. A turn still starting is left
-     * to its {@code turn/start} call: sent on the lost connection, the call fails with it; made during the outage,
-     * it waits for the restored connection and the turn starts there.
+     * The thread was resumed on a restored connection, which reported it as {@code onServer}: each turn that was
+     * running at the loss is settled from that report. A turn the server still runs (a server reached again, whose
+     * thread is active) stays, and its events go on arriving; a turn the server finished meanwhile completes from
+     * the report; any other (a new server, which lost it) fails with the failure {@code lost} makes for it
+     * (thread id, turn id).
      */
-    void loseTurns(BiFunction<String, String, ? extends Throwable> lost) {
+    void reconcile(ThreadInfo onServer, BiFunction<String, String, ? extends Throwable> lost) {
         List<CodexTurn> open;
         synchronized (this) {
             open = new ArrayList<>(turns.values());
         }
-        // Each failed turn leaves this router itself (turnEnded).
+        boolean running = onServer.status() instanceof ThreadStatus.Active;
         for (CodexTurn t : open) {
-            t.fail(lost.apply(id, t.boundId()));
+            String turnId = t.boundId();
+            Turn reported = onServer.turns() == null ? null : onServer.turns().stream()
+                    .filter(x -> x.id() != null && x.id().equals(turnId)).findFirst().orElse(null);
+            TurnStatus status = reported == null ? null : reported.status();
+            if (running && status == TurnStatus.IN_PROGRESS) {
+                continue;
+            }
+            if (status == TurnStatus.COMPLETED || status == TurnStatus.FAILED) {
+                // On the lane, so that a turn/completed that arrived meanwhile settles it first.
+                client.onLane(id, () -> t.completeFromServer(reported));
+            } else {
+                // Each failed turn leaves this router itself (turnEnded).
+                t.fail(lost.apply(id, turnId));
+            }
         }
     }
 

@@ -122,15 +122,16 @@ class RestartPolicyTest {
                 streaming.get(WAIT.toSeconds(), TimeUnit.SECONDS);
 
                 fake.apply(Fault.exit(137));
+                events.next(Disconnected.class);
+                // Settled by the resume of its thread: the new server does not run it.
+                assertThat(running.isDone()).isFalse();
+                clock.advance(FIRST_BACKOFF);
                 assertThat(failureOf(running.result(), WAIT))
                         .isInstanceOfSatisfying(CodexServerRestartedException.class, e -> {
                             assertThat(e.threadId()).isEqualTo(thread.id());
                             assertThat(e.turnId()).contains(running.id());
                             assertThat(e.exitCode()).hasValue(137);
                         });
-                events.next(Disconnected.class);
-
-                clock.advance(FIRST_BACKOFF);
                 events.next(ConnectionRestored.class);
                 assertThat(events.next(ThreadResumed.class).threadId()).isEqualTo(thread.id());
                 assertThat(thread.startTurn("retry").await(WAIT).finalText()).contains("retried");
