@@ -847,11 +847,14 @@ public final class CodexClient implements AutoCloseable {
          * a WebSocket or Unix-socket connection drops, the client reconnects (with a
          * {@link #transportFactory(Supplier) transport factory}). Either way the handshake is redone and every
          * thread the client holds is resumed ({@code thread/resume}); {@link CodexThread} handles and their
-         * listeners stay valid. A turn running at the loss ends with
-         * {@link dev.codexclient.errors.CodexServerRestartedException}; calls pending at the loss fail with
-         * {@link CodexTransportException}; calls made during the restore wait for it, within their timeout. When
-         * the policy gives up, the client ends as it would without one. The
-         * {@link #eventListener(CodexEventListener) event listener} sees each step.
+         * listeners stay valid. A turn running at the loss goes on if the server reached again still runs it,
+         * completes from the server's report if it finished meanwhile, and otherwise (a new server) ends with
+         * {@link dev.codexclient.errors.CodexServerRestartedException} naming its thread and turn. Calls pending at
+         * the loss fail with {@link CodexTransportException}; calls made during the restore wait for it, within
+         * their timeout. An approval or other server request still being decided is not asked again when the
+         * server sends it anew after the resume: the decision goes to the new connection, once. When the policy
+         * gives up, the client ends as it would without one. The {@link #eventListener(CodexEventListener) event
+         * listener} sees each step.
          */
         public Builder restartPolicy(RestartPolicy policy) {
             this.restartPolicy = Objects.requireNonNull(policy, "policy");
