@@ -303,6 +303,13 @@ final class CurrentConnection {
         if (events.enabled()) {
             events.emit(l -> l.disconnected(new Disconnected(cause, threads.size())));
         }
+        // What the lost connection still holds (a dead child's pipes, a dropped socket) is released now, not at
+        // the client's close: a client restarted a thousand times must not keep a thousand sets of descriptors.
+        try {
+            g.transport.close(Duration.ZERO);
+        } catch (RuntimeException e) {
+            LOG.debug("closing the lost transport failed: {}", e.toString());
+        }
         // The turns that were running wait for the resume of their thread, which tells whether they go on.
         Outage outage = new Outage(g, threads, scheduler.nanoTime(), cause);
         outage.next(cause);
