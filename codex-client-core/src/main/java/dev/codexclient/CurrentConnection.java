@@ -80,6 +80,8 @@ final class CurrentConnection {
         /** Completes with the replacing generation; fails when there will be none. */
         final CompletableFuture<Generation> next = new CompletableFuture<>();
         private final AtomicBoolean lossHandled = new AtomicBoolean();
+        /** Set when the connection ended; read by the publication of a connection lost while being set up. */
+        private volatile CodexTransportException lostCause;
 
         Generation(long number, Transport transport, BiFunction<Transport, RpcConnection.Handler, RpcConnection> open,
                    RpcConnection.Handler handler) {
@@ -284,8 +286,10 @@ final class CurrentConnection {
 
     /** A connection ended; called once per generation, on its lane, after the events it had read were delivered. */
     private void lost(Generation g, CodexTransportException cause) {
+        // Set before current is read; publish() sets current before it reads this: one of the two sees the other.
+        g.lostCause = cause;
         if (g != current) {
-            // A connection being set up failed: its attempt sees that; or it was replaced already.
+            // A connection being set up failed: its attempt sees that, or its publication handles the loss.
             return;
         }
         if (!g.lossHandled.compareAndSet(false, true)) {
@@ -385,8 +389,8 @@ final class CurrentConnection {
                         return resumeHeld(g);
                     })
                     .whenComplete((v, e) -> {
-                        attempting = null;
                         if (e != null) {
+                            attempting = null;
                             g.transport.close(Duration.ZERO);
                             g.connection.close();
                             failed(attempt, RpcConnection.unwrap(e));
@@ -443,21 +447,23 @@ final class CurrentConnection {
         }
 
         private void publish(Generation g) {
+            retired = lost;
+            current = g;
+            attempting = null;
+            // After current is set: close() sets closed before it reads current, so one of the two ends g.
             if (closed.get()) {
                 g.transport.close(Duration.ZERO);
                 g.connection.close();
                 lost.next.completeExceptionally(closedException());
                 return;
             }
-            retired = lost;
-            current = g;
             LOG.info("restored the connection to {} after {} attempt(s)", g.transport.describe(), attempts);
             lost.next.complete(g);
             carried.cancelThreadless();
             // Lost while it was being set up: its loss was not handled then, being no current connection yet.
-            CompletableFuture<CodexTransportException> end = g.connection.terminated();
-            if (end.isDone()) {
-                lost(g, end.join());
+            CodexTransportException end = g.lostCause;
+            if (end != null) {
+                lost(g, end);
             }
         }
 

@@ -79,7 +79,9 @@ class RealCodexRestartTest {
             assertThat(events.next(Disconnected.class).heldThreads()).isEqualTo(1);
             events.next(ConnectionRestored.class);
             assertThat(events.next(ThreadResumed.class).threadId()).isEqualTo(held.id());
-            assertThat(client.serverProcess().orElseThrow().pid()).isNotEqualTo(killed);
+            // The new server's process once the restored connection is the client's (just after the resumes).
+            ClientTestSupport.awaitCondition("the restored connection is current", WAIT,
+                    () -> client.serverProcess().orElseThrow().pid() != killed);
 
             assertHistoryKept(held, heldTurn);
             assertHistoryKept(loose, looseTurn);
