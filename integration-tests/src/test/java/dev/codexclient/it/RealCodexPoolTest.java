@@ -60,11 +60,13 @@ class RealCodexPoolTest {
             ClientTestSupport.awaitCondition("the first member runs a new server", WAIT, () -> pool.stats().get(0)
                     .serverPid().filter(pid -> !pid.equals(pids.get(0))).isPresent());
             runEveryTurn(threads, "hello 2");
+            // A turn's place is given back when its result completes, which may be just after the test saw it.
+            assertThat(pool.drain(WAIT)).isTrue();
             CodexPool.MemberStats restarted = pool.stats().get(0);
             assertThat(restarted.serverPid()).isPresent().get().isNotEqualTo(pids.get(0));
             assertThat(restarted.healthy()).isTrue();
             assertThat(restarted.runningTurns()).isZero();
-            assertThat(pool.drain(WAIT)).isTrue();
+            assertThat(restarted.queuedTurns()).isZero();
         } finally {
             pool.close();
         }

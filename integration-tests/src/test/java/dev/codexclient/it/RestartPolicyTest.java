@@ -71,6 +71,16 @@ class RestartPolicyTest {
         return fake.connectInMemory();
     }
 
+    /**
+     * Moves the clock to the next attempt, once it is scheduled (the listener may hear of the loss first): its
+     * backoff is at most {@link #FIRST_BACKOFF}, far below the request timeouts also on the clock.
+     */
+    private void nextAttempt() {
+        awaitCondition("the next attempt is scheduled",
+                () -> clock.nextDelay().filter(d -> d.compareTo(FIRST_BACKOFF) <= 0).isPresent());
+        clock.advance(FIRST_BACKOFF);
+    }
+
     private static RestartPolicy policy(int attempts) {
         return RestartPolicy.builder().maxAttempts(attempts).backoff(FIRST_BACKOFF, Duration.ofSeconds(1))
                 .budget(100, Duration.ofMinutes(10)).build();
@@ -91,7 +101,7 @@ class RestartPolicyTest {
                 assertThat(lost.cause().getMessage()).contains("137");
                 assertThat(client.isClosed()).isFalse();
 
-                clock.advance(FIRST_BACKOFF);
+                nextAttempt();
                 ConnectionRestored restored = events.next(ConnectionRestored.class);
                 assertThat(restored.attempt()).isEqualTo(1);
                 assertThat(events.next(ThreadResumed.class).threadId()).isEqualTo(thread.id());
@@ -125,7 +135,7 @@ class RestartPolicyTest {
                 events.next(Disconnected.class);
                 // Settled by the resume of its thread: the new server does not run it.
                 assertThat(running.isDone()).isFalse();
-                clock.advance(FIRST_BACKOFF);
+                nextAttempt();
                 assertThat(failureOf(running.result(), WAIT))
                         .isInstanceOfSatisfying(CodexServerRestartedException.class, e -> {
                             assertThat(e.threadId()).isEqualTo(thread.id());
@@ -149,7 +159,7 @@ class RestartPolicyTest {
                 CompletableFuture<ThreadListResponse> waiting =
                         client.rpc().threadList(ThreadListParams.builder().build());
                 assertThat(waiting).isNotDone();
-                clock.advance(FIRST_BACKOFF);
+                nextAttempt();
                 assertThat(waiting.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isNotNull();
                 assertThat(fake.connectionCount()).isEqualTo(2);
             }
@@ -171,7 +181,7 @@ class RestartPolicyTest {
                 assertThat(failureOf(waiting, WAIT)).isInstanceOf(CodexTimeoutException.class)
                         .hasMessageContaining("waiting for the connection to be restored");
                 // The outage goes on and ends; the client works.
-                clock.advance(FIRST_BACKOFF);
+                nextAttempt();
                 events.next(ConnectionRestored.class);
                 assertThat(client.startThread().id()).isNotEmpty();
             }
@@ -220,13 +230,13 @@ class RestartPolicyTest {
             try (CodexClient client = restarting(fake, oneInTenMinutes).build()) {
                 fake.apply(Fault.exit(1));
                 events.next(Disconnected.class);
-                clock.advance(FIRST_BACKOFF);
+                nextAttempt();
                 events.next(ConnectionRestored.class);
 
                 fake.apply(Fault.exit(1));
                 events.next(Disconnected.class);
                 CompletableFuture<RecoveryGaveUp> gaveUp = events.future(RecoveryGaveUp.class);
-                clock.advance(FIRST_BACKOFF);
+                nextAttempt();
                 assertThat(gaveUp.get(WAIT.toSeconds(), TimeUnit.SECONDS).cause().getMessage())
                         .contains("budget of 1 attempts");
                 assertThat(client.isClosed()).isTrue();
