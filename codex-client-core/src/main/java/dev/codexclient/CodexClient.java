@@ -43,6 +43,8 @@ import dev.codexclient.protocol.ThreadResumeParams;
 import dev.codexclient.protocol.ThreadStartParams;
 import dev.codexclient.protocol.ToolRequestUserInputParams;
 import dev.codexclient.protocol.ToolRequestUserInputResponse;
+import dev.codexclient.protocol.TurnStartParams;
+import dev.codexclient.protocol.TurnStartResponse;
 import dev.codexclient.transport.StdioTransport;
 import dev.codexclient.transport.Transport;
 import java.nio.file.Path;
@@ -146,12 +148,12 @@ public final class CodexClient implements AutoCloseable {
 
             @Override
             public int lanes(CodexClient client) {
-                return client.connection.laneCount();
+                return client.live.connection().laneCount();
             }
 
             @Override
             public int pendingRequests(CodexClient client) {
-                return client.connection.pendingCount();
+                return client.live.connection().pendingCount();
             }
 
             @Override
@@ -176,8 +178,8 @@ public final class CodexClient implements AutoCloseable {
         });
     }
 
-    private final RpcConnection connection;
-    private final Transport transport;
+    /** The connection of the moment; replaced after a loss when a restart policy is set. */
+    private final CurrentConnection live;
     /** The client's bound on close(); null to leave it to the transport's own close timeout. */
     private final Duration closeTimeout;
     private final ObjectMapper mapper = ProtocolJson.mapper();
@@ -206,11 +208,14 @@ public final class CodexClient implements AutoCloseable {
     /** Whether the listener was told of the opening (so it is told of the end); when, on the scheduler's clock. */
     private volatile boolean opened;
     private volatile long openedAtNanos;
+    /** The {@code initialize} params, the login and the bound of the handshake, kept for restored connections. */
+    private final ObjectNode initializeParams;
+    private final LoginAccountParams login;
+    private final Duration initializeTimeout;
 
     private CodexClient(Builder b, Transport transport, ExecutorService callbacks, boolean ownsCallbacks) {
         this.userMapper = b.userMapper != null ? b.userMapper
                 : new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
-        this.transport = transport;
         this.closeTimeout = b.closeTimeout;
         this.requestTimeout = b.requestTimeout;
         this.interruptGrace = b.interruptGrace;
@@ -228,13 +233,24 @@ public final class CodexClient implements AutoCloseable {
         RetryPolicy retry = b.retryPolicy;
         RpcSettings settings = new RpcSettings(b.requestTimeout, retry.maxAttempts(), retry.initialBackoff(),
                 retry.maxBackoff(), retry.maxTotal());
+        this.initializeParams = initializeParams(b);
+        this.login = b.login;
+        this.initializeTimeout = b.initializeTimeout;
+        // Before the connections: each one reports how the router answered the server's requests.
         this.router = new ServerRequestRouter(mapper, userMapper, b, this.tools, this::runCallback);
-        this.connection = new RpcConnection(transport, new JsonWireCodec(mapper, decoder), settings, callbacks,
-                ownsCallbacks, scheduler, redactor::redact, new Session(), events,
-                events.enabled() ? new ServerRequestEvents(events, scheduler, router) : null);
-        this.rpc = new CodexRpc(connection, b.experimentalApi, b.requestTimeout);
         this.held = new HeldThreads(this, replayBytesLimit);
-        this.waits = new Waits(connection, scheduler, b.requestTimeout);
+        // With a restart policy the executor outlives each connection: the client shuts it down itself.
+        boolean connectionOwnsCallbacks = ownsCallbacks && b.restartPolicy == null;
+        JsonWireCodec codec = new JsonWireCodec(mapper, decoder);
+        Session session = new Session();
+        ServerRequestEvents serverRequestEvents = events.enabled()
+                ? new ServerRequestEvents(events, scheduler, router) : null;
+        this.live = new CurrentConnection(transport, b.restartPolicy, b.transports(), (t, handler) -> new RpcConnection(
+                t, codec, settings, callbacks, connectionOwnsCallbacks, scheduler, redactor::redact, handler, events,
+                serverRequestEvents),
+                session, scheduler, b.requestTimeout, held, events, new Restorer(session), callbacks, ownsCallbacks);
+        this.rpc = new CodexRpc(live, b.experimentalApi, b.requestTimeout);
+        this.waits = new Waits(live, scheduler, b.requestTimeout);
     }
 
     /** {@return a new builder, with every setting at its default} Nothing is started until {@link Builder#build()}. */
@@ -244,7 +260,7 @@ public final class CodexClient implements AutoCloseable {
 
     // ------------------------------------------------------------------------------------------------ handshake
 
-    private void initialize(Builder b) {
+    private ObjectNode initializeParams(Builder b) {
         ObjectNode params = mapper.createObjectNode();
         ObjectNode info = params.putObject("clientInfo");
         info.put("name", b.clientName);
@@ -256,6 +272,12 @@ public final class CodexClient implements AutoCloseable {
             ArrayNode optOut = caps.putArray("optOutNotificationMethods");
             b.optOut.forEach(optOut::add);
         }
+        return params;
+    }
+
+    private void initialize(Builder b) {
+        ObjectNode params = initializeParams;
+        RpcConnection connection = live.connection();
         connection.start();
         try {
             long started = scheduler.nanoTime();
@@ -269,7 +291,47 @@ public final class CodexClient implements AutoCloseable {
             }
             opened(handshake);
         } catch (CodexTransportException e) {
-            throw connectionEnd(e);
+            throw connectionEnd(connection, e);
+        }
+        live.established();
+    }
+
+    /** The handshake on a connection that replaces a lost one; see {@link #initialize}. */
+    private CompletableFuture<ServerInfo> handshake(RpcConnection connection) {
+        try {
+            connection.start();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return connection.call("initialize", initializeParams, JsonNode.class, initializeTimeout).thenCompose(r -> {
+            ServerInfo info = readServerInfo(r);
+            connection.notify("initialized", null);
+            return login == null ? CompletableFuture.completedFuture(info)
+                    : connection.call("account/login/start", login, JsonNode.class, null).thenApply(x -> info);
+        });
+    }
+
+    /** What the client does when its connection is restored or ends for good. */
+    private final class Restorer implements CurrentConnection.Client {
+        private final Session session;
+
+        Restorer(Session session) {
+            this.session = session;
+        }
+
+        @Override
+        public CompletableFuture<ServerInfo> handshake(RpcConnection connection) {
+            return CodexClient.this.handshake(connection);
+        }
+
+        @Override
+        public void restored(ServerInfo info) {
+            serverInfo = info;
+        }
+
+        @Override
+        public void ended(CodexTransportException cause) {
+            session.onClosed(cause);
         }
     }
 
@@ -278,7 +340,7 @@ public final class CodexClient implements AutoCloseable {
         if (!events.enabled()) {
             return;
         }
-        ConnectionOpened event = new ConnectionOpened(transport.kind(), serverInfo,
+        ConnectionOpened event = new ConnectionOpened(live.transport().kind(), serverInfo,
                 Duration.ofNanos(Math.max(0, handshakeNanos)));
         openedAtNanos = scheduler.nanoTime();
         opened = true;
@@ -301,7 +363,8 @@ public final class CodexClient implements AutoCloseable {
      * the pipe broken, or the call is made after the exit was seen. Each reports the same end; reporting it the
      * same way makes a failed start read the same on every run: the exit, its code and the stderr tail first.
      */
-    private CodexTransportException connectionEnd(CodexTransportException failure) {
+    private static CodexTransportException connectionEnd(RpcConnection connection,
+                                                         CodexTransportException failure) {
         if (!connection.isClosed()) {
             return failure;
         }
@@ -677,7 +740,7 @@ public final class CodexClient implements AutoCloseable {
 
     /** {@return whether the client was closed or its connection ended} A closed client stays closed. */
     public boolean isClosed() {
-        return closed.get() || connection.isClosed();
+        return closed.get() || live.isClosed();
     }
 
     /**
@@ -691,7 +754,7 @@ public final class CodexClient implements AutoCloseable {
      * ends the whole tree either way.
      */
     public Optional<ProcessHandle> serverProcess() {
-        return transport.process();
+        return live.process();
     }
 
     /**
@@ -724,16 +787,10 @@ public final class CodexClient implements AutoCloseable {
             return;
         }
         try {
-            if (transportTimeout != null) {
-                // Ends the server within the client's bound; the connection's own close then finds it closed.
-                transport.close(transportTimeout);
-            }
+            // Ends the server within the client's bound; the connection's own close then finds it closed.
+            live.close(transportTimeout);
         } finally {
-            try {
-                connection.close();
-            } finally {
-                scheduler.shutdown();
-            }
+            scheduler.shutdown();
         }
     }
 
@@ -783,17 +840,17 @@ public final class CodexClient implements AutoCloseable {
             scheduler.shutdown();
             // Notification listeners keep getting what the lanes still hold; the notifications' subscriptions end
             // behind it, on every lane (ending only queues their last signal, so this waits for nothing).
-            connection.executeAfterQueuedEvents(() -> listeners.endAll(cause));
+            live.connection().executeAfterQueuedEvents(() -> listeners.endAll(cause));
         }
     }
 
     void onLane(String threadId, Runnable task) {
-        connection.executeOnLane(threadId, task);
+        live.executeOnLane(threadId, task);
     }
 
     /** Runs {@code task} on the callback executor (inline once the client has shut it down). */
     void runCallback(Runnable task) {
-        connection.executeCallback(task);
+        live.executeCallback(task);
     }
 
     ObjectMapper userMapper() {
@@ -866,6 +923,22 @@ public final class CodexClient implements AutoCloseable {
         return waits.call(future, what);
     }
 
+    /** How many connections replaced the first one (0 without a restart). */
+    long generation() {
+        return live.generation();
+    }
+
+    /**
+     * Sends {@code turn/start} for {@code handle}'s thread. After a restart, a thread that was not held at the loss
+     * is not loaded on the new server yet: it is resumed first.
+     */
+    CompletableFuture<TurnStartResponse> turnStart(CodexThread handle, TurnStartParams params) {
+        if (!live.recovers()) {
+            return rpc.turnStart(params);
+        }
+        return live.ensureLoaded(handle).thenCompose(v -> rpc.turnStart(params));
+    }
+
     Waits waits() {
         return waits;
     }
@@ -898,7 +971,10 @@ public final class CodexClient implements AutoCloseable {
 
     /** Configures and builds a {@link CodexClient}; {@link #build()} spawns the server and performs the handshake. */
     public static final class Builder {
-        private Supplier<Transport> transport;
+        private Supplier<? extends Transport> transport;
+        /** Whether {@link #transport} gives one transport only (so a lost connection cannot be replaced). */
+        private boolean singleTransport;
+        private RestartPolicy restartPolicy;
         private final StdioTransport.Builder stdio = StdioTransport.builder();
         /** The stdio settings made on this builder, by method, to tell a user they clash with transport(...). */
         private final Set<String> stdioSettings = new LinkedHashSet<>();
@@ -955,7 +1031,51 @@ public final class CodexClient implements AutoCloseable {
         public Builder transport(Transport transport) {
             Objects.requireNonNull(transport, "transport");
             this.transport = () -> transport;
+            this.singleTransport = true;
             return this;
+        }
+
+        /**
+         * Opens the transport of each connection with {@code factory}, instead of spawning
+         * {@code codex app-server}: once at {@link #build()}, and again for each connection that replaces a lost
+         * one under a {@link #restartPolicy(RestartPolicy) restart policy}. Each call must return a new,
+         * unstarted transport, e.g. {@code () -> WebSocketTransport.builder(uri).build()}. The settings of the
+         * server the client would spawn do not apply, as with {@link #transport(Transport)}.
+         *
+         * @param factory makes a new, unstarted transport on each call
+         * @return this builder
+         */
+        public Builder transportFactory(Supplier<? extends Transport> factory) {
+            this.transport = Objects.requireNonNull(factory, "factory");
+            this.singleTransport = false;
+            return this;
+        }
+
+        /**
+         * Restores a lost connection (off by default): when the spawned app-server dies, a new one is spawned; when
+         * a WebSocket or Unix-socket connection drops, the client reconnects (with a
+         * {@link #transportFactory(Supplier) transport factory}). Either way the handshake is redone and every
+         * thread the client holds is resumed ({@code thread/resume}); {@link CodexThread} handles and their
+         * listeners stay valid. A turn running at the loss goes on if the server reached again still runs it,
+         * completes from the server's report if it finished meanwhile, and otherwise (a new server) ends with
+         * {@link dev.codexclient.errors.CodexServerRestartedException} naming its thread and turn. Calls pending at
+         * the loss fail with {@link CodexTransportException}; calls made during the restore wait for it, within
+         * their timeout. An approval or other server request still being decided is not asked again when the
+         * server sends it anew after the resume: the decision goes to the new connection, once. When the policy
+         * gives up, the client ends as it would without one. The {@link #eventListener(CodexEventListener) event
+         * listener} sees each step.
+         *
+         * @param policy how often and how fast to try again, see {@link RestartPolicy}
+         * @return this builder
+         */
+        public Builder restartPolicy(RestartPolicy policy) {
+            this.restartPolicy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /** Where the transports of connections come from: the factory given, or the stdio settings. */
+        private Supplier<? extends Transport> transports() {
+            return transport != null ? transport : stdio::build;
         }
 
         /**
@@ -1520,6 +1640,10 @@ public final class CodexClient implements AutoCloseable {
 
         /** Rejects settings that would be silently ignored. */
         private void checkTransportSettings() {
+            if (restartPolicy != null && singleTransport) {
+                throw new IllegalStateException("restartPolicy(...) replaces a lost connection with a new transport, "
+                        + "but transport(...) gives one transport only: use transportFactory(...) instead");
+            }
             if (transport != null && !stdioSettings.isEmpty()) {
                 throw new IllegalStateException("transport(...) was given together with "
                         + String.join(", ", stdioSettings) + ", which configure the codex app-server the client "

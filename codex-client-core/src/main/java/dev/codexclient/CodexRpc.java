@@ -1,7 +1,6 @@
 package dev.codexclient;
 
 import dev.codexclient.errors.CodexException;
-import dev.codexclient.internal.rpc.RpcConnection;
 import dev.codexclient.protocol.ClientRequestApi;
 import dev.codexclient.protocol.MethodDescriptor;
 import dev.codexclient.protocol.ParamsPresence;
@@ -18,11 +17,11 @@ import java.util.concurrent.CompletableFuture;
  * Experimental methods fail fast unless the client was built with {@code experimentalApi(true)}.
  */
 public final class CodexRpc implements ClientRequestApi {
-    private final RpcConnection connection;
+    private final CurrentConnection connection;
     private final boolean experimentalApi;
     private final Duration timeout;
 
-    CodexRpc(RpcConnection connection, boolean experimentalApi, Duration timeout) {
+    CodexRpc(CurrentConnection connection, boolean experimentalApi, Duration timeout) {
         this.connection = connection;
         this.experimentalApi = experimentalApi;
         this.timeout = timeout;

@@ -49,9 +49,12 @@ public final class CodexThread {
     private final CodexClient client;
     private final String id;
     private volatile ThreadInfo info;
+    /** The connection (by generation) this handle knows the thread is loaded on; see {@link CodexClient#turnStart}. */
+    private volatile long loadedOn;
 
     CodexThread(CodexClient client, ThreadInfo info) {
         this.client = client;
+        this.loadedOn = client.generation();
         this.info = Objects.requireNonNull(info, "info");
         this.id = info.id();
     }
@@ -213,7 +216,15 @@ public final class CodexThread {
             router = client.held().hold(this);
             router.starting(turn);
         }
-        return new StartingTurn(router, turn, client.rpc().turnStart(params));
+        return new StartingTurn(router, turn, client.turnStart(this, params));
+    }
+
+    long loadedOn() {
+        return loadedOn;
+    }
+
+    void loadedOn(long generation) {
+        this.loadedOn = generation;
     }
 
     /** {@return a new builder for {@link #startTurn(TurnStartParams)}, with this thread's id already set} */

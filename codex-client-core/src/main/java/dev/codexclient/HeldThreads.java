@@ -4,9 +4,11 @@ import dev.codexclient.errors.CodexException;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.ThreadInfo;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
 
 /**
  * The codex threads a client holds, each with its {@link ThreadRouter}. A thread is held while something needs
@@ -77,6 +79,27 @@ final class HeldThreads {
         if (event instanceof ServerNotification.ThreadClosed) {
             releaseNow(threadId, "was closed by the server");
         }
+    }
+
+    /** The ids of the threads held now. */
+    List<String> ids() {
+        return new ArrayList<>(routers.keySet());
+    }
+
+    /**
+     * A held thread was resumed on a restored connection: its turns that were running at the loss are settled from
+     * the server's report (see {@link ThreadRouter#reconcile}).
+     */
+    void resumed(ThreadInfo onServer, BiFunction<String, String, ? extends Throwable> lost) {
+        ThreadRouter r = routers.get(onServer.id());
+        if (r != null) {
+            r.reconcile(onServer, lost);
+        }
+    }
+
+    /** Lets go of a thread at once (it could not be resumed): its turns fail, its listeners are closed. */
+    void forget(String threadId, String why) {
+        releaseNow(threadId, why);
     }
 
     /** The connection ended: lets go of every thread, failing their turns with {@code cause}. */

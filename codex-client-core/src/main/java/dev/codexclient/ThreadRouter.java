@@ -1,12 +1,17 @@
 package dev.codexclient;
 
 import dev.codexclient.protocol.ServerNotification;
+import dev.codexclient.protocol.ThreadInfo;
+import dev.codexclient.protocol.ThreadStatus;
+import dev.codexclient.protocol.Turn;
+import dev.codexclient.protocol.TurnStatus;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -168,6 +173,37 @@ final class ThreadRouter {
             t.fail(cause);
         }
         listeners.endAll(cause);
+    }
+
+    /**
+     * The thread was resumed on a restored connection, which reported it as {@code onServer}: each turn that was
+     * running at the loss is settled from that report. A turn the server still runs (a server reached again, whose
+     * thread is active) stays, and its events go on arriving; a turn the server finished meanwhile completes from
+     * the report; any other (a new server, which lost it) fails with the failure {@code lost} makes for it
+     * (thread id, turn id).
+     */
+    void reconcile(ThreadInfo onServer, BiFunction<String, String, ? extends Throwable> lost) {
+        List<CodexTurn> open;
+        synchronized (this) {
+            open = new ArrayList<>(turns.values());
+        }
+        boolean running = onServer.status() instanceof ThreadStatus.Active;
+        for (CodexTurn t : open) {
+            String turnId = t.boundId();
+            Turn reported = onServer.turns() == null ? null : onServer.turns().stream()
+                    .filter(x -> x.id() != null && x.id().equals(turnId)).findFirst().orElse(null);
+            TurnStatus status = reported == null ? null : reported.status();
+            if (running && status == TurnStatus.IN_PROGRESS) {
+                continue;
+            }
+            if (status == TurnStatus.COMPLETED || status == TurnStatus.FAILED) {
+                // On the lane, so that a turn/completed that arrived meanwhile settles it first.
+                client.onLane(id, () -> t.completeFromServer(reported));
+            } else {
+                // Each failed turn leaves this router itself (turnEnded).
+                t.fail(lost.apply(id, turnId));
+            }
+        }
     }
 
     synchronized List<CodexTurn> activeTurns() {

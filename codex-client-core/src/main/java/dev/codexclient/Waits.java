@@ -21,11 +21,11 @@ import java.util.function.Supplier;
  * thread's stack attached.
  */
 final class Waits {
-    private final RpcConnection connection;
+    private final CurrentConnection connection;
     private final Scheduler scheduler;
     private final Duration requestTimeout;
 
-    Waits(RpcConnection connection, Scheduler scheduler, Duration requestTimeout) {
+    Waits(CurrentConnection connection, Scheduler scheduler, Duration requestTimeout) {
         this.connection = connection;
         this.scheduler = scheduler;
         this.requestTimeout = requestTimeout;

@@ -112,9 +112,13 @@ final class ClientTestSupport {
 
     private static Object connectionDiagnostic(CodexClient client, String method) {
         try {
-            Field f = CodexClient.class.getDeclaredField("connection");
+            // The client's current connection: CodexClient.live.connection().
+            Field f = CodexClient.class.getDeclaredField("live");
             f.setAccessible(true);
-            Object connection = f.get(client);
+            Object live = f.get(client);
+            Method current = live.getClass().getDeclaredMethod("connection");
+            current.setAccessible(true);
+            Object connection = current.invoke(live);
             Method m = connection.getClass().getMethod(method);
             return m.invoke(connection);
         } catch (ReflectiveOperationException e) {

@@ -104,6 +104,45 @@ class ReadmeSnippetsTest {
     }
 
     @Test
+    void survivingCrashesSnippetRuns(FakeCodexAppServer fake) throws Exception {
+        fake.enqueueTurn(t -> t.pause(Duration.ofSeconds(30)).completed());
+        CodexClient codex = CodexClient.builder()
+                .command(fake.childProcessCommand())            // the README spawns codex from the PATH
+                .restartPolicy(dev.codexclient.RestartPolicy.builder()
+                        .maxAttempts(5)                                             // per outage
+                        .backoff(Duration.ofMillis(200), Duration.ofSeconds(10))    // doubling, jittered
+                        .budget(20, Duration.ofMinutes(10))                         // attempts in any ten minutes
+                        .build())
+                .build();
+        try {
+            dev.codexclient.CodexThread thread = codex.startThread();
+            dev.codexclient.CodexTurn turn = thread.startTurn("work");
+            codex.serverProcess().orElseThrow().destroyForcibly();        // the server dies under the turn
+            boolean restarted = false;
+            try {
+                turn.await(Duration.ofMinutes(10));
+            } catch (dev.codexclient.errors.CodexServerRestartedException e) {  // the server died under this turn
+                restarted = true;
+                TurnResult again = thread.startTurn("Go on where you stopped")  // same handle, on the new server
+                        .await(Duration.ofSeconds(30));
+                assertThat(again.status()).isEqualTo(TurnStatus.COMPLETED);
+            }
+            assertThat(restarted).isTrue();
+        } finally {
+            codex.close();
+        }
+
+        try (dev.codexclient.CodexPool pool = dev.codexclient.CodexPool.builder()
+                .spawned(3, () -> CodexClient.builder().command(fake.childProcessCommand())
+                        .restartPolicy(dev.codexclient.RestartPolicy.defaults()))
+                .maxTurnsPerMember(4).maxQueuedTurnsPerMember(32)          // beyond: CodexPoolRejectedException
+                .build()) {
+            TurnResult r = pool.startThread().startTurn("Summarise README.md").join().await(Duration.ofMinutes(5));
+            assertThat(r.status()).isEqualTo(TurnStatus.COMPLETED);
+        }
+    }
+
+    @Test
     @Tag("real-codex")
     void realCodexOffline() throws Exception {
         // The README says CodexBinary.pinned(); CI may point at a preinstalled binary of the same version instead.

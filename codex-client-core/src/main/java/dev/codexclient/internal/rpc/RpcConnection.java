@@ -294,6 +294,11 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         }
     }
 
+    /** Whether the current thread runs a callback (listener, handler, continuation) of any connection. */
+    public static boolean inCallback() {
+        return IN_CALLBACK.get() != null;
+    }
+
     /** Whether the current thread is delivering the events of codex thread {@code threadId}. */
     public boolean isOnLane(String threadId) {
         return lanes.isRunning(threadId);

@@ -1,0 +1,563 @@
+package dev.codexclient;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.codexclient.errors.CodexException;
+import dev.codexclient.errors.CodexRpcException;
+import dev.codexclient.errors.CodexServerRestartedException;
+import dev.codexclient.errors.CodexTimeoutException;
+import dev.codexclient.errors.CodexTransportException;
+import dev.codexclient.events.ConnectionRestored;
+import dev.codexclient.events.Disconnected;
+import dev.codexclient.events.RecoveryGaveUp;
+import dev.codexclient.events.ThreadResumed;
+import dev.codexclient.internal.events.EventEmitter;
+import dev.codexclient.internal.rpc.IncomingNotification;
+import dev.codexclient.internal.rpc.IncomingRequest;
+import dev.codexclient.internal.rpc.RpcConnection;
+import dev.codexclient.internal.time.Scheduler;
+import dev.codexclient.protocol.ThreadResumeParams;
+import dev.codexclient.protocol.ThreadResumeResponse;
+import dev.codexclient.protocol.ThreadStatus;
+import dev.codexclient.transport.Transport;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The client's connection to its server, replaceable: it owns the connection of the moment (a generation), and,
+ * with a {@link RestartPolicy}, the loop that replaces a lost one and the wait of the calls made meanwhile.
+ *
+ * <p>Without a policy a lost connection ends the client, as it always did. With one, the loss of the current
+ * connection (noticed after the events it had delivered reached their listeners) starts an outage: the policy's
+ * attempts follow, each after its backoff on the client's scheduler. An attempt opens a new transport from the
+ * factory, redoes the handshake and resumes ({@code thread/resume}) the threads the user holds; only then does the
+ * new connection become current, so a call made during the outage (which waits, within its timeout) never reaches
+ * a server that does not know its thread yet. The turns that were running are settled by their thread's resume: a
+ * server reached again may still run them (they go on), may have finished them (they complete from its report);
+ * otherwise they fail with {@link CodexServerRestartedException}. Handlers of server requests still deciding at
+ * the loss are carried over to the requests' replay ({@link ServerRequestCarryOver}). An outage the policy gives up
+ * on ends the client.
+ *
+ * <p>Threading: losses are reported on the lost connection's delivery lane; attempts run on the callback executor.
+ * The current generation is read without locks; each generation's loss is handled once.
+ */
+final class CurrentConnection {
+    private static final Logger LOG = LoggerFactory.getLogger(CurrentConnection.class);
+
+    /** What the client does at the edges of a connection's life. */
+    interface Client {
+        /** Starts {@code connection} and performs the handshake on it, without blocking. */
+        CompletableFuture<ServerInfo> handshake(RpcConnection connection);
+
+        /** The server of a new connection described itself. */
+        void restored(ServerInfo info);
+
+        /** The connection ended for good (no policy, the policy gave up, or the user closed the client). */
+        void ended(CodexTransportException cause);
+    }
+
+    /** One connection: the transport, the dispatcher over it, and the connection that replaced it, once one has. */
+    static final class Generation {
+        final long number;
+        final Transport transport;
+        final RpcConnection connection;
+        /** Completes with the replacing generation; fails when there will be none. */
+        final CompletableFuture<Generation> next = new CompletableFuture<>();
+        private final AtomicBoolean lossHandled = new AtomicBoolean();
+        /** Set when the connection ended; read by the publication of a connection lost while being set up. */
+        private volatile CodexTransportException lostCause;
+
+        Generation(long number, Transport transport, BiFunction<Transport, RpcConnection.Handler, RpcConnection> open,
+                   RpcConnection.Handler handler) {
+            this.number = number;
+            this.transport = transport;
+            this.connection = open.apply(transport, handler);
+        }
+    }
+
+    private final RestartPolicy policy;
+    private final Supplier<? extends Transport> transports;
+    private final BiFunction<Transport, RpcConnection.Handler, RpcConnection> open;
+    private final RpcConnection.Handler session;
+    private final Scheduler scheduler;
+    private final Duration requestTimeout;
+    private final HeldThreads held;
+    private final EventEmitter events;
+    private final Client client;
+    private final ExecutorService callbacks;
+    private final boolean ownsCallbacks;
+    /** Set once the first handshake succeeded: a server that fails its first handshake is not restarted. */
+    private volatile boolean established;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    /** The server's requests whose handling outlives a lost connection, for their replay on the new one. */
+    private final ServerRequestCarryOver carried = new ServerRequestCarryOver();
+    /** The start of each attempt within the budget window, oldest first. Guarded by itself. */
+    private final Deque<Long> attemptTimes = new ArrayDeque<>();
+
+    private volatile Generation current;
+    /** The generation before the current one: its lanes may still deliver what it had read. */
+    private volatile Generation retired;
+    /** The generation an attempt is setting up, to end it if the client closes meanwhile. */
+    private volatile Generation attempting;
+    private volatile CodexTransportException terminal;
+
+    /**
+     * @param policy     the restart policy, or null for none
+     * @param transports opens the transport of each connection after the first
+     * @param open       builds the dispatcher of a connection over its transport
+     * @param session    the client's handling of what a connection receives
+     */
+    CurrentConnection(Transport first, RestartPolicy policy, Supplier<? extends Transport> transports,
+                      BiFunction<Transport, RpcConnection.Handler, RpcConnection> open, RpcConnection.Handler session,
+                      Scheduler scheduler, Duration requestTimeout, HeldThreads held, EventEmitter events,
+                      Client client, ExecutorService callbacks, boolean ownsCallbacks) {
+        this.policy = policy;
+        this.transports = transports;
+        this.open = open;
+        this.session = session;
+        this.scheduler = scheduler;
+        this.requestTimeout = requestTimeout;
+        this.held = held;
+        this.events = events;
+        this.client = client;
+        this.callbacks = callbacks;
+        this.ownsCallbacks = ownsCallbacks;
+        this.current = newGeneration(0, first);
+    }
+
+    private Generation newGeneration(long number, Transport transport) {
+        Generation[] self = new Generation[1];
+        RpcConnection.Handler handler = new RpcConnection.Handler() {
+            @Override
+            public void onNotification(IncomingNotification notification) {
+                session.onNotification(notification);
+            }
+
+            @Override
+            public CompletionStage<?> onRequest(IncomingRequest request) {
+                if (policy == null) {
+                    return session.onRequest(request);
+                }
+                return carried.handle(request, () -> self[0].connection.isClosed() && !closed.get()
+                        && terminal == null, session::onRequest);
+            }
+
+            @Override
+            public void onClosed(CodexTransportException cause) {
+                lost(self[0], cause);
+            }
+
+            @Override
+            public CodexRpcException refineError(CodexRpcException error) {
+                return session.refineError(error);
+            }
+        };
+        self[0] = new Generation(number, transport, open, handler);
+        return self[0];
+    }
+
+    /** The first handshake succeeded: from now on a lost connection is restored under the policy. */
+    void established() {
+        established = true;
+    }
+
+    /** The connection of the moment (closed during an outage). */
+    RpcConnection connection() {
+        return current.connection;
+    }
+
+    /** The transport of the moment. */
+    Transport transport() {
+        return current.transport;
+    }
+
+    /** How many connections replaced the first one. */
+    long generation() {
+        return current.number;
+    }
+
+    boolean recovers() {
+        return policy != null;
+    }
+
+    /** True once the client was closed or its connection ended for good. */
+    boolean isClosed() {
+        return closed.get() || terminal != null || policy == null && current.connection.isClosed();
+    }
+
+    // ------------------------------------------------------------------------------------------------ calls
+
+    /**
+     * Sends a request on the current connection. During an outage the request waits for the restored connection,
+     * the wait counted against {@code timeout}; it fails when the policy gives up or the client closes.
+     */
+    <R> CompletableFuture<R> call(String method, Object params, Class<R> resultType, Duration timeout) {
+        Generation g = current;
+        if (policy == null || !g.connection.isClosed() || closed.get()) {
+            return g.connection.call(method, params, resultType, timeout);
+        }
+        Duration bound = timeout != null ? timeout : requestTimeout;
+        long deadline = scheduler.nanoTime() + Scheduler.saturatedNanos(bound);
+        return callAfter(g, method, params, resultType, bound, deadline);
+    }
+
+    private <R> CompletableFuture<R> callAfter(Generation lost, String method, Object params, Class<R> resultType,
+                                               Duration bound, long deadline) {
+        CompletableFuture<Generation> restored = new CompletableFuture<>();
+        lost.next.whenComplete((n, e) -> {
+            if (e != null) {
+                restored.completeExceptionally(e);
+            } else {
+                restored.complete(n);
+            }
+        });
+        if (!restored.isDone()) {
+            try {
+                Scheduler.Task t = scheduler.schedule(() -> executeCallback(() -> restored.completeExceptionally(
+                        CodexTimeoutException.waitingFor(method + " (waiting for the connection to be restored)",
+                                bound))), deadline - scheduler.nanoTime());
+                restored.whenComplete((v, e) -> t.cancel());
+            } catch (RejectedExecutionException shutDown) {
+                // The client is closing: the outage's end fails the wait.
+            }
+        }
+        return restored.thenCompose(n -> {
+            if (n.connection.isClosed() && !closed.get()) {
+                return callAfter(n, method, params, resultType, bound, deadline);
+            }
+            long left = deadline - scheduler.nanoTime();
+            return n.connection.call(method, params, resultType, Duration.ofNanos(Math.max(left, 1_000_000)));
+        });
+    }
+
+    /** Sends a notification on the current connection. */
+    void notify(String method, Object params) {
+        current.connection.notify(method, params);
+    }
+
+    void executeOnLane(String threadId, Runnable task) {
+        current.connection.executeOnLane(threadId, task);
+    }
+
+    void executeCallback(Runnable task) {
+        current.connection.executeCallback(task);
+    }
+
+    boolean isOnLane(String threadId) {
+        Generation r = retired;
+        return current.connection.isOnLane(threadId) || r != null && r.connection.isOnLane(threadId);
+    }
+
+    boolean isReaderThread() {
+        Generation r = retired;
+        return current.connection.isReaderThread() || r != null && r.connection.isReaderThread();
+    }
+
+    /**
+     * Makes sure the thread of {@code handle} is loaded on the current server: a handle made before a restart, of a
+     * thread nobody held when the connection was lost, is resumed first (once per handle and connection).
+     */
+    CompletableFuture<Void> ensureLoaded(CodexThread handle) {
+        long now = current.number;
+        if (handle.loadedOn() == now) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return call("thread/resume", ThreadResumeParams.builder().threadId(handle.id()).build(), JsonNode.class,
+                null).thenAccept(r -> handle.loadedOn(now));
+    }
+
+    // ------------------------------------------------------------------------------------------------ recovery
+
+    /** A connection ended; called once per generation, on its lane, after the events it had read were delivered. */
+    private void lost(Generation g, CodexTransportException cause) {
+        // Set before current is read; publish() sets current before it reads this: one of the two sees the other.
+        g.lostCause = cause;
+        if (g != current) {
+            // A connection being set up failed: its attempt sees that, or its publication handles the loss.
+            return;
+        }
+        if (!g.lossHandled.compareAndSet(false, true)) {
+            return;
+        }
+        if (policy == null || closed.get() || !established) {
+            carried.cancelAll();
+            g.next.completeExceptionally(cause);
+            client.ended(cause);
+            return;
+        }
+        Set<String> threads = new LinkedHashSet<>(held.ids());
+        LOG.warn("{}; restoring the connection ({} threads held)",
+                cause.getMessage().lines().findFirst().orElse("the connection ended"), threads.size());
+        if (events.enabled()) {
+            events.emit(l -> l.disconnected(new Disconnected(cause, threads.size())));
+        }
+        // What the lost connection still holds (a dead child's pipes, a dropped socket) is released now, not at
+        // the client's close: a client restarted a thousand times must not keep a thousand sets of descriptors.
+        try {
+            g.transport.close(Duration.ZERO);
+        } catch (RuntimeException e) {
+            LOG.debug("closing the lost transport failed: {}", e.toString());
+        }
+        // The turns that were running wait for the resume of their thread, which tells whether they go on.
+        Outage outage = new Outage(g, threads, scheduler.nanoTime(), cause);
+        outage.next(cause);
+    }
+
+    /** One loss and the attempts that try to end it. */
+    private final class Outage {
+        final Generation lost;
+        final Set<String> threadsAtLoss;
+        final long since;
+        final CodexTransportException cause;
+        int attempts;
+
+        Outage(Generation lost, Set<String> threadsAtLoss, long since, CodexTransportException cause) {
+            this.lost = lost;
+            this.threadsAtLoss = threadsAtLoss;
+            this.since = since;
+            this.cause = cause;
+        }
+
+        /** Schedules the next attempt, or gives up when the policy says so. */
+        void next(CodexException lastFailure) {
+            if (closed.get()) {
+                lost.next.completeExceptionally(closedException());
+                return;
+            }
+            if (attempts >= policy.maxAttempts()) {
+                giveUp(lastFailure, "after " + attempts + " attempts");
+                return;
+            }
+            int attempt = ++attempts;
+            Duration wait = policy.backoff(attempt);
+            try {
+                scheduler.schedule(() -> executeCallback(() -> attempt(attempt, lastFailure)), wait);
+            } catch (RejectedExecutionException shutDown) {
+                lost.next.completeExceptionally(closedException());
+            }
+        }
+
+        private void attempt(int attempt, CodexException lastFailure) {
+            if (closed.get()) {
+                lost.next.completeExceptionally(closedException());
+                return;
+            }
+            if (!withinBudget()) {
+                giveUp(lastFailure, "its budget of " + policy.budget() + " attempts in "
+                        + policy.budgetWindow() + " is spent");
+                return;
+            }
+            Generation g;
+            try {
+                g = newGeneration(lost.number + 1, transports.get());
+            } catch (RuntimeException e) {
+                failed(attempt, e);
+                return;
+            }
+            attempting = g;
+            if (closed.get()) {
+                // close() may have looked for an attempt before this one was set: end it here.
+                attempting = null;
+                g.transport.close(Duration.ZERO);
+                g.connection.close();
+                lost.next.completeExceptionally(closedException());
+                return;
+            }
+            client.handshake(g.connection)
+                    .thenCompose(info -> {
+                        client.restored(info);
+                        if (events.enabled()) {
+                            Duration downtime = Duration.ofNanos(scheduler.nanoTime() - since);
+                            events.emit(l -> l.connectionRestored(new ConnectionRestored(attempt, info, downtime)));
+                        }
+                        return resumeHeld(g);
+                    })
+                    .whenComplete((v, e) -> {
+                        if (e != null) {
+                            attempting = null;
+                            g.transport.close(Duration.ZERO);
+                            g.connection.close();
+                            failed(attempt, RpcConnection.unwrap(e));
+                        } else {
+                            publish(g);
+                        }
+                    });
+        }
+
+        private void failed(int attempt, Throwable e) {
+            CodexException failure = e instanceof CodexException ce ? ce
+                    : new CodexTransportException("could not open a new connection", e);
+            LOG.warn("attempt {} to restore the connection failed: {}", attempt, failure.getMessage());
+            next(failure);
+        }
+
+        /** Resumes the threads held at the loss and those held now; a thread the server no longer has is let go. */
+        private CompletableFuture<Void> resumeHeld(Generation g) {
+            Set<String> ids = new LinkedHashSet<>(threadsAtLoss);
+            ids.addAll(held.ids());
+            List<CompletableFuture<Void>> resumes = new ArrayList<>();
+            for (String id : ids) {
+                resumes.add(g.connection.call("thread/resume", ThreadResumeParams.builder().threadId(id).build(),
+                        ThreadResumeResponse.class, null).handle((r, e) -> {
+                            Throwable failure = e == null ? null : RpcConnection.unwrap(e);
+                            if (failure == null) {
+                                held.handle(id).ifPresent(h -> h.loadedOn(g.number));
+                                if (r.thread() != null) {
+                                    held.resumed(r.thread(), (threadId, turnId) ->
+                                            new CodexServerRestartedException(threadId, turnId, cause));
+                                }
+                                if (r.thread() == null || !(r.thread().status() instanceof ThreadStatus.Active)) {
+                                    // Nothing runs on the thread: none of its requests will be sent again.
+                                    carried.cancelThread(id);
+                                }
+                                if (events.enabled()) {
+                                    events.emit(l -> l.threadResumed(new ThreadResumed(id)));
+                                }
+                                return null;
+                            }
+                            if (failure instanceof CodexTransportException te) {
+                                throw new java.util.concurrent.CompletionException(te);
+                            }
+                            // The new server does not have the thread (an ephemeral thread, another CODEX_HOME).
+                            LOG.warn("could not resume thread {} on the restored connection: {}", id,
+                                    failure.getMessage());
+                            held.forget(id, "could not be resumed on the restored connection: "
+                                    + failure.getMessage());
+                            carried.cancelThread(id);
+                            return null;
+                        }));
+            }
+            return CompletableFuture.allOf(resumes.toArray(CompletableFuture[]::new));
+        }
+
+        private void publish(Generation g) {
+            retired = lost;
+            current = g;
+            attempting = null;
+            // After current is set: close() sets closed before it reads current, so one of the two ends g.
+            if (closed.get()) {
+                g.transport.close(Duration.ZERO);
+                g.connection.close();
+                lost.next.completeExceptionally(closedException());
+                return;
+            }
+            LOG.info("restored the connection to {} after {} attempt(s)", g.transport.describe(), attempts);
+            lost.next.complete(g);
+            carried.cancelThreadless();
+            // Lost while it was being set up: its loss was not handled then, being no current connection yet.
+            CodexTransportException end = g.lostCause;
+            if (end != null) {
+                lost(g, end);
+            }
+        }
+
+        private void giveUp(CodexException lastFailure, String why) {
+            CodexTransportException cause = new CodexTransportException("gave up restoring the connection (" + why
+                    + "); the last failure: " + lastFailure.getMessage(), lastFailure);
+            LOG.error("{}", cause.getMessage());
+            terminal = cause;
+            if (events.enabled()) {
+                int made = attempts;
+                events.emit(l -> l.recoveryGaveUp(new RecoveryGaveUp(cause, made)));
+            }
+            lost.next.completeExceptionally(cause);
+            carried.cancelAll();
+            client.ended(cause);
+        }
+    }
+
+    /** Counts an attempt against the budget; false when the budget of the window is spent. */
+    private boolean withinBudget() {
+        long now = scheduler.nanoTime();
+        long window = Scheduler.saturatedNanos(policy.budgetWindow());
+        synchronized (attemptTimes) {
+            while (!attemptTimes.isEmpty() && now - attemptTimes.peekFirst() >= window) {
+                attemptTimes.pollFirst();
+            }
+            if (attemptTimes.size() >= policy.budget()) {
+                return false;
+            }
+            attemptTimes.addLast(now);
+            return true;
+        }
+    }
+
+    private static CodexTransportException closedException() {
+        return new CodexTransportException("the client was closed");
+    }
+
+    // ------------------------------------------------------------------------------------------------ closing
+
+    /**
+     * Ends the connection for good: a restore in progress is abandoned, calls waiting for one fail.
+     *
+     * @param transportTimeout bounds the end of the server, null for the transport's own
+     */
+    void close(Duration transportTimeout) {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        Generation g = current;
+        Generation a = attempting;
+        if (a != null) {
+            a.transport.close(Duration.ZERO);
+            a.connection.close();
+        }
+        try {
+            if (transportTimeout != null) {
+                g.transport.close(transportTimeout);
+            }
+        } finally {
+            try {
+                g.connection.close();
+                carried.cancelAll();
+                g.next.completeExceptionally(closedException());
+            } finally {
+                shutDownCallbacks();
+            }
+        }
+    }
+
+    /**
+     * With a policy the connections leave the executor alone (it outlives each of them): it is shut down here, as
+     * a connection would (without waiting from inside one of its own callbacks).
+     */
+    private void shutDownCallbacks() {
+        if (policy == null || !ownsCallbacks) {
+            return;
+        }
+        callbacks.shutdown();
+        if (RpcConnection.inCallback()) {
+            return;
+        }
+        try {
+            if (!callbacks.awaitTermination(2, TimeUnit.SECONDS)) {
+                callbacks.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            callbacks.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The generation's transport, when it runs a process (for {@link CodexClient#serverProcess()}). */
+    Optional<ProcessHandle> process() {
+        return current.transport.process();
+    }
+}

@@ -1,0 +1,14 @@
+package dev.codexclient.errors;
+
+/**
+ * A {@link dev.codexclient.CodexPool} refused work: the member's queue of waiting turns is full, no member is
+ * healthy, or the pool is draining or closed. Nothing was sent to a server; the work may be retried later.
+ */
+public class CodexPoolRejectedException extends CodexException {
+    private static final long serialVersionUID = 1L;
+
+    /** A refusal, saying why. */
+    public CodexPoolRejectedException(String message) {
+        super(message);
+    }
+}

@@ -1,0 +1,325 @@
+package dev.codexclient.it;
+
+import static dev.codexclient.it.ClientTestSupport.WAIT;
+import static dev.codexclient.it.ClientTestSupport.awaitCondition;
+import static dev.codexclient.it.ClientTestSupport.failureOf;
+import static dev.codexclient.it.ClientTestSupport.withClock;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.codexclient.CodexClient;
+import dev.codexclient.CodexThread;
+import dev.codexclient.CodexTurn;
+import dev.codexclient.RestartPolicy;
+import dev.codexclient.Subscription;
+import dev.codexclient.TurnResult;
+import dev.codexclient.errors.CodexServerRestartedException;
+import dev.codexclient.errors.CodexTimeoutException;
+import dev.codexclient.errors.CodexTransportException;
+import dev.codexclient.events.CodexEventListener;
+import dev.codexclient.events.ConnectionRestored;
+import dev.codexclient.events.Disconnected;
+import dev.codexclient.events.RecoveryGaveUp;
+import dev.codexclient.events.ThreadResumed;
+import dev.codexclient.internal.time.ManualScheduler;
+import dev.codexclient.protocol.ServerNotification;
+import dev.codexclient.protocol.ThreadListParams;
+import dev.codexclient.protocol.ThreadListResponse;
+import dev.codexclient.testkit.Fault;
+import dev.codexclient.testkit.FakeCodexAppServer;
+import dev.codexclient.transport.Transport;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A lost connection is restored under the client's restart policy: against the fake, whose stored threads survive
+ * a connection, with the client's clock moved by hand (backoff, budget, waits of calls made during the outage).
+ */
+@Timeout(60)
+class RestartPolicyTest {
+    private static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
+
+    private final ManualScheduler clock = new ManualScheduler();
+    private final Recorder events = new Recorder();
+    /** While set, opening a transport fails, as a server that cannot be started or reached. */
+    private final AtomicBoolean unreachable = new AtomicBoolean();
+    private final AtomicInteger opened = new AtomicInteger();
+
+    private CodexClient.Builder restarting(FakeCodexAppServer fake, RestartPolicy policy) {
+        return withClock(CodexClient.builder()
+                .transportFactory(() -> open(fake))
+                .restartPolicy(policy)
+                .eventListener(events)
+                .requestTimeout(Duration.ofSeconds(10))
+                .initializeTimeout(Duration.ofSeconds(10)), clock);
+    }
+
+    private Transport open(FakeCodexAppServer fake) {
+        if (unreachable.get()) {
+            throw new CodexTransportException("connection refused");
+        }
+        opened.incrementAndGet();
+        return fake.connectInMemory();
+    }
+
+    /**
+     * Moves the clock to the next attempt, once it is scheduled (the listener may hear of the loss first): its
+     * backoff is at most {@link #FIRST_BACKOFF}, far below the request timeouts also on the clock.
+     */
+    private void nextAttempt() {
+        awaitCondition("the next attempt is scheduled",
+                () -> clock.nextDelay().filter(d -> d.compareTo(FIRST_BACKOFF) <= 0).isPresent());
+        clock.advance(FIRST_BACKOFF);
+    }
+
+    private static RestartPolicy policy(int attempts) {
+        return RestartPolicy.builder().maxAttempts(attempts).backoff(FIRST_BACKOFF, Duration.ofSeconds(1))
+                .budget(100, Duration.ofMinutes(10)).build();
+    }
+
+    @Test
+    void anIdleConnectionLostIsRestoredTheHeldThreadResumedAndItsHandleAndListenersStayValid() throws Exception {
+        try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
+            fake.onTurnStart(t -> t.agentMessage("after the restart").completed());
+            try (CodexClient client = restarting(fake, policy(3)).build()) {
+                CodexThread thread = client.startThread();
+                List<ServerNotification> seen = new CopyOnWriteArrayList<>();
+                Subscription listening = thread.onEvent(seen::add);
+
+                fake.apply(Fault.exit(137));
+                Disconnected lost = events.next(Disconnected.class);
+                assertThat(lost.heldThreads()).isEqualTo(1);
+                assertThat(lost.cause().getMessage()).contains("137");
+                assertThat(client.isClosed()).isFalse();
+
+                nextAttempt();
+                ConnectionRestored restored = events.next(ConnectionRestored.class);
+                assertThat(restored.attempt()).isEqualTo(1);
+                assertThat(events.next(ThreadResumed.class).threadId()).isEqualTo(thread.id());
+                assertThat(fake.connectionCount()).isEqualTo(2);
+                assertThat(fake.takeRequest("thread/resume", WAIT).params().path("threadId").asText())
+                        .isEqualTo(thread.id());
+
+                TurnResult result = thread.startTurn("go on").await(WAIT);
+                assertThat(result.finalText()).contains("after the restart");
+                assertThat(client.thread(thread.id())).containsSame(thread);
+                awaitCondition("the listener sees the new turn",
+                        () -> seen.stream().anyMatch(n -> n instanceof ServerNotification.TurnCompleted));
+                listening.close();
+            }
+        }
+    }
+
+    @Test
+    void aTurnRunningAtTheLossEndsWithTheTypedRestartOutcomeAndTheNextTurnCompletes() throws Exception {
+        try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
+            fake.enqueueTurn(t -> t.agentMessageDeltas("part").neverComplete());
+            fake.enqueueTurn(t -> t.agentMessage("retried").completed());
+            try (CodexClient client = restarting(fake, policy(3)).build()) {
+                CodexThread thread = client.startThread();
+                CodexTurn running = thread.startTurn("long work");
+                CompletableFuture<Void> streaming = new CompletableFuture<>();
+                running.onAgentMessageDelta(d -> streaming.complete(null));
+                streaming.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+
+                fake.apply(Fault.exit(137));
+                events.next(Disconnected.class);
+                // Settled by the resume of its thread: the new server does not run it.
+                assertThat(running.isDone()).isFalse();
+                nextAttempt();
+                assertThat(failureOf(running.result(), WAIT))
+                        .isInstanceOfSatisfying(CodexServerRestartedException.class, e -> {
+                            assertThat(e.threadId()).isEqualTo(thread.id());
+                            assertThat(e.turnId()).contains(running.id());
+                            assertThat(e.exitCode()).hasValue(137);
+                        });
+                events.next(ConnectionRestored.class);
+                assertThat(events.next(ThreadResumed.class).threadId()).isEqualTo(thread.id());
+                assertThat(thread.startTurn("retry").await(WAIT).finalText()).contains("retried");
+            }
+        }
+    }
+
+    @Test
+    void aCallMadeDuringTheOutageWaitsForTheRestoredConnection() throws Exception {
+        try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
+            try (CodexClient client = restarting(fake, policy(3)).build()) {
+                fake.apply(Fault.exit(1));
+                events.next(Disconnected.class);
+
+                CompletableFuture<ThreadListResponse> waiting =
+                        client.rpc().threadList(ThreadListParams.builder().build());
+                assertThat(waiting).isNotDone();
+                nextAttempt();
+                assertThat(waiting.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isNotNull();
+                assertThat(fake.connectionCount()).isEqualTo(2);
+            }
+        }
+    }
+
+    @Test
+    void aCallWaitingForTheRestoreFailsWhenItsTimeoutPassesFirst() throws Exception {
+        try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
+            try (CodexClient client = restarting(fake, policy(3)).build()) {
+                fake.apply(Fault.exit(1));
+                events.next(Disconnected.class);
+
+                CompletableFuture<ThreadListResponse> waiting = client.rpc().withTimeout(Duration.ofMillis(40))
+                        .threadList(ThreadListParams.builder().build());
+                clock.advance(Duration.ofMillis(39));
+                assertThat(waiting).isNotDone();
+                clock.advance(Duration.ofMillis(1));
+                assertThat(failureOf(waiting, WAIT)).isInstanceOf(CodexTimeoutException.class)
+                        .hasMessageContaining("waiting for the connection to be restored");
+                // The outage goes on and ends; the client works.
+                nextAttempt();
+                events.next(ConnectionRestored.class);
+                assertThat(client.startThread().id()).isNotEmpty();
+            }
+        }
+    }
+
+    @Test
+    void afterMaxAttemptsThePolicyGivesUpAndEverythingWaitingFailsTyped() throws Exception {
+        try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
+            CodexClient client = restarting(fake, policy(2)).build();
+            try {
+                CodexThread thread = client.startThread();
+                Subscription listening = thread.onEvent(n -> { });
+                unreachable.set(true);
+                fake.apply(Fault.exit(1));
+                events.next(Disconnected.class);
+                CompletableFuture<ThreadListResponse> waiting = client.rpc().withTimeout(Duration.ofHours(1))
+                        .threadList(ThreadListParams.builder().build());
+
+                CompletableFuture<RecoveryGaveUp> gaveUp = events.future(RecoveryGaveUp.class);
+                awaitCondition("the policy gives up", () -> {
+                    clock.advance(Duration.ofMillis(50));
+                    return gaveUp.isDone();
+                });
+                assertThat(gaveUp.join().attempts()).isEqualTo(2);
+                assertThat(gaveUp.join().cause().getMessage()).contains("after 2 attempts")
+                        .contains("connection refused");
+                assertThat(failureOf(waiting, WAIT)).isInstanceOf(CodexTransportException.class)
+                        .hasMessageContaining("gave up");
+                assertThat(client.isClosed()).isTrue();
+                assertThatThrownBy(client::startThread).isInstanceOf(CodexTransportException.class);
+                assertThat(client.thread(thread.id())).isEmpty();
+                listening.close();
+            } finally {
+                client.close();
+            }
+            assertThat(opened.get()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void theBudgetBoundsAttemptsAcrossOutages() throws Exception {
+        try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
+            RestartPolicy oneInTenMinutes = RestartPolicy.builder().maxAttempts(5)
+                    .backoff(FIRST_BACKOFF, Duration.ofSeconds(1)).budget(1, Duration.ofMinutes(10)).build();
+            try (CodexClient client = restarting(fake, oneInTenMinutes).build()) {
+                fake.apply(Fault.exit(1));
+                events.next(Disconnected.class);
+                nextAttempt();
+                events.next(ConnectionRestored.class);
+
+                fake.apply(Fault.exit(1));
+                events.next(Disconnected.class);
+                CompletableFuture<RecoveryGaveUp> gaveUp = events.future(RecoveryGaveUp.class);
+                nextAttempt();
+                assertThat(gaveUp.get(WAIT.toSeconds(), TimeUnit.SECONDS).cause().getMessage())
+                        .contains("budget of 1 attempts");
+                assertThat(client.isClosed()).isTrue();
+                assertThat(opened.get()).isEqualTo(2);
+            }
+        }
+    }
+
+    @Test
+    void closingDuringTheOutageEndsItAndFailsTheWaitingCalls() throws Exception {
+        try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
+            CodexClient client = restarting(fake, policy(3)).build();
+            fake.apply(Fault.exit(1));
+            events.next(Disconnected.class);
+            CompletableFuture<ThreadListResponse> waiting = client.rpc().threadList(ThreadListParams.builder().build());
+            client.close();
+            assertThat(failureOf(waiting, WAIT)).isInstanceOf(CodexTransportException.class)
+                    .hasMessageContaining("closed");
+            assertThat(client.isClosed()).isTrue();
+            assertThat(opened.get()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aSingleTransportCannotBeRestarted() {
+        try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
+            assertThatThrownBy(() -> CodexClient.builder().transport(fake.connectInMemory())
+                    .restartPolicy(RestartPolicy.defaults()).build())
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("transportFactory");
+        }
+    }
+
+    /** Records the recovery events, in order. */
+    static final class Recorder implements CodexEventListener {
+        private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
+        private final List<Object> all = new CopyOnWriteArrayList<>();
+        private final List<java.util.function.Consumer<Object>> waiters = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void disconnected(Disconnected event) {
+            add(event);
+        }
+
+        @Override
+        public void connectionRestored(ConnectionRestored event) {
+            add(event);
+        }
+
+        @Override
+        public void threadResumed(ThreadResumed event) {
+            add(event);
+        }
+
+        @Override
+        public void recoveryGaveUp(RecoveryGaveUp event) {
+            add(event);
+        }
+
+        private synchronized void add(Object event) {
+            all.add(event);
+            queue.add(event);
+            waiters.forEach(w -> w.accept(event));
+        }
+
+        /** The next recovery event, which must be of {@code type}. */
+        <T> T next(Class<T> type) throws InterruptedException {
+            Object e = queue.poll(WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertThat(e).as("the next recovery event").isInstanceOf(type);
+            return type.cast(e);
+        }
+
+        /** Completes with the first event of {@code type}, recorded already or to come. */
+        synchronized <T> CompletableFuture<T> future(Class<T> type) {
+            CompletableFuture<T> f = new CompletableFuture<>();
+            all.stream().filter(type::isInstance).findFirst().map(type::cast).ifPresent(f::complete);
+            if (!f.isDone()) {
+                waiters.add(e -> {
+                    if (type.isInstance(e)) {
+                        f.complete(type.cast(e));
+                    }
+                });
+            }
+            return f;
+        }
+    }
+}
