@@ -55,17 +55,35 @@ public final class CodexPool implements AutoCloseable {
         this.members = List.copyOf(members);
     }
 
-    /** Starts configuring a pool. */
+    /** {@return a new builder of a pool, with no members yet} */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** Starts a thread with the server's defaults on the least loaded healthy member. */
+    /**
+     * Starts a thread with the server's defaults on the least loaded healthy member, waiting at most that member's
+     * request timeout. Choosing the member replaces any member's client that gave up, which waits for the new
+     * client's start.
+     *
+     * @return the new thread, placed on the member for its whole life
+     * @throws CodexPoolRejectedException when no member is healthy, or the pool is draining or closed
+     * @throws CodexException             when the member's client fails to start the thread, as
+     *                                    {@link CodexClient#startThread()} does
+     */
     public PooledThread startThread() {
         return startThread(ThreadStartParams.builder().build());
     }
 
-    /** Starts a thread on the least loaded healthy member. */
+    /**
+     * Starts a thread on the least loaded healthy member, waiting at most that member's request timeout. Choosing
+     * the member replaces any member's client that gave up, which waits for the new client's start.
+     *
+     * @param params the {@code thread/start} params (model, working directory, sandbox, ...)
+     * @return the new thread, placed on the member for its whole life
+     * @throws CodexPoolRejectedException when no member is healthy, or the pool is draining or closed
+     * @throws CodexException             when the member's client fails to start the thread, as
+     *                                    {@link CodexClient#startThread(ThreadStartParams)} does
+     */
     public PooledThread startThread(ThreadStartParams params) {
         Objects.requireNonNull(params, "params");
         checkOpen();
@@ -74,7 +92,17 @@ public final class CodexPool implements AutoCloseable {
         return new PooledThread(this, m, t);
     }
 
-    /** Resumes a stored thread on the least loaded healthy member (the members must share its storage). */
+    /**
+     * Resumes a stored thread on the least loaded healthy member, waiting at most that member's request timeout.
+     * Choosing the member replaces any member's client that gave up, which waits for the new client's start. Any
+     * member may be chosen, so the members must share the thread's storage ({@code CODEX_HOME}).
+     *
+     * @param threadId the id of the stored thread
+     * @return the resumed thread, placed on the member for its whole life
+     * @throws CodexPoolRejectedException when no member is healthy, or the pool is draining or closed
+     * @throws CodexException             when the member's client fails to resume the thread, e.g. for an id its
+     *                                    server does not know, as {@link CodexClient#resumeThread(String)} does
+     */
     public PooledThread resumeThread(String threadId) {
         Objects.requireNonNull(threadId, "threadId");
         checkOpen();
@@ -99,8 +127,13 @@ public final class CodexPool implements AutoCloseable {
     }
 
     /**
-     * Checks every member's health now: a member given with a readiness URI is asked {@code /readyz}; a member whose
-     * client gave up is replaced. Returns how many members are healthy.
+     * Checks every member's health now, one after another: a member given with a readiness URI is asked
+     * {@code /readyz} (each probe waits at most its request timeout); a member whose client gave up is replaced,
+     * which builds a new client and so blocks for its start. The answer of {@code /readyz} holds until the next
+     * check: a member found not ready gets no new threads until a later check finds it ready. Call it
+     * periodically when members have readiness URIs.
+     *
+     * @return how many members are healthy after the check
      */
     public int checkHealth() {
         int healthy = 0;
@@ -113,7 +146,10 @@ public final class CodexPool implements AutoCloseable {
         return healthy;
     }
 
-    /** The counts of each member, for monitoring. */
+    /**
+     * {@return the counts of each member, in the order the members were added} Each member's counts are taken at
+     * once, but the members one after another: the list is not one instant of the whole pool. For monitoring.
+     */
     public List<MemberStats> stats() {
         List<MemberStats> out = new ArrayList<>();
         for (PoolMember m : members) {
@@ -123,8 +159,13 @@ public final class CodexPool implements AutoCloseable {
     }
 
     /**
-     * Stops accepting turns and waits, at most {@code timeout}, for the running and queued ones to end. Returns
-     * whether they all ended in time. The pool stays open for reads until {@link #close()}.
+     * Stops accepting turns and waits, at most {@code timeout}, for the running and queued ones to end. From the
+     * call on, new threads and turns are rejected with {@link CodexPoolRejectedException}, for good: a drained pool
+     * does not accept work again. The pool stays open for reads until {@link #close()}.
+     *
+     * @param timeout how long to wait at most
+     * @return whether every running and queued turn ended in time; false when the time ran out or the calling
+     *         thread was interrupted (its interrupt status is set again)
      */
     public boolean drain(Duration timeout) {
         draining = true;
@@ -192,7 +233,18 @@ public final class CodexPool implements AutoCloseable {
      */
     public record MemberStats(String name, boolean healthy, int runningTurns, int queuedTurns, int threads,
                               long rejectedTurns, long replacements, Optional<Long> serverPid) {
-        /** Checks that every member is present. */
+        /**
+         * Checks that every member is present.
+         *
+         * @param name          the member's name
+         * @param healthy       whether new threads may go to it
+         * @param runningTurns  turns running (started and not ended)
+         * @param queuedTurns   turns waiting for a place
+         * @param threads       threads placed on it
+         * @param rejectedTurns turns rejected because its queue was full
+         * @param replacements  how often its client was replaced after giving up
+         * @param serverPid     the process of a spawned server, when there is one
+         */
         public MemberStats {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(serverPid, "serverPid");
@@ -214,6 +266,10 @@ public final class CodexPool implements AutoCloseable {
         /**
          * A member whose client {@code factory} builds (and builds again when the client gave up). Give each client
          * a {@link CodexClient.Builder#restartPolicy(RestartPolicy) restart policy}.
+         *
+         * @param name    the member's name, in its {@link MemberStats} and in log messages
+         * @param factory builds the member's client: once in {@link #build()}, and again for each replacement
+         * @return this builder
          */
         public Builder member(String name, Supplier<CodexClient> factory) {
             specs.add(new Spec(Objects.requireNonNull(name, "name"), Objects.requireNonNull(factory, "factory"),
@@ -224,6 +280,12 @@ public final class CodexPool implements AutoCloseable {
         /**
          * A member reached over WebSocket at {@code uri}, whose health is also asked of its {@code /readyz}
          * ({@link ReadinessProbe}); {@code factory} builds its client (e.g. with a transport factory for the URI).
+         *
+         * @param name    the member's name, in its {@link MemberStats} and in log messages
+         * @param uri     the server's {@code ws://} or {@code wss://} URI (checked by {@link #build()});
+         *                {@link CodexPool#checkHealth()} asks {@code /readyz} on its host and port
+         * @param factory builds the member's client: once in {@link #build()}, and again for each replacement
+         * @return this builder
          */
         public Builder member(String name, URI uri, Supplier<CodexClient> factory) {
             specs.add(new Spec(Objects.requireNonNull(name, "name"), Objects.requireNonNull(factory, "factory"),
@@ -231,7 +293,15 @@ public final class CodexPool implements AutoCloseable {
             return this;
         }
 
-        /** {@code count} members that each spawn their own app-server, configured by {@code configure}. */
+        /**
+         * {@code count} members that each spawn their own app-server, configured by {@code configure}. They are named
+         * {@code spawned-N}, after their position among all the members (from 1).
+         *
+         * @param count     how many members to add
+         * @param configure gives a fresh client builder for each client to build: one per member in
+         *                  {@link #build()}, and one for each replacement
+         * @return this builder
+         */
         public Builder spawned(int count, Supplier<CodexClient.Builder> configure) {
             Objects.requireNonNull(configure, "configure");
             int base = specs.size();
@@ -241,7 +311,13 @@ public final class CodexPool implements AutoCloseable {
             return this;
         }
 
-        /** The most turns one member runs at once (default 8). */
+        /**
+         * The most turns one member runs at once (default 8).
+         *
+         * @param turns the cap, at least 1
+         * @return this builder
+         * @throws IllegalArgumentException when {@code turns} is below 1
+         */
         public Builder maxTurnsPerMember(int turns) {
             if (turns < 1) {
                 throw new IllegalArgumentException("maxTurnsPerMember must be at least 1");
@@ -250,7 +326,13 @@ public final class CodexPool implements AutoCloseable {
             return this;
         }
 
-        /** The most turns that wait for a place on one member (default 64); 0 rejects at once when it is full. */
+        /**
+         * The most turns that wait for a place on one member (default 64); 0 rejects at once when it is full.
+         *
+         * @param turns the bound of each member's queue, at least 0
+         * @return this builder
+         * @throws IllegalArgumentException when {@code turns} is negative
+         */
         public Builder maxQueuedTurnsPerMember(int turns) {
             if (turns < 0) {
                 throw new IllegalArgumentException("maxQueuedTurnsPerMember must not be negative");
@@ -259,7 +341,17 @@ public final class CodexPool implements AutoCloseable {
             return this;
         }
 
-        /** Builds every member's client; when one fails, closes those built and rethrows. */
+        /**
+         * Builds every member's client, one after another (each spawned server starts and completes its handshake
+         * here); when one fails, closes those built and rethrows.
+         *
+         * @return the pool, owning every client it built
+         * @throws IllegalStateException    when no member was added
+         * @throws IllegalArgumentException when a member's readiness URI is not a {@code ws://} or {@code wss://}
+         *                                  URI with a host
+         * @throws CodexException           when a member's client could not be built (its server did not start, or
+         *                                  the handshake failed); anything else a factory throws is rethrown as it is
+         */
         public CodexPool build() {
             if (specs.isEmpty()) {
                 throw new IllegalStateException("a pool needs at least one member");

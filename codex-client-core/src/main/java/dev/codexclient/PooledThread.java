@@ -27,27 +27,49 @@ public final class PooledThread {
         member.placed(id);
     }
 
-    /** The thread id. */
+    /** {@return the thread's id} It stays the same across replacements of the member's client. */
     public String id() {
         return id;
     }
 
-    /** The name of the member the thread runs on. */
+    /** {@return the name of the member the thread is placed on; a thread stays on its member} */
     public String memberName() {
         return member.name();
     }
 
-    /** The thread's handle on its member's current client (for reads, listeners, and the rest of its API). */
+    /**
+     * {@return the thread's handle on its member's client, for reads, listeners, and the rest of its API} After the
+     * member's client was replaced, this is still the handle on the old, closed client until the thread's next turn
+     * resumes it on the new one; a listener added to the old handle is not carried over.
+     */
     public CodexThread thread() {
         return thread;
     }
 
-    /** Starts a turn with one text input, once the member has a place for it. */
+    /**
+     * Starts a turn with one text input, once the member has a place for it. It does not wait for the place: a
+     * turn that has to wait is queued, and the future completes when it starts.
+     *
+     * @param text the user's message
+     * @return a future of the turn: it completes once a place is free and the server accepted the turn, and fails
+     *         with {@link dev.codexclient.errors.CodexPoolRejectedException} when the member's queue is full or the
+     *         pool is draining or closed (also when it closes while the turn waits), or as
+     *         {@link CodexThread#startTurnAsync(TurnStartParams)} fails; the turn holds its place until it ends
+     */
     public CompletableFuture<CodexTurn> startTurn(String text) {
         return startTurn(TurnStartParams.builder().threadId(id).input(List.of(Inputs.text(text))).build());
     }
 
-    /** Starts a turn, once the member has a place for it; {@code params.threadId()} must be this thread's id. */
+    /**
+     * Starts a turn, once the member has a place for it; {@code params.threadId()} must be this thread's id. It does
+     * not wait for the place: a turn that has to wait is queued, and the future completes when it starts.
+     *
+     * @param params the {@code turn/start} params: this thread's id, the input and any overrides
+     * @return a future of the turn: it completes once a place is free and the server accepted the turn, and fails
+     *         with {@link dev.codexclient.errors.CodexPoolRejectedException} when the member's queue is full or the
+     *         pool is draining or closed (also when it closes while the turn waits), or as
+     *         {@link CodexThread#startTurnAsync(TurnStartParams)} fails; the turn holds its place until it ends
+     */
     public CompletableFuture<CodexTurn> startTurn(TurnStartParams params) {
         Objects.requireNonNull(params, "params");
         return pool.startTurn(this, params);

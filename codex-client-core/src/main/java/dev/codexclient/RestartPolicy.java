@@ -34,7 +34,17 @@ import java.util.concurrent.ThreadLocalRandom;
 public record RestartPolicy(int maxAttempts, Duration initialBackoff, Duration maxBackoff, int budget,
                             Duration budgetWindow) {
 
-    /** Checks the bounds. */
+    /**
+     * Checks the bounds.
+     *
+     * @param maxAttempts    attempts per outage, at least 1
+     * @param initialBackoff the bound of the wait before the first attempt (zero: the first attempt at once)
+     * @param maxBackoff     the cap of every wait, at least {@code initialBackoff}
+     * @param budget         attempts allowed in any {@code budgetWindow}, at least 1
+     * @param budgetWindow   the window of the budget
+     * @throws IllegalArgumentException when a count is below 1, a duration is negative, or {@code maxBackoff} is
+     *                                  below {@code initialBackoff}
+     */
     public RestartPolicy {
         Objects.requireNonNull(initialBackoff, "initialBackoff");
         Objects.requireNonNull(maxBackoff, "maxBackoff");
@@ -54,12 +64,15 @@ public record RestartPolicy(int maxAttempts, Duration initialBackoff, Duration m
         }
     }
 
-    /** Five attempts per outage, waits from 200 ms up to 10 s, at most 20 attempts in any ten minutes. */
+    /**
+     * {@return the default policy} Five attempts per outage, waits from 200 ms up to 10 s, at most 20 attempts in
+     * any ten minutes.
+     */
     public static RestartPolicy defaults() {
         return builder().build();
     }
 
-    /** A builder starting from {@link #defaults()}. */
+    /** {@return a new builder, starting from {@link #defaults()}} */
     public static Builder builder() {
         return new Builder();
     }
@@ -93,27 +106,52 @@ public record RestartPolicy(int maxAttempts, Duration initialBackoff, Duration m
         private Builder() {
         }
 
-        /** Attempts per outage (default 5). */
+        /**
+         * Attempts per outage (default 5). Checked by {@link #build()}.
+         *
+         * @param attempts how many attempts one outage may use before the policy gives up, at least 1
+         * @return this builder
+         */
         public Builder maxAttempts(int attempts) {
             this.maxAttempts = attempts;
             return this;
         }
 
-        /** The bound of the first wait and the cap of every wait (default 200 ms and 10 s). */
+        /**
+         * The bound of the first wait and the cap of every wait (default 200 ms and 10 s). Checked by
+         * {@link #build()}.
+         *
+         * @param initial the bound of the wait before the first attempt of an outage, not negative; zero makes the
+         *                first attempt at once
+         * @param max     the cap of every wait, at least {@code initial}
+         * @return this builder
+         */
         public Builder backoff(Duration initial, Duration max) {
             this.initialBackoff = Objects.requireNonNull(initial, "initial");
             this.maxBackoff = Objects.requireNonNull(max, "max");
             return this;
         }
 
-        /** At most {@code attempts} attempts in any {@code window} (default 20 in ten minutes). */
+        /**
+         * At most {@code attempts} attempts in any {@code window} (default 20 in ten minutes), counted across
+         * outages. Checked by {@link #build()}.
+         *
+         * @param attempts how many attempts the sliding window allows, at least 1
+         * @param window   the length of the sliding window, not negative
+         * @return this builder
+         */
         public Builder budget(int attempts, Duration window) {
             this.budget = attempts;
             this.budgetWindow = Objects.requireNonNull(window, "window");
             return this;
         }
 
-        /** The policy. */
+        /**
+         * {@return the policy}
+         *
+         * @throws IllegalArgumentException when a count is below 1, a duration is negative, or the cap of the waits
+         *                                  is below the first bound
+         */
         public RestartPolicy build() {
             return new RestartPolicy(maxAttempts, initialBackoff, maxBackoff, budget, budgetWindow);
         }

@@ -14,7 +14,9 @@ package dev.codexclient.errors;
 public class CodexBackpressureException extends CodexException {
     private static final long serialVersionUID = 1L;
 
+    /** What the subscription was to, e.g. {@code "turn t1 of thread th1"}. */
     private final String source;
+    /** How many events beyond the subscriber's demand the subscription could hold. */
     private final int bufferSize;
 
     /**

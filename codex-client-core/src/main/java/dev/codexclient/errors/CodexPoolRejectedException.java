@@ -7,7 +7,11 @@ package dev.codexclient.errors;
 public class CodexPoolRejectedException extends CodexException {
     private static final long serialVersionUID = 1L;
 
-    /** A refusal, saying why. */
+    /**
+     * A refusal, saying why.
+     *
+     * @param message why the pool refused, e.g. which member's queue was full and how many turns ran and waited
+     */
     public CodexPoolRejectedException(String message) {
         super(message);
     }

@@ -20,7 +20,9 @@ import java.util.Optional;
 public class CodexServerRestartedException extends CodexTransportException {
     private static final long serialVersionUID = 1L;
 
+    /** The thread of the lost turn. */
     private final String threadId;
+    /** The lost turn; null when the server had not named it yet. */
     private final String turnId;
 
     /**
@@ -43,12 +45,15 @@ public class CodexServerRestartedException extends CodexTransportException {
                 + "); the thread is resumed on the restored connection: start a new turn to retry";
     }
 
-    /** The thread of the lost turn. */
+    /** {@return the id of the thread of the lost turn; the thread is resumed on the restored connection} */
     public String threadId() {
         return threadId;
     }
 
-    /** The lost turn, when the server had named it. */
+    /**
+     * {@return the id of the lost turn; empty when the connection was lost while the turn was being started, before
+     * the server named it}
+     */
     public Optional<String> turnId() {
         return Optional.ofNullable(turnId);
     }
