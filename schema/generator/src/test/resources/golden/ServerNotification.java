@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Optional;
 
 /**
  * Notification sent from the server to the client.
@@ -133,6 +134,26 @@ public sealed interface ServerNotification {
     Object params();
 
     /**
+     * The thread this notification belongs to: the params' {@code threadId} member, else the {@code id} of their
+     * {@code thread} object; empty when the method's params name no thread.
+     *
+     * @return the id, or empty
+     */
+    default Optional<String> threadId() {
+        return Optional.empty();
+    }
+
+    /**
+     * The turn this notification belongs to: the params' {@code turnId} member, else the {@code id} of their
+     * {@code turn} object; empty when the method's params name no turn.
+     *
+     * @return the id, or empty
+     */
+    default Optional<String> turnId() {
+        return Optional.empty();
+    }
+
+    /**
      * Method {@code error}.
      *
      * @param emittedAtMs Unix timestamp (in milliseconds) when app-server emitted this notification. (optional)
@@ -148,6 +169,26 @@ public sealed interface ServerNotification {
         @Override
         public String method() {
             return "error";
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> turnId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.turnId());
         }
     }
 
@@ -168,6 +209,19 @@ public sealed interface ServerNotification {
         public String method() {
             return "thread/started";
         }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            if (params == null) {
+                return Optional.empty();
+            }
+            return params.thread() == null ? Optional.empty() : Optional.ofNullable(params.thread().id());
+        }
     }
 
     /**
@@ -186,6 +240,16 @@ public sealed interface ServerNotification {
         @Override
         public String method() {
             return "thread/status/changed";
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
         }
     }
 
@@ -206,6 +270,16 @@ public sealed interface ServerNotification {
         public String method() {
             return "thread/readState/changed";
         }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
     }
 
     /**
@@ -224,6 +298,16 @@ public sealed interface ServerNotification {
         @Override
         public String method() {
             return "thread/archived";
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
         }
     }
 
@@ -244,6 +328,16 @@ public sealed interface ServerNotification {
         public String method() {
             return "thread/deleted";
         }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
     }
 
     /**
@@ -262,6 +356,16 @@ public sealed interface ServerNotification {
         @Override
         public String method() {
             return "thread/unarchived";
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
         }
     }
 
@@ -282,6 +386,16 @@ public sealed interface ServerNotification {
         public String method() {
             return "thread/closed";
         }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
     }
 
     /**
@@ -300,6 +414,16 @@ public sealed interface ServerNotification {
         @Override
         public String method() {
             return "thread/reverted";
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
         }
     }
 
@@ -339,6 +463,16 @@ public sealed interface ServerNotification {
         public String method() {
             return "thread/name/updated";
         }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
     }
 
     /**
@@ -357,6 +491,16 @@ public sealed interface ServerNotification {
         @Override
         public String method() {
             return "thread/section/changed";
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
         }
     }
 
@@ -377,6 +521,16 @@ public sealed interface ServerNotification {
         public String method() {
             return "thread/attachment/updated";
         }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
     }
 
     /**
@@ -395,6 +549,26 @@ public sealed interface ServerNotification {
         @Override
         public String method() {
             return "thread/goal/updated";
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> turnId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.turnId());
         }
     }
 
@@ -415,6 +589,16 @@ public sealed interface ServerNotification {
         public String method() {
             return "thread/prediction/updated";
         }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
     }
 
     /**
@@ -434,6 +618,16 @@ public sealed interface ServerNotification {
         public String method() {
             return "thread/goal/cleared";
         }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
     }
 
     /**
@@ -452,6 +646,16 @@ public sealed interface ServerNotification {
         @Override
         public String method() {
             return "thread/queue/changed";
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
         }
     }
 
@@ -491,6 +695,16 @@ public sealed interface ServerNotification {
         public String method() {
             return "thread/project/updated";
         }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
     }
 
     /**
@@ -509,6 +723,16 @@ public sealed interface ServerNotification {
         @Override
         public String method() {
             return "thread/environment/connected";
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
         }
     }
 
@@ -529,6 +753,16 @@ public sealed interface ServerNotification {
         public String method() {
             return "thread/environment/disconnected";
         }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
     }
 
     /**
@@ -547,6 +781,16 @@ public sealed interface ServerNotification {
         @Override
         public String method() {
             return "thread/settings/updated";
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
         }
     }
 
@@ -567,6 +811,26 @@ public sealed interface ServerNotification {
         public String method() {
             return "thread/tokenUsage/updated";
         }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> turnId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.turnId());
+        }
     }
 
     /**
@@ -585,6 +849,29 @@ public sealed interface ServerNotification {
         @Override
         public String method() {
             return "turn/started";
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> turnId() {
+            if (params == null) {
+                return Optional.empty();
+            }
+            return params.turn() == null ? Optional.empty() : Optional.ofNullable(params.turn().id());
         }
     }
 
@@ -605,6 +892,26 @@ public sealed interface ServerNotification {
         public String method() {
             return "hook/started";
         }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> turnId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.turnId());
+        }
     }
 
     /**
@@ -623,6 +930,29 @@ public sealed interface ServerNotification {
         @Override
         public String method() {
             return "turn/completed";
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> turnId() {
+            if (params == null) {
+                return Optional.empty();
+            }
+            return params.turn() == null ? Optional.empty() : Optional.ofNullable(params.turn().id());
         }
     }
 
@@ -643,6 +973,26 @@ public sealed interface ServerNotification {
         public String method() {
             return "hook/completed";
         }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> turnId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.turnId());
+        }
     }
 
     /**
@@ -661,6 +1011,26 @@ public sealed interface ServerNotification {
         @Override
         public String method() {
             return "turn/diff/updated";
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> turnId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.turnId());
         }
     }
 
@@ -681,6 +1051,26 @@ public sealed interface ServerNotification {
         public String method() {
             return "turn/plan/updated";
         }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> turnId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.turnId());
+        }
     }
 
     /**
@@ -699,6 +1089,26 @@ public sealed interface ServerNotification {
         @Override
         public String method() {
             return "item/started";
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> turnId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.turnId());
         }
     }
 
@@ -719,6 +1129,26 @@ public sealed interface ServerNotification {
         public String method() {
             return "item/autoApprovalReview/started";
         }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> turnId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.turnId());
+        }
     }
 
     /**
@@ -737,6 +1167,26 @@ public sealed interface ServerNotification {
         @Override
         public String method() {
             return "item/autoApprovalReview/completed";
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> turnId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.turnId());
         }
     }
 
@@ -757,6 +1207,26 @@ public sealed interface ServerNotification {
         public String method() {
             return "autoApprovalReview/strictReviewRequired";
         }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> turnId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.turnId());
+        }
     }
 
     /**
@@ -776,6 +1246,26 @@ public sealed interface ServerNotification {
         public String method() {
             return "item/completed";
         }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> turnId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.turnId());
+        }
     }
 
     /**
@@ -794,6 +1284,26 @@ public sealed interface ServerNotification {
         @Override
         public String method() {
             return "item/agentMessage/delta";
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> turnId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.turnId());
         }
     }
 
@@ -815,6 +1325,26 @@ public sealed interface ServerNotification {
         @Override
         public String method() {
             return "item/plan/delta";
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> turnId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.turnId());
         }
     }
 
@@ -898,6 +1428,26 @@ public sealed interface ServerNotification {
         public String method() {
             return "item/commandExecution/outputDelta";
         }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> turnId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.turnId());
+        }
     }
 
     /**
@@ -916,6 +1466,26 @@ public sealed interface ServerNotification {
         @Override
         public String method() {
             return "item/commandExecution/terminalInteraction";
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> turnId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.turnId());
         }
     }
 
@@ -940,6 +1510,26 @@ public sealed interface ServerNotification {
         public String method() {
             return "item/fileChange/outputDelta";
         }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> turnId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.turnId());
+        }
     }
 
     /**
@@ -958,6 +1548,26 @@ public sealed interface ServerNotification {
         @Override
         public String method() {
             return "item/fileChange/patchUpdated";
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> turnId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.turnId());
         }
     }
 
@@ -978,6 +1588,16 @@ public sealed interface ServerNotification {
         public String method() {
             return "serverRequest/resolved";
         }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
     }
 
     /**
@@ -996,6 +1616,26 @@ public sealed interface ServerNotification {
         @Override
         public String method() {
             return "item/mcpToolCall/progress";
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> turnId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.turnId());
         }
     }
 
@@ -1016,6 +1656,16 @@ public sealed interface ServerNotification {
         public String method() {
             return "mcpServer/oauthLogin/completed";
         }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
     }
 
     /**
@@ -1034,6 +1684,16 @@ public sealed interface ServerNotification {
         @Override
         public String method() {
             return "mcpServer/startupStatus/updated";
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
         }
     }
 
@@ -1225,6 +1885,26 @@ public sealed interface ServerNotification {
         public String method() {
             return "item/reasoning/summaryTextDelta";
         }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> turnId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.turnId());
+        }
     }
 
     /**
@@ -1244,6 +1924,26 @@ public sealed interface ServerNotification {
         public String method() {
             return "item/reasoning/summaryPartAdded";
         }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> turnId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.turnId());
+        }
     }
 
     /**
@@ -1262,6 +1962,26 @@ public sealed interface ServerNotification {
         @Override
         public String method() {
             return "item/reasoning/textDelta";
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> turnId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.turnId());
         }
     }
 
@@ -1286,6 +2006,26 @@ public sealed interface ServerNotification {
         public String method() {
             return "thread/compacted";
         }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> turnId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.turnId());
+        }
     }
 
     /**
@@ -1304,6 +2044,26 @@ public sealed interface ServerNotification {
         @Override
         public String method() {
             return "model/rerouted";
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> turnId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.turnId());
         }
     }
 
@@ -1324,6 +2084,26 @@ public sealed interface ServerNotification {
         public String method() {
             return "model/verification";
         }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> turnId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.turnId());
+        }
     }
 
     /**
@@ -1342,6 +2122,26 @@ public sealed interface ServerNotification {
         @Override
         public String method() {
             return "modelProvider/authRecoveryStarted";
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> turnId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.turnId());
         }
     }
 
@@ -1362,6 +2162,26 @@ public sealed interface ServerNotification {
         public String method() {
             return "modelProvider/authRecoveryCompleted";
         }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> turnId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.turnId());
+        }
     }
 
     /**
@@ -1380,6 +2200,26 @@ public sealed interface ServerNotification {
         @Override
         public String method() {
             return "turn/moderationMetadata";
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> turnId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.turnId());
         }
     }
 
@@ -1400,6 +2240,26 @@ public sealed interface ServerNotification {
         public String method() {
             return "model/safetyBuffering/updated";
         }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> turnId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.turnId());
+        }
     }
 
     /**
@@ -1419,6 +2279,16 @@ public sealed interface ServerNotification {
         public String method() {
             return "warning";
         }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
     }
 
     /**
@@ -1437,6 +2307,16 @@ public sealed interface ServerNotification {
         @Override
         public String method() {
             return "guardianWarning";
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
         }
     }
 
@@ -1533,6 +2413,16 @@ public sealed interface ServerNotification {
         public String method() {
             return "thread/realtime/started";
         }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
     }
 
     /**
@@ -1551,6 +2441,16 @@ public sealed interface ServerNotification {
         @Override
         public String method() {
             return "thread/realtime/itemAdded";
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
         }
     }
 
@@ -1571,6 +2471,16 @@ public sealed interface ServerNotification {
         public String method() {
             return "thread/realtime/item/started";
         }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
     }
 
     /**
@@ -1589,6 +2499,16 @@ public sealed interface ServerNotification {
         @Override
         public String method() {
             return "thread/realtime/item/transcript/delta";
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
         }
     }
 
@@ -1609,6 +2529,16 @@ public sealed interface ServerNotification {
         public String method() {
             return "thread/realtime/item/completed";
         }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
     }
 
     /**
@@ -1627,6 +2557,16 @@ public sealed interface ServerNotification {
         @Override
         public String method() {
             return "thread/realtime/transcript/delta";
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
         }
     }
 
@@ -1647,6 +2587,16 @@ public sealed interface ServerNotification {
         public String method() {
             return "thread/realtime/transcript/done";
         }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
     }
 
     /**
@@ -1665,6 +2615,16 @@ public sealed interface ServerNotification {
         @Override
         public String method() {
             return "thread/realtime/outputAudio/delta";
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
         }
     }
 
@@ -1685,6 +2645,16 @@ public sealed interface ServerNotification {
         public String method() {
             return "thread/realtime/sdp";
         }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
     }
 
     /**
@@ -1704,6 +2674,16 @@ public sealed interface ServerNotification {
         public String method() {
             return "thread/realtime/error";
         }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
     }
 
     /**
@@ -1722,6 +2702,16 @@ public sealed interface ServerNotification {
         @Override
         public String method() {
             return "thread/realtime/closed";
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
         }
     }
 
@@ -1804,6 +2794,26 @@ public sealed interface ServerNotification {
         public String method() {
             return "rawResponseItem/completed";
         }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> turnId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.turnId());
+        }
     }
 
     /**
@@ -1825,6 +2835,26 @@ public sealed interface ServerNotification {
         @Override
         public String method() {
             return "rawResponse/completed";
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.threadId());
+        }
+
+        /**
+         * Read from the typed params.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> turnId() {
+            return params == null ? Optional.empty() : Optional.ofNullable(params.turnId());
         }
     }
 
@@ -1862,6 +2892,26 @@ public sealed interface ServerNotification {
         @Override
         public JsonNode params() {
             return raw.get("params");
+        }
+
+        /**
+         * Read from the raw params by the same rule as for a known method.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return Optional.ofNullable(BindingSupport.routeId(raw.get("params"), "threadId", "thread"));
+        }
+
+        /**
+         * Read from the raw params by the same rule as for a known method.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> turnId() {
+            return Optional.ofNullable(BindingSupport.routeId(raw.get("params"), "turnId", "turn"));
         }
 
         /**

@@ -192,6 +192,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ErrorNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -214,6 +215,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ThreadStartedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -236,6 +238,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ThreadStatusChangedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -258,6 +261,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ThreadReadStateChangedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -280,6 +284,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ThreadArchivedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -302,6 +307,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ThreadDeletedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -324,6 +330,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ThreadUnarchivedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -346,6 +353,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ThreadClosedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -368,6 +376,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ThreadRevertedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -390,6 +399,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = SkillsChangedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -412,6 +422,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ThreadNameUpdatedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -434,6 +445,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ThreadSectionChangedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -456,6 +468,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ThreadAttachmentUpdatedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -478,6 +491,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ThreadGoalUpdatedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -500,6 +514,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ThreadPredictionUpdatedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -522,6 +537,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ThreadGoalClearedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -544,6 +560,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ThreadQueueChangedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -566,6 +583,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ProjectChangedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -588,6 +606,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ThreadProjectUpdatedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -610,6 +629,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = EnvironmentConnectionNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -632,6 +652,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = EnvironmentConnectionNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -654,6 +675,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ThreadSettingsUpdatedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -676,6 +698,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ThreadTokenUsageUpdatedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -698,6 +721,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = TurnStartedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -720,6 +744,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = HookStartedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -742,6 +767,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = TurnCompletedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -764,6 +790,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = HookCompletedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -786,6 +813,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = TurnDiffUpdatedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -808,6 +836,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = TurnPlanUpdatedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -830,6 +859,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ItemStartedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -852,6 +882,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ItemGuardianApprovalReviewStartedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -874,6 +905,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ItemGuardianApprovalReviewCompletedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -896,6 +928,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = StrictReviewRequiredNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -918,6 +951,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ItemCompletedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -940,6 +974,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = AgentMessageDeltaNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -962,6 +997,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = PlanDeltaNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -984,6 +1020,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = CommandExecOutputDeltaNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1006,6 +1043,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ProcessOutputDeltaNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1028,6 +1066,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ProcessExitedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1050,6 +1089,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = CommandExecutionOutputDeltaNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1072,6 +1112,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = TerminalInteractionNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1094,6 +1135,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = FileChangeOutputDeltaNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1116,6 +1158,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = FileChangePatchUpdatedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1138,6 +1181,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ServerRequestResolvedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1160,6 +1204,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = McpToolCallProgressNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1182,6 +1227,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = McpServerOauthLoginCompletedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1204,6 +1250,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = McpServerStatusUpdatedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1226,6 +1273,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = McpServerEventStreamNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1248,6 +1296,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = AccountUpdatedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1270,6 +1319,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = GatewayOAuthChangedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1292,6 +1342,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = AccountRateLimitsUpdatedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1314,6 +1365,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = AppListUpdatedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1336,6 +1388,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = RemoteControlStatusChangedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1358,6 +1411,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ExternalAgentConfigImportProgressNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1380,6 +1434,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ExternalAgentConfigImportCompletedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1402,6 +1457,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = FsChangedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1424,6 +1480,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ReasoningSummaryTextDeltaNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1446,6 +1503,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ReasoningSummaryPartAddedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1468,6 +1526,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ReasoningTextDeltaNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1490,6 +1549,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ContextCompactedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1512,6 +1572,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ModelReroutedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1534,6 +1595,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ModelVerificationNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1556,6 +1618,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = AuthRecoveryNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1578,6 +1641,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = AuthRecoveryNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1600,6 +1664,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = TurnModerationMetadataNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1622,6 +1687,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ModelSafetyBufferingUpdatedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1644,6 +1710,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = WarningNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1666,6 +1733,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = GuardianWarningNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1688,6 +1756,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = DeprecationNoticeNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1710,6 +1779,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ConfigWarningNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1732,6 +1802,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = FuzzyFileSearchSessionUpdatedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1754,6 +1825,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = FuzzyFileSearchSessionCompletedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1776,6 +1848,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ThreadRealtimeStartedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1798,6 +1871,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ThreadRealtimeItemAddedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1820,6 +1894,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ThreadRealtimeItemStartedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1842,6 +1917,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ThreadRealtimeItemTranscriptDeltaNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1864,6 +1940,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ThreadRealtimeItemCompletedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1886,6 +1963,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ThreadRealtimeTranscriptDeltaNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1908,6 +1986,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ThreadRealtimeTranscriptDoneNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1930,6 +2009,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ThreadRealtimeOutputAudioDeltaNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1952,6 +2032,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ThreadRealtimeSdpNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1974,6 +2055,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ThreadRealtimeErrorNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -1996,6 +2078,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = ThreadRealtimeClosedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -2018,6 +2101,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = WindowsWorldWritableWarningNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -2040,6 +2124,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = WindowsSandboxSetupCompletedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -2062,6 +2147,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = AccountLoginCompletedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -2084,6 +2170,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = RawResponseItemCompletedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }
@@ -2106,6 +2193,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                     case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
                     case "params" -> params = RawResponseCompletedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Optional;
 
 /**
  * Every {@code ClientNotification} message of the protocol.
@@ -34,6 +35,26 @@ public sealed interface ClientNotification {
      * @return the params
      */
     Object params();
+
+    /**
+     * The thread this notification belongs to: the params' {@code threadId} member, else the {@code id} of their
+     * {@code thread} object; empty when the method's params name no thread.
+     *
+     * @return the id, or empty
+     */
+    default Optional<String> threadId() {
+        return Optional.empty();
+    }
+
+    /**
+     * The turn this notification belongs to: the params' {@code turnId} member, else the {@code id} of their
+     * {@code turn} object; empty when the method's params name no turn.
+     *
+     * @return the id, or empty
+     */
+    default Optional<String> turnId() {
+        return Optional.empty();
+    }
 
     /**
      * Method {@code initialized}.
@@ -84,6 +105,26 @@ public sealed interface ClientNotification {
         @Override
         public JsonNode params() {
             return raw.get("params");
+        }
+
+        /**
+         * Read from the raw params by the same rule as for a known method.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> threadId() {
+            return Optional.ofNullable(BindingSupport.routeId(raw.get("params"), "threadId", "thread"));
+        }
+
+        /**
+         * Read from the raw params by the same rule as for a known method.
+         *
+         * @return the id, or empty
+         */
+        @Override
+        public Optional<String> turnId() {
+            return Optional.ofNullable(BindingSupport.routeId(raw.get("params"), "turnId", "turn"));
         }
 
         /**

@@ -101,6 +101,7 @@ final class ClientNotificationJson extends StdDeserializer<ClientNotification> {
                 p.nextToken();
                 switch (member) {
                     case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
                     default -> p.skipChildren();
                 }
             }

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.util.Iterator;
@@ -126,6 +127,36 @@ final class BindingSupport {
             return RequestId.of(n.longValue());
         }
         return null;
+    }
+
+    /**
+     * A notification's {@code id} member: JSON {@code null} is no id, anything else makes the message a request,
+     * which binding it as a notification would answer never. Fails the binding so that the reader takes the message
+     * for what it is.
+     */
+    static void noRequestId(JsonParser p, DeserializationContext c) throws IOException {
+        if (p.currentToken() != JsonToken.VALUE_NULL) {
+            throw MismatchedInputException.from(p, ServerNotification.class,
+                    "a message with an \"id\" is a request, not a notification");
+        }
+    }
+
+    /**
+     * The thread or turn an unrecognised notification names in its raw {@code params}: the text of
+     * {@code idMember}, else the text {@code id} of the {@code objectMember} object; null when neither is there. The
+     * same rule as the generated {@code threadId()} of known methods.
+     */
+    static String routeId(JsonNode params, String idMember, String objectMember) {
+        if (params == null || !params.isObject()) {
+            return null;
+        }
+        JsonNode id = params.get(idMember);
+        if (id != null && id.isTextual()) {
+            return id.textValue();
+        }
+        JsonNode object = params.get(objectMember);
+        JsonNode objectId = object == null || !object.isObject() ? null : object.get("id");
+        return objectId != null && objectId.isTextual() ? objectId.textValue() : null;
     }
 
     /** The integral value of {@code n}, or null. */

@@ -137,6 +137,15 @@ final class BinderWriter {
      */
     private CodeBlock readMembers(ClassName type, List<Field> fields, boolean unknowns, String skip,
                                   Codec.Helpers h) {
+        return readMembers(type, fields, unknowns, skip, false, h);
+    }
+
+    /**
+     * @param notification whether the members are a notification's: an {@code id} then makes the message a request,
+     *                     which no notification variant may silently swallow
+     */
+    private CodeBlock readMembers(ClassName type, List<Field> fields, boolean unknowns, String skip,
+                                  boolean notification, Codec.Helpers h) {
         CodeBlock.Builder b = CodeBlock.builder();
         Field any = null;
         for (Field f : fields) {
@@ -175,6 +184,9 @@ final class BinderWriter {
         }
         if (skip != null) {
             b.addStatement("case $S -> p.skipChildren()", skip);
+        }
+        if (notification) {
+            b.addStatement("case $S -> $T.noRequestId(p, c)", "id", SUPPORT);
         }
         if (any != null) {
             MapOf m = (MapOf) any.ty();
@@ -352,7 +364,7 @@ final class BinderWriter {
             ClassName vt = type.nestedClass(v.name());
             b.addMethod(reader("read" + v.name(), vt)
                     .addModifiers(Modifier.PRIVATE)
-                    .addCode(readMembers(vt, v.fields(), v.unknowns(), tag, h))
+                    .addCode(readMembers(vt, v.fields(), v.unknowns(), tag, d.methods() && !d.request(), h))
                     .build());
         }
         MethodSpec.Builder write = writer("write", type)

@@ -458,7 +458,8 @@ public final class Generator {
                 }
                 case TAGGED, METHOD_UNION -> {
                     TaggedDecl d = k == Kind.TAGGED ? an.tagged(name, s) : an.methodUnion(name, s);
-                    specs.put(j, tw.tagged(d));
+                    specs.put(j, tw.tagged(d, d.methods() && !d.request() ? Routing.of(d,
+                            n -> kinds.get(n) == Kind.RECORD ? an.record(n, defs.get(n)) : null) : Map.of()));
                     specs.put(naming.binder(name), bw.tagged(d));
                 }
                 case EXTERNAL -> {

@@ -13,6 +13,7 @@ import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import javax.lang.model.element.Modifier;
 
 /** Writes the public protocol types: records, open enums and the four kinds of unions. */
@@ -159,7 +160,16 @@ final class TypeWriter {
     // internally tagged unions, method unions included
 
     TypeSpec tagged(TaggedDecl d) {
+        return tagged(d, Map.of());
+    }
+
+    /**
+     * An internally tagged union; for a notification union, {@code routes} gives the variants whose params name a
+     * thread or turn (see {@link Routing}).
+     */
+    TypeSpec tagged(TaggedDecl d, Map<String, Routing.Routes> routes) {
         ClassName self = types.named(d.head().schemaName());
+        boolean notifications = d.methods() && !d.request();
         String tag = d.tag();
         String tagName = Names.field(tag);
         String intro = d.methods()
@@ -209,6 +219,10 @@ final class TypeWriter {
                             + "@return the params\n")
                     .addModifiers(Modifier.PUBLIC, Modifier.ABSTRACT).returns(OBJECT).build());
         }
+        if (notifications) {
+            b.addMethod(routeDefault("threadId", "thread"));
+            b.addMethod(routeDefault("turnId", "turn"));
+        }
         for (TaggedVariant v : d.variants()) {
             ClassName vt = self.nestedClass(v.name());
             StringBuilder vdoc = new StringBuilder();
@@ -246,10 +260,47 @@ final class TypeWriter {
                         .addAnnotation(Override.class).addModifiers(Modifier.PUBLIC).returns(OBJECT)
                         .addStatement("return null").build());
             }
+            Routing.Routes route = notifications ? routes.get(v.name()) : null;
+            if (route != null && route.thread() != null) {
+                r.addMethod(routeOverride("threadId", route.thread()));
+            }
+            if (route != null && route.turn() != null) {
+                r.addMethod(routeOverride("turnId", route.turn()));
+            }
             b.addType(r.addModifiers(Modifier.STATIC).build());
         }
         b.addType(unrecognizedObject(self, d));
         return b.build();
+    }
+
+    private static final TypeName OPTIONAL_STRING = ParameterizedTypeName.get(OPTIONAL, STRING);
+
+    /** The interface's {@code threadId()} or {@code turnId()}: empty unless a variant's params name one. */
+    private static MethodSpec routeDefault(String name, String object) {
+        return MethodSpec.methodBuilder(name)
+                .addJavadoc("The $L this notification belongs to: the params' {@code $L} member, else the {@code id} of their\n"
+                        + "{@code $L} object; empty when the method's params name no $L.\n\n@return the id, or empty\n",
+                        object, name, object, object)
+                .addModifiers(Modifier.PUBLIC, Modifier.DEFAULT).returns(OPTIONAL_STRING)
+                .addStatement("return $T.empty()", OPTIONAL).build();
+    }
+
+    /** A variant's {@code threadId()} or {@code turnId()}, read from its typed params with plain accessor calls. */
+    private static MethodSpec routeOverride(String name, Routing.Route route) {
+        MethodSpec.Builder m = MethodSpec.methodBuilder(name)
+                .addJavadoc("Read from the typed params.\n\n@return the id, or empty\n")
+                .addAnnotation(Override.class).addModifiers(Modifier.PUBLIC).returns(OPTIONAL_STRING);
+        if (route.member() != null && route.object() == null) {
+            return m.addStatement("return params == null ? $T.empty() : $T.ofNullable(params.$N())", OPTIONAL,
+                    OPTIONAL, route.member()).build();
+        }
+        m.beginControlFlow("if (params == null)").addStatement("return $T.empty()", OPTIONAL).endControlFlow();
+        if (route.member() != null) {
+            m.beginControlFlow("if (params.$N() != null)", route.member())
+                    .addStatement("return $T.of(params.$N())", OPTIONAL, route.member()).endControlFlow();
+        }
+        return m.addStatement("return params.$N() == null ? $T.empty() : $T.ofNullable(params.$N().id())",
+                route.object(), OPTIONAL, OPTIONAL, route.object()).build();
     }
 
     private TypeSpec unrecognizedObject(ClassName self, TaggedDecl d) {
@@ -289,6 +340,16 @@ final class TypeWriter {
                     .addJavadoc("The params as read, or null.\n\n@return the params\n")
                     .addAnnotation(Override.class).addModifiers(Modifier.PUBLIC).returns(JSON_NODE)
                     .addStatement("return raw.get($S)", "params").build());
+        }
+        if (d.methods() && !d.request()) {
+            for (String[] id : new String[][] {{"threadId", "thread"}, {"turnId", "turn"}}) {
+                u.addMethod(MethodSpec.methodBuilder(id[0])
+                        .addJavadoc("Read from the raw params by the same rule as for a known method.\n\n@return the id, or empty\n")
+                        .addAnnotation(Override.class).addModifiers(Modifier.PUBLIC).returns(OPTIONAL_STRING)
+                        .addStatement("return $T.ofNullable($T.routeId(raw.get($S), $S, $S))", OPTIONAL, SUPPORT,
+                                "params", id[0], id[1])
+                        .build());
+            }
         }
         u.addMethod(MethodSpec.methodBuilder("toString")
                 .addJavadoc("The tag and the shape of the object, without its values.\n\n@return the text\n")
