@@ -16,7 +16,6 @@ import dev.codexclient.events.ConnectionClosed;
 import dev.codexclient.events.ConnectionOpened;
 import dev.codexclient.internal.ClientInternals;
 import dev.codexclient.internal.Redactor;
-import dev.codexclient.internal.decode.NotificationDecoder;
 import dev.codexclient.internal.events.EventEmitter;
 import dev.codexclient.internal.rpc.IncomingNotification;
 import dev.codexclient.internal.rpc.IncomingRequest;
@@ -189,7 +188,6 @@ public final class CodexClient implements AutoCloseable {
     private final HeldThreads held;
     private final Waits waits;
     private final Listeners<ServerNotification> listeners = new Listeners<>("notification");
-    private final NotificationDecoder decoder = new NotificationDecoder(mapper);
     private final ServerRequestRouter router;
     private final List<DynamicTool> tools;
     private final Duration requestTimeout;
@@ -241,7 +239,7 @@ public final class CodexClient implements AutoCloseable {
         this.held = new HeldThreads(this, replayBytesLimit);
         // With a restart policy the executor outlives each connection: the client shuts it down itself.
         boolean connectionOwnsCallbacks = ownsCallbacks && b.restartPolicy == null;
-        JsonWireCodec codec = new JsonWireCodec(mapper, decoder);
+        JsonWireCodec codec = new JsonWireCodec(mapper);
         Session session = new Session();
         ServerRequestEvents serverRequestEvents = events.enabled()
                 ? new ServerRequestEvents(events, scheduler, router) : null;
@@ -799,17 +797,7 @@ public final class CodexClient implements AutoCloseable {
     private final class Session implements RpcConnection.Handler {
         @Override
         public void onNotification(IncomingNotification raw) {
-            ServerNotification n;
-            try {
-                Object decoded = raw.decoded().orElse(null);
-                n = decoded != null ? (ServerNotification) decoded : decoder.decode(raw.method(), raw.bytes());
-            } catch (Exception e) {
-                // Known method, params not as the schema says: keep it, as raw, rather than dropping it.
-                ObjectNode message = raw.message();
-                LOG.warn("Notification {} does not match the schema; delivering it unrecognised: {}",
-                        raw.method(), e.getMessage());
-                n = new ServerNotification.Unrecognized(message);
-            }
+            ServerNotification n = raw.notification();
             listeners.deliver(n);
             String threadId = raw.threadId().orElse(null);
             if (threadId != null) {

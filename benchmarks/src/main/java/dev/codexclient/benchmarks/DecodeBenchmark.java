@@ -2,7 +2,9 @@ package dev.codexclient.benchmarks;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.codexclient.CodexClient;
-import dev.codexclient.internal.decode.NotificationDecoder;
+import dev.codexclient.internal.rpc.Incoming;
+import dev.codexclient.internal.rpc.JsonWireCodec;
+import dev.codexclient.internal.rpc.ResultTypes;
 import dev.codexclient.protocol.ProtocolJson;
 import dev.codexclient.protocol.ServerNotification;
 import java.io.IOException;
@@ -26,9 +28,9 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * Figure 1: the SDK's typed decode of server notifications next to Jackson {@code readTree} of the same bytes.
  *
- * <p>{@code sdkDecoder} is the counterpart of {@code readTree}: the decoder the client runs on its reader thread
+ * <p>{@code sdkDecoder} is the counterpart of {@code readTree}: the codec the client runs on its reader thread
  * turns each line into its typed {@link ServerNotification} variant together with the thread and turn it routes
- * by. {@code sdkClient} feeds each line to a real {@link CodexClient} exactly as its transport would
+ * by, through the one decode path every message takes. {@code sdkClient} feeds each line to a real {@link CodexClient} exactly as its transport would
  * ({@code MessageSink#onMessage}), so it measures everything a notification costs in the SDK: that decode, the hand-off
  * to the thread's lane and the call of a listener; the executor runs lanes inline so the whole path happens on the
  * benchmark thread. One benchmark operation is one pass over the data set.
@@ -44,7 +46,7 @@ public class DecodeBenchmark {
 
     private List<byte[]> messages;
     private ObjectMapper mapper;
-    private NotificationDecoder decoder;
+    private JsonWireCodec codec;
     private CannedServer server;
     private CodexClient client;
     private long delivered;
@@ -55,10 +57,11 @@ public class DecodeBenchmark {
     public void setUp() throws IOException {
         messages = dataset(dataset);
         mapper = ProtocolJson.mapper();
-        decoder = new NotificationDecoder(mapper);
+        codec = new JsonWireCodec(mapper);
         for (byte[] m : messages) {
-            if (decoder.decodeLine(m) == null && !mapper.readTree(m).path("method").asText().equals("serverRequest/resolved")) {
-                throw new IllegalStateException("the decoder declined a notification of the data set: "
+            if (!(codec.decode(m, ResultTypes.NONE) instanceof Incoming.Notification n)
+                    || n.notification().notification() instanceof ServerNotification.Unrecognized) {
+                throw new IllegalStateException("a notification of the data set did not decode into its variant: "
                         + new String(m, java.nio.charset.StandardCharsets.UTF_8));
             }
         }
@@ -111,10 +114,27 @@ public class DecodeBenchmark {
         }
     }
 
+    /**
+     * The floor: Jackson's parser over the same bytes, every token read and nothing built. Both the typed decode and
+     * {@code readTree} pay this, so it bounds the ratio between them.
+     */
+    @Benchmark
+    public void jacksonTokensOnly(Blackhole bh) throws IOException {
+        for (byte[] m : messages) {
+            try (com.fasterxml.jackson.core.JsonParser p = mapper.getFactory().createParser(m)) {
+                int tokens = 0;
+                while (p.nextToken() != null) {
+                    tokens++;
+                }
+                bh.consume(tokens);
+            }
+        }
+    }
+
     @Benchmark
     public void sdkDecoder(Blackhole bh) {
         for (byte[] m : messages) {
-            bh.consume(decoder.decodeLine(m));
+            bh.consume(codec.decode(m, ResultTypes.NONE));
         }
     }
 

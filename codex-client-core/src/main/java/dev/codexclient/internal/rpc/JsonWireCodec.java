@@ -5,142 +5,164 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.codexclient.internal.decode.NotificationDecoder;
 import dev.codexclient.protocol.RequestId;
+import dev.codexclient.protocol.ServerNotification;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The JSON codec of the app-server protocol (JSON-RPC 2.0 without the {@code "jsonrpc"} member).
  *
- * <p>Reading a line takes the first of three routes that is sure of it:
- * <ol>
- *   <li>a notification of the schema, method first (everything codex sends in a stream): decoded in one pass into
- *       its typed variant, with the thread and turn it routes by ({@link NotificationDecoder#decodeLine});</li>
- *   <li>anything else: a streaming scan of the envelope ({@link Envelope}) that routes notifications by their
- *       thread and turn and binds a response's {@code result} into the type its call expects as it reads it,
- *       when the {@code id} comes first (codex always writes it first);</li>
- *   <li>server requests, and responses the scan could not bind: a tree of the line.</li>
- * </ol>
- * The routes give the same messages; they differ in cost. A decoder generated from the schema can replace all three
- * behind {@link WireCodec}.
+ * <p>Every message is read by one path, in one pass over its bytes, and bound by the binders generated with the
+ * protocol types; nothing here knows a protocol type's members. The first member says what the message is, in
+ * the order codex writes them:
+ * <ul>
+ *   <li>{@code method} first: a notification. The generated {@link ServerNotification} binder reads the whole
+ *       message into its typed variant, whose {@code threadId()} and {@code turnId()} give the lane it is
+ *       delivered on.</li>
+ *   <li>{@code id} first, then {@code result}: a response, bound straight into the type its call expects
+ *       ({@link ResultTypes}); then {@code method}: a server request, whose params its handler binds.</li>
+ * </ul>
+ * Any other order (and anything that turns out not to be what its first member promised, such as a notification
+ * with an {@code id}) is read as a tree first and then classified and bound by the same binders, from the tree's
+ * tokens: the order of members changes the cost of a message, never its meaning.
  */
 public final class JsonWireCodec implements WireCodec {
+    private static final Logger LOG = LoggerFactory.getLogger(JsonWireCodec.class);
     private static final String RESOLVED = "serverRequest/resolved";
 
     private final ObjectMapper mapper;
-    private final NotificationDecoder notifications;
+    private final ObjectReader notifications;
+    private final Map<Class<?>, ObjectReader> resultReaders = new ConcurrentHashMap<>();
+    /** Methods whose notifications did not match the schema, each warned about once (bounded by the schema). */
+    private final Set<String> mismatched = ConcurrentHashMap.newKeySet();
 
-    /**
-     * @param notifications decodes notifications of the schema in one pass; null to leave every notification to
-     *                      the scan (whose notifications the client layer decodes on their lane)
-     */
-    public JsonWireCodec(ObjectMapper mapper, NotificationDecoder notifications) {
+    public JsonWireCodec(ObjectMapper mapper) {
         this.mapper = mapper;
-        this.notifications = notifications;
+        this.notifications = mapper.readerFor(ServerNotification.class);
     }
 
     // ------------------------------------------------------------------------------------------------ decoding
 
     @Override
     public Incoming decode(byte[] line, ResultTypes results) {
-        if (notifications != null) {
-            NotificationDecoder.Decoded d = notifications.decodeLine(line);
-            if (d != null) {
-                return new Incoming.Notification(new IncomingNotification(d.method(), line, d.threadId(),
-                        d.turnId(), mapper, d.notification()), Optional.empty());
-            }
-        }
-        Envelope envelope;
-        try {
-            envelope = Envelope.scan(mapper, line, (id, parser) -> readResult(id, parser, results));
-            if (envelope == Envelope.ABANDONED) {
-                // The result does not bind into what its call expects: scan again without binding, and let the tree
-                // route report the result that is wrong.
-                envelope = Envelope.scan(mapper.getFactory(), line);
-                if (envelope != null && envelope.isNotification()) {
-                    return notification(envelope, line);
+        try (JsonParser p = mapper.getFactory().createParser(line)) {
+            if (p.nextToken() == JsonToken.START_OBJECT && p.nextToken() == JsonToken.FIELD_NAME) {
+                Incoming in = switch (p.currentName()) {
+                    case "method" -> methodFirst(p, line);
+                    case "id" -> idFirst(p, results);
+                    default -> null;
+                };
+                if (in != null) {
+                    return in;
                 }
-                return fromTree(line, results);
             }
-        } catch (IOException notJson) {
-            return new Incoming.Malformed("lines that are not JSON");
+        } catch (IOException | RuntimeException notAsWritten) {
+            // Not JSON, or not what its first member promised: the tree says what it is.
         }
-        if (envelope == null) {
-            return new Incoming.Malformed("messages that are not JSON objects");
-        }
-        if (envelope.isNotification()) {
-            return notification(envelope, line);
-        }
-        if (envelope.methodIsText()) {
-            // A server request: its handler gets the whole message as a tree.
-            return fromTree(line, results);
-        }
-        Envelope.Response response = envelope.response();
-        if (response == null || response.id() == null) {
-            return new Incoming.Malformed("messages of no known kind");
-        }
-        Optional<RequestId> id = toRequestId(response.id());
-        if (id.isEmpty()) {
-            return new Incoming.Unmatched(String.valueOf(response.id()));
-        }
-        if (isError(response.error())) {
-            return new Incoming.Error(id.get(), response.error());
-        }
-        Class<?> type = results.resultTypeOf(id.get());
-        if (type == null) {
-            return new Incoming.Unmatched(id.get().toString());
-        }
-        if (response.result() instanceof Bound bound && bound.id().equals(id.get())) {
-            return new Incoming.Result(id.get(), bound.value());
-        }
-        if (!response.hasResult()) {
-            return bindTree(id.get(), type, null);
-        }
-        // Not read for this id (it came before the id, or another id followed it): read it from a tree.
-        JsonNode message;
-        try {
-            message = mapper.readTree(line);
-        } catch (IOException e) {
-            // The scan read every token, so this takes a parser limit only tree building hits.
-            return new Incoming.UndecodableResult(id.get(), "(the response could not be read)", e);
-        }
-        return bindTree(id.get(), type, message.get("result"));
+        return fromTree(line, results);
     }
 
-    private Incoming notification(Envelope envelope, byte[] line) {
-        IncomingNotification n = new IncomingNotification(envelope.method(), line, envelope.threadId(),
-                envelope.turnId(), mapper);
-        return new Incoming.Notification(n, RESOLVED.equals(envelope.method()) ? envelope.requestId()
-                : Optional.empty());
+    /** A message whose first member is {@code method}: a notification; null to read the line as a tree. */
+    private Incoming methodFirst(JsonParser p, byte[] line) throws IOException {
+        // The binder starts at the method's name, so the method is read once.
+        ServerNotification n = notifications.readValue(p);
+        if (n == null || n.method() == null
+                || (n instanceof ServerNotification.Unrecognized u && u.raw().hasNonNull("id"))) {
+            // Not a notification at all, or an unknown method with an id: a server request from a newer server.
+            return null;
+        }
+        return notification(n, line);
     }
 
-    /** A result bound during the scan, for the call pending under {@code id}. */
-    private record Bound(RequestId id, Object value) {
+    private static Incoming notification(ServerNotification n, byte[] line) {
+        Optional<RequestId> resolves = Optional.empty();
+        if (n instanceof ServerNotification.ServerRequestResolved r && r.params() != null) {
+            resolves = Optional.ofNullable(r.params().requestId());
+        } else if (n instanceof ServerNotification.Unrecognized u && RESOLVED.equals(u.method())) {
+            // Params the schema does not describe still withdraw the request they name.
+            resolves = toRequestId(u.raw().path("params").get("requestId"));
+        }
+        return new Incoming.Notification(new IncomingNotification(n.method(), line, n.threadId(), n.turnId(), n),
+                resolves);
     }
 
     /**
-     * Reads a response's {@code result} during the scan. When the {@code id} came first and names a pending call,
-     * the value is bound straight into that call's result type, so a response is parsed once; otherwise it is
-     * skipped, and read from a tree if it turns out to be needed.
+     * A message whose first member is {@code id}: a response, bound as it is read, or a server request; null to read
+     * the line as a tree.
      */
-    private Object readResult(JsonNode idNode, JsonParser parser, ResultTypes results) throws IOException {
-        Optional<RequestId> id = idNode == null ? Optional.empty() : toRequestId(idNode);
-        Class<?> type = id.isEmpty() ? null : results.resultTypeOf(id.get());
-        if (type == null) {
-            parser.skipChildren();
+    private Incoming idFirst(JsonParser p, ResultTypes results) throws IOException {
+        JsonToken value = p.nextToken();
+        RequestId id;
+        if (value == JsonToken.VALUE_STRING) {
+            id = RequestId.of(p.getText());
+        } else if (value == JsonToken.VALUE_NUMBER_INT && p.getNumberType() != JsonParser.NumberType.BIG_INTEGER) {
+            id = RequestId.of(p.getLongValue());
+        } else {
             return null;
         }
-        try {
-            return new Bound(id.get(), type.cast(decodeResult(type, parser)));
-        } catch (IOException | RuntimeException doesNotBind) {
-            return Envelope.ResultReader.ABANDON;
+        if (p.nextToken() != JsonToken.FIELD_NAME) {
+            return null;
         }
+        String member = p.currentName();
+        p.nextToken();
+        if (member.equals("result")) {
+            Class<?> type = results.resultTypeOf(id);
+            Object bound = null;
+            if (type == null) {
+                p.skipChildren();
+            } else {
+                bound = type.cast(decodeResult(type, p));
+            }
+            if (!endsWithout(p, "method", "error", "result", "id")) {
+                return null;
+            }
+            return type == null ? new Incoming.Unmatched(id.toString()) : new Incoming.Result(id, bound);
+        }
+        if (member.equals("method") && p.currentToken() == JsonToken.VALUE_STRING) {
+            ObjectNode message = mapper.createObjectNode();
+            message.set("id", id instanceof RequestId.Number n ? message.numberNode(n.value())
+                    : message.textNode(((RequestId.Text) id).value()));
+            message.put("method", p.getText());
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                if (name.equals("id") || name.equals("method")) {
+                    return null; // a repeated member: the tree keeps the last, as JSON readers do
+                }
+                p.nextToken();
+                message.set(name, mapper.readTree(p));
+            }
+            return p.currentToken() == JsonToken.END_OBJECT
+                    ? new Incoming.Request(new IncomingRequest(id, message.get("method").textValue(), message))
+                    : null;
+        }
+        return null;
     }
 
-    /** Reads a line that is not a notification from its tree: server requests, and responses out of the usual. */
+    /** Reads the members after a value: true when none of {@code names} is among them. */
+    private static boolean endsWithout(JsonParser p, String... names) throws IOException {
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            for (String n : names) {
+                if (n.equals(name)) {
+                    return false;
+                }
+            }
+            p.nextToken();
+            p.skipChildren();
+        }
+        return p.currentToken() == JsonToken.END_OBJECT;
+    }
+
+    /** Reads a line from its tree: members in another order than codex's, and everything that is not JSON-RPC. */
     private Incoming fromTree(byte[] line, ResultTypes results) {
         JsonNode node;
         try {
@@ -153,8 +175,11 @@ public final class JsonWireCodec implements WireCodec {
         }
         JsonNode method = message.get("method");
         JsonNode idNode = message.get("id");
+        boolean hasId = idNode != null && !idNode.isNull();
         if (method != null && method.isTextual()) {
-            // Notifications took the scan route: this is a server request.
+            if (!hasId) {
+                return notification(treeNotification(message), line);
+            }
             Optional<RequestId> id = toRequestId(idNode);
             if (id.isEmpty()) {
                 return new Incoming.Malformed("server requests with invalid ids");
@@ -169,26 +194,41 @@ public final class JsonWireCodec implements WireCodec {
             return new Incoming.Unmatched(String.valueOf(idNode));
         }
         JsonNode error = message.get("error");
-        if (isError(error)) {
+        if (error != null && !error.isNull()) {
             return new Incoming.Error(id.get(), error);
         }
         Class<?> type = results.resultTypeOf(id.get());
         if (type == null) {
             return new Incoming.Unmatched(id.get().toString());
         }
-        return bindTree(id.get(), type, message.get("result"));
-    }
-
-    private Incoming bindTree(RequestId id, Class<?> type, JsonNode result) {
+        JsonNode result = message.get("result");
         try {
-            return new Incoming.Result(id, type.cast(decodeResult(type, result)));
+            return new Incoming.Result(id.get(), type.cast(decodeResult(type, result)));
         } catch (IOException | RuntimeException e) {
-            return new Incoming.UndecodableResult(id, String.valueOf(result), e);
+            return new Incoming.UndecodableResult(id.get(), String.valueOf(result), e);
         }
     }
 
-    private static boolean isError(JsonNode error) {
-        return error != null && !error.isNull();
+    /**
+     * A notification from its tree, by the same binder; one whose params do not match the schema of its method is
+     * kept whole as {@link ServerNotification.Unrecognized} rather than dropped.
+     */
+    private ServerNotification treeNotification(ObjectNode message) {
+        try {
+            ServerNotification n = notifications.readValue(message);
+            if (n != null) {
+                return n;
+            }
+        } catch (IOException | RuntimeException e) {
+            String method = message.get("method").textValue();
+            if (mismatched.add(method)) {
+                LOG.warn("Notification {} does not match the schema; delivering it unrecognised: {}", method,
+                        e.getMessage());
+            } else {
+                LOG.debug("Notification {} does not match the schema: {}", method, e.getMessage());
+            }
+        }
+        return new ServerNotification.Unrecognized(message);
     }
 
     private Object decodeResult(Class<?> type, JsonNode result) throws IOException {
@@ -202,7 +242,7 @@ public final class JsonWireCodec implements WireCodec {
             // Methods whose result is an empty object are sometimes answered with null; build the empty value.
             result = mapper.createObjectNode();
         }
-        return mapper.treeToValue(result, type);
+        return reader(type).readValue(result);
     }
 
     /** {@link #decodeResult(Class, JsonNode)} from the parser's current token, without a tree. */
@@ -215,9 +255,14 @@ public final class JsonWireCodec implements WireCodec {
             return mapper.readTree(parser);
         }
         if (parser.currentToken() == JsonToken.VALUE_NULL) {
-            return mapper.treeToValue(mapper.createObjectNode(), type);
+            return reader(type).readValue(mapper.createObjectNode());
         }
-        return mapper.readValue(parser, type);
+        return reader(type).readValue(parser);
+    }
+
+    /** The reader of one result type; built once, since it looks up and keeps the type's deserializer. */
+    private ObjectReader reader(Class<?> type) {
+        return resultReaders.computeIfAbsent(type, mapper::readerFor);
     }
 
     static Optional<RequestId> toRequestId(JsonNode id) {

@@ -49,7 +49,7 @@ class CallFutureTest {
     private RpcConnection rpc;
 
     private RpcConnection connect() {
-        rpc = new RpcConnection(transport, new JsonWireCodec(mapper, null), new RpcSettings(Duration.ofSeconds(5), 1, Duration.ofMillis(5),
+        rpc = new RpcConnection(transport, new JsonWireCodec(mapper), new RpcSettings(Duration.ofSeconds(5), 1, Duration.ofMillis(5),
                 Duration.ofMillis(20), Duration.ofSeconds(5)), callbacks, true, scheduler, s -> s, new RpcConnection.Handler() {
                     @Override
                     public void onNotification(IncomingNotification n) {

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.codexclient.internal.decode.NotificationDecoder;
 import dev.codexclient.protocol.ProtocolJson;
 import dev.codexclient.protocol.RequestId;
 import dev.codexclient.protocol.ServerNotification;
@@ -43,7 +42,7 @@ class JsonWireCodecTest {
     }
 
     private final CountingMapper mapper = new CountingMapper();
-    private final JsonWireCodec codec = new JsonWireCodec(mapper, null);
+    private final JsonWireCodec codec = new JsonWireCodec(mapper);
 
     private Incoming decode(String line, Map<RequestId, Class<?>> pending) {
         return codec.decode(line.getBytes(StandardCharsets.UTF_8), pending::get);
@@ -132,33 +131,98 @@ class JsonWireCodecTest {
     // ------------------------------------------------------------------------------------------------ the rest
 
     @Test
-    void notificationsOfTheSchemaAreDecodedInOnePassWithTheirRoute() {
-        JsonWireCodec typed = new JsonWireCodec(ProtocolJson.mapper(), new NotificationDecoder(ProtocolJson.mapper()));
-        Incoming in = typed.decode(("{\"method\":\"item/agentMessage/delta\",\"params\":{\"threadId\":\"t1\","
-                + "\"turnId\":\"u1\",\"itemId\":\"m\",\"delta\":\"hi\"},\"emittedAtMs\":3}")
-                .getBytes(StandardCharsets.UTF_8), ResultTypes.NONE);
+    void notificationsAreDecodedInOnePassIntoTheirVariantWithTheirRoute() {
+        int trees = mapper.lineTrees.get();
+        Incoming in = decode("{\"method\":\"item/agentMessage/delta\",\"params\":{\"threadId\":\"t1\","
+                + "\"turnId\":\"u1\",\"itemId\":\"m\",\"delta\":\"hi\"},\"emittedAtMs\":3}", Map.of());
         assertThat(in).isInstanceOfSatisfying(Incoming.Notification.class, n -> {
             assertThat(n.notification().threadId()).hasValue("t1");
             assertThat(n.notification().turnId()).hasValue("u1");
-            assertThat(n.notification().decoded()).get()
-                    .isInstanceOf(ServerNotification.ItemAgentMessageDelta.class);
+            assertThat(n.notification().notification()).isInstanceOfSatisfying(
+                    ServerNotification.ItemAgentMessageDelta.class, d -> {
+                        assertThat(d.params().delta()).isEqualTo("hi");
+                        assertThat(d.emittedAtMs()).isEqualTo(3L);
+                    });
+            assertThat(n.resolves()).isEmpty();
         });
+        assertThat(mapper.lineTrees.get()).as("trees of whole lines").isEqualTo(trees);
     }
 
     @Test
-    void otherNotificationsAreScannedForTheirRouteAndResolvedRequests() {
+    void notificationsRouteByTheirThreadObjectAndResolvedRequestsAreWithdrawn() {
         assertThat(decode("{\"method\":\"thread/started\",\"params\":{\"thread\":{\"id\":\"T1\"}}}", Map.of()))
                 .isInstanceOfSatisfying(Incoming.Notification.class, n -> {
                     assertThat(n.notification().threadId()).hasValue("T1");
-                    assertThat(n.notification().decoded()).isEmpty();
+                    assertThat(n.notification().notification()).isInstanceOf(ServerNotification.ThreadStarted.class);
                     assertThat(n.resolves()).isEmpty();
                 });
         assertThat(decode("{\"method\":\"serverRequest/resolved\",\"params\":{\"threadId\":\"t\",\"requestId\":4}}",
-                Map.of())).isInstanceOfSatisfying(Incoming.Notification.class,
-                        n -> assertThat(n.resolves()).hasValue(RequestId.of(4)));
+                Map.of())).isInstanceOfSatisfying(Incoming.Notification.class, n -> {
+                    assertThat(n.resolves()).hasValue(RequestId.of(4));
+                    assertThat(n.notification().threadId()).hasValue("t");
+                });
         assertThat(decode("{\"method\":\"account/updated\",\"params\":{}}", Map.of()))
                 .isInstanceOfSatisfying(Incoming.Notification.class,
                         n -> assertThat(n.notification().threadId()).isEmpty());
+    }
+
+    @Test
+    void membersInAnotherOrderGiveTheSameNotification() {
+        Incoming first = decode("{\"method\":\"turn/started\",\"params\":{\"threadId\":\"t\",\"turn\":{\"id\":\"u\","
+                + "\"items\":[],\"status\":\"inProgress\"}}}", Map.of());
+        Incoming last = decode("{\"params\":{\"threadId\":\"t\",\"turn\":{\"id\":\"u\",\"items\":[],"
+                + "\"status\":\"inProgress\"}},\"method\":\"turn/started\"}", Map.of());
+        assertThat(first).isInstanceOf(Incoming.Notification.class);
+        assertThat(last).isInstanceOf(Incoming.Notification.class);
+        IncomingNotification a = ((Incoming.Notification) first).notification();
+        IncomingNotification b = ((Incoming.Notification) last).notification();
+        assertThat(b.notification()).isEqualTo(a.notification()).isInstanceOf(ServerNotification.TurnStarted.class);
+        assertThat(b.threadId()).isEqualTo(a.threadId()).hasValue("t");
+        assertThat(b.turnId()).isEqualTo(a.turnId()).hasValue("u");
+    }
+
+    @Test
+    void notificationsOfUnknownMethodsAreKeptAndRoutedByTheirRawParams() {
+        assertThat(decode("{\"method\":\"future/thing\",\"params\":{\"threadId\":\"t9\",\"turn\":{\"id\":\"u9\"},"
+                + "\"x\":[1]}}", Map.of())).isInstanceOfSatisfying(Incoming.Notification.class, n -> {
+                    assertThat(n.notification().notification()).isInstanceOfSatisfying(
+                            ServerNotification.Unrecognized.class,
+                            u -> assertThat(u.raw().path("params").path("x").get(0).asInt()).isEqualTo(1));
+                    assertThat(n.notification().method()).isEqualTo("future/thing");
+                    assertThat(n.notification().threadId()).hasValue("t9");
+                    assertThat(n.notification().turnId()).hasValue("u9");
+                });
+    }
+
+    @Test
+    void notificationsWhoseParamsBreakTheSchemaAreKeptWholeAndStillRouted() {
+        assertThat(decode("{\"method\":\"item/agentMessage/delta\",\"params\":{\"threadId\":\"t1\",\"turnId\":\"u1\","
+                + "\"itemId\":\"m\",\"delta\":{\"not\":\"a string\"}}}", Map.of()))
+                .isInstanceOfSatisfying(Incoming.Notification.class, n -> {
+                    assertThat(n.notification().notification()).isInstanceOfSatisfying(
+                            ServerNotification.Unrecognized.class,
+                            u -> assertThat(u.raw().path("params").path("delta").path("not").asText())
+                                    .isEqualTo("a string"));
+                    assertThat(n.notification().threadId()).hasValue("t1");
+                });
+        assertThat(decode("{\"method\":\"serverRequest/resolved\",\"params\":{\"requestId\":\"r\",\"threadId\":[]}}",
+                Map.of())).isInstanceOfSatisfying(Incoming.Notification.class,
+                        n -> assertThat(n.resolves()).hasValue(RequestId.of("r")));
+    }
+
+    @Test
+    void aMessageWithAnIdAfterItsMethodIsARequestNotANotification() {
+        // Known method, unknown method, and an id of JSON null (no id: a notification).
+        assertThat(decode("{\"method\":\"item/agentMessage/delta\",\"params\":{\"threadId\":\"t\"},\"id\":9}",
+                Map.of())).isInstanceOfSatisfying(Incoming.Request.class, r -> {
+                    assertThat(r.request().id()).isEqualTo(RequestId.of(9));
+                    assertThat(r.request().method()).isEqualTo("item/agentMessage/delta");
+                });
+        assertThat(decode("{\"method\":\"future/ask\",\"params\":{},\"id\":\"q\"}", Map.of()))
+                .isInstanceOfSatisfying(Incoming.Request.class,
+                        r -> assertThat(r.request().id()).isEqualTo(RequestId.of("q")));
+        assertThat(decode("{\"method\":\"account/updated\",\"params\":{},\"id\":null}", Map.of()))
+                .isInstanceOf(Incoming.Notification.class);
     }
 
     @Test

@@ -35,7 +35,7 @@ class RequestCorrelatorTest {
             Duration.ofMillis(300), Duration.ofSeconds(5)));
 
     private RequestCorrelator correlator(RpcSettings settings) {
-        return new RequestCorrelator(settings, clock, new JsonWireCodec(mapper, null), bytes -> {
+        return new RequestCorrelator(settings, clock, new JsonWireCodec(mapper), bytes -> {
             if (failSends) {
                 throw new CodexTransportException("the pipe broke");
             }
@@ -284,7 +284,7 @@ class RequestCorrelatorTest {
     @Test
     void anErrorIsRefinedBeforeItFailsItsCall() {
         RequestCorrelator refining = new RequestCorrelator(new RpcSettings(TIMEOUT, 1, Duration.ZERO, Duration.ZERO,
-                Duration.ZERO), clock, new JsonWireCodec(mapper, null), bytes -> {
+                Duration.ZERO), clock, new JsonWireCodec(mapper), bytes -> {
                     try {
                         sent.add(mapper.readTree(bytes));
                     } catch (java.io.IOException e) {

@@ -26,7 +26,7 @@ class ServerRequestDispatcherTest {
     private Function<IncomingRequest, CompletionStage<?>> handler =
             r -> CompletableFuture.completedFuture(null);
     private final ServerRequestDispatcher dispatcher = new ServerRequestDispatcher(r -> handler.apply(r),
-            Runnable::run, new JsonWireCodec(mapper, null), (bytes, request) -> {
+            Runnable::run, new JsonWireCodec(mapper), (bytes, request) -> {
                 try {
                     replies.add(mapper.readTree(bytes));
                 } catch (IOException e) {
@@ -118,7 +118,7 @@ class ServerRequestDispatcherTest {
     void aRequestThatArrivesAsTheClientClosesIsAnsweredWithAnError() {
         ServerRequestDispatcher closing = new ServerRequestDispatcher(r -> handler.apply(r), task -> {
             throw new RejectedExecutionException("shut down");
-        }, new JsonWireCodec(mapper, null), (bytes, request) -> {
+        }, new JsonWireCodec(mapper), (bytes, request) -> {
             try {
                 replies.add(mapper.readTree(bytes));
             } catch (IOException e) {
