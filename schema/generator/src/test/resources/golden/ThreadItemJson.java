@@ -56,7 +56,7 @@ final class ThreadItemJson extends StdDeserializer<ThreadItem> {
         }
         if (t == JsonToken.FIELD_NAME && p.currentName().equals("type")) {
             if (p.nextToken() == JsonToken.VALUE_STRING) {
-                String tag = p.getText();
+                String tag = BindingSupport.tag(p);
                 p.nextToken();
                 ThreadItem v = variant(tag, p, c);
                 if (v != null) {

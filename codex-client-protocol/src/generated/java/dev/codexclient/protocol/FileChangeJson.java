@@ -53,7 +53,7 @@ final class FileChangeJson extends StdDeserializer<FileChange> {
         }
         if (t == JsonToken.FIELD_NAME && p.currentName().equals("type")) {
             if (p.nextToken() == JsonToken.VALUE_STRING) {
-                String tag = p.getText();
+                String tag = BindingSupport.tag(p);
                 p.nextToken();
                 FileChange v = variant(tag, p, c);
                 if (v != null) {

@@ -53,7 +53,7 @@ final class GatewayAuthJson extends StdDeserializer<GatewayAuth> {
         }
         if (t == JsonToken.FIELD_NAME && p.currentName().equals("mode")) {
             if (p.nextToken() == JsonToken.VALUE_STRING) {
-                String tag = p.getText();
+                String tag = BindingSupport.tag(p);
                 p.nextToken();
                 GatewayAuth v = variant(tag, p, c);
                 if (v != null) {

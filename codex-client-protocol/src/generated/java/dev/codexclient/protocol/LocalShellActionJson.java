@@ -56,7 +56,7 @@ final class LocalShellActionJson extends StdDeserializer<LocalShellAction> {
         }
         if (t == JsonToken.FIELD_NAME && p.currentName().equals("type")) {
             if (p.nextToken() == JsonToken.VALUE_STRING) {
-                String tag = p.getText();
+                String tag = BindingSupport.tag(p);
                 p.nextToken();
                 LocalShellAction v = variant(tag, p, c);
                 if (v != null) {

@@ -55,7 +55,7 @@ final class McpServerElicitationRequestParamsJson extends StdDeserializer<McpSer
         }
         if (t == JsonToken.FIELD_NAME && p.currentName().equals("mode")) {
             if (p.nextToken() == JsonToken.VALUE_STRING) {
-                String tag = p.getText();
+                String tag = BindingSupport.tag(p);
                 p.nextToken();
                 McpServerElicitationRequestParams v = variant(tag, p, c);
                 if (v != null) {

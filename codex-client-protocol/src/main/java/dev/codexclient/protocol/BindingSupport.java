@@ -129,6 +129,33 @@ final class BindingSupport {
         return null;
     }
 
+    /** The tag read last, with its hash already computed; racy by design, since any tag read is a correct one. */
+    private static String lastTag = "";
+
+    /**
+     * The string value the parser is at, as a union's tag. Streams repeat one tag (a million
+     * {@code item/agentMessage/delta} in a row): the characters are compared with the last tag's, and on a match that
+     * string is returned, so the {@code switch} on it does not hash a fresh string for every message.
+     */
+    static String tag(JsonParser p) throws IOException {
+        char[] chars = p.getTextCharacters();
+        int offset = p.getTextOffset();
+        int length = p.getTextLength();
+        String last = lastTag;
+        if (last.length() == length) {
+            int i = 0;
+            while (i < length && last.charAt(i) == chars[offset + i]) {
+                i++;
+            }
+            if (i == length) {
+                return last;
+            }
+        }
+        String tag = new String(chars, offset, length);
+        lastTag = tag;
+        return tag;
+    }
+
     /**
      * A notification's {@code id} member: JSON {@code null} is no id, anything else makes the message a request,
      * which binding it as a notification would answer never. Fails the binding so that the reader takes the message

@@ -83,7 +83,23 @@ public final class JsonWireCodec implements WireCodec {
         return notification(n, line);
     }
 
-    private static Incoming notification(ServerNotification n, byte[] line) {
+    /**
+     * The thread id the last notification named, as one string: a stream names one thread again and again, and the
+     * lanes and the client look each up in a map, which would hash a fresh string every time. Meant for the reader
+     * thread; read once per use, so that a second reader (during a reconnect) can only cost a miss.
+     */
+    private volatile Optional<String> lastThread = Optional.empty();
+
+    private Optional<String> sameThread(Optional<String> thread) {
+        Optional<String> last = lastThread;
+        if (thread.isEmpty() || thread.equals(last)) {
+            return thread.isEmpty() ? thread : last;
+        }
+        lastThread = thread;
+        return thread;
+    }
+
+    private Incoming notification(ServerNotification n, byte[] line) {
         Optional<RequestId> resolves = Optional.empty();
         if (n instanceof ServerNotification.ServerRequestResolved r && r.params() != null) {
             resolves = Optional.ofNullable(r.params().requestId());
@@ -91,8 +107,8 @@ public final class JsonWireCodec implements WireCodec {
             // Params the schema does not describe still withdraw the request they name.
             resolves = toRequestId(u.raw().path("params").get("requestId"));
         }
-        return new Incoming.Notification(new IncomingNotification(n.method(), line, n.threadId(), n.turnId(), n),
-                resolves);
+        return new Incoming.Notification(new IncomingNotification(n.method(), line, sameThread(n.threadId()),
+                n.turnId(), n), resolves);
     }
 
     /**

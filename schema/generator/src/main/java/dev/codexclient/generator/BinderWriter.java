@@ -317,7 +317,7 @@ final class BinderWriter {
                 .addCode(enterObject(type))
                 .beginControlFlow("if (t == $T.FIELD_NAME && p.currentName().equals($S))", JSON_TOKEN, tag)
                 .beginControlFlow("if (p.nextToken() == $T.VALUE_STRING)", JSON_TOKEN)
-                .addStatement("$T tag = p.getText()", STRING)
+                .addStatement("$T tag = $T.tag(p)", STRING, SUPPORT)
                 .addStatement("p.nextToken()")
                 .addStatement("$T v = variant(tag, p, c)", type)
                 .beginControlFlow("if (v != null)")
