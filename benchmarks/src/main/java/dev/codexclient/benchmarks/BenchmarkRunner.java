@@ -1,41 +1,24 @@
 package dev.codexclient.benchmarks;
 
-import dev.codexclient.CodexClient;
-import dev.codexclient.benchmarks.ColdStartJvms.Sample;
-import dev.codexclient.benchmarks.ColdStartJvms.Side;
-import dev.codexclient.events.CodexEventListener;
-import dev.codexclient.protocol.ClientRequestMethods;
-import dev.codexclient.protocol.ProtocolJson;
-import dev.codexclient.protocol.ServerNotification;
-import dev.codexclient.protocol.ThreadSetNameParams;
-import java.io.BufferedReader;
+import static dev.codexclient.benchmarks.Results.rate;
+import static dev.codexclient.benchmarks.Results.x;
+
+import dev.codexclient.benchmarks.Results.Bound;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.ToLongFunction;
 import java.util.stream.Stream;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
@@ -46,18 +29,29 @@ import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * Runs every benchmark in one go and prints one table of ratios against baselines measured in the same run; writes
- * the table to {@code results/} (or the directory in {@code -Dbench.results}).
+ * the table to {@code results/} (or the directory in {@code -Dbench.results}) as {@code bench-<stamp>.md}, and its
+ * numbers and targets next to it as {@code bench-<stamp>.json} (read by {@link Spread}).
  *
  * <p>{@code -Dbench.smoke=true} runs everything with tiny sizes: it proves the benchmarks work, nothing more.
  * {@code -Dbench.only=3} (or {@code 1,3}) runs only the figures listed, for a quick look at one of them while working
  * on it; the table then holds only their rows.
  */
 public final class BenchmarkRunner {
+    /** The highest figure number. */
+    static final int FIGURES = 7;
 
-    /** Sizes of one run. */
-    public record Config(boolean smoke, int deltaLines, int mixLines, int roundTrips, int roundTripWarmup,
-                         int coldStarts, long floodBytes, int isolationTurns, int isolationRounds,
-                         Duration isolationBlock, Path results, Set<Integer> figures) {
+    /**
+     * Sizes of one run.
+     *
+     * @param streamRounds rounds of every side of figure 2
+     * @param roundTrips measured round trips per side, over all {@code roundTripRounds}
+     * @param unitTestWarmup unmeasured cycles of figure 7 before its {@code unitTestCycles} measured ones
+     * @param unitTestColdJvms fresh JVMs of figure 7, each timing its first cycle
+     */
+    public record Config(boolean smoke, int deltaLines, int mixLines, int streamRounds, int roundTrips,
+                         int roundTripWarmup, int roundTripRounds, int coldStarts, long floodBytes,
+                         int isolationTurns, int isolationRounds, Duration isolationBlock, int unitTestWarmup,
+                         int unitTestCycles, int unitTestColdJvms, Path results, Set<Integer> figures) {
 
         public Config {
             figures = Set.copyOf(figures);
@@ -65,24 +59,30 @@ public final class BenchmarkRunner {
 
         /** The full run documented in BENCHMARKS.md. */
         public static Config full(Path results) {
-            return new Config(false, 1_000_000, 200_000, 20_000, 5_000, 5, 100L * 1024 * 1024, 64, 400,
-                    Duration.ofSeconds(1), results, Set.of());
+            return new Config(false, 1_000_000, 200_000, 5, 20_000, 5_000, 5, 5, 100L * 1024 * 1024, 64, 400,
+                    Duration.ofSeconds(1), 3_000, 1_000, 5, results, Set.of());
+        }
+
+        /** Tiny sizes: seconds, for CI. */
+        public static Config smoke(Path results) {
+            return new Config(true, 2_000, 500, 1, 200, 50, 2, 1, 1024 * 1024, 4, 5, Duration.ofMillis(50), 5, 10,
+                    1, results, Set.of());
         }
 
         /** The same sizes, running only the given figures (all of them when {@code figures} is empty). */
         public Config only(Set<Integer> figures) {
-            return new Config(smoke, deltaLines, mixLines, roundTrips, roundTripWarmup, coldStarts, floodBytes,
-                    isolationTurns, isolationRounds, isolationBlock, results, figures);
+            return new Config(smoke, deltaLines, mixLines, streamRounds, roundTrips, roundTripWarmup,
+                    roundTripRounds, coldStarts, floodBytes, isolationTurns, isolationRounds, isolationBlock,
+                    unitTestWarmup, unitTestCycles, unitTestColdJvms, results, figures);
         }
 
         boolean runs(int figure) {
             return figures.isEmpty() || figures.contains(figure);
         }
 
-        /** Tiny sizes: seconds, for CI. */
-        public static Config smoke(Path results) {
-            return new Config(true, 2_000, 500, 200, 50, 1, 1024 * 1024, 4, 5, Duration.ofMillis(50), results,
-                    Set.of());
+        /** A full run of every figure: the runs {@link Spread} compares. */
+        boolean complete() {
+            return !smoke && figures.isEmpty();
         }
     }
 
@@ -91,22 +91,23 @@ public final class BenchmarkRunner {
                       String status) {
     }
 
-    /** The outcome of a run: the rows and the raw numbers behind them. */
-    public record Report(List<Row> rows, Map<String, Double> numbers, String markdown) {
+    /** The outcome of a run: the rows, the raw numbers behind them, and the files it wrote. */
+    public record Report(List<Row> rows, Map<String, Double> numbers, String markdown, Path markdownFile,
+                         Path jsonFile) {
     }
 
     private final Config config;
-    private final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    private final String classpath = System.getProperty("java.class.path");
     private final Recording recording = Recording.load();
-    private final List<Row> rows = new ArrayList<>();
-    private final Map<String, Double> numbers = new LinkedHashMap<>();
+    private final Results out;
     private Path work;
 
+    /** A runner of the figures {@code config} selects, with its sizes. */
     public BenchmarkRunner(Config config) {
         this.config = config;
+        this.out = new Results(config.smoke());
     }
 
+    /** Runs the figures the system properties select ({@code bench.smoke}, {@code bench.only}, {@code bench.results}). */
     public static void main(String[] args) throws Exception {
         boolean smoke = Boolean.getBoolean("bench.smoke");
         Path results = Path.of(System.getProperty("bench.results", "results"));
@@ -128,31 +129,36 @@ public final class BenchmarkRunner {
             try {
                 figure = Integer.parseInt(part.strip());
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("bench.only lists figure numbers 1-6, not \"" + part + "\"");
+                throw new IllegalArgumentException("bench.only lists figure numbers 1-" + FIGURES + ", not \""
+                        + part + "\"");
             }
-            if (figure < 1 || figure > 6) {
-                throw new IllegalArgumentException("bench.only lists figure numbers 1-6, not " + figure);
+            if (figure < 1 || figure > FIGURES) {
+                throw new IllegalArgumentException("bench.only lists figure numbers 1-" + FIGURES + ", not "
+                        + figure);
             }
             figures.add(figure);
         }
         return figures;
     }
 
-    /** Runs every selected figure and writes the table. */
+    /** Runs every selected figure and writes the table and its numbers. */
     public Report run() throws Exception {
         work = Files.createTempDirectory("codex-bench");
+        ZonedDateTime started = ZonedDateTime.now(ZoneOffset.UTC);
         try {
             if (config.runs(1)) {
                 decode();
             }
             if (config.runs(2)) {
-                streams();
+                new StreamFigure(out, work, config.streamRounds()).run(recording, config.deltaLines(),
+                        config.mixLines());
             }
             if (config.runs(3)) {
-                roundTrip();
+                new RoundTripFigure(out).run(config.roundTripRounds(), config.roundTrips()
+                        / config.roundTripRounds(), config.roundTripWarmup());
             }
             if (config.runs(4)) {
-                coldStart();
+                new ColdStartFigure(out, work).run(config.coldStarts());
             }
             if (config.runs(5)) {
                 memory();
@@ -160,18 +166,26 @@ public final class BenchmarkRunner {
             if (config.runs(6)) {
                 isolation();
             }
+            if (config.runs(7)) {
+                new UnitTestFigure(out).run(config.unitTestWarmup(), config.unitTestCycles(),
+                        config.unitTestColdJvms());
+            }
         } finally {
             deleteTree(work);
         }
         String markdown = markdown();
         Files.createDirectories(config.results());
-        String stamp = ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
-        Files.writeString(config.results().resolve("bench-" + stamp + ".md"), markdown);
+        String stamp = started.format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+        Path markdownFile = config.results().resolve("bench-" + stamp + ".md");
+        Files.writeString(markdownFile, markdown);
+        Path jsonFile = config.results().resolve("bench-" + stamp + ".json");
+        RunFile.write(jsonFile, new RunFile(stamp, config.complete(), config.smoke(),
+                new TreeSet<>(config.figures()), out.numbers(), out.targets()));
         if (config.figures().isEmpty()) {
             // latest.md stays the latest complete table: a run of some figures only does not replace it.
             Files.writeString(config.results().resolve("latest.md"), markdown);
         }
-        return new Report(List.copyOf(rows), Map.copyOf(numbers), markdown);
+        return new Report(out.rows(), out.numbers(), markdown, markdownFile, jsonFile);
     }
 
     // ------------------------------------------------------------------------------------------------ 1 decode
@@ -210,381 +224,20 @@ public final class BenchmarkRunner {
                 }
             }
             double n = messages.size();
-            put("decode." + dataset + ".decoder.msgPerSec", decoder * n);
-            put("decode." + dataset + ".client.msgPerSec", client * n);
-            put("decode." + dataset + ".readTree.msgPerSec", tree * n);
+            out.put("decode." + dataset + ".decoder.msgPerSec", decoder * n);
+            out.put("decode." + dataset + ".client.msgPerSec", client * n);
+            out.put("decode." + dataset + ".readTree.msgPerSec", tree * n);
             String what = dataset.equals("mix") ? "recorded real mix (" + messages.size() + " notifications)"
                     : "agentMessage deltas";
             String baseline = "readTree " + rate(tree * n, tree * bytes);
-            rows.add(new Row("1 Decode", what + ": typed decode", rate(decoder * n, decoder * bytes), baseline,
-                    x(decoder / tree) + " readTree", "≥ 1.0×", status(decoder / tree >= 1.0)));
-            rows.add(new Row("1 Decode", what + ": whole client path (decode, lane, listener)",
+            double target = dataset.equals("mix") ? 1.5 : 2.0;
+            String status = out.target("decode." + dataset, "typed decode of " + (dataset.equals("mix")
+                    ? "the recorded mix" : "deltas") + " / readTree", decoder / tree, Bound.AT_LEAST, target, "×");
+            out.add(new Row("1 Decode", what + ": typed decode", rate(decoder * n, decoder * bytes), baseline,
+                    x(decoder / tree) + " readTree", "≥ " + Results.number(target) + "×", status));
+            out.add(new Row("1 Decode", what + ": whole client path (decode, lane, listener)",
                     rate(client * n, client * bytes), baseline, x(client / tree) + " readTree", "—", "info"));
         }
-    }
-
-    // ------------------------------------------------------------------------------------------------ 2 streams
-
-    private void streams() throws Exception {
-        Path deltas = work.resolve("deltas.jsonl");
-        long deltaBytes = Streams.agentMessageDeltas(recording, deltas, config.deltaLines());
-        stream("delta", deltas, config.deltaLines(), deltaBytes, true);
-        Path mix = work.resolve("mix.jsonl");
-        long mixBytes = Streams.recordedMix(recording, mix, config.mixLines());
-        stream("mix", mix, config.mixLines(), mixBytes, false);
-    }
-
-    private void stream(String name, Path file, int lines, long bytes, boolean targets) throws Exception {
-        log("2. stream " + name + ": " + lines + " lines, " + bytes / 1024 / 1024 + " MB");
-        // Warm-up of the same code path on a shorter copy (stopping early would cut the child off mid-line).
-        Path warmup = work.resolve("warmup-" + name + ".jsonl");
-        int warmLines = Math.min(lines, 200_000);
-        try (Stream<String> head = Files.lines(file).limit(warmLines)) {
-            Files.write(warmup, (Iterable<String>) head::iterator);
-        }
-        if (!config.smoke()) {
-            sdkStream(warmup, warmLines);
-        }
-        // Each side runs in turn, three times, and reports its median: the machine's load drifts over a run, and
-        // interleaving lets every side see the same drift.
-        int rounds = config.smoke() ? 1 : 3;
-        List<String[]> scripts = new ArrayList<>();
-        for (String[] b : new String[][] {{"node", "drain.js", "1.5"}, {"python3", "drain.py", "3"}}) {
-            if (available(b[0])) {
-                scripts.add(b);
-            }
-        }
-        double[] sdkRuns = new double[rounds];
-        // The delta stream also runs with an event listener that does nothing: a listener must not cost the
-        // delta path anything (no event is built for a notification).
-        double[] listenedRuns = new double[targets ? rounds : 0];
-        double[] rawRuns = new double[rounds];
-        double[][] scriptRuns = new double[scripts.size()][rounds];
-        rawPipe(file, lines);
-        for (int r = 0; r < rounds; r++) {
-            sdkRuns[r] = perSecond(lines, sdkStream(file, lines, false));
-            if (targets) {
-                listenedRuns[r] = perSecond(lines, sdkStream(file, lines, true));
-            }
-            rawRuns[r] = perSecond(lines, rawPipe(file, lines));
-            for (int k = 0; k < scripts.size(); k++) {
-                scriptRuns[k][r] = perSecond(lines, script(scripts.get(k)[0], scripts.get(k)[1], file, lines));
-            }
-        }
-        double sdk = median(sdkRuns);
-        double raw = median(rawRuns);
-        double mbPerLine = (double) bytes / lines;
-        put("stream." + name + ".sdk.linesPerSec", sdk);
-        put("stream." + name + ".raw.linesPerSec", raw);
-        String what = name.equals("delta") ? lines + " × item/agentMessage/delta" : lines + " lines of the recorded mix";
-        String sdkText = rate(sdk, sdk * mbPerLine);
-        for (String[] b : new String[][] {{"node", "drain.js", "1.5"}, {"python3", "drain.py", "3"}}) {
-            String label = b[0].equals("python3") ? "python" : b[0];
-            double factor = Double.parseDouble(b[2]);
-            String target = targets ? "≥ " + b[2] + "×" : "—";
-            int k = indexOfCommand(scripts, b[0]);
-            if (k < 0) {
-                rows.add(new Row("2 Stream", what + " vs " + label, sdkText, b[0] + " not installed", "—", target,
-                        "not run"));
-                continue;
-            }
-            double other = median(scriptRuns[k]);
-            put("stream." + name + "." + label + ".linesPerSec", other);
-            rows.add(new Row("2 Stream", what + " vs " + label, sdkText, label + " " + rate(other, other * mbPerLine),
-                    x(sdk / other), target, targets ? status(sdk / other >= factor) : "info"));
-        }
-        rows.add(new Row("2 Stream", what + " vs raw pipe", sdkText, "raw " + rate(raw, raw * mbPerLine),
-                pct(sdk / raw) + " of raw", targets ? "≥ 25%" : "—", targets ? status(sdk / raw >= 0.25) : "info"));
-        if (targets) {
-            double listened = median(listenedRuns);
-            put("stream." + name + ".sdkWithListener.linesPerSec", listened);
-            rows.add(new Row("2 Stream", what + " with a no-op event listener vs without",
-                    rate(listened, listened * mbPerLine), "without " + sdkText, x(listened / sdk)
-                            + " (rounds " + spread(listenedRuns, sdkRuns) + ")", "—", "info"));
-        }
-    }
-
-    /** The ratio of each round, {@code a[r] / b[r]}, for the spread of a ratio of medians. */
-    private static String spread(double[] a, double[] b) {
-        StringBuilder text = new StringBuilder();
-        for (int r = 0; r < a.length; r++) {
-            text.append(r == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.2f×", a[r] / b[r]));
-        }
-        return text.toString();
-    }
-
-    /** Nanoseconds from the first delivered notification to the last, without an event listener. */
-    private long sdkStream(Path file, int lines) throws InterruptedException {
-        return sdkStream(file, lines, false);
-    }
-
-    /**
-     * Nanoseconds from the first delivered notification to the last.
-     *
-     * @param withListener whether the client has an event listener (one that does nothing)
-     */
-    @SuppressWarnings("try") // the client only has to stay open while the listener counts
-    private long sdkStream(Path file, int lines, boolean withListener) throws InterruptedException {
-        CountDownLatch done = new CountDownLatch(1);
-        AtomicLong count = new AtomicLong();
-        AtomicLong first = new AtomicLong();
-        AtomicLong last = new AtomicLong();
-        AtomicLong chars = new AtomicLong();
-        try (CodexClient client = CodexClient.builder()
-                .command(childCommand(file.toString()))
-                .eventListener(withListener ? new CodexEventListener() { } : CodexEventListener.NONE)
-                .onNotification(n -> {
-                    long c = count.incrementAndGet();
-                    if (c == 1) {
-                        first.set(System.nanoTime());
-                    }
-                    if (n instanceof ServerNotification.ItemAgentMessageDelta d) {
-                        chars.addAndGet(d.params().delta().length());
-                    } else if (n instanceof ServerNotification.Unrecognized) {
-                        throw new IllegalStateException("a recorded notification did not decode: " + n);
-                    }
-                    if (c == lines) {
-                        last.set(System.nanoTime());
-                        done.countDown();
-                    }
-                })
-                .build()) {
-            if (!done.await(300, TimeUnit.SECONDS)) {
-                throw new IllegalStateException("the SDK delivered " + count.get() + " of " + lines + " lines");
-            }
-        }
-        return last.get() - first.get();
-    }
-
-    private static int indexOfCommand(List<String[]> scripts, String command) {
-        for (int k = 0; k < scripts.size(); k++) {
-            if (scripts.get(k)[0].equals(command)) {
-                return k;
-            }
-        }
-        return -1;
-    }
-
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        return sorted[sorted.length / 2];
-    }
-
-    /** The physical ceiling: bytes off the pipe, lines counted, nothing parsed. */
-    private long rawPipe(Path file, int lines) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(childCommand("--immediate", file.toString()));
-        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        try (InputStream in = p.getInputStream()) {
-            byte[] buf = new byte[1 << 16];
-            long count = 0;
-            long first = 0;
-            while (count < lines) {
-                int n = in.read(buf);
-                if (n < 0) {
-                    throw new IllegalStateException("the child ended after " + count + " of " + lines + " lines");
-                }
-                if (first == 0) {
-                    first = System.nanoTime();
-                }
-                for (int i = 0; i < n; i++) {
-                    if (buf[i] == '\n') {
-                        count++;
-                    }
-                }
-            }
-            return System.nanoTime() - first;
-        } finally {
-            p.getOutputStream().close();
-            p.destroy();
-            p.waitFor(10, TimeUnit.SECONDS);
-        }
-    }
-
-    private long script(String interpreter, String script, Path file, int lines) throws IOException, InterruptedException {
-        Path scriptFile = work.resolve(script);
-        if (!Files.exists(scriptFile)) {
-            try (InputStream in = BenchmarkRunner.class.getResourceAsStream("/baselines/" + script)) {
-                Files.copy(in, scriptFile);
-            }
-        }
-        List<String> command = new ArrayList<>(List.of(interpreter, scriptFile.toString(), Integer.toString(lines)));
-        command.addAll(childCommand("--immediate", file.toString()));
-        Map<String, String> result = runForResult(command, Duration.ofMinutes(10));
-        long count = Long.parseLong(result.get("count"));
-        if (count != lines) {
-            throw new IllegalStateException(interpreter + " read " + count + " of " + lines + " lines");
-        }
-        return Long.parseLong(result.get("nanos"));
-    }
-
-    // ------------------------------------------------------------------------------------------------ 3 round trip
-
-    private void roundTrip() throws Exception {
-        log("3. round trip");
-        ThreadSetNameParams params = ThreadSetNameParams.builder()
-                .threadId("01a200f4-3e2d-7ad3-bee4-1dd83265070f")
-                .name("benchmark round trip: a thread name of a realistic length")
-                .build();
-        long[] sdk = new long[config.roundTrips()];
-        try (CodexClient client = CodexClient.builder().command(childCommand()).build()) {
-            for (int i = 0; i < config.roundTripWarmup(); i++) {
-                client.rpc().call(ClientRequestMethods.THREAD_NAME_SET, params).get(10, TimeUnit.SECONDS);
-            }
-            for (int i = 0; i < sdk.length; i++) {
-                long t = System.nanoTime();
-                client.rpc().call(ClientRequestMethods.THREAD_NAME_SET, params).get(10, TimeUnit.SECONDS);
-                sdk[i] = System.nanoTime() - t;
-            }
-        }
-        long[] raw = new long[config.roundTrips()];
-        String paramsJson = ProtocolJson.mapper().writeValueAsString(params);
-        Process p = new ProcessBuilder(childCommand()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        try (OutputStream out = p.getOutputStream(); InputStream in = p.getInputStream()) {
-            byte[] buf = new byte[4096];
-            for (int i = 0; i < config.roundTripWarmup() + raw.length; i++) {
-                byte[] line = ("{\"id\":" + i + ",\"method\":\"thread/name/set\",\"params\":" + paramsJson + "}\n")
-                        .getBytes(StandardCharsets.UTF_8);
-                long t = System.nanoTime();
-                out.write(line);
-                out.flush();
-                readLine(in, buf);
-                if (i >= config.roundTripWarmup()) {
-                    raw[i - config.roundTripWarmup()] = System.nanoTime() - t;
-                }
-            }
-        } finally {
-            p.destroy();
-            p.waitFor(10, TimeUnit.SECONDS);
-        }
-        Arrays.sort(sdk);
-        Arrays.sort(raw);
-        long sdk50 = Isolation.percentile(sdk, 0.5);
-        long sdk99 = Isolation.percentile(sdk, 0.99);
-        long raw50 = Isolation.percentile(raw, 0.5);
-        long raw99 = Isolation.percentile(raw, 0.99);
-        put("roundTrip.sdk.p50Micros", sdk50 / 1e3);
-        put("roundTrip.sdk.p99Micros", sdk99 / 1e3);
-        put("roundTrip.raw.p50Micros", raw50 / 1e3);
-        put("roundTrip.raw.p99Micros", raw99 / 1e3);
-        double ratio = (double) sdk50 / raw50;
-        rows.add(new Row("3 Round trip", "thread/name/set → {} against the bench app-server child",
-                "p50 " + micros(sdk50) + ", p99 " + micros(sdk99),
-                "raw pipe ping-pong p50 " + micros(raw50) + ", p99 " + micros(raw99),
-                "p50 " + x(ratio) + " raw", "p50 ≤ 2×", status(ratio <= 2)));
-    }
-
-    private static void readLine(InputStream in, byte[] buf) throws IOException {
-        int n = 0;
-        while (true) {
-            int b = in.read();
-            if (b < 0) {
-                throw new IOException("the child ended");
-            }
-            if (b == '\n') {
-                return;
-            }
-            if (n < buf.length) {
-                buf[n++] = (byte) b;
-            }
-        }
-    }
-
-    // ------------------------------------------------------------------------------------------------ 4 cold start
-
-    private void coldStart() throws Exception {
-        log("4. cold start");
-        ColdStartJvms jvms = ColdStartJvms.create(java, work.resolve("cold-start"));
-        // Each side gets its own archive from a training run of itself, as an application would build one.
-        Optional<Path> sdkArchive = jvms.train(Side.SDK);
-        Optional<Path> baselineArchive = jvms.train(Side.BASELINE);
-        String noCds = sdkArchive.isPresent() && baselineArchive.isPresent() ? ""
-                : "this JVM wrote no CDS archive (see the [bench] lines of the run)";
-        int n = config.coldStarts();
-        List<Sample> sdk = new ArrayList<>();
-        List<Sample> baseline = new ArrayList<>();
-        List<Sample> sdkCds = new ArrayList<>();
-        List<Sample> baselineCds = new ArrayList<>();
-        // Interleaved, so that load from other processes on the machine hits every variant alike.
-        for (int i = 0; i < n; i++) {
-            baseline.add(jvms.sample(Side.BASELINE, Optional.empty()));
-            sdk.add(jvms.sample(Side.SDK, Optional.empty()));
-            if (noCds.isEmpty()) {
-                baselineCds.add(jvms.sample(Side.BASELINE, baselineArchive));
-                sdkCds.add(jvms.sample(Side.SDK, sdkArchive));
-            }
-        }
-        // One more run with class-load logging on stdout, where it interleaves with the phase lines: counts the
-        // protocol classes (and below, with CDS, shows that the archives were used).
-        ColdStartJvms.Loading loading = jvms.loading(Side.SDK, Optional.empty());
-        int protocolTotal = ColdStartJvms.protocolClassCount();
-        long wallMs = medianWallMs(sdk);
-        long baselineMs = medianWallMs(baseline);
-        long uptimeMs = median(sdk, Sample::uptimeMs);
-        long deltaMs = median(sdk, Sample::deltaUptimeMs);
-        long classes = median(sdk, Sample::classes);
-        long baselineClasses = median(baseline, Sample::classes);
-        put("coldStart.baselineWallMs", (double) baselineMs);
-        put("coldStart.wallMs", (double) wallMs);
-        put("coldStart.uptimeMs", (double) uptimeMs);
-        put("coldStart.deltaUptimeMs", (double) deltaMs);
-        put("coldStart.classes", (double) classes);
-        put("coldStart.baselineClasses", (double) baselineClasses);
-        put("coldStart.protocolClassesAtInit", (double) loading.protocolAtInit());
-        put("coldStart.protocolClassesAfterDelta", (double) loading.protocolAfterDelta());
-        put("coldStart.protocolClassesTotal", (double) protocolTotal);
-        String target = "≤ 400 ms; not all protocol types";
-        rows.add(new Row("4 Cold start", "JVM launch → client initialized (median of " + n + ")",
-                wallMs + " ms (JVM uptime " + uptimeMs + " ms; first typed delta at " + deltaMs + " ms), "
-                        + classes + " classes loaded; protocol classes: " + loading.protocolAtInit() + " at init, "
-                        + loading.protocolAfterDelta() + " after one typed delta, of " + protocolTotal,
-                "JVM + Jackson readTree of the same response: " + baselineMs + " ms, " + baselineClasses
-                        + " classes", x((double) wallMs / baselineMs) + " baseline", target,
-                status(wallMs <= 400 && loading.protocolAfterDelta() < protocolTotal)));
-        String cdsMeasurement = "the same with an AppCDS archive of a training run (-XX:SharedArchiveFile)";
-        if (noCds.isEmpty()) {
-            ColdStartJvms.Loading sdkShared = jvms.loading(Side.SDK, sdkArchive);
-            ColdStartJvms.Loading baselineShared = jvms.loading(Side.BASELINE, baselineArchive);
-            if (sdkShared.fromArchiveAtInit() == 0 || baselineShared.fromArchiveAtInit() == 0) {
-                noCds = "the JVM did not use the archives it wrote (-Xlog:class+path=info on a run tells why)";
-            } else {
-                long cdsMs = medianWallMs(sdkCds);
-                long cdsBaselineMs = medianWallMs(baselineCds);
-                long cdsUptimeMs = median(sdkCds, Sample::uptimeMs);
-                long cdsDeltaMs = median(sdkCds, Sample::deltaUptimeMs);
-                put("coldStart.cds.wallMs", (double) cdsMs);
-                put("coldStart.cds.baselineWallMs", (double) cdsBaselineMs);
-                put("coldStart.cds.uptimeMs", (double) cdsUptimeMs);
-                put("coldStart.cds.deltaUptimeMs", (double) cdsDeltaMs);
-                put("coldStart.cds.classes", (double) median(sdkCds, Sample::classes));
-                put("coldStart.cds.archivedClassesAtInit", (double) sdkShared.fromArchiveAtInit());
-                put("coldStart.cds.baselineArchivedClassesAtInit", (double) baselineShared.fromArchiveAtInit());
-                rows.add(new Row("4 Cold start", cdsMeasurement + " (median of " + n + ")",
-                        cdsMs + " ms (JVM uptime " + cdsUptimeMs + " ms; first typed delta at " + cdsDeltaMs
-                                + " ms), " + archived(sdkShared),
-                        "JVM + Jackson readTree with its own archive: " + cdsBaselineMs + " ms, "
-                                + archived(baselineShared),
-                        x((double) cdsMs / cdsBaselineMs) + " baseline", target,
-                        status(cdsMs <= 400 && sdkShared.protocolAfterDelta() < protocolTotal)));
-            }
-        }
-        if (!noCds.isEmpty()) {
-            rows.add(new Row("4 Cold start", cdsMeasurement, noCds, "—", "—", target, "not run"));
-        }
-    }
-
-    private static String archived(ColdStartJvms.Loading l) {
-        return l.classesAtInit() + " classes loaded (" + l.fromArchiveAtInit() + " from the app's archive, "
-                + l.fromJdkArchiveAtInit() + " from the JDK's)";
-    }
-
-    private static long medianWallMs(List<Sample> samples) {
-        return median(samples, Sample::wallNanos) / 1_000_000;
-    }
-
-    private static long median(List<Sample> samples, ToLongFunction<Sample> value) {
-        long[] v = samples.stream().mapToLong(value).sorted().toArray();
-        return v[v.length / 2];
     }
 
     // ------------------------------------------------------------------------------------------------ 5 memory
@@ -593,21 +246,21 @@ public final class BenchmarkRunner {
         log("5. memory: " + config.floodBytes() / 1024 / 1024 + " MB flood with -Xmx64m");
         Path flood = work.resolve("flood.jsonl");
         int lines = Streams.commandOutputFlood(recording, flood, config.floodBytes(), 4096);
-        List<String> command = List.of(java, "-Xmx64m", "-cp", classpath, MemoryFlood.class.getName(),
-                flood.toString(), Integer.toString(lines), "240", java, classpath);
-        Map<String, String> result = runForResult(command, Duration.ofMinutes(5));
+        List<String> command = List.of(Children.JAVA, "-Xmx64m", "-cp", Children.CLASSPATH, MemoryFlood.class.getName(),
+                flood.toString(), Integer.toString(lines), "240", Children.JAVA, Children.CLASSPATH);
+        Map<String, String> result = Children.runForResult(command, Duration.ofMinutes(5));
         boolean completed = Boolean.parseBoolean(result.get("completed"));
         double peakMb = Long.parseLong(result.get("peakHeapBytes")) / 1048576.0;
         double seconds = Long.parseLong(result.get("nanos")) / 1e9;
         double floodMb = Streams.size(flood) / 1048576.0;
-        put("memory.completed", completed ? 1.0 : 0.0);
-        put("memory.peakHeapMb", peakMb);
-        put("memory.floodMbPerSec", floodMb / seconds);
-        rows.add(new Row("5 Memory", String.format(Locale.ROOT, "%.0f MB command-output flood (%d × outputDelta), "
+        out.put("memory.completed", completed ? 1.0 : 0.0);
+        out.put("memory.peakHeapMb", peakMb);
+        out.put("memory.floodMbPerSec", floodMb / seconds);
+        out.add(new Row("5 Memory", String.format(Locale.ROOT, "%.0f MB command-output flood (%d × outputDelta), "
                         + "-Xmx64m", floodMb, lines),
                 (completed ? "completed" : "DID NOT COMPLETE") + String.format(Locale.ROOT,
                         ", peak heap %.1f MB, %.0f MB/s", peakMb, floodMb / seconds),
-                "heap cap 64 MB", "—", "completes", status(completed)));
+                "heap cap 64 MB", "—", "completes", out.status(completed)));
     }
 
     // ------------------------------------------------------------------------------------------------ 6 isolation
@@ -618,14 +271,14 @@ public final class BenchmarkRunner {
                 Duration.ofMillis(2), Duration.ZERO);
         Isolation.Result r = Isolation.run(config.isolationTurns(), config.isolationRounds(), Duration.ofMillis(2),
                 config.isolationBlock());
-        put("isolation.control.p99Ms", control.p99Nanos() / 1e6);
-        put("isolation.p50Ms", r.p50Nanos() / 1e6);
-        put("isolation.p99Ms", r.p99Nanos() / 1e6);
-        put("isolation.blockedMaxMs", r.blockedMaxNanos() / 1e6);
+        out.put("isolation.control.p99Ms", control.p99Nanos() / 1e6);
+        out.put("isolation.p50Ms", r.p50Nanos() / 1e6);
+        out.put("isolation.p99Ms", r.p99Nanos() / 1e6);
+        out.put("isolation.blockedMaxMs", r.blockedMaxNanos() / 1e6);
         // Isolated: the blocked listener adds nothing near its own block time to the other threads' tail.
         boolean isolated = r.p99Nanos() < config.isolationBlock().toNanos() / 10
                 || r.p99Nanos() <= 2 * control.p99Nanos();
-        rows.add(new Row("6 Isolation", r.turns() + " concurrent turns; thread A's listener sleeps "
+        out.add(new Row("6 Isolation", r.turns() + " concurrent turns; thread A's listener sleeps "
                         + config.isolationBlock().toMillis() + " ms",
                 String.format(Locale.ROOT, "other threads' delta latency p50 %.2f ms, p99 %.2f ms, max %.2f ms "
                         + "(%d deltas)", r.p50Nanos() / 1e6, r.p99Nanos() / 1e6, r.maxNanos() / 1e6, r.measured()),
@@ -633,76 +286,10 @@ public final class BenchmarkRunner {
                         + "own deltas waited up to %.0f ms", control.p50Nanos() / 1e6, control.p99Nanos() / 1e6,
                         r.blockedMaxNanos() / 1e6),
                 String.format(Locale.ROOT, "p99 %.2f× control", (double) r.p99Nanos() / control.p99Nanos()),
-                "B not delayed", status(isolated)));
+                "B not delayed", out.status(isolated)));
     }
 
     // ------------------------------------------------------------------------------------------------ helpers
-
-    private List<String> childCommand(String... args) {
-        List<String> command = new ArrayList<>(List.of(java, "-cp", classpath, BenchServer.class.getName()));
-        command.addAll(List.of(args));
-        return command;
-    }
-
-    private static Map<String, String> runForResult(List<String> command, Duration timeout)
-            throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        String resultLine = null;
-        try (BufferedReader r = p.inputReader(StandardCharsets.UTF_8)) {
-            for (String line = r.readLine(); line != null; line = r.readLine()) {
-                if (line.startsWith("RESULT ")) {
-                    resultLine = line;
-                }
-            }
-        }
-        if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-            p.destroyForcibly();
-            throw new IllegalStateException(command.get(0) + " did not finish within " + timeout);
-        }
-        if (resultLine == null) {
-            throw new IllegalStateException(String.join(" ", command.subList(0, 2)) + " printed no result (exit "
-                    + p.exitValue() + ")");
-        }
-        return parseResult(resultLine);
-    }
-
-    private static Map<String, String> parseResult(String line) {
-        Map<String, String> out = new LinkedHashMap<>();
-        for (String part : line.substring("RESULT ".length()).trim().split(" ")) {
-            int eq = part.indexOf('=');
-            out.put(part.substring(0, eq), part.substring(eq + 1));
-        }
-        return out;
-    }
-
-    private void put(String key, double value) {
-        numbers.put(key, value);
-    }
-
-    private static double perSecond(long lines, long nanos) {
-        // First line to last line spans lines - 1 intervals.
-        return (lines - 1) / (nanos / 1e9);
-    }
-
-    private static String rate(double msgsPerSec, double bytesPerSec) {
-        return String.format(Locale.ROOT, "%,.0f msg/s (%.1f MB/s)", msgsPerSec, bytesPerSec / 1048576.0);
-    }
-
-    private static String x(double ratio) {
-        return String.format(Locale.ROOT, "%.2f×", ratio);
-    }
-
-    private static String pct(double ratio) {
-        return String.format(Locale.ROOT, "%.0f%%", ratio * 100);
-    }
-
-    private static String micros(long nanos) {
-        return String.format(Locale.ROOT, "%.0f µs", nanos / 1e3);
-    }
-
-    private String status(boolean met) {
-        return config.smoke() ? "smoke" : met ? "met" : "MISSED";
-    }
 
     private String markdown() {
         StringBuilder s = new StringBuilder();
@@ -713,7 +300,7 @@ public final class BenchmarkRunner {
                 .append(" (UTC)\n\n");
         s.append("| Figure | Measurement | SDK | Baseline (same run) | Ratio | Target | Status |\n");
         s.append("|---|---|---|---|---|---|---|\n");
-        for (Row r : rows) {
+        for (Row r : out.rows()) {
             s.append("| ").append(String.join(" | ", r.figure(), r.measurement(), r.sdk(), r.baseline(), r.ratio(),
                     r.target(), r.status())).append(" |\n");
         }
@@ -731,28 +318,11 @@ public final class BenchmarkRunner {
         return cpu + ", " + Runtime.getRuntime().availableProcessors() + " cores, "
                 + ManagementFactory.getOperatingSystemMXBean().getName() + " "
                 + System.getProperty("os.version") + ", Java " + System.getProperty("java.runtime.version")
-                + ", node " + version("node", "--version") + ", " + version("python3", "--version");
+                + ", node " + Children.version("node", "--version") + ", "
+                + Children.version("python3", "--version");
     }
 
-    private static boolean available(String interpreter) {
-        return !version(interpreter, "--version").equals("unavailable");
-    }
-
-    private static String version(String... command) {
-        try {
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-            if (!p.waitFor(10, TimeUnit.SECONDS) || p.exitValue() != 0) {
-                p.destroyForcibly();
-                return "unavailable";
-            }
-            return out;
-        } catch (IOException | InterruptedException e) {
-            return "unavailable";
-        }
-    }
-
-    private static void log(String what) {
+    static void log(String what) {
         System.out.println("[bench] " + what);
     }
 

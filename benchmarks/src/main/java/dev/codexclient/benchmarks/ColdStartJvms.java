@@ -46,16 +46,20 @@ final class ColdStartJvms {
         }
     }
 
-    /** One JVM: wall time from launch to its "initialized" line, its own uptime and loaded classes there. */
-    record Sample(long wallNanos, long uptimeMs, int classes, long deltaUptimeMs) {
+    /**
+     * One JVM: wall time from launch to its "initialized" line, its own uptime and loaded classes there, and its
+     * uptime and loaded classes at the first typed delta.
+     */
+    record Sample(long wallNanos, long uptimeMs, int classes, long deltaUptimeMs, int deltaClasses) {
     }
 
     /**
      * Class-loading counts of one JVM run with class-load logging, at "initialized" unless named otherwise:
-     * classes from the application's dynamic archive, from the JDK's default archive, and all.
+     * classes from the application's dynamic archive, from the JDK's default archive, and all. SDK classes are
+     * those of {@code dev.codexclient.*}, the protocol's included.
      */
     record Loading(int protocolAtInit, int protocolAfterDelta, int fromArchiveAtInit, int fromJdkArchiveAtInit,
-                   int classesAtInit) {
+                   int classesAtInit, int sdkAtInit, int sdkAfterDelta) {
     }
 
     private static final long TIMEOUT_SECONDS = 120;
@@ -175,7 +179,11 @@ final class ColdStartJvms {
         long uptime = -1;
         int classes = -1;
         long deltaUptime = -1;
+        int deltaClasses = -1;
         int protocol = 0;
+        int sdk = 0;
+        int sdkAtInit = -1;
+        int sdkAfterDelta = -1;
         int protocolAtInit = -1;
         int protocolAfterDelta = -1;
         int fromArchive = 0;
@@ -192,16 +200,23 @@ final class ColdStartJvms {
                     uptime = Long.parseLong(value(line, "uptimeMs"));
                     classes = Integer.parseInt(value(line, "classes"));
                     protocolAtInit = protocol;
+                    sdkAtInit = sdk;
                     fromArchiveAtInit = fromArchive;
                     fromJdkArchiveAtInit = fromJdkArchive;
                     loadedAtInit = loaded;
                 } else if (line.startsWith("RESULT phase=delta")) {
                     deltaUptime = Long.parseLong(value(line, "uptimeMs"));
+                    deltaClasses = Integer.parseInt(value(line, "classes"));
                     protocolAfterDelta = protocol;
+                    sdkAfterDelta = sdk;
                 } else if (countLoading && line.contains("[class,load]")) {
                     loaded++;
-                    if (line.contains("] dev.codexclient.protocol.")) {
-                        protocol++;
+                    // The benchmark's own classes (ColdStart, CannedServer, Recording) are not the SDK's.
+                    if (line.contains("] dev.codexclient.") && !line.contains("] dev.codexclient.benchmarks.")) {
+                        sdk++;
+                        if (line.contains("] dev.codexclient.protocol.")) {
+                            protocol++;
+                        }
                     }
                     if (line.endsWith("source: shared objects file (top)")) {
                         fromArchive++;
@@ -221,9 +236,9 @@ final class ColdStartJvms {
                     + " s (exit " + (p.isAlive() ? "none" : p.exitValue()) + "): " + command + "; it printed: "
                     + output);
         }
-        return new Outcome(new Sample(wall, uptime, classes, deltaUptime),
+        return new Outcome(new Sample(wall, uptime, classes, deltaUptime, deltaClasses),
                 new Loading(protocolAtInit, protocolAfterDelta, fromArchiveAtInit, fromJdkArchiveAtInit,
-                        loadedAtInit), List.copyOf(output));
+                        loadedAtInit, sdkAtInit, sdkAfterDelta), List.copyOf(output));
     }
 
     private static String value(String line, String key) {

@@ -29,22 +29,32 @@ class BenchmarkSmokeTest {
         BenchmarkRunner.Report report = new BenchmarkRunner(BenchmarkRunner.Config.smoke(results)).run();
 
         assertThat(report.rows()).extracting(BenchmarkRunner.Row::figure)
-                .contains("1 Decode", "2 Stream", "3 Round trip", "4 Cold start", "5 Memory", "6 Isolation");
+                .contains("1 Decode", "2 Stream", "3 Round trip", "4 Cold start", "5 Memory", "6 Isolation",
+                        "7 Unit test");
         assertThat(report.numbers()).containsKeys(
                 "decode.mix.decoder.msgPerSec", "decode.mix.client.msgPerSec", "decode.mix.readTree.msgPerSec",
                 "decode.delta.decoder.msgPerSec", "decode.delta.client.msgPerSec", "decode.delta.readTree.msgPerSec",
                 "stream.delta.sdk.linesPerSec", "stream.delta.raw.linesPerSec",
                 "stream.mix.sdk.linesPerSec", "roundTrip.sdk.p50Micros", "roundTrip.raw.p50Micros",
                 "coldStart.wallMs", "coldStart.classes", "coldStart.protocolClassesAfterDelta",
-                "memory.peakHeapMb", "isolation.p99Ms");
+                "coldStart.sdkClassesAtInit", "coldStart.sdkClassesAfterDelta", "coldStart.deltaUptimeMs",
+                "memory.peakHeapMb", "isolation.p99Ms", "roundTrip.p50Ratio.median", "stream.delta.raw.minLinesPerSec",
+                "unitTest.warm.p50Ms", "unitTest.warm.p99Ms", "unitTest.cold.firstCycleMs", "unitTest.cold.uptimeMs",
+                "unitTest.cold.sdkClasses");
         assertThat(report.numbers().values()).allSatisfy(v -> assertThat(v).isFinite().isNotNegative());
         assertThat(report.numbers().get("decode.mix.decoder.msgPerSec")).isPositive();
         assertThat(report.numbers().get("stream.delta.sdk.linesPerSec")).isPositive();
         assertThat(report.numbers().get("memory.completed")).isEqualTo(1.0);
+        // SDK classes are counted from class-load logging: some at init, more after the first typed delta.
+        assertThat(report.numbers().get("coldStart.sdkClassesAtInit")).isPositive();
+        assertThat(report.numbers().get("coldStart.sdkClassesAfterDelta"))
+                .isGreaterThan(report.numbers().get("coldStart.sdkClassesAtInit"));
+        assertThat(report.numbers().get("unitTest.cold.sdkClasses")).isPositive();
         // Cold start with class data sharing: an archive written by a training run, then used by the timed runs.
         assertThat(report.rows()).filteredOn(r -> r.figure().equals("4 Cold start")).hasSize(2);
         if (report.rows().stream().noneMatch(r -> r.figure().equals("4 Cold start") && r.status().equals("not run"))) {
-            assertThat(report.numbers()).containsKeys("coldStart.cds.wallMs", "coldStart.cds.baselineWallMs");
+            assertThat(report.numbers()).containsKeys("coldStart.cds.wallMs", "coldStart.cds.baselineWallMs",
+                    "coldStart.cds.sdkClassesAtInit", "coldStart.cds.deltaUptimeMs");
             assertThat(report.numbers().get("coldStart.cds.archivedClassesAtInit")).isPositive();
         }
         // The node and python baselines run where those interpreters are installed.
@@ -56,5 +66,13 @@ class BenchmarkSmokeTest {
         }
         assertThat(report.markdown()).contains("| Figure |");
         assertThat(results.resolve("latest.md")).exists();
+        // The numbers and targets land next to the table; a smoke run is never one Spread compares.
+        RunFile run = RunFile.read(report.jsonFile());
+        assertThat(run.smoke()).isTrue();
+        assertThat(run.complete()).isFalse();
+        assertThat(run.numbers()).containsEntry("unitTest.warm.p50Ms", report.numbers().get("unitTest.warm.p50Ms"));
+        assertThat(run.targets()).extracting(Results.Target::id).contains("decode.mix", "decode.delta",
+                "stream.delta.ofRaw", "roundTrip.p50", "coldStart", "unitTest.warm.p50", "unitTest.cold.firstCycle");
+        assertThat(Spread.lastComplete(results, 3)).isEmpty();
     }
 }
