@@ -107,10 +107,18 @@ public final class BenchmarkRunner {
         this.out = new Results(config.smoke());
     }
 
-    /** Runs the figures the system properties select ({@code bench.smoke}, {@code bench.only}, {@code bench.results}). */
+    /**
+     * Runs the figures the system properties select ({@code bench.smoke}, {@code bench.only}, {@code bench.results});
+     * with {@code bench.spread=N} runs nothing and prints the {@link Spread} of the last N full runs instead.
+     */
     public static void main(String[] args) throws Exception {
         boolean smoke = Boolean.getBoolean("bench.smoke");
         Path results = Path.of(System.getProperty("bench.results", "results"));
+        String spread = System.getProperty("bench.spread", "").strip();
+        if (!spread.isEmpty()) {
+            Spread.main(new String[] {spread, results.toString()});
+            return;
+        }
         Config config = (smoke ? Config.smoke(results) : Config.full(results)).only(figures(
                 System.getProperty("bench.only", "")));
         Report report = new BenchmarkRunner(config).run();

@@ -19,10 +19,11 @@ import java.util.stream.Stream;
  * target was met in every run.
  *
  * <pre>
- * mvn -B -o -q -pl benchmarks exec:java -Dexec.mainClass=dev.codexclient.benchmarks.Spread [-Dexec.args="3 results"]
+ * mvn -B -o -q -pl benchmarks -am package -DskipTests -Pbench -Dbench.spread=3
  * </pre>
  *
- * Arguments: how many runs (default 3), and the results directory (default {@code results}).
+ * (the runner hands {@code -Dbench.spread} to this class). Arguments when run directly: how many runs (default 3),
+ * and the results directory (default {@code results}).
  */
 public final class Spread {
 
