@@ -14,7 +14,6 @@ import java.lang.invoke.MethodType;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.RecordComponent;
-import java.lang.reflect.Type;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -212,69 +211,37 @@ public final class NotificationDecoder {
     }
 
     private Variant variant(String method) {
-        Shape shape = Shape.of(method);
-        if (shape == Shape.NONE) {
+        Class<?> type = Variants.BY_METHOD.get(method);
+        if (type == null || !type.isRecord()) {
             return Variant.NONE;
         }
-        ObjectReader params = mapper.readerFor(mapper.getTypeFactory().constructType(shape.paramsType()));
-        return new Variant(params, shape.constructor(), shape.paramsIndex(), shape.emittedIndex(), shape.thread(),
-                shape.turn());
-    }
-
-    /**
-     * What a variant's class alone determines, found by reflection once per method and shared by every decoder:
-     * record components, constructors and accessor handles are slow to look up (each look-up parses the class's
-     * attributes again), and every client has its own decoder, so a test suite building a client per test paid for
-     * them again in each one. Only the params reader, which belongs to the decoder's mapper, is made per decoder.
-     */
-    private record Shape(Constructor<?> constructor, Type paramsType, int paramsIndex, int emittedIndex,
-                         Route thread, Route turn) {
-        static final Shape NONE = new Shape(null, null, -1, -1, null, null);
-        /** Bounded by the methods of the schema: unknown methods are not remembered. */
-        private static final Map<String, Shape> BY_METHOD = new ConcurrentHashMap<>();
-
-        static Shape of(String method) {
-            Shape shape = BY_METHOD.get(method);
-            if (shape == null) {
-                Class<?> type = Variants.BY_METHOD.get(method);
-                if (type == null) {
-                    return NONE;
-                }
-                shape = BY_METHOD.computeIfAbsent(method, m -> find(type));
-            }
-            return shape;
+        RecordComponent[] components = type.getRecordComponents();
+        if (components.length != 2) {
+            return Variant.NONE;
         }
-
-        private static Shape find(Class<?> type) {
-            if (!type.isRecord()) {
-                return NONE;
+        int paramsIndex = -1;
+        int emittedIndex = -1;
+        for (int i = 0; i < 2; i++) {
+            RecordComponent c = components[i];
+            if (c.getName().equals("params")) {
+                paramsIndex = i;
+            } else if (c.getName().equals("emittedAtMs") && c.getType() == Long.class) {
+                emittedIndex = i;
             }
-            RecordComponent[] components = type.getRecordComponents();
-            if (components.length != 2) {
-                return NONE;
-            }
-            int paramsIndex = -1;
-            int emittedIndex = -1;
-            for (int i = 0; i < 2; i++) {
-                RecordComponent c = components[i];
-                if (c.getName().equals("params")) {
-                    paramsIndex = i;
-                } else if (c.getName().equals("emittedAtMs") && c.getType() == Long.class) {
-                    emittedIndex = i;
-                }
-            }
-            if (paramsIndex < 0 || emittedIndex < 0) {
-                return NONE;
-            }
-            try {
-                Constructor<?> constructor = type.getDeclaredConstructor(components[0].getType(),
-                        components[1].getType());
-                Class<?> paramsType = components[paramsIndex].getType();
-                return new Shape(constructor, components[paramsIndex].getGenericType(), paramsIndex, emittedIndex,
-                        Route.of(paramsType, "threadId", "thread"), Route.of(paramsType, "turnId", "turn"));
-            } catch (NoSuchMethodException | SecurityException e) {
-                return NONE;
-            }
+        }
+        if (paramsIndex < 0 || emittedIndex < 0) {
+            return Variant.NONE;
+        }
+        try {
+            Constructor<?> constructor = type.getDeclaredConstructor(components[0].getType(),
+                    components[1].getType());
+            ObjectReader params = mapper.readerFor(
+                    mapper.getTypeFactory().constructType(components[paramsIndex].getGenericType()));
+            Class<?> paramsType = components[paramsIndex].getType();
+            return new Variant(params, constructor, paramsIndex, emittedIndex,
+                    Route.of(paramsType, "threadId", "thread"), Route.of(paramsType, "turnId", "turn"));
+        } catch (NoSuchMethodException | SecurityException e) {
+            return Variant.NONE;
         }
     }
 
