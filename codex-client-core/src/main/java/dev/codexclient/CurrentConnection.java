@@ -30,7 +30,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
@@ -542,18 +541,7 @@ final class CurrentConnection {
         if (policy == null || !ownsCallbacks) {
             return;
         }
-        callbacks.shutdown();
-        if (RpcConnection.inCallback()) {
-            return;
-        }
-        try {
-            if (!callbacks.awaitTermination(2, TimeUnit.SECONDS)) {
-                callbacks.shutdownNow();
-            }
-        } catch (InterruptedException e) {
-            callbacks.shutdownNow();
-            Thread.currentThread().interrupt();
-        }
+        RpcConnection.shutDownCallbacks(callbacks, !RpcConnection.inCallback());
     }
 
     /** The generation's transport, when it runs a process (for {@link CodexClient#serverProcess()}). */

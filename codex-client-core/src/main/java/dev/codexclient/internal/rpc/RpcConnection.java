@@ -294,6 +294,25 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         }
     }
 
+    /**
+     * Shuts down a callback pool the client owns. Unless {@code wait} is false (the caller is one of the pool's own
+     * tasks, which would wait for itself), it gives the running tasks 2 s, then interrupts them.
+     */
+    public static void shutDownCallbacks(ExecutorService callbacks, boolean wait) {
+        callbacks.shutdown();
+        if (!wait) {
+            return;
+        }
+        try {
+            if (!callbacks.awaitTermination(2, TimeUnit.SECONDS)) {
+                callbacks.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            callbacks.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** Whether the current thread runs a callback (listener, handler, continuation) of any connection. */
     public static boolean inCallback() {
         return IN_CALLBACK.get() != null;
@@ -380,17 +399,7 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
                 }
             }
             if (ownsCallbacks) {
-                callbacks.shutdown();
-                if (!fromCallback) {
-                    try {
-                        if (!callbacks.awaitTermination(2, TimeUnit.SECONDS)) {
-                            callbacks.shutdownNow();
-                        }
-                    } catch (InterruptedException e) {
-                        callbacks.shutdownNow();
-                        Thread.currentThread().interrupt();
-                    }
-                }
+                shutDownCallbacks(callbacks, !fromCallback);
             }
         }
     }
