@@ -91,9 +91,12 @@ public final class JsonWireCodec implements WireCodec {
     private volatile Optional<String> lastThread = Optional.empty();
 
     private Optional<String> sameThread(Optional<String> thread) {
+        if (thread.isEmpty()) {
+            return thread;
+        }
         Optional<String> last = lastThread;
-        if (thread.isEmpty() || thread.equals(last)) {
-            return thread.isEmpty() ? thread : last;
+        if (thread.equals(last)) {
+            return last;
         }
         lastThread = thread;
         return thread;
@@ -145,8 +148,7 @@ public final class JsonWireCodec implements WireCodec {
         }
         if (member.equals("method") && p.currentToken() == JsonToken.VALUE_STRING) {
             ObjectNode message = mapper.createObjectNode();
-            message.set("id", id instanceof RequestId.Number n ? message.numberNode(n.value())
-                    : message.textNode(((RequestId.Text) id).value()));
+            message.set("id", idNode(id));
             message.put("method", p.getText());
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String name = p.currentName();
@@ -342,8 +344,7 @@ public final class JsonWireCodec implements WireCodec {
     @Override
     public byte[] encodeError(RequestId id, int code, String message, JsonNode data) throws IOException {
         ObjectNode reply = mapper.createObjectNode();
-        reply.set("id", id instanceof RequestId.Number n ? reply.numberNode(n.value())
-                : reply.textNode(((RequestId.Text) id).value()));
+        reply.set("id", idNode(id));
         ObjectNode err = reply.putObject("error");
         err.put("code", code);
         err.put("message", message);
@@ -351,6 +352,12 @@ public final class JsonWireCodec implements WireCodec {
             err.set("data", data);
         }
         return mapper.writeValueAsBytes(reply);
+    }
+
+    /** The id as a tree holds it: a number or a string. */
+    private JsonNode idNode(RequestId id) {
+        return id instanceof RequestId.Number n ? mapper.getNodeFactory().numberNode(n.value())
+                : mapper.getNodeFactory().textNode(((RequestId.Text) id).value());
     }
 
     private static void writeId(JsonGenerator g, RequestId id) throws IOException {
