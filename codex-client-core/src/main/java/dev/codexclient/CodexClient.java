@@ -223,7 +223,7 @@ public final class CodexClient implements AutoCloseable {
         this.publisherBufferSize = b.publisherBufferSize;
         this.tools = List.copyOf(b.tools.values());
         b.listeners.forEach(listeners::add);
-        this.scheduler = b.scheduler != null ? b.scheduler : new SystemScheduler("codex-client-scheduler");
+        this.scheduler = b.scheduler != null ? b.scheduler : new SystemScheduler();
         this.redactor = b.redactor;
         // Delivered like a listener's callback, so a close() from inside the event listener does not wait for itself.
         this.events = b.eventListener == CodexEventListener.NONE ? EventEmitter.none()

@@ -451,9 +451,10 @@ class StdioTransportTest {
         sink.awaitClosed(WAIT);
     }
 
+    /** Live {@code codex-} threads, without the pooled ones every client shares ({@code codex-shared-}). */
     static Set<String> codexThreads() {
         return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
-                .filter(n -> n.startsWith("codex-")).collect(Collectors.toSet());
+                .filter(n -> n.startsWith("codex-") && !n.startsWith("codex-shared-")).collect(Collectors.toSet());
     }
 
     static long openFds() throws IOException {

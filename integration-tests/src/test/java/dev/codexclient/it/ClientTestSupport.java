@@ -126,12 +126,15 @@ final class ClientTestSupport {
         }
     }
 
-    /** Names of live threads whose name starts with {@code codex-}. */
+    /**
+     * Names of live threads whose name starts with {@code codex-}, without the pooled ones every client (or fake)
+     * shares and that outlive each of them ({@code codex-shared-}).
+     */
     static Set<String> codexThreads() {
         return Thread.getAllStackTraces().keySet().stream()
                 .filter(Thread::isAlive)
                 .map(Thread::getName)
-                .filter(n -> n.startsWith("codex-"))
+                .filter(n -> n.startsWith("codex-") && !n.startsWith("codex-shared-"))
                 .collect(Collectors.toSet());
     }
 

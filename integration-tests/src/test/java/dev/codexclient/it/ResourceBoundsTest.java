@@ -200,20 +200,27 @@ class ResourceBoundsTest {
     }
 
     @Test
-    void aClientRunsOneSchedulerThreadForAllItsTimers() throws Exception {
+    void everyClientsTimersShareOneThread() throws Exception {
         try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
             fake.onTurnStart(t -> t.agentMessage("done").completed());
             java.util.Set<String> before = ClientTestSupport.codexThreads();
-            try (CodexClient client = inMemory(fake).build()) {
-                // Request deadlines, a turn deadline, a watchdog and a timed wait: every kind of timer.
-                CodexTurn turn = client.startThread().startTurn("go").deadline(Duration.ofMinutes(5))
-                        .watchdog(Duration.ofMinutes(5));
-                turn.await(WAIT);
-                java.util.Set<String> timers = new java.util.HashSet<>(ClientTestSupport.codexThreads());
-                timers.removeAll(before);
-                timers.removeIf(name -> !(name.startsWith("codex-rpc-timer")
-                        || name.startsWith("codex-client-scheduler")));
-                assertThat(timers).containsExactly("codex-client-scheduler");
+            try (CodexClient client = inMemory(fake).build(); CodexClient second = inMemory(fake).build()) {
+                // Request deadlines, a turn deadline, a watchdog and a timed wait: every kind of timer, in two clients.
+                for (CodexClient c : List.of(client, second)) {
+                    CodexTurn turn = c.startThread().startTurn("go").deadline(Duration.ofMinutes(5))
+                            .watchdog(Duration.ofMinutes(5));
+                    turn.await(WAIT);
+                }
+                java.util.Set<String> started = new java.util.HashSet<>(ClientTestSupport.codexThreads());
+                started.removeAll(before);
+                assertThat(started).noneMatch(name -> name.contains("scheduler") || name.contains("timer"));
+                assertThat(Thread.getAllStackTraces().keySet()).filteredOn(t -> t.getName().contains("timer"))
+                        .extracting(Thread::getName).containsExactly("codex-shared-timer");
+            }
+            // A closed client's timers are gone; the next client's still run.
+            try (CodexClient third = inMemory(fake).build()) {
+                assertThat(third.startThread().startTurn("go").deadline(Duration.ofMinutes(5)).await(WAIT).status())
+                        .isEqualTo(TurnStatus.COMPLETED);
             }
         }
     }

@@ -45,7 +45,7 @@ class CallFutureTest {
         return t;
     });
     private final CountDownLatch releaseCallbacks = new CountDownLatch(1);
-    private final SystemScheduler scheduler = new SystemScheduler("test-scheduler");
+    private final SystemScheduler scheduler = new SystemScheduler();
     private RpcConnection rpc;
 
     private RpcConnection connect() {

@@ -36,7 +36,7 @@ class RpcConnectionTest {
     private volatile Function<IncomingRequest, CompletionStage<?>> requestHandler =
             r -> CompletableFuture.failedFuture(new UnsupportedOperationException("no handler for " + r.method()));
     private volatile CodexTransportException closedWith;
-    private final SystemScheduler scheduler = new SystemScheduler("test-scheduler");
+    private final SystemScheduler scheduler = new SystemScheduler();
     private RpcConnection rpc;
 
     private RpcConnection connect(RpcSettings settings) {

@@ -76,11 +76,14 @@ final class Leaks {
         return left.isEmpty() ? "none" : String.join(", ", left);
     }
 
-    /** Live threads whose name starts with {@code codex-}: the client's, the transport's, the fake's. */
+    /**
+     * Live threads whose name starts with {@code codex-}: the client's, the transport's, the fake's; not the pooled
+     * ones all clients and fakes share ({@code codex-shared-}).
+     */
     static Map<Long, String> codexThreads() {
         Map<Long, String> result = new HashMap<>();
         for (Thread t : Thread.getAllStackTraces().keySet()) {
-            if (t.isAlive() && t.getName().startsWith("codex-")) {
+            if (t.isAlive() && t.getName().startsWith("codex-") && !t.getName().startsWith("codex-shared-")) {
                 result.put(t.getId(), t.getName());
             }
         }

@@ -205,7 +205,7 @@ class RealCodexChaosRun {
 
     private static Set<String> codexThreadNames() {
         return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
-                .filter(n -> n.startsWith("codex-")).collect(Collectors.toSet());
+                .filter(n -> n.startsWith("codex-") && !n.startsWith("codex-shared-")).collect(Collectors.toSet());
     }
 
     private static int openFds() {
