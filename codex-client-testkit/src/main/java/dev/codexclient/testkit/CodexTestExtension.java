@@ -20,7 +20,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * A JUnit 5 extension that gives each test a fresh {@link FakeCodexAppServer} (as a parameter, or through
  * {@link #fake()} when registered as a field), closes it afterwards, fails the test when the fake recorded
  * failures, and fails a test that leaks threads (named with one of the SDK's prefixes, {@code codex-} by default)
- * or child processes.
+ * or child processes. Threads named {@code codex-shared-} are not leaks: they are the pools every client and fake in
+ * the JVM shares (the timer thread, the fakes' workers), which idle out on their own after a minute.
  * <pre>{@code
  * @ExtendWith(CodexTestExtension.class)
  * class MyTest {
@@ -38,6 +39,8 @@ public final class CodexTestExtension implements BeforeEachCallback, AfterEachCa
     private static final ExtensionContext.Namespace NAMESPACE =
             ExtensionContext.Namespace.create(CodexTestExtension.class);
     private static final String STATE = "state";
+    /** The prefix of the JVM-wide pools' threads, which belong to no one test. */
+    private static final String SHARED_THREADS = "codex-shared-";
 
     private final Duration leakGracePeriod;
     private final List<String> threadPrefixes;
@@ -244,6 +247,7 @@ public final class CodexTestExtension implements BeforeEachCallback, AfterEachCa
     private Set<Thread> watchedThreads() {
         return Thread.getAllStackTraces().keySet().stream()
                 .filter(Thread::isAlive)
+                .filter(t -> !t.getName().startsWith(SHARED_THREADS))
                 .filter(t -> threadPrefixes.stream().anyMatch(p -> t.getName().startsWith(p)))
                 .collect(Collectors.toCollection(java.util.HashSet::new));
     }

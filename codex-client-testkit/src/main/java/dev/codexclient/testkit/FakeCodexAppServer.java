@@ -9,6 +9,7 @@ import dev.codexclient.testkit.internal.fake.InMemoryLink;
 import dev.codexclient.testkit.internal.fake.Json;
 import dev.codexclient.testkit.internal.fake.RelayServer;
 import dev.codexclient.testkit.internal.fake.ServerLink;
+import dev.codexclient.testkit.internal.fake.WorkerGroup;
 import dev.codexclient.transport.Transport;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -29,7 +30,7 @@ import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -80,9 +81,12 @@ public final class FakeCodexAppServer implements AutoCloseable {
     static final String OVERLOADED_MESSAGE = "Server overloaded; retry later.";
 
     private final int instance = INSTANCES.incrementAndGet();
-    private final ExecutorService dispatcher;
+    /** The fake's threads, borrowed from a pool all fakes share: a test suite builds one fake per test. */
+    private final WorkerGroup workers = new WorkerGroup();
+    /** Handles the client's messages one at a time, in the order they came. */
+    private final Executor dispatcher = workers.serial();
+    /** Started with the first delayed answer only. */
     private final ScheduledExecutorService scheduler;
-    private final ExecutorService turnThreads;
     private final ReplayScript replayScript;
     private final List<Stubbing> rules = new ArrayList<>();
     private final List<Session> sessions = new CopyOnWriteArrayList<>();
@@ -122,9 +126,7 @@ public final class FakeCodexAppServer implements AutoCloseable {
 
     private FakeCodexAppServer(ReplayScript replayScript) {
         this.replayScript = replayScript;
-        this.dispatcher = Executors.newSingleThreadExecutor(daemon("codex-fake-dispatcher-" + instance));
         this.scheduler = Executors.newSingleThreadScheduledExecutor(daemon("codex-fake-scheduler-" + instance));
-        this.turnThreads = Executors.newCachedThreadPool(daemon("codex-fake-turn-" + instance));
     }
 
     /**
@@ -236,7 +238,7 @@ public final class FakeCodexAppServer implements AutoCloseable {
         }
         link.start(session);
         if (session.replay != null) {
-            turnThreads.execute(session.replay::run);
+            workers.execute(session.replay::run);
         }
         LOG.debug("client connected: {}", link.describe());
     }
@@ -795,12 +797,15 @@ public final class FakeCodexAppServer implements AutoCloseable {
         if (r != null) {
             r.close();
         }
-        dispatcher.shutdownNow();
+        workers.shutdownNow();
         scheduler.shutdownNow();
-        turnThreads.shutdownNow();
-        awaitQuietly(dispatcher);
-        awaitQuietly(scheduler);
-        awaitQuietly(turnThreads);
+        try {
+            if (!workers.awaitTermination(2_000) || !scheduler.awaitTermination(2, TimeUnit.SECONDS)) {
+                LOG.warn("a fake codex app-server thread did not stop within 2 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     boolean isClosed() {
@@ -813,15 +818,6 @@ public final class FakeCodexAppServer implements AutoCloseable {
         }
     }
 
-    private static void awaitQuietly(ExecutorService executor) {
-        try {
-            if (!executor.awaitTermination(2, TimeUnit.SECONDS)) {
-                LOG.warn("a fake codex app-server thread did not stop within 2 s");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
 
     // ---------------------------------------------------------------- wire
 
@@ -1282,7 +1278,7 @@ public final class FakeCodexAppServer implements AutoCloseable {
         respond(session, request, Reply.result(Json.object().set("turn", turn.turnNode("inProgress", null,
                 false))));
         try {
-            turnThreads.execute(() -> {
+            workers.execute(() -> {
                 try {
                     turn.play(script);
                 } catch (TurnContext.Stop ignored) {

@@ -52,6 +52,13 @@ class CodexTestExtensionTest {
     }
 
     @Test
+    void theSharedPoolsThreadsAreNotLeaks() {
+        TestExecutionSummary summary = run(SharedPoolThreadCase.class);
+        SharedPoolThreadCase.release.countDown();
+        assertThat(summary.getTestsSucceededCount()).as(failureMessages(summary)).isEqualTo(1);
+    }
+
+    @Test
     void failsATestThatLeaksAChildProcess() {
         TestExecutionSummary summary = run(LeakingChildCase.class);
         LeakingChildCase.child.destroyForcibly();
@@ -113,6 +120,31 @@ class CodexTestExtensionTest {
                     Thread.currentThread().interrupt();
                 }
             }, "codex-leaky-worker");
+            t.setDaemon(true);
+            t.start();
+        }
+    }
+
+    /** A thread of a JVM-wide pool outlives the test that started it, as the timer and the fakes' workers do. */
+    static class SharedPoolThreadCase {
+        static final CountDownLatch release = new CountDownLatch(1);
+
+        @RegisterExtension
+        final CodexTestExtension codex = CodexTestExtension.builder().leakGracePeriod(Duration.ofMillis(200))
+                .build();
+
+        @Test
+        void startsASharedThread(FakeCodexAppServer fake) throws Exception {
+            try (RawClient c = RawClient.inMemory(fake)) {
+                c.initialize();
+            }
+            Thread t = new Thread(() -> {
+                try {
+                    release.await();
+                } catch (InterruptedException ignored) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "codex-shared-pool-worker");
             t.setDaemon(true);
             t.start();
         }
