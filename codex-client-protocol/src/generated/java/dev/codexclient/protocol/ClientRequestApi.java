@@ -29,7 +29,7 @@ public interface ClientRequestApi {
      * @return the future {@link InitializeResponse}
      */
     default CompletableFuture<InitializeResponse> initialize(InitializeParams params) {
-        return call(ClientRequestMethods.INITIALIZE, params);
+        return call(ClientRequestDescriptors.Initialize.DESCRIPTOR, params);
     }
 
     /**
@@ -43,7 +43,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<ServerDiagnosticsResponse> serverDiagnostics(
             ServerDiagnosticsParams params) {
-        return call(ClientRequestMethods.SERVER_DIAGNOSTICS, params);
+        return call(ClientRequestDescriptors.ServerDiagnostics.DESCRIPTOR, params);
     }
 
     /**
@@ -55,7 +55,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<UserVerificationStatusResponse> userVerificationStatus(
             UserVerificationStatusParams params) {
-        return call(ClientRequestMethods.USER_VERIFICATION_STATUS, params);
+        return call(ClientRequestDescriptors.UserVerificationStatus.DESCRIPTOR, params);
     }
 
     /**
@@ -67,7 +67,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<UserVerificationEnrollResponse> userVerificationEnroll(
             UserVerificationEnrollParams params) {
-        return call(ClientRequestMethods.USER_VERIFICATION_ENROLL, params);
+        return call(ClientRequestDescriptors.UserVerificationEnroll.DESCRIPTOR, params);
     }
 
     /**
@@ -79,7 +79,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<UserVerificationDeleteResponse> userVerificationDelete(
             UserVerificationDeleteParams params) {
-        return call(ClientRequestMethods.USER_VERIFICATION_DELETE, params);
+        return call(ClientRequestDescriptors.UserVerificationDelete.DESCRIPTOR, params);
     }
 
     /**
@@ -93,7 +93,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<UserVerificationVerifyResponse> userVerificationVerify(
             UserVerificationVerifyParams params) {
-        return call(ClientRequestMethods.USER_VERIFICATION_VERIFY, params);
+        return call(ClientRequestDescriptors.UserVerificationVerify.DESCRIPTOR, params);
     }
 
     /**
@@ -107,7 +107,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<UserVerificationCancelResponse> userVerificationCancel(
             UserVerificationCancelParams params) {
-        return call(ClientRequestMethods.USER_VERIFICATION_CANCEL, params);
+        return call(ClientRequestDescriptors.UserVerificationCancel.DESCRIPTOR, params);
     }
 
     /**
@@ -117,7 +117,7 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadStartResponse}
      */
     default CompletableFuture<ThreadStartResponse> threadStart(ThreadStartParams params) {
-        return call(ClientRequestMethods.THREAD_START, params);
+        return call(ClientRequestDescriptors.ThreadStart.DESCRIPTOR, params);
     }
 
     /**
@@ -135,7 +135,7 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadResumeResponse}
      */
     default CompletableFuture<ThreadResumeResponse> threadResume(ThreadResumeParams params) {
-        return call(ClientRequestMethods.THREAD_RESUME, params);
+        return call(ClientRequestDescriptors.ThreadResume.DESCRIPTOR, params);
     }
 
     /**
@@ -151,7 +151,7 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadForkResponse}
      */
     default CompletableFuture<ThreadForkResponse> threadFork(ThreadForkParams params) {
-        return call(ClientRequestMethods.THREAD_FORK, params);
+        return call(ClientRequestDescriptors.ThreadFork.DESCRIPTOR, params);
     }
 
     /**
@@ -162,7 +162,7 @@ public interface ClientRequestApi {
      */
     @Experimental
     default CompletableFuture<ThreadSampleResponse> threadSample(ThreadSampleParams params) {
-        return call(ClientRequestMethods.THREAD_SAMPLE, params);
+        return call(ClientRequestDescriptors.ThreadSample.DESCRIPTOR, params);
     }
 
     /**
@@ -174,7 +174,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<ThreadSampleCancelResponse> threadSampleCancel(
             ThreadSampleCancelParams params) {
-        return call(ClientRequestMethods.THREAD_SAMPLE_CANCEL, params);
+        return call(ClientRequestDescriptors.ThreadSampleCancel.DESCRIPTOR, params);
     }
 
     /**
@@ -184,7 +184,7 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadArchiveResponse}
      */
     default CompletableFuture<ThreadArchiveResponse> threadArchive(ThreadArchiveParams params) {
-        return call(ClientRequestMethods.THREAD_ARCHIVE, params);
+        return call(ClientRequestDescriptors.ThreadArchive.DESCRIPTOR, params);
     }
 
     /**
@@ -194,7 +194,7 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadDeleteResponse}
      */
     default CompletableFuture<ThreadDeleteResponse> threadDelete(ThreadDeleteParams params) {
-        return call(ClientRequestMethods.THREAD_DELETE, params);
+        return call(ClientRequestDescriptors.ThreadDelete.DESCRIPTOR, params);
     }
 
     /**
@@ -205,7 +205,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<ThreadUnsubscribeResponse> threadUnsubscribe(
             ThreadUnsubscribeParams params) {
-        return call(ClientRequestMethods.THREAD_UNSUBSCRIBE, params);
+        return call(ClientRequestDescriptors.ThreadUnsubscribe.DESCRIPTOR, params);
     }
 
     /**
@@ -221,7 +221,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<ThreadIncrementElicitationResponse> threadIncrementElicitation(
             ThreadIncrementElicitationParams params) {
-        return call(ClientRequestMethods.THREAD_INCREMENT_ELICITATION, params);
+        return call(ClientRequestDescriptors.ThreadIncrementElicitation.DESCRIPTOR, params);
     }
 
     /**
@@ -237,7 +237,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<ThreadDecrementElicitationResponse> threadDecrementElicitation(
             ThreadDecrementElicitationParams params) {
-        return call(ClientRequestMethods.THREAD_DECREMENT_ELICITATION, params);
+        return call(ClientRequestDescriptors.ThreadDecrementElicitation.DESCRIPTOR, params);
     }
 
     /**
@@ -247,7 +247,7 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadSetNameResponse}
      */
     default CompletableFuture<ThreadSetNameResponse> threadNameSet(ThreadSetNameParams params) {
-        return call(ClientRequestMethods.THREAD_NAME_SET, params);
+        return call(ClientRequestDescriptors.ThreadNameSet.DESCRIPTOR, params);
     }
 
     /**
@@ -259,7 +259,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<ThreadPredictionRequestResponse> threadPredictionRequest(
             ThreadPredictionRequestParams params) {
-        return call(ClientRequestMethods.THREAD_PREDICTION_REQUEST, params);
+        return call(ClientRequestDescriptors.ThreadPredictionRequest.DESCRIPTOR, params);
     }
 
     /**
@@ -269,7 +269,7 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadGoalSetResponse}
      */
     default CompletableFuture<ThreadGoalSetResponse> threadGoalSet(ThreadGoalSetParams params) {
-        return call(ClientRequestMethods.THREAD_GOAL_SET, params);
+        return call(ClientRequestDescriptors.ThreadGoalSet.DESCRIPTOR, params);
     }
 
     /**
@@ -279,7 +279,7 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadGoalGetResponse}
      */
     default CompletableFuture<ThreadGoalGetResponse> threadGoalGet(ThreadGoalGetParams params) {
-        return call(ClientRequestMethods.THREAD_GOAL_GET, params);
+        return call(ClientRequestDescriptors.ThreadGoalGet.DESCRIPTOR, params);
     }
 
     /**
@@ -290,7 +290,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<ThreadGoalClearResponse> threadGoalClear(
             ThreadGoalClearParams params) {
-        return call(ClientRequestMethods.THREAD_GOAL_CLEAR, params);
+        return call(ClientRequestDescriptors.ThreadGoalClear.DESCRIPTOR, params);
     }
 
     /**
@@ -301,7 +301,7 @@ public interface ClientRequestApi {
      */
     @Experimental
     default CompletableFuture<ThreadQueueAddResponse> threadQueueAdd(ThreadQueueAddParams params) {
-        return call(ClientRequestMethods.THREAD_QUEUE_ADD, params);
+        return call(ClientRequestDescriptors.ThreadQueueAdd.DESCRIPTOR, params);
     }
 
     /**
@@ -313,7 +313,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<ThreadQueueListResponse> threadQueueList(
             ThreadQueueListParams params) {
-        return call(ClientRequestMethods.THREAD_QUEUE_LIST, params);
+        return call(ClientRequestDescriptors.ThreadQueueList.DESCRIPTOR, params);
     }
 
     /**
@@ -325,7 +325,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<ThreadQueueUpdateResponse> threadQueueUpdate(
             ThreadQueueUpdateParams params) {
-        return call(ClientRequestMethods.THREAD_QUEUE_UPDATE, params);
+        return call(ClientRequestDescriptors.ThreadQueueUpdate.DESCRIPTOR, params);
     }
 
     /**
@@ -337,7 +337,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<ThreadQueueDeleteResponse> threadQueueDelete(
             ThreadQueueDeleteParams params) {
-        return call(ClientRequestMethods.THREAD_QUEUE_DELETE, params);
+        return call(ClientRequestDescriptors.ThreadQueueDelete.DESCRIPTOR, params);
     }
 
     /**
@@ -349,7 +349,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<ThreadQueueReorderResponse> threadQueueReorder(
             ThreadQueueReorderParams params) {
-        return call(ClientRequestMethods.THREAD_QUEUE_REORDER, params);
+        return call(ClientRequestDescriptors.ThreadQueueReorder.DESCRIPTOR, params);
     }
 
     /**
@@ -361,7 +361,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<ThreadQueueStartResponse> threadQueueStart(
             ThreadQueueStartParams params) {
-        return call(ClientRequestMethods.THREAD_QUEUE_START, params);
+        return call(ClientRequestDescriptors.ThreadQueueStart.DESCRIPTOR, params);
     }
 
     /**
@@ -372,7 +372,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<ThreadMetadataUpdateResponse> threadMetadataUpdate(
             ThreadMetadataUpdateParams params) {
-        return call(ClientRequestMethods.THREAD_METADATA_UPDATE, params);
+        return call(ClientRequestDescriptors.ThreadMetadataUpdate.DESCRIPTOR, params);
     }
 
     /**
@@ -385,7 +385,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<ThreadAttachmentAddResponse> threadAttachmentAdd(
             ThreadAttachmentAddParams params) {
-        return call(ClientRequestMethods.THREAD_ATTACHMENT_ADD, params);
+        return call(ClientRequestDescriptors.ThreadAttachmentAdd.DESCRIPTOR, params);
     }
 
     /**
@@ -398,7 +398,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<ThreadAttachmentListResponse> threadAttachmentList(
             ThreadAttachmentListParams params) {
-        return call(ClientRequestMethods.THREAD_ATTACHMENT_LIST, params);
+        return call(ClientRequestDescriptors.ThreadAttachmentList.DESCRIPTOR, params);
     }
 
     /**
@@ -411,7 +411,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<ThreadAttachmentOwnerListResponse> threadAttachmentOwnerList(
             ThreadAttachmentOwnerListParams params) {
-        return call(ClientRequestMethods.THREAD_ATTACHMENT_OWNER_LIST, params);
+        return call(ClientRequestDescriptors.ThreadAttachmentOwnerList.DESCRIPTOR, params);
     }
 
     /**
@@ -424,7 +424,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<ThreadAttachmentRemoveResponse> threadAttachmentRemove(
             ThreadAttachmentRemoveParams params) {
-        return call(ClientRequestMethods.THREAD_ATTACHMENT_REMOVE, params);
+        return call(ClientRequestDescriptors.ThreadAttachmentRemove.DESCRIPTOR, params);
     }
 
     /**
@@ -437,7 +437,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<ThreadSectionMoveResponse> threadSectionMove(
             ThreadSectionMoveParams params) {
-        return call(ClientRequestMethods.THREAD_SECTION_MOVE, params);
+        return call(ClientRequestDescriptors.ThreadSectionMove.DESCRIPTOR, params);
     }
 
     /**
@@ -449,7 +449,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<ThreadSettingsUpdateResponse> threadSettingsUpdate(
             ThreadSettingsUpdateParams params) {
-        return call(ClientRequestMethods.THREAD_SETTINGS_UPDATE, params);
+        return call(ClientRequestDescriptors.ThreadSettingsUpdate.DESCRIPTOR, params);
     }
 
     /**
@@ -461,7 +461,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<ThreadMemoryModeSetResponse> threadMemoryModeSet(
             ThreadMemoryModeSetParams params) {
-        return call(ClientRequestMethods.THREAD_MEMORY_MODE_SET, params);
+        return call(ClientRequestDescriptors.ThreadMemoryModeSet.DESCRIPTOR, params);
     }
 
     /**
@@ -473,7 +473,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<ThreadMemoryReadResponse> threadMemoryRead(
             ThreadMemoryReadParams params) {
-        return call(ClientRequestMethods.THREAD_MEMORY_READ, params);
+        return call(ClientRequestDescriptors.ThreadMemoryRead.DESCRIPTOR, params);
     }
 
     /**
@@ -484,7 +484,7 @@ public interface ClientRequestApi {
      */
     @Experimental
     default CompletableFuture<MemoryStatusResponse> memoryStatus(MemoryStatusParams params) {
-        return call(ClientRequestMethods.MEMORY_STATUS, params);
+        return call(ClientRequestDescriptors.MemoryStatus.DESCRIPTOR, params);
     }
 
     /**
@@ -494,7 +494,7 @@ public interface ClientRequestApi {
      */
     @Experimental
     default CompletableFuture<MemoryResetResponse> memoryReset() {
-        return call(ClientRequestMethods.MEMORY_RESET, null);
+        return call(ClientRequestDescriptors.MemoryReset.DESCRIPTOR, null);
     }
 
     /**
@@ -506,7 +506,7 @@ public interface ClientRequestApi {
      */
     @Experimental
     default CompletableFuture<RolloutCompressResponse> rolloutCompress() {
-        return call(ClientRequestMethods.ROLLOUT_COMPRESS, null);
+        return call(ClientRequestDescriptors.RolloutCompress.DESCRIPTOR, null);
     }
 
     /**
@@ -517,7 +517,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<ThreadUnarchiveResponse> threadUnarchive(
             ThreadUnarchiveParams params) {
-        return call(ClientRequestMethods.THREAD_UNARCHIVE, params);
+        return call(ClientRequestDescriptors.ThreadUnarchive.DESCRIPTOR, params);
     }
 
     /**
@@ -528,7 +528,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<ThreadCompactStartResponse> threadCompactStart(
             ThreadCompactStartParams params) {
-        return call(ClientRequestMethods.THREAD_COMPACT_START, params);
+        return call(ClientRequestDescriptors.ThreadCompactStart.DESCRIPTOR, params);
     }
 
     /**
@@ -539,7 +539,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<ThreadShellCommandResponse> threadShellCommand(
             ThreadShellCommandParams params) {
-        return call(ClientRequestMethods.THREAD_SHELL_COMMAND, params);
+        return call(ClientRequestDescriptors.ThreadShellCommand.DESCRIPTOR, params);
     }
 
     /**
@@ -550,7 +550,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<ThreadApproveGuardianDeniedActionResponse> threadApproveGuardianDeniedAction(
             ThreadApproveGuardianDeniedActionParams params) {
-        return call(ClientRequestMethods.THREAD_APPROVE_GUARDIAN_DENIED_ACTION, params);
+        return call(ClientRequestDescriptors.ThreadApproveGuardianDeniedAction.DESCRIPTOR, params);
     }
 
     /**
@@ -562,7 +562,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<ThreadBackgroundTerminalsCleanResponse> threadBackgroundTerminalsClean(
             ThreadBackgroundTerminalsCleanParams params) {
-        return call(ClientRequestMethods.THREAD_BACKGROUND_TERMINALS_CLEAN, params);
+        return call(ClientRequestDescriptors.ThreadBackgroundTerminalsClean.DESCRIPTOR, params);
     }
 
     /**
@@ -574,7 +574,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<ThreadBackgroundTerminalsListResponse> threadBackgroundTerminalsList(
             ThreadBackgroundTerminalsListParams params) {
-        return call(ClientRequestMethods.THREAD_BACKGROUND_TERMINALS_LIST, params);
+        return call(ClientRequestDescriptors.ThreadBackgroundTerminalsList.DESCRIPTOR, params);
     }
 
     /**
@@ -586,7 +586,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<ThreadBackgroundTerminalsTerminateResponse> threadBackgroundTerminalsTerminate(
             ThreadBackgroundTerminalsTerminateParams params) {
-        return call(ClientRequestMethods.THREAD_BACKGROUND_TERMINALS_TERMINATE, params);
+        return call(ClientRequestDescriptors.ThreadBackgroundTerminalsTerminate.DESCRIPTOR, params);
     }
 
     /**
@@ -600,7 +600,7 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadRevertResponse}
      */
     default CompletableFuture<ThreadRevertResponse> threadRevert(ThreadRevertParams params) {
-        return call(ClientRequestMethods.THREAD_REVERT, params);
+        return call(ClientRequestDescriptors.ThreadRevert.DESCRIPTOR, params);
     }
 
     /**
@@ -610,7 +610,7 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadListResponse}
      */
     default CompletableFuture<ThreadListResponse> threadList(ThreadListParams params) {
-        return call(ClientRequestMethods.THREAD_LIST, params);
+        return call(ClientRequestDescriptors.ThreadList.DESCRIPTOR, params);
     }
 
     /**
@@ -621,7 +621,7 @@ public interface ClientRequestApi {
      */
     @Experimental
     default CompletableFuture<ProjectListResponse> projectList(ProjectListParams params) {
-        return call(ClientRequestMethods.PROJECT_LIST, params);
+        return call(ClientRequestDescriptors.ProjectList.DESCRIPTOR, params);
     }
 
     /**
@@ -632,7 +632,7 @@ public interface ClientRequestApi {
      */
     @Experimental
     default CompletableFuture<ProjectReadResponse> projectRead(ProjectReadParams params) {
-        return call(ClientRequestMethods.PROJECT_READ, params);
+        return call(ClientRequestDescriptors.ProjectRead.DESCRIPTOR, params);
     }
 
     /**
@@ -643,7 +643,7 @@ public interface ClientRequestApi {
      */
     @Experimental
     default CompletableFuture<ProjectCreateResponse> projectCreate(ProjectCreateParams params) {
-        return call(ClientRequestMethods.PROJECT_CREATE, params);
+        return call(ClientRequestDescriptors.ProjectCreate.DESCRIPTOR, params);
     }
 
     /**
@@ -654,7 +654,7 @@ public interface ClientRequestApi {
      */
     @Experimental
     default CompletableFuture<ProjectImportResponse> projectImport(ProjectImportParams params) {
-        return call(ClientRequestMethods.PROJECT_IMPORT, params);
+        return call(ClientRequestDescriptors.ProjectImport.DESCRIPTOR, params);
     }
 
     /**
@@ -665,7 +665,7 @@ public interface ClientRequestApi {
      */
     @Experimental
     default CompletableFuture<ProjectUpdateResponse> projectUpdate(ProjectUpdateParams params) {
-        return call(ClientRequestMethods.PROJECT_UPDATE, params);
+        return call(ClientRequestDescriptors.ProjectUpdate.DESCRIPTOR, params);
     }
 
     /**
@@ -676,7 +676,7 @@ public interface ClientRequestApi {
      */
     @Experimental
     default CompletableFuture<ProjectMoveResponse> projectMove(ProjectMoveParams params) {
-        return call(ClientRequestMethods.PROJECT_MOVE, params);
+        return call(ClientRequestDescriptors.ProjectMove.DESCRIPTOR, params);
     }
 
     /**
@@ -687,7 +687,7 @@ public interface ClientRequestApi {
      */
     @Experimental
     default CompletableFuture<ProjectDeleteResponse> projectDelete(ProjectDeleteParams params) {
-        return call(ClientRequestMethods.PROJECT_DELETE, params);
+        return call(ClientRequestDescriptors.ProjectDelete.DESCRIPTOR, params);
     }
 
     /**
@@ -700,7 +700,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<ThreadSectionListResponse> threadSectionList(
             ThreadSectionListParams params) {
-        return call(ClientRequestMethods.THREAD_SECTION_LIST, params);
+        return call(ClientRequestDescriptors.ThreadSectionList.DESCRIPTOR, params);
     }
 
     /**
@@ -713,7 +713,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<ThreadSectionCreateResponse> threadSectionCreate(
             ThreadSectionCreateParams params) {
-        return call(ClientRequestMethods.THREAD_SECTION_CREATE, params);
+        return call(ClientRequestDescriptors.ThreadSectionCreate.DESCRIPTOR, params);
     }
 
     /**
@@ -726,7 +726,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<ThreadSectionUpdateResponse> threadSectionUpdate(
             ThreadSectionUpdateParams params) {
-        return call(ClientRequestMethods.THREAD_SECTION_UPDATE, params);
+        return call(ClientRequestDescriptors.ThreadSectionUpdate.DESCRIPTOR, params);
     }
 
     /**
@@ -739,7 +739,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<ThreadSectionDeleteResponse> threadSectionDelete(
             ThreadSectionDeleteParams params) {
-        return call(ClientRequestMethods.THREAD_SECTION_DELETE, params);
+        return call(ClientRequestDescriptors.ThreadSectionDelete.DESCRIPTOR, params);
     }
 
     /**
@@ -750,7 +750,7 @@ public interface ClientRequestApi {
      */
     @Experimental
     default CompletableFuture<ThreadSearchResponse> threadSearch(ThreadSearchParams params) {
-        return call(ClientRequestMethods.THREAD_SEARCH, params);
+        return call(ClientRequestDescriptors.ThreadSearch.DESCRIPTOR, params);
     }
 
     /**
@@ -764,7 +764,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<ThreadSearchOccurrencesResponse> threadSearchOccurrences(
             ThreadSearchOccurrencesParams params) {
-        return call(ClientRequestMethods.THREAD_SEARCH_OCCURRENCES, params);
+        return call(ClientRequestDescriptors.ThreadSearchOccurrences.DESCRIPTOR, params);
     }
 
     /**
@@ -775,7 +775,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<ThreadLoadedListResponse> threadLoadedList(
             ThreadLoadedListParams params) {
-        return call(ClientRequestMethods.THREAD_LOADED_LIST, params);
+        return call(ClientRequestDescriptors.ThreadLoadedList.DESCRIPTOR, params);
     }
 
     /**
@@ -785,7 +785,7 @@ public interface ClientRequestApi {
      * @return the future {@link ThreadReadResponse}
      */
     default CompletableFuture<ThreadReadResponse> threadRead(ThreadReadParams params) {
-        return call(ClientRequestMethods.THREAD_READ, params);
+        return call(ClientRequestDescriptors.ThreadRead.DESCRIPTOR, params);
     }
 
     /**
@@ -797,7 +797,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<ThreadReadStateUpdateResponse> threadReadStateUpdate(
             ThreadReadStateUpdateParams params) {
-        return call(ClientRequestMethods.THREAD_READ_STATE_UPDATE, params);
+        return call(ClientRequestDescriptors.ThreadReadStateUpdate.DESCRIPTOR, params);
     }
 
     /**
@@ -808,7 +808,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<ThreadTurnsListResponse> threadTurnsList(
             ThreadTurnsListParams params) {
-        return call(ClientRequestMethods.THREAD_TURNS_LIST, params);
+        return call(ClientRequestDescriptors.ThreadTurnsList.DESCRIPTOR, params);
     }
 
     /**
@@ -819,7 +819,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<ThreadItemsListResponse> threadItemsList(
             ThreadItemsListParams params) {
-        return call(ClientRequestMethods.THREAD_ITEMS_LIST, params);
+        return call(ClientRequestDescriptors.ThreadItemsList.DESCRIPTOR, params);
     }
 
     /**
@@ -833,7 +833,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<ThreadItemsReadResponse> threadItemsRead(
             ThreadItemsReadParams params) {
-        return call(ClientRequestMethods.THREAD_ITEMS_READ, params);
+        return call(ClientRequestDescriptors.ThreadItemsRead.DESCRIPTOR, params);
     }
 
     /**
@@ -847,7 +847,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<ThreadGuardianReviewResponse> threadGuardianReview(
             ThreadGuardianReviewParams params) {
-        return call(ClientRequestMethods.THREAD_GUARDIAN_REVIEW, params);
+        return call(ClientRequestDescriptors.ThreadGuardianReview.DESCRIPTOR, params);
     }
 
     /**
@@ -860,7 +860,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<ThreadInjectItemsResponse> threadInjectItems(
             ThreadInjectItemsParams params) {
-        return call(ClientRequestMethods.THREAD_INJECT_ITEMS, params);
+        return call(ClientRequestDescriptors.ThreadInjectItems.DESCRIPTOR, params);
     }
 
     /**
@@ -874,7 +874,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<ThreadPrepareApprovedPlanResponse> threadPrepareApprovedPlan(
             ThreadPrepareApprovedPlanParams params) {
-        return call(ClientRequestMethods.THREAD_PREPARE_APPROVED_PLAN, params);
+        return call(ClientRequestDescriptors.ThreadPrepareApprovedPlan.DESCRIPTOR, params);
     }
 
     /**
@@ -884,7 +884,7 @@ public interface ClientRequestApi {
      * @return the future {@link SkillsListResponse}
      */
     default CompletableFuture<SkillsListResponse> skillsList(SkillsListParams params) {
-        return call(ClientRequestMethods.SKILLS_LIST, params);
+        return call(ClientRequestDescriptors.SkillsList.DESCRIPTOR, params);
     }
 
     /**
@@ -895,7 +895,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<SkillsExtraRootsSetResponse> skillsExtraRootsSet(
             SkillsExtraRootsSetParams params) {
-        return call(ClientRequestMethods.SKILLS_EXTRA_ROOTS_SET, params);
+        return call(ClientRequestDescriptors.SkillsExtraRootsSet.DESCRIPTOR, params);
     }
 
     /**
@@ -905,7 +905,7 @@ public interface ClientRequestApi {
      * @return the future {@link HooksListResponse}
      */
     default CompletableFuture<HooksListResponse> hooksList(HooksListParams params) {
-        return call(ClientRequestMethods.HOOKS_LIST, params);
+        return call(ClientRequestDescriptors.HooksList.DESCRIPTOR, params);
     }
 
     /**
@@ -915,7 +915,7 @@ public interface ClientRequestApi {
      * @return the future {@link MarketplaceAddResponse}
      */
     default CompletableFuture<MarketplaceAddResponse> marketplaceAdd(MarketplaceAddParams params) {
-        return call(ClientRequestMethods.MARKETPLACE_ADD, params);
+        return call(ClientRequestDescriptors.MarketplaceAdd.DESCRIPTOR, params);
     }
 
     /**
@@ -926,7 +926,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<MarketplaceRemoveResponse> marketplaceRemove(
             MarketplaceRemoveParams params) {
-        return call(ClientRequestMethods.MARKETPLACE_REMOVE, params);
+        return call(ClientRequestDescriptors.MarketplaceRemove.DESCRIPTOR, params);
     }
 
     /**
@@ -937,7 +937,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<MarketplaceUpgradeResponse> marketplaceUpgrade(
             MarketplaceUpgradeParams params) {
-        return call(ClientRequestMethods.MARKETPLACE_UPGRADE, params);
+        return call(ClientRequestDescriptors.MarketplaceUpgrade.DESCRIPTOR, params);
     }
 
     /**
@@ -947,7 +947,7 @@ public interface ClientRequestApi {
      * @return the future {@link PluginListResponse}
      */
     default CompletableFuture<PluginListResponse> pluginList(PluginListParams params) {
-        return call(ClientRequestMethods.PLUGIN_LIST, params);
+        return call(ClientRequestDescriptors.PluginList.DESCRIPTOR, params);
     }
 
     /**
@@ -958,7 +958,7 @@ public interface ClientRequestApi {
      */
     @Experimental
     default CompletableFuture<PluginSearchResponse> pluginSearch(PluginSearchParams params) {
-        return call(ClientRequestMethods.PLUGIN_SEARCH, params);
+        return call(ClientRequestDescriptors.PluginSearch.DESCRIPTOR, params);
     }
 
     /**
@@ -969,7 +969,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<PluginInstalledResponse> pluginInstalled(
             PluginInstalledParams params) {
-        return call(ClientRequestMethods.PLUGIN_INSTALLED, params);
+        return call(ClientRequestDescriptors.PluginInstalled.DESCRIPTOR, params);
     }
 
     /**
@@ -980,7 +980,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<PluginReconcileResponse> pluginReconcile(
             PluginReconcileParams params) {
-        return call(ClientRequestMethods.PLUGIN_RECONCILE, params);
+        return call(ClientRequestDescriptors.PluginReconcile.DESCRIPTOR, params);
     }
 
     /**
@@ -990,7 +990,7 @@ public interface ClientRequestApi {
      * @return the future {@link PluginReadResponse}
      */
     default CompletableFuture<PluginReadResponse> pluginRead(PluginReadParams params) {
-        return call(ClientRequestMethods.PLUGIN_READ, params);
+        return call(ClientRequestDescriptors.PluginRead.DESCRIPTOR, params);
     }
 
     /**
@@ -1001,7 +1001,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<PluginSkillReadResponse> pluginSkillRead(
             PluginSkillReadParams params) {
-        return call(ClientRequestMethods.PLUGIN_SKILL_READ, params);
+        return call(ClientRequestDescriptors.PluginSkillRead.DESCRIPTOR, params);
     }
 
     /**
@@ -1012,7 +1012,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<PluginShareSaveResponse> pluginShareSave(
             PluginShareSaveParams params) {
-        return call(ClientRequestMethods.PLUGIN_SHARE_SAVE, params);
+        return call(ClientRequestDescriptors.PluginShareSave.DESCRIPTOR, params);
     }
 
     /**
@@ -1023,7 +1023,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<PluginShareUpdateTargetsResponse> pluginShareUpdateTargets(
             PluginShareUpdateTargetsParams params) {
-        return call(ClientRequestMethods.PLUGIN_SHARE_UPDATE_TARGETS, params);
+        return call(ClientRequestDescriptors.PluginShareUpdateTargets.DESCRIPTOR, params);
     }
 
     /**
@@ -1034,7 +1034,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<PluginShareListResponse> pluginShareList(
             PluginShareListParams params) {
-        return call(ClientRequestMethods.PLUGIN_SHARE_LIST, params);
+        return call(ClientRequestDescriptors.PluginShareList.DESCRIPTOR, params);
     }
 
     /**
@@ -1045,7 +1045,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<PluginShareCheckoutResponse> pluginShareCheckout(
             PluginShareCheckoutParams params) {
-        return call(ClientRequestMethods.PLUGIN_SHARE_CHECKOUT, params);
+        return call(ClientRequestDescriptors.PluginShareCheckout.DESCRIPTOR, params);
     }
 
     /**
@@ -1056,7 +1056,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<PluginShareDeleteResponse> pluginShareDelete(
             PluginShareDeleteParams params) {
-        return call(ClientRequestMethods.PLUGIN_SHARE_DELETE, params);
+        return call(ClientRequestDescriptors.PluginShareDelete.DESCRIPTOR, params);
     }
 
     /**
@@ -1068,7 +1068,7 @@ public interface ClientRequestApi {
      * @return the future {@link AppsReadResponse}
      */
     default CompletableFuture<AppsReadResponse> appRead(AppsReadParams params) {
-        return call(ClientRequestMethods.APP_READ, params);
+        return call(ClientRequestDescriptors.AppRead.DESCRIPTOR, params);
     }
 
     /**
@@ -1080,7 +1080,7 @@ public interface ClientRequestApi {
      * @return the future {@link AppsListResponse}
      */
     default CompletableFuture<AppsListResponse> appList(AppsListParams params) {
-        return call(ClientRequestMethods.APP_LIST, params);
+        return call(ClientRequestDescriptors.AppList.DESCRIPTOR, params);
     }
 
     /**
@@ -1092,7 +1092,7 @@ public interface ClientRequestApi {
      * @return the future {@link AppsInstalledResponse}
      */
     default CompletableFuture<AppsInstalledResponse> appInstalled(AppsInstalledParams params) {
-        return call(ClientRequestMethods.APP_INSTALLED, params);
+        return call(ClientRequestDescriptors.AppInstalled.DESCRIPTOR, params);
     }
 
     /**
@@ -1104,7 +1104,7 @@ public interface ClientRequestApi {
      * @return the future {@link FsReadFileResponse}
      */
     default CompletableFuture<FsReadFileResponse> fsReadFile(FsReadFileParams params) {
-        return call(ClientRequestMethods.FS_READ_FILE, params);
+        return call(ClientRequestDescriptors.FsReadFile.DESCRIPTOR, params);
     }
 
     /**
@@ -1116,7 +1116,7 @@ public interface ClientRequestApi {
      * @return the future {@link FsWriteFileResponse}
      */
     default CompletableFuture<FsWriteFileResponse> fsWriteFile(FsWriteFileParams params) {
-        return call(ClientRequestMethods.FS_WRITE_FILE, params);
+        return call(ClientRequestDescriptors.FsWriteFile.DESCRIPTOR, params);
     }
 
     /**
@@ -1129,7 +1129,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<FsCreateDirectoryResponse> fsCreateDirectory(
             FsCreateDirectoryParams params) {
-        return call(ClientRequestMethods.FS_CREATE_DIRECTORY, params);
+        return call(ClientRequestDescriptors.FsCreateDirectory.DESCRIPTOR, params);
     }
 
     /**
@@ -1141,7 +1141,7 @@ public interface ClientRequestApi {
      * @return the future {@link FsGetMetadataResponse}
      */
     default CompletableFuture<FsGetMetadataResponse> fsGetMetadata(FsGetMetadataParams params) {
-        return call(ClientRequestMethods.FS_GET_METADATA, params);
+        return call(ClientRequestDescriptors.FsGetMetadata.DESCRIPTOR, params);
     }
 
     /**
@@ -1154,7 +1154,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<FsReadDirectoryResponse> fsReadDirectory(
             FsReadDirectoryParams params) {
-        return call(ClientRequestMethods.FS_READ_DIRECTORY, params);
+        return call(ClientRequestDescriptors.FsReadDirectory.DESCRIPTOR, params);
     }
 
     /**
@@ -1166,7 +1166,7 @@ public interface ClientRequestApi {
      * @return the future {@link FsRemoveResponse}
      */
     default CompletableFuture<FsRemoveResponse> fsRemove(FsRemoveParams params) {
-        return call(ClientRequestMethods.FS_REMOVE, params);
+        return call(ClientRequestDescriptors.FsRemove.DESCRIPTOR, params);
     }
 
     /**
@@ -1178,7 +1178,7 @@ public interface ClientRequestApi {
      * @return the future {@link FsCopyResponse}
      */
     default CompletableFuture<FsCopyResponse> fsCopy(FsCopyParams params) {
-        return call(ClientRequestMethods.FS_COPY, params);
+        return call(ClientRequestDescriptors.FsCopy.DESCRIPTOR, params);
     }
 
     /**
@@ -1190,7 +1190,7 @@ public interface ClientRequestApi {
      * @return the future {@link FsWatchResponse}
      */
     default CompletableFuture<FsWatchResponse> fsWatch(FsWatchParams params) {
-        return call(ClientRequestMethods.FS_WATCH, params);
+        return call(ClientRequestDescriptors.FsWatch.DESCRIPTOR, params);
     }
 
     /**
@@ -1202,7 +1202,7 @@ public interface ClientRequestApi {
      * @return the future {@link FsUnwatchResponse}
      */
     default CompletableFuture<FsUnwatchResponse> fsUnwatch(FsUnwatchParams params) {
-        return call(ClientRequestMethods.FS_UNWATCH, params);
+        return call(ClientRequestDescriptors.FsUnwatch.DESCRIPTOR, params);
     }
 
     /**
@@ -1213,7 +1213,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<SkillsConfigWriteResponse> skillsConfigWrite(
             SkillsConfigWriteParams params) {
-        return call(ClientRequestMethods.SKILLS_CONFIG_WRITE, params);
+        return call(ClientRequestDescriptors.SkillsConfigWrite.DESCRIPTOR, params);
     }
 
     /**
@@ -1223,7 +1223,7 @@ public interface ClientRequestApi {
      * @return the future {@link PluginInstallResponse}
      */
     default CompletableFuture<PluginInstallResponse> pluginInstall(PluginInstallParams params) {
-        return call(ClientRequestMethods.PLUGIN_INSTALL, params);
+        return call(ClientRequestDescriptors.PluginInstall.DESCRIPTOR, params);
     }
 
     /**
@@ -1234,7 +1234,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<PluginUninstallResponse> pluginUninstall(
             PluginUninstallParams params) {
-        return call(ClientRequestMethods.PLUGIN_UNINSTALL, params);
+        return call(ClientRequestDescriptors.PluginUninstall.DESCRIPTOR, params);
     }
 
     /**
@@ -1244,7 +1244,7 @@ public interface ClientRequestApi {
      * @return the future {@link TurnStartResponse}
      */
     default CompletableFuture<TurnStartResponse> turnStart(TurnStartParams params) {
-        return call(ClientRequestMethods.TURN_START, params);
+        return call(ClientRequestDescriptors.TurnStart.DESCRIPTOR, params);
     }
 
     /**
@@ -1258,7 +1258,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<TurnSettingsUpdateResponse> turnSettingsUpdate(
             TurnSettingsUpdateParams params) {
-        return call(ClientRequestMethods.TURN_SETTINGS_UPDATE, params);
+        return call(ClientRequestDescriptors.TurnSettingsUpdate.DESCRIPTOR, params);
     }
 
     /**
@@ -1268,7 +1268,7 @@ public interface ClientRequestApi {
      * @return the future {@link TurnSteerResponse}
      */
     default CompletableFuture<TurnSteerResponse> turnSteer(TurnSteerParams params) {
-        return call(ClientRequestMethods.TURN_STEER, params);
+        return call(ClientRequestDescriptors.TurnSteer.DESCRIPTOR, params);
     }
 
     /**
@@ -1278,7 +1278,7 @@ public interface ClientRequestApi {
      * @return the future {@link TurnInterruptResponse}
      */
     default CompletableFuture<TurnInterruptResponse> turnInterrupt(TurnInterruptParams params) {
-        return call(ClientRequestMethods.TURN_INTERRUPT, params);
+        return call(ClientRequestDescriptors.TurnInterrupt.DESCRIPTOR, params);
     }
 
     /**
@@ -1292,7 +1292,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<ThreadRealtimeStartResponse> threadRealtimeStart(
             ThreadRealtimeStartParams params) {
-        return call(ClientRequestMethods.THREAD_REALTIME_START, params);
+        return call(ClientRequestDescriptors.ThreadRealtimeStart.DESCRIPTOR, params);
     }
 
     /**
@@ -1306,7 +1306,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<ThreadRealtimeAppendAudioResponse> threadRealtimeAppendAudio(
             ThreadRealtimeAppendAudioParams params) {
-        return call(ClientRequestMethods.THREAD_REALTIME_APPEND_AUDIO, params);
+        return call(ClientRequestDescriptors.ThreadRealtimeAppendAudio.DESCRIPTOR, params);
     }
 
     /**
@@ -1320,7 +1320,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<ThreadRealtimeAppendTextResponse> threadRealtimeAppendText(
             ThreadRealtimeAppendTextParams params) {
-        return call(ClientRequestMethods.THREAD_REALTIME_APPEND_TEXT, params);
+        return call(ClientRequestDescriptors.ThreadRealtimeAppendText.DESCRIPTOR, params);
     }
 
     /**
@@ -1334,7 +1334,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<ThreadRealtimeAppendSpeechResponse> threadRealtimeAppendSpeech(
             ThreadRealtimeAppendSpeechParams params) {
-        return call(ClientRequestMethods.THREAD_REALTIME_APPEND_SPEECH, params);
+        return call(ClientRequestDescriptors.ThreadRealtimeAppendSpeech.DESCRIPTOR, params);
     }
 
     /**
@@ -1348,7 +1348,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<ThreadRealtimeStopResponse> threadRealtimeStop(
             ThreadRealtimeStopParams params) {
-        return call(ClientRequestMethods.THREAD_REALTIME_STOP, params);
+        return call(ClientRequestDescriptors.ThreadRealtimeStop.DESCRIPTOR, params);
     }
 
     /**
@@ -1362,7 +1362,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<ThreadTimelineListResponse> threadTimelineList(
             ThreadTimelineListParams params) {
-        return call(ClientRequestMethods.THREAD_TIMELINE_LIST, params);
+        return call(ClientRequestDescriptors.ThreadTimelineList.DESCRIPTOR, params);
     }
 
     /**
@@ -1376,7 +1376,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<ThreadRealtimeListVoicesResponse> threadRealtimeListVoices(
             ThreadRealtimeListVoicesParams params) {
-        return call(ClientRequestMethods.THREAD_REALTIME_LIST_VOICES, params);
+        return call(ClientRequestDescriptors.ThreadRealtimeListVoices.DESCRIPTOR, params);
     }
 
     /**
@@ -1386,7 +1386,7 @@ public interface ClientRequestApi {
      * @return the future {@link ReviewStartResponse}
      */
     default CompletableFuture<ReviewStartResponse> reviewStart(ReviewStartParams params) {
-        return call(ClientRequestMethods.REVIEW_START, params);
+        return call(ClientRequestDescriptors.ReviewStart.DESCRIPTOR, params);
     }
 
     /**
@@ -1396,7 +1396,7 @@ public interface ClientRequestApi {
      * @return the future {@link ModelListResponse}
      */
     default CompletableFuture<ModelListResponse> modelList(ModelListParams params) {
-        return call(ClientRequestMethods.MODEL_LIST, params);
+        return call(ClientRequestDescriptors.ModelList.DESCRIPTOR, params);
     }
 
     /**
@@ -1409,7 +1409,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<GatewayOAuthReadResponse> accountGatewayOAuthRead(
             GatewayOAuthReadParams params) {
-        return call(ClientRequestMethods.ACCOUNT_GATEWAY_OAUTH_READ, params);
+        return call(ClientRequestDescriptors.AccountGatewayOAuthRead.DESCRIPTOR, params);
     }
 
     /**
@@ -1420,7 +1420,7 @@ public interface ClientRequestApi {
      * @return the future {@link GatewayOAuthReadResponse}
      */
     default CompletableFuture<GatewayOAuthReadResponse> accountGatewayOAuthRead() {
-        return call(ClientRequestMethods.ACCOUNT_GATEWAY_OAUTH_READ, null);
+        return call(ClientRequestDescriptors.AccountGatewayOAuthRead.DESCRIPTOR, null);
     }
 
     /**
@@ -1433,7 +1433,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<GatewayOAuthLoginResponse> accountGatewayOAuthLogin(
             GatewayOAuthLoginParams params) {
-        return call(ClientRequestMethods.ACCOUNT_GATEWAY_OAUTH_LOGIN, params);
+        return call(ClientRequestDescriptors.AccountGatewayOAuthLogin.DESCRIPTOR, params);
     }
 
     /**
@@ -1444,7 +1444,7 @@ public interface ClientRequestApi {
      * @return the future {@link GatewayOAuthLoginResponse}
      */
     default CompletableFuture<GatewayOAuthLoginResponse> accountGatewayOAuthLogin() {
-        return call(ClientRequestMethods.ACCOUNT_GATEWAY_OAUTH_LOGIN, null);
+        return call(ClientRequestDescriptors.AccountGatewayOAuthLogin.DESCRIPTOR, null);
     }
 
     /**
@@ -1453,7 +1453,7 @@ public interface ClientRequestApi {
      * @return the future {@link GatewayOAuthCancelResponse}
      */
     default CompletableFuture<GatewayOAuthCancelResponse> accountGatewayOAuthCancel() {
-        return call(ClientRequestMethods.ACCOUNT_GATEWAY_OAUTH_CANCEL, null);
+        return call(ClientRequestDescriptors.AccountGatewayOAuthCancel.DESCRIPTOR, null);
     }
 
     /**
@@ -1464,7 +1464,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<ModelProviderListResponse> modelProviderList(
             ModelProviderListParams params) {
-        return call(ClientRequestMethods.MODEL_PROVIDER_LIST, params);
+        return call(ClientRequestDescriptors.ModelProviderList.DESCRIPTOR, params);
     }
 
     /**
@@ -1475,7 +1475,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<ModelProviderConfigWriteResponse> modelProviderConfigWrite(
             ModelProviderConfigWriteParams params) {
-        return call(ClientRequestMethods.MODEL_PROVIDER_CONFIG_WRITE, params);
+        return call(ClientRequestDescriptors.ModelProviderConfigWrite.DESCRIPTOR, params);
     }
 
     /**
@@ -1486,7 +1486,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<ModelProviderCapabilitiesReadResponse> modelProviderCapabilitiesRead(
             ModelProviderCapabilitiesReadParams params) {
-        return call(ClientRequestMethods.MODEL_PROVIDER_CAPABILITIES_READ, params);
+        return call(ClientRequestDescriptors.ModelProviderCapabilitiesRead.DESCRIPTOR, params);
     }
 
     /**
@@ -1497,7 +1497,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<ExperimentalFeatureListResponse> experimentalFeatureList(
             ExperimentalFeatureListParams params) {
-        return call(ClientRequestMethods.EXPERIMENTAL_FEATURE_LIST, params);
+        return call(ClientRequestDescriptors.ExperimentalFeatureList.DESCRIPTOR, params);
     }
 
     /**
@@ -1508,7 +1508,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<PermissionProfileListResponse> permissionProfileList(
             PermissionProfileListParams params) {
-        return call(ClientRequestMethods.PERMISSION_PROFILE_LIST, params);
+        return call(ClientRequestDescriptors.PermissionProfileList.DESCRIPTOR, params);
     }
 
     /**
@@ -1519,7 +1519,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<ExperimentalFeatureEnablementSetResponse> experimentalFeatureEnablementSet(
             ExperimentalFeatureEnablementSetParams params) {
-        return call(ClientRequestMethods.EXPERIMENTAL_FEATURE_ENABLEMENT_SET, params);
+        return call(ClientRequestDescriptors.ExperimentalFeatureEnablementSet.DESCRIPTOR, params);
     }
 
     /**
@@ -1531,7 +1531,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<RemoteControlEnableResponse> remoteControlEnable(
             RemoteControlEnableParams params) {
-        return call(ClientRequestMethods.REMOTE_CONTROL_ENABLE, params);
+        return call(ClientRequestDescriptors.RemoteControlEnable.DESCRIPTOR, params);
     }
 
     /**
@@ -1541,7 +1541,7 @@ public interface ClientRequestApi {
      */
     @Experimental
     default CompletableFuture<RemoteControlEnableResponse> remoteControlEnable() {
-        return call(ClientRequestMethods.REMOTE_CONTROL_ENABLE, null);
+        return call(ClientRequestDescriptors.RemoteControlEnable.DESCRIPTOR, null);
     }
 
     /**
@@ -1553,7 +1553,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<RemoteControlDisableResponse> remoteControlDisable(
             RemoteControlDisableParams params) {
-        return call(ClientRequestMethods.REMOTE_CONTROL_DISABLE, params);
+        return call(ClientRequestDescriptors.RemoteControlDisable.DESCRIPTOR, params);
     }
 
     /**
@@ -1563,7 +1563,7 @@ public interface ClientRequestApi {
      */
     @Experimental
     default CompletableFuture<RemoteControlDisableResponse> remoteControlDisable() {
-        return call(ClientRequestMethods.REMOTE_CONTROL_DISABLE, null);
+        return call(ClientRequestDescriptors.RemoteControlDisable.DESCRIPTOR, null);
     }
 
     /**
@@ -1573,7 +1573,7 @@ public interface ClientRequestApi {
      */
     @Experimental
     default CompletableFuture<RemoteControlStatusReadResponse> remoteControlStatusRead() {
-        return call(ClientRequestMethods.REMOTE_CONTROL_STATUS_READ, null);
+        return call(ClientRequestDescriptors.RemoteControlStatusRead.DESCRIPTOR, null);
     }
 
     /**
@@ -1585,7 +1585,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<RemoteControlPairingStartResponse> remoteControlPairingStart(
             RemoteControlPairingStartParams params) {
-        return call(ClientRequestMethods.REMOTE_CONTROL_PAIRING_START, params);
+        return call(ClientRequestDescriptors.RemoteControlPairingStart.DESCRIPTOR, params);
     }
 
     /**
@@ -1597,7 +1597,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<RemoteControlPairingStatusResponse> remoteControlPairingStatus(
             RemoteControlPairingStatusParams params) {
-        return call(ClientRequestMethods.REMOTE_CONTROL_PAIRING_STATUS, params);
+        return call(ClientRequestDescriptors.RemoteControlPairingStatus.DESCRIPTOR, params);
     }
 
     /**
@@ -1609,7 +1609,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<RemoteControlClientsListResponse> remoteControlClientList(
             RemoteControlClientsListParams params) {
-        return call(ClientRequestMethods.REMOTE_CONTROL_CLIENT_LIST, params);
+        return call(ClientRequestDescriptors.RemoteControlClientList.DESCRIPTOR, params);
     }
 
     /**
@@ -1621,7 +1621,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<RemoteControlClientsRevokeResponse> remoteControlClientRevoke(
             RemoteControlClientsRevokeParams params) {
-        return call(ClientRequestMethods.REMOTE_CONTROL_CLIENT_REVOKE, params);
+        return call(ClientRequestDescriptors.RemoteControlClientRevoke.DESCRIPTOR, params);
     }
 
     /**
@@ -1635,7 +1635,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<CollaborationModeListResponse> collaborationModeList(
             CollaborationModeListParams params) {
-        return call(ClientRequestMethods.COLLABORATION_MODE_LIST, params);
+        return call(ClientRequestDescriptors.CollaborationModeList.DESCRIPTOR, params);
     }
 
     /**
@@ -1649,7 +1649,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<MockExperimentalMethodResponse> mockExperimentalMethod(
             MockExperimentalMethodParams params) {
-        return call(ClientRequestMethods.MOCK_EXPERIMENTAL_METHOD, params);
+        return call(ClientRequestDescriptors.MockExperimentalMethod.DESCRIPTOR, params);
     }
 
     /**
@@ -1662,7 +1662,7 @@ public interface ClientRequestApi {
      */
     @Experimental
     default CompletableFuture<EnvironmentAddResponse> environmentAdd(EnvironmentAddParams params) {
-        return call(ClientRequestMethods.ENVIRONMENT_ADD, params);
+        return call(ClientRequestDescriptors.EnvironmentAdd.DESCRIPTOR, params);
     }
 
     /**
@@ -1676,7 +1676,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<EnvironmentInfoResponse> environmentInfo(
             EnvironmentInfoParams params) {
-        return call(ClientRequestMethods.ENVIRONMENT_INFO, params);
+        return call(ClientRequestDescriptors.EnvironmentInfo.DESCRIPTOR, params);
     }
 
     /**
@@ -1690,7 +1690,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<EnvironmentStatusResponse> environmentStatus(
             EnvironmentStatusParams params) {
-        return call(ClientRequestMethods.ENVIRONMENT_STATUS, params);
+        return call(ClientRequestDescriptors.EnvironmentStatus.DESCRIPTOR, params);
     }
 
     /**
@@ -1701,7 +1701,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<McpServerOauthLoginResponse> mcpServerOauthLogin(
             McpServerOauthLoginParams params) {
-        return call(ClientRequestMethods.MCP_SERVER_OAUTH_LOGIN, params);
+        return call(ClientRequestDescriptors.McpServerOauthLogin.DESCRIPTOR, params);
     }
 
     /**
@@ -1710,7 +1710,7 @@ public interface ClientRequestApi {
      * @return the future {@link McpServerRefreshResponse}
      */
     default CompletableFuture<McpServerRefreshResponse> configMcpServerReload() {
-        return call(ClientRequestMethods.CONFIG_MCP_SERVER_RELOAD, null);
+        return call(ClientRequestDescriptors.ConfigMcpServerReload.DESCRIPTOR, null);
     }
 
     /**
@@ -1721,7 +1721,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<ListMcpServerStatusResponse> mcpServerStatusList(
             ListMcpServerStatusParams params) {
-        return call(ClientRequestMethods.MCP_SERVER_STATUS_LIST, params);
+        return call(ClientRequestDescriptors.McpServerStatusList.DESCRIPTOR, params);
     }
 
     /**
@@ -1732,7 +1732,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<McpResourceReadResponse> mcpServerResourceRead(
             McpResourceReadParams params) {
-        return call(ClientRequestMethods.MCP_SERVER_RESOURCE_READ, params);
+        return call(ClientRequestDescriptors.McpServerResourceRead.DESCRIPTOR, params);
     }
 
     /**
@@ -1744,7 +1744,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<McpServerEventStreamStartResponse> mcpServerEventStreamStart(
             McpServerEventStreamStartParams params) {
-        return call(ClientRequestMethods.MCP_SERVER_EVENT_STREAM_START, params);
+        return call(ClientRequestDescriptors.McpServerEventStreamStart.DESCRIPTOR, params);
     }
 
     /**
@@ -1756,7 +1756,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<McpServerEventStreamStopResponse> mcpServerEventStreamStop(
             McpServerEventStreamStopParams params) {
-        return call(ClientRequestMethods.MCP_SERVER_EVENT_STREAM_STOP, params);
+        return call(ClientRequestDescriptors.McpServerEventStreamStop.DESCRIPTOR, params);
     }
 
     /**
@@ -1767,7 +1767,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<McpServerToolCallResponse> mcpServerToolCall(
             McpServerToolCallParams params) {
-        return call(ClientRequestMethods.MCP_SERVER_TOOL_CALL, params);
+        return call(ClientRequestDescriptors.McpServerToolCall.DESCRIPTOR, params);
     }
 
     /**
@@ -1778,7 +1778,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<WindowsSandboxSetupStartResponse> windowsSandboxSetupStart(
             WindowsSandboxSetupStartParams params) {
-        return call(ClientRequestMethods.WINDOWS_SANDBOX_SETUP_START, params);
+        return call(ClientRequestDescriptors.WindowsSandboxSetupStart.DESCRIPTOR, params);
     }
 
     /**
@@ -1787,7 +1787,7 @@ public interface ClientRequestApi {
      * @return the future {@link WindowsSandboxReadinessResponse}
      */
     default CompletableFuture<WindowsSandboxReadinessResponse> windowsSandboxReadiness() {
-        return call(ClientRequestMethods.WINDOWS_SANDBOX_READINESS, null);
+        return call(ClientRequestDescriptors.WindowsSandboxReadiness.DESCRIPTOR, null);
     }
 
     /**
@@ -1797,7 +1797,7 @@ public interface ClientRequestApi {
      * @return the future {@link LoginAccountResponse}
      */
     default CompletableFuture<LoginAccountResponse> accountLoginStart(LoginAccountParams params) {
-        return call(ClientRequestMethods.ACCOUNT_LOGIN_START, params);
+        return call(ClientRequestDescriptors.AccountLoginStart.DESCRIPTOR, params);
     }
 
     /**
@@ -1809,7 +1809,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<BedrockDiscoverResponse> accountBedrockDiscover(
             BedrockDiscoverParams params) {
-        return call(ClientRequestMethods.ACCOUNT_BEDROCK_DISCOVER, params);
+        return call(ClientRequestDescriptors.AccountBedrockDiscover.DESCRIPTOR, params);
     }
 
     /**
@@ -1820,7 +1820,7 @@ public interface ClientRequestApi {
      */
     @Experimental
     default CompletableFuture<BedrockSetupResponse> accountBedrockSetup(BedrockSetupParams params) {
-        return call(ClientRequestMethods.ACCOUNT_BEDROCK_SETUP, params);
+        return call(ClientRequestDescriptors.AccountBedrockSetup.DESCRIPTOR, params);
     }
 
     /**
@@ -1831,7 +1831,7 @@ public interface ClientRequestApi {
      */
     @Experimental
     default CompletableFuture<GcpSetupResponse> accountGcpSetup(GcpSetupParams params) {
-        return call(ClientRequestMethods.ACCOUNT_GCP_SETUP, params);
+        return call(ClientRequestDescriptors.AccountGcpSetup.DESCRIPTOR, params);
     }
 
     /**
@@ -1843,7 +1843,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<BedrockCheckGovCloudRequirementsResponse> accountBedrockCheckGovCloudRequirements(
             BedrockCheckGovCloudRequirementsParams params) {
-        return call(ClientRequestMethods.ACCOUNT_BEDROCK_CHECK_GOV_CLOUD_REQUIREMENTS, params);
+        return call(ClientRequestDescriptors.AccountBedrockCheckGovCloudRequirements.DESCRIPTOR, params);
     }
 
     /**
@@ -1854,7 +1854,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<CancelLoginAccountResponse> accountLoginCancel(
             CancelLoginAccountParams params) {
-        return call(ClientRequestMethods.ACCOUNT_LOGIN_CANCEL, params);
+        return call(ClientRequestDescriptors.AccountLoginCancel.DESCRIPTOR, params);
     }
 
     /**
@@ -1866,7 +1866,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<AccountSessionsResponse> accountSessionList(
             AccountSessionsListParams params) {
-        return call(ClientRequestMethods.ACCOUNT_SESSION_LIST, params);
+        return call(ClientRequestDescriptors.AccountSessionList.DESCRIPTOR, params);
     }
 
     /**
@@ -1878,7 +1878,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<AccountSessionsSwitchResponse> accountSessionSwitch(
             AccountSessionsSwitchParams params) {
-        return call(ClientRequestMethods.ACCOUNT_SESSION_SWITCH, params);
+        return call(ClientRequestDescriptors.AccountSessionSwitch.DESCRIPTOR, params);
     }
 
     /**
@@ -1887,7 +1887,7 @@ public interface ClientRequestApi {
      * @return the future {@link LogoutAccountResponse}
      */
     default CompletableFuture<LogoutAccountResponse> accountLogout() {
-        return call(ClientRequestMethods.ACCOUNT_LOGOUT, null);
+        return call(ClientRequestDescriptors.AccountLogout.DESCRIPTOR, null);
     }
 
     /**
@@ -1896,7 +1896,7 @@ public interface ClientRequestApi {
      * @return the future {@link GetAccountSecuritySetupResponse}
      */
     default CompletableFuture<GetAccountSecuritySetupResponse> accountSecuritySetupRead() {
-        return call(ClientRequestMethods.ACCOUNT_SECURITY_SETUP_READ, null);
+        return call(ClientRequestDescriptors.AccountSecuritySetupRead.DESCRIPTOR, null);
     }
 
     /**
@@ -1909,7 +1909,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<GetAccountRateLimitsResponse> accountRateLimitsRead(
             GetAccountRateLimitsParams params) {
-        return call(ClientRequestMethods.ACCOUNT_RATE_LIMITS_READ, params);
+        return call(ClientRequestDescriptors.AccountRateLimitsRead.DESCRIPTOR, params);
     }
 
     /**
@@ -1920,7 +1920,7 @@ public interface ClientRequestApi {
      * @return the future {@link GetAccountRateLimitsResponse}
      */
     default CompletableFuture<GetAccountRateLimitsResponse> accountRateLimitsRead() {
-        return call(ClientRequestMethods.ACCOUNT_RATE_LIMITS_READ, null);
+        return call(ClientRequestDescriptors.AccountRateLimitsRead.DESCRIPTOR, null);
     }
 
     /**
@@ -1931,7 +1931,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<ConsumeAccountRateLimitResetCreditResponse> accountRateLimitResetCreditConsume(
             ConsumeAccountRateLimitResetCreditParams params) {
-        return call(ClientRequestMethods.ACCOUNT_RATE_LIMIT_RESET_CREDIT_CONSUME, params);
+        return call(ClientRequestDescriptors.AccountRateLimitResetCreditConsume.DESCRIPTOR, params);
     }
 
     /**
@@ -1942,7 +1942,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<GetAccountTokenUsageResponse> accountUsageRead(
             GetAccountTokenUsageParams params) {
-        return call(ClientRequestMethods.ACCOUNT_USAGE_READ, params);
+        return call(ClientRequestDescriptors.AccountUsageRead.DESCRIPTOR, params);
     }
 
     /**
@@ -1951,7 +1951,7 @@ public interface ClientRequestApi {
      * @return the future {@link GetAccountTokenUsageResponse}
      */
     default CompletableFuture<GetAccountTokenUsageResponse> accountUsageRead() {
-        return call(ClientRequestMethods.ACCOUNT_USAGE_READ, null);
+        return call(ClientRequestDescriptors.AccountUsageRead.DESCRIPTOR, null);
     }
 
     /**
@@ -1960,7 +1960,7 @@ public interface ClientRequestApi {
      * @return the future {@link GetWorkspaceMessagesResponse}
      */
     default CompletableFuture<GetWorkspaceMessagesResponse> accountWorkspaceMessagesRead() {
-        return call(ClientRequestMethods.ACCOUNT_WORKSPACE_MESSAGES_READ, null);
+        return call(ClientRequestDescriptors.AccountWorkspaceMessagesRead.DESCRIPTOR, null);
     }
 
     /**
@@ -1971,7 +1971,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<SendAddCreditsNudgeEmailResponse> accountSendAddCreditsNudgeEmail(
             SendAddCreditsNudgeEmailParams params) {
-        return call(ClientRequestMethods.ACCOUNT_SEND_ADD_CREDITS_NUDGE_EMAIL, params);
+        return call(ClientRequestDescriptors.AccountSendAddCreditsNudgeEmail.DESCRIPTOR, params);
     }
 
     /**
@@ -1981,7 +1981,7 @@ public interface ClientRequestApi {
      * @return the future {@link FeedbackUploadResponse}
      */
     default CompletableFuture<FeedbackUploadResponse> feedbackUpload(FeedbackUploadParams params) {
-        return call(ClientRequestMethods.FEEDBACK_UPLOAD, params);
+        return call(ClientRequestDescriptors.FeedbackUpload.DESCRIPTOR, params);
     }
 
     /**
@@ -1991,7 +1991,7 @@ public interface ClientRequestApi {
      * @return the future {@link FeedbackSaveResponse}
      */
     default CompletableFuture<FeedbackSaveResponse> feedbackSave(FeedbackSaveParams params) {
-        return call(ClientRequestMethods.FEEDBACK_SAVE, params);
+        return call(ClientRequestDescriptors.FeedbackSave.DESCRIPTOR, params);
     }
 
     /**
@@ -2003,7 +2003,7 @@ public interface ClientRequestApi {
      * @return the future {@link CommandExecResponse}
      */
     default CompletableFuture<CommandExecResponse> commandExec(CommandExecParams params) {
-        return call(ClientRequestMethods.COMMAND_EXEC, params);
+        return call(ClientRequestDescriptors.CommandExec.DESCRIPTOR, params);
     }
 
     /**
@@ -2016,7 +2016,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<CommandExecWriteResponse> commandExecWrite(
             CommandExecWriteParams params) {
-        return call(ClientRequestMethods.COMMAND_EXEC_WRITE, params);
+        return call(ClientRequestDescriptors.CommandExecWrite.DESCRIPTOR, params);
     }
 
     /**
@@ -2029,7 +2029,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<CommandExecTerminateResponse> commandExecTerminate(
             CommandExecTerminateParams params) {
-        return call(ClientRequestMethods.COMMAND_EXEC_TERMINATE, params);
+        return call(ClientRequestDescriptors.CommandExecTerminate.DESCRIPTOR, params);
     }
 
     /**
@@ -2042,7 +2042,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<CommandExecResizeResponse> commandExecResize(
             CommandExecResizeParams params) {
-        return call(ClientRequestMethods.COMMAND_EXEC_RESIZE, params);
+        return call(ClientRequestDescriptors.CommandExecResize.DESCRIPTOR, params);
     }
 
     /**
@@ -2055,7 +2055,7 @@ public interface ClientRequestApi {
      */
     @Experimental
     default CompletableFuture<ProcessSpawnResponse> processSpawn(ProcessSpawnParams params) {
-        return call(ClientRequestMethods.PROCESS_SPAWN, params);
+        return call(ClientRequestDescriptors.ProcessSpawn.DESCRIPTOR, params);
     }
 
     /**
@@ -2069,7 +2069,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<ProcessWriteStdinResponse> processWriteStdin(
             ProcessWriteStdinParams params) {
-        return call(ClientRequestMethods.PROCESS_WRITE_STDIN, params);
+        return call(ClientRequestDescriptors.ProcessWriteStdin.DESCRIPTOR, params);
     }
 
     /**
@@ -2082,7 +2082,7 @@ public interface ClientRequestApi {
      */
     @Experimental
     default CompletableFuture<ProcessKillResponse> processKill(ProcessKillParams params) {
-        return call(ClientRequestMethods.PROCESS_KILL, params);
+        return call(ClientRequestDescriptors.ProcessKill.DESCRIPTOR, params);
     }
 
     /**
@@ -2096,7 +2096,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<ProcessResizePtyResponse> processResizePty(
             ProcessResizePtyParams params) {
-        return call(ClientRequestMethods.PROCESS_RESIZE_PTY, params);
+        return call(ClientRequestDescriptors.ProcessResizePty.DESCRIPTOR, params);
     }
 
     /**
@@ -2106,7 +2106,7 @@ public interface ClientRequestApi {
      * @return the future {@link ConfigReadResponse}
      */
     default CompletableFuture<ConfigReadResponse> configRead(ConfigReadParams params) {
-        return call(ClientRequestMethods.CONFIG_READ, params);
+        return call(ClientRequestDescriptors.ConfigRead.DESCRIPTOR, params);
     }
 
     /**
@@ -2117,7 +2117,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<ExternalAgentConfigDetectResponse> externalAgentConfigDetect(
             ExternalAgentConfigDetectParams params) {
-        return call(ClientRequestMethods.EXTERNAL_AGENT_CONFIG_DETECT, params);
+        return call(ClientRequestDescriptors.ExternalAgentConfigDetect.DESCRIPTOR, params);
     }
 
     /**
@@ -2128,7 +2128,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<ExternalAgentConfigImportResponse> externalAgentConfigImport(
             ExternalAgentConfigImportParams params) {
-        return call(ClientRequestMethods.EXTERNAL_AGENT_CONFIG_IMPORT, params);
+        return call(ClientRequestDescriptors.ExternalAgentConfigImport.DESCRIPTOR, params);
     }
 
     /**
@@ -2139,7 +2139,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<ExternalAgentConfigImportHistoryRecordResponse> externalAgentConfigImportRecordHistory(
             ExternalAgentConfigImportHistoryRecordParams params) {
-        return call(ClientRequestMethods.EXTERNAL_AGENT_CONFIG_IMPORT_RECORD_HISTORY, params);
+        return call(ClientRequestDescriptors.ExternalAgentConfigImportRecordHistory.DESCRIPTOR, params);
     }
 
     /**
@@ -2149,7 +2149,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<ExternalAgentConfigImportHistoriesReadResponse> externalAgentConfigImportReadHistories(
             ) {
-        return call(ClientRequestMethods.EXTERNAL_AGENT_CONFIG_IMPORT_READ_HISTORIES, null);
+        return call(ClientRequestDescriptors.ExternalAgentConfigImportReadHistories.DESCRIPTOR, null);
     }
 
     /**
@@ -2159,7 +2159,7 @@ public interface ClientRequestApi {
      * @return the future {@link ConfigWriteResponse}
      */
     default CompletableFuture<ConfigWriteResponse> configValueWrite(ConfigValueWriteParams params) {
-        return call(ClientRequestMethods.CONFIG_VALUE_WRITE, params);
+        return call(ClientRequestDescriptors.ConfigValueWrite.DESCRIPTOR, params);
     }
 
     /**
@@ -2169,7 +2169,7 @@ public interface ClientRequestApi {
      * @return the future {@link ConfigWriteResponse}
      */
     default CompletableFuture<ConfigWriteResponse> configBatchWrite(ConfigBatchWriteParams params) {
-        return call(ClientRequestMethods.CONFIG_BATCH_WRITE, params);
+        return call(ClientRequestDescriptors.ConfigBatchWrite.DESCRIPTOR, params);
     }
 
     /**
@@ -2178,7 +2178,7 @@ public interface ClientRequestApi {
      * @return the future {@link ConfigRequirementsReadResponse}
      */
     default CompletableFuture<ConfigRequirementsReadResponse> configRequirementsRead() {
-        return call(ClientRequestMethods.CONFIG_REQUIREMENTS_READ, null);
+        return call(ClientRequestDescriptors.ConfigRequirementsRead.DESCRIPTOR, null);
     }
 
     /**
@@ -2188,7 +2188,7 @@ public interface ClientRequestApi {
      * @return the future {@link GetAccountResponse}
      */
     default CompletableFuture<GetAccountResponse> accountRead(GetAccountParams params) {
-        return call(ClientRequestMethods.ACCOUNT_READ, params);
+        return call(ClientRequestDescriptors.AccountRead.DESCRIPTOR, params);
     }
 
     /**
@@ -2199,7 +2199,7 @@ public interface ClientRequestApi {
      */
     default CompletableFuture<FuzzyFileSearchResponse> fuzzyFileSearch(
             FuzzyFileSearchParams params) {
-        return call(ClientRequestMethods.FUZZY_FILE_SEARCH, params);
+        return call(ClientRequestDescriptors.FuzzyFileSearch.DESCRIPTOR, params);
     }
 
     /**
@@ -2211,7 +2211,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<FuzzyFileSearchSessionStartResponse> fuzzyFileSearchSessionStart(
             FuzzyFileSearchSessionStartParams params) {
-        return call(ClientRequestMethods.FUZZY_FILE_SEARCH_SESSION_START, params);
+        return call(ClientRequestDescriptors.FuzzyFileSearchSessionStart.DESCRIPTOR, params);
     }
 
     /**
@@ -2223,7 +2223,7 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<FuzzyFileSearchSessionUpdateResponse> fuzzyFileSearchSessionUpdate(
             FuzzyFileSearchSessionUpdateParams params) {
-        return call(ClientRequestMethods.FUZZY_FILE_SEARCH_SESSION_UPDATE, params);
+        return call(ClientRequestDescriptors.FuzzyFileSearchSessionUpdate.DESCRIPTOR, params);
     }
 
     /**
@@ -2235,6 +2235,6 @@ public interface ClientRequestApi {
     @Experimental
     default CompletableFuture<FuzzyFileSearchSessionStopResponse> fuzzyFileSearchSessionStop(
             FuzzyFileSearchSessionStopParams params) {
-        return call(ClientRequestMethods.FUZZY_FILE_SEARCH_SESSION_STOP, params);
+        return call(ClientRequestDescriptors.FuzzyFileSearchSessionStop.DESCRIPTOR, params);
     }
 }

@@ -14,7 +14,7 @@ public final class ClientRequestMethods {
     /**
      * {@code initialize}: params {@link InitializeParams}, result {@link InitializeResponse}.
      */
-    public static final MethodDescriptor<InitializeParams, InitializeResponse> INITIALIZE = new MethodDescriptor<>("initialize", InitializeParams.class, InitializeResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<InitializeParams, InitializeResponse> INITIALIZE = ClientRequestDescriptors.Initialize.DESCRIPTOR;
 
     /**
      * Read content-free, process-local diagnostics.
@@ -22,79 +22,79 @@ public final class ClientRequestMethods {
      * {@code server/diagnostics}: params {@link ServerDiagnosticsParams}, result {@link ServerDiagnosticsResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ServerDiagnosticsParams, ServerDiagnosticsResponse> SERVER_DIAGNOSTICS = new MethodDescriptor<>("server/diagnostics", ServerDiagnosticsParams.class, ServerDiagnosticsResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ServerDiagnosticsParams, ServerDiagnosticsResponse> SERVER_DIAGNOSTICS = ClientRequestDescriptors.ServerDiagnostics.DESCRIPTOR;
 
     /**
      * {@code userVerification/status}: params {@link UserVerificationStatusParams}, result {@link UserVerificationStatusResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<UserVerificationStatusParams, UserVerificationStatusResponse> USER_VERIFICATION_STATUS = new MethodDescriptor<>("userVerification/status", UserVerificationStatusParams.class, UserVerificationStatusResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<UserVerificationStatusParams, UserVerificationStatusResponse> USER_VERIFICATION_STATUS = ClientRequestDescriptors.UserVerificationStatus.DESCRIPTOR;
 
     /**
      * {@code userVerification/enroll}: params {@link UserVerificationEnrollParams}, result {@link UserVerificationEnrollResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<UserVerificationEnrollParams, UserVerificationEnrollResponse> USER_VERIFICATION_ENROLL = new MethodDescriptor<>("userVerification/enroll", UserVerificationEnrollParams.class, UserVerificationEnrollResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<UserVerificationEnrollParams, UserVerificationEnrollResponse> USER_VERIFICATION_ENROLL = ClientRequestDescriptors.UserVerificationEnroll.DESCRIPTOR;
 
     /**
      * {@code userVerification/delete}: params {@link UserVerificationDeleteParams}, result {@link UserVerificationDeleteResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<UserVerificationDeleteParams, UserVerificationDeleteResponse> USER_VERIFICATION_DELETE = new MethodDescriptor<>("userVerification/delete", UserVerificationDeleteParams.class, UserVerificationDeleteResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<UserVerificationDeleteParams, UserVerificationDeleteResponse> USER_VERIFICATION_DELETE = ClientRequestDescriptors.UserVerificationDelete.DESCRIPTOR;
 
     /**
      * {@code userVerification/verify}: params {@link UserVerificationVerifyParams}, result {@link UserVerificationVerifyResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<UserVerificationVerifyParams, UserVerificationVerifyResponse> USER_VERIFICATION_VERIFY = new MethodDescriptor<>("userVerification/verify", UserVerificationVerifyParams.class, UserVerificationVerifyResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<UserVerificationVerifyParams, UserVerificationVerifyResponse> USER_VERIFICATION_VERIFY = ClientRequestDescriptors.UserVerificationVerify.DESCRIPTOR;
 
     /**
      * {@code userVerification/cancel}: params {@link UserVerificationCancelParams}, result {@link UserVerificationCancelResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<UserVerificationCancelParams, UserVerificationCancelResponse> USER_VERIFICATION_CANCEL = new MethodDescriptor<>("userVerification/cancel", UserVerificationCancelParams.class, UserVerificationCancelResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<UserVerificationCancelParams, UserVerificationCancelResponse> USER_VERIFICATION_CANCEL = ClientRequestDescriptors.UserVerificationCancel.DESCRIPTOR;
 
     /**
      * {@code thread/start}: params {@link ThreadStartParams}, result {@link ThreadStartResponse}.
      */
-    public static final MethodDescriptor<ThreadStartParams, ThreadStartResponse> THREAD_START = new MethodDescriptor<>("thread/start", ThreadStartParams.class, ThreadStartResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ThreadStartParams, ThreadStartResponse> THREAD_START = ClientRequestDescriptors.ThreadStart.DESCRIPTOR;
 
     /**
      * {@code thread/resume}: params {@link ThreadResumeParams}, result {@link ThreadResumeResponse}.
      */
-    public static final MethodDescriptor<ThreadResumeParams, ThreadResumeResponse> THREAD_RESUME = new MethodDescriptor<>("thread/resume", ThreadResumeParams.class, ThreadResumeResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ThreadResumeParams, ThreadResumeResponse> THREAD_RESUME = ClientRequestDescriptors.ThreadResume.DESCRIPTOR;
 
     /**
      * {@code thread/fork}: params {@link ThreadForkParams}, result {@link ThreadForkResponse}.
      */
-    public static final MethodDescriptor<ThreadForkParams, ThreadForkResponse> THREAD_FORK = new MethodDescriptor<>("thread/fork", ThreadForkParams.class, ThreadForkResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ThreadForkParams, ThreadForkResponse> THREAD_FORK = ClientRequestDescriptors.ThreadFork.DESCRIPTOR;
 
     /**
      * {@code thread/sample}: params {@link ThreadSampleParams}, result {@link ThreadSampleResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ThreadSampleParams, ThreadSampleResponse> THREAD_SAMPLE = new MethodDescriptor<>("thread/sample", ThreadSampleParams.class, ThreadSampleResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ThreadSampleParams, ThreadSampleResponse> THREAD_SAMPLE = ClientRequestDescriptors.ThreadSample.DESCRIPTOR;
 
     /**
      * {@code thread/sample/cancel}: params {@link ThreadSampleCancelParams}, result {@link ThreadSampleCancelResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ThreadSampleCancelParams, ThreadSampleCancelResponse> THREAD_SAMPLE_CANCEL = new MethodDescriptor<>("thread/sample/cancel", ThreadSampleCancelParams.class, ThreadSampleCancelResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ThreadSampleCancelParams, ThreadSampleCancelResponse> THREAD_SAMPLE_CANCEL = ClientRequestDescriptors.ThreadSampleCancel.DESCRIPTOR;
 
     /**
      * {@code thread/archive}: params {@link ThreadArchiveParams}, result {@link ThreadArchiveResponse}.
      */
-    public static final MethodDescriptor<ThreadArchiveParams, ThreadArchiveResponse> THREAD_ARCHIVE = new MethodDescriptor<>("thread/archive", ThreadArchiveParams.class, ThreadArchiveResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ThreadArchiveParams, ThreadArchiveResponse> THREAD_ARCHIVE = ClientRequestDescriptors.ThreadArchive.DESCRIPTOR;
 
     /**
      * {@code thread/delete}: params {@link ThreadDeleteParams}, result {@link ThreadDeleteResponse}.
      */
-    public static final MethodDescriptor<ThreadDeleteParams, ThreadDeleteResponse> THREAD_DELETE = new MethodDescriptor<>("thread/delete", ThreadDeleteParams.class, ThreadDeleteResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ThreadDeleteParams, ThreadDeleteResponse> THREAD_DELETE = ClientRequestDescriptors.ThreadDelete.DESCRIPTOR;
 
     /**
      * {@code thread/unsubscribe}: params {@link ThreadUnsubscribeParams}, result {@link ThreadUnsubscribeResponse}.
      */
-    public static final MethodDescriptor<ThreadUnsubscribeParams, ThreadUnsubscribeResponse> THREAD_UNSUBSCRIBE = new MethodDescriptor<>("thread/unsubscribe", ThreadUnsubscribeParams.class, ThreadUnsubscribeResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ThreadUnsubscribeParams, ThreadUnsubscribeResponse> THREAD_UNSUBSCRIBE = ClientRequestDescriptors.ThreadUnsubscribe.DESCRIPTOR;
 
     /**
      * Increment the thread-local out-of-band elicitation counter.
@@ -104,7 +104,7 @@ public final class ClientRequestMethods {
      * {@code thread/increment_elicitation}: params {@link ThreadIncrementElicitationParams}, result {@link ThreadIncrementElicitationResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ThreadIncrementElicitationParams, ThreadIncrementElicitationResponse> THREAD_INCREMENT_ELICITATION = new MethodDescriptor<>("thread/increment_elicitation", ThreadIncrementElicitationParams.class, ThreadIncrementElicitationResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ThreadIncrementElicitationParams, ThreadIncrementElicitationResponse> THREAD_INCREMENT_ELICITATION = ClientRequestDescriptors.ThreadIncrementElicitation.DESCRIPTOR;
 
     /**
      * Decrement the thread-local out-of-band elicitation counter.
@@ -114,129 +114,129 @@ public final class ClientRequestMethods {
      * {@code thread/decrement_elicitation}: params {@link ThreadDecrementElicitationParams}, result {@link ThreadDecrementElicitationResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ThreadDecrementElicitationParams, ThreadDecrementElicitationResponse> THREAD_DECREMENT_ELICITATION = new MethodDescriptor<>("thread/decrement_elicitation", ThreadDecrementElicitationParams.class, ThreadDecrementElicitationResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ThreadDecrementElicitationParams, ThreadDecrementElicitationResponse> THREAD_DECREMENT_ELICITATION = ClientRequestDescriptors.ThreadDecrementElicitation.DESCRIPTOR;
 
     /**
      * {@code thread/name/set}: params {@link ThreadSetNameParams}, result {@link ThreadSetNameResponse}.
      */
-    public static final MethodDescriptor<ThreadSetNameParams, ThreadSetNameResponse> THREAD_NAME_SET = new MethodDescriptor<>("thread/name/set", ThreadSetNameParams.class, ThreadSetNameResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ThreadSetNameParams, ThreadSetNameResponse> THREAD_NAME_SET = ClientRequestDescriptors.ThreadNameSet.DESCRIPTOR;
 
     /**
      * {@code thread/prediction/request}: params {@link ThreadPredictionRequestParams}, result {@link ThreadPredictionRequestResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ThreadPredictionRequestParams, ThreadPredictionRequestResponse> THREAD_PREDICTION_REQUEST = new MethodDescriptor<>("thread/prediction/request", ThreadPredictionRequestParams.class, ThreadPredictionRequestResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ThreadPredictionRequestParams, ThreadPredictionRequestResponse> THREAD_PREDICTION_REQUEST = ClientRequestDescriptors.ThreadPredictionRequest.DESCRIPTOR;
 
     /**
      * {@code thread/goal/set}: params {@link ThreadGoalSetParams}, result {@link ThreadGoalSetResponse}.
      */
-    public static final MethodDescriptor<ThreadGoalSetParams, ThreadGoalSetResponse> THREAD_GOAL_SET = new MethodDescriptor<>("thread/goal/set", ThreadGoalSetParams.class, ThreadGoalSetResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ThreadGoalSetParams, ThreadGoalSetResponse> THREAD_GOAL_SET = ClientRequestDescriptors.ThreadGoalSet.DESCRIPTOR;
 
     /**
      * {@code thread/goal/get}: params {@link ThreadGoalGetParams}, result {@link ThreadGoalGetResponse}.
      */
-    public static final MethodDescriptor<ThreadGoalGetParams, ThreadGoalGetResponse> THREAD_GOAL_GET = new MethodDescriptor<>("thread/goal/get", ThreadGoalGetParams.class, ThreadGoalGetResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ThreadGoalGetParams, ThreadGoalGetResponse> THREAD_GOAL_GET = ClientRequestDescriptors.ThreadGoalGet.DESCRIPTOR;
 
     /**
      * {@code thread/goal/clear}: params {@link ThreadGoalClearParams}, result {@link ThreadGoalClearResponse}.
      */
-    public static final MethodDescriptor<ThreadGoalClearParams, ThreadGoalClearResponse> THREAD_GOAL_CLEAR = new MethodDescriptor<>("thread/goal/clear", ThreadGoalClearParams.class, ThreadGoalClearResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ThreadGoalClearParams, ThreadGoalClearResponse> THREAD_GOAL_CLEAR = ClientRequestDescriptors.ThreadGoalClear.DESCRIPTOR;
 
     /**
      * {@code thread/queue/add}: params {@link ThreadQueueAddParams}, result {@link ThreadQueueAddResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ThreadQueueAddParams, ThreadQueueAddResponse> THREAD_QUEUE_ADD = new MethodDescriptor<>("thread/queue/add", ThreadQueueAddParams.class, ThreadQueueAddResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ThreadQueueAddParams, ThreadQueueAddResponse> THREAD_QUEUE_ADD = ClientRequestDescriptors.ThreadQueueAdd.DESCRIPTOR;
 
     /**
      * {@code thread/queue/list}: params {@link ThreadQueueListParams}, result {@link ThreadQueueListResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ThreadQueueListParams, ThreadQueueListResponse> THREAD_QUEUE_LIST = new MethodDescriptor<>("thread/queue/list", ThreadQueueListParams.class, ThreadQueueListResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ThreadQueueListParams, ThreadQueueListResponse> THREAD_QUEUE_LIST = ClientRequestDescriptors.ThreadQueueList.DESCRIPTOR;
 
     /**
      * {@code thread/queue/update}: params {@link ThreadQueueUpdateParams}, result {@link ThreadQueueUpdateResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ThreadQueueUpdateParams, ThreadQueueUpdateResponse> THREAD_QUEUE_UPDATE = new MethodDescriptor<>("thread/queue/update", ThreadQueueUpdateParams.class, ThreadQueueUpdateResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ThreadQueueUpdateParams, ThreadQueueUpdateResponse> THREAD_QUEUE_UPDATE = ClientRequestDescriptors.ThreadQueueUpdate.DESCRIPTOR;
 
     /**
      * {@code thread/queue/delete}: params {@link ThreadQueueDeleteParams}, result {@link ThreadQueueDeleteResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ThreadQueueDeleteParams, ThreadQueueDeleteResponse> THREAD_QUEUE_DELETE = new MethodDescriptor<>("thread/queue/delete", ThreadQueueDeleteParams.class, ThreadQueueDeleteResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ThreadQueueDeleteParams, ThreadQueueDeleteResponse> THREAD_QUEUE_DELETE = ClientRequestDescriptors.ThreadQueueDelete.DESCRIPTOR;
 
     /**
      * {@code thread/queue/reorder}: params {@link ThreadQueueReorderParams}, result {@link ThreadQueueReorderResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ThreadQueueReorderParams, ThreadQueueReorderResponse> THREAD_QUEUE_REORDER = new MethodDescriptor<>("thread/queue/reorder", ThreadQueueReorderParams.class, ThreadQueueReorderResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ThreadQueueReorderParams, ThreadQueueReorderResponse> THREAD_QUEUE_REORDER = ClientRequestDescriptors.ThreadQueueReorder.DESCRIPTOR;
 
     /**
      * {@code thread/queue/start}: params {@link ThreadQueueStartParams}, result {@link ThreadQueueStartResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ThreadQueueStartParams, ThreadQueueStartResponse> THREAD_QUEUE_START = new MethodDescriptor<>("thread/queue/start", ThreadQueueStartParams.class, ThreadQueueStartResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ThreadQueueStartParams, ThreadQueueStartResponse> THREAD_QUEUE_START = ClientRequestDescriptors.ThreadQueueStart.DESCRIPTOR;
 
     /**
      * {@code thread/metadata/update}: params {@link ThreadMetadataUpdateParams}, result {@link ThreadMetadataUpdateResponse}.
      */
-    public static final MethodDescriptor<ThreadMetadataUpdateParams, ThreadMetadataUpdateResponse> THREAD_METADATA_UPDATE = new MethodDescriptor<>("thread/metadata/update", ThreadMetadataUpdateParams.class, ThreadMetadataUpdateResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ThreadMetadataUpdateParams, ThreadMetadataUpdateResponse> THREAD_METADATA_UPDATE = ClientRequestDescriptors.ThreadMetadataUpdate.DESCRIPTOR;
 
     /**
      * {@code thread/attachment/add}: params {@link ThreadAttachmentAddParams}, result {@link ThreadAttachmentAddResponse}.
      */
-    public static final MethodDescriptor<ThreadAttachmentAddParams, ThreadAttachmentAddResponse> THREAD_ATTACHMENT_ADD = new MethodDescriptor<>("thread/attachment/add", ThreadAttachmentAddParams.class, ThreadAttachmentAddResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ThreadAttachmentAddParams, ThreadAttachmentAddResponse> THREAD_ATTACHMENT_ADD = ClientRequestDescriptors.ThreadAttachmentAdd.DESCRIPTOR;
 
     /**
      * {@code thread/attachment/list}: params {@link ThreadAttachmentListParams}, result {@link ThreadAttachmentListResponse}.
      */
-    public static final MethodDescriptor<ThreadAttachmentListParams, ThreadAttachmentListResponse> THREAD_ATTACHMENT_LIST = new MethodDescriptor<>("thread/attachment/list", ThreadAttachmentListParams.class, ThreadAttachmentListResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ThreadAttachmentListParams, ThreadAttachmentListResponse> THREAD_ATTACHMENT_LIST = ClientRequestDescriptors.ThreadAttachmentList.DESCRIPTOR;
 
     /**
      * {@code thread/attachmentOwner/list}: params {@link ThreadAttachmentOwnerListParams}, result {@link ThreadAttachmentOwnerListResponse}.
      */
-    public static final MethodDescriptor<ThreadAttachmentOwnerListParams, ThreadAttachmentOwnerListResponse> THREAD_ATTACHMENT_OWNER_LIST = new MethodDescriptor<>("thread/attachmentOwner/list", ThreadAttachmentOwnerListParams.class, ThreadAttachmentOwnerListResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ThreadAttachmentOwnerListParams, ThreadAttachmentOwnerListResponse> THREAD_ATTACHMENT_OWNER_LIST = ClientRequestDescriptors.ThreadAttachmentOwnerList.DESCRIPTOR;
 
     /**
      * {@code thread/attachment/remove}: params {@link ThreadAttachmentRemoveParams}, result {@link ThreadAttachmentRemoveResponse}.
      */
-    public static final MethodDescriptor<ThreadAttachmentRemoveParams, ThreadAttachmentRemoveResponse> THREAD_ATTACHMENT_REMOVE = new MethodDescriptor<>("thread/attachment/remove", ThreadAttachmentRemoveParams.class, ThreadAttachmentRemoveResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ThreadAttachmentRemoveParams, ThreadAttachmentRemoveResponse> THREAD_ATTACHMENT_REMOVE = ClientRequestDescriptors.ThreadAttachmentRemove.DESCRIPTOR;
 
     /**
      * {@code thread/section/move}: params {@link ThreadSectionMoveParams}, result {@link ThreadSectionMoveResponse}.
      */
-    public static final MethodDescriptor<ThreadSectionMoveParams, ThreadSectionMoveResponse> THREAD_SECTION_MOVE = new MethodDescriptor<>("thread/section/move", ThreadSectionMoveParams.class, ThreadSectionMoveResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ThreadSectionMoveParams, ThreadSectionMoveResponse> THREAD_SECTION_MOVE = ClientRequestDescriptors.ThreadSectionMove.DESCRIPTOR;
 
     /**
      * {@code thread/settings/update}: params {@link ThreadSettingsUpdateParams}, result {@link ThreadSettingsUpdateResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ThreadSettingsUpdateParams, ThreadSettingsUpdateResponse> THREAD_SETTINGS_UPDATE = new MethodDescriptor<>("thread/settings/update", ThreadSettingsUpdateParams.class, ThreadSettingsUpdateResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ThreadSettingsUpdateParams, ThreadSettingsUpdateResponse> THREAD_SETTINGS_UPDATE = ClientRequestDescriptors.ThreadSettingsUpdate.DESCRIPTOR;
 
     /**
      * {@code thread/memoryMode/set}: params {@link ThreadMemoryModeSetParams}, result {@link ThreadMemoryModeSetResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ThreadMemoryModeSetParams, ThreadMemoryModeSetResponse> THREAD_MEMORY_MODE_SET = new MethodDescriptor<>("thread/memoryMode/set", ThreadMemoryModeSetParams.class, ThreadMemoryModeSetResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ThreadMemoryModeSetParams, ThreadMemoryModeSetResponse> THREAD_MEMORY_MODE_SET = ClientRequestDescriptors.ThreadMemoryModeSet.DESCRIPTOR;
 
     /**
      * {@code thread/memory/read}: params {@link ThreadMemoryReadParams}, result {@link ThreadMemoryReadResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ThreadMemoryReadParams, ThreadMemoryReadResponse> THREAD_MEMORY_READ = new MethodDescriptor<>("thread/memory/read", ThreadMemoryReadParams.class, ThreadMemoryReadResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ThreadMemoryReadParams, ThreadMemoryReadResponse> THREAD_MEMORY_READ = ClientRequestDescriptors.ThreadMemoryRead.DESCRIPTOR;
 
     /**
      * {@code memory/status}: params {@link MemoryStatusParams}, result {@link MemoryStatusResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<MemoryStatusParams, MemoryStatusResponse> MEMORY_STATUS = new MethodDescriptor<>("memory/status", MemoryStatusParams.class, MemoryStatusResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<MemoryStatusParams, MemoryStatusResponse> MEMORY_STATUS = ClientRequestDescriptors.MemoryStatus.DESCRIPTOR;
 
     /**
      * {@code memory/reset}: params {@link Void}, result {@link MemoryResetResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<Void, MemoryResetResponse> MEMORY_RESET = new MethodDescriptor<>("memory/reset", Void.class, MemoryResetResponse.class, ParamsPresence.NONE, true);
+    public static final MethodDescriptor<Void, MemoryResetResponse> MEMORY_RESET = ClientRequestDescriptors.MemoryReset.DESCRIPTOR;
 
     /**
      * Start a best-effort background compression pass for cold local rollouts.
@@ -244,161 +244,161 @@ public final class ClientRequestMethods {
      * {@code rollout/compress}: params {@link Void}, result {@link RolloutCompressResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<Void, RolloutCompressResponse> ROLLOUT_COMPRESS = new MethodDescriptor<>("rollout/compress", Void.class, RolloutCompressResponse.class, ParamsPresence.NONE, true);
+    public static final MethodDescriptor<Void, RolloutCompressResponse> ROLLOUT_COMPRESS = ClientRequestDescriptors.RolloutCompress.DESCRIPTOR;
 
     /**
      * {@code thread/unarchive}: params {@link ThreadUnarchiveParams}, result {@link ThreadUnarchiveResponse}.
      */
-    public static final MethodDescriptor<ThreadUnarchiveParams, ThreadUnarchiveResponse> THREAD_UNARCHIVE = new MethodDescriptor<>("thread/unarchive", ThreadUnarchiveParams.class, ThreadUnarchiveResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ThreadUnarchiveParams, ThreadUnarchiveResponse> THREAD_UNARCHIVE = ClientRequestDescriptors.ThreadUnarchive.DESCRIPTOR;
 
     /**
      * {@code thread/compact/start}: params {@link ThreadCompactStartParams}, result {@link ThreadCompactStartResponse}.
      */
-    public static final MethodDescriptor<ThreadCompactStartParams, ThreadCompactStartResponse> THREAD_COMPACT_START = new MethodDescriptor<>("thread/compact/start", ThreadCompactStartParams.class, ThreadCompactStartResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ThreadCompactStartParams, ThreadCompactStartResponse> THREAD_COMPACT_START = ClientRequestDescriptors.ThreadCompactStart.DESCRIPTOR;
 
     /**
      * {@code thread/shellCommand}: params {@link ThreadShellCommandParams}, result {@link ThreadShellCommandResponse}.
      */
-    public static final MethodDescriptor<ThreadShellCommandParams, ThreadShellCommandResponse> THREAD_SHELL_COMMAND = new MethodDescriptor<>("thread/shellCommand", ThreadShellCommandParams.class, ThreadShellCommandResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ThreadShellCommandParams, ThreadShellCommandResponse> THREAD_SHELL_COMMAND = ClientRequestDescriptors.ThreadShellCommand.DESCRIPTOR;
 
     /**
      * {@code thread/approveGuardianDeniedAction}: params {@link ThreadApproveGuardianDeniedActionParams}, result {@link ThreadApproveGuardianDeniedActionResponse}.
      */
-    public static final MethodDescriptor<ThreadApproveGuardianDeniedActionParams, ThreadApproveGuardianDeniedActionResponse> THREAD_APPROVE_GUARDIAN_DENIED_ACTION = new MethodDescriptor<>("thread/approveGuardianDeniedAction", ThreadApproveGuardianDeniedActionParams.class, ThreadApproveGuardianDeniedActionResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ThreadApproveGuardianDeniedActionParams, ThreadApproveGuardianDeniedActionResponse> THREAD_APPROVE_GUARDIAN_DENIED_ACTION = ClientRequestDescriptors.ThreadApproveGuardianDeniedAction.DESCRIPTOR;
 
     /**
      * {@code thread/backgroundTerminals/clean}: params {@link ThreadBackgroundTerminalsCleanParams}, result {@link ThreadBackgroundTerminalsCleanResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ThreadBackgroundTerminalsCleanParams, ThreadBackgroundTerminalsCleanResponse> THREAD_BACKGROUND_TERMINALS_CLEAN = new MethodDescriptor<>("thread/backgroundTerminals/clean", ThreadBackgroundTerminalsCleanParams.class, ThreadBackgroundTerminalsCleanResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ThreadBackgroundTerminalsCleanParams, ThreadBackgroundTerminalsCleanResponse> THREAD_BACKGROUND_TERMINALS_CLEAN = ClientRequestDescriptors.ThreadBackgroundTerminalsClean.DESCRIPTOR;
 
     /**
      * {@code thread/backgroundTerminals/list}: params {@link ThreadBackgroundTerminalsListParams}, result {@link ThreadBackgroundTerminalsListResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ThreadBackgroundTerminalsListParams, ThreadBackgroundTerminalsListResponse> THREAD_BACKGROUND_TERMINALS_LIST = new MethodDescriptor<>("thread/backgroundTerminals/list", ThreadBackgroundTerminalsListParams.class, ThreadBackgroundTerminalsListResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ThreadBackgroundTerminalsListParams, ThreadBackgroundTerminalsListResponse> THREAD_BACKGROUND_TERMINALS_LIST = ClientRequestDescriptors.ThreadBackgroundTerminalsList.DESCRIPTOR;
 
     /**
      * {@code thread/backgroundTerminals/terminate}: params {@link ThreadBackgroundTerminalsTerminateParams}, result {@link ThreadBackgroundTerminalsTerminateResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ThreadBackgroundTerminalsTerminateParams, ThreadBackgroundTerminalsTerminateResponse> THREAD_BACKGROUND_TERMINALS_TERMINATE = new MethodDescriptor<>("thread/backgroundTerminals/terminate", ThreadBackgroundTerminalsTerminateParams.class, ThreadBackgroundTerminalsTerminateResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ThreadBackgroundTerminalsTerminateParams, ThreadBackgroundTerminalsTerminateResponse> THREAD_BACKGROUND_TERMINALS_TERMINATE = ClientRequestDescriptors.ThreadBackgroundTerminalsTerminate.DESCRIPTOR;
 
     /**
      * {@code thread/revert}: params {@link ThreadRevertParams}, result {@link ThreadRevertResponse}.
      */
-    public static final MethodDescriptor<ThreadRevertParams, ThreadRevertResponse> THREAD_REVERT = new MethodDescriptor<>("thread/revert", ThreadRevertParams.class, ThreadRevertResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ThreadRevertParams, ThreadRevertResponse> THREAD_REVERT = ClientRequestDescriptors.ThreadRevert.DESCRIPTOR;
 
     /**
      * {@code thread/list}: params {@link ThreadListParams}, result {@link ThreadListResponse}.
      */
-    public static final MethodDescriptor<ThreadListParams, ThreadListResponse> THREAD_LIST = new MethodDescriptor<>("thread/list", ThreadListParams.class, ThreadListResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ThreadListParams, ThreadListResponse> THREAD_LIST = ClientRequestDescriptors.ThreadList.DESCRIPTOR;
 
     /**
      * {@code project/list}: params {@link ProjectListParams}, result {@link ProjectListResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ProjectListParams, ProjectListResponse> PROJECT_LIST = new MethodDescriptor<>("project/list", ProjectListParams.class, ProjectListResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ProjectListParams, ProjectListResponse> PROJECT_LIST = ClientRequestDescriptors.ProjectList.DESCRIPTOR;
 
     /**
      * {@code project/read}: params {@link ProjectReadParams}, result {@link ProjectReadResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ProjectReadParams, ProjectReadResponse> PROJECT_READ = new MethodDescriptor<>("project/read", ProjectReadParams.class, ProjectReadResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ProjectReadParams, ProjectReadResponse> PROJECT_READ = ClientRequestDescriptors.ProjectRead.DESCRIPTOR;
 
     /**
      * {@code project/create}: params {@link ProjectCreateParams}, result {@link ProjectCreateResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ProjectCreateParams, ProjectCreateResponse> PROJECT_CREATE = new MethodDescriptor<>("project/create", ProjectCreateParams.class, ProjectCreateResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ProjectCreateParams, ProjectCreateResponse> PROJECT_CREATE = ClientRequestDescriptors.ProjectCreate.DESCRIPTOR;
 
     /**
      * {@code project/import}: params {@link ProjectImportParams}, result {@link ProjectImportResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ProjectImportParams, ProjectImportResponse> PROJECT_IMPORT = new MethodDescriptor<>("project/import", ProjectImportParams.class, ProjectImportResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ProjectImportParams, ProjectImportResponse> PROJECT_IMPORT = ClientRequestDescriptors.ProjectImport.DESCRIPTOR;
 
     /**
      * {@code project/update}: params {@link ProjectUpdateParams}, result {@link ProjectUpdateResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ProjectUpdateParams, ProjectUpdateResponse> PROJECT_UPDATE = new MethodDescriptor<>("project/update", ProjectUpdateParams.class, ProjectUpdateResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ProjectUpdateParams, ProjectUpdateResponse> PROJECT_UPDATE = ClientRequestDescriptors.ProjectUpdate.DESCRIPTOR;
 
     /**
      * {@code project/move}: params {@link ProjectMoveParams}, result {@link ProjectMoveResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ProjectMoveParams, ProjectMoveResponse> PROJECT_MOVE = new MethodDescriptor<>("project/move", ProjectMoveParams.class, ProjectMoveResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ProjectMoveParams, ProjectMoveResponse> PROJECT_MOVE = ClientRequestDescriptors.ProjectMove.DESCRIPTOR;
 
     /**
      * {@code project/delete}: params {@link ProjectDeleteParams}, result {@link ProjectDeleteResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ProjectDeleteParams, ProjectDeleteResponse> PROJECT_DELETE = new MethodDescriptor<>("project/delete", ProjectDeleteParams.class, ProjectDeleteResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ProjectDeleteParams, ProjectDeleteResponse> PROJECT_DELETE = ClientRequestDescriptors.ProjectDelete.DESCRIPTOR;
 
     /**
      * {@code threadSection/list}: params {@link ThreadSectionListParams}, result {@link ThreadSectionListResponse}.
      */
-    public static final MethodDescriptor<ThreadSectionListParams, ThreadSectionListResponse> THREAD_SECTION_LIST = new MethodDescriptor<>("threadSection/list", ThreadSectionListParams.class, ThreadSectionListResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ThreadSectionListParams, ThreadSectionListResponse> THREAD_SECTION_LIST = ClientRequestDescriptors.ThreadSectionList.DESCRIPTOR;
 
     /**
      * {@code threadSection/create}: params {@link ThreadSectionCreateParams}, result {@link ThreadSectionCreateResponse}.
      */
-    public static final MethodDescriptor<ThreadSectionCreateParams, ThreadSectionCreateResponse> THREAD_SECTION_CREATE = new MethodDescriptor<>("threadSection/create", ThreadSectionCreateParams.class, ThreadSectionCreateResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ThreadSectionCreateParams, ThreadSectionCreateResponse> THREAD_SECTION_CREATE = ClientRequestDescriptors.ThreadSectionCreate.DESCRIPTOR;
 
     /**
      * {@code threadSection/update}: params {@link ThreadSectionUpdateParams}, result {@link ThreadSectionUpdateResponse}.
      */
-    public static final MethodDescriptor<ThreadSectionUpdateParams, ThreadSectionUpdateResponse> THREAD_SECTION_UPDATE = new MethodDescriptor<>("threadSection/update", ThreadSectionUpdateParams.class, ThreadSectionUpdateResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ThreadSectionUpdateParams, ThreadSectionUpdateResponse> THREAD_SECTION_UPDATE = ClientRequestDescriptors.ThreadSectionUpdate.DESCRIPTOR;
 
     /**
      * {@code threadSection/delete}: params {@link ThreadSectionDeleteParams}, result {@link ThreadSectionDeleteResponse}.
      */
-    public static final MethodDescriptor<ThreadSectionDeleteParams, ThreadSectionDeleteResponse> THREAD_SECTION_DELETE = new MethodDescriptor<>("threadSection/delete", ThreadSectionDeleteParams.class, ThreadSectionDeleteResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ThreadSectionDeleteParams, ThreadSectionDeleteResponse> THREAD_SECTION_DELETE = ClientRequestDescriptors.ThreadSectionDelete.DESCRIPTOR;
 
     /**
      * {@code thread/search}: params {@link ThreadSearchParams}, result {@link ThreadSearchResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ThreadSearchParams, ThreadSearchResponse> THREAD_SEARCH = new MethodDescriptor<>("thread/search", ThreadSearchParams.class, ThreadSearchResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ThreadSearchParams, ThreadSearchResponse> THREAD_SEARCH = ClientRequestDescriptors.ThreadSearch.DESCRIPTOR;
 
     /**
      * {@code thread/searchOccurrences}: params {@link ThreadSearchOccurrencesParams}, result {@link ThreadSearchOccurrencesResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ThreadSearchOccurrencesParams, ThreadSearchOccurrencesResponse> THREAD_SEARCH_OCCURRENCES = new MethodDescriptor<>("thread/searchOccurrences", ThreadSearchOccurrencesParams.class, ThreadSearchOccurrencesResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ThreadSearchOccurrencesParams, ThreadSearchOccurrencesResponse> THREAD_SEARCH_OCCURRENCES = ClientRequestDescriptors.ThreadSearchOccurrences.DESCRIPTOR;
 
     /**
      * {@code thread/loaded/list}: params {@link ThreadLoadedListParams}, result {@link ThreadLoadedListResponse}.
      */
-    public static final MethodDescriptor<ThreadLoadedListParams, ThreadLoadedListResponse> THREAD_LOADED_LIST = new MethodDescriptor<>("thread/loaded/list", ThreadLoadedListParams.class, ThreadLoadedListResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ThreadLoadedListParams, ThreadLoadedListResponse> THREAD_LOADED_LIST = ClientRequestDescriptors.ThreadLoadedList.DESCRIPTOR;
 
     /**
      * {@code thread/read}: params {@link ThreadReadParams}, result {@link ThreadReadResponse}.
      */
-    public static final MethodDescriptor<ThreadReadParams, ThreadReadResponse> THREAD_READ = new MethodDescriptor<>("thread/read", ThreadReadParams.class, ThreadReadResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ThreadReadParams, ThreadReadResponse> THREAD_READ = ClientRequestDescriptors.ThreadRead.DESCRIPTOR;
 
     /**
      * {@code thread/readState/update}: params {@link ThreadReadStateUpdateParams}, result {@link ThreadReadStateUpdateResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ThreadReadStateUpdateParams, ThreadReadStateUpdateResponse> THREAD_READ_STATE_UPDATE = new MethodDescriptor<>("thread/readState/update", ThreadReadStateUpdateParams.class, ThreadReadStateUpdateResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ThreadReadStateUpdateParams, ThreadReadStateUpdateResponse> THREAD_READ_STATE_UPDATE = ClientRequestDescriptors.ThreadReadStateUpdate.DESCRIPTOR;
 
     /**
      * {@code thread/turns/list}: params {@link ThreadTurnsListParams}, result {@link ThreadTurnsListResponse}.
      */
-    public static final MethodDescriptor<ThreadTurnsListParams, ThreadTurnsListResponse> THREAD_TURNS_LIST = new MethodDescriptor<>("thread/turns/list", ThreadTurnsListParams.class, ThreadTurnsListResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ThreadTurnsListParams, ThreadTurnsListResponse> THREAD_TURNS_LIST = ClientRequestDescriptors.ThreadTurnsList.DESCRIPTOR;
 
     /**
      * {@code thread/items/list}: params {@link ThreadItemsListParams}, result {@link ThreadItemsListResponse}.
      */
-    public static final MethodDescriptor<ThreadItemsListParams, ThreadItemsListResponse> THREAD_ITEMS_LIST = new MethodDescriptor<>("thread/items/list", ThreadItemsListParams.class, ThreadItemsListResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ThreadItemsListParams, ThreadItemsListResponse> THREAD_ITEMS_LIST = ClientRequestDescriptors.ThreadItemsList.DESCRIPTOR;
 
     /**
      * {@code thread/items/read}: params {@link ThreadItemsReadParams}, result {@link ThreadItemsReadResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ThreadItemsReadParams, ThreadItemsReadResponse> THREAD_ITEMS_READ = new MethodDescriptor<>("thread/items/read", ThreadItemsReadParams.class, ThreadItemsReadResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ThreadItemsReadParams, ThreadItemsReadResponse> THREAD_ITEMS_READ = ClientRequestDescriptors.ThreadItemsRead.DESCRIPTOR;
 
     /**
      * Review the idle thread's final injected exec_command without executing it.
@@ -406,341 +406,341 @@ public final class ClientRequestMethods {
      * {@code thread/guardianReview}: params {@link ThreadGuardianReviewParams}, result {@link ThreadGuardianReviewResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ThreadGuardianReviewParams, ThreadGuardianReviewResponse> THREAD_GUARDIAN_REVIEW = new MethodDescriptor<>("thread/guardianReview", ThreadGuardianReviewParams.class, ThreadGuardianReviewResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ThreadGuardianReviewParams, ThreadGuardianReviewResponse> THREAD_GUARDIAN_REVIEW = ClientRequestDescriptors.ThreadGuardianReview.DESCRIPTOR;
 
     /**
      * Append raw Responses API items to the thread history without starting a user turn.
      * <p>
      * {@code thread/inject_items}: params {@link ThreadInjectItemsParams}, result {@link ThreadInjectItemsResponse}.
      */
-    public static final MethodDescriptor<ThreadInjectItemsParams, ThreadInjectItemsResponse> THREAD_INJECT_ITEMS = new MethodDescriptor<>("thread/inject_items", ThreadInjectItemsParams.class, ThreadInjectItemsResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ThreadInjectItemsParams, ThreadInjectItemsResponse> THREAD_INJECT_ITEMS = ClientRequestDescriptors.ThreadInjectItems.DESCRIPTOR;
 
     /**
      * {@code thread/prepareApprovedPlan}: params {@link ThreadPrepareApprovedPlanParams}, result {@link ThreadPrepareApprovedPlanResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ThreadPrepareApprovedPlanParams, ThreadPrepareApprovedPlanResponse> THREAD_PREPARE_APPROVED_PLAN = new MethodDescriptor<>("thread/prepareApprovedPlan", ThreadPrepareApprovedPlanParams.class, ThreadPrepareApprovedPlanResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ThreadPrepareApprovedPlanParams, ThreadPrepareApprovedPlanResponse> THREAD_PREPARE_APPROVED_PLAN = ClientRequestDescriptors.ThreadPrepareApprovedPlan.DESCRIPTOR;
 
     /**
      * {@code skills/list}: params {@link SkillsListParams}, result {@link SkillsListResponse}.
      */
-    public static final MethodDescriptor<SkillsListParams, SkillsListResponse> SKILLS_LIST = new MethodDescriptor<>("skills/list", SkillsListParams.class, SkillsListResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<SkillsListParams, SkillsListResponse> SKILLS_LIST = ClientRequestDescriptors.SkillsList.DESCRIPTOR;
 
     /**
      * {@code skills/extraRoots/set}: params {@link SkillsExtraRootsSetParams}, result {@link SkillsExtraRootsSetResponse}.
      */
-    public static final MethodDescriptor<SkillsExtraRootsSetParams, SkillsExtraRootsSetResponse> SKILLS_EXTRA_ROOTS_SET = new MethodDescriptor<>("skills/extraRoots/set", SkillsExtraRootsSetParams.class, SkillsExtraRootsSetResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<SkillsExtraRootsSetParams, SkillsExtraRootsSetResponse> SKILLS_EXTRA_ROOTS_SET = ClientRequestDescriptors.SkillsExtraRootsSet.DESCRIPTOR;
 
     /**
      * {@code hooks/list}: params {@link HooksListParams}, result {@link HooksListResponse}.
      */
-    public static final MethodDescriptor<HooksListParams, HooksListResponse> HOOKS_LIST = new MethodDescriptor<>("hooks/list", HooksListParams.class, HooksListResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<HooksListParams, HooksListResponse> HOOKS_LIST = ClientRequestDescriptors.HooksList.DESCRIPTOR;
 
     /**
      * {@code marketplace/add}: params {@link MarketplaceAddParams}, result {@link MarketplaceAddResponse}.
      */
-    public static final MethodDescriptor<MarketplaceAddParams, MarketplaceAddResponse> MARKETPLACE_ADD = new MethodDescriptor<>("marketplace/add", MarketplaceAddParams.class, MarketplaceAddResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<MarketplaceAddParams, MarketplaceAddResponse> MARKETPLACE_ADD = ClientRequestDescriptors.MarketplaceAdd.DESCRIPTOR;
 
     /**
      * {@code marketplace/remove}: params {@link MarketplaceRemoveParams}, result {@link MarketplaceRemoveResponse}.
      */
-    public static final MethodDescriptor<MarketplaceRemoveParams, MarketplaceRemoveResponse> MARKETPLACE_REMOVE = new MethodDescriptor<>("marketplace/remove", MarketplaceRemoveParams.class, MarketplaceRemoveResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<MarketplaceRemoveParams, MarketplaceRemoveResponse> MARKETPLACE_REMOVE = ClientRequestDescriptors.MarketplaceRemove.DESCRIPTOR;
 
     /**
      * {@code marketplace/upgrade}: params {@link MarketplaceUpgradeParams}, result {@link MarketplaceUpgradeResponse}.
      */
-    public static final MethodDescriptor<MarketplaceUpgradeParams, MarketplaceUpgradeResponse> MARKETPLACE_UPGRADE = new MethodDescriptor<>("marketplace/upgrade", MarketplaceUpgradeParams.class, MarketplaceUpgradeResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<MarketplaceUpgradeParams, MarketplaceUpgradeResponse> MARKETPLACE_UPGRADE = ClientRequestDescriptors.MarketplaceUpgrade.DESCRIPTOR;
 
     /**
      * {@code plugin/list}: params {@link PluginListParams}, result {@link PluginListResponse}.
      */
-    public static final MethodDescriptor<PluginListParams, PluginListResponse> PLUGIN_LIST = new MethodDescriptor<>("plugin/list", PluginListParams.class, PluginListResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<PluginListParams, PluginListResponse> PLUGIN_LIST = ClientRequestDescriptors.PluginList.DESCRIPTOR;
 
     /**
      * {@code plugin/search}: params {@link PluginSearchParams}, result {@link PluginSearchResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<PluginSearchParams, PluginSearchResponse> PLUGIN_SEARCH = new MethodDescriptor<>("plugin/search", PluginSearchParams.class, PluginSearchResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<PluginSearchParams, PluginSearchResponse> PLUGIN_SEARCH = ClientRequestDescriptors.PluginSearch.DESCRIPTOR;
 
     /**
      * {@code plugin/installed}: params {@link PluginInstalledParams}, result {@link PluginInstalledResponse}.
      */
-    public static final MethodDescriptor<PluginInstalledParams, PluginInstalledResponse> PLUGIN_INSTALLED = new MethodDescriptor<>("plugin/installed", PluginInstalledParams.class, PluginInstalledResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<PluginInstalledParams, PluginInstalledResponse> PLUGIN_INSTALLED = ClientRequestDescriptors.PluginInstalled.DESCRIPTOR;
 
     /**
      * {@code plugin/reconcile}: params {@link PluginReconcileParams}, result {@link PluginReconcileResponse}.
      */
-    public static final MethodDescriptor<PluginReconcileParams, PluginReconcileResponse> PLUGIN_RECONCILE = new MethodDescriptor<>("plugin/reconcile", PluginReconcileParams.class, PluginReconcileResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<PluginReconcileParams, PluginReconcileResponse> PLUGIN_RECONCILE = ClientRequestDescriptors.PluginReconcile.DESCRIPTOR;
 
     /**
      * {@code plugin/read}: params {@link PluginReadParams}, result {@link PluginReadResponse}.
      */
-    public static final MethodDescriptor<PluginReadParams, PluginReadResponse> PLUGIN_READ = new MethodDescriptor<>("plugin/read", PluginReadParams.class, PluginReadResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<PluginReadParams, PluginReadResponse> PLUGIN_READ = ClientRequestDescriptors.PluginRead.DESCRIPTOR;
 
     /**
      * {@code plugin/skill/read}: params {@link PluginSkillReadParams}, result {@link PluginSkillReadResponse}.
      */
-    public static final MethodDescriptor<PluginSkillReadParams, PluginSkillReadResponse> PLUGIN_SKILL_READ = new MethodDescriptor<>("plugin/skill/read", PluginSkillReadParams.class, PluginSkillReadResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<PluginSkillReadParams, PluginSkillReadResponse> PLUGIN_SKILL_READ = ClientRequestDescriptors.PluginSkillRead.DESCRIPTOR;
 
     /**
      * {@code plugin/share/save}: params {@link PluginShareSaveParams}, result {@link PluginShareSaveResponse}.
      */
-    public static final MethodDescriptor<PluginShareSaveParams, PluginShareSaveResponse> PLUGIN_SHARE_SAVE = new MethodDescriptor<>("plugin/share/save", PluginShareSaveParams.class, PluginShareSaveResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<PluginShareSaveParams, PluginShareSaveResponse> PLUGIN_SHARE_SAVE = ClientRequestDescriptors.PluginShareSave.DESCRIPTOR;
 
     /**
      * {@code plugin/share/updateTargets}: params {@link PluginShareUpdateTargetsParams}, result {@link PluginShareUpdateTargetsResponse}.
      */
-    public static final MethodDescriptor<PluginShareUpdateTargetsParams, PluginShareUpdateTargetsResponse> PLUGIN_SHARE_UPDATE_TARGETS = new MethodDescriptor<>("plugin/share/updateTargets", PluginShareUpdateTargetsParams.class, PluginShareUpdateTargetsResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<PluginShareUpdateTargetsParams, PluginShareUpdateTargetsResponse> PLUGIN_SHARE_UPDATE_TARGETS = ClientRequestDescriptors.PluginShareUpdateTargets.DESCRIPTOR;
 
     /**
      * {@code plugin/share/list}: params {@link PluginShareListParams}, result {@link PluginShareListResponse}.
      */
-    public static final MethodDescriptor<PluginShareListParams, PluginShareListResponse> PLUGIN_SHARE_LIST = new MethodDescriptor<>("plugin/share/list", PluginShareListParams.class, PluginShareListResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<PluginShareListParams, PluginShareListResponse> PLUGIN_SHARE_LIST = ClientRequestDescriptors.PluginShareList.DESCRIPTOR;
 
     /**
      * {@code plugin/share/checkout}: params {@link PluginShareCheckoutParams}, result {@link PluginShareCheckoutResponse}.
      */
-    public static final MethodDescriptor<PluginShareCheckoutParams, PluginShareCheckoutResponse> PLUGIN_SHARE_CHECKOUT = new MethodDescriptor<>("plugin/share/checkout", PluginShareCheckoutParams.class, PluginShareCheckoutResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<PluginShareCheckoutParams, PluginShareCheckoutResponse> PLUGIN_SHARE_CHECKOUT = ClientRequestDescriptors.PluginShareCheckout.DESCRIPTOR;
 
     /**
      * {@code plugin/share/delete}: params {@link PluginShareDeleteParams}, result {@link PluginShareDeleteResponse}.
      */
-    public static final MethodDescriptor<PluginShareDeleteParams, PluginShareDeleteResponse> PLUGIN_SHARE_DELETE = new MethodDescriptor<>("plugin/share/delete", PluginShareDeleteParams.class, PluginShareDeleteResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<PluginShareDeleteParams, PluginShareDeleteResponse> PLUGIN_SHARE_DELETE = ClientRequestDescriptors.PluginShareDelete.DESCRIPTOR;
 
     /**
      * {@code app/read}: params {@link AppsReadParams}, result {@link AppsReadResponse}.
      */
-    public static final MethodDescriptor<AppsReadParams, AppsReadResponse> APP_READ = new MethodDescriptor<>("app/read", AppsReadParams.class, AppsReadResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<AppsReadParams, AppsReadResponse> APP_READ = ClientRequestDescriptors.AppRead.DESCRIPTOR;
 
     /**
      * {@code app/list}: params {@link AppsListParams}, result {@link AppsListResponse}.
      */
-    public static final MethodDescriptor<AppsListParams, AppsListResponse> APP_LIST = new MethodDescriptor<>("app/list", AppsListParams.class, AppsListResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<AppsListParams, AppsListResponse> APP_LIST = ClientRequestDescriptors.AppList.DESCRIPTOR;
 
     /**
      * {@code app/installed}: params {@link AppsInstalledParams}, result {@link AppsInstalledResponse}.
      */
-    public static final MethodDescriptor<AppsInstalledParams, AppsInstalledResponse> APP_INSTALLED = new MethodDescriptor<>("app/installed", AppsInstalledParams.class, AppsInstalledResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<AppsInstalledParams, AppsInstalledResponse> APP_INSTALLED = ClientRequestDescriptors.AppInstalled.DESCRIPTOR;
 
     /**
      * {@code fs/readFile}: params {@link FsReadFileParams}, result {@link FsReadFileResponse}.
      */
-    public static final MethodDescriptor<FsReadFileParams, FsReadFileResponse> FS_READ_FILE = new MethodDescriptor<>("fs/readFile", FsReadFileParams.class, FsReadFileResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<FsReadFileParams, FsReadFileResponse> FS_READ_FILE = ClientRequestDescriptors.FsReadFile.DESCRIPTOR;
 
     /**
      * {@code fs/writeFile}: params {@link FsWriteFileParams}, result {@link FsWriteFileResponse}.
      */
-    public static final MethodDescriptor<FsWriteFileParams, FsWriteFileResponse> FS_WRITE_FILE = new MethodDescriptor<>("fs/writeFile", FsWriteFileParams.class, FsWriteFileResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<FsWriteFileParams, FsWriteFileResponse> FS_WRITE_FILE = ClientRequestDescriptors.FsWriteFile.DESCRIPTOR;
 
     /**
      * {@code fs/createDirectory}: params {@link FsCreateDirectoryParams}, result {@link FsCreateDirectoryResponse}.
      */
-    public static final MethodDescriptor<FsCreateDirectoryParams, FsCreateDirectoryResponse> FS_CREATE_DIRECTORY = new MethodDescriptor<>("fs/createDirectory", FsCreateDirectoryParams.class, FsCreateDirectoryResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<FsCreateDirectoryParams, FsCreateDirectoryResponse> FS_CREATE_DIRECTORY = ClientRequestDescriptors.FsCreateDirectory.DESCRIPTOR;
 
     /**
      * {@code fs/getMetadata}: params {@link FsGetMetadataParams}, result {@link FsGetMetadataResponse}.
      */
-    public static final MethodDescriptor<FsGetMetadataParams, FsGetMetadataResponse> FS_GET_METADATA = new MethodDescriptor<>("fs/getMetadata", FsGetMetadataParams.class, FsGetMetadataResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<FsGetMetadataParams, FsGetMetadataResponse> FS_GET_METADATA = ClientRequestDescriptors.FsGetMetadata.DESCRIPTOR;
 
     /**
      * {@code fs/readDirectory}: params {@link FsReadDirectoryParams}, result {@link FsReadDirectoryResponse}.
      */
-    public static final MethodDescriptor<FsReadDirectoryParams, FsReadDirectoryResponse> FS_READ_DIRECTORY = new MethodDescriptor<>("fs/readDirectory", FsReadDirectoryParams.class, FsReadDirectoryResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<FsReadDirectoryParams, FsReadDirectoryResponse> FS_READ_DIRECTORY = ClientRequestDescriptors.FsReadDirectory.DESCRIPTOR;
 
     /**
      * {@code fs/remove}: params {@link FsRemoveParams}, result {@link FsRemoveResponse}.
      */
-    public static final MethodDescriptor<FsRemoveParams, FsRemoveResponse> FS_REMOVE = new MethodDescriptor<>("fs/remove", FsRemoveParams.class, FsRemoveResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<FsRemoveParams, FsRemoveResponse> FS_REMOVE = ClientRequestDescriptors.FsRemove.DESCRIPTOR;
 
     /**
      * {@code fs/copy}: params {@link FsCopyParams}, result {@link FsCopyResponse}.
      */
-    public static final MethodDescriptor<FsCopyParams, FsCopyResponse> FS_COPY = new MethodDescriptor<>("fs/copy", FsCopyParams.class, FsCopyResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<FsCopyParams, FsCopyResponse> FS_COPY = ClientRequestDescriptors.FsCopy.DESCRIPTOR;
 
     /**
      * {@code fs/watch}: params {@link FsWatchParams}, result {@link FsWatchResponse}.
      */
-    public static final MethodDescriptor<FsWatchParams, FsWatchResponse> FS_WATCH = new MethodDescriptor<>("fs/watch", FsWatchParams.class, FsWatchResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<FsWatchParams, FsWatchResponse> FS_WATCH = ClientRequestDescriptors.FsWatch.DESCRIPTOR;
 
     /**
      * {@code fs/unwatch}: params {@link FsUnwatchParams}, result {@link FsUnwatchResponse}.
      */
-    public static final MethodDescriptor<FsUnwatchParams, FsUnwatchResponse> FS_UNWATCH = new MethodDescriptor<>("fs/unwatch", FsUnwatchParams.class, FsUnwatchResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<FsUnwatchParams, FsUnwatchResponse> FS_UNWATCH = ClientRequestDescriptors.FsUnwatch.DESCRIPTOR;
 
     /**
      * {@code skills/config/write}: params {@link SkillsConfigWriteParams}, result {@link SkillsConfigWriteResponse}.
      */
-    public static final MethodDescriptor<SkillsConfigWriteParams, SkillsConfigWriteResponse> SKILLS_CONFIG_WRITE = new MethodDescriptor<>("skills/config/write", SkillsConfigWriteParams.class, SkillsConfigWriteResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<SkillsConfigWriteParams, SkillsConfigWriteResponse> SKILLS_CONFIG_WRITE = ClientRequestDescriptors.SkillsConfigWrite.DESCRIPTOR;
 
     /**
      * {@code plugin/install}: params {@link PluginInstallParams}, result {@link PluginInstallResponse}.
      */
-    public static final MethodDescriptor<PluginInstallParams, PluginInstallResponse> PLUGIN_INSTALL = new MethodDescriptor<>("plugin/install", PluginInstallParams.class, PluginInstallResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<PluginInstallParams, PluginInstallResponse> PLUGIN_INSTALL = ClientRequestDescriptors.PluginInstall.DESCRIPTOR;
 
     /**
      * {@code plugin/uninstall}: params {@link PluginUninstallParams}, result {@link PluginUninstallResponse}.
      */
-    public static final MethodDescriptor<PluginUninstallParams, PluginUninstallResponse> PLUGIN_UNINSTALL = new MethodDescriptor<>("plugin/uninstall", PluginUninstallParams.class, PluginUninstallResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<PluginUninstallParams, PluginUninstallResponse> PLUGIN_UNINSTALL = ClientRequestDescriptors.PluginUninstall.DESCRIPTOR;
 
     /**
      * {@code turn/start}: params {@link TurnStartParams}, result {@link TurnStartResponse}.
      */
-    public static final MethodDescriptor<TurnStartParams, TurnStartResponse> TURN_START = new MethodDescriptor<>("turn/start", TurnStartParams.class, TurnStartResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<TurnStartParams, TurnStartResponse> TURN_START = ClientRequestDescriptors.TurnStart.DESCRIPTOR;
 
     /**
      * {@code turn/settings/update}: params {@link TurnSettingsUpdateParams}, result {@link TurnSettingsUpdateResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<TurnSettingsUpdateParams, TurnSettingsUpdateResponse> TURN_SETTINGS_UPDATE = new MethodDescriptor<>("turn/settings/update", TurnSettingsUpdateParams.class, TurnSettingsUpdateResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<TurnSettingsUpdateParams, TurnSettingsUpdateResponse> TURN_SETTINGS_UPDATE = ClientRequestDescriptors.TurnSettingsUpdate.DESCRIPTOR;
 
     /**
      * {@code turn/steer}: params {@link TurnSteerParams}, result {@link TurnSteerResponse}.
      */
-    public static final MethodDescriptor<TurnSteerParams, TurnSteerResponse> TURN_STEER = new MethodDescriptor<>("turn/steer", TurnSteerParams.class, TurnSteerResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<TurnSteerParams, TurnSteerResponse> TURN_STEER = ClientRequestDescriptors.TurnSteer.DESCRIPTOR;
 
     /**
      * {@code turn/interrupt}: params {@link TurnInterruptParams}, result {@link TurnInterruptResponse}.
      */
-    public static final MethodDescriptor<TurnInterruptParams, TurnInterruptResponse> TURN_INTERRUPT = new MethodDescriptor<>("turn/interrupt", TurnInterruptParams.class, TurnInterruptResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<TurnInterruptParams, TurnInterruptResponse> TURN_INTERRUPT = ClientRequestDescriptors.TurnInterrupt.DESCRIPTOR;
 
     /**
      * {@code thread/realtime/start}: params {@link ThreadRealtimeStartParams}, result {@link ThreadRealtimeStartResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ThreadRealtimeStartParams, ThreadRealtimeStartResponse> THREAD_REALTIME_START = new MethodDescriptor<>("thread/realtime/start", ThreadRealtimeStartParams.class, ThreadRealtimeStartResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ThreadRealtimeStartParams, ThreadRealtimeStartResponse> THREAD_REALTIME_START = ClientRequestDescriptors.ThreadRealtimeStart.DESCRIPTOR;
 
     /**
      * {@code thread/realtime/appendAudio}: params {@link ThreadRealtimeAppendAudioParams}, result {@link ThreadRealtimeAppendAudioResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ThreadRealtimeAppendAudioParams, ThreadRealtimeAppendAudioResponse> THREAD_REALTIME_APPEND_AUDIO = new MethodDescriptor<>("thread/realtime/appendAudio", ThreadRealtimeAppendAudioParams.class, ThreadRealtimeAppendAudioResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ThreadRealtimeAppendAudioParams, ThreadRealtimeAppendAudioResponse> THREAD_REALTIME_APPEND_AUDIO = ClientRequestDescriptors.ThreadRealtimeAppendAudio.DESCRIPTOR;
 
     /**
      * {@code thread/realtime/appendText}: params {@link ThreadRealtimeAppendTextParams}, result {@link ThreadRealtimeAppendTextResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ThreadRealtimeAppendTextParams, ThreadRealtimeAppendTextResponse> THREAD_REALTIME_APPEND_TEXT = new MethodDescriptor<>("thread/realtime/appendText", ThreadRealtimeAppendTextParams.class, ThreadRealtimeAppendTextResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ThreadRealtimeAppendTextParams, ThreadRealtimeAppendTextResponse> THREAD_REALTIME_APPEND_TEXT = ClientRequestDescriptors.ThreadRealtimeAppendText.DESCRIPTOR;
 
     /**
      * {@code thread/realtime/appendSpeech}: params {@link ThreadRealtimeAppendSpeechParams}, result {@link ThreadRealtimeAppendSpeechResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ThreadRealtimeAppendSpeechParams, ThreadRealtimeAppendSpeechResponse> THREAD_REALTIME_APPEND_SPEECH = new MethodDescriptor<>("thread/realtime/appendSpeech", ThreadRealtimeAppendSpeechParams.class, ThreadRealtimeAppendSpeechResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ThreadRealtimeAppendSpeechParams, ThreadRealtimeAppendSpeechResponse> THREAD_REALTIME_APPEND_SPEECH = ClientRequestDescriptors.ThreadRealtimeAppendSpeech.DESCRIPTOR;
 
     /**
      * {@code thread/realtime/stop}: params {@link ThreadRealtimeStopParams}, result {@link ThreadRealtimeStopResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ThreadRealtimeStopParams, ThreadRealtimeStopResponse> THREAD_REALTIME_STOP = new MethodDescriptor<>("thread/realtime/stop", ThreadRealtimeStopParams.class, ThreadRealtimeStopResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ThreadRealtimeStopParams, ThreadRealtimeStopResponse> THREAD_REALTIME_STOP = ClientRequestDescriptors.ThreadRealtimeStop.DESCRIPTOR;
 
     /**
      * {@code thread/timeline/list}: params {@link ThreadTimelineListParams}, result {@link ThreadTimelineListResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ThreadTimelineListParams, ThreadTimelineListResponse> THREAD_TIMELINE_LIST = new MethodDescriptor<>("thread/timeline/list", ThreadTimelineListParams.class, ThreadTimelineListResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ThreadTimelineListParams, ThreadTimelineListResponse> THREAD_TIMELINE_LIST = ClientRequestDescriptors.ThreadTimelineList.DESCRIPTOR;
 
     /**
      * {@code thread/realtime/listVoices}: params {@link ThreadRealtimeListVoicesParams}, result {@link ThreadRealtimeListVoicesResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ThreadRealtimeListVoicesParams, ThreadRealtimeListVoicesResponse> THREAD_REALTIME_LIST_VOICES = new MethodDescriptor<>("thread/realtime/listVoices", ThreadRealtimeListVoicesParams.class, ThreadRealtimeListVoicesResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ThreadRealtimeListVoicesParams, ThreadRealtimeListVoicesResponse> THREAD_REALTIME_LIST_VOICES = ClientRequestDescriptors.ThreadRealtimeListVoices.DESCRIPTOR;
 
     /**
      * {@code review/start}: params {@link ReviewStartParams}, result {@link ReviewStartResponse}.
      */
-    public static final MethodDescriptor<ReviewStartParams, ReviewStartResponse> REVIEW_START = new MethodDescriptor<>("review/start", ReviewStartParams.class, ReviewStartResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ReviewStartParams, ReviewStartResponse> REVIEW_START = ClientRequestDescriptors.ReviewStart.DESCRIPTOR;
 
     /**
      * {@code model/list}: params {@link ModelListParams}, result {@link ModelListResponse}.
      */
-    public static final MethodDescriptor<ModelListParams, ModelListResponse> MODEL_LIST = new MethodDescriptor<>("model/list", ModelListParams.class, ModelListResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ModelListParams, ModelListResponse> MODEL_LIST = ClientRequestDescriptors.ModelList.DESCRIPTOR;
 
     /**
      * {@code account/gatewayOAuth/read}: params {@link GatewayOAuthReadParams}, result {@link GatewayOAuthReadResponse}; params may be omitted.
      */
-    public static final MethodDescriptor<GatewayOAuthReadParams, GatewayOAuthReadResponse> ACCOUNT_GATEWAY_OAUTH_READ = new MethodDescriptor<>("account/gatewayOAuth/read", GatewayOAuthReadParams.class, GatewayOAuthReadResponse.class, ParamsPresence.OPTIONAL, false);
+    public static final MethodDescriptor<GatewayOAuthReadParams, GatewayOAuthReadResponse> ACCOUNT_GATEWAY_OAUTH_READ = ClientRequestDescriptors.AccountGatewayOAuthRead.DESCRIPTOR;
 
     /**
      * {@code account/gatewayOAuth/login}: params {@link GatewayOAuthLoginParams}, result {@link GatewayOAuthLoginResponse}; params may be omitted.
      */
-    public static final MethodDescriptor<GatewayOAuthLoginParams, GatewayOAuthLoginResponse> ACCOUNT_GATEWAY_OAUTH_LOGIN = new MethodDescriptor<>("account/gatewayOAuth/login", GatewayOAuthLoginParams.class, GatewayOAuthLoginResponse.class, ParamsPresence.OPTIONAL, false);
+    public static final MethodDescriptor<GatewayOAuthLoginParams, GatewayOAuthLoginResponse> ACCOUNT_GATEWAY_OAUTH_LOGIN = ClientRequestDescriptors.AccountGatewayOAuthLogin.DESCRIPTOR;
 
     /**
      * {@code account/gatewayOAuth/cancel}: params {@link Void}, result {@link GatewayOAuthCancelResponse}.
      */
-    public static final MethodDescriptor<Void, GatewayOAuthCancelResponse> ACCOUNT_GATEWAY_OAUTH_CANCEL = new MethodDescriptor<>("account/gatewayOAuth/cancel", Void.class, GatewayOAuthCancelResponse.class, ParamsPresence.NONE, false);
+    public static final MethodDescriptor<Void, GatewayOAuthCancelResponse> ACCOUNT_GATEWAY_OAUTH_CANCEL = ClientRequestDescriptors.AccountGatewayOAuthCancel.DESCRIPTOR;
 
     /**
      * {@code modelProvider/list}: params {@link ModelProviderListParams}, result {@link ModelProviderListResponse}.
      */
-    public static final MethodDescriptor<ModelProviderListParams, ModelProviderListResponse> MODEL_PROVIDER_LIST = new MethodDescriptor<>("modelProvider/list", ModelProviderListParams.class, ModelProviderListResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ModelProviderListParams, ModelProviderListResponse> MODEL_PROVIDER_LIST = ClientRequestDescriptors.ModelProviderList.DESCRIPTOR;
 
     /**
      * {@code modelProvider/config/write}: params {@link ModelProviderConfigWriteParams}, result {@link ModelProviderConfigWriteResponse}.
      */
-    public static final MethodDescriptor<ModelProviderConfigWriteParams, ModelProviderConfigWriteResponse> MODEL_PROVIDER_CONFIG_WRITE = new MethodDescriptor<>("modelProvider/config/write", ModelProviderConfigWriteParams.class, ModelProviderConfigWriteResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ModelProviderConfigWriteParams, ModelProviderConfigWriteResponse> MODEL_PROVIDER_CONFIG_WRITE = ClientRequestDescriptors.ModelProviderConfigWrite.DESCRIPTOR;
 
     /**
      * {@code modelProvider/capabilities/read}: params {@link ModelProviderCapabilitiesReadParams}, result {@link ModelProviderCapabilitiesReadResponse}.
      */
-    public static final MethodDescriptor<ModelProviderCapabilitiesReadParams, ModelProviderCapabilitiesReadResponse> MODEL_PROVIDER_CAPABILITIES_READ = new MethodDescriptor<>("modelProvider/capabilities/read", ModelProviderCapabilitiesReadParams.class, ModelProviderCapabilitiesReadResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ModelProviderCapabilitiesReadParams, ModelProviderCapabilitiesReadResponse> MODEL_PROVIDER_CAPABILITIES_READ = ClientRequestDescriptors.ModelProviderCapabilitiesRead.DESCRIPTOR;
 
     /**
      * {@code experimentalFeature/list}: params {@link ExperimentalFeatureListParams}, result {@link ExperimentalFeatureListResponse}.
      */
-    public static final MethodDescriptor<ExperimentalFeatureListParams, ExperimentalFeatureListResponse> EXPERIMENTAL_FEATURE_LIST = new MethodDescriptor<>("experimentalFeature/list", ExperimentalFeatureListParams.class, ExperimentalFeatureListResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ExperimentalFeatureListParams, ExperimentalFeatureListResponse> EXPERIMENTAL_FEATURE_LIST = ClientRequestDescriptors.ExperimentalFeatureList.DESCRIPTOR;
 
     /**
      * {@code permissionProfile/list}: params {@link PermissionProfileListParams}, result {@link PermissionProfileListResponse}.
      */
-    public static final MethodDescriptor<PermissionProfileListParams, PermissionProfileListResponse> PERMISSION_PROFILE_LIST = new MethodDescriptor<>("permissionProfile/list", PermissionProfileListParams.class, PermissionProfileListResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<PermissionProfileListParams, PermissionProfileListResponse> PERMISSION_PROFILE_LIST = ClientRequestDescriptors.PermissionProfileList.DESCRIPTOR;
 
     /**
      * {@code experimentalFeature/enablement/set}: params {@link ExperimentalFeatureEnablementSetParams}, result {@link ExperimentalFeatureEnablementSetResponse}.
      */
-    public static final MethodDescriptor<ExperimentalFeatureEnablementSetParams, ExperimentalFeatureEnablementSetResponse> EXPERIMENTAL_FEATURE_ENABLEMENT_SET = new MethodDescriptor<>("experimentalFeature/enablement/set", ExperimentalFeatureEnablementSetParams.class, ExperimentalFeatureEnablementSetResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ExperimentalFeatureEnablementSetParams, ExperimentalFeatureEnablementSetResponse> EXPERIMENTAL_FEATURE_ENABLEMENT_SET = ClientRequestDescriptors.ExperimentalFeatureEnablementSet.DESCRIPTOR;
 
     /**
      * {@code remoteControl/enable}: params {@link RemoteControlEnableParams}, result {@link RemoteControlEnableResponse}; params may be omitted.
      */
     @Experimental
-    public static final MethodDescriptor<RemoteControlEnableParams, RemoteControlEnableResponse> REMOTE_CONTROL_ENABLE = new MethodDescriptor<>("remoteControl/enable", RemoteControlEnableParams.class, RemoteControlEnableResponse.class, ParamsPresence.OPTIONAL, true);
+    public static final MethodDescriptor<RemoteControlEnableParams, RemoteControlEnableResponse> REMOTE_CONTROL_ENABLE = ClientRequestDescriptors.RemoteControlEnable.DESCRIPTOR;
 
     /**
      * {@code remoteControl/disable}: params {@link RemoteControlDisableParams}, result {@link RemoteControlDisableResponse}; params may be omitted.
      */
     @Experimental
-    public static final MethodDescriptor<RemoteControlDisableParams, RemoteControlDisableResponse> REMOTE_CONTROL_DISABLE = new MethodDescriptor<>("remoteControl/disable", RemoteControlDisableParams.class, RemoteControlDisableResponse.class, ParamsPresence.OPTIONAL, true);
+    public static final MethodDescriptor<RemoteControlDisableParams, RemoteControlDisableResponse> REMOTE_CONTROL_DISABLE = ClientRequestDescriptors.RemoteControlDisable.DESCRIPTOR;
 
     /**
      * {@code remoteControl/status/read}: params {@link Void}, result {@link RemoteControlStatusReadResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<Void, RemoteControlStatusReadResponse> REMOTE_CONTROL_STATUS_READ = new MethodDescriptor<>("remoteControl/status/read", Void.class, RemoteControlStatusReadResponse.class, ParamsPresence.NONE, true);
+    public static final MethodDescriptor<Void, RemoteControlStatusReadResponse> REMOTE_CONTROL_STATUS_READ = ClientRequestDescriptors.RemoteControlStatusRead.DESCRIPTOR;
 
     /**
      * {@code remoteControl/pairing/start}: params {@link RemoteControlPairingStartParams}, result {@link RemoteControlPairingStartResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<RemoteControlPairingStartParams, RemoteControlPairingStartResponse> REMOTE_CONTROL_PAIRING_START = new MethodDescriptor<>("remoteControl/pairing/start", RemoteControlPairingStartParams.class, RemoteControlPairingStartResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<RemoteControlPairingStartParams, RemoteControlPairingStartResponse> REMOTE_CONTROL_PAIRING_START = ClientRequestDescriptors.RemoteControlPairingStart.DESCRIPTOR;
 
     /**
      * {@code remoteControl/pairing/status}: params {@link RemoteControlPairingStatusParams}, result {@link RemoteControlPairingStatusResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<RemoteControlPairingStatusParams, RemoteControlPairingStatusResponse> REMOTE_CONTROL_PAIRING_STATUS = new MethodDescriptor<>("remoteControl/pairing/status", RemoteControlPairingStatusParams.class, RemoteControlPairingStatusResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<RemoteControlPairingStatusParams, RemoteControlPairingStatusResponse> REMOTE_CONTROL_PAIRING_STATUS = ClientRequestDescriptors.RemoteControlPairingStatus.DESCRIPTOR;
 
     /**
      * {@code remoteControl/client/list}: params {@link RemoteControlClientsListParams}, result {@link RemoteControlClientsListResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<RemoteControlClientsListParams, RemoteControlClientsListResponse> REMOTE_CONTROL_CLIENT_LIST = new MethodDescriptor<>("remoteControl/client/list", RemoteControlClientsListParams.class, RemoteControlClientsListResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<RemoteControlClientsListParams, RemoteControlClientsListResponse> REMOTE_CONTROL_CLIENT_LIST = ClientRequestDescriptors.RemoteControlClientList.DESCRIPTOR;
 
     /**
      * {@code remoteControl/client/revoke}: params {@link RemoteControlClientsRevokeParams}, result {@link RemoteControlClientsRevokeResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<RemoteControlClientsRevokeParams, RemoteControlClientsRevokeResponse> REMOTE_CONTROL_CLIENT_REVOKE = new MethodDescriptor<>("remoteControl/client/revoke", RemoteControlClientsRevokeParams.class, RemoteControlClientsRevokeResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<RemoteControlClientsRevokeParams, RemoteControlClientsRevokeResponse> REMOTE_CONTROL_CLIENT_REVOKE = ClientRequestDescriptors.RemoteControlClientRevoke.DESCRIPTOR;
 
     /**
      * Lists collaboration mode presets.
@@ -748,7 +748,7 @@ public final class ClientRequestMethods {
      * {@code collaborationMode/list}: params {@link CollaborationModeListParams}, result {@link CollaborationModeListResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<CollaborationModeListParams, CollaborationModeListResponse> COLLABORATION_MODE_LIST = new MethodDescriptor<>("collaborationMode/list", CollaborationModeListParams.class, CollaborationModeListResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<CollaborationModeListParams, CollaborationModeListResponse> COLLABORATION_MODE_LIST = ClientRequestDescriptors.CollaborationModeList.DESCRIPTOR;
 
     /**
      * Test-only method used to validate experimental gating.
@@ -756,7 +756,7 @@ public final class ClientRequestMethods {
      * {@code mock/experimentalMethod}: params {@link MockExperimentalMethodParams}, result {@link MockExperimentalMethodResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<MockExperimentalMethodParams, MockExperimentalMethodResponse> MOCK_EXPERIMENTAL_METHOD = new MethodDescriptor<>("mock/experimentalMethod", MockExperimentalMethodParams.class, MockExperimentalMethodResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<MockExperimentalMethodParams, MockExperimentalMethodResponse> MOCK_EXPERIMENTAL_METHOD = ClientRequestDescriptors.MockExperimentalMethod.DESCRIPTOR;
 
     /**
      * Adds or replaces a remote environment by id for later selection.
@@ -764,7 +764,7 @@ public final class ClientRequestMethods {
      * {@code environment/add}: params {@link EnvironmentAddParams}, result {@link EnvironmentAddResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<EnvironmentAddParams, EnvironmentAddResponse> ENVIRONMENT_ADD = new MethodDescriptor<>("environment/add", EnvironmentAddParams.class, EnvironmentAddResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<EnvironmentAddParams, EnvironmentAddResponse> ENVIRONMENT_ADD = ClientRequestDescriptors.EnvironmentAdd.DESCRIPTOR;
 
     /**
      * Reads information from a configured execution environment.
@@ -772,7 +772,7 @@ public final class ClientRequestMethods {
      * {@code environment/info}: params {@link EnvironmentInfoParams}, result {@link EnvironmentInfoResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<EnvironmentInfoParams, EnvironmentInfoResponse> ENVIRONMENT_INFO = new MethodDescriptor<>("environment/info", EnvironmentInfoParams.class, EnvironmentInfoResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<EnvironmentInfoParams, EnvironmentInfoResponse> ENVIRONMENT_INFO = ClientRequestDescriptors.EnvironmentInfo.DESCRIPTOR;
 
     /**
      * Reads the current status of a configured execution environment.
@@ -780,173 +780,173 @@ public final class ClientRequestMethods {
      * {@code environment/status}: params {@link EnvironmentStatusParams}, result {@link EnvironmentStatusResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<EnvironmentStatusParams, EnvironmentStatusResponse> ENVIRONMENT_STATUS = new MethodDescriptor<>("environment/status", EnvironmentStatusParams.class, EnvironmentStatusResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<EnvironmentStatusParams, EnvironmentStatusResponse> ENVIRONMENT_STATUS = ClientRequestDescriptors.EnvironmentStatus.DESCRIPTOR;
 
     /**
      * {@code mcpServer/oauth/login}: params {@link McpServerOauthLoginParams}, result {@link McpServerOauthLoginResponse}.
      */
-    public static final MethodDescriptor<McpServerOauthLoginParams, McpServerOauthLoginResponse> MCP_SERVER_OAUTH_LOGIN = new MethodDescriptor<>("mcpServer/oauth/login", McpServerOauthLoginParams.class, McpServerOauthLoginResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<McpServerOauthLoginParams, McpServerOauthLoginResponse> MCP_SERVER_OAUTH_LOGIN = ClientRequestDescriptors.McpServerOauthLogin.DESCRIPTOR;
 
     /**
      * {@code config/mcpServer/reload}: params {@link Void}, result {@link McpServerRefreshResponse}.
      */
-    public static final MethodDescriptor<Void, McpServerRefreshResponse> CONFIG_MCP_SERVER_RELOAD = new MethodDescriptor<>("config/mcpServer/reload", Void.class, McpServerRefreshResponse.class, ParamsPresence.NONE, false);
+    public static final MethodDescriptor<Void, McpServerRefreshResponse> CONFIG_MCP_SERVER_RELOAD = ClientRequestDescriptors.ConfigMcpServerReload.DESCRIPTOR;
 
     /**
      * {@code mcpServerStatus/list}: params {@link ListMcpServerStatusParams}, result {@link ListMcpServerStatusResponse}.
      */
-    public static final MethodDescriptor<ListMcpServerStatusParams, ListMcpServerStatusResponse> MCP_SERVER_STATUS_LIST = new MethodDescriptor<>("mcpServerStatus/list", ListMcpServerStatusParams.class, ListMcpServerStatusResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ListMcpServerStatusParams, ListMcpServerStatusResponse> MCP_SERVER_STATUS_LIST = ClientRequestDescriptors.McpServerStatusList.DESCRIPTOR;
 
     /**
      * {@code mcpServer/resource/read}: params {@link McpResourceReadParams}, result {@link McpResourceReadResponse}.
      */
-    public static final MethodDescriptor<McpResourceReadParams, McpResourceReadResponse> MCP_SERVER_RESOURCE_READ = new MethodDescriptor<>("mcpServer/resource/read", McpResourceReadParams.class, McpResourceReadResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<McpResourceReadParams, McpResourceReadResponse> MCP_SERVER_RESOURCE_READ = ClientRequestDescriptors.McpServerResourceRead.DESCRIPTOR;
 
     /**
      * {@code mcpServer/event/stream/start}: params {@link McpServerEventStreamStartParams}, result {@link McpServerEventStreamStartResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<McpServerEventStreamStartParams, McpServerEventStreamStartResponse> MCP_SERVER_EVENT_STREAM_START = new MethodDescriptor<>("mcpServer/event/stream/start", McpServerEventStreamStartParams.class, McpServerEventStreamStartResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<McpServerEventStreamStartParams, McpServerEventStreamStartResponse> MCP_SERVER_EVENT_STREAM_START = ClientRequestDescriptors.McpServerEventStreamStart.DESCRIPTOR;
 
     /**
      * {@code mcpServer/event/stream/stop}: params {@link McpServerEventStreamStopParams}, result {@link McpServerEventStreamStopResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<McpServerEventStreamStopParams, McpServerEventStreamStopResponse> MCP_SERVER_EVENT_STREAM_STOP = new MethodDescriptor<>("mcpServer/event/stream/stop", McpServerEventStreamStopParams.class, McpServerEventStreamStopResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<McpServerEventStreamStopParams, McpServerEventStreamStopResponse> MCP_SERVER_EVENT_STREAM_STOP = ClientRequestDescriptors.McpServerEventStreamStop.DESCRIPTOR;
 
     /**
      * {@code mcpServer/tool/call}: params {@link McpServerToolCallParams}, result {@link McpServerToolCallResponse}.
      */
-    public static final MethodDescriptor<McpServerToolCallParams, McpServerToolCallResponse> MCP_SERVER_TOOL_CALL = new MethodDescriptor<>("mcpServer/tool/call", McpServerToolCallParams.class, McpServerToolCallResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<McpServerToolCallParams, McpServerToolCallResponse> MCP_SERVER_TOOL_CALL = ClientRequestDescriptors.McpServerToolCall.DESCRIPTOR;
 
     /**
      * {@code windowsSandbox/setupStart}: params {@link WindowsSandboxSetupStartParams}, result {@link WindowsSandboxSetupStartResponse}.
      */
-    public static final MethodDescriptor<WindowsSandboxSetupStartParams, WindowsSandboxSetupStartResponse> WINDOWS_SANDBOX_SETUP_START = new MethodDescriptor<>("windowsSandbox/setupStart", WindowsSandboxSetupStartParams.class, WindowsSandboxSetupStartResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<WindowsSandboxSetupStartParams, WindowsSandboxSetupStartResponse> WINDOWS_SANDBOX_SETUP_START = ClientRequestDescriptors.WindowsSandboxSetupStart.DESCRIPTOR;
 
     /**
      * {@code windowsSandbox/readiness}: params {@link Void}, result {@link WindowsSandboxReadinessResponse}.
      */
-    public static final MethodDescriptor<Void, WindowsSandboxReadinessResponse> WINDOWS_SANDBOX_READINESS = new MethodDescriptor<>("windowsSandbox/readiness", Void.class, WindowsSandboxReadinessResponse.class, ParamsPresence.NONE, false);
+    public static final MethodDescriptor<Void, WindowsSandboxReadinessResponse> WINDOWS_SANDBOX_READINESS = ClientRequestDescriptors.WindowsSandboxReadiness.DESCRIPTOR;
 
     /**
      * {@code account/login/start}: params {@link LoginAccountParams}, result {@link LoginAccountResponse}.
      */
-    public static final MethodDescriptor<LoginAccountParams, LoginAccountResponse> ACCOUNT_LOGIN_START = new MethodDescriptor<>("account/login/start", LoginAccountParams.class, LoginAccountResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<LoginAccountParams, LoginAccountResponse> ACCOUNT_LOGIN_START = ClientRequestDescriptors.AccountLoginStart.DESCRIPTOR;
 
     /**
      * {@code account/bedrock/discover}: params {@link BedrockDiscoverParams}, result {@link BedrockDiscoverResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<BedrockDiscoverParams, BedrockDiscoverResponse> ACCOUNT_BEDROCK_DISCOVER = new MethodDescriptor<>("account/bedrock/discover", BedrockDiscoverParams.class, BedrockDiscoverResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<BedrockDiscoverParams, BedrockDiscoverResponse> ACCOUNT_BEDROCK_DISCOVER = ClientRequestDescriptors.AccountBedrockDiscover.DESCRIPTOR;
 
     /**
      * {@code account/bedrock/setup}: params {@link BedrockSetupParams}, result {@link BedrockSetupResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<BedrockSetupParams, BedrockSetupResponse> ACCOUNT_BEDROCK_SETUP = new MethodDescriptor<>("account/bedrock/setup", BedrockSetupParams.class, BedrockSetupResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<BedrockSetupParams, BedrockSetupResponse> ACCOUNT_BEDROCK_SETUP = ClientRequestDescriptors.AccountBedrockSetup.DESCRIPTOR;
 
     /**
      * {@code account/gcp/setup}: params {@link GcpSetupParams}, result {@link GcpSetupResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<GcpSetupParams, GcpSetupResponse> ACCOUNT_GCP_SETUP = new MethodDescriptor<>("account/gcp/setup", GcpSetupParams.class, GcpSetupResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<GcpSetupParams, GcpSetupResponse> ACCOUNT_GCP_SETUP = ClientRequestDescriptors.AccountGcpSetup.DESCRIPTOR;
 
     /**
      * {@code account/bedrock/checkGovCloudRequirements}: params {@link BedrockCheckGovCloudRequirementsParams}, result {@link BedrockCheckGovCloudRequirementsResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<BedrockCheckGovCloudRequirementsParams, BedrockCheckGovCloudRequirementsResponse> ACCOUNT_BEDROCK_CHECK_GOV_CLOUD_REQUIREMENTS = new MethodDescriptor<>("account/bedrock/checkGovCloudRequirements", BedrockCheckGovCloudRequirementsParams.class, BedrockCheckGovCloudRequirementsResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<BedrockCheckGovCloudRequirementsParams, BedrockCheckGovCloudRequirementsResponse> ACCOUNT_BEDROCK_CHECK_GOV_CLOUD_REQUIREMENTS = ClientRequestDescriptors.AccountBedrockCheckGovCloudRequirements.DESCRIPTOR;
 
     /**
      * {@code account/login/cancel}: params {@link CancelLoginAccountParams}, result {@link CancelLoginAccountResponse}.
      */
-    public static final MethodDescriptor<CancelLoginAccountParams, CancelLoginAccountResponse> ACCOUNT_LOGIN_CANCEL = new MethodDescriptor<>("account/login/cancel", CancelLoginAccountParams.class, CancelLoginAccountResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<CancelLoginAccountParams, CancelLoginAccountResponse> ACCOUNT_LOGIN_CANCEL = ClientRequestDescriptors.AccountLoginCancel.DESCRIPTOR;
 
     /**
      * {@code accountSession/list}: params {@link AccountSessionsListParams}, result {@link AccountSessionsResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<AccountSessionsListParams, AccountSessionsResponse> ACCOUNT_SESSION_LIST = new MethodDescriptor<>("accountSession/list", AccountSessionsListParams.class, AccountSessionsResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<AccountSessionsListParams, AccountSessionsResponse> ACCOUNT_SESSION_LIST = ClientRequestDescriptors.AccountSessionList.DESCRIPTOR;
 
     /**
      * {@code accountSession/switch}: params {@link AccountSessionsSwitchParams}, result {@link AccountSessionsSwitchResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<AccountSessionsSwitchParams, AccountSessionsSwitchResponse> ACCOUNT_SESSION_SWITCH = new MethodDescriptor<>("accountSession/switch", AccountSessionsSwitchParams.class, AccountSessionsSwitchResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<AccountSessionsSwitchParams, AccountSessionsSwitchResponse> ACCOUNT_SESSION_SWITCH = ClientRequestDescriptors.AccountSessionSwitch.DESCRIPTOR;
 
     /**
      * {@code account/logout}: params {@link Void}, result {@link LogoutAccountResponse}.
      */
-    public static final MethodDescriptor<Void, LogoutAccountResponse> ACCOUNT_LOGOUT = new MethodDescriptor<>("account/logout", Void.class, LogoutAccountResponse.class, ParamsPresence.NONE, false);
+    public static final MethodDescriptor<Void, LogoutAccountResponse> ACCOUNT_LOGOUT = ClientRequestDescriptors.AccountLogout.DESCRIPTOR;
 
     /**
      * {@code account/securitySetup/read}: params {@link Void}, result {@link GetAccountSecuritySetupResponse}.
      */
-    public static final MethodDescriptor<Void, GetAccountSecuritySetupResponse> ACCOUNT_SECURITY_SETUP_READ = new MethodDescriptor<>("account/securitySetup/read", Void.class, GetAccountSecuritySetupResponse.class, ParamsPresence.NONE, false);
+    public static final MethodDescriptor<Void, GetAccountSecuritySetupResponse> ACCOUNT_SECURITY_SETUP_READ = ClientRequestDescriptors.AccountSecuritySetupRead.DESCRIPTOR;
 
     /**
      * {@code account/rateLimits/read}: params {@link GetAccountRateLimitsParams}, result {@link GetAccountRateLimitsResponse}; params may be omitted.
      */
-    public static final MethodDescriptor<GetAccountRateLimitsParams, GetAccountRateLimitsResponse> ACCOUNT_RATE_LIMITS_READ = new MethodDescriptor<>("account/rateLimits/read", GetAccountRateLimitsParams.class, GetAccountRateLimitsResponse.class, ParamsPresence.OPTIONAL, false);
+    public static final MethodDescriptor<GetAccountRateLimitsParams, GetAccountRateLimitsResponse> ACCOUNT_RATE_LIMITS_READ = ClientRequestDescriptors.AccountRateLimitsRead.DESCRIPTOR;
 
     /**
      * {@code account/rateLimitResetCredit/consume}: params {@link ConsumeAccountRateLimitResetCreditParams}, result {@link ConsumeAccountRateLimitResetCreditResponse}.
      */
-    public static final MethodDescriptor<ConsumeAccountRateLimitResetCreditParams, ConsumeAccountRateLimitResetCreditResponse> ACCOUNT_RATE_LIMIT_RESET_CREDIT_CONSUME = new MethodDescriptor<>("account/rateLimitResetCredit/consume", ConsumeAccountRateLimitResetCreditParams.class, ConsumeAccountRateLimitResetCreditResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ConsumeAccountRateLimitResetCreditParams, ConsumeAccountRateLimitResetCreditResponse> ACCOUNT_RATE_LIMIT_RESET_CREDIT_CONSUME = ClientRequestDescriptors.AccountRateLimitResetCreditConsume.DESCRIPTOR;
 
     /**
      * {@code account/usage/read}: params {@link GetAccountTokenUsageParams}, result {@link GetAccountTokenUsageResponse}; params may be omitted.
      */
-    public static final MethodDescriptor<GetAccountTokenUsageParams, GetAccountTokenUsageResponse> ACCOUNT_USAGE_READ = new MethodDescriptor<>("account/usage/read", GetAccountTokenUsageParams.class, GetAccountTokenUsageResponse.class, ParamsPresence.OPTIONAL, false);
+    public static final MethodDescriptor<GetAccountTokenUsageParams, GetAccountTokenUsageResponse> ACCOUNT_USAGE_READ = ClientRequestDescriptors.AccountUsageRead.DESCRIPTOR;
 
     /**
      * {@code account/workspaceMessages/read}: params {@link Void}, result {@link GetWorkspaceMessagesResponse}.
      */
-    public static final MethodDescriptor<Void, GetWorkspaceMessagesResponse> ACCOUNT_WORKSPACE_MESSAGES_READ = new MethodDescriptor<>("account/workspaceMessages/read", Void.class, GetWorkspaceMessagesResponse.class, ParamsPresence.NONE, false);
+    public static final MethodDescriptor<Void, GetWorkspaceMessagesResponse> ACCOUNT_WORKSPACE_MESSAGES_READ = ClientRequestDescriptors.AccountWorkspaceMessagesRead.DESCRIPTOR;
 
     /**
      * {@code account/sendAddCreditsNudgeEmail}: params {@link SendAddCreditsNudgeEmailParams}, result {@link SendAddCreditsNudgeEmailResponse}.
      */
-    public static final MethodDescriptor<SendAddCreditsNudgeEmailParams, SendAddCreditsNudgeEmailResponse> ACCOUNT_SEND_ADD_CREDITS_NUDGE_EMAIL = new MethodDescriptor<>("account/sendAddCreditsNudgeEmail", SendAddCreditsNudgeEmailParams.class, SendAddCreditsNudgeEmailResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<SendAddCreditsNudgeEmailParams, SendAddCreditsNudgeEmailResponse> ACCOUNT_SEND_ADD_CREDITS_NUDGE_EMAIL = ClientRequestDescriptors.AccountSendAddCreditsNudgeEmail.DESCRIPTOR;
 
     /**
      * {@code feedback/upload}: params {@link FeedbackUploadParams}, result {@link FeedbackUploadResponse}.
      */
-    public static final MethodDescriptor<FeedbackUploadParams, FeedbackUploadResponse> FEEDBACK_UPLOAD = new MethodDescriptor<>("feedback/upload", FeedbackUploadParams.class, FeedbackUploadResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<FeedbackUploadParams, FeedbackUploadResponse> FEEDBACK_UPLOAD = ClientRequestDescriptors.FeedbackUpload.DESCRIPTOR;
 
     /**
      * {@code feedback/save}: params {@link FeedbackSaveParams}, result {@link FeedbackSaveResponse}.
      */
-    public static final MethodDescriptor<FeedbackSaveParams, FeedbackSaveResponse> FEEDBACK_SAVE = new MethodDescriptor<>("feedback/save", FeedbackSaveParams.class, FeedbackSaveResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<FeedbackSaveParams, FeedbackSaveResponse> FEEDBACK_SAVE = ClientRequestDescriptors.FeedbackSave.DESCRIPTOR;
 
     /**
      * Execute a standalone command (argv vector) under the server's sandbox.
      * <p>
      * {@code command/exec}: params {@link CommandExecParams}, result {@link CommandExecResponse}.
      */
-    public static final MethodDescriptor<CommandExecParams, CommandExecResponse> COMMAND_EXEC = new MethodDescriptor<>("command/exec", CommandExecParams.class, CommandExecResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<CommandExecParams, CommandExecResponse> COMMAND_EXEC = ClientRequestDescriptors.CommandExec.DESCRIPTOR;
 
     /**
      * Write stdin bytes to a running {@code command/exec} session or close stdin.
      * <p>
      * {@code command/exec/write}: params {@link CommandExecWriteParams}, result {@link CommandExecWriteResponse}.
      */
-    public static final MethodDescriptor<CommandExecWriteParams, CommandExecWriteResponse> COMMAND_EXEC_WRITE = new MethodDescriptor<>("command/exec/write", CommandExecWriteParams.class, CommandExecWriteResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<CommandExecWriteParams, CommandExecWriteResponse> COMMAND_EXEC_WRITE = ClientRequestDescriptors.CommandExecWrite.DESCRIPTOR;
 
     /**
      * Terminate a running {@code command/exec} session by client-supplied {@code processId}.
      * <p>
      * {@code command/exec/terminate}: params {@link CommandExecTerminateParams}, result {@link CommandExecTerminateResponse}.
      */
-    public static final MethodDescriptor<CommandExecTerminateParams, CommandExecTerminateResponse> COMMAND_EXEC_TERMINATE = new MethodDescriptor<>("command/exec/terminate", CommandExecTerminateParams.class, CommandExecTerminateResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<CommandExecTerminateParams, CommandExecTerminateResponse> COMMAND_EXEC_TERMINATE = ClientRequestDescriptors.CommandExecTerminate.DESCRIPTOR;
 
     /**
      * Resize a running PTY-backed {@code command/exec} session by client-supplied {@code processId}.
      * <p>
      * {@code command/exec/resize}: params {@link CommandExecResizeParams}, result {@link CommandExecResizeResponse}.
      */
-    public static final MethodDescriptor<CommandExecResizeParams, CommandExecResizeResponse> COMMAND_EXEC_RESIZE = new MethodDescriptor<>("command/exec/resize", CommandExecResizeParams.class, CommandExecResizeResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<CommandExecResizeParams, CommandExecResizeResponse> COMMAND_EXEC_RESIZE = ClientRequestDescriptors.CommandExecResize.DESCRIPTOR;
 
     /**
      * Spawn a standalone process (argv vector) without a Codex sandbox.
@@ -954,7 +954,7 @@ public final class ClientRequestMethods {
      * {@code process/spawn}: params {@link ProcessSpawnParams}, result {@link ProcessSpawnResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ProcessSpawnParams, ProcessSpawnResponse> PROCESS_SPAWN = new MethodDescriptor<>("process/spawn", ProcessSpawnParams.class, ProcessSpawnResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ProcessSpawnParams, ProcessSpawnResponse> PROCESS_SPAWN = ClientRequestDescriptors.ProcessSpawn.DESCRIPTOR;
 
     /**
      * Write stdin bytes to a running {@code process/spawn} session or close stdin.
@@ -962,7 +962,7 @@ public final class ClientRequestMethods {
      * {@code process/writeStdin}: params {@link ProcessWriteStdinParams}, result {@link ProcessWriteStdinResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ProcessWriteStdinParams, ProcessWriteStdinResponse> PROCESS_WRITE_STDIN = new MethodDescriptor<>("process/writeStdin", ProcessWriteStdinParams.class, ProcessWriteStdinResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ProcessWriteStdinParams, ProcessWriteStdinResponse> PROCESS_WRITE_STDIN = ClientRequestDescriptors.ProcessWriteStdin.DESCRIPTOR;
 
     /**
      * Terminate a running {@code process/spawn} session by client-supplied {@code processHandle}.
@@ -970,7 +970,7 @@ public final class ClientRequestMethods {
      * {@code process/kill}: params {@link ProcessKillParams}, result {@link ProcessKillResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ProcessKillParams, ProcessKillResponse> PROCESS_KILL = new MethodDescriptor<>("process/kill", ProcessKillParams.class, ProcessKillResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ProcessKillParams, ProcessKillResponse> PROCESS_KILL = ClientRequestDescriptors.ProcessKill.DESCRIPTOR;
 
     /**
      * Resize a running PTY-backed {@code process/spawn} session by client-supplied {@code processHandle}.
@@ -978,75 +978,75 @@ public final class ClientRequestMethods {
      * {@code process/resizePty}: params {@link ProcessResizePtyParams}, result {@link ProcessResizePtyResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<ProcessResizePtyParams, ProcessResizePtyResponse> PROCESS_RESIZE_PTY = new MethodDescriptor<>("process/resizePty", ProcessResizePtyParams.class, ProcessResizePtyResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<ProcessResizePtyParams, ProcessResizePtyResponse> PROCESS_RESIZE_PTY = ClientRequestDescriptors.ProcessResizePty.DESCRIPTOR;
 
     /**
      * {@code config/read}: params {@link ConfigReadParams}, result {@link ConfigReadResponse}.
      */
-    public static final MethodDescriptor<ConfigReadParams, ConfigReadResponse> CONFIG_READ = new MethodDescriptor<>("config/read", ConfigReadParams.class, ConfigReadResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ConfigReadParams, ConfigReadResponse> CONFIG_READ = ClientRequestDescriptors.ConfigRead.DESCRIPTOR;
 
     /**
      * {@code externalAgentConfig/detect}: params {@link ExternalAgentConfigDetectParams}, result {@link ExternalAgentConfigDetectResponse}.
      */
-    public static final MethodDescriptor<ExternalAgentConfigDetectParams, ExternalAgentConfigDetectResponse> EXTERNAL_AGENT_CONFIG_DETECT = new MethodDescriptor<>("externalAgentConfig/detect", ExternalAgentConfigDetectParams.class, ExternalAgentConfigDetectResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ExternalAgentConfigDetectParams, ExternalAgentConfigDetectResponse> EXTERNAL_AGENT_CONFIG_DETECT = ClientRequestDescriptors.ExternalAgentConfigDetect.DESCRIPTOR;
 
     /**
      * {@code externalAgentConfig/import}: params {@link ExternalAgentConfigImportParams}, result {@link ExternalAgentConfigImportResponse}.
      */
-    public static final MethodDescriptor<ExternalAgentConfigImportParams, ExternalAgentConfigImportResponse> EXTERNAL_AGENT_CONFIG_IMPORT = new MethodDescriptor<>("externalAgentConfig/import", ExternalAgentConfigImportParams.class, ExternalAgentConfigImportResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ExternalAgentConfigImportParams, ExternalAgentConfigImportResponse> EXTERNAL_AGENT_CONFIG_IMPORT = ClientRequestDescriptors.ExternalAgentConfigImport.DESCRIPTOR;
 
     /**
      * {@code externalAgentConfig/import/recordHistory}: params {@link ExternalAgentConfigImportHistoryRecordParams}, result {@link ExternalAgentConfigImportHistoryRecordResponse}.
      */
-    public static final MethodDescriptor<ExternalAgentConfigImportHistoryRecordParams, ExternalAgentConfigImportHistoryRecordResponse> EXTERNAL_AGENT_CONFIG_IMPORT_RECORD_HISTORY = new MethodDescriptor<>("externalAgentConfig/import/recordHistory", ExternalAgentConfigImportHistoryRecordParams.class, ExternalAgentConfigImportHistoryRecordResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ExternalAgentConfigImportHistoryRecordParams, ExternalAgentConfigImportHistoryRecordResponse> EXTERNAL_AGENT_CONFIG_IMPORT_RECORD_HISTORY = ClientRequestDescriptors.ExternalAgentConfigImportRecordHistory.DESCRIPTOR;
 
     /**
      * {@code externalAgentConfig/import/readHistories}: params {@link Void}, result {@link ExternalAgentConfigImportHistoriesReadResponse}.
      */
-    public static final MethodDescriptor<Void, ExternalAgentConfigImportHistoriesReadResponse> EXTERNAL_AGENT_CONFIG_IMPORT_READ_HISTORIES = new MethodDescriptor<>("externalAgentConfig/import/readHistories", Void.class, ExternalAgentConfigImportHistoriesReadResponse.class, ParamsPresence.NONE, false);
+    public static final MethodDescriptor<Void, ExternalAgentConfigImportHistoriesReadResponse> EXTERNAL_AGENT_CONFIG_IMPORT_READ_HISTORIES = ClientRequestDescriptors.ExternalAgentConfigImportReadHistories.DESCRIPTOR;
 
     /**
      * {@code config/value/write}: params {@link ConfigValueWriteParams}, result {@link ConfigWriteResponse}.
      */
-    public static final MethodDescriptor<ConfigValueWriteParams, ConfigWriteResponse> CONFIG_VALUE_WRITE = new MethodDescriptor<>("config/value/write", ConfigValueWriteParams.class, ConfigWriteResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ConfigValueWriteParams, ConfigWriteResponse> CONFIG_VALUE_WRITE = ClientRequestDescriptors.ConfigValueWrite.DESCRIPTOR;
 
     /**
      * {@code config/batchWrite}: params {@link ConfigBatchWriteParams}, result {@link ConfigWriteResponse}.
      */
-    public static final MethodDescriptor<ConfigBatchWriteParams, ConfigWriteResponse> CONFIG_BATCH_WRITE = new MethodDescriptor<>("config/batchWrite", ConfigBatchWriteParams.class, ConfigWriteResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ConfigBatchWriteParams, ConfigWriteResponse> CONFIG_BATCH_WRITE = ClientRequestDescriptors.ConfigBatchWrite.DESCRIPTOR;
 
     /**
      * {@code configRequirements/read}: params {@link Void}, result {@link ConfigRequirementsReadResponse}.
      */
-    public static final MethodDescriptor<Void, ConfigRequirementsReadResponse> CONFIG_REQUIREMENTS_READ = new MethodDescriptor<>("configRequirements/read", Void.class, ConfigRequirementsReadResponse.class, ParamsPresence.NONE, false);
+    public static final MethodDescriptor<Void, ConfigRequirementsReadResponse> CONFIG_REQUIREMENTS_READ = ClientRequestDescriptors.ConfigRequirementsRead.DESCRIPTOR;
 
     /**
      * {@code account/read}: params {@link GetAccountParams}, result {@link GetAccountResponse}.
      */
-    public static final MethodDescriptor<GetAccountParams, GetAccountResponse> ACCOUNT_READ = new MethodDescriptor<>("account/read", GetAccountParams.class, GetAccountResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<GetAccountParams, GetAccountResponse> ACCOUNT_READ = ClientRequestDescriptors.AccountRead.DESCRIPTOR;
 
     /**
      * {@code fuzzyFileSearch}: params {@link FuzzyFileSearchParams}, result {@link FuzzyFileSearchResponse}.
      */
-    public static final MethodDescriptor<FuzzyFileSearchParams, FuzzyFileSearchResponse> FUZZY_FILE_SEARCH = new MethodDescriptor<>("fuzzyFileSearch", FuzzyFileSearchParams.class, FuzzyFileSearchResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<FuzzyFileSearchParams, FuzzyFileSearchResponse> FUZZY_FILE_SEARCH = ClientRequestDescriptors.FuzzyFileSearch.DESCRIPTOR;
 
     /**
      * {@code fuzzyFileSearch/sessionStart}: params {@link FuzzyFileSearchSessionStartParams}, result {@link FuzzyFileSearchSessionStartResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<FuzzyFileSearchSessionStartParams, FuzzyFileSearchSessionStartResponse> FUZZY_FILE_SEARCH_SESSION_START = new MethodDescriptor<>("fuzzyFileSearch/sessionStart", FuzzyFileSearchSessionStartParams.class, FuzzyFileSearchSessionStartResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<FuzzyFileSearchSessionStartParams, FuzzyFileSearchSessionStartResponse> FUZZY_FILE_SEARCH_SESSION_START = ClientRequestDescriptors.FuzzyFileSearchSessionStart.DESCRIPTOR;
 
     /**
      * {@code fuzzyFileSearch/sessionUpdate}: params {@link FuzzyFileSearchSessionUpdateParams}, result {@link FuzzyFileSearchSessionUpdateResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<FuzzyFileSearchSessionUpdateParams, FuzzyFileSearchSessionUpdateResponse> FUZZY_FILE_SEARCH_SESSION_UPDATE = new MethodDescriptor<>("fuzzyFileSearch/sessionUpdate", FuzzyFileSearchSessionUpdateParams.class, FuzzyFileSearchSessionUpdateResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<FuzzyFileSearchSessionUpdateParams, FuzzyFileSearchSessionUpdateResponse> FUZZY_FILE_SEARCH_SESSION_UPDATE = ClientRequestDescriptors.FuzzyFileSearchSessionUpdate.DESCRIPTOR;
 
     /**
      * {@code fuzzyFileSearch/sessionStop}: params {@link FuzzyFileSearchSessionStopParams}, result {@link FuzzyFileSearchSessionStopResponse}.
      */
     @Experimental
-    public static final MethodDescriptor<FuzzyFileSearchSessionStopParams, FuzzyFileSearchSessionStopResponse> FUZZY_FILE_SEARCH_SESSION_STOP = new MethodDescriptor<>("fuzzyFileSearch/sessionStop", FuzzyFileSearchSessionStopParams.class, FuzzyFileSearchSessionStopResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<FuzzyFileSearchSessionStopParams, FuzzyFileSearchSessionStopResponse> FUZZY_FILE_SEARCH_SESSION_STOP = ClientRequestDescriptors.FuzzyFileSearchSessionStop.DESCRIPTOR;
 
     /**
      * Every method, in schema order.

@@ -480,6 +480,7 @@ public final class Generator {
             specs.put(e.getKey() + "Methods", mw.table(e.getKey(), e.getValue()));
         }
         specs.put("ClientRequestApi", mw.facade(methods.get("ClientRequest")));
+        specs.put("ClientRequestDescriptors", mw.descriptors(methods.get("ClientRequest")));
         Set<String> unusedTristate = new TreeSet<>(ov.tristate);
         unusedTristate.removeAll(usedTristate);
         if (!unusedTristate.isEmpty()) {

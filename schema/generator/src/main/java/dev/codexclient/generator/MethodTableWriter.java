@@ -57,11 +57,15 @@ final class MethodTableWriter {
                     + (request ? ", result {@link " + types.named(d.responseType()).simpleName() + "}" : "")
                     + (d.paramsKind() == ParamsKind.OPTIONAL ? "; params may be omitted" : "") + ".";
             FieldSpec.Builder f;
-            if (request) {
+            if (union.equals("ClientRequest")) {
+                // The same instance the facade uses, from its holder (see descriptors()).
                 f = FieldSpec.builder(ParameterizedTypeName.get(METHOD_DESCRIPTOR, p, types.named(d.responseType())),
                                 d.constant(), Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
-                        .initializer("new $T<>($S, $T.class, $T.class, $T.$L, $L)", METHOD_DESCRIPTOR, d.method(), p,
-                                types.named(d.responseType()), PARAMS_PRESENCE, d.paramsKind().name(), d.experimental());
+                        .initializer("$T.$L", holder(d), HOLDER_FIELD);
+            } else if (request) {
+                f = FieldSpec.builder(ParameterizedTypeName.get(METHOD_DESCRIPTOR, p, types.named(d.responseType())),
+                                d.constant(), Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
+                        .initializer(requestDescriptor(d));
             } else {
                 f = FieldSpec.builder(ParameterizedTypeName.get(NOTIFICATION_DESCRIPTOR, p), d.constant(),
                                 Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
@@ -102,6 +106,44 @@ final class MethodTableWriter {
         return b.build();
     }
 
+    private static final ClassName HOLDERS = ClassName.get(PKG, "ClientRequestDescriptors");
+    private static final String HOLDER_FIELD = "DESCRIPTOR";
+
+    private CodeBlock requestDescriptor(MethodDecl d) {
+        return CodeBlock.of("new $T<>($S, $T.class, $T.class, $T.$L, $L)", METHOD_DESCRIPTOR, d.method(), paramsType(d),
+                types.named(d.responseType()), PARAMS_PRESENCE, d.paramsKind().name(), d.experimental());
+    }
+
+    private static ClassName holder(MethodDecl d) {
+        return HOLDERS.nestedClass(d.variant());
+    }
+
+    /**
+     * The client requests' descriptors, each in a holder class of its own. A descriptor names its params and
+     * result classes, and naming a class loads it: a table that creates every descriptor at once loads some 370
+     * protocol classes, and the facade would do so on a client's first call. Through the holders, a call loads
+     * its own method's types only.
+     */
+    TypeSpec descriptors(List<MethodDecl> decls) {
+        TypeSpec.Builder b = TypeSpec.classBuilder(HOLDERS)
+                .addModifiers(Modifier.FINAL)
+                .addAnnotation(suppressDeprecation())
+                .addJavadoc("The {@link ClientRequestMethods} descriptors, one holder class each, so that using one "
+                        + "loads only its own\nparams and result types.\n");
+        for (MethodDecl d : decls) {
+            b.addType(TypeSpec.classBuilder(holder(d))
+                    .addModifiers(Modifier.STATIC, Modifier.FINAL)
+                    .addField(FieldSpec.builder(ParameterizedTypeName.get(METHOD_DESCRIPTOR, paramsType(d),
+                                    types.named(d.responseType())), HOLDER_FIELD, Modifier.STATIC, Modifier.FINAL)
+                            .initializer(requestDescriptor(d))
+                            .build())
+                    .addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build())
+                    .build());
+        }
+        b.addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build());
+        return b.build();
+    }
+
     TypeSpec facade(List<MethodDecl> decls) {
         ClassName self = ClassName.get(PKG, "ClientRequestApi");
         TypeVariableName p = TypeVariableName.get("P");
@@ -125,7 +167,6 @@ final class MethodTableWriter {
                 .build());
         Set<String> seen = new TreeSet<>();
         seen.add("call");
-        ClassName table = ClassName.get(PKG, "ClientRequestMethods");
         for (MethodDecl d : decls) {
             String m = Names.lowerCamel(d.variant());
             if (!seen.add(m)) {
@@ -150,7 +191,7 @@ final class MethodTableWriter {
                         .addModifiers(Modifier.PUBLIC, Modifier.DEFAULT)
                         .returns(ret)
                         .addParameter(types.named(d.paramsType()), "params")
-                        .addStatement("return call($T.$N, params)", table, d.constant());
+                        .addStatement("return call($T.$L, params)", holder(d), HOLDER_FIELD);
                 annotate(mb, d);
                 b.addMethod(mb.build());
             }
@@ -160,7 +201,7 @@ final class MethodTableWriter {
                                 ? " Params are omitted." : ""), tags))
                         .addModifiers(Modifier.PUBLIC, Modifier.DEFAULT)
                         .returns(ret)
-                        .addStatement("return call($T.$N, null)", table, d.constant());
+                        .addStatement("return call($T.$L, null)", holder(d), HOLDER_FIELD);
                 annotate(mb, d);
                 b.addMethod(mb.build());
             }
