@@ -17,6 +17,7 @@ import dev.codexclient.events.ConnectionOpened;
 import dev.codexclient.internal.ClientInternals;
 import dev.codexclient.internal.Redactor;
 import dev.codexclient.internal.events.EventEmitter;
+import dev.codexclient.internal.rpc.CallbackPool;
 import dev.codexclient.internal.rpc.IncomingNotification;
 import dev.codexclient.internal.rpc.IncomingRequest;
 import dev.codexclient.internal.rpc.JsonWireCodec;
@@ -64,13 +65,10 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Flow;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -943,17 +941,6 @@ public final class CodexClient implements AutoCloseable {
         return d;
     }
 
-    private static ThreadFactory daemon(String name) {
-        AtomicInteger n = new AtomicInteger();
-        return r -> {
-            // concat, not +: the handshake starts the first callback thread, and the JVM's first + costs tens of
-            // milliseconds of invokedynamic bootstrap.
-            String threadName = name.endsWith("-") ? name.concat(Integer.toString(n.incrementAndGet())) : name;
-            java.lang.Thread t = new java.lang.Thread(r, threadName);
-            t.setDaemon(true);
-            return t;
-        };
-    }
 
     // ------------------------------------------------------------------------------------------------ builder
 
@@ -1308,8 +1295,9 @@ public final class CodexClient implements AutoCloseable {
         }
 
         /**
-         * The executor for listeners, handlers and future completions (default: a cached pool of daemon threads,
-         * shut down on close). An executor you pass is not shut down by the client. It must run tasks on threads of
+         * The executor for listeners, handlers and future completions (default: the client's own executor on a cached
+         * pool of daemon threads that every client in the JVM shares; closing the client shuts its executor down and
+         * waits for its running callbacks). An executor you pass is not shut down by the client. It must run tasks on threads of
          * its own, never on the submitting thread, and have a thread for each listener or handler that may block
          * at the same time (see the "Threading" section of the README).
          *
@@ -1604,7 +1592,7 @@ public final class CodexClient implements AutoCloseable {
             checkTransportSettings();
             boolean ownsExecutor = executor == null;
             ExecutorService callbacks = ownsExecutor
-                    ? Executors.newCachedThreadPool(daemon("codex-callback-")) : executor;
+                    ? new CallbackPool() : executor;
             Transport t;
             try {
                 t = transport != null ? transport.get() : stdio.build();

@@ -76,7 +76,7 @@ class RecordingSubscriber<T> implements Flow.Subscriber<T> {
             violations.add(signal + " after the end");
         }
         // The client's own pool runs the lanes; the connection's reader (and the test's thread) never signal.
-        if (!Thread.currentThread().getName().startsWith("codex-callback-")) {
+        if (!Thread.currentThread().getName().startsWith("codex-shared-callback-")) {
             violations.add(signal + " on " + Thread.currentThread().getName());
         }
     }

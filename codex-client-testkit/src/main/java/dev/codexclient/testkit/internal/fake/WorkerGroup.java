@@ -23,7 +23,9 @@ public final class WorkerGroup implements Executor {
     private static final AtomicInteger THREADS = new AtomicInteger();
     private static final ThreadPoolExecutor SHARED = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60,
             TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
-                Thread t = new Thread(r, "codex-shared-fake-worker-" + THREADS.incrementAndGet());
+                // concat, not +: the JVM's first + costs tens of milliseconds of invokedynamic bootstrap.
+                String name = "codex-shared-fake-worker-".concat(Integer.toString(THREADS.incrementAndGet()));
+                Thread t = new Thread(r, name);
                 t.setDaemon(true);
                 return t;
             });

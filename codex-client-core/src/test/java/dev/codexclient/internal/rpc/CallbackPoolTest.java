@@ -1,0 +1,99 @@
+package dev.codexclient.internal.rpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class CallbackPoolTest {
+    private static final long WAIT_SECONDS = 30;
+
+    @Test
+    void clientsReuseTheSharedPoolsIdleThreads() throws Exception {
+        CallbackPool first = new CallbackPool();
+        CompletableFuture<Thread> ran = new CompletableFuture<>();
+        first.execute(() -> ran.complete(Thread.currentThread()));
+        Thread thread = ran.get(WAIT_SECONDS, TimeUnit.SECONDS);
+        first.shutdown();
+        assertThat(first.awaitTermination(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(thread.getName()).startsWith("codex-shared-callback-");
+        assertThat(thread.isDaemon()).isTrue();
+        // The thread outlives the first client's executor and serves the next client (the only idle one here,
+        // unless another test's tasks ended meanwhile: then any shared thread will do).
+        CallbackPool second = new CallbackPool();
+        CompletableFuture<Thread> next = new CompletableFuture<>();
+        second.execute(() -> next.complete(Thread.currentThread()));
+        assertThat(next.get(WAIT_SECONDS, TimeUnit.SECONDS).getName()).startsWith("codex-shared-callback-");
+        assertThat(thread.isAlive()).isTrue();
+        second.shutdown();
+    }
+
+    @Test
+    void shutdownWaitsForItsOwnTasksOnlyAndRejectsNewOnes() throws Exception {
+        CallbackPool closing = new CallbackPool();
+        CallbackPool other = new CallbackPool();
+        CountDownLatch releaseOwn = new CountDownLatch(1);
+        CountDownLatch releaseOther = new CountDownLatch(1);
+        CountDownLatch bothStarted = new CountDownLatch(2);
+        closing.execute(() -> {
+            bothStarted.countDown();
+            awaitQuietly(releaseOwn);
+        });
+        other.execute(() -> {
+            bothStarted.countDown();
+            awaitQuietly(releaseOther);
+        });
+        assertThat(bothStarted.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+
+        closing.shutdown();
+        assertThat(closing.isShutdown()).isTrue();
+        assertThat(closing.isTerminated()).isFalse();
+        assertThatThrownBy(() -> closing.execute(() -> { })).isInstanceOf(RejectedExecutionException.class);
+        releaseOwn.countDown();
+        // Terminates while the other client's task still runs.
+        assertThat(closing.awaitTermination(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(other.isShutdown()).isFalse();
+        assertThat(other.isTerminated()).isFalse();
+        releaseOther.countDown();
+        other.shutdown();
+        assertThat(other.awaitTermination(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void shutdownNowInterruptsItsOwnTasksAndLeavesTheThreadUninterrupted() throws Exception {
+        CallbackPool pool = new CallbackPool();
+        CountDownLatch started = new CountDownLatch(1);
+        CompletableFuture<Boolean> interrupted = new CompletableFuture<>();
+        CompletableFuture<Thread> thread = new CompletableFuture<>();
+        pool.execute(() -> {
+            thread.complete(Thread.currentThread());
+            started.countDown();
+            try {
+                new CountDownLatch(1).await();
+                interrupted.complete(false);
+            } catch (InterruptedException e) {
+                interrupted.complete(true);
+            }
+        });
+        assertThat(started.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(pool.shutdownNow()).isEmpty();
+
+        assertThat(interrupted.get(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(pool.awaitTermination(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(thread.get().isInterrupted()).isFalse();
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
