@@ -3,7 +3,8 @@ package dev.codexclient.benchmarks;
 import java.util.Arrays;
 
 /**
- * The warm side of figure 7: {@link UnitTestCycle} over and over in one JVM, as a suite of many such tests runs.
+ * The warm side of figure 7, run as a JVM of its own: {@link UnitTestCycle} over and over, as a suite of many such
+ * tests runs.
  * Each measured cycle is one {@code System.nanoTime()} delta.
  */
 final class UnitTestWarm {
