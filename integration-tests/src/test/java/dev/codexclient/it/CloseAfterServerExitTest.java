@@ -15,7 +15,7 @@ class CloseAfterServerExitTest {
 
     @Test
     void closeAfterTheServerExitedStopsTheCallbackThreads() throws Exception {
-        Set<String> before = RealCodexKillTest.codexThreadNames();
+        Set<String> before = ClientTestSupport.codexThreads();
         try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
             CodexClient client = CodexClient.builder().transport(fake.connectInMemory()).build();
             client.startThread();   // puts the callback pool to work

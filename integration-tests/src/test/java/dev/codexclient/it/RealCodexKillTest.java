@@ -19,7 +19,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -35,7 +34,7 @@ class RealCodexKillTest {
 
     @Test
     void sigkillMidTurnFailsEveryPendingCallAndLeaksNothing() throws Exception {
-        Set<String> threadsBefore = codexThreadNames();
+        Set<String> threadsBefore = ClientTestSupport.codexThreads();
         codex.model.when(r -> r.lastUserText().equals("wait for the model"), ModelStep.stall(Duration.ofSeconds(60)));
         codex.model.when(r -> r.lastUserText().equals("write a file"),
                 ModelStep.callTool("exec_command", Map.of("cmd", "printf x | tee x.txt", "login", false)));
@@ -102,11 +101,6 @@ class RealCodexKillTest {
         throw new AssertionError("the turn completed normally although its server was killed");
     }
 
-    static Set<String> codexThreadNames() {
-        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
-                .filter(n -> n.startsWith("codex-")).collect(Collectors.toSet());
-    }
-
     /** No client thread and no child process outlives the client (waiting briefly for them to wind down). */
     static void assertNoLeaks(Set<String> threadsBefore) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
@@ -114,7 +108,7 @@ class RealCodexKillTest {
         List<ProcessHandle> children;
         do {
             Thread.sleep(100);
-            leaked = codexThreadNames();
+            leaked = new java.util.HashSet<>(ClientTestSupport.codexThreads());
             leaked.removeAll(threadsBefore);
             children = ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList();
         } while ((!leaked.isEmpty() || !children.isEmpty()) && System.nanoTime() < deadline);

@@ -33,7 +33,7 @@ class RealCodexPoolTest {
 
     @Test
     void twoAppServersShareTheThreadsAndOneSurvivesASigkill() throws Exception {
-        Set<String> threadsBefore = RealCodexKillTest.codexThreadNames();
+        Set<String> threadsBefore = ClientTestSupport.codexThreads();
         codex.model.whenAlways(r -> r.lastUserText().startsWith("hello"), ModelStep.reply("hi"));
         CodexPool pool = CodexPool.builder()
                 .spawned(2, () -> codex.clientBuilder().restartPolicy(RestartPolicy.builder()

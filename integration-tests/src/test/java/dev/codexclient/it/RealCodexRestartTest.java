@@ -62,7 +62,7 @@ class RealCodexRestartTest {
 
     @Test
     void killedWhileIdle() throws Exception {
-        Set<String> threadsBefore = RealCodexKillTest.codexThreadNames();
+        Set<String> threadsBefore = ClientTestSupport.codexThreads();
         codex.model.when(r -> r.lastUserText().startsWith("first"), ModelStep.reply("first answer"),
                 ModelStep.reply("first answer"));
         CodexClient client = restarting(b -> { });

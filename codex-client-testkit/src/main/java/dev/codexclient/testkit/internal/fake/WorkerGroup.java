@@ -115,6 +115,15 @@ public final class WorkerGroup implements Executor {
                 }
                 draining = true;
             }
+            startDrain();
+        }
+
+        /**
+         * Hands the queue to a drain on a group thread; once the group is shut down, drops the queue.
+         *
+         * @throws RejectedExecutionException when the group is shut down
+         */
+        private void startDrain() {
             try {
                 WorkerGroup.this.execute(this::drain);
             } catch (RejectedExecutionException e) {
@@ -155,12 +164,9 @@ public final class WorkerGroup implements Executor {
                 }
             }
             try {
-                WorkerGroup.this.execute(this::drain);
+                startDrain();
             } catch (RejectedExecutionException closed) {
-                synchronized (queue) {
-                    queue.clear();
-                    draining = false;
-                }
+                // the fake is closing: nothing queued will run
             }
         }
     }
