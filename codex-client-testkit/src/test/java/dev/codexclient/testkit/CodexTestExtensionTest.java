@@ -113,15 +113,7 @@ class CodexTestExtensionTest {
 
         @Test
         void leaks() {
-            Thread t = new Thread(() -> {
-                try {
-                    release.await();
-                } catch (InterruptedException ignored) {
-                    Thread.currentThread().interrupt();
-                }
-            }, "codex-leaky-worker");
-            t.setDaemon(true);
-            t.start();
+            startDaemonUntil(release, "codex-leaky-worker");
         }
     }
 
@@ -138,16 +130,21 @@ class CodexTestExtensionTest {
             try (RawClient c = RawClient.inMemory(fake)) {
                 c.initialize();
             }
-            Thread t = new Thread(() -> {
-                try {
-                    release.await();
-                } catch (InterruptedException ignored) {
-                    Thread.currentThread().interrupt();
-                }
-            }, "codex-shared-pool-worker");
-            t.setDaemon(true);
-            t.start();
+            startDaemonUntil(release, "codex-shared-pool-worker");
         }
+    }
+
+    /** Starts a daemon thread named {@code name} that lives until {@code release} opens. */
+    static void startDaemonUntil(CountDownLatch release, String name) {
+        Thread t = new Thread(() -> {
+            try {
+                release.await();
+            } catch (InterruptedException ignored) {
+                Thread.currentThread().interrupt();
+            }
+        }, name);
+        t.setDaemon(true);
+        t.start();
     }
 
     static class LeakingChildCase {
