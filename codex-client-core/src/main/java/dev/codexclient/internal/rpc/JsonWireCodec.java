@@ -80,7 +80,7 @@ public final class JsonWireCodec implements WireCodec {
             // Not a notification at all, or an unknown method with an id: a server request from a newer server.
             return null;
         }
-        return notification(n, line);
+        return notification(n, line.length);
     }
 
     /**
@@ -102,7 +102,7 @@ public final class JsonWireCodec implements WireCodec {
         return thread;
     }
 
-    private Incoming notification(ServerNotification n, byte[] line) {
+    private Incoming notification(ServerNotification n, int size) {
         Optional<RequestId> resolves = Optional.empty();
         if (n instanceof ServerNotification.ServerRequestResolved r && r.params() != null) {
             resolves = Optional.ofNullable(r.params().requestId());
@@ -110,7 +110,7 @@ public final class JsonWireCodec implements WireCodec {
             // Params the schema does not describe still withdraw the request they name.
             resolves = toRequestId(u.raw().path("params").get("requestId"));
         }
-        return new Incoming.Notification(new IncomingNotification(n.method(), line, sameThread(n.threadId()),
+        return new Incoming.Notification(new IncomingNotification(size, sameThread(n.threadId()),
                 n.turnId(), n), resolves);
     }
 
@@ -196,7 +196,7 @@ public final class JsonWireCodec implements WireCodec {
         boolean hasId = idNode != null && !idNode.isNull();
         if (method != null && method.isTextual()) {
             if (!hasId) {
-                return notification(treeNotification(message), line);
+                return notification(treeNotification(message), line.length);
             }
             Optional<RequestId> id = toRequestId(idNode);
             if (id.isEmpty()) {
