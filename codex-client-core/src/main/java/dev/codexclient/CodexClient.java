@@ -799,7 +799,7 @@ public final class CodexClient implements AutoCloseable {
             listeners.deliver(n);
             String threadId = raw.threadId().orElse(null);
             if (threadId != null) {
-                held.dispatch(threadId, raw.turnId().orElse(null), n, raw.bytes().length);
+                held.dispatch(threadId, raw.turnId().orElse(null), n, raw.size());
             }
         }
 
@@ -940,7 +940,6 @@ public final class CodexClient implements AutoCloseable {
         }
         return d;
     }
-
 
     // ------------------------------------------------------------------------------------------------ builder
 
@@ -1297,9 +1296,9 @@ public final class CodexClient implements AutoCloseable {
         /**
          * The executor for listeners, handlers and future completions (default: the client's own executor on a cached
          * pool of daemon threads that every client in the JVM shares; closing the client shuts its executor down and
-         * waits for its running callbacks). An executor you pass is not shut down by the client. It must run tasks on threads of
-         * its own, never on the submitting thread, and have a thread for each listener or handler that may block
-         * at the same time (see the "Threading" section of the README).
+         * waits for its running callbacks). An executor you pass is not shut down by the client. It must run tasks on
+         * threads of its own, never on the submitting thread, and have a thread for each listener or handler that may
+         * block at the same time (see the "Threading" section of the README).
          *
          * @param executor the executor
          * @return this builder

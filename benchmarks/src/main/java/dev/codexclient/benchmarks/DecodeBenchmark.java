@@ -30,10 +30,11 @@ import org.openjdk.jmh.infra.Blackhole;
  *
  * <p>{@code sdkDecoder} is the counterpart of {@code readTree}: the codec the client runs on its reader thread
  * turns each line into its typed {@link ServerNotification} variant together with the thread and turn it routes
- * by, through the one decode path every message takes. {@code sdkClient} feeds each line to a real {@link CodexClient} exactly as its transport would
- * ({@code MessageSink#onMessage}), so it measures everything a notification costs in the SDK: that decode, the hand-off
- * to the thread's lane and the call of a listener; the executor runs lanes inline so the whole path happens on the
- * benchmark thread. One benchmark operation is one pass over the data set.
+ * by, through the one decode path every message takes. {@code sdkClient} feeds each line to a real
+ * {@link CodexClient} exactly as its transport would ({@code MessageSink#onMessage}), so it measures everything a
+ * notification costs in the SDK: that decode, the hand-off to the thread's lane and the call of a listener; the
+ * executor runs lanes inline so the whole path happens on the benchmark thread. One benchmark operation is one pass
+ * over the data set.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)

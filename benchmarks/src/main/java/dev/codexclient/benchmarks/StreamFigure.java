@@ -100,7 +100,8 @@ final class StreamFigure {
         out.put("stream." + name + ".raw.minLinesPerSec", min(rawRuns));
         out.put("stream." + name + ".raw.maxLinesPerSec", max(rawRuns));
         out.put("stream." + name + ".rounds", rounds);
-        String what = name.equals("delta") ? lines + " × item/agentMessage/delta" : lines + " lines of the recorded mix";
+        String what = name.equals("delta") ? lines + " × item/agentMessage/delta"
+                : lines + " lines of the recorded mix";
         String sdkText = rate(sdk, sdk * mbPerLine) + spread(sdkRuns);
         for (Script s : SCRIPTS) {
             String target = targets ? "≥ " + Results.number(s.target()) + "×" : "—";

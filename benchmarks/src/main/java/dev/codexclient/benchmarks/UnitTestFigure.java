@@ -59,8 +59,8 @@ final class UnitTestFigure {
         String warmStatus = out.target("unitTest.warm.p50", "user's unit test, warm cycle p50", p50 / 1e6,
                 Bound.AT_MOST, WARM_TARGET_MS, " ms");
         out.add(new Row("7 Unit test", "a user's unit test (fake app-server in memory, client, thread, one turn "
-                        + "with one accepted command approval, close), warm JVM of its own: " + cycles + " cycles after "
-                        + warmup + " warm-up cycles",
+                        + "with one accepted command approval, close), warm JVM of its own: " + cycles
+                        + " cycles after " + warmup + " warm-up cycles",
                 "p50 " + millis(p50) + ", p99 " + millis(p99) + ", max " + millis(max),
                 "—", "—", "p50 ≤ " + Results.number(WARM_TARGET_MS) + " ms (p99 info)", warmStatus));
         String coldStatus = out.target("unitTest.cold.firstCycle", "user's unit test, first cycle in a fresh JVM",

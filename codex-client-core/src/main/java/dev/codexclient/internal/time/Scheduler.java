@@ -8,8 +8,8 @@ import java.util.concurrent.RejectedExecutionException;
  * deadlines, watchdogs, interrupt grace periods and timed waits all run on it, so a test can replace it with a
  * {@link ManualScheduler} and advance time instead of sleeping.
  *
- * <p>Tasks must be short and must not block: they share one thread with every other client's (with the system scheduler) or the thread
- * that advances the time (with the manual one).
+ * <p>Tasks must be short and must not block: they share one thread with every other client's (with the system
+ * scheduler) or the thread that advances the time (with the manual one).
  */
 public interface Scheduler {
 

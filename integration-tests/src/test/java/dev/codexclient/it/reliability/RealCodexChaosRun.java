@@ -204,8 +204,7 @@ class RealCodexChaosRun {
     }
 
     private static Set<String> codexThreadNames() {
-        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
-                .filter(n -> n.startsWith("codex-") && !n.startsWith("codex-shared-")).collect(Collectors.toSet());
+        return new java.util.HashSet<>(Leaks.codexThreads().values());
     }
 
     private static int openFds() {

@@ -67,7 +67,8 @@ final class Routing {
             }
             if (f.wire().equals(idMember) && f.ty() instanceof Str) {
                 member = f.name();
-            } else if (f.wire().equals(objectMember) && f.ty() instanceof Named n && hasTextId(records.apply(n.name()))) {
+            } else if (f.wire().equals(objectMember) && f.ty() instanceof Named n
+                    && hasTextId(records.apply(n.name()))) {
                 object = f.name();
             }
         }

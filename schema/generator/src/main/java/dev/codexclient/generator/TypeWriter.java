@@ -278,8 +278,9 @@ final class TypeWriter {
     /** The interface's {@code threadId()} or {@code turnId()}: empty unless a variant's params name one. */
     private static MethodSpec routeDefault(String name, String object) {
         return MethodSpec.methodBuilder(name)
-                .addJavadoc("The $L this notification belongs to: the params' {@code $L} member, else the {@code id} of their\n"
-                        + "{@code $L} object; empty when the method's params name no $L.\n\n@return the id, or empty\n",
+                .addJavadoc("The $L this notification belongs to: the params' {@code $L} member, else the {@code id} of"
+                        + " their\n{@code $L} object; empty when the method's params name no $L.\n\n"
+                        + "@return the id, or empty\n",
                         object, name, object, object)
                 .addModifiers(Modifier.PUBLIC, Modifier.DEFAULT).returns(OPTIONAL_STRING)
                 .addStatement("return $T.empty()", OPTIONAL).build();
@@ -344,7 +345,8 @@ final class TypeWriter {
         if (d.methods() && !d.request()) {
             for (String[] id : new String[][] {{"threadId", "thread"}, {"turnId", "turn"}}) {
                 u.addMethod(MethodSpec.methodBuilder(id[0])
-                        .addJavadoc("Read from the raw params by the same rule as for a known method.\n\n@return the id, or empty\n")
+                        .addJavadoc("Read from the raw params by the same rule as for a known method.\n\n"
+                        + "@return the id, or empty\n")
                         .addAnnotation(Override.class).addModifiers(Modifier.PUBLIC).returns(OPTIONAL_STRING)
                         .addStatement("return $T.ofNullable($T.routeId(raw.get($S), $S, $S))", OPTIONAL, SUPPORT,
                                 "params", id[0], id[1])
