@@ -22,10 +22,12 @@ import java.nio.charset.StandardCharsets;
  * <p>Control protocol, both directions: frames of {@code type (1 byte) | length (int32 big-endian) | payload}.
  * Relay to fake: {@code H} hello (payload: UTF-8 {@code "<token> <pid>"}), {@code I} bytes read from stdin,
  * {@code Z} stdin reached EOF. Fake to relay: {@code O} bytes for stdout, {@code E} bytes for stderr, {@code C}
- * close stdout, {@code X} exit (payload: int32 exit code), {@code F} flood stderr (payload: int64 byte count),
- * {@code W} keep running when stdin closes.
+ * close stdout, {@code X} exit (payload: int32 exit code), {@code F} flood stderr (payload: int64 byte count).
  *
  * <p>The relay never outlives its purpose: it exits when stdin closes (like codex does) and when the socket drops.
+ * The first is the fake's decision: the relay reports {@code Z} and the fake answers with {@code X}, unless it plays
+ * a hung server. Deciding on the fake's side keeps the order deterministic; a flag sent to the relay would race the
+ * relay's own stdin thread.
  * It depends on the JDK only, so its class path is just this class's code source.
  */
 public final class RelayMain {
@@ -37,15 +39,12 @@ public final class RelayMain {
     static final byte CLOSE_STDOUT = 'C';
     static final byte EXIT = 'X';
     static final byte FLOOD_STDERR = 'F';
-    static final byte IGNORE_STDIN_EOF = 'W';
 
     /** Exit code when the connection to the fake is lost without an exit instruction. */
     static final int EXIT_CONNECTION_LOST = 70;
 
     /** Set once stdin hit EOF: losing the socket after that is the normal end, not a failure. */
     private static volatile boolean stdinClosed;
-    /** Set by {@link #IGNORE_STDIN_EOF}: a wedged server that only a signal (or the fake's end) stops. */
-    private static volatile boolean ignoreStdinEof;
 
     private RelayMain() {
     }
@@ -87,16 +86,16 @@ public final class RelayMain {
                     writeFrame(toFake, STDIN, chunk);
                 }
             }
-            stdinClosed = true;
+        } catch (IOException e) {
+            // A failed socket also ends the frame loop; a failed stdin is reported like its end.
+        }
+        stdinClosed = true;
+        try {
+            // Like codex, the relay is done now: the fake answers with an exit (or, playing a hung server, not).
             writeFrame(toFake, STDIN_EOF, new byte[0]);
         } catch (IOException e) {
-            // Either stdin or the socket failed; both mean the session is over.
+            // The socket is gone; the frame loop sees that and exits.
         }
-        if (ignoreStdinEof) {
-            return;
-        }
-        // Like codex: when the client closes our stdin, we are done.
-        Runtime.getRuntime().halt(0);
     }
 
     /**
@@ -128,7 +127,6 @@ public final class RelayMain {
                         Runtime.getRuntime().halt(java.nio.ByteBuffer.wrap(payload).getInt());
                     }
                     case FLOOD_STDERR -> err.flood(java.nio.ByteBuffer.wrap(payload).getLong());
-                    case IGNORE_STDIN_EOF -> ignoreStdinEof = true;
                     default -> err.write(("relay: unknown frame type " + type + "\n")
                             .getBytes(StandardCharsets.UTF_8));
                 }

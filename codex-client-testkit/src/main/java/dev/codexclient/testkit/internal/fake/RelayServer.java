@@ -160,6 +160,8 @@ public final class RelayServer implements AutoCloseable {
         private final AtomicBoolean open = new AtomicBoolean(true);
         private final AtomicBoolean clientClosed = new AtomicBoolean();
         private final AtomicBoolean stdoutClosed = new AtomicBoolean();
+        /** Set by {@link #ignoreStdinEof()}: a wedged server that only a signal (or the fake's end) stops. */
+        private volatile boolean hung;
 
         RelayLink(Socket socket, DataInputStream in, long pid) throws IOException {
             this.socket = socket;
@@ -191,6 +193,9 @@ public final class RelayServer implements AutoCloseable {
                         splitter.finish();
                         if (clientClosed.compareAndSet(false, true)) {
                             listener.onClientClosed();
+                        }
+                        if (!hung) {
+                            exit(0);
                         }
                     }
                 }
@@ -256,7 +261,7 @@ public final class RelayServer implements AutoCloseable {
 
         @Override
         public void ignoreStdinEof() {
-            send(RelayMain.IGNORE_STDIN_EOF, new byte[0]);
+            hung = true;
         }
 
         @Override
