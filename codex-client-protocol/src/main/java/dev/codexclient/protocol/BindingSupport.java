@@ -112,7 +112,7 @@ final class BindingSupport {
         if (t == JsonToken.VALUE_NULL) {
             return null;
         }
-        return c.readValue(p, RequestId.class);
+        return RequestId.Deserializer.read(p, c);
     }
 
     /** The request id in {@code n}, or null when it is missing or neither a string nor an integer. */

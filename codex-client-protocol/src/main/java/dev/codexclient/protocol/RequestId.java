@@ -79,6 +79,11 @@ public sealed interface RequestId permits RequestId.Text, RequestId.Number {
     final class Deserializer extends JsonDeserializer<RequestId> {
         @Override
         public RequestId deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+            return read(p, ctxt);
+        }
+
+        /** The generated binders call this directly: looking the deserializer up again for every id costs more. */
+        static RequestId read(JsonParser p, DeserializationContext ctxt) throws IOException {
             JsonToken t = p.currentToken();
             if (t == JsonToken.VALUE_STRING) {
                 return new Text(p.getText());

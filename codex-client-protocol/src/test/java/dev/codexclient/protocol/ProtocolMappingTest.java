@@ -243,6 +243,22 @@ class ProtocolMappingTest {
     }
 
     @Test
+    void requestIdsInsideRecordsAreStringsOrIntegers() throws Exception {
+        String shape = "{\"threadId\":\"t\",\"requestId\":%s}";
+        assertThat(M.readValue(shape.formatted("7"), ServerRequestResolvedNotification.class).requestId())
+                .isEqualTo(RequestId.of(7));
+        assertThat(M.readValue(shape.formatted("\"7\""), ServerRequestResolvedNotification.class).requestId())
+                .isEqualTo(RequestId.of("7"));
+        assertThat(M.readValue(shape.formatted("null"), ServerRequestResolvedNotification.class).requestId())
+                .isNull();
+        for (String wrong : new String[] {"1.5", "true", "[1]", "{\"id\":1}", "99999999999999999999"}) {
+            assertThatThrownBy(() -> M.readValue(shape.formatted(wrong), ServerRequestResolvedNotification.class))
+                    .as(wrong).isInstanceOf(com.fasterxml.jackson.core.JacksonException.class)
+                    .hasMessageContaining("requestId");
+        }
+    }
+
+    @Test
     void envelopeShapesAreToldApartStructurally() throws Exception {
         assertThat(M.readValue("{\"id\":1,\"method\":\"x\",\"params\":{}}", JSONRPCMessage.class))
                 .isInstanceOf(JSONRPCRequest.class);
