@@ -2,7 +2,6 @@
 package dev.codexclient.protocol;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
@@ -20,19 +19,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
         using = ServerRequestJson.Ser.class
 )
 @SuppressWarnings("deprecation")
-@JsonSubTypes({
-        @JsonSubTypes.Type(value = ServerRequest.ItemCommandExecutionRequestApproval.class, name = "item/commandExecution/requestApproval"),
-        @JsonSubTypes.Type(value = ServerRequest.ItemFileChangeRequestApproval.class, name = "item/fileChange/requestApproval"),
-        @JsonSubTypes.Type(value = ServerRequest.ItemToolRequestUserInput.class, name = "item/tool/requestUserInput"),
-        @JsonSubTypes.Type(value = ServerRequest.McpServerElicitationRequest.class, name = "mcpServer/elicitation/request"),
-        @JsonSubTypes.Type(value = ServerRequest.ItemPermissionsRequestApproval.class, name = "item/permissions/requestApproval"),
-        @JsonSubTypes.Type(value = ServerRequest.ItemToolCall.class, name = "item/tool/call"),
-        @JsonSubTypes.Type(value = ServerRequest.AccountChatgptAuthTokensRefresh.class, name = "account/chatgptAuthTokens/refresh"),
-        @JsonSubTypes.Type(value = ServerRequest.AttestationGenerate.class, name = "attestation/generate"),
-        @JsonSubTypes.Type(value = ServerRequest.CurrentTimeRead.class, name = "currentTime/read"),
-        @JsonSubTypes.Type(value = ServerRequest.ApplyPatchApproval.class, name = "applyPatchApproval"),
-        @JsonSubTypes.Type(value = ServerRequest.ExecCommandApproval.class, name = "execCommandApproval")
-})
 public sealed interface ServerRequest {
     /**
      * The wire method name.

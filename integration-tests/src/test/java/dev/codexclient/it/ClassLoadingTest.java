@@ -28,6 +28,12 @@ class ClassLoadingTest {
         assertThat(loaded).as("another method's types and the table of every method").doesNotContain(
                 "dev.codexclient.protocol.ThreadArchiveParams", "dev.codexclient.protocol.FeedbackUploadResponse",
                 "dev.codexclient.protocol.ClientRequestMethods");
+        // Jackson reads a type's annotations when it first binds it; a variant table of class literals there would
+        // load every notification's and server request's variant before the first message.
+        assertThat(loaded).as("variants of messages that never arrived").doesNotContain(
+                "dev.codexclient.protocol.ServerNotification$ThreadArchived",
+                "dev.codexclient.protocol.ServerNotification$WindowsSandboxSetupCompleted",
+                "dev.codexclient.protocol.ServerRequest$ItemToolCall");
     }
 
     private static List<String> loadedClasses(Class<?> main) throws IOException, InterruptedException {

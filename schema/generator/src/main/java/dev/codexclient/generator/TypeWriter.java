@@ -3,7 +3,6 @@ package dev.codexclient.generator;
 import static dev.codexclient.generator.Model.*;
 import static dev.codexclient.generator.Types.*;
 
-import com.palantir.javapoet.AnnotationSpec;
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.FieldSpec;
@@ -187,16 +186,8 @@ final class TypeWriter {
         parents(b, d.head());
         boolean dep = d.variants().stream().anyMatch(v -> v.deprecated() || usesDeprecated(v.fields()));
         RecordWriter.typeAnnotations(b, d.head(), types, dep || d.methods());
-        if (d.methods()) {
-            // The method → variant table in a form that needs no generated code to read.
-            AnnotationSpec.Builder st = AnnotationSpec.builder(JSON_SUB_TYPES);
-            for (TaggedVariant v : d.variants()) {
-                st.addMember("value", "$L", AnnotationSpec.builder(JSON_SUB_TYPE)
-                        .addMember("value", "$T.class", self.nestedClass(v.name()))
-                        .addMember("name", "$S", v.tag()).build());
-            }
-            b.addAnnotation(st.build());
-        }
+        // No @JsonSubTypes table here: Jackson parses a type's annotations when it first binds the type, and a table
+        // of class literals loads every variant with the first message. The *Methods classes hold that table.
         b.addMethod(MethodSpec.methodBuilder(tagName)
                 .addJavadoc(d.methods() ? "The wire method name.\n\n@return the method\n"
                         : "The discriminator {@code " + tag + "}.\n\n@return the tag value\n")

@@ -38,8 +38,6 @@ final class Types {
             ClassName.get("com.fasterxml.jackson.databind.annotation", "JsonDeserialize");
     static final ClassName JSON_SERIALIZE = ClassName.get("com.fasterxml.jackson.databind.annotation", "JsonSerialize");
     static final ClassName JSON_PROPERTY = ClassName.get("com.fasterxml.jackson.annotation", "JsonProperty");
-    static final ClassName JSON_SUB_TYPES = ClassName.get("com.fasterxml.jackson.annotation", "JsonSubTypes");
-    static final ClassName JSON_SUB_TYPE = JSON_SUB_TYPES.nestedClass("Type");
 
     static final ClassName TRISTATE = ClassName.get(PKG, "Tristate");
     static final ClassName UNKNOWN_MEMBERS = ClassName.get(PKG, "UnknownMembers");
