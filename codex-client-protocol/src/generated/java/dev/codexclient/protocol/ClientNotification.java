@@ -18,7 +18,6 @@ import java.util.Optional;
 @JsonSerialize(
         using = ClientNotificationJson.Ser.class
 )
-@SuppressWarnings("deprecation")
 public sealed interface ClientNotification {
     /**
      * The wire method name.

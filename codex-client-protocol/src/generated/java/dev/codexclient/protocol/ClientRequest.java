@@ -18,7 +18,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 @JsonSerialize(
         using = ClientRequestJson.Ser.class
 )
-@SuppressWarnings("deprecation")
 public sealed interface ClientRequest {
     /**
      * The wire method name.

@@ -18,7 +18,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 @JsonSerialize(
         using = ServerRequestJson.Ser.class
 )
-@SuppressWarnings("deprecation")
 public sealed interface ServerRequest {
     /**
      * The wire method name.

@@ -185,7 +185,7 @@ final class TypeWriter {
                 .addJavadoc("$L", Docs.javadoc(intro, RecordWriter.deprecatedTag(d.head().doc())));
         parents(b, d.head());
         boolean dep = d.variants().stream().anyMatch(v -> v.deprecated() || usesDeprecated(v.fields()));
-        RecordWriter.typeAnnotations(b, d.head(), types, dep || d.methods());
+        RecordWriter.typeAnnotations(b, d.head(), types, dep);
         // No @JsonSubTypes table here: Jackson parses a type's annotations when it first binds the type, and a table
         // of class literals loads every variant with the first message. The *Methods classes hold that table.
         b.addMethod(MethodSpec.methodBuilder(tagName)
