@@ -43,6 +43,13 @@ public sealed interface ThreadItem {
     Long startedAtMs();
 
     /**
+     * The member {@code id}. Every variant has it: each known one requires it, and {@link Unrecognized} answers it from the object as read. Null only when the server left it out (on {@link Unrecognized}: when it is missing or not a string).
+     *
+     * @return the value
+     */
+    String id();
+
+    /**
      * The {@code userMessage} variant (the schema gives no description).
      *
      * @param completedAtMs Unix timestamp in milliseconds when the item completed, if recorded. (optional)
@@ -948,6 +955,16 @@ public sealed interface ThreadItem {
         @Override
         public Long startedAtMs() {
             return null;
+        }
+
+        /**
+         * The member as read, or null when it is missing or not a string.
+         *
+         * @return the value
+         */
+        @Override
+        public String id() {
+            return raw.path("id").textValue();
         }
 
         /**

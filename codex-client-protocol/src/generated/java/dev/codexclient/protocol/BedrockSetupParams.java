@@ -27,6 +27,13 @@ public sealed interface BedrockSetupParams {
     String type();
 
     /**
+     * The member {@code region}. Every variant has it: each known one requires it, and {@link Unrecognized} answers it from the object as read. Null only when the server left it out (on {@link Unrecognized}: when it is missing or not a string).
+     *
+     * @return the value
+     */
+    String region();
+
+    /**
      * The {@code profile} variant (the schema gives no description).
      *
      * @param profile The schema gives no description of {@code profile}. (required)
@@ -98,6 +105,16 @@ public sealed interface BedrockSetupParams {
         @Override
         public String type() {
             return raw.path("type").textValue();
+        }
+
+        /**
+         * The member as read, or null when it is missing or not a string.
+         *
+         * @return the value
+         */
+        @Override
+        public String region() {
+            return raw.path("region").textValue();
         }
 
         /**

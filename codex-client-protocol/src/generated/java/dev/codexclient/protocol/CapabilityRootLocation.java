@@ -26,6 +26,20 @@ public sealed interface CapabilityRootLocation {
     String type();
 
     /**
+     * The member {@code environmentId}. Every variant has it: each known one requires it, and {@link Unrecognized} answers it from the object as read. Null only when the server left it out (on {@link Unrecognized}: when it is missing or not a string).
+     *
+     * @return the value
+     */
+    String environmentId();
+
+    /**
+     * Absolute path for the root in the selected environment. Every variant has it: each known one requires it, and {@link Unrecognized} answers it from the object as read. Null only when the server left it out (on {@link Unrecognized}: when it is missing or not a string).
+     *
+     * @return the value
+     */
+    String path();
+
+    /**
      * A path owned by an execution environment.
      *
      * @param environmentId The schema gives no description of {@code environmentId}. (required)
@@ -70,6 +84,26 @@ public sealed interface CapabilityRootLocation {
         @Override
         public String type() {
             return raw.path("type").textValue();
+        }
+
+        /**
+         * The member as read, or null when it is missing or not a string.
+         *
+         * @return the value
+         */
+        @Override
+        public String environmentId() {
+            return raw.path("environmentId").textValue();
+        }
+
+        /**
+         * The member as read, or null when it is missing or not a string.
+         *
+         * @return the value
+         */
+        @Override
+        public String path() {
+            return raw.path("path").textValue();
         }
 
         /**

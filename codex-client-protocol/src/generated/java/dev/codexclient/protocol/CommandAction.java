@@ -26,6 +26,13 @@ public sealed interface CommandAction {
     String type();
 
     /**
+     * The member {@code command}. Every variant has it: each known one requires it, and {@link Unrecognized} answers it from the object as read. Null only when the server left it out (on {@link Unrecognized}: when it is missing or not a string).
+     *
+     * @return the value
+     */
+    String command();
+
+    /**
      * The {@code read} variant (the schema gives no description).
      *
      * @param command The schema gives no description of {@code command}. (required)
@@ -163,6 +170,16 @@ public sealed interface CommandAction {
         @Override
         public String type() {
             return raw.path("type").textValue();
+        }
+
+        /**
+         * The member as read, or null when it is missing or not a string.
+         *
+         * @return the value
+         */
+        @Override
+        public String command() {
+            return raw.path("command").textValue();
         }
 
         /**

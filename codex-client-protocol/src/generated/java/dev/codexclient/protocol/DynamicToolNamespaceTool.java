@@ -27,6 +27,20 @@ public sealed interface DynamicToolNamespaceTool {
     String type();
 
     /**
+     * The member {@code description}. Every variant has it: each known one requires it, and {@link Unrecognized} answers it from the object as read. Null only when the server left it out (on {@link Unrecognized}: when it is missing or not a string).
+     *
+     * @return the value
+     */
+    String description();
+
+    /**
+     * The member {@code name}. Every variant has it: each known one requires it, and {@link Unrecognized} answers it from the object as read. Null only when the server left it out (on {@link Unrecognized}: when it is missing or not a string).
+     *
+     * @return the value
+     */
+    String name();
+
+    /**
      * The {@code function} variant (the schema gives no description).
      *
      * @param deferLoading The schema gives no description of {@code deferLoading}. (optional)
@@ -77,6 +91,26 @@ public sealed interface DynamicToolNamespaceTool {
         @Override
         public String type() {
             return raw.path("type").textValue();
+        }
+
+        /**
+         * The member as read, or null when it is missing or not a string.
+         *
+         * @return the value
+         */
+        @Override
+        public String description() {
+            return raw.path("description").textValue();
+        }
+
+        /**
+         * The member as read, or null when it is missing or not a string.
+         *
+         * @return the value
+         */
+        @Override
+        public String name() {
+            return raw.path("name").textValue();
         }
 
         /**

@@ -26,6 +26,13 @@ public sealed interface ImageGenerationFailure {
     String type();
 
     /**
+     * The member {@code limitId}. Every variant has it: each known one requires it, and {@link Unrecognized} answers it from the object as read. Null only when the server left it out (on {@link Unrecognized}: when it is missing or not a string).
+     *
+     * @return the value
+     */
+    String limitId();
+
+    /**
      * The {@code usageLimitExceeded} variant (the schema gives no description).
      *
      * @param limitId The schema gives no description of {@code limitId}. (required)
@@ -70,6 +77,16 @@ public sealed interface ImageGenerationFailure {
         @Override
         public String type() {
             return raw.path("type").textValue();
+        }
+
+        /**
+         * The member as read, or null when it is missing or not a string.
+         *
+         * @return the value
+         */
+        @Override
+        public String limitId() {
+            return raw.path("limitId").textValue();
         }
 
         /**

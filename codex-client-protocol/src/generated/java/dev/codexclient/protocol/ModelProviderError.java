@@ -26,6 +26,13 @@ public sealed interface ModelProviderError {
     String type();
 
     /**
+     * The member {@code modelProvider}. Every variant has it: each known one requires it, and {@link Unrecognized} answers it from the object as read. Null only when the server left it out (on {@link Unrecognized}: when it is missing or not a string).
+     *
+     * @return the value
+     */
+    String modelProvider();
+
+    /**
      * The {@code modelProviderMismatch} variant (the schema gives no description).
      *
      * @param currentModelProvider The schema gives no description of {@code currentModelProvider}. (required)
@@ -129,6 +136,16 @@ public sealed interface ModelProviderError {
         @Override
         public String type() {
             return raw.path("type").textValue();
+        }
+
+        /**
+         * The member as read, or null when it is missing or not a string.
+         *
+         * @return the value
+         */
+        @Override
+        public String modelProvider() {
+            return raw.path("modelProvider").textValue();
         }
 
         /**

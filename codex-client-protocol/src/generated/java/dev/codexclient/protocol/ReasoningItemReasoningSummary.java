@@ -26,6 +26,13 @@ public sealed interface ReasoningItemReasoningSummary {
     String type();
 
     /**
+     * The member {@code text}. Every variant has it: each known one requires it, and {@link Unrecognized} answers it from the object as read. Null only when the server left it out (on {@link Unrecognized}: when it is missing or not a string).
+     *
+     * @return the value
+     */
+    String text();
+
+    /**
      * The {@code summary_text} variant (the schema gives no description).
      *
      * @param text The schema gives no description of {@code text}. (required)
@@ -67,6 +74,16 @@ public sealed interface ReasoningItemReasoningSummary {
         @Override
         public String type() {
             return raw.path("type").textValue();
+        }
+
+        /**
+         * The member as read, or null when it is missing or not a string.
+         *
+         * @return the value
+         */
+        @Override
+        public String text() {
+            return raw.path("text").textValue();
         }
 
         /**

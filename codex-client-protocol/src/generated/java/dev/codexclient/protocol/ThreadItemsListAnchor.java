@@ -26,6 +26,13 @@ public sealed interface ThreadItemsListAnchor extends ThreadItemsListCursor {
     String type();
 
     /**
+     * The member {@code itemId}. Every variant has it: each known one requires it, and {@link Unrecognized} answers it from the object as read. Null only when the server left it out (on {@link Unrecognized}: when it is missing or not a string).
+     *
+     * @return the value
+     */
+    String itemId();
+
+    /**
      * The {@code item} variant (the schema gives no description).
      *
      * @param itemId The schema gives no description of {@code itemId}. (required)
@@ -67,6 +74,16 @@ public sealed interface ThreadItemsListAnchor extends ThreadItemsListCursor {
         @Override
         public String type() {
             return raw.path("type").textValue();
+        }
+
+        /**
+         * The member as read, or null when it is missing or not a string.
+         *
+         * @return the value
+         */
+        @Override
+        public String itemId() {
+            return raw.path("itemId").textValue();
         }
 
         /**

@@ -177,6 +177,22 @@ class ProtocolMappingTest {
     }
 
     @Test
+    void unionDeclaresTheMemberEveryVariantRequires() throws Exception {
+        ThreadItem known = M.readValue("{\"type\":\"agentMessage\",\"id\":\"msg-1\",\"text\":\"hi\"}",
+                ThreadItem.class);
+        assertThat(known).isInstanceOf(ThreadItem.AgentMessage.class);
+        assertThat(known.id()).isEqualTo("msg-1");
+        // A newer server's variant answers from the object as read, and only a string counts as the id.
+        assertThat(M.readValue("{\"type\":\"someNewItem\",\"id\":\"new-1\"}", ThreadItem.class).id())
+                .isEqualTo("new-1");
+        assertThat(M.readValue("{\"type\":\"someNewItem\"}", ThreadItem.class).id()).isNull();
+        assertThat(M.readValue("{\"type\":\"someNewItem\",\"id\":7}", ThreadItem.class).id()).isNull();
+        // Plain code, no reflection: the interface method is what each record component implements.
+        assertThat(ThreadItem.class.getMethod("id").getReturnType()).isEqualTo(String.class);
+        assertThat(ThreadItemsListAnchor.class.getMethod("itemId").getReturnType()).isEqualTo(String.class);
+    }
+
+    @Test
     void unionCommonFieldsAndFlattenedAlternatives() throws Exception {
         ThreadItem img = M.readValue("{\"type\":\"imageGeneration\",\"id\":\"i\",\"status\":\"done\",\"fileId\":\"f\","
                 + "\"startedAtMs\":3}", ThreadItem.class);

@@ -177,7 +177,41 @@ final class Analyzer {
             throw new GeneratorException(name + ": variantNames override names unknown tags " + renames.keySet());
         }
         g.countVariant(variants.size());
-        return new TaggedDecl(head(name, s), tag, common, variants, false, false);
+        return new TaggedDecl(head(name, s), tag, common, shared(tag, common, variants), variants, false, false);
+    }
+
+    /** Accessor names a shared member must not take: the union's own methods and those of {@code Unrecognized}. */
+    private static final Set<String> NOT_SHARED = Set.of("raw", "unknownMembers", "toString", "hashCode", "equals",
+            "getClass");
+
+    /**
+     * The members every variant of a union requires with one wire name and the type string, beyond the union's
+     * common ones: the union declares their accessor, which the variants' record components implement, so that
+     * code reads a thread item's {@code id} without matching on its variant. Only strings, so that
+     * {@code Unrecognized} answers them from its raw object without binding, and only required, non-nullable ones,
+     * so that the accessor means the same on every variant.
+     */
+    static List<Field> shared(String tag, List<Field> common, List<TaggedVariant> variants) {
+        List<Field> out = new ArrayList<>();
+        if (variants.isEmpty()) {
+            return out;
+        }
+        for (Field f : variants.get(0).fields()) {
+            if (!sharable(f) || f.name().equals(Names.field(tag)) || NOT_SHARED.contains(f.name())
+                    || common.stream().anyMatch(c -> c.name().equals(f.name()))) {
+                continue;
+            }
+            boolean everywhere = variants.stream().allMatch(v -> v.fields().stream().anyMatch(
+                    x -> sharable(x) && x.name().equals(f.name()) && x.wire().equals(f.wire())));
+            if (everywhere) {
+                out.add(f);
+            }
+        }
+        return out;
+    }
+
+    private static boolean sharable(Field f) {
+        return f.required() && !f.nullable() && !f.tristate() && !f.anySetter() && f.ty() instanceof Str;
     }
 
     private static String variantName(String union, String vn) {
@@ -366,7 +400,7 @@ final class Analyzer {
             variants.add(new TaggedVariant(d.variant(), d.method(), fs, List.of(), d.doc(), d.experimental(),
                     d.deprecated(), false, request ? 1 : 0, d));
         }
-        return new TaggedDecl(head(name, s), "method", common, variants, true, request);
+        return new TaggedDecl(head(name, s), "method", common, List.of(), variants, true, request);
     }
 
     private void prepareMethods() {

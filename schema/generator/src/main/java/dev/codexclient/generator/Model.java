@@ -102,9 +102,13 @@ final class Model {
                          MethodDecl method) {
     }
 
-    /** An internally tagged union, or (with {@code methods}) one of the four method unions. */
-    record TaggedDecl(Head head, String tag, List<Field> common, List<TaggedVariant> variants, boolean methods,
-                      boolean request) implements Decl {
+    /**
+     * An internally tagged union, or (with {@code methods}) one of the four method unions. {@code common}: the
+     * union's own properties, which every variant repeats; {@code shared}: string members that every variant
+     * declares as required on its own (a thread item's {@code id}), whose accessor the union declares too.
+     */
+    record TaggedDecl(Head head, String tag, List<Field> common, List<Field> shared, List<TaggedVariant> variants,
+                      boolean methods, boolean request) implements Decl {
     }
 
     /** An object variant of an externally tagged union: {@code fields} of an object payload, else {@code value}. */

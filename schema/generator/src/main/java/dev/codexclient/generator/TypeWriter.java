@@ -204,6 +204,15 @@ final class TypeWriter {
                             + " Null on {@link Unrecognized}.", List.of("@return the value")))
                     .addModifiers(Modifier.PUBLIC, Modifier.ABSTRACT).returns(types.field(f)).build());
         }
+        for (Field f : d.shared()) {
+            String doc = Docs.inline(Docs.clean(f.doc()));
+            b.addMethod(MethodSpec.methodBuilder(f.name())
+                    .addJavadoc("$L", Docs.javadoc((doc.isEmpty() ? "The member {@code " + f.wire() + "}." : doc)
+                            + " Every variant has it: each known one requires it, and {@link Unrecognized} answers it "
+                            + "from the object as read. Null only when the server left it out (on {@link Unrecognized}: "
+                            + "when it is missing or not a string).", List.of("@return the value")))
+                    .addModifiers(Modifier.PUBLIC, Modifier.ABSTRACT).returns(STRING).build());
+        }
         if (d.methods()) {
             b.addMethod(MethodSpec.methodBuilder("params")
                     .addJavadoc("The params object, or null for a method without params (or with params omitted).\n\n"
@@ -326,6 +335,12 @@ final class TypeWriter {
                 m.addJavadoc("Always null: the variant is unknown.\n\n@return null\n").addStatement("return null");
             }
             u.addMethod(m.build());
+        }
+        for (Field f : d.shared()) {
+            u.addMethod(MethodSpec.methodBuilder(f.name())
+                    .addJavadoc("The member as read, or null when it is missing or not a string.\n\n@return the value\n")
+                    .addAnnotation(Override.class).addModifiers(Modifier.PUBLIC).returns(STRING)
+                    .addStatement("return raw.path($S).textValue()", f.wire()).build());
         }
         if (d.methods()) {
             u.addMethod(MethodSpec.methodBuilder("params")

@@ -137,6 +137,30 @@ class GeneratorErrorsTest {
                 .isInstanceOf(GeneratorException.class).hasMessageContaining("java.util.List");
     }
 
+    private static final String ITEMS = """
+            "Item": {"oneOf": [
+              {"type": "object", "required": ["type", "id", "raw", "k", "opt", "nul"], "properties": {
+                "type": {"enum": ["a"], "type": "string"}, "id": {"type": "string"}, "raw": {"type": "string"},
+                "k": {"type": "string"}, "opt": {"type": "string"}, "nul": {"type": "string"}}},
+              {"type": "object", "required": ["type", "id", "raw", "k", "nul"], "properties": {
+                "type": {"enum": ["b"], "type": "string"}, "id": {"type": "string"}, "raw": {"type": "string"},
+                "k": {"format": "int64", "type": "integer"}, "opt": {"type": "string"},
+                "nul": {"type": ["string", "null"]}}}]}
+            """;
+
+    @Test
+    void aStringMemberEveryVariantRequiresIsDeclaredOnTheUnion() throws Exception {
+        String item = run("ABParams", ITEMS, "{\"handwrittenTypes\": [\"RequestId\"]}").get("Item");
+        String union = item.substring(0, item.indexOf("record A("));
+        assertThat(union).contains("String id();");
+        // optional in one variant, of another type in one, nullable in one, or the name of Unrecognized's raw:
+        // not shared
+        assertThat(union).doesNotContain("opt();").doesNotContain(" k();").doesNotContain("nul();")
+                .doesNotContain("raw();");
+        String unrecognized = item.substring(item.indexOf("record Unrecognized("));
+        assertThat(unrecognized).contains("public String id() {").contains("return raw.path(\"id\").textValue();");
+    }
+
     @Test
     void staleSecretOverrideFails() {
         assertThatThrownBy(() -> run("ABParams", LOGIN, """
