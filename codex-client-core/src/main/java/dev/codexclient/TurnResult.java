@@ -115,7 +115,7 @@ public final class TurnResult {
      * @param itemId the item's id
      */
     public Optional<ThreadItem> item(String itemId) {
-        return items.stream().filter(i -> itemId.equals(ItemIds.of(i))).findFirst();
+        return items.stream().filter(i -> itemId.equals(i.id())).findFirst();
     }
 
     /**

@@ -107,6 +107,31 @@ class TurnStreamingTest {
     }
 
     @Test
+    void resultFindsAnItemByIdWhateverItsVariant(FakeCodexAppServer fake) {
+        fake.on("turn/start").once().respondWith(request -> json().set("turn", turnNode("turn-ids", "inProgress")));
+        try (CodexClient client = inMemory(fake).build()) {
+            CodexThread thread = client.startThread();
+            CodexTurn turn = thread.startTurn("hi");
+            ObjectNode known = json().put("threadId", thread.id()).put("turnId", "turn-ids");
+            known.putObject("item").put("type", "agentMessage").put("id", "msg-1").put("text", "Hello");
+            fake.notify("item/completed", known);
+            // An item of a newer server: found by the id it carries, kept whole.
+            ObjectNode newer = json().put("threadId", thread.id()).put("turnId", "turn-ids");
+            newer.putObject("item").put("type", "someNewItem").put("id", "new-1").put("extra", 1);
+            fake.notify("item/completed", newer);
+            fake.notify("turn/completed", json().put("threadId", thread.id())
+                    .set("turn", turnNode("turn-ids", "completed")));
+
+            TurnResult result = turn.await(WAIT);
+            assertThat(result.item("msg-1")).get().isInstanceOf(ThreadItem.AgentMessage.class);
+            assertThat(result.item("new-1")).get().isInstanceOfSatisfying(ThreadItem.Unrecognized.class,
+                    u -> assertThat(u.raw().path("extra").asInt()).isEqualTo(1));
+            assertThat(result.item("missing")).isEmpty();
+            assertThat(result.items()).extracting(ThreadItem::id).containsExactly("msg-1", "new-1");
+        }
+    }
+
+    @Test
     void aListenerAttachedAfterStartGetsTheWholeTurnReplayed(FakeCodexAppServer fake) {
         fake.onTurnStart(turn -> turn.agentMessage("Hello world").completed());
         try (CodexClient client = inMemory(fake).build()) {
