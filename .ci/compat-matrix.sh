@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The compatibility matrix: installs each codex version into the cache, writes its drift report against the
-# pinned schema (dev.codexclient.tools.SchemaDrift), and runs the compatibility flows (CompatibilityTest) and the
+# pinned schema (codex-client-schema-drift's command line), and runs the compatibility flows (CompatibilityTest) and the
 # drift tests (SchemaDriftRealCodexTest) against all of them in one Maven run.
 #
 #   .ci/compat-matrix.sh                                   # 0.98.0, 0.120.0 and the pinned version
@@ -74,10 +74,13 @@ for v in ${VERSIONS}; do
 done
 
 log "drift reports ($(elapsed))"
-# The command-line tool as users run it: core's classes on a class path with its runtime dependencies.
-mvn -B -q -pl codex-client-core -am compile org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath \
+# The command-line tool as users run it: the drift artifact's jar and its runtime dependencies, on the module path
+# (which also checks that the jar names its main class and reads its schema as a module).
+mvn -B -q -pl codex-client-schema-drift -am package -DskipTests \
+  org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath \
   -Dmdep.outputFile=target/drift.classpath -DincludeScope=runtime
-CP="codex-client-core/target/classes:$(cat codex-client-core/target/drift.classpath)"
+MP="$(ls codex-client-schema-drift/target/codex-client-schema-drift-*.jar | grep -v -e -sources -e -javadoc | head -1)"
+MP="${MP}:$(cat codex-client-schema-drift/target/drift.classpath)"
 {
   echo "# Compatibility matrix"
   echo
@@ -89,7 +92,7 @@ for v in ${VERSIONS}; do
   strict=()
   [ "${v}" = "${PINNED}" ] && strict=(--strict)
   set +e
-  java -cp "${CP}" dev.codexclient.tools.SchemaDrift --codex "${codex}" --json-file "${OUT}/drift-${v}.json" \
+  java -p "${MP}" -m dev.codexclient.drift --codex "${codex}" --json-file "${OUT}/drift-${v}.json" \
     ${strict[@]+"${strict[@]}"} > "${OUT}/drift-${v}.txt"
   status=$?
   set -e

@@ -1,15 +1,15 @@
-package dev.codexclient.internal.drift;
+package dev.codexclient.drift.internal;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.codexclient.internal.drift.ClientApiRequirements.Kind;
-import dev.codexclient.internal.drift.ClientApiRequirements.Requirement;
-import dev.codexclient.internal.drift.SchemaDiff.Aspect;
-import dev.codexclient.internal.drift.SchemaDiff.Change;
-import dev.codexclient.internal.drift.SchemaDiff.Drift;
-import dev.codexclient.internal.drift.SchemaDiff.MethodDiff;
-import dev.codexclient.internal.drift.SchemaDiff.TypeDiff;
+import dev.codexclient.drift.internal.ClientApiRequirements.Kind;
+import dev.codexclient.drift.internal.ClientApiRequirements.Requirement;
+import dev.codexclient.drift.internal.SchemaDiff.Aspect;
+import dev.codexclient.drift.internal.SchemaDiff.Change;
+import dev.codexclient.drift.internal.SchemaDiff.Drift;
+import dev.codexclient.drift.internal.SchemaDiff.MethodDiff;
+import dev.codexclient.drift.internal.SchemaDiff.TypeDiff;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

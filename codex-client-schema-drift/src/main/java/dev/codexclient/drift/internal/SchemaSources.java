@@ -1,8 +1,7 @@
-package dev.codexclient.internal.drift;
+package dev.codexclient.drift.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.codexclient.protocol.ProtocolJson;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -19,7 +18,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Where schema bundles come from: the one this SDK was generated from (shipped in {@code codex-client-protocol}),
+ * Where schema bundles come from: the one this SDK was generated from (shipped in this artifact, {@code codex-client-schema-drift}),
  * a file, or a codex executable.
  *
  * <p>Exporting the app-server schema of a codex executable runs {@code codex --version} and
@@ -94,14 +93,14 @@ public final class SchemaSources {
     }
 
     /**
-     * The schema this SDK was generated from, as {@code codex-client-protocol} ships it.
+     * The schema this SDK was generated from, as this artifact ships it.
      *
-     * @throws IllegalStateException when the protocol artifact lacks it
+     * @throws IllegalStateException when the jar lacks it
      */
     public static JsonNode pinned() {
-        try (InputStream in = ProtocolJson.class.getResourceAsStream(PINNED)) {
+        try (InputStream in = SchemaSources.class.getResourceAsStream(PINNED)) {
             if (in == null) {
-                throw new IllegalStateException("codex-client-protocol lacks " + PINNED
+                throw new IllegalStateException("codex-client-schema-drift lacks " + PINNED
                         + " (a repackaged jar that dropped its resources?)");
             }
             return new ObjectMapper().readTree(in);

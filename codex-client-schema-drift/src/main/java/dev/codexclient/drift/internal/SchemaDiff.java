@@ -1,9 +1,9 @@
-package dev.codexclient.internal.drift;
+package dev.codexclient.drift.internal;
 
-import dev.codexclient.internal.drift.ClientApiRequirements.Kind;
-import dev.codexclient.internal.drift.ClientApiRequirements.Requirement;
-import dev.codexclient.internal.drift.ProtocolSchema.Field;
-import dev.codexclient.internal.drift.ProtocolSchema.TypeShape;
+import dev.codexclient.drift.internal.ClientApiRequirements.Kind;
+import dev.codexclient.drift.internal.ClientApiRequirements.Requirement;
+import dev.codexclient.drift.internal.ProtocolSchema.Field;
+import dev.codexclient.drift.internal.ProtocolSchema.TypeShape;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumMap;

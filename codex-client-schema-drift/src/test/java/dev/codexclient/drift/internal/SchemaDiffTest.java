@@ -1,17 +1,17 @@
-package dev.codexclient.internal.drift;
+package dev.codexclient.drift.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.codexclient.internal.drift.ClientApiRequirements.Kind;
-import dev.codexclient.internal.drift.ClientApiRequirements.Requirement;
-import dev.codexclient.internal.drift.SchemaDiff.Aspect;
-import dev.codexclient.internal.drift.SchemaDiff.Change;
-import dev.codexclient.internal.drift.SchemaDiff.Drift;
-import dev.codexclient.internal.drift.SchemaDiff.Op;
-import dev.codexclient.internal.drift.SchemaDiff.TypeDiff;
+import dev.codexclient.drift.internal.ClientApiRequirements.Kind;
+import dev.codexclient.drift.internal.ClientApiRequirements.Requirement;
+import dev.codexclient.drift.internal.SchemaDiff.Aspect;
+import dev.codexclient.drift.internal.SchemaDiff.Change;
+import dev.codexclient.drift.internal.SchemaDiff.Drift;
+import dev.codexclient.drift.internal.SchemaDiff.Op;
+import dev.codexclient.drift.internal.SchemaDiff.TypeDiff;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

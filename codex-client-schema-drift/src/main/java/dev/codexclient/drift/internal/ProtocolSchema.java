@@ -1,10 +1,10 @@
-package dev.codexclient.internal.drift;
+package dev.codexclient.drift.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.codexclient.internal.drift.ClientApiRequirements.Kind;
+import dev.codexclient.drift.internal.ClientApiRequirements.Kind;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;

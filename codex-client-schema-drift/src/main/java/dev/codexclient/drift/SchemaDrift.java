@@ -1,16 +1,16 @@
-package dev.codexclient.tools;
+package dev.codexclient.drift;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.codexclient.CodexVersion;
-import dev.codexclient.internal.drift.ClientApiRequirements;
-import dev.codexclient.internal.drift.ClientApiRequirements.Requirement;
-import dev.codexclient.internal.drift.DriftReport;
-import dev.codexclient.internal.drift.ProtocolSchema;
-import dev.codexclient.internal.drift.SchemaDiff;
-import dev.codexclient.internal.drift.SchemaDiff.Drift;
-import dev.codexclient.internal.drift.SchemaSources;
+import dev.codexclient.drift.internal.ClientApiRequirements;
+import dev.codexclient.drift.internal.ClientApiRequirements.Requirement;
+import dev.codexclient.drift.internal.DriftReport;
+import dev.codexclient.drift.internal.ProtocolSchema;
+import dev.codexclient.drift.internal.SchemaDiff;
+import dev.codexclient.drift.internal.SchemaDiff.Drift;
+import dev.codexclient.drift.internal.SchemaSources;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -30,13 +30,14 @@ import java.util.Set;
  * generated from, and whether it lacks anything the client API relies on.
  *
  * <pre>
- * java -cp codex-client-core.jar:codex-client-protocol.jar:jackson-*.jar:slf4j-api.jar \
- *     dev.codexclient.tools.SchemaDrift --codex /usr/local/bin/codex [--json]
+ * java -cp codex-client-schema-drift.jar:codex-client-core.jar:codex-client-protocol.jar:jackson-*.jar:slf4j-api.jar \
+ *     dev.codexclient.drift.SchemaDrift --codex /usr/local/bin/codex [--json]
+ * java -p DIR -m dev.codexclient.drift --codex /usr/local/bin/codex      (DIR: the same jars)
  * </pre>
  *
  * <p>It runs {@code codex app-server generate-json-schema --experimental} (with a private, temporary
- * {@code HOME} and {@code CODEX_HOME}) and compares the result with the pinned schema that
- * {@code codex-client-protocol} ships. Exit status: {@code 0} when the codex offers every method the client API
+ * {@code HOME} and {@code CODEX_HOME}) and compares the result with the pinned schema, which this artifact
+ * ships. Exit status: {@code 0} when the codex offers every method the client API
  * relies on, {@code 1} when it lacks one (with {@code --strict}: when anything differs), {@code 2} on a usage
  * error or when no schema could be read.
  */
@@ -74,7 +75,11 @@ public final class SchemaDrift {
     private SchemaDrift() {
     }
 
-    /** Runs the report and exits with its status. */
+    /**
+     * Runs the report and exits with its status.
+     *
+     * @param args the command line; {@code --help} lists the options
+     */
     public static void main(String[] args) {
         System.exit(run(args, System.out, System.err));
     }
@@ -82,6 +87,9 @@ public final class SchemaDrift {
     /**
      * Runs the report, printing to {@code out} and {@code err}.
      *
+     * @param args the command line, as for {@link #main(String[])}
+     * @param out  where the report (or the help text) goes
+     * @param err  where errors and warnings go
      * @return the exit status: {@link #COMPATIBLE}, {@link #INCOMPATIBLE} or {@link #ERROR}
      */
     public static int run(String[] args, PrintStream out, PrintStream err) {

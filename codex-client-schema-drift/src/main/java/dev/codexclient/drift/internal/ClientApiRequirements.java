@@ -1,4 +1,4 @@
-package dev.codexclient.internal.drift;
+package dev.codexclient.drift.internal;
 
 import dev.codexclient.protocol.ClientNotificationMethods;
 import dev.codexclient.protocol.ClientRequestMethods;
