@@ -74,12 +74,12 @@ public final class FakeCodexAppServer implements AutoCloseable {
         this.replayScript = replayScript;
         this.replayStepTimeout = replayStepTimeout;
         Journal journal = fake.journal;
-        this.wire = new WireHandler(fake.dispatcher, connection -> journal.inbound(script(connection)),
+        this.wire = new WireHandler(fake.dispatcher, connection -> journal.inbound(receiver(connection)),
                 journal::received, journal::sent, fake::recordFailure);
     }
 
     /** What the fake does with a new connection's requests: answer them as scripted, or replay a recording. */
-    private Journal.Script script(Connection connection) {
+    private Journal.Receiver receiver(Connection connection) {
         if (replayScript != null) {
             return new ReplayDriver(fake, connection, replayScript, replayStepTimeout);
         }

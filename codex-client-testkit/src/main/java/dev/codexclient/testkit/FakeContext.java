@@ -149,7 +149,7 @@ final class FakeContext {
         }
     }
 
-    /** Marks the fake closed, ends a stall, and stops its threads; false when it was closed already. */
+    /** Marks the fake closed and ends a stall; false when it was closed already. */
     boolean close() {
         if (closed) {
             return false;

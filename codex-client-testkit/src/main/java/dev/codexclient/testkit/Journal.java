@@ -24,7 +24,7 @@ import java.util.function.ToLongFunction;
 final class Journal {
 
     /** What the fake does with one connection's client messages once they are recorded. */
-    interface Script {
+    interface Receiver {
         /** The connection started; a replay starts playing. */
         default void onStarted() {
         }
@@ -67,12 +67,12 @@ final class Journal {
         return recording;
     }
 
-    /** Records the messages of one connection before {@code script} sees them. */
-    WireHandler.Inbound inbound(Script script) {
+    /** Records the messages of one connection before {@code receiver} sees them. */
+    WireHandler.Inbound inbound(Receiver receiver) {
         return new WireHandler.Inbound() {
             @Override
             public void onStarted() {
-                script.onStarted();
+                receiver.onStarted();
             }
 
             @Override
@@ -87,7 +87,7 @@ final class Journal {
                     keep(requests, request);
                     lock.notifyAll();
                 }
-                script.onRequest(request);
+                receiver.onRequest(request);
             }
 
             @Override
@@ -97,17 +97,17 @@ final class Journal {
                     keep(notifications, notification);
                     lock.notifyAll();
                 }
-                script.onNotification(notification);
+                receiver.onNotification(notification);
             }
 
             @Override
             public void onReply(RequestId id) {
-                script.onReply(id);
+                receiver.onReply(id);
             }
 
             @Override
             public void onClosed() {
-                script.onClosed();
+                receiver.onClosed();
             }
         };
     }

@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * Server requests get this connection's ids; {@code serverRequest/resolved} is rewritten to match.
  */
-final class ReplayDriver implements Journal.Script {
+final class ReplayDriver implements Journal.Receiver {
     private static final Logger LOG = LoggerFactory.getLogger(ReplayDriver.class);
 
     /** Where a recorded client request sits: the n-th request of its method. */
