@@ -1,7 +1,10 @@
 package dev.codexclient.testkit;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.codexclient.protocol.RequestId;
+import dev.codexclient.testkit.internal.fake.Connection;
+import dev.codexclient.testkit.internal.fake.Json;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -18,17 +21,30 @@ import java.util.concurrent.TimeoutException;
  * }</pre>
  */
 public final class PendingServerRequest {
-    private final FakeCodexAppServer server;
+    private final Connection connection;
     private final RequestId id;
     private final String method;
     private final JsonNode params;
     final CompletableFuture<ClientReply> reply = new CompletableFuture<>();
 
-    PendingServerRequest(FakeCodexAppServer server, RequestId id, String method, JsonNode params) {
-        this.server = server;
+    /**
+     * A request sent on {@code connection}; {@code rawReply} completes with the client's whole reply message or
+     * fails when the connection ends first.
+     */
+    PendingServerRequest(Connection connection, RequestId id, String method, JsonNode params,
+                         CompletableFuture<JsonNode> rawReply) {
+        this.connection = connection;
         this.id = id;
         this.method = method;
         this.params = params;
+        // Not thenApply: a failure must reach awaitResponse as it is, not wrapped in a CompletionException.
+        rawReply.whenComplete((message, failure) -> {
+            if (failure != null) {
+                reply.completeExceptionally(failure);
+            } else {
+                reply.complete(new ClientReply(id, message));
+            }
+        });
     }
 
     /** {@return the id the fake gave this request: integers from 0 per connection, like codex} */
@@ -79,11 +95,14 @@ public final class PendingServerRequest {
     }
 
     /**
-     * Emits {@code serverRequest/resolved {threadId, requestId}}, which codex sends once a request is settled. The
-     * thread id comes from the request's params; an empty string when it had none.
+     * Emits {@code serverRequest/resolved {threadId, requestId}} on the connection the request was sent on, as codex
+     * does once a request is settled. The thread id comes from the request's params; an empty string when it had
+     * none.
      */
     public void resolve() {
-        server.emitResolved(params.path("threadId").asText(""), id);
+        ObjectNode resolved = Json.object().put("threadId", params.path("threadId").asText(""));
+        resolved.set("requestId", Json.tree(id));
+        connection.notify("serverRequest/resolved", resolved);
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.codexclient.testkit;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.codexclient.protocol.RequestId;
+import dev.codexclient.testkit.internal.fake.Connection;
 import dev.codexclient.testkit.internal.fake.Json;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -12,6 +13,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,15 +29,15 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * Server requests get this connection's ids; {@code serverRequest/resolved} is rewritten to match.
  */
-final class ReplayDriver {
+final class ReplayDriver implements Journal.Receiver {
     private static final Logger LOG = LoggerFactory.getLogger(ReplayDriver.class);
 
     /** Where a recorded client request sits: the n-th request of its method. */
     private record Slot(String method, int ordinal) {
     }
 
-    private final FakeCodexAppServer server;
-    private final FakeCodexAppServer.Session session;
+    private final FakeContext fake;
+    private final Connection connection;
     private final ReplayScript script;
     private final Duration stepTimeout;
     private final Object lock = new Object();
@@ -50,10 +52,9 @@ final class ReplayDriver {
     private boolean clientClosed;
     private boolean finished;
 
-    ReplayDriver(FakeCodexAppServer server, FakeCodexAppServer.Session session, ReplayScript script,
-                 Duration stepTimeout) {
-        this.server = server;
-        this.session = session;
+    ReplayDriver(FakeContext fake, Connection connection, ReplayScript script, Duration stepTimeout) {
+        this.fake = fake;
+        this.connection = connection;
         this.script = script;
         this.stepTimeout = stepTimeout;
         // Slots are assigned from the whole file up front, so a response that was recorded before its request
@@ -69,7 +70,17 @@ final class ReplayDriver {
         }
     }
 
-    void onClientRequest(RecordedRequest request) {
+    @Override
+    public void onStarted() {
+        try {
+            fake.workers.execute(this::run);
+        } catch (RejectedExecutionException e) {
+            LOG.debug("fake closed before the replay started");
+        }
+    }
+
+    @Override
+    public void onRequest(RecordedRequest request) {
         boolean late;
         synchronized (lock) {
             late = finished;
@@ -83,18 +94,16 @@ final class ReplayDriver {
         }
     }
 
-    void onClientNotification(RecordedNotification notification) {
-        // Client notifications carry no dependency the replay could honour; they are recorded by the fake.
-    }
-
-    void onClientResponse(RequestId id) {
+    @Override
+    public void onReply(RequestId id) {
         synchronized (lock) {
             answeredServerRequests.add(id);
             lock.notifyAll();
         }
     }
 
-    void onClientClosed() {
+    @Override
+    public void onClosed() {
         synchronized (lock) {
             clientClosed = true;
             lock.notifyAll();
@@ -104,7 +113,7 @@ final class ReplayDriver {
     void run() {
         try {
             for (ReplayScript.Entry entry : script.entries) {
-                if (server.isClosed() || session.closed) {
+                if (fake.isClosed() || connection.isClosed()) {
                     return;
                 }
                 if (entry.sentByClient()) {
@@ -133,11 +142,11 @@ final class ReplayDriver {
     private boolean playServer(ReplayScript.Entry entry) throws InterruptedException {
         awaitReplies();
         if (entry.message() == null) {
-            server.writeRaw(session, (entry.raw() + "\n").getBytes(StandardCharsets.UTF_8));
+            connection.writeRaw((entry.raw() + "\n").getBytes(StandardCharsets.UTF_8));
             return true;
         }
         if (!entry.message().isObject()) {
-            server.writeRaw(session, (entry.message().toString() + "\n").getBytes(StandardCharsets.UTF_8));
+            connection.writeRaw((entry.message().toString() + "\n").getBytes(StandardCharsets.UTF_8));
             return true;
         }
         ObjectNode msg = (ObjectNode) entry.message().deepCopy();
@@ -145,7 +154,7 @@ final class ReplayDriver {
         boolean hasId = id != null && !id.isNull();
         if (hasId && msg.has("method")) {
             // A server request: give it this connection's next id and remember the mapping.
-            PendingServerRequest pending = server.sendRequestOn(session, msg.get("method").asText(),
+            PendingServerRequest pending = fake.sendRequest(connection, msg.get("method").asText(),
                     msg.has("params") ? msg.get("params") : Json.object());
             synchronized (lock) {
                 serverIds.put(id.toString(), pending.id());
@@ -155,7 +164,7 @@ final class ReplayDriver {
         if (hasId) {
             Slot slot = recordedRequests.get(id.toString());
             if (slot == null) {
-                server.recordFailure(new AssertionError("replay of " + script.source + " line "
+                fake.recordFailure(new AssertionError("replay of " + script.source + " line "
                         + entry.lineNumber() + " answers request id " + id + ", which the recording never sent"));
             } else {
                 RequestId live = awaitLiveRequest(slot, entry);
@@ -175,7 +184,7 @@ final class ReplayDriver {
                 ((ObjectNode) msg.get("params")).set("requestId", Json.tree(live));
             }
         }
-        server.write(session, msg);
+        connection.write(msg);
         return true;
     }
 
@@ -189,7 +198,7 @@ final class ReplayDriver {
                 }
                 long left = (deadline - System.nanoTime()) / 1_000_000;
                 if (left <= 0 || clientClosed) {
-                    server.recordFailure(new AssertionError("replay of " + script.source + " diverged at line "
+                    fake.recordFailure(new AssertionError("replay of " + script.source + " diverged at line "
                             + entry.lineNumber() + ": the client did not send request " + slot.method() + " #"
                             + (slot.ordinal() + 1) + (clientClosed ? " before disconnecting" : " within "
                             + stepTimeout) + "; it sent " + liveByMethod.keySet()));
@@ -208,7 +217,7 @@ final class ReplayDriver {
                 while (live != null && !answeredServerRequests.contains(live)) {
                     long left = (deadline - System.nanoTime()) / 1_000_000;
                     if (left <= 0 || clientClosed) {
-                        server.recordFailure(new AssertionError("replay of " + script.source + " diverged at line "
+                        fake.recordFailure(new AssertionError("replay of " + script.source + " diverged at line "
                                 + reply.lineNumber() + ": the client did not answer server request " + live));
                         break;
                     }
@@ -235,14 +244,14 @@ final class ReplayDriver {
     }
 
     private void unmatched(RecordedRequest request) {
-        server.recordFailure(new AssertionError("replay of " + script.source + " has no answer for the client's "
+        fake.recordFailure(new AssertionError("replay of " + script.source + " has no answer for the client's "
                 + request.method() + " request (id " + request.id() + ")"));
-        if (!session.closed && !server.isClosed()) {
+        if (!connection.isClosed() && !fake.isClosed()) {
             ObjectNode msg = Json.object();
             msg.set("id", Json.tree(request.id()));
             msg.putObject("error").put("code", -32603)
                     .put("message", "fake replay: the recording has no answer for " + request.method());
-            server.write(session, msg);
+            connection.write(msg);
         }
     }
 }

@@ -1,10 +1,8 @@
 package dev.codexclient.testkit;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.codexclient.testkit.internal.model.SseWriter;
 import dev.codexclient.transport.StdioTransport;
 import java.io.IOException;
 import java.io.InputStream;
@@ -69,7 +67,7 @@ public final class ScriptedModelServer implements AutoCloseable {
     private final List<ModelRequest> unmatched = new ArrayList<>();
     private final LinkedBlockingQueue<ModelRequest> untaken = new LinkedBlockingQueue<>();
     private final CountDownLatch closed = new CountDownLatch(1);
-    private final AtomicInteger ids = new AtomicInteger();
+    private final ResponsesStream stream = new ResponsesStream(MODEL);
     private IsolatedHome isolatedHome;
 
     private record Rule(Predicate<ModelRequest> predicate, Deque<ModelStep> steps, boolean repeat) {
@@ -423,68 +421,9 @@ public final class ScriptedModelServer implements AutoCloseable {
         exchange.getResponseHeaders().set("content-type", "text/event-stream");
         exchange.getResponseHeaders().set("cache-control", "no-cache");
         exchange.sendResponseHeaders(200, 0);
-        OutputStream out = exchange.getResponseBody();
-        SseWriter sse = new SseWriter(out);
-        String responseId = "resp_" + ids.incrementAndGet();
-        ObjectNode created = ModelStep.JSON.createObjectNode();
-        created.putObject("response").put("id", responseId).put("object", "response").put("status", "in_progress")
-                .put("model", MODEL);
-        sse.event("response.created", created);
-        ArrayNode done = ModelStep.JSON.createArrayNode();
-        int index = 0;
-        for (ModelStep.Output output : step.outputItems()) {
-            ObjectNode item = output instanceof ModelStep.Message message
-                    ? streamMessage(sse, index, message, step.chunkCodePoints())
-                    : streamCall(sse, index, (ModelStep.FunctionCall) output);
-            done.add(item);
-            index++;
+        try (OutputStream out = exchange.getResponseBody()) {
+            stream.write(out, step);
         }
-        ObjectNode completed = ModelStep.JSON.createObjectNode();
-        ObjectNode response = completed.putObject("response").put("id", responseId).put("object", "response")
-                .put("status", "completed").put("model", MODEL);
-        response.set("output", done);
-        ObjectNode usage = response.putObject("usage");
-        usage.put("input_tokens", step.inputTokens());
-        usage.putObject("input_tokens_details").put("cached_tokens", step.cachedInputTokens());
-        usage.put("output_tokens", step.outputTokens());
-        usage.putObject("output_tokens_details").put("reasoning_tokens", step.reasoningTokens());
-        usage.put("total_tokens", step.inputTokens() + step.outputTokens());
-        sse.event("response.completed", completed);
-        out.close();
-    }
-
-    private ObjectNode streamMessage(SseWriter sse, int index, ModelStep.Message message, int chunkCodePoints)
-            throws IOException {
-        String itemId = "msg_" + ids.incrementAndGet();
-        ObjectNode added = ModelStep.JSON.createObjectNode().put("output_index", index);
-        added.putObject("item").put("type", "message").put("id", itemId).put("role", "assistant")
-                .put("status", "in_progress").putArray("content");
-        sse.event("response.output_item.added", added);
-        for (String chunk : ModelStep.chunks(message.text(), chunkCodePoints)) {
-            ObjectNode delta = ModelStep.JSON.createObjectNode().put("item_id", itemId).put("output_index", index)
-                    .put("content_index", 0).put("delta", chunk);
-            sse.event("response.output_text.delta", delta);
-        }
-        ObjectNode item = ModelStep.JSON.createObjectNode().put("type", "message").put("id", itemId)
-                .put("role", "assistant").put("status", "completed");
-        item.putArray("content").addObject().put("type", "output_text").put("text", message.text())
-                .putArray("annotations");
-        ObjectNode doneEvent = ModelStep.JSON.createObjectNode().put("output_index", index);
-        doneEvent.set("item", item);
-        sse.event("response.output_item.done", doneEvent);
-        return item;
-    }
-
-    private ObjectNode streamCall(SseWriter sse, int index, ModelStep.FunctionCall call) throws IOException {
-        int id = ids.incrementAndGet();
-        String callId = call.callId().orElse("call_" + id);
-        ObjectNode item = ModelStep.JSON.createObjectNode().put("type", "function_call").put("id", "fc_" + id)
-                .put("call_id", callId).put("name", call.name()).put("arguments", call.argumentsJson())
-                .put("status", "completed");
-        ObjectNode doneEvent = ModelStep.JSON.createObjectNode().put("output_index", index);
-        doneEvent.set("item", item);
-        sse.event("response.output_item.done", doneEvent);
-        return item;
     }
 
     private static void sendError(HttpExchange exchange, int status, String message) throws IOException {

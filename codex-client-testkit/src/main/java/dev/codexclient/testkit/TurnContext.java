@@ -3,6 +3,7 @@ package dev.codexclient.testkit;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.codexclient.testkit.internal.fake.Connection;
 import dev.codexclient.testkit.internal.fake.Json;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,8 +31,8 @@ final class TurnContext {
         }
     }
 
-    private final FakeCodexAppServer server;
-    private final FakeCodexAppServer.Session session;
+    private final FakeContext fake;
+    private final Connection connection;
     private final String threadId;
     private final String turnId;
     private final String cwd;
@@ -41,10 +42,10 @@ final class TurnContext {
     private final long startedNanos = System.nanoTime();
     volatile boolean interruptRequested;
 
-    TurnContext(FakeCodexAppServer server, FakeCodexAppServer.Session session, String threadId, String turnId,
-                String cwd, JsonNode input) {
-        this.server = server;
-        this.session = session;
+    TurnContext(FakeContext fake, Connection connection, String threadId, String turnId, String cwd,
+                JsonNode input) {
+        this.fake = fake;
+        this.connection = connection;
         this.threadId = threadId;
         this.turnId = turnId;
         this.cwd = cwd;
@@ -69,7 +70,7 @@ final class TurnContext {
     }
 
     String nextItemId(String prefix) {
-        return server.nextId(prefix);
+        return fake.nextId(prefix);
     }
 
     /** The turn object as {@code turn/start}, {@code turn/started} and {@code turn/completed} carry it. */
@@ -96,18 +97,18 @@ final class TurnContext {
 
     void emit(String method, JsonNode params) {
         checkInterrupted();
-        server.awaitNotStalled(this::stopped);
+        fake.awaitNotStalled(this::stopped);
         if (stopped()) {
             throw new Stop();
         }
-        server.emitOn(session, method, params);
+        connection.notify(method, params);
     }
 
     /** Emits without checking for an interrupt; used for the closing messages of an interrupted turn. */
     private void emitFinal(String method, JsonNode params) {
-        server.awaitNotStalled(() -> server.isClosed() || session.closed);
-        if (!server.isClosed() && !session.closed) {
-            server.emitOn(session, method, params);
+        fake.awaitNotStalled(() -> fake.isClosed() || connection.isClosed());
+        if (!fake.isClosed() && !connection.isClosed()) {
+            connection.notify(method, params);
         }
     }
 
@@ -130,7 +131,7 @@ final class TurnContext {
 
     void tokenUsage(long input, long cached, long output, long reasoning) {
         ObjectNode last = breakdown(input, cached, output, reasoning);
-        long[] total = server.addTokenUsage(threadId, input, cached, output, reasoning);
+        long[] total = fake.store.addTokenUsage(threadId, input, cached, output, reasoning);
         ObjectNode usage = Json.object();
         usage.set("total", breakdown(total[0], total[1], total[2], total[3]));
         usage.set("last", last);
@@ -147,7 +148,7 @@ final class TurnContext {
     }
 
     boolean stopped() {
-        return interruptRequested || session.closed || server.isClosed();
+        return interruptRequested || connection.isClosed() || fake.isClosed();
     }
 
     void checkInterrupted() {
@@ -178,13 +179,13 @@ final class TurnContext {
      */
     Optional<ClientReply> request(String method, ObjectNode params, Consumer<ClientReply> onReply) {
         checkInterrupted();
-        server.awaitNotStalled(this::stopped);
+        fake.awaitNotStalled(this::stopped);
         boolean approval = method.endsWith("requestApproval");
         if (approval) {
             setStatus(true);
         }
-        PendingServerRequest pending = server.sendRequestOn(session, method, params);
-        long deadline = System.nanoTime() + server.serverRequestTimeout().toNanos();
+        PendingServerRequest pending = fake.sendRequest(connection, method, params);
+        long deadline = System.nanoTime() + fake.serverRequestTimeout().toNanos();
         ClientReply reply = null;
         try {
             while (reply == null) {
@@ -196,9 +197,9 @@ final class TurnContext {
                         throw new Stop();
                     }
                     if (System.nanoTime() > deadline) {
-                        server.recordFailure(new AssertionError("the client did not answer " + method + " (id "
-                                + pending.id() + ") within " + server.serverRequestTimeout()));
-                        session.pending.remove(pending.id());
+                        fake.recordFailure(new AssertionError("the client did not answer " + method + " (id "
+                                + pending.id() + ") within " + fake.serverRequestTimeout()));
+                        connection.forget(pending.id());
                         emitFinal("serverRequest/resolved", resolved(pending));
                         return Optional.empty();
                     }
@@ -218,7 +219,7 @@ final class TurnContext {
         try {
             onReply.accept(reply);
         } catch (Throwable t) {
-            server.recordFailure(t);
+            fake.recordFailure(t);
         }
         return Optional.of(reply);
     }
@@ -284,7 +285,7 @@ final class TurnContext {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
-            if (server.isClosed() || session.closed) {
+            if (fake.isClosed() || connection.isClosed()) {
                 return;
             }
             if (script.ending == TurnScript.Ending.NEVER) {
@@ -293,13 +294,13 @@ final class TurnContext {
             }
             status = "interrupted";
         } catch (RuntimeException e) {
-            server.recordFailure(e);
+            fake.recordFailure(e);
             status = "failed";
             error = Json.object().put("message", "fake turn script failed: " + e);
         }
         ObjectNode completed = Json.object().put("threadId", threadId);
         ObjectNode ended = turnNode(status, error, true);
-        server.turnEnded(threadId, ended, userText());
+        fake.store.turnEnded(threadId, ended, userText());
         completed.set("turn", ended);
         emitFinal("turn/completed", completed);
         ObjectNode idle = Json.object().put("threadId", threadId);
@@ -328,7 +329,7 @@ final class TurnContext {
     }
 
     private void hangUntilClosed() {
-        while (!server.isClosed() && !session.closed) {
+        while (!fake.isClosed() && !connection.isClosed()) {
             sleepQuietly(50);
         }
     }

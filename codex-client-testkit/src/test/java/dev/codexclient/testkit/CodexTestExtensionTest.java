@@ -74,6 +74,14 @@ class CodexTestExtensionTest {
     }
 
     @Test
+    void theFakeCanBeGivenOtherSettingsThroughAResourceFactory() {
+        TestExecutionSummary summary = run(UnrecordedFakeCase.class);
+        assertThat(summary.getTestsSucceededCount()).as(failureMessages(summary)).isEqualTo(1);
+        assertThat(UnrecordedFakeCase.seen.recording()).isEqualTo(Recording.off());
+        assertThat(UnrecordedFakeCase.seen.isClosed()).isTrue();
+    }
+
+    @Test
     void extraResourcesAreInjectedAndClosed() {
         TestExecutionSummary summary = run(ResourceCase.class);
         assertThat(summary.getTestsSucceededCount()).as(failureMessages(summary)).isEqualTo(1);
@@ -199,6 +207,22 @@ class CodexTestExtensionTest {
         @Test
         void usesIt(Resource r, FakeCodexAppServer fake) {
             resource = r;
+            assertThat(codex.fake()).isSameAs(fake);
+        }
+    }
+
+    static class UnrecordedFakeCase {
+        static volatile FakeCodexAppServer seen;
+
+        @RegisterExtension
+        final CodexTestExtension codex = CodexTestExtension.builder()
+                .resource(FakeCodexAppServer.class,
+                        ctx -> FakeCodexAppServer.builder().recording(Recording.off()).build())
+                .build();
+
+        @Test
+        void usesIt(FakeCodexAppServer fake) {
+            seen = fake;
             assertThat(codex.fake()).isSameAs(fake);
         }
     }

@@ -32,16 +32,36 @@ public final class InMemoryLink implements ServerLink {
     private final LinkedBlockingQueue<Object> toClient = new LinkedBlockingQueue<>();
     private final AtomicBoolean stdoutClosed = new AtomicBoolean();
     private final AtomicBoolean stdinClosed = new AtomicBoolean();
-    private final ClientTransport client = new ClientTransport();
+    /**
+     * The client's end until {@link #takeClientTransport()} hands it out: from then on only the client holds it, so
+     * the fake, which keeps this server end, never keeps a client reachable (the client's transport holds its
+     * message sink, and through it the whole client).
+     */
+    private ClientTransport client = new ClientTransport();
     private volatile Listener listener;
 
-    /** Creates a connected pair and returns the server end; {@link #clientTransport()} is the other end. */
+    /**
+     * Creates a connected pair and returns the server end; {@link #takeClientTransport()} hands out the other end.
+     *
+     * @return the server end
+     */
     public static InMemoryLink create() {
         return new InMemoryLink();
     }
 
-    public Transport clientTransport() {
-        return client;
+    /**
+     * Hands out the client's end; this link keeps no reference to it.
+     *
+     * @return the client's end
+     * @throws IllegalStateException when it was handed out already
+     */
+    public synchronized Transport takeClientTransport() {
+        ClientTransport c = client;
+        if (c == null) {
+            throw new IllegalStateException("the client end of " + describe() + " was handed out already");
+        }
+        client = null;
+        return c;
     }
 
     @Override
