@@ -176,7 +176,7 @@ public final class CodexClient implements AutoCloseable {
     }
 
     /** The connection of the moment; replaced after a loss when a restart policy is set. */
-    private final CurrentConnection live;
+    private final ConnectionSupervisor live;
     /** The client's bound on close(); null to leave it to the transport's own close timeout. */
     private final Duration closeTimeout;
     private final ObjectMapper mapper = ProtocolJson.mapper();
@@ -239,9 +239,9 @@ public final class CodexClient implements AutoCloseable {
         boolean connectionOwnsCallbacks = ownsCallbacks && b.restartPolicy == null;
         JsonWireCodec codec = new JsonWireCodec(mapper);
         Session session = new Session();
-        ServerRequestEvents serverRequestEvents = events.enabled()
-                ? new ServerRequestEvents(events, scheduler, router) : null;
-        this.live = new CurrentConnection(transport, b.restartPolicy, b.transports(), (t, handler) -> new RpcConnection(
+        ServerRequestTelemetry serverRequestEvents = events.enabled()
+                ? new ServerRequestTelemetry(events, scheduler, router) : null;
+        this.live = new ConnectionSupervisor(transport, b.restartPolicy, b.transports(), (t, handler) -> new RpcConnection(
                 t, codec, settings, callbacks, connectionOwnsCallbacks, scheduler, redactor::redact, handler, events,
                 serverRequestEvents),
                 session, scheduler, b.requestTimeout, held, events, new Restorer(session), callbacks, ownsCallbacks);
@@ -308,7 +308,7 @@ public final class CodexClient implements AutoCloseable {
     }
 
     /** What the client does when its connection is restored or ends for good. */
-    private final class Restorer implements CurrentConnection.Client {
+    private final class Restorer implements ConnectionSupervisor.Client {
         private final Session session;
 
         Restorer(Session session) {

@@ -17,11 +17,11 @@ import java.util.concurrent.CompletableFuture;
  * Experimental methods fail fast unless the client was built with {@code experimentalApi(true)}.
  */
 public final class CodexRpc implements ClientRequestApi {
-    private final CurrentConnection connection;
+    private final ConnectionSupervisor connection;
     private final boolean experimentalApi;
     private final Duration timeout;
 
-    CodexRpc(CurrentConnection connection, boolean experimentalApi, Duration timeout) {
+    CodexRpc(ConnectionSupervisor connection, boolean experimentalApi, Duration timeout) {
         this.connection = connection;
         this.experimentalApi = experimentalApi;
         this.timeout = timeout;

@@ -165,11 +165,11 @@ public final class CodexThread {
 
     /** A turn whose start request is on its way. */
     private final class StartingTurn {
-        final ThreadRouter router;
+        final ThreadState router;
         final CodexTurn turn;
         final CompletableFuture<TurnStartResponse> response;
 
-        StartingTurn(ThreadRouter router, CodexTurn turn, CompletableFuture<TurnStartResponse> response) {
+        StartingTurn(ThreadState router, CodexTurn turn, CompletableFuture<TurnStartResponse> response) {
             this.router = router;
             this.turn = turn;
             this.response = response;
@@ -208,7 +208,7 @@ public final class CodexThread {
             throw new IllegalArgumentException("TurnStartParams.threadId is " + params.threadId()
                     + ", not this thread's id " + id);
         }
-        ThreadRouter router = client.held().hold(this);
+        ThreadState router = client.held().hold(this);
         CodexTurn turn = new CodexTurn(this, client, router);
         // Registered before the request leaves, so events racing the response are held for this turn.
         if (!router.starting(turn)) {
@@ -476,7 +476,7 @@ public final class CodexThread {
      */
     public Subscription onEvent(Consumer<? super ServerNotification> listener) {
         Objects.requireNonNull(listener, "listener");
-        ThreadRouter router = client.held().hold(this);
+        ThreadState router = client.held().hold(this);
         Listeners.Entry<ServerNotification> entry = router.listeners.entry(listener, () -> client.held().unhold(router));
         router.listeners.add(entry);
         return entry;
@@ -484,7 +484,7 @@ public final class CodexThread {
 
     /** Like {@link #onEvent}, with {@code onEnd} told why when the client lets go of the thread. */
     Subscription subscribe(Consumer<? super ServerNotification> listener, Consumer<Throwable> onEnd) {
-        ThreadRouter router = client.held().hold(this);
+        ThreadState router = client.held().hold(this);
         Listeners.Entry<ServerNotification> entry = router.listeners.entry(listener,
                 () -> client.held().unhold(router), onEnd);
         router.listeners.add(entry);

@@ -70,7 +70,7 @@ public final class CodexTurn {
 
     private final CodexThread thread;
     private final CodexClient client;
-    private final ThreadRouter router;
+    private final ThreadState router;
     /** Set when the turn/start response names the turn, before the handle is handed out. */
     private volatile String id;
     private final CompletableFuture<TurnResult> result = new CompletableFuture<>();
@@ -79,9 +79,9 @@ public final class CodexTurn {
     /** Set once, by whichever ending comes first (completion, stall, failure). */
     private final AtomicBoolean ended = new AtomicBoolean();
     /** Events that arrived before the turn was claimed, handed over by {@link #bind}. */
-    private volatile List<ThreadRouter.Held> early = List.of();
+    private volatile List<ThreadState.Held> early = List.of();
 
-    // Everything below is touched only from the thread's delivery lane (see ThreadRouter), hence no locking.
+    // Everything below is touched only from the thread's delivery lane (see ThreadState), hence no locking.
     private boolean earlyDelivered;
     private final ArrayDeque<Replayed> replay = new ArrayDeque<>();
     private long replayBytes;
@@ -102,17 +102,17 @@ public final class CodexTurn {
     private volatile Scheduler.Task graceTask;
     private volatile TurnWatchdog watchdog;
     /** The turn's events; null without an event listener, so that no event is built. */
-    private final TurnEvents events;
+    private final TurnTelemetry events;
 
     /** An event in the replay buffer, with its approximate size (the length of its line). */
     private record Replayed(ServerNotification event, int bytes) {
     }
 
-    CodexTurn(CodexThread thread, CodexClient client, ThreadRouter router) {
+    CodexTurn(CodexThread thread, CodexClient client, ThreadState router) {
         this.thread = thread;
         this.client = client;
         this.router = router;
-        this.events = client.events().enabled() ? new TurnEvents(client.events(), client.scheduler()) : null;
+        this.events = client.events().enabled() ? new TurnTelemetry(client.events(), client.scheduler()) : null;
     }
 
     /** {@return the turn id, as the server assigned it} */
@@ -528,7 +528,7 @@ public final class CodexTurn {
      * Called (under the router's lock) when the server told us the turn id, before the handle is handed out:
      * {@code earlyEvents} arrived before that and are delivered ahead of any later event.
      */
-    void bind(String turnId, List<ThreadRouter.Held> earlyEvents) {
+    void bind(String turnId, List<ThreadState.Held> earlyEvents) {
         this.early = List.copyOf(earlyEvents);
         this.id = turnId;
         if (events != null) {
@@ -557,9 +557,9 @@ public final class CodexTurn {
             return;
         }
         earlyDelivered = true;
-        List<ThreadRouter.Held> held = early;
+        List<ThreadState.Held> held = early;
         early = List.of();
-        for (ThreadRouter.Held h : held) {
+        for (ThreadState.Held h : held) {
             handle(h.event(), h.bytes());
         }
     }

@@ -1,4 +1,4 @@
-package dev.codexclient;
+package dev.codexclient.internal.json;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.codexclient.protocol.ProtocolJson;

@@ -1,4 +1,4 @@
-package dev.codexclient;
+package dev.codexclient.internal.requests;
 
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;

@@ -1,4 +1,4 @@
-package dev.codexclient;
+package dev.codexclient.pool;
 
 import dev.codexclient.errors.CodexPoolRejectedException;
 import dev.codexclient.internal.rpc.RpcConnection;

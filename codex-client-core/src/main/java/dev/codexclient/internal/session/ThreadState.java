@@ -1,4 +1,4 @@
-package dev.codexclient;
+package dev.codexclient.internal.session;
 
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.ThreadInfo;
@@ -30,8 +30,8 @@ import org.slf4j.LoggerFactory;
  * turn is starting, then handed to the turn ahead of any later event when it is claimed. The hold is bounded in
  * events and bytes.
  */
-final class ThreadRouter {
-    private static final Logger LOG = LoggerFactory.getLogger(ThreadRouter.class);
+final class ThreadState {
+    private static final Logger LOG = LoggerFactory.getLogger(ThreadState.class);
     private static final int MAX_UNCLAIMED_EVENTS = 10_000;
 
     /** An event held for a turn not yet claimed. */
@@ -54,7 +54,7 @@ final class ThreadRouter {
     private long unclaimedBytes;
     private boolean closed;
 
-    ThreadRouter(CodexClient client, CodexThread handle, long maxUnclaimedBytes) {
+    ThreadState(CodexClient client, CodexThread handle, long maxUnclaimedBytes) {
         this.client = client;
         this.handle = handle;
         this.id = handle.id();

@@ -1,4 +1,4 @@
-package dev.codexclient;
+package dev.codexclient.internal.session;
 
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.events.TokenCounts;
@@ -20,7 +20,7 @@ import java.util.Optional;
  * <p>Threading: {@link #named} on the thread that claims the turn, {@link #usage} on the turn's lane,
  * {@link #ended} wherever the turn ends; the start and the end agree under this object's lock.
  */
-final class TurnEvents {
+final class TurnTelemetry {
     private final EventEmitter emitter;
     private final Scheduler scheduler;
     /** When the client sent turn/start, on the scheduler's clock. */
@@ -31,7 +31,7 @@ final class TurnEvents {
     private TurnStarted started;
     private boolean ended;
 
-    TurnEvents(EventEmitter emitter, Scheduler scheduler) {
+    TurnTelemetry(EventEmitter emitter, Scheduler scheduler) {
         this.emitter = emitter;
         this.scheduler = scheduler;
         this.startNanos = scheduler.nanoTime();

@@ -1,4 +1,4 @@
-package dev.codexclient;
+package dev.codexclient.internal.session;
 
 import dev.codexclient.errors.CodexDeadlockException;
 import dev.codexclient.errors.CodexException;
@@ -21,11 +21,11 @@ import java.util.function.Supplier;
  * thread's stack attached.
  */
 final class Waits {
-    private final CurrentConnection connection;
+    private final ConnectionSupervisor connection;
     private final Scheduler scheduler;
     private final Duration requestTimeout;
 
-    Waits(CurrentConnection connection, Scheduler scheduler, Duration requestTimeout) {
+    Waits(ConnectionSupervisor connection, Scheduler scheduler, Duration requestTimeout) {
         this.connection = connection;
         this.scheduler = scheduler;
         this.requestTimeout = requestTimeout;

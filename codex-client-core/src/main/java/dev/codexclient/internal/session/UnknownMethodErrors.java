@@ -1,4 +1,4 @@
-package dev.codexclient;
+package dev.codexclient.internal.session;
 
 import dev.codexclient.errors.CodexMethodNotSupportedException;
 import dev.codexclient.errors.CodexRpcException;

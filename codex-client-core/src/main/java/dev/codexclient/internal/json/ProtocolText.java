@@ -1,4 +1,4 @@
-package dev.codexclient;
+package dev.codexclient.internal.json;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.codexclient.protocol.ProtocolJson;

@@ -1,4 +1,4 @@
-package dev.codexclient;
+package dev.codexclient.internal.requests;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,4 +1,4 @@
-package dev.codexclient;
+package dev.codexclient.internal.session;
 
 import dev.codexclient.internal.rpc.RpcConnection;
 import dev.codexclient.internal.time.Scheduler;

@@ -1,4 +1,4 @@
-package dev.codexclient;
+package dev.codexclient.internal.session;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;

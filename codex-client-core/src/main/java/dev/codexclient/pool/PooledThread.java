@@ -1,4 +1,4 @@
-package dev.codexclient;
+package dev.codexclient.pool;
 
 import dev.codexclient.protocol.TurnStartParams;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.codexclient;
+package dev.codexclient.internal.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.codexclient;
+package dev.codexclient.internal.session;
 
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.protocol.ServerNotification;
@@ -11,7 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
 
 /**
- * The codex threads a client holds, each with its {@link ThreadRouter}. A thread is held while something needs
+ * The codex threads a client holds, each with its {@link ThreadState}. A thread is held while something needs
  * it: a turn starting or running, or an open thread subscription; the last release lets go of it. Threads the
  * server stops serving (archived, unsubscribed, closed) are let go of at once. So a client that runs thousands of
  * threads over weeks keeps state for the busy ones only.
@@ -22,7 +22,7 @@ import java.util.function.BiFunction;
 final class HeldThreads {
     private final CodexClient client;
     private final long maxUnclaimedBytes;
-    private final Map<String, ThreadRouter> routers = new ConcurrentHashMap<>();
+    private final Map<String, ThreadState> routers = new ConcurrentHashMap<>();
 
     HeldThreads(CodexClient client, long maxUnclaimedBytes) {
         this.client = client;
@@ -31,27 +31,27 @@ final class HeldThreads {
 
     /** The handle of a held thread. */
     Optional<CodexThread> handle(String threadId) {
-        ThreadRouter r = routers.get(threadId);
+        ThreadState r = routers.get(threadId);
         return r == null ? Optional.empty() : Optional.of(r.handle);
     }
 
     /** The handle for a thread the server described: the held one if the thread is held, else a new one. */
     CodexThread handleFor(ThreadInfo t) {
-        ThreadRouter r = routers.get(t.id());
+        ThreadState r = routers.get(t.id());
         return r != null ? r.handle : new CodexThread(client, t);
     }
 
     /** Takes hold of a thread: its router exists (or is created) and stays until every hold is released. */
-    ThreadRouter hold(CodexThread handle) {
+    ThreadState hold(CodexThread handle) {
         return routers.compute(handle.id(), (id, r) -> {
-            ThreadRouter held = r != null ? r : new ThreadRouter(client, handle, maxUnclaimedBytes);
+            ThreadState held = r != null ? r : new ThreadState(client, handle, maxUnclaimedBytes);
             held.holds++;
             return held;
         });
     }
 
     /** Releases one hold; the last one lets go of the thread (a finished, idle thread). */
-    void unhold(ThreadRouter router) {
+    void unhold(ThreadState router) {
         routers.computeIfPresent(router.id, (id, r) -> r != router || --r.holds > 0 ? r : null);
     }
 
@@ -64,7 +64,7 @@ final class HeldThreads {
     }
 
     private void releaseNow(String threadId, String why) {
-        ThreadRouter r = routers.remove(threadId);
+        ThreadState r = routers.remove(threadId);
         if (r != null) {
             r.close(new CodexException("thread " + threadId + " " + why + "; its turns can no longer complete"));
         }
@@ -72,7 +72,7 @@ final class HeldThreads {
 
     /** Routes an event of {@code threadId} to the thread's listeners and turns. Runs on the thread's lane. */
     void dispatch(String threadId, String turnId, ServerNotification event, int bytes) {
-        ThreadRouter router = routers.get(threadId);
+        ThreadState router = routers.get(threadId);
         if (router != null) {
             router.dispatch(turnId, event, bytes);
         }
@@ -88,10 +88,10 @@ final class HeldThreads {
 
     /**
      * A held thread was resumed on a restored connection: its turns that were running at the loss are settled from
-     * the server's report (see {@link ThreadRouter#reconcile}).
+     * the server's report (see {@link ThreadState#reconcile}).
      */
     void resumed(ThreadInfo onServer, BiFunction<String, String, ? extends Throwable> lost) {
-        ThreadRouter r = routers.get(onServer.id());
+        ThreadState r = routers.get(onServer.id());
         if (r != null) {
             r.reconcile(onServer, lost);
         }
@@ -105,7 +105,7 @@ final class HeldThreads {
     /** The connection ended: lets go of every thread, failing their turns with {@code cause}. */
     void releaseAll(Throwable cause) {
         for (String id : new ArrayList<>(routers.keySet())) {
-            ThreadRouter r = routers.remove(id);
+            ThreadState r = routers.remove(id);
             if (r != null) {
                 r.close(cause);
             }

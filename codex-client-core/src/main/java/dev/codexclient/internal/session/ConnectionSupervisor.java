@@ -1,4 +1,4 @@
-package dev.codexclient;
+package dev.codexclient.internal.session;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.codexclient.errors.CodexException;
@@ -56,8 +56,8 @@ import org.slf4j.LoggerFactory;
  * <p>Threading: losses are reported on the lost connection's delivery lane; attempts run on the callback executor.
  * The current generation is read without locks; each generation's loss is handled once.
  */
-final class CurrentConnection {
-    private static final Logger LOG = LoggerFactory.getLogger(CurrentConnection.class);
+final class ConnectionSupervisor {
+    private static final Logger LOG = LoggerFactory.getLogger(ConnectionSupervisor.class);
 
     /** What the client does at the edges of a connection's life. */
     interface Client {
@@ -122,7 +122,7 @@ final class CurrentConnection {
      * @param open       builds the dispatcher of a connection over its transport
      * @param session    the client's handling of what a connection receives
      */
-    CurrentConnection(Transport first, RestartPolicy policy, Supplier<? extends Transport> transports,
+    ConnectionSupervisor(Transport first, RestartPolicy policy, Supplier<? extends Transport> transports,
                       BiFunction<Transport, RpcConnection.Handler, RpcConnection> open, RpcConnection.Handler session,
                       Scheduler scheduler, Duration requestTimeout, HeldThreads held, EventEmitter events,
                       Client client, ExecutorService callbacks, boolean ownsCallbacks) {

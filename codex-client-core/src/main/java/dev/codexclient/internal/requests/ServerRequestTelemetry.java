@@ -1,4 +1,4 @@
-package dev.codexclient;
+package dev.codexclient.internal.requests;
 
 import dev.codexclient.events.ServerRequestHandled;
 import dev.codexclient.events.ServerRequestOutcome;
@@ -15,12 +15,12 @@ import java.util.Optional;
  * or policy, by the client's default, failed, or abandoned; with the approval decision an answer carries. Exists
  * only for a client with an event listener.
  */
-final class ServerRequestEvents implements ServerRequestObserver {
+final class ServerRequestTelemetry implements ServerRequestObserver {
     private final EventEmitter emitter;
     private final Scheduler scheduler;
     private final ServerRequestRouter router;
 
-    ServerRequestEvents(EventEmitter emitter, Scheduler scheduler, ServerRequestRouter router) {
+    ServerRequestTelemetry(EventEmitter emitter, Scheduler scheduler, ServerRequestRouter router) {
         this.emitter = emitter;
         this.scheduler = scheduler;
         this.router = router;
