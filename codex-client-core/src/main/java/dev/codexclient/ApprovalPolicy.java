@@ -1,13 +1,14 @@
 package dev.codexclient;
 
+import dev.codexclient.internal.requests.SyncApprovalPolicy;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
  * Decides approvals codex asks for, asynchronously like every other handler: it returns a stage that completes
- * with the {@link ApprovalDecision}. Register one for every kind with {@link CodexClient.Builder#approvals}, or for
- * one kind with {@link CodexClient.Builder#onCommandApproval} or {@link CodexClient.Builder#onFileChangeApproval};
+ * with the {@link ApprovalDecision}. Register one for every kind with {@link CodexClientBuilder#approvals}, or for
+ * one kind with {@link CodexClientBuilder#onCommandApproval} or {@link CodexClientBuilder#onFileChangeApproval};
  * {@code R} is the kind of request it decides ({@link ApprovalRequest} for all of them). Without any policy the
  * client declines everything.
  *

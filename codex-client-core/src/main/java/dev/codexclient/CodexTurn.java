@@ -3,6 +3,14 @@ package dev.codexclient;
 import dev.codexclient.errors.CodexDeadlockException;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexTimeoutException;
+import dev.codexclient.internal.session.ClientRuntime;
+import dev.codexclient.internal.session.FlowPublishers;
+import dev.codexclient.internal.session.Listeners;
+import dev.codexclient.internal.session.RoutedTurn;
+import dev.codexclient.internal.session.ThreadState;
+import dev.codexclient.internal.session.TurnTelemetry;
+import dev.codexclient.internal.session.TurnWatchdog;
+import dev.codexclient.internal.session.WaitGuardedFuture;
 import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.protocol.AgentMessageDeltaNotification;
 import dev.codexclient.protocol.CommandExecutionOutputDeltaNotification;
@@ -69,7 +77,9 @@ public final class CodexTurn {
     private static final Duration INTERRUPT_WAITS_FOR_START = Duration.ofSeconds(2);
 
     private final CodexThread thread;
-    private final CodexClient client;
+    private final ClientRuntime runtime;
+    /** What the runtime routes this turn's events to and settles it with. */
+    private final Routed routed = new Routed();
     private final ThreadState router;
     /** Set when the turn/start response names the turn, before the handle is handed out. */
     private volatile String id;
@@ -108,11 +118,16 @@ public final class CodexTurn {
     private record Replayed(ServerNotification event, int bytes) {
     }
 
-    CodexTurn(CodexThread thread, CodexClient client, ThreadState router) {
+    CodexTurn(CodexThread thread, ClientRuntime runtime, ThreadState router) {
         this.thread = thread;
-        this.client = client;
+        this.runtime = runtime;
         this.router = router;
-        this.events = client.events().enabled() ? new TurnTelemetry(client.events(), client.scheduler()) : null;
+        this.events = runtime.events().enabled() ? new TurnTelemetry(runtime.events(), runtime.scheduler()) : null;
+    }
+
+    /** {@return what the runtime sees of this turn} */
+    RoutedTurn routed() {
+        return routed;
     }
 
     /** {@return the turn id, as the server assigned it} */
@@ -290,7 +305,7 @@ public final class CodexTurn {
      * @throws CodexDeadlockException from {@code hasNext()} when it would wait on the turn's own delivery lane
      */
     public TurnEventStream events() {
-        return new TurnEventStream(this, client, null);
+        return new TurnEventStream(this, runtime, null);
     }
 
     /**
@@ -302,13 +317,13 @@ public final class CodexTurn {
      * @throws IllegalArgumentException when {@code timeout} is zero or negative
      */
     public TurnEventStream events(Duration timeout) {
-        return new TurnEventStream(this, client, CodexClient.positive(timeout, "timeout"));
+        return new TurnEventStream(this, runtime, CodexClient.positive(timeout, "timeout"));
     }
 
     /**
      * The turn's events as a {@link Flow.Publisher}, for Reactor, Kotlin coroutines, RxJava, Mutiny or any
      * Reactive Streams consumer. Each subscriber gets the turn's events in wire order from its start (replayed, as
-     * far as the client's {@link CodexClient.Builder#turnReplayLimit replay buffer} reaches, then live) and then
+     * far as the client's {@link CodexClientBuilder#turnReplayLimit replay buffer} reaches, then live) and then
      * the turn's end:
      * <ul>
      *   <li>{@code onComplete} after the last event, {@code turn/completed}, when the turn completed or was
@@ -329,7 +344,7 @@ public final class CodexTurn {
      * }</pre>
      *
      * <p>Backpressure: events are handed to {@code onNext} only as requested. Events beyond the outstanding demand
-     * wait in the subscription's buffer; when more than {@link CodexClient.Builder#publisherBufferSize(int)} live
+     * wait in the subscription's buffer; when more than {@link CodexClientBuilder#publisherBufferSize(int)} live
      * events wait there (the replayed ones do not count: the turn keeps them anyway), the subscription ends with
      * {@link dev.codexclient.errors.CodexBackpressureException}, at once, without waiting for demand. The connection is never slowed down and no event
      * is dropped in silence. Signals come one at a time, never on the connection's reader thread, each
@@ -344,7 +359,8 @@ public final class CodexTurn {
      * @return a publisher of this turn's events, from its start to its end
      */
     public Flow.Publisher<ServerNotification> publisher() {
-        return FlowPublishers.turn(client, this);
+        return FlowPublishers.turn(runtime, thread.id(), "turn " + boundIdOr("(starting)") + " of thread " + thread.id(),
+                this::subscribe, result.thenApply(r -> r.status() == TurnStatus.FAILED ? r.failure() : null));
     }
 
     // ------------------------------------------------------------------------------------------------ control
@@ -368,7 +384,7 @@ public final class CodexTurn {
      *         when the turn is no longer running
      */
     public CompletableFuture<TurnSteerResponse> steer(List<UserInput> input) {
-        return client.rpc().turnSteer(TurnSteerParams.builder()
+        return runtime.calls().turnSteer(TurnSteerParams.builder()
                 .threadId(thread.id()).expectedTurnId(id()).input(List.copyOf(input)).build());
     }
 
@@ -385,7 +401,7 @@ public final class CodexTurn {
             // The grace period runs from the first interrupt, whatever the server does with the requests.
             synchronized (this) {
                 if (graceTask == null) {
-                    graceTask = client.scheduleGrace(this);
+                    graceTask = runtime.scheduleGrace(routed);
                 }
             }
             // turn/start can answer before the turn runs; an interrupt in that window is refused with
@@ -394,14 +410,14 @@ public final class CodexTurn {
             running.whenComplete((v, e) -> started.complete(null));
             if (!started.isDone()) {
                 try {
-                    Scheduler.Task t = client.schedule(() -> started.complete(null), INTERRUPT_WAITS_FOR_START);
+                    Scheduler.Task t = runtime.scheduler().schedule(() -> started.complete(null), INTERRUPT_WAITS_FOR_START);
                     started.whenComplete((v, e) -> t.cancel());
                 } catch (RejectedExecutionException closing) {
                     started.complete(null);
                 }
             }
             String turnId = id();
-            started.thenCompose(x -> client.rpc().turnInterrupt(TurnInterruptParams.builder()
+            started.thenCompose(x -> runtime.calls().turnInterrupt(TurnInterruptParams.builder()
                             .threadId(thread.id()).turnId(turnId).build()))
                     .whenComplete((r, e) -> {
                         if (e != null && !result.isDone()) {
@@ -429,7 +445,7 @@ public final class CodexTurn {
             return this;
         }
         try {
-            deadlineTask = client.schedule(() -> {
+            deadlineTask = runtime.scheduler().schedule(() -> {
                 if (!result.isDone()) {
                     deadlineExceeded = true;
                     LOG.debug("turn of thread {} passed its deadline of {}; interrupting", thread.id(), timeout);
@@ -448,7 +464,7 @@ public final class CodexTurn {
      * ({@code thread/read} with turns); if the server reports the turn as over, the handle completes from that
      * report, otherwise the turn is {@link #interrupt() interrupted} and completes as
      * {@link TurnResult#stalled() stalled} if it still does not settle within the client's grace period.
-     * Replaces the client's default ({@link CodexClient.Builder#turnWatchdog(Duration)}) for this turn.
+     * Replaces the client's default ({@link CodexClientBuilder#turnWatchdog(Duration)}) for this turn.
      *
      * @param idle the longest silence the turn may have, positive
      * @return this turn
@@ -459,7 +475,7 @@ public final class CodexTurn {
         if (idle.isNegative() || idle.isZero()) {
             throw new IllegalArgumentException("watchdog idle time must be positive: " + idle);
         }
-        TurnWatchdog next = new TurnWatchdog(this, client, idle);
+        TurnWatchdog next = new TurnWatchdog(routed, runtime, idle);
         TurnWatchdog previous = watchdog;
         watchdog = next;
         if (previous != null) {
@@ -486,7 +502,7 @@ public final class CodexTurn {
 
     /** A copy of the result whose blocking waits fail fast where they could never end. */
     private CompletableFuture<TurnResult> guarded() {
-        WaitGuardedFuture<TurnResult> copy = new WaitGuardedFuture<>(() -> client.waits().checkMayAwait(this,
+        WaitGuardedFuture<TurnResult> copy = new WaitGuardedFuture<>(() -> runtime.waits().checkMayAwait(thread.id(),
                 "waiting for the result of " + this));
         result.whenComplete((r, e) -> {
             if (e == null) {
@@ -516,9 +532,9 @@ public final class CodexTurn {
     public TurnResult await(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
         if (!result.isDone()) {
-            client.waits().checkMayAwait(this, "turn.await()");
+            runtime.waits().checkMayAwait(thread.id(), "turn.await()");
         }
-        return client.waits().within(result, timeout, () -> CodexTimeoutException.waitingFor(
+        return runtime.waits().within(result, timeout, () -> CodexTimeoutException.waitingFor(
                 "completion of a turn of thread " + thread.id(), timeout), "a turn");
     }
 
@@ -528,7 +544,7 @@ public final class CodexTurn {
      * Called (under the router's lock) when the server told us the turn id, before the handle is handed out:
      * {@code earlyEvents} arrived before that and are delivered ahead of any later event.
      */
-    void bind(String turnId, List<ThreadState.Held> earlyEvents) {
+    private void bind(String turnId, List<ThreadState.Held> earlyEvents) {
         this.early = List.copyOf(earlyEvents);
         this.id = turnId;
         if (events != null) {
@@ -552,7 +568,7 @@ public final class CodexTurn {
     }
 
     /** Delivers the events that arrived before the turn was claimed, once. Runs on the lane. */
-    void deliverEarly() {
+    private void deliverEarly() {
         if (earlyDelivered || id == null) {
             return;
         }
@@ -565,7 +581,7 @@ public final class CodexTurn {
     }
 
     /** Called on the thread's lane for every event of this turn, in wire order. */
-    void accept(ServerNotification n, int bytes) {
+    private void accept(ServerNotification n, int bytes) {
         deliverEarly();
         handle(n, bytes);
     }
@@ -594,8 +610,8 @@ public final class CodexTurn {
     private void remember(ServerNotification n, int bytes) {
         replay.add(new Replayed(n, bytes));
         replayBytes += bytes;
-        int maxEvents = client.replayLimit();
-        long maxBytes = client.replayBytesLimit();
+        int maxEvents = runtime.settings().replayLimit();
+        long maxBytes = runtime.settings().replayBytes();
         while (!replay.isEmpty()
                 && (replay.size() > maxEvents || (replayBytes > maxBytes && replay.size() > 1))) {
             replayBytes -= replay.poll().bytes();
@@ -659,7 +675,7 @@ public final class CodexTurn {
     }
 
     /** Completes the handle (once). Runs on the lane. */
-    void complete(TurnStatus status, Turn turn, TurnError error, boolean stalled) {
+    private void complete(TurnStatus status, Turn turn, TurnError error, boolean stalled) {
         if (!ended.compareAndSet(false, true)) {
             return;
         }
@@ -670,7 +686,7 @@ public final class CodexTurn {
         }
         String turnId = id != null ? id : turn != null ? turn.id() : null;
         TurnResult r = new TurnResult(thread.id(), turnId, status, turn, finalText(), items, usage, lastDiff,
-                lastPlan, error, deadlineExceeded, stalled, client.redactor());
+                lastPlan, error, deadlineExceeded, stalled, runtime.redactor());
         if (events != null) {
             // The failure as the result's orThrow() gives it; an interruption keeps the error it had, if any.
             boolean failed = status == TurnStatus.FAILED || (status != TurnStatus.COMPLETED && error != null);
@@ -680,16 +696,16 @@ public final class CodexTurn {
         // Nothing more comes: let go of the listeners (a listener added later gets the replay only).
         listeners.closeAll();
         // Completed off the lane so callers' continuations never hold up this thread's events.
-        client.runCallback(() -> result.complete(r));
+        runtime.runCallback(() -> result.complete(r));
     }
 
     /** The server reports the turn as over though its turn/completed never came (watchdog). Runs on the lane. */
-    void completeFromServer(Turn turn) {
+    private void completeFromServer(Turn turn) {
         complete(turn.status(), turn, turn.error() != null ? turn.error() : lastError, false);
     }
 
     /** The server never settled the turn after an interrupt: give up waiting. Runs on the lane. */
-    void stall() {
+    private void stall() {
         complete(TurnStatus.INTERRUPTED, null, lastError, true);
     }
 
@@ -697,7 +713,7 @@ public final class CodexTurn {
      * The turn can no longer complete: its start failed, the connection ended, or the client let go of its thread
      * (closed by the server, archived, unsubscribed). Any thread.
      */
-    void fail(Throwable cause) {
+    private void fail(Throwable cause) {
         if (!ended.compareAndSet(false, true)) {
             return;
         }
@@ -707,7 +723,7 @@ public final class CodexTurn {
                     : new CodexException("the turn could not complete: " + cause, cause)), usage);
         }
         leaveRouter();
-        client.runCallback(() -> result.completeExceptionally(cause));
+        runtime.runCallback(() -> result.completeExceptionally(cause));
     }
 
     private void stopTimers() {
@@ -727,8 +743,66 @@ public final class CodexTurn {
 
     /** The turn no longer needs its thread's routing: the client may let go of the thread. */
     private void leaveRouter() {
-        router.turnEnded(this);
-        client.held().unhold(router);
+        router.turnEnded(routed);
+        runtime.held().unhold(router);
+    }
+
+    /** The turn as the runtime sees it: routing, settling, the watchdog's interrupt. */
+    private final class Routed implements RoutedTurn {
+        @Override
+        public String threadId() {
+            return thread.id();
+        }
+
+        @Override
+        public String boundId() {
+            return id;
+        }
+
+        @Override
+        public boolean isDone() {
+            return result.isDone();
+        }
+
+        @Override
+        public void bind(String turnId, List<ThreadState.Held> early) {
+            CodexTurn.this.bind(turnId, early);
+        }
+
+        @Override
+        public void deliverEarly() {
+            CodexTurn.this.deliverEarly();
+        }
+
+        @Override
+        public void accept(ServerNotification event, int bytes) {
+            CodexTurn.this.accept(event, bytes);
+        }
+
+        @Override
+        public void completeFromServer(Turn turn) {
+            CodexTurn.this.completeFromServer(turn);
+        }
+
+        @Override
+        public void stall() {
+            CodexTurn.this.stall();
+        }
+
+        @Override
+        public void fail(Throwable cause) {
+            CodexTurn.this.fail(cause);
+        }
+
+        @Override
+        public void interrupt() {
+            CodexTurn.this.interrupt();
+        }
+
+        @Override
+        public String toString() {
+            return CodexTurn.this.toString();
+        }
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.codexclient;
 
+import dev.codexclient.internal.json.ItemIds;
+import dev.codexclient.internal.json.ProtocolText;
 import dev.codexclient.errors.CodexTurnFailedException;
 import dev.codexclient.internal.Redactor;
 import dev.codexclient.protocol.CodexErrorInfo;

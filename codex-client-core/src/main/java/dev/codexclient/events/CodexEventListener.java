@@ -3,7 +3,7 @@ package dev.codexclient.events;
 /**
  * Observes one client: its connection, each request it makes, each request the server makes of it, each turn, and
  * (with a restart or reconnect policy) each recovery. Register one with
- * {@link dev.codexclient.CodexClient.Builder#eventListener(CodexEventListener)}; combine several with
+ * {@link dev.codexclient.CodexClientBuilder#eventListener(CodexEventListener)}; combine several with
  * {@link #composite(CodexEventListener...)}.
  *
  * <p><b>Threading.</b> A client calls its listener one call at a time, in the order the events happened, on a

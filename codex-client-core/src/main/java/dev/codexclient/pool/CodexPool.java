@@ -1,5 +1,9 @@
 package dev.codexclient.pool;
 
+import dev.codexclient.CodexClientBuilder;
+import dev.codexclient.CodexClient;
+import dev.codexclient.CodexThread;
+import dev.codexclient.CodexTurn;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexPoolRejectedException;
 import dev.codexclient.protocol.ThreadStartParams;
@@ -265,7 +269,7 @@ public final class CodexPool implements AutoCloseable {
 
         /**
          * A member whose client {@code factory} builds (and builds again when the client gave up). Give each client
-         * a {@link CodexClient.Builder#restartPolicy(RestartPolicy) restart policy}.
+         * a {@link CodexClientBuilder#restartPolicy(RestartPolicy) restart policy}.
          *
          * @param name    the member's name, in its {@link MemberStats} and in log messages
          * @param factory builds the member's client: once in {@link #build()}, and again for each replacement
@@ -302,7 +306,7 @@ public final class CodexPool implements AutoCloseable {
          *                  {@link #build()}, and one for each replacement
          * @return this builder
          */
-        public Builder spawned(int count, Supplier<CodexClient.Builder> configure) {
+        public Builder spawned(int count, Supplier<CodexClientBuilder> configure) {
             Objects.requireNonNull(configure, "configure");
             int base = specs.size();
             for (int i = 0; i < count; i++) {

@@ -1,5 +1,8 @@
 package dev.codexclient.pool;
 
+import dev.codexclient.CodexClient;
+import dev.codexclient.CodexThread;
+import dev.codexclient.CodexTurn;
 import dev.codexclient.errors.CodexPoolRejectedException;
 import dev.codexclient.internal.rpc.RpcConnection;
 import dev.codexclient.transport.ReadinessProbe;

@@ -1,5 +1,8 @@
 package dev.codexclient.pool;
 
+import dev.codexclient.CodexThread;
+import dev.codexclient.CodexTurn;
+import dev.codexclient.Inputs;
 import dev.codexclient.protocol.TurnStartParams;
 import java.util.List;
 import java.util.Objects;

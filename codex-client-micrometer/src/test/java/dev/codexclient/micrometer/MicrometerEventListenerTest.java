@@ -62,7 +62,7 @@ class MicrometerEventListenerTest {
         fake.close();
     }
 
-    private CodexClient.Builder client(CodexEventListener listener) {
+    private CodexClientBuilder client(CodexEventListener listener) {
         return CodexClient.builder()
                 .transport(fake.connectInMemory())
                 .requestTimeout(Duration.ofSeconds(10))

@@ -28,7 +28,7 @@ final class ClientTestSupport {
     }
 
     /** A builder connected in memory to {@code fake}, with short timeouts so a hang shows up as a failure. */
-    static CodexClient.Builder inMemory(FakeCodexAppServer fake) {
+    static CodexClientBuilder inMemory(FakeCodexAppServer fake) {
         return CodexClient.builder()
                 .transport(fake.connectInMemory())
                 .requestTimeout(Duration.ofSeconds(10))
@@ -40,12 +40,12 @@ final class ClientTestSupport {
      * The builder with a manual clock: request deadlines, backoff, turn deadlines, watchdogs, grace periods and
      * timed waits run when the test advances {@code clock}, on the advancing thread.
      */
-    static CodexClient.Builder withClock(CodexClient.Builder builder, ManualScheduler clock) {
+    static CodexClientBuilder withClock(CodexClientBuilder builder, ManualScheduler clock) {
         return ClientInternals.useScheduler(builder, clock);
     }
 
     /** A builder that spawns the fake as a child process speaking over real stdio. */
-    static CodexClient.Builder childProcess(FakeCodexAppServer fake) {
+    static CodexClientBuilder childProcess(FakeCodexAppServer fake) {
         return CodexClient.builder()
                 .command(fake.childProcessCommand())
                 .requestTimeout(Duration.ofSeconds(10))

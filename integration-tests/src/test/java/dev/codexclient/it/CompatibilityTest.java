@@ -126,7 +126,7 @@ class CompatibilityTest {
 
     /** The fixture, with a private HOME for every codex it starts. */
     private record Codex(RealCodexFixture fixture, Path home) {
-        CodexClient client(Consumer<CodexClient.Builder> configure) {
+        CodexClient client(Consumer<CodexClientBuilder> configure) {
             return fixture.client(b -> configure.accept(b.environment("HOME", home.toString())));
         }
 

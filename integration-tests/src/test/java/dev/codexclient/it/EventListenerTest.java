@@ -71,7 +71,7 @@ class EventListenerTest {
         fake.close();
     }
 
-    private CodexClient.Builder client() {
+    private CodexClientBuilder client() {
         return withClock(inMemory(fake), clock).eventListener(recorder);
     }
 

@@ -58,8 +58,8 @@ final class FlowFixture implements AutoCloseable {
     }
 
     /** A client of its own, on a fake of its own, configured by {@code configure}. */
-    synchronized CodexClient newClient(FakeCodexAppServer fake, Consumer<CodexClient.Builder> configure) {
-        CodexClient.Builder b = inMemory(fake);
+    synchronized CodexClient newClient(FakeCodexAppServer fake, Consumer<CodexClientBuilder> configure) {
+        CodexClientBuilder b = inMemory(fake);
         configure.accept(b);
         return track(b.build());
     }

@@ -44,7 +44,7 @@ public final class RealCodexFixture implements AutoCloseable, AfterEachCallback 
         }
     }
 
-    public CodexClient.Builder clientBuilder() {
+    public CodexClientBuilder clientBuilder() {
         return CodexClient.builder()
                 .codexBinary(codexBinary)
                 .workingDirectory(workspace)
@@ -72,8 +72,8 @@ public final class RealCodexFixture implements AutoCloseable, AfterEachCallback 
         return codexBinary;
     }
 
-    public CodexClient client(Consumer<CodexClient.Builder> configure) {
-        CodexClient.Builder b = clientBuilder();
+    public CodexClient client(Consumer<CodexClientBuilder> configure) {
+        CodexClientBuilder b = clientBuilder();
         configure.accept(b);
         return b.build();
     }

@@ -52,7 +52,7 @@ class RealCodexRestartTest {
     final RealCodexFixture codex = new RealCodexFixture();
     private final RestartPolicyTest.Recorder events = new RestartPolicyTest.Recorder();
 
-    private CodexClient restarting(Consumer<CodexClient.Builder> configure) {
+    private CodexClient restarting(Consumer<CodexClientBuilder> configure) {
         return codex.client(b -> {
             b.restartPolicy(RestartPolicy.builder().maxAttempts(3)
                     .backoff(Duration.ofMillis(50), Duration.ofSeconds(1)).build()).eventListener(events);

@@ -154,7 +154,7 @@ class ReentrancyTest {
         try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
             fake.onTurnStart((request, turn) -> script(place, request.params().path("input").path(0)
                     .path("text").asText(), turn));
-            CodexClient.Builder b = ClientTestSupport.inMemory(fake).requestTimeout(REQUEST_TIMEOUT);
+            CodexClientBuilder b = ClientTestSupport.inMemory(fake).requestTimeout(REQUEST_TIMEOUT);
             switch (place) {
                 case APPROVAL_HANDLER -> b.approvals(ApprovalPolicy.sync(request -> {
                     here.run();
@@ -302,7 +302,7 @@ class ReentrancyTest {
         Chainer chain = new Chainer(where, 20);
         try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
             fake.onTurnStart(t -> t.agentMessage("ok").completed());
-            CodexClient.Builder b = ClientTestSupport.inMemory(fake).requestTimeout(REQUEST_TIMEOUT);
+            CodexClientBuilder b = ClientTestSupport.inMemory(fake).requestTimeout(REQUEST_TIMEOUT);
             if (where == Listener.CLIENT) {
                 b.onNotification(chain);
             }

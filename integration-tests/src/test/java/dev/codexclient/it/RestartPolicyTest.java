@@ -54,7 +54,7 @@ class RestartPolicyTest {
     private final AtomicBoolean unreachable = new AtomicBoolean();
     private final AtomicInteger opened = new AtomicInteger();
 
-    private CodexClient.Builder restarting(FakeCodexAppServer fake, RestartPolicy policy) {
+    private CodexClientBuilder restarting(FakeCodexAppServer fake, RestartPolicy policy) {
         return withClock(CodexClient.builder()
                 .transportFactory(() -> open(fake))
                 .restartPolicy(policy)

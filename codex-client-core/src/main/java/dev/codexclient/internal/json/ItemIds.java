@@ -5,11 +5,11 @@ import dev.codexclient.protocol.ProtocolJson;
 import dev.codexclient.protocol.ThreadItem;
 
 /** The {@code id} every thread item carries, whatever its variant (including ones this SDK does not know). */
-final class ItemIds {
+public final class ItemIds {
     private ItemIds() {
     }
 
-    static String of(ThreadItem item) {
+    public static String of(ThreadItem item) {
         JsonNode tree = ProtocolJson.mapper().valueToTree(item);
         JsonNode id = tree.get("id");
         return id == null || id.isNull() ? null : id.asText();

@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * <p>A replay is recognised by its id, method and params together: a restarted server numbers its requests afresh,
  * and a new request with an old id is a new request.
  */
-final class ServerRequestCarryOver {
+public final class ServerRequestCarryOver {
     private static final Logger LOG = LoggerFactory.getLogger(ServerRequestCarryOver.class);
 
     /** A handling whose connection was lost before it answered. */
@@ -46,7 +46,7 @@ final class ServerRequestCarryOver {
      * it parks the handling when the connection is lost ({@code lost} true then) and cancels it otherwise (a
      * request the server withdrew).
      */
-    CompletionStage<?> handle(IncomingRequest request, BooleanSupplier lost,
+    public CompletionStage<?> handle(IncomingRequest request, BooleanSupplier lost,
                               Function<IncomingRequest, CompletionStage<?>> handler) {
         JsonNode params = request.message().get("params");
         Parked earlier = parked.remove(request.id());
@@ -88,7 +88,7 @@ final class ServerRequestCarryOver {
     }
 
     /** The requests of {@code threadId} cannot come back (its turns are over or lost): cancels their handling. */
-    void cancelThread(String threadId) {
+    public void cancelThread(String threadId) {
         parked.entrySet().removeIf(e -> {
             if (threadId.equals(e.getValue().threadId())) {
                 e.getValue().stage().cancel(true);
@@ -99,7 +99,7 @@ final class ServerRequestCarryOver {
     }
 
     /** Cancels the parked requests of no thread: codex sends only a thread's requests again. */
-    void cancelThreadless() {
+    public void cancelThreadless() {
         parked.entrySet().removeIf(e -> {
             if (e.getValue().threadId() == null) {
                 e.getValue().stage().cancel(true);
@@ -110,12 +110,12 @@ final class ServerRequestCarryOver {
     }
 
     /** Nothing can come back (the client gave up or closed): cancels every parked handling. */
-    void cancelAll() {
+    public void cancelAll() {
         parked.values().forEach(p -> p.stage().cancel(true));
         parked.clear();
     }
 
-    int size() {
+    public int size() {
         return parked.size();
     }
 }

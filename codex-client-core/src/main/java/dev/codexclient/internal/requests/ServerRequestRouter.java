@@ -1,9 +1,15 @@
 package dev.codexclient.internal.requests;
 
+import dev.codexclient.ApprovalDecision;
+import dev.codexclient.ApprovalPolicy;
+import dev.codexclient.ApprovalRequest;
+import dev.codexclient.DynamicTool;
+import dev.codexclient.ToolResult;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.codexclient.errors.CodexRpcException;
+import dev.codexclient.events.ServerRequestOutcome;
 import dev.codexclient.internal.rpc.RpcConnection;
 import dev.codexclient.internal.rpc.IncomingRequest;
 import dev.codexclient.protocol.ApplyPatchApprovalResponse;
@@ -47,13 +53,20 @@ import org.slf4j.LoggerFactory;
  * safe default. Every request gets exactly one answer; a request nobody can handle gets a JSON-RPC error, so the
  * server never waits forever.
  */
-final class ServerRequestRouter {
+public final class ServerRequestRouter {
     private static final Logger LOG = LoggerFactory.getLogger(ServerRequestRouter.class);
-    static final String NON_INTERACTIVE_ANSWER =
+    public static final String NON_INTERACTIVE_ANSWER =
             "This is a non-interactive session. Operator input is unavailable.";
 
-    /** A typed handler for one method. */
-    record Route<P, R>(MethodDescriptor<P, R> method, Function<? super P, ? extends CompletionStage<R>> handler) {
+    /**
+     * A typed handler for one method.
+     *
+     * @param <P>     the params type
+     * @param <R>     the result type
+     * @param method  the method
+     * @param handler the handler
+     */
+    public record Route<P, R>(MethodDescriptor<P, R> method, Function<? super P, ? extends CompletionStage<R>> handler) {
         CompletionStage<?> invoke(ObjectMapper mapper, JsonNode params) throws Exception {
             P typed;
             if (method.paramsType() == Void.class || params == null || params.isNull()) {
@@ -88,16 +101,22 @@ final class ServerRequestRouter {
      */
     private Map<String, Route<?, ?>> routes;
 
-    ServerRequestRouter(ObjectMapper mapper, ObjectMapper userMapper, CodexClient.Builder b, List<DynamicTool> tools,
-                        Executor callbacks) {
+    /**
+     * @param mapper     the protocol's mapper
+     * @param userMapper the mapper of the user's types (tool arguments)
+     * @param handlers   what the user registered
+     * @param callbacks  where synchronous approval policies run
+     */
+    public ServerRequestRouter(ObjectMapper mapper, ObjectMapper userMapper, RequestHandlers handlers,
+                               Executor callbacks) {
         this.mapper = mapper;
         this.userMapper = userMapper;
         this.callbacks = callbacks;
-        this.approvals = b.approvals;
-        this.kindApprovals = Map.copyOf(b.kindApprovals);
-        this.userRoutes = Map.copyOf(b.handlers);
-        this.rawRoutes = Map.copyOf(b.rawHandlers);
-        for (DynamicTool t : tools) {
+        this.approvals = handlers.approvals();
+        this.kindApprovals = handlers.kindApprovals();
+        this.userRoutes = handlers.routes();
+        this.rawRoutes = handlers.rawRoutes();
+        for (DynamicTool t : handlers.tools()) {
             this.tools.put(t.name(), t);
         }
     }
@@ -112,33 +131,58 @@ final class ServerRequestRouter {
         return routes;
     }
 
-    CompletionStage<?> route(IncomingRequest request) {
+    /**
+     * Routes {@code request} to whoever answers it and returns what was decided: the reply (a result or an error),
+     * who gave it, and the approval decision it carries. The stage fails only by cancellation (the server withdrew
+     * the request), which cancels the handler's own stage.
+     *
+     * @param request the server's request
+     * @return the decision
+     */
+    public CompletableFuture<ServerRequestDecision> route(IncomingRequest request) {
         JsonNode params = request.message().get("params");
+        boolean byDefault = answersByDefault(request);
+        CompletableFuture<?> source;
         Route<?, ?> route = routes().get(request.method());
+        Function<JsonNode, CompletionStage<?>> raw = route == null ? rawRoutes.get(request.method()) : null;
         try {
             if (route != null) {
-                return route.invoke(mapper, params);
-            }
-            Function<JsonNode, CompletionStage<?>> raw = rawRoutes.get(request.method());
-            if (raw != null) {
-                return raw.apply(params);
+                source = route.invoke(mapper, params).toCompletableFuture();
+            } else if (raw != null) {
+                CompletionStage<?> stage = raw.apply(params);
+                source = stage == null ? CompletableFuture.completedFuture(null) : stage.toCompletableFuture();
+            } else {
+                if (warned.add(request.method())) {
+                    LOG.warn("No handler for server request {}; answering with a method-not-found error "
+                            + "(register one with CodexClientBuilder#onUnknownServerRequest)", request.method());
+                }
+                return CompletableFuture.completedFuture(new ServerRequestDecision(null,
+                        new CodexRpcException(null, CodexRpcException.METHOD_NOT_FOUND,
+                                "codex-client has no handler for " + request.method(), null),
+                        ServerRequestOutcome.DEFAULTED, Optional.empty()));
             }
         } catch (Exception e) {
-            return CompletableFuture.failedFuture(e);
+            source = CompletableFuture.failedFuture(e);
         }
-        if (warned.add(request.method())) {
-            LOG.warn("No handler for server request {}; answering with a method-not-found error "
-                    + "(register one with CodexClient.Builder#onUnknownServerRequest)", request.method());
-        }
-        return CompletableFuture.failedFuture(new CodexRpcException(null, CodexRpcException.METHOD_NOT_FOUND,
-                "codex-client has no handler for " + request.method(), null));
+        ServerRequestOutcome answered = byDefault ? ServerRequestOutcome.DEFAULTED : ServerRequestOutcome.ANSWERED;
+        ServerRequestOutcome failed = byDefault ? ServerRequestOutcome.DEFAULTED : ServerRequestOutcome.FAILED;
+        return cancelsSource(source, source.handle((value, error) -> {
+            if (error == null) {
+                return new ServerRequestDecision(value, null, answered, approvalIn(value));
+            }
+            Throwable cause = RpcConnection.unwrap(error);
+            if (cause instanceof java.util.concurrent.CancellationException cancelled) {
+                throw cancelled;
+            }
+            return new ServerRequestDecision(null, cause, failed, Optional.empty());
+        }));
     }
 
     /**
      * Whether the client answers {@code request} itself, with its default, because the user registered nothing
      * that answers it: no handler, no approval policy for it, no dynamic tool of the name it calls.
      */
-    boolean answersByDefault(IncomingRequest request) {
+    private boolean answersByDefault(IncomingRequest request) {
         String method = request.method();
         if (userRoutes.containsKey(method) || rawRoutes.containsKey(method)) {
             return false;
@@ -160,8 +204,11 @@ final class ServerRequestRouter {
             ServerRequestMethods.APPLY_PATCH_APPROVAL.method(),
             ServerRequestMethods.ITEM_PERMISSIONS_REQUEST_APPROVAL.method());
 
-    /** The decision an approval's answer carries, in the client's vocabulary; empty for any other answer. */
-    static Optional<ApprovalDecision> decisionOf(Object answer) {
+    /**
+     * The decision an approval's answer carries, in the client's vocabulary; empty for any other answer. Read once,
+     * where the answer is decided: a typed handler of an approval method decides in the protocol's types.
+     */
+    private static Optional<ApprovalDecision> approvalIn(Object answer) {
         if (answer instanceof CommandExecutionRequestApprovalResponse r && r.decision() != null) {
             return Optional.of(ApprovalDecision.of(r.decision()));
         } else if (answer instanceof FileChangeRequestApprovalResponse r && r.decision() != null) {
@@ -310,12 +357,23 @@ final class ServerRequestRouter {
      * One of the four common decisions; a protocol decision made for another kind of request cannot answer this
      * one, which is the policy's mistake: the request gets an error reply, and the log says why.
      */
-    private static StandardDecision standard(ApprovalRequest request, ApprovalDecision d) {
-        if (d instanceof StandardDecision s) {
-            return s;
+    private static Standard standard(ApprovalRequest request, ApprovalDecision d) {
+        if (d == ApprovalDecision.ACCEPT) {
+            return Standard.ACCEPT;
+        } else if (d == ApprovalDecision.ACCEPT_FOR_SESSION) {
+            return Standard.ACCEPT_FOR_SESSION;
+        } else if (d == ApprovalDecision.DECLINE) {
+            return Standard.DECLINE;
+        } else if (d == ApprovalDecision.CANCEL) {
+            return Standard.CANCEL;
         }
         throw new IllegalStateException("the approval policy answered " + request.method() + " with " + d
                 + ", a decision for another kind of approval");
+    }
+
+    /** The four decisions every kind of approval understands, to switch on. */
+    private enum Standard {
+        ACCEPT, ACCEPT_FOR_SESSION, DECLINE, CANCEL
     }
 
     private PermissionsRequestApprovalResponse permissions(ApprovalRequest.Permissions request, ApprovalDecision d) {
@@ -388,7 +446,13 @@ final class ServerRequestRouter {
      * Returns {@code derived}, arranged so that cancelling it (the server withdrew the request) also cancels the
      * user's own {@code source} stage it was derived from; a dependent stage does not do that by itself.
      */
-    static <T> CompletableFuture<T> cancelsSource(CompletableFuture<?> source, CompletableFuture<T> derived) {
+    /**
+     * @param <T>     the derived stage's value
+     * @param source  the user's stage
+     * @param derived the stage derived from it
+     * @return {@code derived}
+     */
+    public static <T> CompletableFuture<T> cancelsSource(CompletableFuture<?> source, CompletableFuture<T> derived) {
         derived.whenComplete((v, e) -> {
             if (derived.isCancelled()) {
                 source.cancel(true);

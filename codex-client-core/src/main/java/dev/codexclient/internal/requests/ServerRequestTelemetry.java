@@ -1,5 +1,6 @@
 package dev.codexclient.internal.requests;
 
+import dev.codexclient.ApprovalDecision;
 import dev.codexclient.events.ServerRequestHandled;
 import dev.codexclient.events.ServerRequestOutcome;
 import dev.codexclient.internal.events.EventEmitter;
@@ -11,19 +12,21 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * Turns the end of each server request into a {@link ServerRequestHandled} event: answered by the user's handler
- * or policy, by the client's default, failed, or abandoned; with the approval decision an answer carries. Exists
- * only for a client with an event listener.
+ * Turns the end of each server request into a {@link ServerRequestHandled} event, from the router's
+ * {@link ServerRequestDecision}: answered by the user's handler or policy, by the client's default, failed, or
+ * abandoned; with the approval decision it made. Exists only for a client with an event listener.
  */
-final class ServerRequestTelemetry implements ServerRequestObserver {
+public final class ServerRequestTelemetry implements ServerRequestObserver {
     private final EventEmitter emitter;
     private final Scheduler scheduler;
-    private final ServerRequestRouter router;
 
-    ServerRequestTelemetry(EventEmitter emitter, Scheduler scheduler, ServerRequestRouter router) {
+    /**
+     * @param emitter   where the events go
+     * @param scheduler the clock of the handling durations
+     */
+    public ServerRequestTelemetry(EventEmitter emitter, Scheduler scheduler) {
         this.emitter = emitter;
         this.scheduler = scheduler;
-        this.router = router;
     }
 
     @Override
@@ -35,18 +38,17 @@ final class ServerRequestTelemetry implements ServerRequestObserver {
     public void handled(IncomingRequest request, long arrivedNanos, Object result, Throwable error,
                         boolean abandoned) {
         Duration handling = Duration.ofNanos(Math.max(0, scheduler.nanoTime() - arrivedNanos));
-        boolean byDefault = router.answersByDefault(request);
         ServerRequestOutcome outcome;
+        Optional<ApprovalDecision> decision = Optional.empty();
         if (abandoned) {
             outcome = ServerRequestOutcome.ABANDONED;
-        } else if (byDefault) {
-            // The client's own answer, an error included (a method it has no handler for).
-            outcome = ServerRequestOutcome.DEFAULTED;
+        } else if (result instanceof ServerRequestDecision decided) {
+            outcome = decided.outcome();
+            decision = decided.approval();
         } else {
+            // Not the router's: the connection could not run the handler (the client is closing).
             outcome = error == null ? ServerRequestOutcome.ANSWERED : ServerRequestOutcome.FAILED;
         }
-        Optional<ApprovalDecision> decision = abandoned || error != null ? Optional.empty()
-                : ServerRequestRouter.decisionOf(result);
         ServerRequestHandled event = new ServerRequestHandled(request.method(), idText(request.id()), outcome,
                 decision, handling);
         emitter.emit(l -> l.serverRequestHandled(event));

@@ -1,5 +1,8 @@
 package dev.codexclient.internal.requests;
 
+import dev.codexclient.ApprovalDecision;
+import dev.codexclient.ApprovalPolicy;
+import dev.codexclient.ApprovalRequest;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -12,10 +15,10 @@ import java.util.concurrent.RejectedExecutionException;
  * runs it with {@link #decideOn} instead, as a task of its own whose thread is interrupted when the server withdraws
  * the request.
  */
-final class SyncApprovalPolicy<R extends ApprovalRequest> implements ApprovalPolicy<R> {
+public final class SyncApprovalPolicy<R extends ApprovalRequest> implements ApprovalPolicy<R> {
     private final ApprovalPolicy.Sync<? super R> decide;
 
-    SyncApprovalPolicy(ApprovalPolicy.Sync<? super R> decide) {
+    public SyncApprovalPolicy(ApprovalPolicy.Sync<? super R> decide) {
         this.decide = decide;
     }
 
@@ -32,7 +35,7 @@ final class SyncApprovalPolicy<R extends ApprovalRequest> implements ApprovalPol
      * Decides on {@code executor}; cancelling the returned future interrupts the deciding thread (a
      * {@link FutureTask} interrupts only while the decision still runs, never a later task of that thread).
      */
-    CompletableFuture<ApprovalDecision> decideOn(Executor executor, R request) {
+    public CompletableFuture<ApprovalDecision> decideOn(Executor executor, R request) {
         CompletableFuture<ApprovalDecision> result = new CompletableFuture<>();
         FutureTask<Void> task = new FutureTask<>(() -> {
             try {

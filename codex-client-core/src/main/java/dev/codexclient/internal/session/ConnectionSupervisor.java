@@ -1,6 +1,7 @@
 package dev.codexclient.internal.session;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.codexclient.RestartPolicy;
+import dev.codexclient.ServerInfo;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexRpcException;
 import dev.codexclient.errors.CodexServerRestartedException;
@@ -11,6 +12,7 @@ import dev.codexclient.events.Disconnected;
 import dev.codexclient.events.RecoveryGaveUp;
 import dev.codexclient.events.ThreadResumed;
 import dev.codexclient.internal.events.EventEmitter;
+import dev.codexclient.internal.requests.ServerRequestCarryOver;
 import dev.codexclient.internal.rpc.IncomingNotification;
 import dev.codexclient.internal.rpc.IncomingRequest;
 import dev.codexclient.internal.rpc.RpcConnection;
@@ -56,11 +58,11 @@ import org.slf4j.LoggerFactory;
  * <p>Threading: losses are reported on the lost connection's delivery lane; attempts run on the callback executor.
  * The current generation is read without locks; each generation's loss is handled once.
  */
-final class ConnectionSupervisor {
+public final class ConnectionSupervisor {
     private static final Logger LOG = LoggerFactory.getLogger(ConnectionSupervisor.class);
 
-    /** What the client does at the edges of a connection's life. */
-    interface Client {
+    /** What the runtime does at the edges of a connection's life. */
+    interface Edges {
         /** Starts {@code connection} and performs the handshake on it, without blocking. */
         CompletableFuture<ServerInfo> handshake(RpcConnection connection);
 
@@ -98,7 +100,7 @@ final class ConnectionSupervisor {
     private final Duration requestTimeout;
     private final HeldThreads held;
     private final EventEmitter events;
-    private final Client client;
+    private final Edges client;
     private final ExecutorService callbacks;
     private final boolean ownsCallbacks;
     /** Set once the first handshake succeeded: a server that fails its first handshake is not restarted. */
@@ -125,7 +127,7 @@ final class ConnectionSupervisor {
     ConnectionSupervisor(Transport first, RestartPolicy policy, Supplier<? extends Transport> transports,
                       BiFunction<Transport, RpcConnection.Handler, RpcConnection> open, RpcConnection.Handler session,
                       Scheduler scheduler, Duration requestTimeout, HeldThreads held, EventEmitter events,
-                      Client client, ExecutorService callbacks, boolean ownsCallbacks) {
+                      Edges client, ExecutorService callbacks, boolean ownsCallbacks) {
         this.policy = policy;
         this.transports = transports;
         this.open = open;
@@ -177,17 +179,17 @@ final class ConnectionSupervisor {
     }
 
     /** The connection of the moment (closed during an outage). */
-    RpcConnection connection() {
+    public RpcConnection connection() {
         return current.connection;
     }
 
     /** The transport of the moment. */
-    Transport transport() {
+    public Transport transport() {
         return current.transport;
     }
 
     /** How many connections replaced the first one. */
-    long generation() {
+    public long generation() {
         return current.number;
     }
 
@@ -196,7 +198,7 @@ final class ConnectionSupervisor {
     }
 
     /** True once the client was closed or its connection ended for good. */
-    boolean isClosed() {
+    public boolean isClosed() {
         return closed.get() || terminal != null || policy == null && current.connection.isClosed();
     }
 
@@ -206,7 +208,7 @@ final class ConnectionSupervisor {
      * Sends a request on the current connection. During an outage the request waits for the restored connection,
      * the wait counted against {@code timeout}; it fails when the policy gives up or the client closes.
      */
-    <R> CompletableFuture<R> call(String method, Object params, Class<R> resultType, Duration timeout) {
+    public <R> CompletableFuture<R> call(String method, Object params, Class<R> resultType, Duration timeout) {
         Generation g = current;
         if (policy == null || !g.connection.isClosed() || closed.get()) {
             return g.connection.call(method, params, resultType, timeout);
@@ -269,16 +271,30 @@ final class ConnectionSupervisor {
     }
 
     /**
-     * Makes sure the thread of {@code handle} is loaded on the current server: a handle made before a restart, of a
-     * thread nobody held when the connection was lost, is resumed first (once per handle and connection).
+     * Makes sure the thread of {@code link} is loaded on the current server: a handle made before a restart, of a
+     * thread nobody held when the connection was lost, is resumed first (once per thread and connection).
      */
-    CompletableFuture<Void> ensureLoaded(CodexThread handle) {
+    CompletableFuture<Void> ensureLoaded(ThreadLink link) {
         long now = current.number;
-        if (handle.loadedOn() == now) {
+        if (link.loadedOn() == now) {
             return CompletableFuture.completedFuture(null);
         }
-        return call("thread/resume", ThreadResumeParams.builder().threadId(handle.id()).build(), JsonNode.class,
-                null).thenAccept(r -> handle.loadedOn(now));
+        return resume(null, ThreadResumeParams.builder().threadId(link.id()).build(), null)
+                .thenAccept(r -> link.loadedOn(now));
+    }
+
+    /**
+     * Sends {@code thread/resume}: the one place it is sent from, for a user's resume, a thread first used after a
+     * restore, and the restore itself.
+     *
+     * @param on      the connection to send it on (a restore's, not current yet); null for the current one, waiting
+     *                out an outage
+     * @param params  the params
+     * @param timeout the call's bound; null for the request timeout
+     */
+    CompletableFuture<ThreadResumeResponse> resume(Generation on, ThreadResumeParams params, Duration timeout) {
+        return on == null ? call("thread/resume", params, ThreadResumeResponse.class, timeout)
+                : on.connection.call("thread/resume", params, ThreadResumeResponse.class, timeout);
     }
 
     // ------------------------------------------------------------------------------------------------ recovery
@@ -412,11 +428,10 @@ final class ConnectionSupervisor {
             ids.addAll(held.ids());
             List<CompletableFuture<Void>> resumes = new ArrayList<>();
             for (String id : ids) {
-                resumes.add(g.connection.call("thread/resume", ThreadResumeParams.builder().threadId(id).build(),
-                        ThreadResumeResponse.class, null).handle((r, e) -> {
+                resumes.add(resume(g, ThreadResumeParams.builder().threadId(id).build(), null).handle((r, e) -> {
                             Throwable failure = e == null ? null : RpcConnection.unwrap(e);
                             if (failure == null) {
-                                held.handle(id).ifPresent(h -> h.loadedOn(g.number));
+                                held.link(id).ifPresent(l -> l.loadedOn(g.number));
                                 if (r.thread() != null) {
                                     held.resumed(r.thread(), (threadId, turnId) ->
                                             new CodexServerRestartedException(threadId, turnId, cause));
@@ -544,7 +559,7 @@ final class ConnectionSupervisor {
         RpcConnection.shutDownCallbacks(callbacks, !RpcConnection.inCallback());
     }
 
-    /** The generation's transport, when it runs a process (for {@link CodexClient#serverProcess()}). */
+    /** The generation's transport, when it runs a process (for {@code CodexClient#serverProcess()}). */
     Optional<ProcessHandle> process() {
         return current.transport.process();
     }

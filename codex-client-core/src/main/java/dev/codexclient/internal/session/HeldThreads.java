@@ -19,48 +19,68 @@ import java.util.function.BiFunction;
  * <p>Threading: holds and releases of one thread id are serialised by the map; events are routed on the thread's
  * lane.
  */
-final class HeldThreads {
-    private final CodexClient client;
+public final class HeldThreads {
+    private final ClientRuntime runtime;
     private final long maxUnclaimedBytes;
     private final Map<String, ThreadState> routers = new ConcurrentHashMap<>();
 
-    HeldThreads(CodexClient client, long maxUnclaimedBytes) {
-        this.client = client;
+    HeldThreads(ClientRuntime runtime, long maxUnclaimedBytes) {
+        this.runtime = runtime;
         this.maxUnclaimedBytes = maxUnclaimedBytes;
     }
 
-    /** The handle of a held thread. */
-    Optional<CodexThread> handle(String threadId) {
+    /**
+     * {@return the link of a held thread, empty when the thread is not held}
+     *
+     * @param threadId the thread id
+     */
+    public Optional<ThreadLink> link(String threadId) {
         ThreadState r = routers.get(threadId);
-        return r == null ? Optional.empty() : Optional.of(r.handle);
+        return r == null ? Optional.empty() : Optional.of(r.link);
     }
 
-    /** The handle for a thread the server described: the held one if the thread is held, else a new one. */
-    CodexThread handleFor(ThreadInfo t) {
+    /**
+     * {@return the link for a thread the server described: the held one if the thread is held, else a new one}
+     *
+     * @param t the server's description of the thread
+     */
+    public ThreadLink linkFor(ThreadInfo t) {
         ThreadState r = routers.get(t.id());
-        return r != null ? r.handle : new CodexThread(client, t);
+        return r != null ? r.link : new ThreadLink(t, runtime.generation());
     }
 
-    /** Takes hold of a thread: its router exists (or is created) and stays until every hold is released. */
-    ThreadState hold(CodexThread handle) {
-        return routers.compute(handle.id(), (id, r) -> {
-            ThreadState held = r != null ? r : new ThreadState(client, handle, maxUnclaimedBytes);
+    /**
+     * Takes hold of a thread: its state exists (or is created) and stays until every hold is released.
+     *
+     * @param link the thread
+     * @return the thread's state
+     */
+    public ThreadState hold(ThreadLink link) {
+        return routers.compute(link.id(), (id, r) -> {
+            ThreadState held = r != null ? r : new ThreadState(runtime, link, maxUnclaimedBytes);
             held.holds++;
             return held;
         });
     }
 
-    /** Releases one hold; the last one lets go of the thread (a finished, idle thread). */
-    void unhold(ThreadState router) {
+    /**
+     * Releases one hold; the last one lets go of the thread (a finished, idle thread).
+     *
+     * @param router the state {@link #hold} returned
+     */
+    public void unhold(ThreadState router) {
         routers.computeIfPresent(router.id, (id, r) -> r != router || --r.holds > 0 ? r : null);
     }
 
     /**
      * Lets go of a thread whose events stop (archived, unsubscribed), after the events already queued for it: its
      * turns still running fail, its listeners are closed.
+     *
+     * @param threadId the thread id
+     * @param why      what happened to the thread, for the turns' failure
      */
-    void release(String threadId, String why) {
-        client.onLane(threadId, () -> releaseNow(threadId, why));
+    public void release(String threadId, String why) {
+        runtime.onLane(threadId, () -> releaseNow(threadId, why));
     }
 
     private void releaseNow(String threadId, String why) {
@@ -112,7 +132,8 @@ final class HeldThreads {
         }
     }
 
-    int size() {
+    /** {@return how many threads are held} */
+    public int size() {
         return routers.size();
     }
 }

@@ -1,5 +1,6 @@
 package dev.codexclient.internal.session;
 
+import dev.codexclient.Subscription;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
@@ -12,11 +13,11 @@ import org.slf4j.LoggerFactory;
  * (a call that had already begun may finish). Delivery checks the subscription before each call, so a listener that
  * is closed while a lane still holds events for it, or before its replay has run, receives none of them.
  */
-final class Listeners<T> {
+public final class Listeners<T> {
     private static final Logger LOG = LoggerFactory.getLogger(Listeners.class);
 
     /** One registered listener. */
-    static final class Entry<T> implements Subscription {
+    public static final class Entry<T> implements Subscription {
         private final Listeners<T> owner;
         private final Consumer<? super T> listener;
         private final Runnable onClose;
@@ -31,7 +32,7 @@ final class Listeners<T> {
         }
 
         /** The source ends: tells the listener's owner why (unless it closed first), then closes. */
-        void end(Throwable cause) {
+        public void end(Throwable cause) {
             if (closed) {
                 return;
             }
@@ -44,7 +45,7 @@ final class Listeners<T> {
         }
 
         /** Calls the listener unless the subscription was closed; a listener that throws is logged. */
-        void deliver(T event) {
+        public void deliver(T event) {
             if (closed) {
                 return;
             }
@@ -55,7 +56,7 @@ final class Listeners<T> {
             }
         }
 
-        boolean isClosed() {
+        public boolean isClosed() {
             return closed;
         }
 
@@ -79,12 +80,12 @@ final class Listeners<T> {
     private final List<Entry<T>> entries = new CopyOnWriteArrayList<>();
 
     /** @param what names the source in log messages ("turn", "thread", "notification") */
-    Listeners(String what) {
+    public Listeners(String what) {
         this.what = what;
     }
 
     /** A subscription for {@code listener}, not yet receiving events: {@link #add} it when it should. */
-    Entry<T> entry(Consumer<? super T> listener, Runnable onClose) {
+    public Entry<T> entry(Consumer<? super T> listener, Runnable onClose) {
         return entry(listener, onClose, cause -> { });
     }
 
@@ -92,19 +93,19 @@ final class Listeners<T> {
      * Like {@link #entry(Consumer, Runnable)}, with {@code onEnd} told the cause when the source ends
      * ({@link #endAll}) before the subscription is closed.
      */
-    Entry<T> entry(Consumer<? super T> listener, Runnable onClose, Consumer<Throwable> onEnd) {
+    public Entry<T> entry(Consumer<? super T> listener, Runnable onClose, Consumer<Throwable> onEnd) {
         return new Entry<>(this, listener, onClose, onEnd);
     }
 
     /** Registers and returns a listener that receives every event delivered from now on. */
-    Entry<T> add(Consumer<? super T> listener) {
+    public Entry<T> add(Consumer<? super T> listener) {
         Entry<T> e = entry(listener, () -> { });
         add(e);
         return e;
     }
 
     /** Starts delivering to an entry made by {@link #entry}; does nothing once it was closed. */
-    void add(Entry<T> entry) {
+    public void add(Entry<T> entry) {
         entries.add(entry);
         // A close() that ran before the add found nothing to remove.
         if (entry.isClosed()) {
@@ -112,29 +113,29 @@ final class Listeners<T> {
         }
     }
 
-    void deliver(T event) {
+    public void deliver(T event) {
         for (Entry<T> e : entries) {
             e.deliver(event);
         }
     }
 
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return entries.isEmpty();
     }
 
-    int size() {
+    public int size() {
         return entries.size();
     }
 
     /** The source ended for {@code cause}: tells each subscription why, then closes it (nothing more will come). */
-    void endAll(Throwable cause) {
+    public void endAll(Throwable cause) {
         for (Entry<T> e : entries) {
             e.end(cause);
         }
     }
 
     /** Closes every subscription (nothing more will come). */
-    void closeAll() {
+    public void closeAll() {
         for (Entry<T> e : entries) {
             e.close();
         }

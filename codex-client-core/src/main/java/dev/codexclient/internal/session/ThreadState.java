@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * What the client keeps for a codex thread it holds: the thread's listeners and the turns being started or running
  * on it, with the routing of each event to its turn. The client holds a thread only while something needs it (a
  * turn starting or running, a thread listener); then it lets go of this state, so a client that runs thousands of
- * threads keeps state for the busy ones only (see {@link CodexClient#hold}).
+ * threads keeps state for the busy ones only (see {@link HeldThreads}).
  *
  * <p>Threading: {@link #dispatch} runs on the thread's delivery lane; {@link #starting}, {@link #claim} and
  * {@link #startFailed} run on the threads that start turns (any thread, listeners included). They share the turn
@@ -30,34 +30,34 @@ import org.slf4j.LoggerFactory;
  * turn is starting, then handed to the turn ahead of any later event when it is claimed. The hold is bounded in
  * events and bytes.
  */
-final class ThreadState {
+public final class ThreadState {
     private static final Logger LOG = LoggerFactory.getLogger(ThreadState.class);
     private static final int MAX_UNCLAIMED_EVENTS = 10_000;
 
     /** An event held for a turn not yet claimed. */
-    record Held(String turnId, ServerNotification event, int bytes) {
+    public record Held(String turnId, ServerNotification event, int bytes) {
     }
 
     final String id;
-    /** The handle {@link CodexClient#thread(String)} returns while the client holds the thread. */
-    final CodexThread handle;
-    final Listeners<ServerNotification> listeners = new Listeners<>("thread");
+    /** What every handle of the thread wraps while the client holds it. */
+    final ThreadLink link;
+    private final Listeners<ServerNotification> listeners = new Listeners<>("thread");
     /** How many things hold the thread; changed only inside the client's map operations on this id. */
     int holds;
 
-    private final CodexClient client;
+    private final ClientRuntime runtime;
     private final long maxUnclaimedBytes;
     // Guarded by this.
-    private final Map<String, CodexTurn> turns = new HashMap<>();
-    private final List<CodexTurn> starting = new ArrayList<>();
+    private final Map<String, RoutedTurn> turns = new HashMap<>();
+    private final List<RoutedTurn> starting = new ArrayList<>();
     private final ArrayDeque<Held> unclaimed = new ArrayDeque<>();
     private long unclaimedBytes;
     private boolean closed;
 
-    ThreadState(CodexClient client, CodexThread handle, long maxUnclaimedBytes) {
-        this.client = client;
-        this.handle = handle;
-        this.id = handle.id();
+    ThreadState(ClientRuntime runtime, ThreadLink link, long maxUnclaimedBytes) {
+        this.runtime = runtime;
+        this.link = link;
+        this.id = link.id();
         this.maxUnclaimedBytes = maxUnclaimedBytes;
     }
 
@@ -67,7 +67,7 @@ final class ThreadState {
         if (turnId == null) {
             return;
         }
-        CodexTurn turn;
+        RoutedTurn turn;
         synchronized (this) {
             turn = turns.get(turnId);
             if (turn == null) {
@@ -94,7 +94,7 @@ final class ThreadState {
      * A turn is about to be started: events of turns this thread does not know yet are held from now on. False
      * when the thread was let go of forcibly (closed by the server, archived, unsubscribed) in the meantime.
      */
-    synchronized boolean starting(CodexTurn turn) {
+    public synchronized boolean starting(RoutedTurn turn) {
         if (closed) {
             return false;
         }
@@ -106,7 +106,7 @@ final class ThreadState {
      * The {@code turn/start} response named the turn: it is routed to from now on, and the events held for it are
      * handed to it to be delivered before any later one. False when the thread was let go of meanwhile.
      */
-    boolean claim(CodexTurn turn, String turnId) {
+    public boolean claim(RoutedTurn turn, String turnId) {
         List<Held> early = new ArrayList<>();
         synchronized (this) {
             if (closed) {
@@ -128,12 +128,12 @@ final class ThreadState {
         }
         // If no event of the turn comes after the response (a turn that is already over), this delivers the early
         // ones; otherwise the next event does, first.
-        client.onLane(id, turn::deliverEarly);
+        runtime.onLane(id, turn::deliverEarly);
         return true;
     }
 
     /** The turn/start request failed: the turn is not routed to. */
-    synchronized void startFailed(CodexTurn turn) {
+    public synchronized void startFailed(RoutedTurn turn) {
         starting.remove(turn);
         dropUnclaimedIfIdle();
     }
@@ -147,7 +147,7 @@ final class ThreadState {
     }
 
     /** The turn settled: nothing more is routed to it. */
-    synchronized void turnEnded(CodexTurn turn) {
+    public synchronized void turnEnded(RoutedTurn turn) {
         String turnId = turn.boundId();
         if (turnId != null) {
             turns.remove(turnId, turn);
@@ -159,7 +159,7 @@ final class ThreadState {
      * ended): fails the turns still starting or running with {@code cause} and closes the thread's listeners.
      */
     void close(Throwable cause) {
-        List<CodexTurn> open;
+        List<RoutedTurn> open;
         synchronized (this) {
             closed = true;
             open = new ArrayList<>(turns.values());
@@ -169,7 +169,7 @@ final class ThreadState {
             unclaimed.clear();
             unclaimedBytes = 0;
         }
-        for (CodexTurn t : open) {
+        for (RoutedTurn t : open) {
             t.fail(cause);
         }
         listeners.endAll(cause);
@@ -183,12 +183,12 @@ final class ThreadState {
      * (thread id, turn id).
      */
     void reconcile(ThreadInfo onServer, BiFunction<String, String, ? extends Throwable> lost) {
-        List<CodexTurn> open;
+        List<RoutedTurn> open;
         synchronized (this) {
             open = new ArrayList<>(turns.values());
         }
         boolean running = onServer.status() instanceof ThreadStatus.Active;
-        for (CodexTurn t : open) {
+        for (RoutedTurn t : open) {
             String turnId = t.boundId();
             Turn reported = onServer.turns() == null ? null : onServer.turns().stream()
                     .filter(x -> x.id() != null && x.id().equals(turnId)).findFirst().orElse(null);
@@ -198,7 +198,7 @@ final class ThreadState {
             }
             if (status == TurnStatus.COMPLETED || status == TurnStatus.FAILED) {
                 // On the lane, so that a turn/completed that arrived meanwhile settles it first.
-                client.onLane(id, () -> t.completeFromServer(reported));
+                runtime.onLane(id, () -> t.completeFromServer(reported));
             } else {
                 // Each failed turn leaves this router itself (turnEnded).
                 t.fail(lost.apply(id, turnId));
@@ -206,7 +206,12 @@ final class ThreadState {
         }
     }
 
-    synchronized List<CodexTurn> activeTurns() {
+    synchronized List<RoutedTurn> activeTurns() {
         return new ArrayList<>(turns.values());
+    }
+
+    /** {@return the listeners of the thread's events} */
+    public Listeners<ServerNotification> listeners() {
+        return listeners;
     }
 }

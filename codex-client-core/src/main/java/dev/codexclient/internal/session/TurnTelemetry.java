@@ -20,7 +20,7 @@ import java.util.Optional;
  * <p>Threading: {@link #named} on the thread that claims the turn, {@link #usage} on the turn's lane,
  * {@link #ended} wherever the turn ends; the start and the end agree under this object's lock.
  */
-final class TurnTelemetry {
+public final class TurnTelemetry {
     private final EventEmitter emitter;
     private final Scheduler scheduler;
     /** When the client sent turn/start, on the scheduler's clock. */
@@ -31,14 +31,14 @@ final class TurnTelemetry {
     private TurnStarted started;
     private boolean ended;
 
-    TurnTelemetry(EventEmitter emitter, Scheduler scheduler) {
+    public TurnTelemetry(EventEmitter emitter, Scheduler scheduler) {
         this.emitter = emitter;
         this.scheduler = scheduler;
         this.startNanos = scheduler.nanoTime();
     }
 
     /** The turn/start response named the turn. */
-    synchronized void named(String threadId, String turnId) {
+    public synchronized void named(String threadId, String turnId) {
         if (ended || started != null) {
             return;
         }
@@ -48,7 +48,7 @@ final class TurnTelemetry {
     }
 
     /** A usage report of the turn's thread. Runs on the lane. */
-    void usage(ThreadTokenUsage usage) {
+    public void usage(ThreadTokenUsage usage) {
         if (baseline == null && usage != null && usage.total() != null && usage.last() != null) {
             // The first report of a turn follows its first model call: the total before the turn is the total
             // without that call. Later reports (one per call, or repeated) only move the total.
@@ -57,7 +57,7 @@ final class TurnTelemetry {
     }
 
     /** The turn ended; its end event follows its start event, if it had one. */
-    void ended(TurnStatus status, Optional<CodexException> error, ThreadTokenUsage lastUsage) {
+    public void ended(TurnStatus status, Optional<CodexException> error, ThreadTokenUsage lastUsage) {
         TurnStarted start;
         synchronized (this) {
             if (ended) {

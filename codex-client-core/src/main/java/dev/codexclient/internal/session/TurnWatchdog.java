@@ -24,41 +24,43 @@ import org.slf4j.LoggerFactory;
  * <p>Threading: {@link #touch()} is called on the thread's lane for every event; the checks run on the client's
  * scheduler and the read's completion; the handle is only ever completed on the lane.
  */
-final class TurnWatchdog {
+public final class TurnWatchdog {
     private static final Logger LOG = LoggerFactory.getLogger(TurnWatchdog.class);
     /** The least time the thread/read of a check may take; codex reads the rollout from disk for it. */
     private static final Duration MIN_READ_TIMEOUT = Duration.ofSeconds(5);
 
-    private final CodexTurn turn;
-    private final CodexClient client;
+    private final RoutedTurn turn;
+    private final ClientRuntime runtime;
     private final Duration idle;
     private final AtomicBoolean fired = new AtomicBoolean();
     private volatile long lastEventNanos;
     private volatile Scheduler.Task check;
     private volatile boolean stopped;
 
-    TurnWatchdog(CodexTurn turn, CodexClient client, Duration idle) {
+    /**
+     * @param turn    the turn to watch
+     * @param runtime the client's runtime, whose scheduler times the checks
+     * @param idle    the longest silence the turn may have
+     */
+    public TurnWatchdog(RoutedTurn turn, ClientRuntime runtime, Duration idle) {
         this.turn = turn;
-        this.client = client;
+        this.runtime = runtime;
         this.idle = idle;
-        this.lastEventNanos = client.scheduler().nanoTime();
+        this.lastEventNanos = runtime.scheduler().nanoTime();
     }
 
-    Duration idle() {
-        return idle;
-    }
-
-    void start() {
+    /** Starts watching. */
+    public void start() {
         scheduleCheck(idle.toNanos());
     }
 
     /** An event of the turn arrived: the turn is alive. */
-    void touch() {
-        lastEventNanos = client.scheduler().nanoTime();
+    public void touch() {
+        lastEventNanos = runtime.scheduler().nanoTime();
     }
 
     /** The turn settled (or another watchdog replaced this one): no further checks. */
-    void stop() {
+    public void stop() {
         stopped = true;
         Scheduler.Task c = check;
         if (c != null) {
@@ -71,7 +73,7 @@ final class TurnWatchdog {
             return;
         }
         try {
-            check = client.schedule(this::check, Duration.ofNanos(Math.max(1, delayNanos)));
+            check = runtime.scheduler().schedule(this::check, Duration.ofNanos(Math.max(1, delayNanos)));
         } catch (java.util.concurrent.RejectedExecutionException closing) {
             // The client is closing; the connection's end fails the turn instead.
         }
@@ -81,7 +83,7 @@ final class TurnWatchdog {
         if (stopped || turn.isDone()) {
             return;
         }
-        long silent = client.scheduler().nanoTime() - lastEventNanos;
+        long silent = runtime.scheduler().nanoTime() - lastEventNanos;
         if (silent < idle.toNanos()) {
             // Events arrived since this check was scheduled: look again when the idle time would end.
             scheduleCheck(idle.toNanos() - silent);
@@ -90,8 +92,8 @@ final class TurnWatchdog {
         long silenceStarted = lastEventNanos;
         LOG.debug("{} saw no event for {} ms; reading the thread", turn, idle.toMillis());
         ThreadReadParams read = ThreadReadParams.builder().threadId(turn.threadId()).includeTurns(true).build();
-        String turnId = turn.id();
-        client.rpc().withTimeout(readTimeout()).threadRead(read)
+        String turnId = turn.boundId();
+        runtime.calls().withTimeout(readTimeout()).threadRead(read)
                 .thenApply(r -> find(r.thread(), turnId))
                 .whenComplete((found, error) -> {
                     if (error != null) {
@@ -108,7 +110,7 @@ final class TurnWatchdog {
      */
     private Duration readTimeout() {
         Duration t = idle.compareTo(MIN_READ_TIMEOUT) > 0 ? idle : MIN_READ_TIMEOUT;
-        Duration max = client.rpc().timeout();
+        Duration max = runtime.calls().timeout();
         return t.compareTo(max) < 0 ? t : max;
     }
 
@@ -129,7 +131,7 @@ final class TurnWatchdog {
             // lane, so a turn/completed that raced the read still wins if it got there first.
             LOG.warn("{} is {} on the server but its turn/completed never arrived; completing it from thread/read",
                     turn, over.get().status());
-            turn.thread().onLane(() -> turn.completeFromServer(over.get()));
+            runtime.onLane(turn.threadId(), () -> turn.completeFromServer(over.get()));
             return;
         }
         if (lastEventNanos != silenceStarted) {

@@ -1,5 +1,7 @@
 package dev.codexclient.internal.session;
 
+import dev.codexclient.CodexVersion;
+import dev.codexclient.ServerInfo;
 import dev.codexclient.errors.CodexMethodNotSupportedException;
 import dev.codexclient.errors.CodexRpcException;
 import java.util.LinkedHashSet;
@@ -20,7 +22,7 @@ import java.util.regex.Pattern;
  * the method's name), so the list must be the method list, which always starts with {@code initialize}. A plain
  * JSON-RPC {@code -32601} (codex defines the code; proxies and other servers use it) means the same.
  */
-final class UnknownMethodErrors {
+public final class UnknownMethodErrors {
     private static final Pattern UNKNOWN_VARIANT = Pattern.compile(
             "Invalid request: unknown variant `([^`]*)`, expected one of (.*)", Pattern.DOTALL);
     private static final Pattern LISTED = Pattern.compile("`([^`]*)`");
@@ -35,7 +37,7 @@ final class UnknownMethodErrors {
      *
      * @param server what the server said in its handshake, or {@code null} before it answered
      */
-    static CodexRpcException refine(CodexRpcException error, ServerInfo server) {
+    public static CodexRpcException refine(CodexRpcException error, ServerInfo server) {
         if (error instanceof CodexMethodNotSupportedException || error.method().isEmpty()) {
             return error;
         }

@@ -10,10 +10,10 @@ import java.util.concurrent.TimeoutException;
  * never end (see {@link CodexClient#checkMayAwait}). Everything else is a plain {@link CompletableFuture}; stages
  * derived from it are plain futures.
  */
-final class WaitGuardedFuture<T> extends CompletableFuture<T> {
+public final class WaitGuardedFuture<T> extends CompletableFuture<T> {
     private final Runnable guard;
 
-    WaitGuardedFuture(Runnable guard) {
+    public WaitGuardedFuture(Runnable guard) {
         this.guard = guard;
     }
 

@@ -20,7 +20,7 @@ import java.util.function.Supplier;
  * ({@link CodexDeadlockException}) before it starts, bounds the others, and rethrows failures with the waiting
  * thread's stack attached.
  */
-final class Waits {
+public final class Waits {
     private final ConnectionSupervisor connection;
     private final Scheduler scheduler;
     private final Duration requestTimeout;
@@ -35,12 +35,20 @@ final class Waits {
      * Waits for a call to the server. The call has its own timeout (on the client's scheduler); the bound here
      * only guards against a future nobody completes.
      */
-    <T> T call(CompletableFuture<T> future, String what) {
+    public <T> T call(CompletableFuture<T> future, String what) {
+        return call(future, what, requestTimeout.plusSeconds(5));
+    }
+
+    /**
+     * Waits for a call bounded by its own timeout (the handshake's), guarding against a future nobody completes
+     * for {@code guard}.
+     */
+    <T> T call(CompletableFuture<T> future, String what, Duration guard) {
         if (!future.isDone()) {
             checkMayBlock(what);
         }
         try {
-            return future.get(requestTimeout.toMillis() + 5_000, TimeUnit.MILLISECONDS);
+            return future.get(guard.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             future.cancel(true);
             throw CodexTimeoutException.waitingFor(what, requestTimeout);
@@ -56,7 +64,7 @@ final class Waits {
      * Waits for {@code future} at most {@code timeout} on the client's scheduler (so tests move that time by hand);
      * the future itself is left alone when the wait runs out.
      */
-    <T> T within(CompletableFuture<T> future, Duration timeout, Supplier<CodexTimeoutException> expired,
+    public <T> T within(CompletableFuture<T> future, Duration timeout, Supplier<CodexTimeoutException> expired,
                  String what) {
         CompletableFuture<T> waiter = new CompletableFuture<>();
         future.whenComplete((v, e) -> {
@@ -88,28 +96,31 @@ final class Waits {
      * Fails fast where any blocking wait would never end: on the thread that reads the connection (reachable only
      * with a callback executor that runs tasks on the submitting thread).
      */
-    void checkMayBlock(String what) {
+    public void checkMayBlock(String what) {
         if (connection.isReaderThread()) {
             throw new CodexDeadlockException(what + " was called on the thread that reads the connection, which would "
                     + "then never read the answer: the callback executor runs tasks on the submitting thread. Give "
-                    + "the client an executor with its own threads (CodexClient.Builder#callbackExecutor), or use the "
+                    + "the client an executor with its own threads (CodexClientBuilder#callbackExecutor), or use the "
                     + "…Async methods there");
         }
     }
 
-    /** Fails fast where waiting for {@code turn} would never end (see {@link CodexTurn#await}). */
-    void checkMayAwait(CodexTurn turn, String what) {
+    /**
+     * Fails fast where waiting for a turn of {@code threadId} would never end: on that thread's delivery lane,
+     * which delivers the turn's end (see {@code CodexTurn#await}).
+     */
+    public void checkMayAwait(String threadId, String what) {
         checkMayBlock(what);
-        if (connection.isOnLane(turn.threadId())) {
+        if (connection.isOnLane(threadId)) {
             throw new CodexDeadlockException(what + " was called while delivering an event of thread "
-                    + turn.threadId() + " (in a listener): that thread's events, the end of this turn among them, "
+                    + threadId + " (in a listener): that thread's events, the end of this turn among them, "
                     + "are delivered one after another on this very thread, so the turn cannot end while it waits. "
                     + "Use turn.result().thenAccept(…) or a listener for turn/completed instead");
         }
     }
 
     /** Rethrows a failure of an asynchronous call on the caller's thread, with the caller's stack added. */
-    static RuntimeException rethrow(Throwable failure) {
+    public static RuntimeException rethrow(Throwable failure) {
         Throwable t = RpcConnection.unwrap(failure);
         if (t instanceof CodexException ce) {
             // Keep the type; add the waiting thread's stack as a suppressed trace for debuggability.
@@ -125,7 +136,7 @@ final class Waits {
         return new CodexException(String.valueOf(t.getMessage()), t);
     }
 
-    static CompletionException asCompletionException(Throwable t) {
+    public static CompletionException asCompletionException(Throwable t) {
         return t instanceof CompletionException ce ? ce : new CompletionException(t);
     }
 }

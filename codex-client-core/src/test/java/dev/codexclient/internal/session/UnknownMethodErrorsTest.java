@@ -1,5 +1,7 @@
 package dev.codexclient.internal.session;
 
+import dev.codexclient.CodexVersion;
+import dev.codexclient.ServerInfo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;

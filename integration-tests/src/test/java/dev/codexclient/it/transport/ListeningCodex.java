@@ -141,7 +141,7 @@ final class ListeningCodex implements AutoCloseable {
     }
 
     /** A client over {@code transport} that identifies itself like the other real-codex tests. */
-    CodexClient.Builder clientBuilder(Transport transport) {
+    CodexClientBuilder clientBuilder(Transport transport) {
         return CodexClient.builder().transport(transport)
                 .clientInfo("codex-client-it", "codex-client integration tests", "0")
                 .requestTimeout(Duration.ofSeconds(30))
