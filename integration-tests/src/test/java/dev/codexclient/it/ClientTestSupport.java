@@ -3,9 +3,10 @@ package dev.codexclient.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.codexclient.CodexClientBuilder;
 import dev.codexclient.CodexClient;
 import dev.codexclient.RetryPolicy;
-import dev.codexclient.internal.ClientInternals;
+import dev.codexclient.ClientProbe;
 import dev.codexclient.internal.time.ManualScheduler;
 import dev.codexclient.testkit.FakeCodexAppServer;
 import java.io.File;
@@ -41,7 +42,7 @@ final class ClientTestSupport {
      * timed waits run when the test advances {@code clock}, on the advancing thread.
      */
     static CodexClientBuilder withClock(CodexClientBuilder builder, ManualScheduler clock) {
-        return ClientInternals.useScheduler(builder, clock);
+        return ClientProbe.useScheduler(builder, clock);
     }
 
     /** A builder that spawns the fake as a child process speaking over real stdio. */

@@ -8,6 +8,7 @@ import static dev.codexclient.it.ClientTestSupport.withClock;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.codexclient.CodexClientBuilder;
 import dev.codexclient.ApprovalDecision;
 import dev.codexclient.ApprovalPolicy;
 import dev.codexclient.CodexClient;

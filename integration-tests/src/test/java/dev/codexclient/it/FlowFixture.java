@@ -3,6 +3,7 @@ package dev.codexclient.it;
 import static dev.codexclient.it.ClientTestSupport.WAIT;
 import static dev.codexclient.it.ClientTestSupport.inMemory;
 
+import dev.codexclient.CodexClientBuilder;
 import dev.codexclient.CodexClient;
 import dev.codexclient.CodexTurn;
 import dev.codexclient.Subscription;

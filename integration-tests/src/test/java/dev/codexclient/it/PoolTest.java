@@ -7,9 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.codexclient.CodexClient;
-import dev.codexclient.CodexPool;
+import dev.codexclient.pool.CodexPool;
 import dev.codexclient.CodexTurn;
-import dev.codexclient.PooledThread;
+import dev.codexclient.pool.PooledThread;
 import dev.codexclient.TurnResult;
 import dev.codexclient.errors.CodexPoolRejectedException;
 import dev.codexclient.protocol.TurnStatus;

@@ -2,8 +2,8 @@ package dev.codexclient.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.codexclient.CodexPool;
-import dev.codexclient.PooledThread;
+import dev.codexclient.pool.CodexPool;
+import dev.codexclient.pool.PooledThread;
 import dev.codexclient.RestartPolicy;
 import dev.codexclient.TurnResult;
 import dev.codexclient.protocol.TurnStatus;

@@ -3,6 +3,7 @@ package dev.codexclient.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.codexclient.CodexClientBuilder;
 import dev.codexclient.ApprovalDecision;
 import dev.codexclient.ApprovalPolicy;
 import dev.codexclient.CodexClient;
@@ -13,7 +14,7 @@ import dev.codexclient.Subscription;
 import dev.codexclient.ToolResult;
 import dev.codexclient.TurnEventStream;
 import dev.codexclient.errors.CodexDeadlockException;
-import dev.codexclient.internal.ClientInternals;
+import dev.codexclient.ClientProbe;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.testkit.FakeCodexAppServer;
 import dev.codexclient.testkit.TurnScript;
@@ -325,7 +326,7 @@ class ReentrancyTest {
                 threadListener.close();
                 // Nothing is left behind: no turn still starting, no held thread, no lane.
                 ClientTestSupport.awaitCondition("the client lets go of the thread and its lane",
-                        () -> ClientInternals.heldThreads(client) == 0 && ClientInternals.lanes(client) == 0);
+                        () -> ClientProbe.heldThreads(client) == 0 && ClientProbe.lanes(client) == 0);
             }
         }
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.codexclient.CodexClientBuilder;
 import dev.codexclient.internal.drift.ClientApiRequirements.Kind;
 import dev.codexclient.internal.drift.ClientApiRequirements.Requirement;
 import dev.codexclient.internal.drift.SchemaDiff.Aspect;

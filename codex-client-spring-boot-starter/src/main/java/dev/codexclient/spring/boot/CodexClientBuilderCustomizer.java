@@ -1,5 +1,6 @@
 package dev.codexclient.spring.boot;
 
+import dev.codexclient.CodexClientBuilder;
 import dev.codexclient.CodexClient;
 
 /**

@@ -2,9 +2,9 @@ package dev.codexclient.it.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.codexclient.CodexPool;
+import dev.codexclient.pool.CodexPool;
 import dev.codexclient.CodexTurn;
-import dev.codexclient.PooledThread;
+import dev.codexclient.pool.PooledThread;
 import dev.codexclient.RestartPolicy;
 import dev.codexclient.TurnResult;
 import dev.codexclient.errors.CodexPoolRejectedException;

@@ -1,5 +1,6 @@
 package dev.codexclient.it.transport;
 
+import dev.codexclient.CodexClientBuilder;
 import dev.codexclient.CodexClient;
 import dev.codexclient.it.RealCodexFixture;
 import dev.codexclient.protocol.AskForApproval;
