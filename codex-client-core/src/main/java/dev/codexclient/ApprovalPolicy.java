@@ -51,7 +51,24 @@ public interface ApprovalPolicy<R extends ApprovalRequest> {
      * @return the policy
      */
     static <R extends ApprovalRequest> ApprovalPolicy<R> sync(Sync<? super R> decide) {
-        return new SyncApprovalPolicy<>(Objects.requireNonNull(decide, "decide"));
+        Objects.requireNonNull(decide, "decide");
+        // Blocking as well: the client runs the decision as a task of its own, interrupted on withdrawal.
+        final class SyncPolicy implements ApprovalPolicy<R>, SyncApprovalPolicy.Blocking<R> {
+            @Override
+            public ApprovalDecision decideNow(R request) throws Exception {
+                return Objects.requireNonNull(decide.decide(request), "the approval policy decided null");
+            }
+
+            @Override
+            public CompletionStage<ApprovalDecision> decide(R request) {
+                try {
+                    return CompletableFuture.completedFuture(decideNow(request));
+                } catch (Exception e) {
+                    return CompletableFuture.failedFuture(e);
+                }
+            }
+        }
+        return new SyncPolicy();
     }
 
     /**

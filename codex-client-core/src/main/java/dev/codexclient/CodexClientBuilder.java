@@ -13,7 +13,6 @@ import dev.codexclient.internal.rpc.CallbackPool;
 import dev.codexclient.internal.session.ClientRuntime;
 import dev.codexclient.internal.session.ClientSettings;
 import dev.codexclient.internal.time.Scheduler;
-import dev.codexclient.internal.transport.TransportInternals;
 import dev.codexclient.protocol.ChatgptAuthTokensRefreshParams;
 import dev.codexclient.protocol.ChatgptAuthTokensRefreshResponse;
 import dev.codexclient.protocol.LoginAccountParams;
@@ -73,7 +72,7 @@ public final class CodexClientBuilder {
 
     {
         // The stdio transport this builder spawns masks what the client masks, refreshed tokens included.
-        TransportInternals.shareRedactor(stdio, redactor);
+        stdio.alsoMask(redactor::redact);
     }
     /** The client's clock and timer; tests put a manual one here (see {@link #scheduler(Scheduler)}). */
     private Scheduler scheduler;

@@ -301,8 +301,8 @@ public final class ServerRequestRouter {
                                                                      Function<ApprovalDecision, T> answer) {
         CompletableFuture<ApprovalDecision> decided;
         try {
-            CompletionStage<ApprovalDecision> stage = policy instanceof SyncApprovalPolicy<?>
-                    ? ((SyncApprovalPolicy<? super R>) policy).decideOn(callbacks, request)
+            CompletionStage<ApprovalDecision> stage = policy instanceof SyncApprovalPolicy.Blocking<?> blocking
+                    ? SyncApprovalPolicy.decideOn((SyncApprovalPolicy.Blocking<? super R>) blocking, callbacks, request)
                     : policy.decide(request);
             if (stage == null) {
                 return CompletableFuture.failedFuture(new IllegalStateException(
