@@ -163,6 +163,19 @@ public final class CodexPool implements AutoCloseable {
     }
 
     /**
+     * {@return the client of the member named {@code memberName} at this moment, empty when the pool has no member of
+     * that name} The pool owns the client: use it for calls of its own ({@code rpc()}, {@code listThreads()}, its
+     * server's process), not to close it. A member that gave up restoring its server gets a new client, which this
+     * then returns.
+     *
+     * @param memberName the member's name, as given to the builder (spawned members: {@code spawned-1}, …)
+     */
+    public Optional<CodexClient> memberClient(String memberName) {
+        Objects.requireNonNull(memberName, "memberName");
+        return members.stream().filter(m -> m.name().equals(memberName)).findFirst().map(PoolMember::client);
+    }
+
+    /**
      * Stops accepting turns and waits, at most {@code timeout}, for the running and queued ones to end. From the
      * call on, new threads and turns are rejected with {@link CodexPoolRejectedException}, for good: a drained pool
      * does not accept work again. The pool stays open for reads until {@link #close()}.

@@ -137,7 +137,7 @@ class ReadmeSnippetsTest {
                         .restartPolicy(dev.codexclient.RestartPolicy.defaults()))
                 .maxTurnsPerMember(4).maxQueuedTurnsPerMember(32)          // beyond: CodexPoolRejectedException
                 .build()) {
-            TurnResult r = pool.startThread().startTurn("Summarise README.md").join().await(Duration.ofMinutes(5));
+            TurnResult r = pool.startThread().startTurn("Summarise README.md").await(Duration.ofMinutes(5));
             assertThat(r.status()).isEqualTo(TurnStatus.COMPLETED);
         }
     }

@@ -77,7 +77,7 @@ class RealCodexPoolTest {
     private static void runEveryTurn(List<PooledThread> threads, String text) throws Exception {
         List<CompletableFuture<TurnResult>> results = new ArrayList<>();
         for (PooledThread t : threads) {
-            results.add(t.startTurn(text).thenCompose(turn -> turn.result()));
+            results.add(t.startTurnAsync(text).thenCompose(turn -> turn.result()));
         }
         for (CompletableFuture<TurnResult> r : results) {
             assertThat(r.get(WAIT.toSeconds(), TimeUnit.SECONDS).status()).isEqualTo(TurnStatus.COMPLETED);

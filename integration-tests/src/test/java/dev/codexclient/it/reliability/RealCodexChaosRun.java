@@ -92,7 +92,7 @@ class RealCodexChaosRun {
                             while (System.nanoTime() < deadline) {
                                 CodexTurn turn;
                                 try {
-                                    turn = t.startTurn("turn").get(TURN_BOUND.toSeconds(), TimeUnit.SECONDS);
+                                    turn = t.startTurnAsync("turn").get(TURN_BOUND.toSeconds(), TimeUnit.SECONDS);
                                 } catch (ExecutionException e) {
                                     Throwable c = e.getCause();
                                     if (c instanceof CodexPoolRejectedException) {
