@@ -19,13 +19,18 @@ import java.util.concurrent.CompletionStage;
  * both forms, with an adapter, because a lambda could not tell two overloads apart.)
  *
  * <pre>{@code
+ * Set<String> allowed = Set.of("git status", "git diff --stat");          // whole command lines, never prefixes
  * CodexClient.builder()
  *     .approvals(ApprovalPolicy.sync(request -> request instanceof ApprovalRequest.Command c
- *             && c.params().command().startsWith("git status")
+ *             && allowed.contains(c.params().command())
  *             ? ApprovalDecision.ACCEPT : ApprovalDecision.DECLINE))
  *     .onFileChangeApproval(change -> reviewers.ask(change.params()))   // a CompletionStage<ApprovalDecision>
  *     .build();
  * }</pre>
+ *
+ * <p>codex runs a command through a shell: a prefix such as {@code "git "} also matches
+ * {@code git status; rm -rf ~}. Match whole command lines, as above, or use a policy that proves a command
+ * read-only, such as the {@code ReadOnlyCommands} example of the project.
  *
  * @param <R> the kind of approval request the policy decides
  */

@@ -262,7 +262,7 @@ public final class CodexClient implements AutoCloseable {
      * @param threadId the codex thread id
      */
     public Optional<CodexThread> thread(String threadId) {
-        return runtime.held().link(threadId).map(link -> new CodexThread(runtime, link));
+        return runtime.held().link(threadId).map(link -> CodexThread.of(runtime, link));
     }
 
     /**
@@ -427,7 +427,7 @@ public final class CodexClient implements AutoCloseable {
     }
 
     private CodexThread handle(ThreadInfo described) {
-        return new CodexThread(runtime, runtime.held().linkFor(described));
+        return CodexThread.of(runtime, runtime.held().linkFor(described));
     }
 
     static Duration positive(Duration d, String name) {

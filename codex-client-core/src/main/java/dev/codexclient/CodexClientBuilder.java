@@ -484,8 +484,10 @@ public final class CodexClientBuilder {
      *
      * <pre>{@code
      * .approvals(ApprovalPolicy.sync(request -> request instanceof ApprovalRequest.Command c
-     *         && c.params().command().startsWith("git ") ? ApprovalDecision.ACCEPT : ApprovalDecision.DECLINE))
+     *         && c.params().command().equals("git status") ? ApprovalDecision.ACCEPT : ApprovalDecision.DECLINE))
      * }</pre>
+     * Match whole command lines, never prefixes: codex runs a command through a shell, where {@code "git "} also
+     * begins {@code git status; rm -rf ~} (see {@link ApprovalPolicy}).
      *
      * @param policy the policy for every kind of approval request
      * @return this builder
@@ -500,7 +502,7 @@ public final class CodexClientBuilder {
      * {@link #approvals}' policy for them. Asynchronous, like every handler; for a synchronous decision wrap it
      * in {@link ApprovalPolicy#sync}:
      * <pre>{@code
-     * .onCommandApproval(ApprovalPolicy.sync(command -> command.params().command().startsWith("ls")
+     * .onCommandApproval(ApprovalPolicy.sync(command -> Set.of("ls", "ls -la").contains(command.params().command())
      *         ? ApprovalDecision.ACCEPT : ApprovalDecision.DECLINE))
      * }</pre>
      * A later {@link #onServerRequest} for the same method replaces it, and the other way round.

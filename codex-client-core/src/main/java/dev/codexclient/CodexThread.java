@@ -501,21 +501,12 @@ public final class CodexThread {
     }
 
     private CodexThread handle(ThreadInfo described) {
-        return new CodexThread(runtime, runtime.held().linkFor(described));
+        return of(runtime, runtime.held().linkFor(described));
     }
 
-    /**
-     * {@return whether {@code other} is a handle of the same thread of the same client, while the client holds it}
-     * Handles made while the client does not hold the thread are equal to themselves only.
-     */
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof CodexThread t && t.link == link;
-    }
-
-    @Override
-    public int hashCode() {
-        return System.identityHashCode(link);
+    /** The handle over {@code link}: the one made first, so a held thread has one handle object. */
+    static CodexThread of(ClientRuntime runtime, ThreadLink link) {
+        return link.handle(new CodexThread(runtime, link));
     }
 
     @Override

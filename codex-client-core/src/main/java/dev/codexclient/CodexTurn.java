@@ -8,6 +8,7 @@ import dev.codexclient.internal.session.FlowPublishers;
 import dev.codexclient.internal.session.Listeners;
 import dev.codexclient.internal.session.RoutedTurn;
 import dev.codexclient.internal.session.ThreadState;
+import dev.codexclient.internal.session.TurnProgress;
 import dev.codexclient.internal.session.TurnTelemetry;
 import dev.codexclient.internal.session.TurnWatchdog;
 import dev.codexclient.internal.session.WaitGuardedFuture;
@@ -36,6 +37,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -93,19 +95,9 @@ public final class CodexTurn {
 
     // Everything below is touched only from the thread's delivery lane (see ThreadState), hence no locking.
     private boolean earlyDelivered;
-    private final ArrayDeque<Replayed> replay = new ArrayDeque<>();
-    private long replayBytes;
-    private long droppedFromReplay;
     private final Listeners<ServerNotification> listeners = new Listeners<>("turn");
-    private final List<ThreadItem> completedItems = new ArrayList<>();
-    private final Map<String, StringBuilder> agentText = new LinkedHashMap<>();
-    private String lastAgentItemId;
-    private String lastCompletedAgentText;
-    /** Volatile only for the end event of a turn that fails off its lane; written on the lane. */
-    private volatile ThreadTokenUsage usage;
-    private String lastDiff;
-    private List<TurnPlanStep> lastPlan;
-    private TurnError lastError;
+    /** The parts of the result and the replay buffer. */
+    private final TurnProgress progress;
 
     private volatile boolean deadlineExceeded;
     private volatile Scheduler.Task deadlineTask;
@@ -114,14 +106,12 @@ public final class CodexTurn {
     /** The turn's events; null without an event listener, so that no event is built. */
     private final TurnTelemetry events;
 
-    /** An event in the replay buffer, with its approximate size (the length of its line). */
-    private record Replayed(ServerNotification event, int bytes) {
-    }
-
     CodexTurn(CodexThread thread, ClientRuntime runtime, ThreadState router) {
         this.thread = thread;
         this.runtime = runtime;
         this.router = router;
+        this.progress = new TurnProgress(thread.id(), runtime.settings().replayLimit(),
+                runtime.settings().replayBytes());
         this.events = runtime.events().enabled() ? new TurnTelemetry(runtime.events(), runtime.scheduler()) : null;
     }
 
@@ -171,12 +161,13 @@ public final class CodexTurn {
         Listeners.Entry<ServerNotification> entry = listeners.entry(live, () -> { });
         thread.onLane(() -> {
             deliverEarly();
-            for (Replayed r : replay) {
+            for (Iterator<ServerNotification> it = progress.replay(); it.hasNext(); ) {
+                ServerNotification event = it.next();
                 if (entry.isClosed()) {
                     return;
                 }
                 try {
-                    replayed.accept(r.event());
+                    replayed.accept(event);
                 } catch (RuntimeException e) {
                     LOG.warn("A turn listener threw; other listeners still get the event", e);
                 }
@@ -595,66 +586,13 @@ public final class CodexTurn {
         if (w != null) {
             w.touch();
         }
-        accumulate(n);
-        remember(n, bytes);
+        progress.record(n, bytes);
+        if (events != null && n instanceof ServerNotification.ThreadTokenUsageUpdated) {
+            events.usage(progress.usage());
+        }
         listeners.deliver(n);
         if (n instanceof ServerNotification.TurnCompleted c) {
             finish(c.params());
-        }
-    }
-
-    /**
-     * Keeps the event for listeners added later, within the client's limits in events and bytes. The byte limit
-     * never drops the newest event: a listener added after the turn ended still sees its {@code turn/completed}.
-     */
-    private void remember(ServerNotification n, int bytes) {
-        replay.add(new Replayed(n, bytes));
-        replayBytes += bytes;
-        int maxEvents = runtime.settings().replayLimit();
-        long maxBytes = runtime.settings().replayBytes();
-        while (!replay.isEmpty()
-                && (replay.size() > maxEvents || (replayBytes > maxBytes && replay.size() > 1))) {
-            replayBytes -= replay.poll().bytes();
-            if (droppedFromReplay++ == 0) {
-                LOG.debug("turn of thread {} exceeded the replay limit ({} events, {} bytes); late listeners miss "
-                        + "the oldest events", thread.id(), maxEvents, maxBytes);
-            }
-        }
-    }
-
-    private void accumulate(ServerNotification n) {
-        if (n instanceof ServerNotification.ItemAgentMessageDelta d) {
-            AgentMessageDeltaNotification p = d.params();
-            agentText.computeIfAbsent(p.itemId(), k -> new StringBuilder()).append(p.delta());
-            lastAgentItemId = p.itemId();
-        } else if (n instanceof ServerNotification.ItemCompleted c) {
-            ItemCompletedNotification p = c.params();
-            completedItems.add(p.item());
-            if (p.item() instanceof ThreadItem.AgentMessage m) {
-                lastCompletedAgentText = m.text();
-                lastAgentItemId = m.id();
-                agentText.remove(m.id());
-            }
-        } else if (n instanceof ServerNotification.ItemStarted s) {
-            ItemStartedNotification p = s.params();
-            if (p.item() instanceof ThreadItem.AgentMessage m) {
-                lastAgentItemId = m.id();
-            }
-        } else if (n instanceof ServerNotification.ThreadTokenUsageUpdated u) {
-            ThreadTokenUsageUpdatedNotification p = u.params();
-            usage = p.tokenUsage();
-            if (events != null) {
-                events.usage(usage);
-            }
-        } else if (n instanceof ServerNotification.TurnDiffUpdated d) {
-            lastDiff = d.params().diff();
-        } else if (n instanceof ServerNotification.TurnPlanUpdated p) {
-            lastPlan = p.params().plan();
-        } else if (n instanceof ServerNotification.Error e) {
-            ErrorNotification p = e.params();
-            if (!Boolean.TRUE.equals(p.willRetry())) {
-                lastError = p.error();
-            }
         }
     }
 
@@ -662,16 +600,8 @@ public final class CodexTurn {
         Turn turn = completed.turn();
         // A missing status reads as a value this SDK does not know (its known() is UNRECOGNIZED), as a new one would.
         TurnStatus status = turn == null || turn.status() == null ? TurnStatus.of("") : turn.status();
-        TurnError error = turn != null && turn.error() != null ? turn.error() : lastError;
+        TurnError error = turn != null && turn.error() != null ? turn.error() : progress.lastError();
         complete(status, turn, error, false);
-    }
-
-    private String finalText() {
-        // A message still streaming when the turn ended (e.g. interrupted) is newer than any completed one.
-        if (lastAgentItemId != null && agentText.containsKey(lastAgentItemId)) {
-            return agentText.get(lastAgentItemId).toString();
-        }
-        return lastCompletedAgentText == null ? "" : lastCompletedAgentText;
     }
 
     /** Completes the handle (once). Runs on the lane. */
@@ -680,17 +610,15 @@ public final class CodexTurn {
             return;
         }
         stopTimers();
-        List<ThreadItem> items = completedItems;
-        if (items.isEmpty() && turn != null && turn.items() != null) {
-            items = turn.items();
-        }
+        List<ThreadItem> items = progress.items(turn);
         String turnId = id != null ? id : turn != null ? turn.id() : null;
-        TurnResult r = new TurnResult(thread.id(), turnId, status, turn, finalText(), items, usage, lastDiff,
-                lastPlan, error, deadlineExceeded, stalled, runtime.redactor());
+        TurnResult r = new TurnResult(thread.id(), turnId, status, turn, progress.finalText(), items,
+                progress.usage(), progress.lastDiff(), progress.lastPlan(), error, deadlineExceeded, stalled,
+                runtime.redactor());
         if (events != null) {
             // The failure as the result's orThrow() gives it; an interruption keeps the error it had, if any.
             boolean failed = status == TurnStatus.FAILED || (status != TurnStatus.COMPLETED && error != null);
-            events.ended(status, failed ? Optional.of(r.failure()) : Optional.empty(), usage);
+            events.ended(status, failed ? Optional.of(r.failure()) : Optional.empty(), progress.usage());
         }
         leaveRouter();
         // Nothing more comes: let go of the listeners (a listener added later gets the replay only).
@@ -701,12 +629,12 @@ public final class CodexTurn {
 
     /** The server reports the turn as over though its turn/completed never came (watchdog). Runs on the lane. */
     private void completeFromServer(Turn turn) {
-        complete(turn.status(), turn, turn.error() != null ? turn.error() : lastError, false);
+        complete(turn.status(), turn, turn.error() != null ? turn.error() : progress.lastError(), false);
     }
 
     /** The server never settled the turn after an interrupt: give up waiting. Runs on the lane. */
     private void stall() {
-        complete(TurnStatus.INTERRUPTED, null, lastError, true);
+        complete(TurnStatus.INTERRUPTED, null, progress.lastError(), true);
     }
 
     /**
@@ -720,7 +648,7 @@ public final class CodexTurn {
         stopTimers();
         if (events != null) {
             events.ended(TurnStatus.FAILED, Optional.of(cause instanceof CodexException ce ? ce
-                    : new CodexException("the turn could not complete: " + cause, cause)), usage);
+                    : new CodexException("the turn could not complete: " + cause, cause)), progress.usage());
         }
         leaveRouter();
         runtime.runCallback(() -> result.completeExceptionally(cause));

@@ -30,6 +30,11 @@ public final class ClientProbe {
         return client.runtime().supervisor().connection().pendingCount();
     }
 
+    /** {@return how many server requests the client is still handling} */
+    public static int inflightServerRequests(CodexClient client) {
+        return client.runtime().supervisor().connection().inflightServerRequestCount();
+    }
+
     /** {@return how many secrets the client masks} */
     public static int registeredSecrets(CodexClient client) {
         return client.runtime().redactor().registeredCount();

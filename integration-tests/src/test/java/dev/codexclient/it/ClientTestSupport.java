@@ -10,8 +10,6 @@ import dev.codexclient.ClientProbe;
 import dev.codexclient.internal.time.ManualScheduler;
 import dev.codexclient.testkit.FakeCodexAppServer;
 import java.io.File;
-import java.lang.reflect.Field;
-import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -103,28 +101,12 @@ final class ClientTestSupport {
 
     /** How many client requests await a response (diagnostics of the internal connection). */
     static int pendingRequests(CodexClient client) {
-        return (int) connectionDiagnostic(client, "pendingCount");
+        return ClientProbe.pendingRequests(client);
     }
 
     /** How many server requests the client is still handling. */
     static int inflightServerRequests(CodexClient client) {
-        return (int) connectionDiagnostic(client, "inflightServerRequestCount");
-    }
-
-    private static Object connectionDiagnostic(CodexClient client, String method) {
-        try {
-            // The client's current connection: CodexClient.live.connection().
-            Field f = CodexClient.class.getDeclaredField("live");
-            f.setAccessible(true);
-            Object live = f.get(client);
-            Method current = live.getClass().getDeclaredMethod("connection");
-            current.setAccessible(true);
-            Object connection = current.invoke(live);
-            Method m = connection.getClass().getMethod(method);
-            return m.invoke(connection);
-        } catch (ReflectiveOperationException e) {
-            throw new AssertionError("cannot read " + method + " of the client's connection", e);
-        }
+        return ClientProbe.inflightServerRequests(client);
     }
 
     /**

@@ -124,7 +124,7 @@ public final class ClientRuntime {
         this.supervisor = new ConnectionSupervisor(first, settings.restartPolicy().orElse(null),
                 settings.transports(), (t, handler) -> new RpcConnection(t, codec, rpcSettings, callbacks,
                 connectionOwnsCallbacks, scheduler, redactor::redact, handler, events, requestTelemetry),
-                new Session(), scheduler, settings.requestTimeout(), held, events, new Edges(), callbacks,
+                Session::new, scheduler, settings.requestTimeout(), held, events, new Edges(), callbacks,
                 ownsCallbacks);
         this.calls = new Calls(supervisor, settings.handshake().experimentalApi(), settings.requestTimeout());
         this.waits = new Waits(supervisor, scheduler, settings.requestTimeout());
@@ -282,8 +282,14 @@ public final class ClientRuntime {
 
     // ------------------------------------------------------------------------------------------------ what arrives
 
-    /** The client's handling of what a connection receives. */
+    /** The client's handling of what one connection receives. */
     private final class Session implements RpcConnection.Handler {
+        private final ConnectionSupervisor.Link link;
+
+        Session(ConnectionSupervisor.Link link) {
+            this.link = link;
+        }
+
         @Override
         public void onNotification(IncomingNotification raw) {
             ServerNotification n = raw.notification();
@@ -296,7 +302,7 @@ public final class ClientRuntime {
 
         @Override
         public CompletionStage<?> onRequest(IncomingRequest request) {
-            return router.route(request);
+            return link.carry(request, router::route);
         }
 
         @Override
@@ -306,7 +312,8 @@ public final class ClientRuntime {
 
         @Override
         public void onClosed(CodexTransportException cause) {
-            onEnded(cause);
+            // The supervisor decides: a restart, or the end (then Edges#ended).
+            link.closed(cause);
         }
     }
 

@@ -3,7 +3,6 @@ package dev.codexclient.internal.session;
 import dev.codexclient.RestartPolicy;
 import dev.codexclient.ServerInfo;
 import dev.codexclient.errors.CodexException;
-import dev.codexclient.errors.CodexRpcException;
 import dev.codexclient.errors.CodexServerRestartedException;
 import dev.codexclient.errors.CodexTimeoutException;
 import dev.codexclient.errors.CodexTransportException;
@@ -13,7 +12,6 @@ import dev.codexclient.events.RecoveryGaveUp;
 import dev.codexclient.events.ThreadResumed;
 import dev.codexclient.internal.events.EventEmitter;
 import dev.codexclient.internal.requests.ServerRequestCarryOver;
-import dev.codexclient.internal.rpc.IncomingNotification;
 import dev.codexclient.internal.rpc.IncomingRequest;
 import dev.codexclient.internal.rpc.RpcConnection;
 import dev.codexclient.internal.time.Scheduler;
@@ -95,7 +93,7 @@ public final class ConnectionSupervisor {
     private final RestartPolicy policy;
     private final Supplier<? extends Transport> transports;
     private final BiFunction<Transport, RpcConnection.Handler, RpcConnection> open;
-    private final RpcConnection.Handler session;
+    private final Function<Link, RpcConnection.Handler> sessions;
     private final Scheduler scheduler;
     private final Duration requestTimeout;
     private final HeldThreads held;
@@ -119,19 +117,35 @@ public final class ConnectionSupervisor {
     private volatile CodexTransportException terminal;
 
     /**
+     * What a connection's session asks of the supervisor about its own connection: how to hand on a server
+     * request (carried over a restart under a policy), and that the connection ended.
+     */
+    interface Link {
+        /**
+         * Hands {@code request} to {@code route}; under a restart policy, through the carry-over, so that a request
+         * the server sends again after a restart is answered by the handling already deciding it.
+         */
+        CompletionStage<?> carry(IncomingRequest request, Function<IncomingRequest, CompletionStage<?>> route);
+
+        /** The connection ended; called once, on its lane, after the events it had read were delivered. */
+        void closed(CodexTransportException cause);
+    }
+
+    /**
      * @param policy     the restart policy, or null for none
      * @param transports opens the transport of each connection after the first
      * @param open       builds the dispatcher of a connection over its transport
-     * @param session    the client's handling of what a connection receives
+     * @param sessions   makes the runtime's handling of what one connection receives, given that connection's link
      */
     ConnectionSupervisor(Transport first, RestartPolicy policy, Supplier<? extends Transport> transports,
-                      BiFunction<Transport, RpcConnection.Handler, RpcConnection> open, RpcConnection.Handler session,
-                      Scheduler scheduler, Duration requestTimeout, HeldThreads held, EventEmitter events,
-                      Edges client, ExecutorService callbacks, boolean ownsCallbacks) {
+                         BiFunction<Transport, RpcConnection.Handler, RpcConnection> open,
+                         Function<Link, RpcConnection.Handler> sessions, Scheduler scheduler, Duration requestTimeout,
+                         HeldThreads held, EventEmitter events, Edges client, ExecutorService callbacks,
+                         boolean ownsCallbacks) {
         this.policy = policy;
         this.transports = transports;
         this.open = open;
-        this.session = session;
+        this.sessions = sessions;
         this.scheduler = scheduler;
         this.requestTimeout = requestTimeout;
         this.held = held;
@@ -144,32 +158,23 @@ public final class ConnectionSupervisor {
 
     private Generation newGeneration(long number, Transport transport) {
         Generation[] self = new Generation[1];
-        RpcConnection.Handler handler = new RpcConnection.Handler() {
+        Link link = new Link() {
             @Override
-            public void onNotification(IncomingNotification notification) {
-                session.onNotification(notification);
-            }
-
-            @Override
-            public CompletionStage<?> onRequest(IncomingRequest request) {
+            public CompletionStage<?> carry(IncomingRequest request,
+                                            Function<IncomingRequest, CompletionStage<?>> route) {
                 if (policy == null) {
-                    return session.onRequest(request);
+                    return route.apply(request);
                 }
                 return carried.handle(request, () -> self[0].connection.isClosed() && !closed.get()
-                        && terminal == null, session::onRequest);
+                        && terminal == null, route);
             }
 
             @Override
-            public void onClosed(CodexTransportException cause) {
+            public void closed(CodexTransportException cause) {
                 lost(self[0], cause);
             }
-
-            @Override
-            public CodexRpcException refineError(CodexRpcException error) {
-                return session.refineError(error);
-            }
         };
-        self[0] = new Generation(number, transport, open, handler);
+        self[0] = new Generation(number, transport, open, sessions.apply(link));
         return self[0];
     }
 

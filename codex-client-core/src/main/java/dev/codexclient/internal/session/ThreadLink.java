@@ -2,6 +2,7 @@ package dev.codexclient.internal.session;
 
 import dev.codexclient.protocol.ThreadInfo;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * What the runtime knows of one codex thread a handle names: its id, the server's last description of it given to
@@ -13,6 +14,8 @@ public final class ThreadLink {
     private volatile ThreadInfo info;
     /** The generation of the connection the thread is known to be loaded on; see {@link ClientRuntime#turnStart}. */
     private volatile long loadedOn;
+    /** The public handle made over this link, so that every handle of a held thread is the same object. */
+    private final AtomicReference<Object> handle = new AtomicReference<>();
 
     ThreadLink(ThreadInfo info, long loadedOn) {
         this.info = Objects.requireNonNull(info, "info");
@@ -39,6 +42,18 @@ public final class ThreadLink {
     public ThreadInfo remember(ThreadInfo described) {
         this.info = described;
         return described;
+    }
+
+    /**
+     * {@return the public handle over this link: the first one offered, which every later caller gets too} The
+     * runtime keeps it without knowing its type.
+     *
+     * @param <H>     the handle's type
+     * @param offered a new handle, used when the link has none yet
+     */
+    @SuppressWarnings("unchecked")
+    public <H> H handle(H offered) {
+        return handle.compareAndSet(null, offered) ? offered : (H) handle.get();
     }
 
     long loadedOn() {

@@ -7,7 +7,7 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * A future whose blocking waits ({@code get}, {@code join}) first run a check that fails fast where the wait could
- * never end (see {@link CodexClient#checkMayAwait}). Everything else is a plain {@link CompletableFuture}; stages
+ * never end (see {@link Waits#checkMayAwait}). Everything else is a plain {@link CompletableFuture}; stages
  * derived from it are plain futures.
  */
 public final class WaitGuardedFuture<T> extends CompletableFuture<T> {
