@@ -73,7 +73,8 @@ import java.util.function.Consumer;
  *       ({@link CodexTransportException}: exit code and stderr tail when the server failed, neither when you closed
  *       the client), a timeout, a failed turn (with codex's typed {@code codexErrorInfo}).</li>
  *   <li><b>Bounded ends.</b> {@link #close()} says what it waits for, each step bounded, the server's part by
- *       {@link CodexClientBuilder#closeTimeout(Duration)}; a {@link CodexClientBuilder#build()} whose handshake fails ends the server
+ *       {@link CodexClientBuilder#closeTimeout(Duration)}; a {@link CodexClientBuilder#build()} whose handshake
+ *       fails ends the server
  *       at once, without a graceful wait. A spawned server's process is {@link #serverProcess()}.</li>
  * </ul>
  */
@@ -86,7 +87,10 @@ public final class CodexClient implements AutoCloseable {
         this.rpc = new CodexRpc(runtime.calls());
     }
 
-    /** {@return a new builder, with every setting at its default} Nothing is started until {@link CodexClientBuilder#build()}. */
+    /**
+     * {@return a new builder, with every setting at its default} Nothing is started until
+     * {@link CodexClientBuilder#build()}.
+     */
     public static CodexClientBuilder builder() {
         return new CodexClientBuilder();
     }
@@ -324,7 +328,8 @@ public final class CodexClient implements AutoCloseable {
         return listFrom(params, params.cursor(), new ArrayList<>());
     }
 
-    private CompletableFuture<List<ThreadInfo>> listFrom(ThreadListParams params, String cursor, List<ThreadInfo> into) {
+    private CompletableFuture<List<ThreadInfo>> listFrom(ThreadListParams params, String cursor,
+                                                         List<ThreadInfo> into) {
         return rpc.threadList(runtime.page(params, cursor)).thenCompose(r -> {
             if (r.data() != null) {
                 into.addAll(r.data());
@@ -402,7 +407,8 @@ public final class CodexClient implements AutoCloseable {
      * <p>What it waits for, each step bounded:
      * <ol>
      *   <li>the server to end: a spawned server has its stdin closed and gets the
-     *       {@link CodexClientBuilder#closeTimeout(Duration) close timeout} (5 s by default) to exit on its own, then it and
+     *       {@link CodexClientBuilder#closeTimeout(Duration) close timeout} (5 s by default) to exit on its own, then
+     *       it and
      *       every process it started are terminated (SIGTERM, then SIGKILL a second or two later). Idle codex exits
      *       at once; some versions first wait for a command that is still running, which the close timeout cuts
      *       short. A WebSocket gets the same bound on its close handshake;</li>

@@ -350,7 +350,8 @@ public final class CodexTurn {
      * @return a publisher of this turn's events, from its start to its end
      */
     public Flow.Publisher<ServerNotification> publisher() {
-        return FlowPublishers.turn(runtime, thread.id(), "turn " + boundIdOr("(starting)") + " of thread " + thread.id(),
+        return FlowPublishers.turn(runtime, thread.id(),
+                "turn " + boundIdOr("(starting)") + " of thread " + thread.id(),
                 this::subscribe, result.thenApply(r -> r.status() == TurnStatus.FAILED ? r.failure() : null));
     }
 
@@ -401,7 +402,8 @@ public final class CodexTurn {
             running.whenComplete((v, e) -> started.complete(null));
             if (!started.isDone()) {
                 try {
-                    Scheduler.Task t = runtime.scheduler().schedule(() -> started.complete(null), INTERRUPT_WAITS_FOR_START);
+                    Scheduler.Task t = runtime.scheduler().schedule(() -> started.complete(null),
+                            INTERRUPT_WAITS_FOR_START);
                     started.whenComplete((v, e) -> t.cancel());
                 } catch (RejectedExecutionException closing) {
                     started.complete(null);

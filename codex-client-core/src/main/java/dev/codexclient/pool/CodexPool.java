@@ -35,12 +35,12 @@ import org.slf4j.LoggerFactory;
  *         .maxTurnsPerMember(4).maxQueuedTurnsPerMember(32)
  *         .build()) {
  *     PooledThread thread = pool.startThread();
- *     TurnResult r = thread.startTurn("Summarise README.md").join().await(Duration.ofMinutes(5));
+ *     TurnResult r = thread.startTurn("Summarise README.md").await(Duration.ofMinutes(5));
  * }
  * }</pre>
  *
- * <p>Members recover on their own with their client's {@link RestartPolicy} (give each one a policy): a member
- * whose server dies is restarted and its threads resumed there. A member whose client gave up is replaced with a
+ * <p>Members recover on their own with their client's {@link dev.codexclient.RestartPolicy} (give each one a
+ * policy): a member whose server dies is restarted and its threads resumed there. A member whose client gave up is replaced with a
  * new client from its factory; its threads are resumed on the replacement when next used. Health: a member is
  * healthy while its client is open and, for a spawned server, its process is alive; a member given with a
  * readiness URI must also answer {@code /readyz} ({@link #checkHealth()}).
