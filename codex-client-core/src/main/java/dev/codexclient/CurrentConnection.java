@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -218,6 +219,18 @@ final class CurrentConnection {
 
     private <R> CompletableFuture<R> callAfter(Generation lost, String method, Object params, Class<R> resultType,
                                                Duration bound, long deadline) {
+        return restoredAfter(lost, method, bound, deadline).thenCompose(n -> {
+            long left = deadline - scheduler.nanoTime();
+            return n.connection.call(method, params, resultType, Duration.ofNanos(Math.max(left, 1_000_000)));
+        });
+    }
+
+    /**
+     * The connection that replaces {@code lost} once it is usable (skipping any lost in turn while being waited
+     * for); fails when the wait outlasts {@code deadline}, the policy gives up or the client closes.
+     */
+    private CompletableFuture<Generation> restoredAfter(Generation lost, String method, Duration bound,
+                                                        long deadline) {
         CompletableFuture<Generation> restored = new CompletableFuture<>();
         lost.next.whenComplete((n, e) -> {
             if (e != null) {
@@ -236,13 +249,8 @@ final class CurrentConnection {
                 // The client is closing: the outage's end fails the wait.
             }
         }
-        return restored.thenCompose(n -> {
-            if (n.connection.isClosed() && !closed.get()) {
-                return callAfter(n, method, params, resultType, bound, deadline);
-            }
-            long left = deadline - scheduler.nanoTime();
-            return n.connection.call(method, params, resultType, Duration.ofNanos(Math.max(left, 1_000_000)));
-        });
+        return restored.thenCompose(n -> n.connection.isClosed() && !closed.get()
+                ? restoredAfter(n, method, bound, deadline) : CompletableFuture.completedFuture(n));
     }
 
     /** Sends a notification on the current connection. */
@@ -269,16 +277,27 @@ final class CurrentConnection {
     }
 
     /**
-     * Makes sure the thread of {@code handle} is loaded on the current server: a handle made before a restart, of a
-     * thread nobody held when the connection was lost, is resumed first (once per handle and connection).
+     * Makes sure the thread of {@code handle} is loaded on the server its next call reaches: a handle made before a
+     * restart, of a thread nobody held when the connection was lost, is resumed first (once per handle and
+     * connection). During an outage that server is the one of the restored connection, not the lost one: the check
+     * waits for the restore, whose resumes cover the threads held until it ends, so a thread first used during the
+     * restore is resumed either by the restore or here, never left unknown to the new server.
      */
     CompletableFuture<Void> ensureLoaded(CodexThread handle) {
-        long now = current.number;
-        if (handle.loadedOn() == now) {
+        Generation g = current;
+        if (g.connection.isClosed() && !closed.get()) {
+            long deadline = scheduler.nanoTime() + Scheduler.saturatedNanos(requestTimeout);
+            return restoredAfter(g, "thread/resume", requestTimeout, deadline).thenCompose(n -> loadOn(n, handle));
+        }
+        return loadOn(g, handle);
+    }
+
+    private CompletableFuture<Void> loadOn(Generation g, CodexThread handle) {
+        if (handle.loadedOn() >= g.number) {
             return CompletableFuture.completedFuture(null);
         }
-        return call("thread/resume", ThreadResumeParams.builder().threadId(handle.id()).build(), JsonNode.class,
-                null).thenAccept(r -> handle.loadedOn(now));
+        return g.connection.call("thread/resume", ThreadResumeParams.builder().threadId(handle.id()).build(),
+                JsonNode.class, null).thenAccept(r -> handle.loadedOn(g.number));
     }
 
     // ------------------------------------------------------------------------------------------------ recovery
@@ -406,10 +425,27 @@ final class CurrentConnection {
             next(failure);
         }
 
-        /** Resumes the threads held at the loss and those held now; a thread the server no longer has is let go. */
+        /**
+         * Resumes the threads held at the loss and those held now, then, round after round, those taken hold of
+         * while the previous round ran (a turn started during the restore), until a round finds none new; a thread
+         * the server no longer has is let go.
+         */
         private CompletableFuture<Void> resumeHeld(Generation g) {
             Set<String> ids = new LinkedHashSet<>(threadsAtLoss);
             ids.addAll(held.ids());
+            return resumeRound(g, ids, new HashSet<>());
+        }
+
+        private CompletableFuture<Void> resumeRound(Generation g, Set<String> ids, Set<String> done) {
+            done.addAll(ids);
+            return resumeAll(g, ids).thenCompose(v -> {
+                Set<String> later = new LinkedHashSet<>(held.ids());
+                later.removeAll(done);
+                return later.isEmpty() ? CompletableFuture.completedFuture(null) : resumeRound(g, later, done);
+            });
+        }
+
+        private CompletableFuture<Void> resumeAll(Generation g, Set<String> ids) {
             List<CompletableFuture<Void>> resumes = new ArrayList<>();
             for (String id : ids) {
                 resumes.add(g.connection.call("thread/resume", ThreadResumeParams.builder().threadId(id).build(),
