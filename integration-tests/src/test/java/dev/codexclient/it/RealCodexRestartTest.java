@@ -239,6 +239,10 @@ class RealCodexRestartTest {
             assertThat(e.getCause()).isInstanceOfSatisfying(CodexServerRestartedException.class, r -> {
                 assertThat(r.threadId()).isEqualTo(thread.id());
                 assertThat(r.turnId()).contains(running.id());
+                // A restart the policy handles reads as such: the killed server's stderr stays on the cause.
+                assertThat(r.getMessage()).doesNotContain("stderr");
+                assertThat(r.stderrTail()).isEqualTo(((dev.codexclient.errors.CodexTransportException) r.getCause())
+                        .stderrTail());
             });
         }
     }
