@@ -96,6 +96,46 @@ class RealCodexRestartTest {
         RealCodexKillTest.assertNoLeaks(threadsBefore);
     }
 
+    /**
+     * Eight threads held, the server SIGKILLed, and, while the restored connection resumes them, a turn started on
+     * a thread that was idle at the kill: codex knows a thread only once it was resumed on the new server, so the
+     * turn completes only if that thread is resumed there too.
+     */
+    @Test
+    void aTurnOnAThreadIdleAtTheKillStartedWhileTheRestoreResumesCompletes() throws Exception {
+        codex.model.whenAlways(r -> r.lastUserText().startsWith("warm up"), ModelStep.reply("warm"));
+        codex.model.whenAlways(r -> r.lastUserText().equals("during the restore"), ModelStep.reply("resumed"));
+        CodexClient client = restarting(b -> { });
+        try {
+            List<Subscription> holds = new java.util.ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                CodexThread thread = client.startThread(codex.threadParams().build());
+                thread.startTurn("warm up " + i).await(WAIT);
+                holds.add(thread.onEvent(n -> { }));
+            }
+            CodexThread idle = client.startThread(codex.threadParams().build());
+            idle.startTurn("warm up the idle one").await(WAIT);
+
+            long killed = client.serverProcess().orElseThrow().pid();
+            CompletableFuture<Boolean> startedDuringRestore = new CompletableFuture<>();
+            // On the listener's thread, once the first held thread is back, while the others are being resumed.
+            CompletableFuture<CodexTurn> turn = events.future(ThreadResumed.class).thenCompose(r -> {
+                startedDuringRestore.complete(client.serverProcess().orElseThrow().pid() == killed);
+                return idle.startTurnAsync("during the restore");
+            });
+            sigkill(client);
+            assertThat(events.next(Disconnected.class).heldThreads()).isEqualTo(8);
+
+            TurnResult result = turn.get(WAIT.toSeconds(), TimeUnit.SECONDS).await(WAIT);
+            assertThat(startedDuringRestore.get()).as("the turn started while the restore was resuming").isTrue();
+            assertThat(result.status()).isEqualTo(TurnStatus.COMPLETED);
+            assertThat(result.finalText()).isEqualTo("resumed");
+            holds.forEach(Subscription::close);
+        } finally {
+            client.close();
+        }
+    }
+
     @Test
     void killedMidStream() throws Exception {
         codex.model.when(r -> r.lastUserText().equals("first"), ModelStep.reply("first answer"));
@@ -200,6 +240,10 @@ class RealCodexRestartTest {
             assertThat(e.getCause()).isInstanceOfSatisfying(CodexServerRestartedException.class, r -> {
                 assertThat(r.threadId()).isEqualTo(thread.id());
                 assertThat(r.turnId()).contains(running.id());
+                // A restart the policy handles reads as such: the killed server's stderr stays on the cause.
+                assertThat(r.getMessage()).doesNotContain("stderr");
+                assertThat(r.stderrTail()).isEqualTo(((dev.codexclient.errors.CodexTransportException) r.getCause())
+                        .stderrTail());
             });
         }
     }

@@ -167,6 +167,95 @@ class RestartPolicyTest {
         }
     }
 
+    /**
+     * As codex does, the new server knows only the threads resumed on it. While the restore resumes the held
+     * threads (the resume of one is held back here), a turn starts on a thread nobody held at the loss and a
+     * listener is added to another: both threads are resumed on the restored connection, and the turn completes.
+     */
+    @Test
+    void threadsFirstUsedWhileTheRestoreResumesAreResumedToo() throws Exception {
+        try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
+            fake.onTurnStart(t -> t.agentMessage("done").completed());
+            CompletableFuture<Void> release = new CompletableFuture<>();
+            CompletableFuture<Void> resuming = new CompletableFuture<>();
+            try (CodexClient client = restarting(fake, policy(3))
+                    .transportFactory(() -> holdingBackResumes(open(fake), resuming, release)).build()) {
+                CodexThread listened = client.startThread();
+                Subscription listening = listened.onEvent(n -> { });
+                CodexThread idle = client.startThread();
+                CodexThread listenedLater = client.startThread();
+                int sinceLoss = fake.requestCount();
+                unknownUnlessResumedAfter(fake, sinceLoss);
+
+                fake.apply(Fault.exit(137));
+                events.next(Disconnected.class);
+                nextAttempt();
+                resuming.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+                CompletableFuture<CodexTurn> started = idle.startTurnAsync("during the restore");
+                Subscription late = listenedLater.onEvent(n -> { });
+                release.complete(null);
+
+                assertThat(started.get(WAIT.toSeconds(), TimeUnit.SECONDS).await(WAIT).finalText())
+                        .contains("done");
+                List<String> resumed = fake.requests().subList(sinceLoss, fake.requestCount()).stream()
+                        .filter(r -> r.method().equals("thread/resume"))
+                        .map(r -> r.params().path("threadId").asText()).toList();
+                assertThat(resumed).contains(listened.id(), idle.id(), listenedLater.id());
+                listening.close();
+                late.close();
+            }
+        }
+    }
+
+    /**
+     * {@code transport}, except that the first {@code thread/resume} the client sends (the test sends none before
+     * the restore) waits for {@code release} before it reaches the server; {@code resuming} completes when it is
+     * held back.
+     */
+    private static Transport holdingBackResumes(Transport transport, CompletableFuture<Void> resuming,
+                                                CompletableFuture<Void> release) {
+        return new Transport() {
+            @Override
+            public void start(dev.codexclient.transport.MessageSink sink) {
+                transport.start(sink);
+            }
+
+            @Override
+            public void send(byte[] message) {
+                if (!resuming.isDone() && new String(message, java.nio.charset.StandardCharsets.UTF_8)
+                        .contains("\"thread/resume\"")) {
+                    resuming.complete(null);
+                    release.thenRun(() -> transport.send(message));
+                    return;
+                }
+                transport.send(message);
+            }
+
+            @Override
+            public void close() {
+                transport.close();
+            }
+
+            @Override
+            public String describe() {
+                return transport.describe();
+            }
+        };
+    }
+
+    /**
+     * From now on {@code turn/start} fails with codex's "thread not found" for a thread not resumed since the
+     * fake's request number {@code since}.
+     */
+    private static void unknownUnlessResumedAfter(FakeCodexAppServer fake, int since) {
+        fake.on("turn/start", req -> {
+            String threadId = req.params().path("threadId").asText();
+            List<dev.codexclient.testkit.RecordedRequest> later = fake.requests();
+            return later.subList(since, later.size()).stream().noneMatch(r -> r.method().equals("thread/resume")
+                    && r.params().path("threadId").asText().equals(threadId));
+        }).always().respondError(-32600, "thread not found");
+    }
+
     @Test
     void aCallWaitingForTheRestoreFailsWhenItsTimeoutPassesFirst() throws Exception {
         try (FakeCodexAppServer fake = new FakeCodexAppServer()) {

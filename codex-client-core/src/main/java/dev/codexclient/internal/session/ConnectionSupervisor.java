@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -225,6 +226,18 @@ public final class ConnectionSupervisor {
 
     private <R> CompletableFuture<R> callAfter(Generation lost, String method, Object params, Class<R> resultType,
                                                Duration bound, long deadline) {
+        return restoredAfter(lost, method, bound, deadline).thenCompose(n -> {
+            long left = deadline - scheduler.nanoTime();
+            return n.connection.call(method, params, resultType, Duration.ofNanos(Math.max(left, 1_000_000)));
+        });
+    }
+
+    /**
+     * The connection that replaces {@code lost} once it is usable (skipping any lost in turn while being waited
+     * for); fails when the wait outlasts {@code deadline}, the policy gives up or the client closes.
+     */
+    private CompletableFuture<Generation> restoredAfter(Generation lost, String method, Duration bound,
+                                                        long deadline) {
         CompletableFuture<Generation> restored = new CompletableFuture<>();
         lost.next.whenComplete((n, e) -> {
             if (e != null) {
@@ -243,13 +256,8 @@ public final class ConnectionSupervisor {
                 // The client is closing: the outage's end fails the wait.
             }
         }
-        return restored.thenCompose(n -> {
-            if (n.connection.isClosed() && !closed.get()) {
-                return callAfter(n, method, params, resultType, bound, deadline);
-            }
-            long left = deadline - scheduler.nanoTime();
-            return n.connection.call(method, params, resultType, Duration.ofNanos(Math.max(left, 1_000_000)));
-        });
+        return restored.thenCompose(n -> n.connection.isClosed() && !closed.get()
+                ? restoredAfter(n, method, bound, deadline) : CompletableFuture.completedFuture(n));
     }
 
     /** Sends a notification on the current connection. */
@@ -276,24 +284,35 @@ public final class ConnectionSupervisor {
     }
 
     /**
-     * Makes sure the thread of {@code link} is loaded on the current server: a handle made before a restart, of a
-     * thread nobody held when the connection was lost, is resumed first (once per thread and connection).
+     * Makes sure the thread of {@code link} is loaded on the server its next call reaches: a handle made before a
+     * restart, of a thread nobody held when the connection was lost, is resumed first (once per thread and
+     * connection). During an outage that server is the one of the restored connection, not the lost one: the check
+     * waits for the restore, whose resumes cover the threads held until it ends, so a thread first used during the
+     * restore is resumed either by the restore or here, never left unknown to the new server.
      */
     CompletableFuture<Void> ensureLoaded(ThreadLink link) {
-        long now = current.number;
-        if (link.loadedOn() == now) {
+        Generation g = current;
+        if (g.connection.isClosed() && !closed.get()) {
+            long deadline = scheduler.nanoTime() + Scheduler.saturatedNanos(requestTimeout);
+            return restoredAfter(g, "thread/resume", requestTimeout, deadline).thenCompose(n -> loadOn(n, link));
+        }
+        return loadOn(g, link);
+    }
+
+    private CompletableFuture<Void> loadOn(Generation g, ThreadLink link) {
+        if (link.loadedOn() >= g.number) {
             return CompletableFuture.completedFuture(null);
         }
-        return resume(null, ThreadResumeParams.builder().threadId(link.id()).build(), null)
-                .thenAccept(r -> link.loadedOn(now));
+        return resume(g, ThreadResumeParams.builder().threadId(link.id()).build(), null)
+                .thenAccept(r -> link.loadedOn(g.number));
     }
 
     /**
      * Sends {@code thread/resume}: the one place it is sent from, for a user's resume, a thread first used after a
      * restore, and the restore itself.
      *
-     * @param on      the connection to send it on (a restore's, not current yet); null for the current one, waiting
-     *                out an outage
+     * @param on      the connection to send it on (a restore's, not current yet, or the one a check found); null
+     *                for the current one, waiting out an outage
      * @param params  the params
      * @param timeout the call's bound; null for the request timeout
      */
@@ -427,10 +446,27 @@ public final class ConnectionSupervisor {
             next(failure);
         }
 
-        /** Resumes the threads held at the loss and those held now; a thread the server no longer has is let go. */
+        /**
+         * Resumes the threads held at the loss and those held now, then, round after round, those taken hold of
+         * while the previous round ran (a turn started during the restore), until a round finds none new; a thread
+         * the server no longer has is let go.
+         */
         private CompletableFuture<Void> resumeHeld(Generation g) {
             Set<String> ids = new LinkedHashSet<>(threadsAtLoss);
             ids.addAll(held.ids());
+            return resumeRound(g, ids, new HashSet<>());
+        }
+
+        private CompletableFuture<Void> resumeRound(Generation g, Set<String> ids, Set<String> done) {
+            done.addAll(ids);
+            return resumeAll(g, ids).thenCompose(v -> {
+                Set<String> later = new LinkedHashSet<>(held.ids());
+                later.removeAll(done);
+                return later.isEmpty() ? CompletableFuture.completedFuture(null) : resumeRound(g, later, done);
+            });
+        }
+
+        private CompletableFuture<Void> resumeAll(Generation g, Set<String> ids) {
             List<CompletableFuture<Void>> resumes = new ArrayList<>();
             for (String id : ids) {
                 resumes.add(resume(g, ThreadResumeParams.builder().threadId(id).build(), null).handle((r, e) -> {
