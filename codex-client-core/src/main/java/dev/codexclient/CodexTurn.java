@@ -1,54 +1,30 @@
 package dev.codexclient;
 
 import dev.codexclient.errors.CodexDeadlockException;
-import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexTimeoutException;
 import dev.codexclient.internal.session.ClientRuntime;
 import dev.codexclient.internal.session.FlowPublishers;
-import dev.codexclient.internal.session.Listeners;
 import dev.codexclient.internal.session.RoutedTurn;
 import dev.codexclient.internal.session.ThreadState;
-import dev.codexclient.internal.session.TurnProgress;
-import dev.codexclient.internal.session.TurnTelemetry;
-import dev.codexclient.internal.session.TurnWatchdog;
+import dev.codexclient.internal.session.TurnState;
 import dev.codexclient.internal.session.WaitGuardedFuture;
-import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.protocol.AgentMessageDeltaNotification;
 import dev.codexclient.protocol.CommandExecutionOutputDeltaNotification;
-import dev.codexclient.protocol.ErrorNotification;
-import dev.codexclient.protocol.ItemCompletedNotification;
-import dev.codexclient.protocol.ItemStartedNotification;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.ThreadItem;
 import dev.codexclient.protocol.ThreadTokenUsage;
-import dev.codexclient.protocol.ThreadTokenUsageUpdatedNotification;
-import dev.codexclient.protocol.Turn;
-import dev.codexclient.protocol.TurnCompletedNotification;
 import dev.codexclient.protocol.TurnDiffUpdatedNotification;
-import dev.codexclient.protocol.TurnError;
-import dev.codexclient.protocol.TurnInterruptParams;
-import dev.codexclient.protocol.TurnPlanStep;
 import dev.codexclient.protocol.TurnPlanUpdatedNotification;
 import dev.codexclient.protocol.TurnStatus;
 import dev.codexclient.protocol.TurnSteerParams;
 import dev.codexclient.protocol.TurnSteerResponse;
 import dev.codexclient.protocol.UserInput;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Flow;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A running turn: its ordered event stream, typed listeners, steering and interruption, and its result.
@@ -74,55 +50,28 @@ import org.slf4j.LoggerFactory;
  * {@code turn/completed} too), so a turn's result is as large as its output. The replay buffer is bounded.
  */
 public final class CodexTurn {
-    private static final Logger LOG = LoggerFactory.getLogger(CodexTurn.class);
-    /** How long an interrupt waits for the turn's first event (codex refuses an interrupt before it). */
-    private static final Duration INTERRUPT_WAITS_FOR_START = Duration.ofSeconds(2);
-
     private final CodexThread thread;
     private final ClientRuntime runtime;
-    /** What the runtime routes this turn's events to and settles it with. */
-    private final Routed routed = new Routed();
-    private final ThreadState router;
-    /** Set when the turn/start response names the turn, before the handle is handed out. */
-    private volatile String id;
-    private final CompletableFuture<TurnResult> result = new CompletableFuture<>();
-    /** Completes with the first event of the turn: codex rejects an interrupt sent before the turn is running. */
-    private final CompletableFuture<Void> running = new CompletableFuture<>();
-    /** Set once, by whichever ending comes first (completion, stall, failure). */
-    private final AtomicBoolean ended = new AtomicBoolean();
-    /** Events that arrived before the turn was claimed, handed over by {@link #bind}. */
-    private volatile List<ThreadState.Held> early = List.of();
-
-    // Everything below is touched only from the thread's delivery lane (see ThreadState), hence no locking.
-    private boolean earlyDelivered;
-    private final Listeners<ServerNotification> listeners = new Listeners<>("turn");
-    /** The parts of the result and the replay buffer. */
-    private final TurnProgress progress;
-
-    private volatile boolean deadlineExceeded;
-    private volatile Scheduler.Task deadlineTask;
-    private volatile Scheduler.Task graceTask;
-    private volatile TurnWatchdog watchdog;
-    /** The turn's events; null without an event listener, so that no event is built. */
-    private final TurnTelemetry events;
+    /** The turn's life: routing, listeners and replay, timers, its end. */
+    private final TurnState<TurnResult> state;
 
     CodexTurn(CodexThread thread, ClientRuntime runtime, ThreadState router) {
         this.thread = thread;
         this.runtime = runtime;
-        this.router = router;
-        this.progress = new TurnProgress(thread.id(), runtime.settings().replayLimit(),
-                runtime.settings().replayBytes());
-        this.events = runtime.events().enabled() ? new TurnTelemetry(runtime.events(), runtime.scheduler()) : null;
+        this.state = new TurnState<>(runtime, thread.id(), router, end -> new TurnResult(end.threadId(),
+                end.turnId(), end.status(), end.turn(), end.finalText(), end.items(), end.usage(), end.diff(),
+                end.plan(), end.error(), end.deadlineExceeded(), end.stalled(), runtime.redactor()),
+                TurnResult::failure);
     }
 
     /** {@return what the runtime sees of this turn} */
     RoutedTurn routed() {
-        return routed;
+        return state;
     }
 
     /** {@return the turn id, as the server assigned it} */
     public String id() {
-        String turnId = id;
+        String turnId = state.boundId();
         if (turnId == null) {
             throw new IllegalStateException("the turn has no id yet");
         }
@@ -150,34 +99,7 @@ public final class CodexTurn {
      */
     public Subscription onEvent(Consumer<? super ServerNotification> listener) {
         Objects.requireNonNull(listener, "listener");
-        return subscribe(listener, listener);
-    }
-
-    /**
-     * Like {@link #onEvent}, with the replayed events handed to {@code replayed} and the ones that arrive from then
-     * on to {@code live}.
-     */
-    Subscription subscribe(Consumer<? super ServerNotification> replayed, Consumer<? super ServerNotification> live) {
-        Listeners.Entry<ServerNotification> entry = listeners.entry(live, () -> { });
-        thread.onLane(() -> {
-            deliverEarly();
-            for (Iterator<ServerNotification> it = progress.replay(); it.hasNext(); ) {
-                ServerNotification event = it.next();
-                if (entry.isClosed()) {
-                    return;
-                }
-                try {
-                    replayed.accept(event);
-                } catch (RuntimeException e) {
-                    LOG.warn("A turn listener threw; other listeners still get the event", e);
-                }
-            }
-            // After the turn ended nothing more comes: keep no reference to the listener.
-            if (!ended.get()) {
-                listeners.add(entry);
-            }
-        });
-        return entry;
+        return state.subscribe(listener, listener);
     }
 
     /**
@@ -350,9 +272,8 @@ public final class CodexTurn {
      * @return a publisher of this turn's events, from its start to its end
      */
     public Flow.Publisher<ServerNotification> publisher() {
-        return FlowPublishers.turn(runtime, thread.id(),
-                "turn " + boundIdOr("(starting)") + " of thread " + thread.id(),
-                this::subscribe, result.thenApply(r -> r.status() == TurnStatus.FAILED ? r.failure() : null));
+        return FlowPublishers.turn(runtime, thread.id(), state.toString(), state::subscribe,
+                state.result().thenApply(r -> r.status() == TurnStatus.FAILED ? r.failure() : null));
     }
 
     // ------------------------------------------------------------------------------------------------ control
@@ -389,35 +310,7 @@ public final class CodexTurn {
      * @return the turn's result, like {@link #result()}
      */
     public CompletableFuture<TurnResult> interrupt() {
-        if (!result.isDone()) {
-            // The grace period runs from the first interrupt, whatever the server does with the requests.
-            synchronized (this) {
-                if (graceTask == null) {
-                    graceTask = runtime.scheduleGrace(routed);
-                }
-            }
-            // turn/start can answer before the turn runs; an interrupt in that window is refused with
-            // "no active turn to interrupt", so wait (boundedly) for the turn's first event.
-            CompletableFuture<Void> started = new CompletableFuture<>();
-            running.whenComplete((v, e) -> started.complete(null));
-            if (!started.isDone()) {
-                try {
-                    Scheduler.Task t = runtime.scheduler().schedule(() -> started.complete(null),
-                            INTERRUPT_WAITS_FOR_START);
-                    started.whenComplete((v, e) -> t.cancel());
-                } catch (RejectedExecutionException closing) {
-                    started.complete(null);
-                }
-            }
-            String turnId = id();
-            started.thenCompose(x -> runtime.calls().turnInterrupt(TurnInterruptParams.builder()
-                            .threadId(thread.id()).turnId(turnId).build()))
-                    .whenComplete((r, e) -> {
-                        if (e != null && !result.isDone()) {
-                            LOG.debug("turn/interrupt failed for {}: {}", thread.id(), e.toString());
-                        }
-                    });
-        }
+        state.interrupt();
         return guarded();
     }
 
@@ -430,25 +323,7 @@ public final class CodexTurn {
      */
     public CodexTurn deadline(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
-        Scheduler.Task previous = deadlineTask;
-        if (previous != null) {
-            previous.cancel();
-        }
-        if (result.isDone()) {
-            return this;
-        }
-        try {
-            deadlineTask = runtime.scheduler().schedule(() -> {
-                if (!result.isDone()) {
-                    deadlineExceeded = true;
-                    LOG.debug("turn of thread {} passed its deadline of {}; interrupting", thread.id(), timeout);
-                    interrupt();
-                }
-            }, timeout);
-        } catch (RejectedExecutionException e) {
-            // The client is closed: the turn fails with the connection, there is nothing left to interrupt.
-            LOG.debug("not arming the deadline of a turn of thread {}: the client is closed", thread.id());
-        }
+        state.deadline(timeout);
         return this;
     }
 
@@ -468,13 +343,7 @@ public final class CodexTurn {
         if (idle.isNegative() || idle.isZero()) {
             throw new IllegalArgumentException("watchdog idle time must be positive: " + idle);
         }
-        TurnWatchdog next = new TurnWatchdog(routed, runtime, idle);
-        TurnWatchdog previous = watchdog;
-        watchdog = next;
-        if (previous != null) {
-            previous.stop();
-        }
-        next.start();
+        state.watchdog(idle);
         return this;
     }
 
@@ -497,7 +366,7 @@ public final class CodexTurn {
     private CompletableFuture<TurnResult> guarded() {
         WaitGuardedFuture<TurnResult> copy = new WaitGuardedFuture<>(() -> runtime.waits().checkMayAwait(thread.id(),
                 "waiting for the result of " + this));
-        result.whenComplete((r, e) -> {
+        state.result().whenComplete((r, e) -> {
             if (e == null) {
                 copy.complete(r);
             } else {
@@ -509,7 +378,7 @@ public final class CodexTurn {
 
     /** {@return whether the turn has ended, its result then being available at once} */
     public boolean isDone() {
-        return result.isDone();
+        return state.isDone();
     }
 
     /**
@@ -524,219 +393,21 @@ public final class CodexTurn {
      */
     public TurnResult await(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
-        if (!result.isDone()) {
+        if (!state.isDone()) {
             runtime.waits().checkMayAwait(thread.id(), "turn.await()");
         }
-        return runtime.waits().within(result, timeout, () -> CodexTimeoutException.waitingFor(
+        return runtime.waits().within(state.result(), timeout, () -> CodexTimeoutException.waitingFor(
                 "completion of a turn of thread " + thread.id(), timeout), "a turn");
-    }
-
-    // ------------------------------------------------------------------------------------------------ lane side
-
-    /**
-     * Called (under the router's lock) when the server told us the turn id, before the handle is handed out:
-     * {@code earlyEvents} arrived before that and are delivered ahead of any later event.
-     */
-    private void bind(String turnId, List<ThreadState.Held> earlyEvents) {
-        this.early = List.copyOf(earlyEvents);
-        this.id = turnId;
-        if (events != null) {
-            events.named(thread.id(), turnId);
-        }
-    }
-
-    /** The turn id once bound, else {@code fallback}. */
-    String boundIdOr(String fallback) {
-        String turnId = id;
-        return turnId != null ? turnId : fallback;
-    }
-
-    String boundId() {
-        return id;
     }
 
     /** For diagnostics: how many listeners this turn delivers to. */
     int listenerCount() {
-        return listeners.size();
-    }
-
-    /** Delivers the events that arrived before the turn was claimed, once. Runs on the lane. */
-    private void deliverEarly() {
-        if (earlyDelivered || id == null) {
-            return;
-        }
-        earlyDelivered = true;
-        List<ThreadState.Held> held = early;
-        early = List.of();
-        for (ThreadState.Held h : held) {
-            handle(h.event(), h.bytes());
-        }
-    }
-
-    /** Called on the thread's lane for every event of this turn, in wire order. */
-    private void accept(ServerNotification n, int bytes) {
-        deliverEarly();
-        handle(n, bytes);
-    }
-
-    private void handle(ServerNotification n, int bytes) {
-        if (ended.get()) {
-            return;
-        }
-        running.complete(null);
-        TurnWatchdog w = watchdog;
-        if (w != null) {
-            w.touch();
-        }
-        progress.record(n, bytes);
-        if (events != null && n instanceof ServerNotification.ThreadTokenUsageUpdated) {
-            events.usage(progress.usage());
-        }
-        listeners.deliver(n);
-        if (n instanceof ServerNotification.TurnCompleted c) {
-            finish(c.params());
-        }
-    }
-
-    private void finish(TurnCompletedNotification completed) {
-        Turn turn = completed.turn();
-        // A missing status reads as a value this SDK does not know (its known() is UNRECOGNIZED), as a new one would.
-        TurnStatus status = turn == null || turn.status() == null ? TurnStatus.of("") : turn.status();
-        TurnError error = turn != null && turn.error() != null ? turn.error() : progress.lastError();
-        complete(status, turn, error, false);
-    }
-
-    /** Completes the handle (once). Runs on the lane. */
-    private void complete(TurnStatus status, Turn turn, TurnError error, boolean stalled) {
-        if (!ended.compareAndSet(false, true)) {
-            return;
-        }
-        stopTimers();
-        List<ThreadItem> items = progress.items(turn);
-        String turnId = id != null ? id : turn != null ? turn.id() : null;
-        TurnResult r = new TurnResult(thread.id(), turnId, status, turn, progress.finalText(), items,
-                progress.usage(), progress.lastDiff(), progress.lastPlan(), error, deadlineExceeded, stalled,
-                runtime.redactor());
-        if (events != null) {
-            // The failure as the result's orThrow() gives it; an interruption keeps the error it had, if any.
-            boolean failed = status == TurnStatus.FAILED || (status != TurnStatus.COMPLETED && error != null);
-            events.ended(status, failed ? Optional.of(r.failure()) : Optional.empty(), progress.usage());
-        }
-        leaveRouter();
-        // Nothing more comes: let go of the listeners (a listener added later gets the replay only).
-        listeners.closeAll();
-        // Completed off the lane so callers' continuations never hold up this thread's events.
-        runtime.runCallback(() -> result.complete(r));
-    }
-
-    /** The server reports the turn as over though its turn/completed never came (watchdog). Runs on the lane. */
-    private void completeFromServer(Turn turn) {
-        complete(turn.status(), turn, turn.error() != null ? turn.error() : progress.lastError(), false);
-    }
-
-    /** The server never settled the turn after an interrupt: give up waiting. Runs on the lane. */
-    private void stall() {
-        complete(TurnStatus.INTERRUPTED, null, progress.lastError(), true);
-    }
-
-    /**
-     * The turn can no longer complete: its start failed, the connection ended, or the client let go of its thread
-     * (closed by the server, archived, unsubscribed). Any thread.
-     */
-    private void fail(Throwable cause) {
-        if (!ended.compareAndSet(false, true)) {
-            return;
-        }
-        stopTimers();
-        if (events != null) {
-            events.ended(TurnStatus.FAILED, Optional.of(cause instanceof CodexException ce ? ce
-                    : new CodexException("the turn could not complete: " + cause, cause)), progress.usage());
-        }
-        leaveRouter();
-        runtime.runCallback(() -> result.completeExceptionally(cause));
-    }
-
-    private void stopTimers() {
-        Scheduler.Task d = deadlineTask;
-        if (d != null) {
-            d.cancel();
-        }
-        Scheduler.Task g = graceTask;
-        if (g != null) {
-            g.cancel();
-        }
-        TurnWatchdog w = watchdog;
-        if (w != null) {
-            w.stop();
-        }
-    }
-
-    /** The turn no longer needs its thread's routing: the client may let go of the thread. */
-    private void leaveRouter() {
-        router.turnEnded(routed);
-        runtime.held().unhold(router);
-    }
-
-    /** The turn as the runtime sees it: routing, settling, the watchdog's interrupt. */
-    private final class Routed implements RoutedTurn {
-        @Override
-        public String threadId() {
-            return thread.id();
-        }
-
-        @Override
-        public String boundId() {
-            return id;
-        }
-
-        @Override
-        public boolean isDone() {
-            return result.isDone();
-        }
-
-        @Override
-        public void bind(String turnId, List<ThreadState.Held> early) {
-            CodexTurn.this.bind(turnId, early);
-        }
-
-        @Override
-        public void deliverEarly() {
-            CodexTurn.this.deliverEarly();
-        }
-
-        @Override
-        public void accept(ServerNotification event, int bytes) {
-            CodexTurn.this.accept(event, bytes);
-        }
-
-        @Override
-        public void completeFromServer(Turn turn) {
-            CodexTurn.this.completeFromServer(turn);
-        }
-
-        @Override
-        public void stall() {
-            CodexTurn.this.stall();
-        }
-
-        @Override
-        public void fail(Throwable cause) {
-            CodexTurn.this.fail(cause);
-        }
-
-        @Override
-        public void interrupt() {
-            CodexTurn.this.interrupt();
-        }
-
-        @Override
-        public String toString() {
-            return CodexTurn.this.toString();
-        }
+        return state.listenerCount();
     }
 
     @Override
     public String toString() {
-        return "CodexTurn[" + thread.id() + "/" + (id != null ? id : "starting") + "]";
+        String turnId = state.boundId();
+        return "CodexTurn[" + thread.id() + "/" + (turnId != null ? turnId : "starting") + "]";
     }
 }

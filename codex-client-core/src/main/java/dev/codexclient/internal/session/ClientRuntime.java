@@ -3,14 +3,12 @@ package dev.codexclient.internal.session;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.codexclient.DynamicTool;
 import dev.codexclient.RetryPolicy;
 import dev.codexclient.ServerInfo;
 import dev.codexclient.Subscription;
 import dev.codexclient.errors.CodexException;
-import dev.codexclient.errors.CodexProtocolException;
 import dev.codexclient.errors.CodexRpcException;
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.events.CodexEventListener;
@@ -43,11 +41,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -67,8 +62,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class ClientRuntime {
     private static final Logger LOG = LoggerFactory.getLogger(ClientRuntime.class);
-    /** How long a failed handshake waits for the connection's end to be reported (it is, at once, normally). */
-    private static final Duration CONNECTION_END_WAIT = Duration.ofSeconds(2);
 
     private final ClientSettings settings;
     private final ObjectMapper mapper = ProtocolJson.mapper();
@@ -83,8 +76,8 @@ public final class ClientRuntime {
     private final ConnectionSupervisor supervisor;
     private final Calls calls;
     private final Waits waits;
-    /** The {@code initialize} params, built once for every connection's handshake. */
-    private final ObjectNode initializeParams;
+    /** The handshake every connection begins with. */
+    private final Handshake handshake;
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile ServerInfo serverInfo;
     /** Set once the connection's end was handed to every listener (see Session#onClosed). */
@@ -112,7 +105,7 @@ public final class ClientRuntime {
         RetryPolicy retry = settings.retryPolicy();
         RpcSettings rpcSettings = new RpcSettings(settings.requestTimeout(), retry.maxAttempts(),
                 retry.initialBackoff(), retry.maxBackoff(), retry.maxTotal());
-        this.initializeParams = initializeParams(settings.handshake());
+        this.handshake = new Handshake(mapper, settings.handshake(), settings.initializeTimeout(), scheduler);
         // Before the connections: each one reports how the router answered the server's requests.
         this.router = new ServerRequestRouter(mapper, userMapper, settings.handlers(), this::runCallback);
         this.held = new HeldThreads(this, settings.replayBytes());
@@ -132,49 +125,6 @@ public final class ClientRuntime {
 
     // ------------------------------------------------------------------------------------------------ handshake
 
-    private ObjectNode initializeParams(ClientSettings.Handshake h) {
-        ObjectNode params = mapper.createObjectNode();
-        ObjectNode info = params.putObject("clientInfo");
-        info.put("name", h.clientName());
-        info.put("title", h.clientTitle());
-        info.put("version", h.clientVersion());
-        ObjectNode caps = params.putObject("capabilities");
-        caps.put("experimentalApi", h.experimentalApi());
-        if (!h.optOut().isEmpty()) {
-            ArrayNode optOut = caps.putArray("optOutNotificationMethods");
-            h.optOut().forEach(optOut::add);
-        }
-        return params;
-    }
-
-    /** What a handshake found: the server's description of itself, and how long initialize took. */
-    private record Handshaken(ServerInfo info, Duration took) {
-    }
-
-    /**
-     * The handshake, on the first connection and on each one that replaces a lost one: starts the connection,
-     * sends {@code initialize} and {@code initialized}, and logs in when a login was configured. Never blocks.
-     */
-    private CompletableFuture<Handshaken> handshake(RpcConnection connection) {
-        try {
-            connection.start();
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        long started = scheduler.nanoTime();
-        return connection.call("initialize", initializeParams, JsonNode.class, settings.initializeTimeout())
-                .thenCompose(r -> {
-                    ServerInfo info = readServerInfo(r);
-                    connection.notify("initialized", null);
-                    Duration took = Duration.ofNanos(Math.max(0, scheduler.nanoTime() - started));
-                    LOG.debug("initialized {} ({})", connection.describe(), info.userAgent().orElse("?"));
-                    Handshaken done = new Handshaken(info, took);
-                    return settings.handshake().login().map(login -> connection.call("account/login/start", login,
-                            JsonNode.class, null).thenApply(x -> done)).orElseGet(() ->
-                            CompletableFuture.completedFuture(done));
-                });
-    }
-
     /**
      * Performs the first handshake, blocking: the client is ready when it returns.
      *
@@ -182,12 +132,12 @@ public final class ClientRuntime {
      */
     public void start() {
         RpcConnection connection = supervisor.connection();
-        Handshaken done;
+        Handshake.Done done;
         try {
             Duration guard = settings.initializeTimeout().plus(settings.requestTimeout()).plusSeconds(5);
-            done = waits.call(handshake(connection), "initialize", guard);
+            done = waits.call(handshake.perform(connection), "initialize", guard);
         } catch (CodexTransportException e) {
-            throw connectionEnd(connection, e);
+            throw Handshake.connectionEnd(connection, e);
         }
         serverInfo = done.info();
         opened(done.took());
@@ -198,7 +148,7 @@ public final class ClientRuntime {
     private final class Edges implements ConnectionSupervisor.Edges {
         @Override
         public CompletableFuture<ServerInfo> handshake(RpcConnection connection) {
-            return ClientRuntime.this.handshake(connection).thenApply(Handshaken::info);
+            return handshake.perform(connection).thenApply(Handshake.Done::info);
         }
 
         @Override
@@ -231,53 +181,6 @@ public final class ClientRuntime {
         ConnectionClosed event = new ConnectionClosed(closed.get() ? Optional.empty() : Optional.of(cause),
                 Duration.ofNanos(Math.max(0, scheduler.nanoTime() - openedAtNanos)));
         events.emit(l -> l.connectionClosed(event));
-    }
-
-    /**
-     * The exception that ended the connection, in place of {@code failure} when the connection ended under the
-     * handshake. A server that dies at start-up can be noticed three ways: the reader sees its exit, a write finds
-     * the pipe broken, or the call is made after the exit was seen. Each reports the same end; reporting it the
-     * same way makes a failed start read the same on every run: the exit, its code and the stderr tail first.
-     */
-    private static CodexTransportException connectionEnd(RpcConnection connection,
-                                                         CodexTransportException failure) {
-        if (!connection.isClosed()) {
-            return failure;
-        }
-        try {
-            return connection.terminated().get(CONNECTION_END_WAIT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            java.lang.Thread.currentThread().interrupt();
-            return failure;
-        } catch (ExecutionException | TimeoutException e) {
-            return failure;
-        }
-    }
-
-    /**
-     * Reads the {@code initialize} result (the schema's {@code InitializeResponse}: four strings) from its tree.
-     * Binding it to the record would build Jackson's first record deserializer during the handshake, about a tenth
-     * of a second in a fresh JVM, before a client that has only initialized needs any record.
-     */
-    private static ServerInfo readServerInfo(JsonNode result) {
-        if (!result.isObject() && !result.isNull()) {
-            throw new CodexProtocolException("the result of initialize is not an object: " + result.getNodeType());
-        }
-        return new ServerInfo(initializeMember(result, "userAgent"), initializeMember(result, "codexHome"),
-                initializeMember(result, "platformFamily"), initializeMember(result, "platformOs"));
-    }
-
-    /** A string member of the {@code initialize} result: absent when missing or null, an error when not a string. */
-    private static Optional<String> initializeMember(JsonNode result, String name) {
-        JsonNode value = result.get(name);
-        if (value == null || value.isNull()) {
-            return Optional.empty();
-        }
-        if (!value.isTextual()) {
-            throw new CodexProtocolException("the result of initialize has a " + value.getNodeType() + " "
-                    + name + " where the schema says string");
-        }
-        return Optional.of(value.textValue());
     }
 
     // ------------------------------------------------------------------------------------------------ what arrives
