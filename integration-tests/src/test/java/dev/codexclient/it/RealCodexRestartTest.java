@@ -15,6 +15,7 @@ import dev.codexclient.TurnResult;
 import dev.codexclient.errors.CodexServerRestartedException;
 import dev.codexclient.events.ConnectionRestored;
 import dev.codexclient.events.Disconnected;
+import dev.codexclient.events.RecoveryCompleted;
 import dev.codexclient.events.ThreadResumed;
 import dev.codexclient.protocol.AskForApproval;
 import dev.codexclient.protocol.CommandExecutionRequestApprovalResponse;
@@ -129,6 +130,10 @@ class RealCodexRestartTest {
             assertThat(startedDuringRestore.get()).as("the turn started while the restore was resuming").isTrue();
             assertThat(result.status()).isEqualTo(TurnStatus.COMPLETED);
             assertThat(result.finalText()).isEqualTo("resumed");
+            RecoveryCompleted recovered = events.future(RecoveryCompleted.class).get(WAIT.toSeconds(),
+                    TimeUnit.SECONDS);
+            assertThat(recovered.threadsResumed()).isGreaterThanOrEqualTo(8);
+            assertThat(recovered.threadsNotResumed()).isZero();
             holds.forEach(Subscription::close);
         } finally {
             client.close();
