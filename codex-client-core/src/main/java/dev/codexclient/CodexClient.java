@@ -47,6 +47,7 @@ import dev.codexclient.protocol.TurnStartParams;
 import dev.codexclient.protocol.TurnStartResponse;
 import dev.codexclient.transport.StdioTransport;
 import dev.codexclient.transport.Transport;
+import dev.codexclient.transport.TransportKind;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -336,7 +337,7 @@ public final class CodexClient implements AutoCloseable {
         if (!events.enabled()) {
             return;
         }
-        ConnectionOpened event = new ConnectionOpened(live.transport().kind(), serverInfo,
+        ConnectionOpened event = new ConnectionOpened(TransportKind.of(live.transport()), serverInfo,
                 Duration.ofNanos(Math.max(0, handshakeNanos)));
         openedAtNanos = scheduler.nanoTime();
         opened = true;
