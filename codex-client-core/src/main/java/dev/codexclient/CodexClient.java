@@ -399,6 +399,33 @@ public final class CodexClient implements AutoCloseable {
     }
 
     /**
+     * {@return the server's processes as they are now: {@link #serverProcess()} first, then every live process it
+     * started, each after its parent} Empty when this client runs no server process. With codex installed by npm
+     * and a Node without {@code process.execve} (added in 22.15 and 23.11), the first is the Node launcher and the
+     * second the native {@code codex} binary it runs, which itself may run commands of a turn; with a newer Node the
+     * launcher has become the native binary, which is then the first. To end the server from outside as a crash
+     * would, {@code destroyForcibly()} each of them. A process started or ended after the call is not reflected.
+     */
+    public List<ProcessHandle> serverProcessTree() {
+        Optional<ProcessHandle> root = serverProcess();
+        if (root.isEmpty()) {
+            return List.of();
+        }
+        List<ProcessHandle> tree = new ArrayList<>();
+        tree.add(root.get());
+        // Breadth first, so that each process comes after its parent.
+        for (int i = 0; i < tree.size(); i++) {
+            try {
+                tree.get(i).children().forEach(tree::add);
+            } catch (RuntimeException e) {
+                // A platform that cannot list children: what was found is all there is to give.
+                break;
+            }
+        }
+        return List.copyOf(tree);
+    }
+
+    /**
      * Closes the client: fails every pending call and running turn with a {@link CodexTransportException}
      * ({@code "the client was closed"}), withdraws the requests the server was still waiting on, ends the
      * connection, and stops every thread the client started. Idempotent; may be called from a listener or a

@@ -110,6 +110,24 @@ public interface CodexEventListener {
     }
 
     /**
+     * A thread the user holds could not be resumed on a restored connection: the client let go of it (its
+     * listeners are closed, its turns failed), and the recovery goes on without it.
+     *
+     * @param event the thread's id, and why its resume failed
+     */
+    default void threadNotResumed(ThreadNotResumed event) {
+    }
+
+    /**
+     * Recovered: the restored connection is in use and every held thread is back on it (but those reported by
+     * {@link #threadNotResumed}). The last event of a recovery that succeeded.
+     *
+     * @param event how many attempts it took, how many threads were resumed or not, and how long it lasted
+     */
+    default void recoveryCompleted(RecoveryCompleted event) {
+    }
+
+    /**
      * The recovery policy gave up: the client is closed.
      *
      * @param event the last failure, and how many attempts were made

@@ -128,6 +128,7 @@ class EventListenerTest {
         assertThat(initialized.error()).isEmpty();
         assertThat(initialized.duration()).isEqualTo(Duration.ZERO);
         ConnectionOpened opened = (ConnectionOpened) events.get(2);
+        assertThat(opened.transport()).isEqualTo(dev.codexclient.transport.TransportKind.IN_MEMORY);
         assertThat(opened.serverInfo().userAgent()).isPresent();
         assertThat(opened.handshake()).isEqualTo(Duration.ZERO);
 

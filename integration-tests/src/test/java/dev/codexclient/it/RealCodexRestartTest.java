@@ -16,6 +16,7 @@ import dev.codexclient.TurnResult;
 import dev.codexclient.errors.CodexServerRestartedException;
 import dev.codexclient.events.ConnectionRestored;
 import dev.codexclient.events.Disconnected;
+import dev.codexclient.events.RecoveryCompleted;
 import dev.codexclient.events.ThreadResumed;
 import dev.codexclient.protocol.AskForApproval;
 import dev.codexclient.protocol.CommandExecutionRequestApprovalResponse;
@@ -117,6 +118,11 @@ class RealCodexRestartTest {
             idle.startTurn("warm up the idle one").await(WAIT);
 
             long killed = client.serverProcess().orElseThrow().pid();
+            // The tree reaches the native binary, whether the npm launcher runs it as a child or became it.
+            List<ProcessHandle> tree = client.serverProcessTree();
+            assertThat(tree.get(0).pid()).isEqualTo(killed);
+            assertThat(tree).anySatisfy(p -> assertThat(p.info().command()).hasValueSatisfying(
+                    c -> assertThat(java.nio.file.Path.of(c).getFileName().toString()).isEqualTo("codex")));
             CompletableFuture<Boolean> startedDuringRestore = new CompletableFuture<>();
             // On the listener's thread, once the first held thread is back, while the others are being resumed.
             CompletableFuture<CodexTurn> turn = events.future(ThreadResumed.class).thenCompose(r -> {
@@ -130,6 +136,10 @@ class RealCodexRestartTest {
             assertThat(startedDuringRestore.get()).as("the turn started while the restore was resuming").isTrue();
             assertThat(result.status()).isEqualTo(TurnStatus.COMPLETED);
             assertThat(result.finalText()).isEqualTo("resumed");
+            RecoveryCompleted recovered = events.future(RecoveryCompleted.class).get(WAIT.toSeconds(),
+                    TimeUnit.SECONDS);
+            assertThat(recovered.threadsResumed()).isGreaterThanOrEqualTo(8);
+            assertThat(recovered.threadsNotResumed()).isZero();
             holds.forEach(Subscription::close);
         } finally {
             client.close();
@@ -224,12 +234,16 @@ class RealCodexRestartTest {
         }
     }
 
-    /** SIGKILLs the server process tree (the npm launcher and the native binary); returns the launcher's pid. */
+    /**
+     * SIGKILLs the server process tree (the npm launcher and the native binary), children first; returns the pid of
+     * the process the client spawned.
+     */
     private static long sigkill(CodexClient client) {
-        ProcessHandle launcher = client.serverProcess().orElseThrow();
-        launcher.descendants().forEach(ProcessHandle::destroyForcibly);
-        launcher.destroyForcibly();
-        return launcher.pid();
+        List<ProcessHandle> tree = new java.util.ArrayList<>(client.serverProcessTree());
+        assertThat(tree).as("the server's process tree").isNotEmpty();
+        java.util.Collections.reverse(tree);
+        tree.forEach(ProcessHandle::destroyForcibly);
+        return tree.get(tree.size() - 1).pid();
     }
 
     private static void assertRestartOutcome(CodexTurn running, CodexThread thread) throws Exception {

@@ -14,13 +14,16 @@ import dev.codexclient.CodexTurn;
 import dev.codexclient.RestartPolicy;
 import dev.codexclient.Subscription;
 import dev.codexclient.TurnResult;
+import dev.codexclient.errors.CodexRpcException;
 import dev.codexclient.errors.CodexServerRestartedException;
 import dev.codexclient.errors.CodexTimeoutException;
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.events.CodexEventListener;
 import dev.codexclient.events.ConnectionRestored;
 import dev.codexclient.events.Disconnected;
+import dev.codexclient.events.RecoveryCompleted;
 import dev.codexclient.events.RecoveryGaveUp;
+import dev.codexclient.events.ThreadNotResumed;
 import dev.codexclient.events.ThreadResumed;
 import dev.codexclient.internal.time.ManualScheduler;
 import dev.codexclient.protocol.ServerNotification;
@@ -201,6 +204,10 @@ class RestartPolicyTest {
                         .filter(r -> r.method().equals("thread/resume"))
                         .map(r -> r.params().path("threadId").asText()).toList();
                 assertThat(resumed).contains(listened.id(), idle.id(), listenedLater.id());
+                RecoveryCompleted recovered = events.future(RecoveryCompleted.class).get(WAIT.toSeconds(),
+                        TimeUnit.SECONDS);
+                assertThat(recovered.threadsResumed()).isEqualTo(3);
+                assertThat(recovered.threadsNotResumed()).isZero();
                 listening.close();
                 late.close();
             }
@@ -241,6 +248,39 @@ class RestartPolicyTest {
                 return transport.describe();
             }
         };
+    }
+
+    @Test
+    void aHeldThreadTheNewServerDoesNotHaveIsReportedAndTheRecoveryCompletesWithoutIt() throws Exception {
+        try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
+            try (CodexClient client = restarting(fake, policy(3)).build()) {
+                CodexThread kept = client.startThread();
+                CodexThread gone = client.startThread();
+                fake.on("thread/resume", r -> r.params().path("threadId").asText().equals(gone.id()))
+                        .respondError(-32600, "no rollout found for thread id " + gone.id());
+                Subscription keptListener = kept.onEvent(n -> { });
+                gone.onEvent(n -> { });
+
+                fake.apply(Fault.exit(137));
+                events.next(Disconnected.class);
+                nextAttempt();
+
+                events.next(ConnectionRestored.class);
+                RecoveryCompleted recovered = events.future(RecoveryCompleted.class).get(WAIT.toSeconds(),
+                        TimeUnit.SECONDS);
+                ThreadNotResumed notResumed = events.future(ThreadNotResumed.class).join();
+                assertThat(notResumed.threadId()).isEqualTo(gone.id());
+                assertThat(notResumed.cause()).isInstanceOfSatisfying(CodexRpcException.class,
+                        e -> assertThat(e.getMessage()).contains("no rollout found"));
+                assertThat(events.future(ThreadResumed.class).join().threadId()).isEqualTo(kept.id());
+                assertThat(recovered.attempts()).isEqualTo(1);
+                assertThat(recovered.threadsResumed()).isEqualTo(1);
+                assertThat(recovered.threadsNotResumed()).isEqualTo(1);
+                assertThat(recovered.downtime()).isEqualTo(FIRST_BACKOFF);
+                assertThat(client.thread(gone.id())).isEmpty();
+                keptListener.close();
+            }
+        }
     }
 
     /**
@@ -322,6 +362,7 @@ class RestartPolicyTest {
                 events.next(Disconnected.class);
                 nextAttempt();
                 events.next(ConnectionRestored.class);
+                events.next(RecoveryCompleted.class);
 
                 fake.apply(Fault.exit(1));
                 events.next(Disconnected.class);
@@ -377,6 +418,16 @@ class RestartPolicyTest {
 
         @Override
         public void threadResumed(ThreadResumed event) {
+            add(event);
+        }
+
+        @Override
+        public void threadNotResumed(ThreadNotResumed event) {
+            add(event);
+        }
+
+        @Override
+        public void recoveryCompleted(RecoveryCompleted event) {
             add(event);
         }
 

@@ -34,6 +34,7 @@ import dev.codexclient.protocol.ThreadResumeResponse;
 import dev.codexclient.protocol.TurnStartParams;
 import dev.codexclient.protocol.TurnStartResponse;
 import dev.codexclient.transport.Transport;
+import dev.codexclient.transport.TransportKind;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -167,7 +168,7 @@ public final class ClientRuntime {
         if (!events.enabled()) {
             return;
         }
-        ConnectionOpened event = new ConnectionOpened(supervisor.transport().kind(), serverInfo, handshake);
+        ConnectionOpened event = new ConnectionOpened(TransportKind.of(supervisor.transport()), serverInfo, handshake);
         openedAtNanos = scheduler.nanoTime();
         opened = true;
         events.emit(l -> l.connectionOpened(event));

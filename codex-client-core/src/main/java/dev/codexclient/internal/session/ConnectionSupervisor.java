@@ -8,7 +8,9 @@ import dev.codexclient.errors.CodexTimeoutException;
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.events.ConnectionRestored;
 import dev.codexclient.events.Disconnected;
+import dev.codexclient.events.RecoveryCompleted;
 import dev.codexclient.events.RecoveryGaveUp;
+import dev.codexclient.events.ThreadNotResumed;
 import dev.codexclient.events.ThreadResumed;
 import dev.codexclient.internal.events.EventEmitter;
 import dev.codexclient.internal.requests.ServerRequestCarryOver;
@@ -33,6 +35,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -365,6 +368,9 @@ public final class ConnectionSupervisor {
         final long since;
         final CodexTransportException cause;
         int attempts;
+        /** The threads the current attempt resumed, and those it could not: for {@link RecoveryCompleted}. */
+        final AtomicInteger resumed = new AtomicInteger();
+        final AtomicInteger notResumed = new AtomicInteger();
 
         Outage(Generation lost, Set<String> threadsAtLoss, long since, CodexTransportException cause) {
             this.lost = lost;
@@ -410,6 +416,8 @@ public final class ConnectionSupervisor {
                 return;
             }
             attempting = g;
+            resumed.set(0);
+            notResumed.set(0);
             if (closed.get()) {
                 // close() may have looked for an attempt before this one was set: end it here.
                 attempting = null;
@@ -481,6 +489,7 @@ public final class ConnectionSupervisor {
                                     // Nothing runs on the thread: none of its requests will be sent again.
                                     carried.cancelThread(id);
                                 }
+                                resumed.incrementAndGet();
                                 if (events.enabled()) {
                                     events.emit(l -> l.threadResumed(new ThreadResumed(id)));
                                 }
@@ -495,6 +504,12 @@ public final class ConnectionSupervisor {
                             held.forget(id, "could not be resumed on the restored connection: "
                                     + failure.getMessage());
                             carried.cancelThread(id);
+                            notResumed.incrementAndGet();
+                            if (events.enabled()) {
+                                CodexException why = failure instanceof CodexException ce ? ce
+                                        : new CodexException("thread/resume failed", failure);
+                                events.emit(l -> l.threadNotResumed(new ThreadNotResumed(id, why)));
+                            }
                             return null;
                         }));
             }
@@ -513,6 +528,12 @@ public final class ConnectionSupervisor {
                 return;
             }
             LOG.info("restored the connection to {} after {} attempt(s)", g.transport.describe(), attempts);
+            if (events.enabled()) {
+                // Before the waiting calls go out: their events follow the end of the recovery.
+                RecoveryCompleted done = new RecoveryCompleted(attempts, resumed.get(), notResumed.get(),
+                        Duration.ofNanos(scheduler.nanoTime() - since));
+                events.emit(l -> l.recoveryCompleted(done));
+            }
             lost.next.complete(g);
             carried.cancelThreadless();
             // Lost while it was being set up: its loss was not handled then, being no current connection yet.
