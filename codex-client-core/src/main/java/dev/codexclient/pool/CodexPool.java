@@ -1,7 +1,7 @@
 package dev.codexclient.pool;
 
-import dev.codexclient.CodexClientBuilder;
 import dev.codexclient.CodexClient;
+import dev.codexclient.CodexClientBuilder;
 import dev.codexclient.CodexThread;
 import dev.codexclient.CodexTurn;
 import dev.codexclient.errors.CodexException;

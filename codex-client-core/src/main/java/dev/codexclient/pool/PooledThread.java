@@ -1,9 +1,9 @@
 package dev.codexclient.pool;
 
+import dev.codexclient.CodexClient;
 import dev.codexclient.CodexThread;
 import dev.codexclient.CodexTurn;
 import dev.codexclient.Inputs;
-import dev.codexclient.CodexClient;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.internal.session.Waits;
 import dev.codexclient.protocol.TurnStartParams;

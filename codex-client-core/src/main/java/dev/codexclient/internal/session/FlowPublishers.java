@@ -1,14 +1,14 @@
 package dev.codexclient.internal.session;
 
+import dev.codexclient.Subscription;
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.internal.flow.BufferedSubscription;
 import dev.codexclient.internal.rpc.RpcConnection;
 import dev.codexclient.protocol.ServerNotification;
-import dev.codexclient.Subscription;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Flow;
-import java.util.function.Consumer;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * The client's sources of events as {@link Flow.Publisher}s: a turn ({@code CodexTurn#publisher()}), a thread

@@ -1,11 +1,11 @@
 package dev.codexclient.internal.session;
 
-import dev.codexclient.CodexVersion;
-import dev.codexclient.ServerInfo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.codexclient.CodexVersion;
+import dev.codexclient.ServerInfo;
 import dev.codexclient.errors.CodexMethodNotSupportedException;
 import dev.codexclient.errors.CodexRpcException;
 import java.io.IOException;
@@ -13,9 +13,9 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * Against the answers of the real binaries, recorded by sending each an unknown method and a known method whose
