@@ -230,11 +230,14 @@ public final class ClientRuntime {
         // Each thread on its lane, behind the events queued for it; nothing here waits for the lanes: a
         // listener blocked on a turn of another thread is released by that turn's failure on its own lane.
         held.releaseAll(cause);
-        closedEvent(cause);
         scheduler.shutdown();
         // Notification listeners keep getting what the lanes still hold; the notifications' subscriptions end
-        // behind it, on every lane (ending only queues their last signal, so this waits for nothing).
-        supervisor.connection().executeAfterQueuedEvents(() -> listeners.endAll(cause));
+        // behind it, on every lane (ending only queues their last signal, so this waits for nothing). The
+        // connection's end is reported there too: after the ends of its turns, which their lanes report.
+        supervisor.connection().executeAfterQueuedEvents(() -> {
+            listeners.endAll(cause);
+            closedEvent(cause);
+        });
     }
 
     // ------------------------------------------------------------------------------------------------ listeners
