@@ -9,5 +9,6 @@ module dev.codexclient.core {
     exports dev.codexclient;
     exports dev.codexclient.errors;
     exports dev.codexclient.events;
+    exports dev.codexclient.pool;
     exports dev.codexclient.transport;
 }

@@ -1,13 +1,14 @@
 package dev.codexclient;
 
+import dev.codexclient.internal.requests.SyncApprovalPolicy;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
  * Decides approvals codex asks for, asynchronously like every other handler: it returns a stage that completes
- * with the {@link ApprovalDecision}. Register one for every kind with {@link CodexClient.Builder#approvals}, or for
- * one kind with {@link CodexClient.Builder#onCommandApproval} or {@link CodexClient.Builder#onFileChangeApproval};
+ * with the {@link ApprovalDecision}. Register one for every kind with {@link CodexClientBuilder#approvals}, or for
+ * one kind with {@link CodexClientBuilder#onCommandApproval} or {@link CodexClientBuilder#onFileChangeApproval};
  * {@code R} is the kind of request it decides ({@link ApprovalRequest} for all of them). Without any policy the
  * client declines everything.
  *
@@ -18,13 +19,18 @@ import java.util.concurrent.CompletionStage;
  * both forms, with an adapter, because a lambda could not tell two overloads apart.)
  *
  * <pre>{@code
+ * Set<String> allowed = Set.of("git status", "git diff --stat");          // whole command lines, never prefixes
  * CodexClient.builder()
  *     .approvals(ApprovalPolicy.sync(request -> request instanceof ApprovalRequest.Command c
- *             && c.params().command().startsWith("git status")
+ *             && allowed.contains(c.params().command())
  *             ? ApprovalDecision.ACCEPT : ApprovalDecision.DECLINE))
  *     .onFileChangeApproval(change -> reviewers.ask(change.params()))   // a CompletionStage<ApprovalDecision>
  *     .build();
  * }</pre>
+ *
+ * <p>codex runs a command through a shell: a prefix such as {@code "git "} also matches
+ * {@code git status; rm -rf ~}. Match whole command lines, as above, or use a policy that proves a command
+ * read-only, such as the {@code ReadOnlyCommands} example of the project.
  *
  * @param <R> the kind of approval request the policy decides
  */
@@ -50,7 +56,24 @@ public interface ApprovalPolicy<R extends ApprovalRequest> {
      * @return the policy
      */
     static <R extends ApprovalRequest> ApprovalPolicy<R> sync(Sync<? super R> decide) {
-        return new SyncApprovalPolicy<>(Objects.requireNonNull(decide, "decide"));
+        Objects.requireNonNull(decide, "decide");
+        // Blocking as well: the client runs the decision as a task of its own, interrupted on withdrawal.
+        final class SyncPolicy implements ApprovalPolicy<R>, SyncApprovalPolicy.Blocking<R> {
+            @Override
+            public ApprovalDecision decideNow(R request) throws Exception {
+                return Objects.requireNonNull(decide.decide(request), "the approval policy decided null");
+            }
+
+            @Override
+            public CompletionStage<ApprovalDecision> decide(R request) {
+                try {
+                    return CompletableFuture.completedFuture(decideNow(request));
+                } catch (Exception e) {
+                    return CompletableFuture.failedFuture(e);
+                }
+            }
+        }
+        return new SyncPolicy();
     }
 
     /**

@@ -1,12 +1,11 @@
 package dev.codexclient;
 
-import dev.codexclient.errors.CodexException;
+import dev.codexclient.internal.session.Calls;
 import dev.codexclient.protocol.ClientRequestApi;
 import dev.codexclient.protocol.MethodDescriptor;
-import dev.codexclient.protocol.ParamsPresence;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+
 
 /**
  * A typed call for every client request of the protocol, each returning a {@link CompletableFuture} of its typed
@@ -17,14 +16,10 @@ import java.util.concurrent.CompletableFuture;
  * Experimental methods fail fast unless the client was built with {@code experimentalApi(true)}.
  */
 public final class CodexRpc implements ClientRequestApi {
-    private final CurrentConnection connection;
-    private final boolean experimentalApi;
-    private final Duration timeout;
+    private final Calls calls;
 
-    CodexRpc(CurrentConnection connection, boolean experimentalApi, Duration timeout) {
-        this.connection = connection;
-        this.experimentalApi = experimentalApi;
-        this.timeout = timeout;
+    CodexRpc(Calls calls) {
+        this.calls = calls;
     }
 
     /**
@@ -35,29 +30,16 @@ public final class CodexRpc implements ClientRequestApi {
      * @throws IllegalArgumentException when {@code timeout} is zero or negative
      */
     public CodexRpc withTimeout(Duration timeout) {
-        Objects.requireNonNull(timeout, "timeout");
-        if (timeout.isNegative() || timeout.isZero()) {
-            throw new IllegalArgumentException("timeout must be positive: " + timeout);
-        }
-        return new CodexRpc(connection, experimentalApi, timeout);
+        return new CodexRpc(calls.withTimeout(timeout));
     }
 
     /** {@return the time each call of this view waits for its response} */
     public Duration timeout() {
-        return timeout;
+        return calls.timeout();
     }
 
     @Override
     public <P, R> CompletableFuture<R> call(MethodDescriptor<P, R> method, P params) {
-        Objects.requireNonNull(method, "method");
-        if (method.experimental() && !experimentalApi) {
-            return CompletableFuture.failedFuture(new CodexException(method.method()
-                    + " is experimental: build the client with CodexClient.builder().experimentalApi(true) to use it"));
-        }
-        if (params == null && method.paramsPresence() == ParamsPresence.REQUIRED) {
-            return CompletableFuture.failedFuture(new IllegalArgumentException(method.method()
-                    + " requires params of type " + method.paramsType().getSimpleName()));
-        }
-        return connection.call(method.method(), params, method.resultType(), timeout);
+        return calls.call(method, params);
     }
 }

@@ -3,11 +3,17 @@ package dev.codexclient;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.codexclient.errors.CodexProtocolException;
 import dev.codexclient.internal.rpc.RpcConnection;
+import dev.codexclient.internal.session.ClientRuntime;
+import dev.codexclient.internal.session.FlowPublishers;
+import dev.codexclient.internal.session.Listeners;
+import dev.codexclient.internal.session.ThreadLink;
+import dev.codexclient.internal.session.ThreadState;
+import dev.codexclient.internal.session.Waits;
 import dev.codexclient.protocol.ServerNotification;
-import dev.codexclient.protocol.ThreadInfo;
 import dev.codexclient.protocol.ThreadArchiveParams;
 import dev.codexclient.protocol.ThreadCompactStartParams;
 import dev.codexclient.protocol.ThreadForkParams;
+import dev.codexclient.protocol.ThreadInfo;
 import dev.codexclient.protocol.ThreadReadParams;
 import dev.codexclient.protocol.ThreadReadResponse;
 import dev.codexclient.protocol.ThreadRevertParams;
@@ -46,17 +52,15 @@ import java.util.function.Consumer;
  * {@link CodexClient#resumeThread(String) resumed} before the server accepts turns on it.)
  */
 public final class CodexThread {
-    private final CodexClient client;
+    private final ClientRuntime runtime;
+    /** What every handle of this thread shares while the client holds it: its description, where it is loaded. */
+    private final ThreadLink link;
     private final String id;
-    private volatile ThreadInfo info;
-    /** The connection (by generation) this handle knows the thread is loaded on; see {@link CodexClient#turnStart}. */
-    private volatile long loadedOn;
 
-    CodexThread(CodexClient client, ThreadInfo info) {
-        this.client = client;
-        this.loadedOn = client.generation();
-        this.info = Objects.requireNonNull(info, "info");
-        this.id = info.id();
+    CodexThread(ClientRuntime runtime, ThreadLink link) {
+        this.runtime = runtime;
+        this.link = link;
+        this.id = link.id();
     }
 
     /** {@return the thread id} It never changes. */
@@ -69,7 +73,7 @@ public final class CodexThread {
      * or of the latest {@link #read()} or {@link #revertTo(String)}; it is not refreshed by events.
      */
     public ThreadInfo info() {
-        return info;
+        return link.info();
     }
 
     // ------------------------------------------------------------------------------------------------ turns
@@ -107,7 +111,7 @@ public final class CodexThread {
         StartingTurn s = begin(params);
         TurnStartResponse response;
         try {
-            response = client.await(s.response(), "turn/start on thread " + id);
+            response = runtime.waits().call(s.response(), "turn/start on thread " + id);
         } catch (RuntimeException e) {
             s.failed(e);
             throw e;
@@ -165,11 +169,11 @@ public final class CodexThread {
 
     /** A turn whose start request is on its way. */
     private final class StartingTurn {
-        final ThreadRouter router;
+        final ThreadState router;
         final CodexTurn turn;
         final CompletableFuture<TurnStartResponse> response;
 
-        StartingTurn(ThreadRouter router, CodexTurn turn, CompletableFuture<TurnStartResponse> response) {
+        StartingTurn(ThreadState router, CodexTurn turn, CompletableFuture<TurnStartResponse> response) {
             this.router = router;
             this.turn = turn;
             this.response = response;
@@ -187,18 +191,18 @@ public final class CodexThread {
                 failed(e);
                 throw e;
             }
-            if (!router.claim(turn, turnId)) {
+            if (!router.claim(turn.routed(), turnId)) {
                 // The thread was let go of while the request was out (closed by the server): the turn already
                 // failed with the reason; it still gets its id.
-                turn.bind(turnId, List.of());
+                turn.routed().bind(turnId, List.of());
             }
-            client.watchNewTurn(turn);
+            runtime.settings().turnWatchdog().ifPresent(turn::watchdog);
             return turn;
         }
 
         void failed(Throwable cause) {
-            router.startFailed(turn);
-            turn.fail(cause);
+            router.startFailed(turn.routed());
+            turn.routed().fail(cause);
         }
     }
 
@@ -208,23 +212,15 @@ public final class CodexThread {
             throw new IllegalArgumentException("TurnStartParams.threadId is " + params.threadId()
                     + ", not this thread's id " + id);
         }
-        ThreadRouter router = client.held().hold(this);
-        CodexTurn turn = new CodexTurn(this, client, router);
+        ThreadState router = runtime.held().hold(link);
+        CodexTurn turn = new CodexTurn(this, runtime, router);
         // Registered before the request leaves, so events racing the response are held for this turn.
-        if (!router.starting(turn)) {
-            client.held().unhold(router);
-            router = client.held().hold(this);
-            router.starting(turn);
+        if (!router.starting(turn.routed())) {
+            runtime.held().unhold(router);
+            router = runtime.held().hold(link);
+            router.starting(turn.routed());
         }
-        return new StartingTurn(router, turn, client.turnStart(this, params));
-    }
-
-    long loadedOn() {
-        return loadedOn;
-    }
-
-    void loadedOn(long generation) {
-        this.loadedOn = generation;
+        return new StartingTurn(router, turn, runtime.turnStart(link, params));
     }
 
     /** {@return a new builder for {@link #startTurn(TurnStartParams)}, with this thread's id already set} */
@@ -277,7 +273,7 @@ public final class CodexThread {
     }
 
     private <T> StructuredTurn<T> structured(CodexTurn turn, Class<T> outputType) {
-        return new StructuredTurn<>(turn, outputType, client.userMapper());
+        return new StructuredTurn<>(turn, outputType, runtime.userMapper());
     }
 
     // ------------------------------------------------------------------------------------------------ thread ops
@@ -290,7 +286,7 @@ public final class CodexThread {
      * @return the thread as the server stores it now
      */
     public ThreadInfo read() {
-        return remember(client.await(readCall(), "thread/read").thread());
+        return remember(runtime.waits().call(readCall(), "thread/read").thread());
     }
 
     /**
@@ -303,12 +299,11 @@ public final class CodexThread {
     }
 
     private CompletableFuture<ThreadReadResponse> readCall() {
-        return client.rpc().threadRead(ThreadReadParams.builder().threadId(id).includeTurns(true).build());
+        return runtime.calls().threadRead(ThreadReadParams.builder().threadId(id).includeTurns(true).build());
     }
 
     private ThreadInfo remember(ThreadInfo t) {
-        info = t;
-        return t;
+        return link.remember(t);
     }
 
     /**
@@ -317,7 +312,7 @@ public final class CodexThread {
      * @param name the new name
      */
     public void setName(String name) {
-        client.await(setNameCall(name), "thread/name/set");
+        runtime.waits().call(setNameCall(name), "thread/name/set");
     }
 
     /**
@@ -331,7 +326,7 @@ public final class CodexThread {
     }
 
     private CompletableFuture<?> setNameCall(String name) {
-        return client.rpc().threadNameSet(ThreadSetNameParams.builder().threadId(id).name(name).build());
+        return runtime.calls().threadNameSet(ThreadSetNameParams.builder().threadId(id).name(name).build());
     }
 
     /**
@@ -339,8 +334,8 @@ public final class CodexThread {
      * on it and closing its listeners.
      */
     public void archive() {
-        client.await(archiveCall(), "thread/archive");
-        client.held().release(id, "was archived");
+        runtime.waits().call(archiveCall(), "thread/archive");
+        runtime.held().release(id, "was archived");
     }
 
     /**
@@ -350,18 +345,18 @@ public final class CodexThread {
      */
     public CompletableFuture<Void> archiveAsync() {
         return archiveCall().thenApply(r -> {
-            client.held().release(id, "was archived");
+            runtime.held().release(id, "was archived");
             return null;
         });
     }
 
     private CompletableFuture<?> archiveCall() {
-        return client.rpc().threadArchive(ThreadArchiveParams.builder().threadId(id).build());
+        return runtime.calls().threadArchive(ThreadArchiveParams.builder().threadId(id).build());
     }
 
     /** Restores an archived thread. */
     public void unarchive() {
-        client.await(unarchiveCall(), "thread/unarchive");
+        runtime.waits().call(unarchiveCall(), "thread/unarchive");
     }
 
     /**
@@ -374,7 +369,7 @@ public final class CodexThread {
     }
 
     private CompletableFuture<?> unarchiveCall() {
-        return client.rpc().threadUnarchive(ThreadUnarchiveParams.builder().threadId(id).build());
+        return runtime.calls().threadUnarchive(ThreadUnarchiveParams.builder().threadId(id).build());
     }
 
     /**
@@ -386,7 +381,7 @@ public final class CodexThread {
      * @return the thread after the revert
      */
     public ThreadInfo revertTo(String turnId) {
-        return remember(client.await(revertCall(turnId), "thread/revert").thread());
+        return remember(runtime.waits().call(revertCall(turnId), "thread/revert").thread());
     }
 
     /**
@@ -401,12 +396,12 @@ public final class CodexThread {
 
     private CompletableFuture<ThreadRevertResponse> revertCall(String turnId) {
         Objects.requireNonNull(turnId, "turnId");
-        return client.rpc().threadRevert(ThreadRevertParams.builder().threadId(id).beforeTurnId(turnId).build());
+        return runtime.calls().threadRevert(ThreadRevertParams.builder().threadId(id).beforeTurnId(turnId).build());
     }
 
     /** Starts compacting the thread's history; progress arrives as events on this thread. */
     public void compact() {
-        client.await(compactCall(), "thread/compact/start");
+        runtime.waits().call(compactCall(), "thread/compact/start");
     }
 
     /**
@@ -419,7 +414,7 @@ public final class CodexThread {
     }
 
     private CompletableFuture<?> compactCall() {
-        return client.rpc().threadCompactStart(ThreadCompactStartParams.builder().threadId(id).build());
+        return runtime.calls().threadCompactStart(ThreadCompactStartParams.builder().threadId(id).build());
     }
 
     /**
@@ -428,7 +423,8 @@ public final class CodexThread {
      * @return the handle of the new thread
      */
     public CodexThread fork() {
-        return client.forkThread(ThreadForkParams.builder().threadId(id).build());
+        ThreadForkParams params = ThreadForkParams.builder().threadId(id).build();
+        return handle(runtime.waits().call(runtime.calls().threadFork(params), "thread/fork").thread());
     }
 
     /**
@@ -437,7 +433,8 @@ public final class CodexThread {
      * @return a future of the new thread's handle
      */
     public CompletableFuture<CodexThread> forkAsync() {
-        return client.forkThreadAsync(ThreadForkParams.builder().threadId(id).build());
+        return runtime.calls().threadFork(ThreadForkParams.builder().threadId(id).build())
+                .thenApply(r -> handle(r.thread()));
     }
 
     /**
@@ -445,8 +442,8 @@ public final class CodexThread {
      * running on it fail, its listeners are closed.
      */
     public void unsubscribe() {
-        client.await(unsubscribeCall(), "thread/unsubscribe");
-        client.held().release(id, "was unsubscribed");
+        runtime.waits().call(unsubscribeCall(), "thread/unsubscribe");
+        runtime.held().release(id, "was unsubscribed");
     }
 
     /**
@@ -457,13 +454,13 @@ public final class CodexThread {
      */
     public CompletableFuture<Void> unsubscribeAsync() {
         return unsubscribeCall().thenApply(r -> {
-            client.held().release(id, "was unsubscribed");
+            runtime.held().release(id, "was unsubscribed");
             return null;
         });
     }
 
     private CompletableFuture<?> unsubscribeCall() {
-        return client.rpc().threadUnsubscribe(ThreadUnsubscribeParams.builder().threadId(id).build());
+        return runtime.calls().threadUnsubscribe(ThreadUnsubscribeParams.builder().threadId(id).build());
     }
 
     /**
@@ -476,19 +473,10 @@ public final class CodexThread {
      */
     public Subscription onEvent(Consumer<? super ServerNotification> listener) {
         Objects.requireNonNull(listener, "listener");
-        ThreadRouter router = client.held().hold(this);
-        Listeners.Entry<ServerNotification> entry = router.listeners.entry(listener, () -> client.held().unhold(router));
-        router.listeners.add(entry);
-        return entry;
-    }
-
-    /** Like {@link #onEvent}, with {@code onEnd} told why when the client lets go of the thread. */
-    Subscription subscribe(Consumer<? super ServerNotification> listener, Consumer<Throwable> onEnd) {
-        ThreadRouter router = client.held().hold(this);
-        Listeners.Entry<ServerNotification> entry = router.listeners.entry(listener,
-                () -> client.held().unhold(router), onEnd);
-        router.listeners.add(entry);
-        client.endIfEnded(entry);
+        ThreadState router = runtime.held().hold(link);
+        Listeners.Entry<ServerNotification> entry = router.listeners().entry(listener,
+                () -> runtime.held().unhold(router));
+        router.listeners().add(entry);
         return entry;
     }
 
@@ -499,17 +487,26 @@ public final class CodexThread {
      * closed the thread, it was archived or {@link #unsubscribe() unsubscribed}, or the client was closed) and with
      * {@code onError(}{@link dev.codexclient.errors.CodexTransportException}{@code )} when the connection fails.
      * Backpressure, threading and cancellation as for {@link CodexTurn#publisher()}: a subscriber that lets more
-     * than {@link CodexClient.Builder#publisherBufferSize(int)} events wait ends with
+     * than {@link CodexClientBuilder#publisherBufferSize(int)} events wait ends with
      * {@link dev.codexclient.errors.CodexBackpressureException}.
      *
      * @return a hot publisher of this thread's events
      */
     public Flow.Publisher<ServerNotification> publisher() {
-        return FlowPublishers.thread(client, this);
+        return FlowPublishers.thread(runtime, link);
     }
 
     void onLane(Runnable task) {
-        client.onLane(id, task);
+        runtime.onLane(id, task);
+    }
+
+    private CodexThread handle(ThreadInfo described) {
+        return of(runtime, runtime.held().linkFor(described));
+    }
+
+    /** The handle over {@code link}: the one made first, so a held thread has one handle object. */
+    static CodexThread of(ClientRuntime runtime, ThreadLink link) {
+        return link.handle(new CodexThread(runtime, link));
     }
 
     @Override

@@ -37,7 +37,7 @@ public final class DynamicTool {
          *
          * @param arguments the arguments the model passed, as raw JSON
          * @param call      the whole {@code item/tool/call} request: thread, turn and call ids, tool name, arguments
-         * @param mapper    the client's user mapper ({@link CodexClient.Builder#objectMapper}), to bind the arguments
+         * @param mapper    the client's user mapper ({@link CodexClientBuilder#objectMapper}), to bind the arguments
          * @return a stage that completes with the result for the model
          * @throws Exception when the call fails; the model is told it failed
          */
@@ -129,11 +129,13 @@ public final class DynamicTool {
         return inputSchema.deepCopy();
     }
 
-    ObjectNode inputSchemaNode() {
+    /** {@return the JSON Schema of the tool's arguments, as it is sent} */
+    public ObjectNode inputSchemaNode() {
         return inputSchema;
     }
 
-    Implementation implementation() {
+    /** {@return what runs each call of the tool} */
+    public Implementation implementation() {
         return implementation;
     }
 

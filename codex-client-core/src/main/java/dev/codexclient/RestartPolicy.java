@@ -7,7 +7,7 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * How a client restores a lost connection: it respawns the app-server (stdio) or reconnects (WebSocket, Unix
  * socket), redoes the handshake and resumes every thread the user holds. Off unless set with
- * {@link CodexClient.Builder#restartPolicy(RestartPolicy)}.
+ * {@link CodexClientBuilder#restartPolicy(RestartPolicy)}.
  *
  * <pre>{@code
  * CodexClient codex = CodexClient.builder()
@@ -86,8 +86,12 @@ public record RestartPolicy(int maxAttempts, Duration initialBackoff, Duration m
         return d.compareTo(maxBackoff) > 0 ? maxBackoff : d;
     }
 
-    /** The wait before attempt {@code attempt}: uniform in the upper half of its bound. */
-    Duration backoff(int attempt) {
+    /**
+     * {@return the wait before attempt {@code attempt} (from 1): uniform in the upper half of its bound}
+     *
+     * @param attempt the attempt, from 1
+     */
+    public Duration backoff(int attempt) {
         long bound = backoffBound(attempt).toNanos();
         if (bound <= 1) {
             return Duration.ofNanos(bound);

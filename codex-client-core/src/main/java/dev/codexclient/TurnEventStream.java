@@ -2,6 +2,7 @@ package dev.codexclient;
 
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexTimeoutException;
+import dev.codexclient.internal.session.ClientRuntime;
 import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.protocol.ServerNotification;
 import java.time.Duration;
@@ -37,16 +38,16 @@ public final class TurnEventStream implements Iterable<ServerNotification>, Auto
     }
 
     private final CodexTurn turn;
-    private final CodexClient client;
+    private final ClientRuntime runtime;
     private final Duration timeout;
     private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
     private final Subscription subscription;
     private volatile boolean closed;
     private boolean iterated;
 
-    TurnEventStream(CodexTurn turn, CodexClient client, Duration timeout) {
+    TurnEventStream(CodexTurn turn, ClientRuntime runtime, Duration timeout) {
         this.turn = turn;
-        this.client = client;
+        this.runtime = runtime;
         this.timeout = timeout;
         this.subscription = turn.onEvent(queue::add);
         // Queued behind every event on the lane, so the end comes after them.
@@ -97,7 +98,7 @@ public final class TurnEventStream implements Iterable<ServerNotification>, Auto
         Object n = queue.poll();
         while (n == null || n instanceof Expired) {
             if (n == null) {
-                client.waits().checkMayAwait(turn, "iterating turn.events()");
+                runtime.waits().checkMayAwait(turn.threadId(), "iterating turn.events()");
             }
             n = timeout == null ? takeUninterruptedly() : takeWithin(timeout);
         }
@@ -112,7 +113,7 @@ public final class TurnEventStream implements Iterable<ServerNotification>, Auto
         Expired marker = new Expired();
         Scheduler.Task expiry;
         try {
-            expiry = client.schedule(() -> queue.add(marker), timeout);
+            expiry = runtime.scheduler().schedule(() -> queue.add(marker), timeout);
         } catch (RejectedExecutionException closing) {
             // The client is closed: its turns have failed, and the end is on its way.
             return takeUninterruptedly();

@@ -2,6 +2,7 @@ package dev.codexclient;
 
 import dev.codexclient.errors.CodexTurnFailedException;
 import dev.codexclient.internal.Redactor;
+import dev.codexclient.internal.json.ProtocolText;
 import dev.codexclient.protocol.CodexErrorInfo;
 import dev.codexclient.protocol.ThreadItem;
 import dev.codexclient.protocol.ThreadTokenUsage;

@@ -3,7 +3,7 @@ package dev.codexclient.errors;
 /**
  * A {@link java.util.concurrent.Flow.Subscriber} of one of the client's publishers did not keep up: events kept
  * arriving beyond what it had requested, and they filled the subscription's buffer
- * ({@link dev.codexclient.CodexClient.Builder#publisherBufferSize(int)} events beyond the outstanding demand). The publisher does not slow the connection
+ * ({@link dev.codexclient.CodexClientBuilder#publisherBufferSize(int)} events beyond the outstanding demand). The publisher does not slow the connection
  * down for one subscriber, nor drop events in silence: it ends that subscription with this exception (through
  * {@code onError}, which needs no demand) and lets go of the events it held. Other listeners and subscribers are not
  * affected.
@@ -29,7 +29,7 @@ public class CodexBackpressureException extends CodexException {
         super("the subscriber to " + source + " did not keep up: " + bufferSize + " events arrived beyond what it "
                 + "requested, which is the subscription's buffer size; the subscription ends here rather than drop "
                 + "events or hold up the connection. Request ahead (e.g. Reactor's limitRate), or raise "
-                + "CodexClient.Builder#publisherBufferSize");
+                + "CodexClientBuilder#publisherBufferSize");
         this.source = source;
         this.bufferSize = bufferSize;
     }
@@ -46,7 +46,7 @@ public class CodexBackpressureException extends CodexException {
     /**
      * How many events beyond the subscriber's demand the subscription could hold when it overflowed.
      *
-     * @return the subscription's buffer size ({@code CodexClient.Builder#publisherBufferSize})
+     * @return the subscription's buffer size ({@code CodexClientBuilder#publisherBufferSize})
      */
     public int bufferSize() {
         return bufferSize;

@@ -1,7 +1,7 @@
 package dev.codexclient.errors;
 
 /**
- * A {@link dev.codexclient.CodexPool} refused work: the member's queue of waiting turns is full, no member is
+ * A {@link dev.codexclient.pool.CodexPool} refused work: the member's queue of waiting turns is full, no member is
  * healthy, or the pool is draining or closed. Nothing was sent to a server; the work may be retried later.
  */
 public class CodexPoolRejectedException extends CodexException {

@@ -1,6 +1,7 @@
 package dev.codexclient.errors;
 
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * A turn was running when the connection to its server was lost (the app-server died, or the socket closed), and
@@ -33,7 +34,9 @@ public class CodexServerRestartedException extends CodexTransportException {
      * @param cause    how the connection was lost
      */
     public CodexServerRestartedException(String threadId, String turnId, CodexTransportException cause) {
-        super(message(threadId, turnId, cause), cause.exitCode(), cause.stderrTail(), cause);
+        // No exit code or stderr tail in the message: a restart the policy handles is an event for the user, not a
+        // failure report. They stay on the cause (and behind exitCode() and stderrTail()) for whoever needs them.
+        super(message(threadId, turnId, cause), OptionalInt.empty(), "", cause);
         this.threadId = threadId;
         this.turnId = turnId;
     }
@@ -43,6 +46,21 @@ public class CodexServerRestartedException extends CodexTransportException {
         String why = cause.getMessage() == null ? "" : cause.getMessage().lines().findFirst().orElse("");
         return "the connection was lost while " + turn + " of thread " + threadId + " was running (" + why
                 + "); the thread is resumed on the restored connection: start a new turn to retry";
+    }
+
+    /** {@return the exit code of the server that went away, as its connection's end reported it} */
+    @Override
+    public OptionalInt exitCode() {
+        return getCause() instanceof CodexTransportException t ? t.exitCode() : OptionalInt.empty();
+    }
+
+    /**
+     * {@return the last lines the server that went away wrote to stderr (redacted, bounded), as its connection's end
+     * reported them} They are left out of the message, which is about the turn, not the server's failure.
+     */
+    @Override
+    public String stderrTail() {
+        return getCause() instanceof CodexTransportException t ? t.stderrTail() : "";
     }
 
     /** {@return the id of the thread of the lost turn; the thread is resumed on the restored connection} */

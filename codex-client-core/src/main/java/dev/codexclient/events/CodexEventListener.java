@@ -3,7 +3,7 @@ package dev.codexclient.events;
 /**
  * Observes one client: its connection, each request it makes, each request the server makes of it, each turn, and
  * (with a restart or reconnect policy) each recovery. Register one with
- * {@link dev.codexclient.CodexClient.Builder#eventListener(CodexEventListener)}; combine several with
+ * {@link dev.codexclient.CodexClientBuilder#eventListener(CodexEventListener)}; combine several with
  * {@link #composite(CodexEventListener...)}.
  *
  * <p><b>Threading.</b> A client calls its listener one call at a time, in the order the events happened, on a
@@ -107,6 +107,24 @@ public interface CodexEventListener {
      * @param event the thread's id
      */
     default void threadResumed(ThreadResumed event) {
+    }
+
+    /**
+     * A thread the user holds could not be resumed on a restored connection: the client let go of it (its
+     * listeners are closed, its turns failed), and the recovery goes on without it.
+     *
+     * @param event the thread's id, and why its resume failed
+     */
+    default void threadNotResumed(ThreadNotResumed event) {
+    }
+
+    /**
+     * Recovered: the restored connection is in use and every held thread is back on it (but those reported by
+     * {@link #threadNotResumed}). The last event of a recovery that succeeded.
+     *
+     * @param event how many attempts it took, how many threads were resumed or not, and how long it lasted
+     */
+    default void recoveryCompleted(RecoveryCompleted event) {
     }
 
     /**

@@ -83,6 +83,16 @@ final class CompositeEventListener implements CodexEventListener {
     }
 
     @Override
+    public void threadNotResumed(ThreadNotResumed event) {
+        each(l -> l.threadNotResumed(event));
+    }
+
+    @Override
+    public void recoveryCompleted(RecoveryCompleted event) {
+        each(l -> l.recoveryCompleted(event));
+    }
+
+    @Override
     public void recoveryGaveUp(RecoveryGaveUp event) {
         each(l -> l.recoveryGaveUp(event));
     }

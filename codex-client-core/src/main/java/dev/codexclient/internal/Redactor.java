@@ -5,6 +5,7 @@ import java.util.Deque;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -30,12 +31,25 @@ public final class Redactor {
     private final Set<String> secrets = new CopyOnWriteArraySet<>();
     /** The latest refreshed tokens, oldest first; guarded by itself. */
     private final Deque<String> refreshed = new ArrayDeque<>();
+    /** A further masking, applied last; the identity unless another redactor's masking was handed over. */
+    private final UnaryOperator<String> also;
 
     /**
      * Creates a redactor with the built-in patterns and no registered secrets. Each client and each transport has
      * its own: a secret registered with one is neither masked nor kept by any other.
      */
     public Redactor() {
+        this(UnaryOperator.identity());
+    }
+
+    /**
+     * Creates a redactor that also masks what {@code also} masks, after its own secrets and patterns: a transport
+     * built by a client masks what the client masks, secrets it learns later included.
+     *
+     * @param also a further masking, applied last
+     */
+    public Redactor(UnaryOperator<String> also) {
+        this.also = java.util.Objects.requireNonNull(also, "also");
     }
 
     /**
@@ -123,7 +137,7 @@ public final class Redactor {
         if (s.contains("sk-")) {
             s = Patterns.SK_KEY.matcher(s).replaceAll(Matcher.quoteReplacement(MASK));
         }
-        return s;
+        return also.apply(s);
     }
 
     private static String maskKeyValues(String text) {

@@ -3,7 +3,6 @@ package dev.codexclient.transport;
 import dev.codexclient.internal.Redactor;
 import dev.codexclient.internal.transport.LineFramer;
 import dev.codexclient.internal.transport.StdioConnection;
-import dev.codexclient.internal.transport.TransportInternals;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,6 +14,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * Runs {@code codex app-server} as a child process and speaks newline-delimited JSON over its stdin and stdout.
@@ -117,12 +117,8 @@ public final class StdioTransport implements Transport {
 
     /** Configures a {@link StdioTransport}; every setting has a sensible default. */
     public static final class Builder {
-        static {
-            TransportInternals.install((builder, redactor) -> builder.sharedRedactor = redactor);
-        }
-
-        /** The redactor of the client that builds this transport, so both mask the same secrets; else its own. */
-        Redactor sharedRedactor;
+        /** A further masking, e.g. the client's that builds this transport, so both mask the same secrets. */
+        private UnaryOperator<String> alsoMask = UnaryOperator.identity();
         private String executable = "codex";
         private final List<String> args = new ArrayList<>(List.of("app-server"));
         private Path workingDirectory;
@@ -332,12 +328,25 @@ public final class StdioTransport implements Transport {
         }
 
         /**
+         * Also masks, in what this transport logs and reports of the child's stderr, what {@code mask} masks,
+         * after this builder's own {@link #redact secrets}. A client that spawns its server passes its own masking
+         * here, so that secrets it learns later (a refreshed token) are masked in the child's stderr too.
+         *
+         * @param mask the further masking; it must be quick and must not throw
+         * @return this builder
+         */
+        public Builder alsoMask(UnaryOperator<String> mask) {
+            this.alsoMask = Objects.requireNonNull(mask, "mask");
+            return this;
+        }
+
+        /**
          * Builds the transport; nothing is spawned until {@link StdioTransport#start(MessageSink)}.
          *
          * @return a new, unstarted transport
          */
         public StdioTransport build() {
-            Redactor redactor = sharedRedactor != null ? sharedRedactor : new Redactor();
+            Redactor redactor = new Redactor(alsoMask);
             for (String secret : secrets) {
                 redactor.register(secret);
             }

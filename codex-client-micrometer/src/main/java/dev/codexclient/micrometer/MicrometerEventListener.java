@@ -267,7 +267,7 @@ public final class MicrometerEventListener implements CodexEventListener {
         }
 
         /**
-         * The listener; give it to {@code CodexClient.Builder#eventListener}. With a meter registry, registers the
+         * The listener; give it to {@code CodexClientBuilder#eventListener}. With a meter registry, registers the
          * gauges on it.
          *
          * @return the listener

@@ -4,6 +4,7 @@ import static io.micrometer.observation.tck.TestObservationRegistryAssert.assert
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.codexclient.CodexClientBuilder;
 import dev.codexclient.ApprovalDecision;
 import dev.codexclient.ApprovalPolicy;
 import dev.codexclient.CodexClient;
@@ -62,7 +63,7 @@ class MicrometerEventListenerTest {
         fake.close();
     }
 
-    private CodexClient.Builder client(CodexEventListener listener) {
+    private CodexClientBuilder client(CodexEventListener listener) {
         return CodexClient.builder()
                 .transport(fake.connectInMemory())
                 .requestTimeout(Duration.ofSeconds(10))

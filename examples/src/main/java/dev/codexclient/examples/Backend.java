@@ -1,5 +1,6 @@
 package dev.codexclient.examples;
 
+import dev.codexclient.CodexClientBuilder;
 import dev.codexclient.CodexClient;
 import dev.codexclient.protocol.AskForApproval;
 import dev.codexclient.protocol.SandboxMode;
@@ -84,8 +85,8 @@ final class Backend implements AutoCloseable {
     }
 
     /** A client builder wired to this backend. */
-    CodexClient.Builder client() {
-        CodexClient.Builder builder = CodexClient.builder().clientInfo("codex-client-examples", "codex-client examples",
+    CodexClientBuilder client() {
+        CodexClientBuilder builder = CodexClient.builder().clientInfo("codex-client-examples", "codex-client examples",
                 "1.0.0");
         if (fake != null) {
             return builder.transport(fake.connectInMemory());

@@ -3,14 +3,13 @@ package dev.codexclient.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.codexclient.CodexClientBuilder;
 import dev.codexclient.CodexClient;
 import dev.codexclient.RetryPolicy;
-import dev.codexclient.internal.ClientInternals;
+import dev.codexclient.ClientProbe;
 import dev.codexclient.internal.time.ManualScheduler;
 import dev.codexclient.testkit.FakeCodexAppServer;
 import java.io.File;
-import java.lang.reflect.Field;
-import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -28,7 +27,7 @@ final class ClientTestSupport {
     }
 
     /** A builder connected in memory to {@code fake}, with short timeouts so a hang shows up as a failure. */
-    static CodexClient.Builder inMemory(FakeCodexAppServer fake) {
+    static CodexClientBuilder inMemory(FakeCodexAppServer fake) {
         return CodexClient.builder()
                 .transport(fake.connectInMemory())
                 .requestTimeout(Duration.ofSeconds(10))
@@ -40,12 +39,12 @@ final class ClientTestSupport {
      * The builder with a manual clock: request deadlines, backoff, turn deadlines, watchdogs, grace periods and
      * timed waits run when the test advances {@code clock}, on the advancing thread.
      */
-    static CodexClient.Builder withClock(CodexClient.Builder builder, ManualScheduler clock) {
-        return ClientInternals.useScheduler(builder, clock);
+    static CodexClientBuilder withClock(CodexClientBuilder builder, ManualScheduler clock) {
+        return ClientProbe.useScheduler(builder, clock);
     }
 
     /** A builder that spawns the fake as a child process speaking over real stdio. */
-    static CodexClient.Builder childProcess(FakeCodexAppServer fake) {
+    static CodexClientBuilder childProcess(FakeCodexAppServer fake) {
         return CodexClient.builder()
                 .command(fake.childProcessCommand())
                 .requestTimeout(Duration.ofSeconds(10))
@@ -102,28 +101,12 @@ final class ClientTestSupport {
 
     /** How many client requests await a response (diagnostics of the internal connection). */
     static int pendingRequests(CodexClient client) {
-        return (int) connectionDiagnostic(client, "pendingCount");
+        return ClientProbe.pendingRequests(client);
     }
 
     /** How many server requests the client is still handling. */
     static int inflightServerRequests(CodexClient client) {
-        return (int) connectionDiagnostic(client, "inflightServerRequestCount");
-    }
-
-    private static Object connectionDiagnostic(CodexClient client, String method) {
-        try {
-            // The client's current connection: CodexClient.live.connection().
-            Field f = CodexClient.class.getDeclaredField("live");
-            f.setAccessible(true);
-            Object live = f.get(client);
-            Method current = live.getClass().getDeclaredMethod("connection");
-            current.setAccessible(true);
-            Object connection = current.invoke(live);
-            Method m = connection.getClass().getMethod(method);
-            return m.invoke(connection);
-        } catch (ReflectiveOperationException e) {
-            throw new AssertionError("cannot read " + method + " of the client's connection", e);
-        }
+        return ClientProbe.inflightServerRequests(client);
     }
 
     /**

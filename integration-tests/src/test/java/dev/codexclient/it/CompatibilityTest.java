@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.codexclient.CodexClientBuilder;
 import dev.codexclient.CodexClient;
 import dev.codexclient.CodexThread;
 import dev.codexclient.CodexTurn;
@@ -126,7 +127,7 @@ class CompatibilityTest {
 
     /** The fixture, with a private HOME for every codex it starts. */
     private record Codex(RealCodexFixture fixture, Path home) {
-        CodexClient client(Consumer<CodexClient.Builder> configure) {
+        CodexClient client(Consumer<CodexClientBuilder> configure) {
             return fixture.client(b -> configure.accept(b.environment("HOME", home.toString())));
         }
 

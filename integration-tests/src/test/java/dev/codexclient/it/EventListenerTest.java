@@ -8,6 +8,7 @@ import static dev.codexclient.it.ClientTestSupport.withClock;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.codexclient.CodexClientBuilder;
 import dev.codexclient.ApprovalDecision;
 import dev.codexclient.ApprovalPolicy;
 import dev.codexclient.CodexClient;
@@ -71,7 +72,7 @@ class EventListenerTest {
         fake.close();
     }
 
-    private CodexClient.Builder client() {
+    private CodexClientBuilder client() {
         return withClock(inMemory(fake), clock).eventListener(recorder);
     }
 
@@ -127,6 +128,7 @@ class EventListenerTest {
         assertThat(initialized.error()).isEmpty();
         assertThat(initialized.duration()).isEqualTo(Duration.ZERO);
         ConnectionOpened opened = (ConnectionOpened) events.get(2);
+        assertThat(opened.transport()).isEqualTo(dev.codexclient.transport.TransportKind.IN_MEMORY);
         assertThat(opened.serverInfo().userAgent()).isPresent();
         assertThat(opened.handshake()).isEqualTo(Duration.ZERO);
 

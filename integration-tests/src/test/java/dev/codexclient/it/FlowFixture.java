@@ -3,6 +3,7 @@ package dev.codexclient.it;
 import static dev.codexclient.it.ClientTestSupport.WAIT;
 import static dev.codexclient.it.ClientTestSupport.inMemory;
 
+import dev.codexclient.CodexClientBuilder;
 import dev.codexclient.CodexClient;
 import dev.codexclient.CodexTurn;
 import dev.codexclient.Subscription;
@@ -58,8 +59,8 @@ final class FlowFixture implements AutoCloseable {
     }
 
     /** A client of its own, on a fake of its own, configured by {@code configure}. */
-    synchronized CodexClient newClient(FakeCodexAppServer fake, Consumer<CodexClient.Builder> configure) {
-        CodexClient.Builder b = inMemory(fake);
+    synchronized CodexClient newClient(FakeCodexAppServer fake, Consumer<CodexClientBuilder> configure) {
+        CodexClientBuilder b = inMemory(fake);
         configure.accept(b);
         return track(b.build());
     }

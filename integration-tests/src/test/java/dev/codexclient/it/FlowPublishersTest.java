@@ -12,7 +12,7 @@ import dev.codexclient.TurnResult;
 import dev.codexclient.errors.CodexBackpressureException;
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.errors.CodexTurnFailedException;
-import dev.codexclient.internal.ClientInternals;
+import dev.codexclient.ClientProbe;
 import dev.codexclient.protocol.CodexErrorInfo;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.TurnStatus;
@@ -110,7 +110,7 @@ class FlowPublishersTest {
                 assertThat(stalled.violations).isEmpty();
                 assertThat(eager.violations).isEmpty();
                 // The overflowed subscriptions let go of what they held: only the listener still holds the thread.
-                assertThat(ClientInternals.notificationListeners(client)).isZero();
+                assertThat(ClientProbe.notificationListeners(client)).isZero();
                 eager.subscription().cancel();
             }
         }
@@ -171,7 +171,7 @@ class FlowPublishersTest {
                 onThread.subscription();
                 onAll.subscription();
                 CodexTurn turn = thread.startTurn("go");
-                int listenersBefore = ClientInternals.turnListeners(turn);
+                int listenersBefore = ClientProbe.turnListeners(turn);
                 turn.publisher().subscribe(cancelling);
                 List<ServerNotification> control = new CopyOnWriteArrayList<>();
                 turn.onEvent(control::add);
@@ -180,10 +180,10 @@ class FlowPublishersTest {
                 int expected = TURN_FRAME - 1 + DELTAS + 2;
                 awaitCondition("every delta reached the turn", () -> control.size() == expected);
                 awaitCondition("the cancelled subscriptions let go of their listeners",
-                        () -> ClientInternals.turnListeners(turn) == listenersBefore + 1
-                                && ClientInternals.notificationListeners(client) == 0);
+                        () -> ClientProbe.turnListeners(turn) == listenersBefore + 1
+                                && ClientProbe.notificationListeners(client) == 0);
                 fake.notify("test/afterwards", java.util.Map.of());
-                awaitCondition("the lanes ran dry", () -> ClientInternals.lanes(client) == 0);
+                awaitCondition("the lanes ran dry", () -> ClientProbe.lanes(client) == 0);
                 for (RecordingSubscriber<ServerNotification> s : List.of(cancelling, onThread, onAll)) {
                     assertThat(s.items).hasSize(3);
                     assertThat(s.end).isNotDone();
@@ -331,7 +331,7 @@ class FlowPublishersTest {
                 assertThat(sub.items.get(sub.items.size() - 1)).isInstanceOf(ServerNotification.ThreadClosed.class);
                 assertThat(sub.items).anyMatch(ServerNotification.TurnCompleted.class::isInstance);
                 assertThat(sub.violations).isEmpty();
-                awaitCondition("the client lets go of the thread", () -> ClientInternals.heldThreads(client) == 0);
+                awaitCondition("the client lets go of the thread", () -> ClientProbe.heldThreads(client) == 0);
             }
         }
     }

@@ -7,9 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.codexclient.CodexClient;
-import dev.codexclient.CodexPool;
+import dev.codexclient.pool.CodexPool;
 import dev.codexclient.CodexTurn;
-import dev.codexclient.PooledThread;
+import dev.codexclient.pool.PooledThread;
 import dev.codexclient.TurnResult;
 import dev.codexclient.errors.CodexPoolRejectedException;
 import dev.codexclient.protocol.TurnStatus;
@@ -58,10 +58,10 @@ class PoolTest {
                 PooledThread first = pool.startThread();
                 PooledThread second = pool.startThread();
                 PooledThread third = pool.startThread();
-                CodexTurn running = first.startTurn("one").get(WAIT.toSeconds(), TimeUnit.SECONDS);
-                CompletableFuture<CodexTurn> queued = second.startTurn("two");
+                CodexTurn running = first.startTurnAsync("one").get(WAIT.toSeconds(), TimeUnit.SECONDS);
+                CompletableFuture<CodexTurn> queued = second.startTurnAsync("two");
                 assertThat(queued).isNotDone();
-                assertThat(failureOf(third.startTurn("three"), WAIT)).isInstanceOf(CodexPoolRejectedException.class)
+                assertThat(failureOf(third.startTurnAsync("three"), WAIT)).isInstanceOf(CodexPoolRejectedException.class)
                         .hasMessageContaining("its cap");
                 CodexPool.MemberStats s = stats(pool, "only");
                 assertThat(s.runningTurns()).isEqualTo(1);
@@ -81,7 +81,7 @@ class PoolTest {
                 assertThat(pool.drain(WAIT)).isTrue();
                 assertThatThrownBy(pool::startThread).isInstanceOf(CodexPoolRejectedException.class)
                         .hasMessageContaining("draining");
-                assertThat(failureOf(first.startTurn("after the drain"), WAIT))
+                assertThat(failureOf(first.startTurnAsync("after the drain"), WAIT))
                         .isInstanceOf(CodexPoolRejectedException.class);
             }
         }
@@ -92,16 +92,23 @@ class PoolTest {
         try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
             try (CodexPool pool = CodexPool.builder().member("only", () -> client(fake)).build()) {
                 PooledThread thread = pool.startThread();
+                CodexClient first = pool.memberClient("only").orElseThrow();
+                assertThat(thread.client()).isSameAs(first);
+                assertThat(pool.memberClient("nobody")).isEmpty();
                 fake.apply(Fault.exit(137));
                 awaitCondition("the member's client sees its end", () -> !stats(pool, "only").healthy());
                 assertThat(pool.checkHealth()).isEqualTo(1);
                 assertThat(stats(pool, "only").replacements()).isEqualTo(1);
 
-                TurnResult r = thread.startTurn("again").get(WAIT.toSeconds(), TimeUnit.SECONDS).await(WAIT);
+                TurnResult r = thread.startTurn("again").await(WAIT);
                 assertThat(r.status()).isEqualTo(TurnStatus.COMPLETED);
                 assertThat(fake.takeRequest("thread/resume", WAIT).params().path("threadId").asText())
                         .isEqualTo(thread.id());
                 assertThat(fake.connectionCount()).isEqualTo(2);
+                // The member's client of the moment: the replacement, which runs the resumed thread.
+                assertThat(pool.memberClient("only")).containsSame(thread.client());
+                assertThat(thread.client()).isNotSameAs(first);
+                assertThat(thread.client().isClosed()).isFalse();
             }
         }
     }

@@ -132,12 +132,12 @@ class ReadmeSnippetsTest {
             codex.close();
         }
 
-        try (dev.codexclient.CodexPool pool = dev.codexclient.CodexPool.builder()
+        try (dev.codexclient.pool.CodexPool pool = dev.codexclient.pool.CodexPool.builder()
                 .spawned(3, () -> CodexClient.builder().command(fake.childProcessCommand())
                         .restartPolicy(dev.codexclient.RestartPolicy.defaults()))
                 .maxTurnsPerMember(4).maxQueuedTurnsPerMember(32)          // beyond: CodexPoolRejectedException
                 .build()) {
-            TurnResult r = pool.startThread().startTurn("Summarise README.md").join().await(Duration.ofMinutes(5));
+            TurnResult r = pool.startThread().startTurn("Summarise README.md").await(Duration.ofMinutes(5));
             assertThat(r.status()).isEqualTo(TurnStatus.COMPLETED);
         }
     }

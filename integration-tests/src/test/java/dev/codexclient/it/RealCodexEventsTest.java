@@ -58,6 +58,7 @@ class RealCodexEventsTest {
         assertThat(recorder.all(RequestEnded.class)).allSatisfy(e -> assertThat(e.attempts()).isEqualTo(1));
 
         ConnectionOpened opened = recorder.last(ConnectionOpened.class, e -> true);
+        assertThat(opened.transport()).isEqualTo(dev.codexclient.transport.TransportKind.STDIO);
         assertThat(opened.serverInfo().userAgent()).hasValueSatisfying(a -> assertThat(a).contains("codex"));
         assertThat(opened.handshake()).isPositive();
 

@@ -1,5 +1,6 @@
 package dev.codexclient.it;
 
+import dev.codexclient.CodexClientBuilder;
 import dev.codexclient.CodexClient;
 import dev.codexclient.protocol.AskForApproval;
 import dev.codexclient.protocol.SandboxMode;
@@ -44,7 +45,7 @@ public final class RealCodexFixture implements AutoCloseable, AfterEachCallback 
         }
     }
 
-    public CodexClient.Builder clientBuilder() {
+    public CodexClientBuilder clientBuilder() {
         return CodexClient.builder()
                 .codexBinary(codexBinary)
                 .workingDirectory(workspace)
@@ -72,8 +73,8 @@ public final class RealCodexFixture implements AutoCloseable, AfterEachCallback 
         return codexBinary;
     }
 
-    public CodexClient client(Consumer<CodexClient.Builder> configure) {
-        CodexClient.Builder b = clientBuilder();
+    public CodexClient client(Consumer<CodexClientBuilder> configure) {
+        CodexClientBuilder b = clientBuilder();
         configure.accept(b);
         return b.build();
     }

@@ -2,8 +2,8 @@ package dev.codexclient.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.codexclient.CodexPool;
-import dev.codexclient.PooledThread;
+import dev.codexclient.pool.CodexPool;
+import dev.codexclient.pool.PooledThread;
 import dev.codexclient.RestartPolicy;
 import dev.codexclient.TurnResult;
 import dev.codexclient.protocol.TurnStatus;
@@ -77,7 +77,7 @@ class RealCodexPoolTest {
     private static void runEveryTurn(List<PooledThread> threads, String text) throws Exception {
         List<CompletableFuture<TurnResult>> results = new ArrayList<>();
         for (PooledThread t : threads) {
-            results.add(t.startTurn(text).thenCompose(turn -> turn.result()));
+            results.add(t.startTurnAsync(text).thenCompose(turn -> turn.result()));
         }
         for (CompletableFuture<TurnResult> r : results) {
             assertThat(r.get(WAIT.toSeconds(), TimeUnit.SECONDS).status()).isEqualTo(TurnStatus.COMPLETED);

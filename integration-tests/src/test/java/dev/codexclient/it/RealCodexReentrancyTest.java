@@ -10,7 +10,7 @@ import dev.codexclient.CodexTurn;
 import dev.codexclient.Subscription;
 import dev.codexclient.TurnResult;
 import dev.codexclient.errors.CodexDeadlockException;
-import dev.codexclient.internal.ClientInternals;
+import dev.codexclient.ClientProbe;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.TurnStatus;
 import dev.codexclient.testkit.ModelStep;
@@ -73,7 +73,7 @@ class RealCodexReentrancyTest {
             assertThat(chain.thread.read().turns()).hasSize(turns);
             threadListener.close();
             ClientTestSupport.awaitCondition("the client lets go of the thread", WAIT,
-                    () -> ClientInternals.heldThreads(client) == 0);
+                    () -> ClientProbe.heldThreads(client) == 0);
         }
     }
 
@@ -157,7 +157,7 @@ class RealCodexReentrancyTest {
             release.run();
             assertThat(turn.await(WAIT).status()).isEqualTo(TurnStatus.COMPLETED);
             CompletableFuture<Void> drained = new CompletableFuture<>();
-            ClientInternals.onLane(turn.thread(), () -> drained.complete(null));
+            ClientProbe.onLane(turn.thread(), () -> drained.complete(null));
             drained.get(WAIT.toSeconds(), TimeUnit.SECONDS);
             assertThat(control).hasSizeGreaterThan(5);
             assertThat(received).isEmpty();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.codexclient.CodexClientBuilder;
 import dev.codexclient.CodexClient;
 import dev.codexclient.CodexThread;
 import dev.codexclient.CodexTurn;
@@ -15,6 +16,7 @@ import dev.codexclient.TurnResult;
 import dev.codexclient.errors.CodexServerRestartedException;
 import dev.codexclient.events.ConnectionRestored;
 import dev.codexclient.events.Disconnected;
+import dev.codexclient.events.RecoveryCompleted;
 import dev.codexclient.events.ThreadResumed;
 import dev.codexclient.protocol.AskForApproval;
 import dev.codexclient.protocol.CommandExecutionRequestApprovalResponse;
@@ -52,7 +54,7 @@ class RealCodexRestartTest {
     final RealCodexFixture codex = new RealCodexFixture();
     private final RestartPolicyTest.Recorder events = new RestartPolicyTest.Recorder();
 
-    private CodexClient restarting(Consumer<CodexClient.Builder> configure) {
+    private CodexClient restarting(Consumer<CodexClientBuilder> configure) {
         return codex.client(b -> {
             b.restartPolicy(RestartPolicy.builder().maxAttempts(3)
                     .backoff(Duration.ofMillis(50), Duration.ofSeconds(1)).build()).eventListener(events);
@@ -93,6 +95,55 @@ class RealCodexRestartTest {
             client.close();
         }
         RealCodexKillTest.assertNoLeaks(threadsBefore);
+    }
+
+    /**
+     * Eight threads held, the server SIGKILLed, and, while the restored connection resumes them, a turn started on
+     * a thread that was idle at the kill: codex knows a thread only once it was resumed on the new server, so the
+     * turn completes only if that thread is resumed there too.
+     */
+    @Test
+    void aTurnOnAThreadIdleAtTheKillStartedWhileTheRestoreResumesCompletes() throws Exception {
+        codex.model.whenAlways(r -> r.lastUserText().startsWith("warm up"), ModelStep.reply("warm"));
+        codex.model.whenAlways(r -> r.lastUserText().equals("during the restore"), ModelStep.reply("resumed"));
+        CodexClient client = restarting(b -> { });
+        try {
+            List<Subscription> holds = new java.util.ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                CodexThread thread = client.startThread(codex.threadParams().build());
+                thread.startTurn("warm up " + i).await(WAIT);
+                holds.add(thread.onEvent(n -> { }));
+            }
+            CodexThread idle = client.startThread(codex.threadParams().build());
+            idle.startTurn("warm up the idle one").await(WAIT);
+
+            long killed = client.serverProcess().orElseThrow().pid();
+            // The tree reaches the native binary, whether the npm launcher runs it as a child or became it.
+            List<ProcessHandle> tree = client.serverProcessTree();
+            assertThat(tree.get(0).pid()).isEqualTo(killed);
+            assertThat(tree).anySatisfy(p -> assertThat(p.info().command()).hasValueSatisfying(
+                    c -> assertThat(java.nio.file.Path.of(c).getFileName().toString()).isEqualTo("codex")));
+            CompletableFuture<Boolean> startedDuringRestore = new CompletableFuture<>();
+            // On the listener's thread, once the first held thread is back, while the others are being resumed.
+            CompletableFuture<CodexTurn> turn = events.future(ThreadResumed.class).thenCompose(r -> {
+                startedDuringRestore.complete(client.serverProcess().orElseThrow().pid() == killed);
+                return idle.startTurnAsync("during the restore");
+            });
+            sigkill(client);
+            assertThat(events.next(Disconnected.class).heldThreads()).isEqualTo(8);
+
+            TurnResult result = turn.get(WAIT.toSeconds(), TimeUnit.SECONDS).await(WAIT);
+            assertThat(startedDuringRestore.get()).as("the turn started while the restore was resuming").isTrue();
+            assertThat(result.status()).isEqualTo(TurnStatus.COMPLETED);
+            assertThat(result.finalText()).isEqualTo("resumed");
+            RecoveryCompleted recovered = events.future(RecoveryCompleted.class).get(WAIT.toSeconds(),
+                    TimeUnit.SECONDS);
+            assertThat(recovered.threadsResumed()).isGreaterThanOrEqualTo(8);
+            assertThat(recovered.threadsNotResumed()).isZero();
+            holds.forEach(Subscription::close);
+        } finally {
+            client.close();
+        }
     }
 
     @Test
@@ -183,12 +234,16 @@ class RealCodexRestartTest {
         }
     }
 
-    /** SIGKILLs the server process tree (the npm launcher and the native binary); returns the launcher's pid. */
+    /**
+     * SIGKILLs the server process tree (the npm launcher and the native binary), children first; returns the pid of
+     * the process the client spawned.
+     */
     private static long sigkill(CodexClient client) {
-        ProcessHandle launcher = client.serverProcess().orElseThrow();
-        launcher.descendants().forEach(ProcessHandle::destroyForcibly);
-        launcher.destroyForcibly();
-        return launcher.pid();
+        List<ProcessHandle> tree = new java.util.ArrayList<>(client.serverProcessTree());
+        assertThat(tree).as("the server's process tree").isNotEmpty();
+        java.util.Collections.reverse(tree);
+        tree.forEach(ProcessHandle::destroyForcibly);
+        return tree.get(tree.size() - 1).pid();
     }
 
     private static void assertRestartOutcome(CodexTurn running, CodexThread thread) throws Exception {
@@ -199,6 +254,10 @@ class RealCodexRestartTest {
             assertThat(e.getCause()).isInstanceOfSatisfying(CodexServerRestartedException.class, r -> {
                 assertThat(r.threadId()).isEqualTo(thread.id());
                 assertThat(r.turnId()).contains(running.id());
+                // A restart the policy handles reads as such: the killed server's stderr stays on the cause.
+                assertThat(r.getMessage()).doesNotContain("stderr");
+                assertThat(r.stderrTail()).isEqualTo(((dev.codexclient.errors.CodexTransportException) r.getCause())
+                        .stderrTail());
             });
         }
     }

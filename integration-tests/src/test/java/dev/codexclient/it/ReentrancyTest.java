@@ -3,6 +3,7 @@ package dev.codexclient.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.codexclient.CodexClientBuilder;
 import dev.codexclient.ApprovalDecision;
 import dev.codexclient.ApprovalPolicy;
 import dev.codexclient.CodexClient;
@@ -13,7 +14,7 @@ import dev.codexclient.Subscription;
 import dev.codexclient.ToolResult;
 import dev.codexclient.TurnEventStream;
 import dev.codexclient.errors.CodexDeadlockException;
-import dev.codexclient.internal.ClientInternals;
+import dev.codexclient.ClientProbe;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.testkit.FakeCodexAppServer;
 import dev.codexclient.testkit.TurnScript;
@@ -154,7 +155,7 @@ class ReentrancyTest {
         try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
             fake.onTurnStart((request, turn) -> script(place, request.params().path("input").path(0)
                     .path("text").asText(), turn));
-            CodexClient.Builder b = ClientTestSupport.inMemory(fake).requestTimeout(REQUEST_TIMEOUT);
+            CodexClientBuilder b = ClientTestSupport.inMemory(fake).requestTimeout(REQUEST_TIMEOUT);
             switch (place) {
                 case APPROVAL_HANDLER -> b.approvals(ApprovalPolicy.sync(request -> {
                     here.run();
@@ -302,7 +303,7 @@ class ReentrancyTest {
         Chainer chain = new Chainer(where, 20);
         try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
             fake.onTurnStart(t -> t.agentMessage("ok").completed());
-            CodexClient.Builder b = ClientTestSupport.inMemory(fake).requestTimeout(REQUEST_TIMEOUT);
+            CodexClientBuilder b = ClientTestSupport.inMemory(fake).requestTimeout(REQUEST_TIMEOUT);
             if (where == Listener.CLIENT) {
                 b.onNotification(chain);
             }
@@ -325,7 +326,7 @@ class ReentrancyTest {
                 threadListener.close();
                 // Nothing is left behind: no turn still starting, no held thread, no lane.
                 ClientTestSupport.awaitCondition("the client lets go of the thread and its lane",
-                        () -> ClientInternals.heldThreads(client) == 0 && ClientInternals.lanes(client) == 0);
+                        () -> ClientProbe.heldThreads(client) == 0 && ClientProbe.lanes(client) == 0);
             }
         }
     }

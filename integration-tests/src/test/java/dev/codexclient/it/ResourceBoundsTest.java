@@ -11,7 +11,7 @@ import dev.codexclient.CodexTurn;
 import dev.codexclient.Subscription;
 import dev.codexclient.TurnResult;
 import dev.codexclient.errors.CodexException;
-import dev.codexclient.internal.ClientInternals;
+import dev.codexclient.ClientProbe;
 import dev.codexclient.protocol.ChatgptAuthTokensRefreshResponse;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.TurnStatus;
@@ -34,8 +34,8 @@ import org.junit.jupiter.api.Timeout;
 class ResourceBoundsTest {
 
     private static void awaitBaseline(CodexClient client) {
-        awaitCondition("the client holds no thread, lane or request", () -> ClientInternals.heldThreads(client) == 0
-                && ClientInternals.lanes(client) == 0 && ClientInternals.pendingRequests(client) == 0);
+        awaitCondition("the client holds no thread, lane or request", () -> ClientProbe.heldThreads(client) == 0
+                && ClientProbe.lanes(client) == 0 && ClientProbe.pendingRequests(client) == 0);
     }
 
     @Test
@@ -98,7 +98,7 @@ class ResourceBoundsTest {
                 assertThat(client.thread(thread.id())).isEmpty();
 
                 Subscription listening = thread.onEvent(n -> { });
-                assertThat(ClientInternals.heldThreads(client)).isEqualTo(1);
+                assertThat(ClientProbe.heldThreads(client)).isEqualTo(1);
                 listening.close();
                 awaitBaseline(client);
 
@@ -145,7 +145,7 @@ class ResourceBoundsTest {
                 CodexThread b = client.startThread();
                 a.onEvent(n -> { });
                 b.onEvent(n -> { });
-                assertThat(ClientInternals.heldThreads(client)).isEqualTo(2);
+                assertThat(ClientProbe.heldThreads(client)).isEqualTo(2);
                 a.unsubscribe();
                 b.archiveAsync().get(WAIT.toSeconds(), TimeUnit.SECONDS);
                 awaitBaseline(client);
@@ -167,7 +167,7 @@ class ResourceBoundsTest {
                 List<ServerNotification> replayed = new ArrayList<>();
                 CompletableFuture<Void> done = new CompletableFuture<>();
                 turn.onEvent(replayed::add);
-                ClientInternals.onLane(turn.thread(), () -> done.complete(null));
+                ClientProbe.onLane(turn.thread(), () -> done.complete(null));
                 done.get(WAIT.toSeconds(), TimeUnit.SECONDS);
                 // Each delta's line is a little over 1 KiB: at most 64 of them fit, and they are the newest. The
                 // newest event always stays, however large (turn/completed carries the whole 500 KiB message).
@@ -187,14 +187,14 @@ class ResourceBoundsTest {
                     .onChatgptTokenRefresh(p -> CompletableFuture.completedFuture(ChatgptAuthTokensRefreshResponse
                             .builder().accessToken("access-token-" + (n[0]++)).chatgptAccountId("acct").build()))
                     .build()) {
-                int before = ClientInternals.registeredSecrets(client);
+                int before = ClientProbe.registeredSecrets(client);
                 for (int i = 0; i < 100; i++) {
                     fake.requestChatgptTokenRefresh().awaitResponse(WAIT);
                 }
                 assertThat(n[0]).isEqualTo(100);
-                assertThat(ClientInternals.registeredSecrets(client) - before).isEqualTo(8);
+                assertThat(ClientProbe.registeredSecrets(client) - before).isEqualTo(8);
                 // The other client masks none of them: secrets stay with the client that learned them.
-                assertThat(ClientInternals.registeredSecrets(other)).isZero();
+                assertThat(ClientProbe.registeredSecrets(other)).isZero();
             }
         }
     }

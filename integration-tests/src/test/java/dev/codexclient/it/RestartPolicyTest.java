@@ -7,19 +7,23 @@ import static dev.codexclient.it.ClientTestSupport.withClock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.codexclient.CodexClientBuilder;
 import dev.codexclient.CodexClient;
 import dev.codexclient.CodexThread;
 import dev.codexclient.CodexTurn;
 import dev.codexclient.RestartPolicy;
 import dev.codexclient.Subscription;
 import dev.codexclient.TurnResult;
+import dev.codexclient.errors.CodexRpcException;
 import dev.codexclient.errors.CodexServerRestartedException;
 import dev.codexclient.errors.CodexTimeoutException;
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.events.CodexEventListener;
 import dev.codexclient.events.ConnectionRestored;
 import dev.codexclient.events.Disconnected;
+import dev.codexclient.events.RecoveryCompleted;
 import dev.codexclient.events.RecoveryGaveUp;
+import dev.codexclient.events.ThreadNotResumed;
 import dev.codexclient.events.ThreadResumed;
 import dev.codexclient.internal.time.ManualScheduler;
 import dev.codexclient.protocol.ServerNotification;
@@ -54,7 +58,7 @@ class RestartPolicyTest {
     private final AtomicBoolean unreachable = new AtomicBoolean();
     private final AtomicInteger opened = new AtomicInteger();
 
-    private CodexClient.Builder restarting(FakeCodexAppServer fake, RestartPolicy policy) {
+    private CodexClientBuilder restarting(FakeCodexAppServer fake, RestartPolicy policy) {
         return withClock(CodexClient.builder()
                 .transportFactory(() -> open(fake))
                 .restartPolicy(policy)
@@ -166,6 +170,132 @@ class RestartPolicyTest {
         }
     }
 
+    /**
+     * As codex does, the new server knows only the threads resumed on it. While the restore resumes the held
+     * threads (the resume of one is held back here), a turn starts on a thread nobody held at the loss and a
+     * listener is added to another: both threads are resumed on the restored connection, and the turn completes.
+     */
+    @Test
+    void threadsFirstUsedWhileTheRestoreResumesAreResumedToo() throws Exception {
+        try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
+            fake.onTurnStart(t -> t.agentMessage("done").completed());
+            CompletableFuture<Void> release = new CompletableFuture<>();
+            CompletableFuture<Void> resuming = new CompletableFuture<>();
+            try (CodexClient client = restarting(fake, policy(3))
+                    .transportFactory(() -> holdingBackResumes(open(fake), resuming, release)).build()) {
+                CodexThread listened = client.startThread();
+                Subscription listening = listened.onEvent(n -> { });
+                CodexThread idle = client.startThread();
+                CodexThread listenedLater = client.startThread();
+                int sinceLoss = fake.requestCount();
+                unknownUnlessResumedAfter(fake, sinceLoss);
+
+                fake.apply(Fault.exit(137));
+                events.next(Disconnected.class);
+                nextAttempt();
+                resuming.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+                CompletableFuture<CodexTurn> started = idle.startTurnAsync("during the restore");
+                Subscription late = listenedLater.onEvent(n -> { });
+                release.complete(null);
+
+                assertThat(started.get(WAIT.toSeconds(), TimeUnit.SECONDS).await(WAIT).finalText())
+                        .contains("done");
+                List<String> resumed = fake.requests().subList(sinceLoss, fake.requestCount()).stream()
+                        .filter(r -> r.method().equals("thread/resume"))
+                        .map(r -> r.params().path("threadId").asText()).toList();
+                assertThat(resumed).contains(listened.id(), idle.id(), listenedLater.id());
+                RecoveryCompleted recovered = events.future(RecoveryCompleted.class).get(WAIT.toSeconds(),
+                        TimeUnit.SECONDS);
+                assertThat(recovered.threadsResumed()).isEqualTo(3);
+                assertThat(recovered.threadsNotResumed()).isZero();
+                listening.close();
+                late.close();
+            }
+        }
+    }
+
+    /**
+     * {@code transport}, except that the first {@code thread/resume} the client sends (the test sends none before
+     * the restore) waits for {@code release} before it reaches the server; {@code resuming} completes when it is
+     * held back.
+     */
+    private static Transport holdingBackResumes(Transport transport, CompletableFuture<Void> resuming,
+                                                CompletableFuture<Void> release) {
+        return new Transport() {
+            @Override
+            public void start(dev.codexclient.transport.MessageSink sink) {
+                transport.start(sink);
+            }
+
+            @Override
+            public void send(byte[] message) {
+                if (!resuming.isDone() && new String(message, java.nio.charset.StandardCharsets.UTF_8)
+                        .contains("\"thread/resume\"")) {
+                    resuming.complete(null);
+                    release.thenRun(() -> transport.send(message));
+                    return;
+                }
+                transport.send(message);
+            }
+
+            @Override
+            public void close() {
+                transport.close();
+            }
+
+            @Override
+            public String describe() {
+                return transport.describe();
+            }
+        };
+    }
+
+    @Test
+    void aHeldThreadTheNewServerDoesNotHaveIsReportedAndTheRecoveryCompletesWithoutIt() throws Exception {
+        try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
+            try (CodexClient client = restarting(fake, policy(3)).build()) {
+                CodexThread kept = client.startThread();
+                CodexThread gone = client.startThread();
+                fake.on("thread/resume", r -> r.params().path("threadId").asText().equals(gone.id()))
+                        .respondError(-32600, "no rollout found for thread id " + gone.id());
+                Subscription keptListener = kept.onEvent(n -> { });
+                gone.onEvent(n -> { });
+
+                fake.apply(Fault.exit(137));
+                events.next(Disconnected.class);
+                nextAttempt();
+
+                events.next(ConnectionRestored.class);
+                RecoveryCompleted recovered = events.future(RecoveryCompleted.class).get(WAIT.toSeconds(),
+                        TimeUnit.SECONDS);
+                ThreadNotResumed notResumed = events.future(ThreadNotResumed.class).join();
+                assertThat(notResumed.threadId()).isEqualTo(gone.id());
+                assertThat(notResumed.cause()).isInstanceOfSatisfying(CodexRpcException.class,
+                        e -> assertThat(e.getMessage()).contains("no rollout found"));
+                assertThat(events.future(ThreadResumed.class).join().threadId()).isEqualTo(kept.id());
+                assertThat(recovered.attempts()).isEqualTo(1);
+                assertThat(recovered.threadsResumed()).isEqualTo(1);
+                assertThat(recovered.threadsNotResumed()).isEqualTo(1);
+                assertThat(recovered.downtime()).isEqualTo(FIRST_BACKOFF);
+                assertThat(client.thread(gone.id())).isEmpty();
+                keptListener.close();
+            }
+        }
+    }
+
+    /**
+     * From now on {@code turn/start} fails with codex's "thread not found" for a thread not resumed since the
+     * fake's request number {@code since}.
+     */
+    private static void unknownUnlessResumedAfter(FakeCodexAppServer fake, int since) {
+        fake.on("turn/start", req -> {
+            String threadId = req.params().path("threadId").asText();
+            List<dev.codexclient.testkit.RecordedRequest> later = fake.requests();
+            return later.subList(since, later.size()).stream().noneMatch(r -> r.method().equals("thread/resume")
+                    && r.params().path("threadId").asText().equals(threadId));
+        }).always().respondError(-32600, "thread not found");
+    }
+
     @Test
     void aCallWaitingForTheRestoreFailsWhenItsTimeoutPassesFirst() throws Exception {
         try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
@@ -232,6 +362,7 @@ class RestartPolicyTest {
                 events.next(Disconnected.class);
                 nextAttempt();
                 events.next(ConnectionRestored.class);
+                events.next(RecoveryCompleted.class);
 
                 fake.apply(Fault.exit(1));
                 events.next(Disconnected.class);
@@ -287,6 +418,16 @@ class RestartPolicyTest {
 
         @Override
         public void threadResumed(ThreadResumed event) {
+            add(event);
+        }
+
+        @Override
+        public void threadNotResumed(ThreadNotResumed event) {
+            add(event);
+        }
+
+        @Override
+        public void recoveryCompleted(RecoveryCompleted event) {
             add(event);
         }
 

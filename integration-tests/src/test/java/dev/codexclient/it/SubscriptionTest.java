@@ -9,7 +9,7 @@ import dev.codexclient.CodexThread;
 import dev.codexclient.CodexTurn;
 import dev.codexclient.Subscription;
 import dev.codexclient.TurnEventStream;
-import dev.codexclient.internal.ClientInternals;
+import dev.codexclient.ClientProbe;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.testkit.FakeCodexAppServer;
 import java.util.ArrayList;
@@ -186,7 +186,7 @@ class SubscriptionTest {
                 assertThat(events.iterator().hasNext()).isFalse();
                 turn.await(WAIT);
                 drainLane(turn);
-                assertThat(ClientInternals.turnListeners(turn)).isZero();
+                assertThat(ClientProbe.turnListeners(turn)).isZero();
             }
         }
     }
@@ -203,11 +203,11 @@ class SubscriptionTest {
                 it.next();
                 // Abandoned here, unclosed. While the turn runs, the stream is subscribed ...
                 drainLane(turn);
-                assertThat(ClientInternals.turnListeners(turn)).isEqualTo(1);
+                assertThat(ClientProbe.turnListeners(turn)).isEqualTo(1);
                 // ... and once it ends, nothing holds it any more.
                 turn.interrupt().get(WAIT.toSeconds(), TimeUnit.SECONDS);
                 drainLane(turn);
-                assertThat(ClientInternals.turnListeners(turn)).isZero();
+                assertThat(ClientProbe.turnListeners(turn)).isZero();
             }
         }
     }
@@ -238,7 +238,7 @@ class SubscriptionTest {
     static Runnable holdLane(CodexThread thread) throws Exception {
         CompletableFuture<Void> held = new CompletableFuture<>();
         CompletableFuture<Void> release = new CompletableFuture<>();
-        ClientInternals.onLane(thread, () -> {
+        ClientProbe.onLane(thread, () -> {
             held.complete(null);
             release.join();
         });
@@ -249,7 +249,7 @@ class SubscriptionTest {
     /** Returns once every task already queued on the turn's lane has run. */
     static void drainLane(CodexTurn turn) throws Exception {
         CompletableFuture<Void> done = new CompletableFuture<>();
-        ClientInternals.onLane(turn.thread(), () -> done.complete(null));
+        ClientProbe.onLane(turn.thread(), () -> done.complete(null));
         done.get(WAIT.toSeconds(), TimeUnit.SECONDS);
     }
 }

@@ -73,6 +73,8 @@ final class CallFuture<T> extends CompletableFuture<T> {
     }
 
     private final CompletableFuture<T> settled = new CompletableFuture<>();
+    /** The client's bookkeeping of the outcome ({@link #onSettled}), run before {@code settled} completes. */
+    private volatile CompletableFuture<Object> bookkeeping;
     /** Set once, by whoever settles first, before {@code settled} completes. */
     @SuppressWarnings("unused") // through OUTCOME
     private volatile Outcome outcome;
@@ -111,6 +113,12 @@ final class CallFuture<T> extends CompletableFuture<T> {
         if (!OUTCOME.compareAndSet(this, null, new Outcome(value, error))) {
             return false;
         }
+        // The bookkeeping first: a thread waiting in get() must not act on the outcome (and, say, report that the
+        // client is ready) before the call's own end is recorded.
+        CompletableFuture<Object> b = bookkeeping;
+        if (b != null) {
+            complete(b, value, error);
+        }
         if (error == null) {
             settled.complete(value);
         } else {
@@ -121,10 +129,26 @@ final class CallFuture<T> extends CompletableFuture<T> {
 
     /**
      * Runs {@code action} once the outcome is known, on the thread that settles it (possibly the reader thread), or
-     * at once when it is known already: for the client's own bookkeeping, never for user code.
+     * at once when it is known already: for the client's own bookkeeping, never for user code. It runs before any
+     * thread waiting in {@code get()} or {@code join()} wakes. One action per future (the last registered).
      */
     void onSettled(BiConsumer<Object, Throwable> action) {
-        settled.whenComplete(action);
+        CompletableFuture<Object> b = new CompletableFuture<>();
+        b.whenComplete(action);
+        bookkeeping = b;
+        // Registered before the call is sent, so normally before any outcome; one settled meanwhile is run here.
+        Outcome o = (Outcome) OUTCOME.getVolatile(this);
+        if (o != null) {
+            complete(b, o.value(), o.error());
+        }
+    }
+
+    private static void complete(CompletableFuture<Object> f, Object value, Throwable error) {
+        if (error == null) {
+            f.complete(value);
+        } else {
+            f.completeExceptionally(error);
+        }
     }
 
     /**

@@ -75,7 +75,15 @@ final class ServerRequestDispatcher {
                 observe(request, arrived, null, null, true);
                 return;
             }
-            if (error == null) {
+            if (value instanceof ServerRequestAnswer decided) {
+                // What the handler decided reaches the observer whole; the reply is the part the server reads.
+                observe(request, arrived, decided, null, false);
+                if (decided.error() == null) {
+                    reply(request, decided.result());
+                } else {
+                    replyError(request, RpcConnection.unwrap(decided.error()));
+                }
+            } else if (error == null) {
                 observe(request, arrived, value, null, false);
                 reply(request, value);
             } else {

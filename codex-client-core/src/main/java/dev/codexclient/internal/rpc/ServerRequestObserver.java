@@ -17,7 +17,8 @@ public interface ServerRequestObserver {
      *
      * @param request      the request
      * @param arrivedNanos when it arrived, on {@link #nanoTime()}'s clock
-     * @param result       the handler's result when it answered (may be null: an empty result)
+     * @param result       the handler's answer when it answered: a {@link ServerRequestAnswer} when the handler gave
+     *                     one, else the reply's result (may be null: an empty result)
      * @param error        the handler's failure (unwrapped) when it failed; null otherwise
      * @param abandoned    true when no reply was sent: the server withdrew the request or the connection ended
      */

@@ -388,6 +388,38 @@ class CallFutureTest {
         assertThat(rpc.pendingCount()).isZero();
     }
 
+    /**
+     * The client's bookkeeping of a call (its end event) runs before the outcome is visible to those waiting for
+     * it: a caller that wakes from get() and reports something next (the handshake's "connection opened") reports
+     * it after the call's end, in the order the two happened.
+     */
+    @Test
+    void theBookkeepingOfAnOutcomeRunsBeforeAnyWaiterCanSeeIt() {
+        for (boolean failed : new boolean[] {false, true}) {
+            CallFuture<String> f = new CallFuture<>(Runnable::run, () -> { });
+            List<Boolean> visibleDuringBookkeeping = new CopyOnWriteArrayList<>();
+            f.onSettled((value, error) -> visibleDuringBookkeeping.add(f.isDone()));
+
+            if (failed) {
+                f.settle(null, new CodexTransportException("lost"));
+            } else {
+                f.settle("answer", null);
+            }
+
+            assertThat(visibleDuringBookkeeping).containsExactly(false);
+            assertThat(f.isDone()).isTrue();
+        }
+    }
+
+    @Test
+    void bookkeepingRegisteredAfterTheOutcomeRunsAtOnce() {
+        CallFuture<String> f = new CallFuture<>(Runnable::run, () -> { });
+        f.settle("answer", null);
+        List<Object> seen = new CopyOnWriteArrayList<>();
+        f.onSettled((value, error) -> seen.add(value));
+        assertThat(seen).containsExactly("answer");
+    }
+
     private static void waitUntilWaiting(Thread thread) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (thread.getState() != Thread.State.TIMED_WAITING && System.nanoTime() < deadline) {

@@ -81,7 +81,7 @@ public final class CodexMeters {
      */
     public void connectionOpened(ConnectionOpened event) {
         levels.openConnections.incrementAndGet();
-        Timer.builder(MicrometerEventListener.HANDSHAKES).tag(MicrometerEventListener.TRANSPORT, event.transport())
+        Timer.builder(MicrometerEventListener.HANDSHAKES).tag(MicrometerEventListener.TRANSPORT, event.transport().name())
                 .description("The initialize handshake with a codex app-server").register(registry)
                 .record(event.handshake());
     }

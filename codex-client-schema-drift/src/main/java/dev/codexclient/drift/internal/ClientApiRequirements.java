@@ -71,10 +71,10 @@ public final class ClientApiRequirements {
     private static List<Requirement> build() {
         List<Requirement> r = new ArrayList<>();
         // The handshake and login.
-        request(r, ClientRequestMethods.INITIALIZE, "CodexClient.Builder.build");
-        notification(r, ClientNotificationMethods.INITIALIZED, "CodexClient.Builder.build");
-        request(r, ClientRequestMethods.ACCOUNT_LOGIN_START, "CodexClient.Builder.apiKey",
-                "CodexClient.Builder.chatgptAuthTokens");
+        request(r, ClientRequestMethods.INITIALIZE, "CodexClientBuilder.build");
+        notification(r, ClientNotificationMethods.INITIALIZED, "CodexClientBuilder.build");
+        request(r, ClientRequestMethods.ACCOUNT_LOGIN_START, "CodexClientBuilder.apiKey",
+                "CodexClientBuilder.chatgptAuthTokens");
         // Threads.
         request(r, ClientRequestMethods.THREAD_START, "CodexClient.startThread");
         request(r, ClientRequestMethods.THREAD_RESUME, "CodexClient.resumeThread");
@@ -103,17 +103,17 @@ public final class ClientApiRequirements {
         event(r, ServerNotificationMethods.THREAD_TOKEN_USAGE_UPDATED, "CodexTurn.onTokenUsage", "CodexTurn.result");
         event(r, ServerNotificationMethods.ERROR, "CodexTurn.result");
         // Server requests answered by the builder's handlers; withdrawn ones cancel the handler's stage.
-        handled(r, ServerRequestMethods.ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL, "CodexClient.Builder.onCommandApproval",
-                "CodexClient.Builder.approvals");
-        handled(r, ServerRequestMethods.ITEM_FILE_CHANGE_REQUEST_APPROVAL, "CodexClient.Builder.onFileChangeApproval",
-                "CodexClient.Builder.approvals");
-        handled(r, ServerRequestMethods.ITEM_PERMISSIONS_REQUEST_APPROVAL, "CodexClient.Builder.approvals");
-        handled(r, ServerRequestMethods.ITEM_TOOL_REQUEST_USER_INPUT, "CodexClient.Builder.onUserInput");
-        handled(r, ServerRequestMethods.MCP_SERVER_ELICITATION_REQUEST, "CodexClient.Builder.onElicitation");
+        handled(r, ServerRequestMethods.ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL, "CodexClientBuilder.onCommandApproval",
+                "CodexClientBuilder.approvals");
+        handled(r, ServerRequestMethods.ITEM_FILE_CHANGE_REQUEST_APPROVAL, "CodexClientBuilder.onFileChangeApproval",
+                "CodexClientBuilder.approvals");
+        handled(r, ServerRequestMethods.ITEM_PERMISSIONS_REQUEST_APPROVAL, "CodexClientBuilder.approvals");
+        handled(r, ServerRequestMethods.ITEM_TOOL_REQUEST_USER_INPUT, "CodexClientBuilder.onUserInput");
+        handled(r, ServerRequestMethods.MCP_SERVER_ELICITATION_REQUEST, "CodexClientBuilder.onElicitation");
         handled(r, ServerRequestMethods.ACCOUNT_CHATGPT_AUTH_TOKENS_REFRESH,
-                "CodexClient.Builder.onChatgptTokenRefresh");
-        handled(r, ServerRequestMethods.ITEM_TOOL_CALL, "CodexClient.Builder.tool");
-        event(r, ServerNotificationMethods.SERVER_REQUEST_RESOLVED, "CodexClient.Builder.onServerRequest");
+                "CodexClientBuilder.onChatgptTokenRefresh");
+        handled(r, ServerRequestMethods.ITEM_TOOL_CALL, "CodexClientBuilder.tool");
+        event(r, ServerNotificationMethods.SERVER_REQUEST_RESOLVED, "CodexClientBuilder.onServerRequest");
         return List.copyOf(r);
     }
 

@@ -154,8 +154,8 @@ class SchemaDiffTest {
             new Requirement(Kind.CLIENT_REQUEST, "thread/start", List.of("CodexClient.startThread")),
             new Requirement(Kind.CLIENT_REQUEST, "thread/revert", List.of("CodexThread.revertTo")),
             new Requirement(Kind.SERVER_NOTIFICATION, "turn/completed", List.of("CodexTurn.result")),
-            new Requirement(Kind.SERVER_REQUEST, "item/tool/call", List.of("CodexClient.Builder.tool")),
-            new Requirement(Kind.CLIENT_NOTIFICATION, "initialized", List.of("CodexClient.Builder.build")));
+            new Requirement(Kind.SERVER_REQUEST, "item/tool/call", List.of("CodexClientBuilder.tool")),
+            new Requirement(Kind.CLIENT_NOTIFICATION, "initialized", List.of("CodexClientBuilder.build")));
 
     static ProtocolSchema schema(String json) throws Exception {
         return ProtocolSchema.read(JSON.readTree(json));
@@ -264,7 +264,7 @@ class SchemaDiffTest {
                 + "      against: codex 0.169.0, the schema this SDK was generated from\n\n"
                 + "INCOMPATIBLE: codex 0.98.0 lacks 2 methods the client API relies on:\n"
                 + "    client request      thread/revert   CodexThread.revertTo\n"
-                + "    server request      item/tool/call  CodexClient.Builder.tool\n");
+                + "    server request      item/tool/call  CodexClientBuilder.tool\n");
         assertThat(text)
                 .contains("Client requests: 1 missing from codex 0.98.0, 1 only in codex 0.98.0, 1 with other params\n"
                         + "  - thread/revert\n  + thread/rollback\n"

@@ -1,9 +1,10 @@
 package dev.codexclient.spring.boot;
 
+import dev.codexclient.CodexClientBuilder;
 import dev.codexclient.CodexClient;
 
 /**
- * Adjusts the {@link CodexClient.Builder} of the auto-configured client before it is built, for anything the
+ * Adjusts the {@link CodexClientBuilder} of the auto-configured client before it is built, for anything the
  * {@code codex.*} properties and the picked-up beans do not cover: handlers for user input or elicitations,
  * notification listeners, a callback executor, an {@link com.fasterxml.jackson.databind.ObjectMapper} for tool
  * arguments. Every bean of this type is applied, in {@link org.springframework.core.annotation.Order} order, after
@@ -24,5 +25,5 @@ public interface CodexClientBuilderCustomizer {
      *
      * @param builder the builder of the auto-configured client, already configured from properties and beans
      */
-    void customize(CodexClient.Builder builder);
+    void customize(CodexClientBuilder builder);
 }

@@ -1,5 +1,6 @@
 package dev.codexclient.spring.boot;
 
+import dev.codexclient.CodexClientBuilder;
 import dev.codexclient.ApprovalPolicy;
 import dev.codexclient.ApprovalRequest;
 import dev.codexclient.CodexClient;
@@ -14,7 +15,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Turns the {@code codex.*} properties and the application's beans into a {@link CodexClient.Builder}: which
+ * Turns the {@code codex.*} properties and the application's beans into a {@link CodexClientBuilder}: which
  * transport, which handshake, which timeouts, which policy, tools and listeners. Kept apart from the
  * auto-configuration so the mapping reads in one place and contradictions fail with the properties' names.
  */
@@ -47,10 +48,10 @@ final class CodexClientBuilderFactory {
      * @param listeners   the application's event listeners, in order
      * @param customizers applied last, in order
      */
-    CodexClient.Builder builder(Optional<Transport> transport, Approvals approvals,
+    CodexClientBuilder builder(Optional<Transport> transport, Approvals approvals,
                                 List<DynamicTool> tools, List<CodexEventListener> listeners,
                                 List<CodexClientBuilderCustomizer> customizers) {
-        CodexClient.Builder builder = CodexClient.builder();
+        CodexClientBuilder builder = CodexClient.builder();
         connection(builder, transport);
         handshake(builder, !tools.isEmpty());
         timing(builder);
@@ -67,7 +68,7 @@ final class CodexClientBuilderFactory {
         return builder;
     }
 
-    private void connection(CodexClient.Builder builder, Optional<Transport> transport) {
+    private void connection(CodexClientBuilder builder, Optional<Transport> transport) {
         CodexProperties.WebSocket websocket = properties.getWebsocket();
         CodexProperties.UnixSocket unixSocket = properties.getUnixSocket();
         List<String> remote = new ArrayList<>();
@@ -144,7 +145,7 @@ final class CodexClientBuilderFactory {
         return set;
     }
 
-    private void spawn(CodexClient.Builder builder) {
+    private void spawn(CodexClientBuilder builder) {
         if (properties.getBinary() != null && !properties.getCommand().isEmpty()) {
             throw new IllegalStateException("codex.binary and codex.command both name the program to spawn; keep one "
                     + "(codex.command for a program with arguments of its own)");
@@ -171,7 +172,7 @@ final class CodexClientBuilderFactory {
         }
     }
 
-    private void handshake(CodexClient.Builder builder, boolean hasTools) {
+    private void handshake(CodexClientBuilder builder, boolean hasTools) {
         CodexProperties.ClientInfo info = properties.getClientInfo();
         if (info.getName() != null) {
             builder.clientInfo(info.getName(), info.getTitle() != null ? info.getTitle() : info.getName(),
@@ -191,7 +192,7 @@ final class CodexClientBuilderFactory {
         }
     }
 
-    private void timing(CodexClient.Builder builder) {
+    private void timing(CodexClientBuilder builder) {
         if (properties.getRequestTimeout() != null) {
             builder.requestTimeout(properties.getRequestTimeout());
         }

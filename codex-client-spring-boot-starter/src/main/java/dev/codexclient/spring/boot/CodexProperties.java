@@ -20,7 +20,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * {@code codex.environment}, {@code codex.remove-environment}) are then rejected rather than ignored. A
  * {@link dev.codexclient.transport.Transport} bean of the application takes the place of both.
  *
- * <p>Every timeout left unset keeps the client's own default (see {@link dev.codexclient.CodexClient.Builder}).
+ * <p>Every timeout left unset keeps the client's own default (see {@link dev.codexclient.CodexClientBuilder}).
  */
 @ConfigurationProperties(prefix = "codex")
 public class CodexProperties {

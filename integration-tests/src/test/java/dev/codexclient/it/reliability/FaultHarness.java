@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.codexclient.CodexClientBuilder;
 import dev.codexclient.CodexClient;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.protocol.ServerNotification;
@@ -143,16 +144,16 @@ final class FaultHarness {
     // ------------------------------------------------------------------------------------------------ clients
 
     /** A client on a real child process that relays to {@code fake}. */
-    static CodexClient.Builder child(FakeCodexAppServer fake) {
+    static CodexClientBuilder child(FakeCodexAppServer fake) {
         return base().command(fake.childProcessCommand());
     }
 
     /** A client on an in-memory connection to {@code fake}. */
-    static CodexClient.Builder inMemory(FakeCodexAppServer fake) {
+    static CodexClientBuilder inMemory(FakeCodexAppServer fake) {
         return base().transport(fake.connectInMemory());
     }
 
-    static CodexClient.Builder base() {
+    static CodexClientBuilder base() {
         return CodexClient.builder()
                 .clientInfo("codex-client-reliability", "reliability suite", "0")
                 .requestTimeout(Duration.ofSeconds(15))

@@ -2,9 +2,9 @@ package dev.codexclient.it.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.codexclient.CodexPool;
+import dev.codexclient.pool.CodexPool;
 import dev.codexclient.CodexTurn;
-import dev.codexclient.PooledThread;
+import dev.codexclient.pool.PooledThread;
 import dev.codexclient.RestartPolicy;
 import dev.codexclient.TurnResult;
 import dev.codexclient.errors.CodexPoolRejectedException;
@@ -92,7 +92,7 @@ class RealCodexChaosRun {
                             while (System.nanoTime() < deadline) {
                                 CodexTurn turn;
                                 try {
-                                    turn = t.startTurn("turn").get(TURN_BOUND.toSeconds(), TimeUnit.SECONDS);
+                                    turn = t.startTurnAsync("turn").get(TURN_BOUND.toSeconds(), TimeUnit.SECONDS);
                                 } catch (ExecutionException e) {
                                     Throwable c = e.getCause();
                                     if (c instanceof CodexPoolRejectedException) {

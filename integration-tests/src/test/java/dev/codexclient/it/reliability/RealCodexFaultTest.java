@@ -9,7 +9,7 @@ import dev.codexclient.CodexThread;
 import dev.codexclient.CodexTurn;
 import dev.codexclient.TurnResult;
 import dev.codexclient.errors.CodexTransportException;
-import dev.codexclient.internal.ClientInternals;
+import dev.codexclient.ClientProbe;
 import dev.codexclient.internal.time.ManualScheduler;
 import dev.codexclient.it.RealCodexFixture;
 import dev.codexclient.protocol.ServerNotification;
@@ -73,7 +73,7 @@ class RealCodexFaultTest {
                 codex.model.enqueue(ModelStep.stall(Duration.ofSeconds(60)));
                 List<ServerNotification> events = new CopyOnWriteArrayList<>();
                 ManualScheduler clock = new ManualScheduler();
-                try (CodexClient client = codex.client(b -> ClientInternals.useScheduler(b, clock)
+                try (CodexClient client = codex.client(b -> ClientProbe.useScheduler(b, clock)
                         .turnWatchdog(Duration.ofSeconds(2)).onNotification(events::add))) {
                     CodexTurn turn = client.startThread(codex.threadParams().build()).startTurn("think forever");
                     await("the turn to run", WAIT, () -> events.stream()

@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.codexclient.CodexClient;
 import dev.codexclient.CodexTurn;
 import dev.codexclient.TurnResult;
-import dev.codexclient.internal.ClientInternals;
+import dev.codexclient.ClientProbe;
 import dev.codexclient.internal.time.ManualScheduler;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.ThreadItem;
@@ -103,7 +103,7 @@ class TurnWatchdogTest {
                 fake.on("thread/read").always().respondWith(req -> threadWithTurn(fake,
                         req.params().path("threadId").asText(), "completed"));
                 ManualScheduler clock = new ManualScheduler();
-                try (CodexClient client = ClientInternals.useScheduler(child(fake), clock)
+                try (CodexClient client = ClientProbe.useScheduler(child(fake), clock)
                         .turnWatchdog(Duration.ofMillis(400)).build()) {
                     CodexTurn turn = client.startThread().startTurn("run the tests");
                     awaitEvent(turn, n -> n instanceof ServerNotification.ItemCompleted c
@@ -135,7 +135,7 @@ class TurnWatchdogTest {
                 fake.on("thread/read").always().respondWith(req -> threadWithTurn(fake,
                         req.params().path("threadId").asText(), "inProgress"));
                 ManualScheduler clock = new ManualScheduler();
-                try (CodexClient client = ClientInternals.useScheduler(inMemory(fake), clock)
+                try (CodexClient client = ClientProbe.useScheduler(inMemory(fake), clock)
                         .interruptGracePeriod(Duration.ofMillis(500)).build()) {
                     // Per turn, no client-wide watchdog.
                     CodexTurn turn = client.startThread().startTurn("hang").watchdog(Duration.ofMillis(300));
@@ -167,7 +167,7 @@ class TurnWatchdogTest {
                 fake.onTurnStart(t -> t.neverComplete());
                 fake.on("thread/read").always().respondError(-32600, "thread not loaded");
                 ManualScheduler clock = new ManualScheduler();
-                try (CodexClient client = ClientInternals.useScheduler(inMemory(fake), clock)
+                try (CodexClient client = ClientProbe.useScheduler(inMemory(fake), clock)
                         .turnWatchdog(Duration.ofMillis(300)).interruptGracePeriod(Duration.ofMillis(500)).build()) {
                     CodexTurn turn = client.startThread().startTurn("hang");
                     // The last event the fake sends: an event during the read would mean the turn is alive.
@@ -193,7 +193,7 @@ class TurnWatchdogTest {
                 // The test plays the turn itself: one delta every 150 ms of the client's clock.
                 fake.onTurnStart(t -> t.neverComplete());
                 ManualScheduler clock = new ManualScheduler();
-                try (CodexClient client = ClientInternals.useScheduler(inMemory(fake), clock)
+                try (CodexClient client = ClientProbe.useScheduler(inMemory(fake), clock)
                         .turnWatchdog(Duration.ofMillis(400)).build()) {
                     CodexTurn turn = client.startThread().startTurn("slowly");
                     awaitEvent(turn, n -> n instanceof ServerNotification.ItemCompleted c
@@ -226,7 +226,7 @@ class TurnWatchdogTest {
             fake.on("thread/read").always().respondWith(req -> threadWithTurn(fake,
                     req.params().path("threadId").asText(), "inProgress"));
             ManualScheduler clock = new ManualScheduler();
-            try (CodexClient client = ClientInternals.useScheduler(inMemory(fake), clock)
+            try (CodexClient client = ClientProbe.useScheduler(inMemory(fake), clock)
                     .turnWatchdog(Duration.ofSeconds(10)).build()) {
                 CodexTurn turn = client.startThread().startTurn("hang");
                 awaitEvent(turn, n -> n instanceof ServerNotification.ItemCompleted c

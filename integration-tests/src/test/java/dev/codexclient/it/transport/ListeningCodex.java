@@ -1,5 +1,6 @@
 package dev.codexclient.it.transport;
 
+import dev.codexclient.CodexClientBuilder;
 import dev.codexclient.CodexClient;
 import dev.codexclient.it.RealCodexFixture;
 import dev.codexclient.protocol.AskForApproval;
@@ -141,7 +142,7 @@ final class ListeningCodex implements AutoCloseable {
     }
 
     /** A client over {@code transport} that identifies itself like the other real-codex tests. */
-    CodexClient.Builder clientBuilder(Transport transport) {
+    CodexClientBuilder clientBuilder(Transport transport) {
         return CodexClient.builder().transport(transport)
                 .clientInfo("codex-client-it", "codex-client integration tests", "0")
                 .requestTimeout(Duration.ofSeconds(30))

@@ -1,0 +1,760 @@
+package dev.codexclient;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.codexclient.errors.CodexTimeoutException;
+import dev.codexclient.errors.CodexTransportException;
+import dev.codexclient.events.CodexEventListener;
+import dev.codexclient.internal.ClientVersion;
+import dev.codexclient.internal.Redactor;
+import dev.codexclient.internal.requests.RequestHandlers;
+import dev.codexclient.internal.requests.ServerRequestRouter;
+import dev.codexclient.internal.rpc.CallbackPool;
+import dev.codexclient.internal.session.ClientRuntime;
+import dev.codexclient.internal.session.ClientSettings;
+import dev.codexclient.internal.time.Scheduler;
+import dev.codexclient.protocol.ChatgptAuthTokensRefreshParams;
+import dev.codexclient.protocol.ChatgptAuthTokensRefreshResponse;
+import dev.codexclient.protocol.LoginAccountParams;
+import dev.codexclient.protocol.McpServerElicitationRequestParams;
+import dev.codexclient.protocol.McpServerElicitationRequestResponse;
+import dev.codexclient.protocol.MethodDescriptor;
+import dev.codexclient.protocol.ServerNotification;
+import dev.codexclient.protocol.ServerRequestMethods;
+import dev.codexclient.protocol.ToolRequestUserInputParams;
+import dev.codexclient.protocol.ToolRequestUserInputResponse;
+import dev.codexclient.transport.StdioTransport;
+import dev.codexclient.transport.Transport;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/** Configures and builds a {@link CodexClient}; {@link #build()} spawns the server and performs the handshake. */
+public final class CodexClientBuilder {
+    private Supplier<? extends Transport> transport;
+    /** Whether {@link #transport} gives one transport only (so a lost connection cannot be replaced). */
+    private boolean singleTransport;
+    private RestartPolicy restartPolicy;
+    private final StdioTransport.Builder stdio = StdioTransport.builder();
+    /** The stdio settings made on this builder, by method, to tell a user they clash with transport(...). */
+    private final Set<String> stdioSettings = new LinkedHashSet<>();
+    private Duration closeTimeout;
+    private String clientName = "codex-client-java";
+    private String clientTitle = "codex-client (Java)";
+    private String clientVersion = ClientVersion.current();
+    private boolean experimentalApi;
+    private final Set<String> optOut = new LinkedHashSet<>();
+    private Duration requestTimeout = Duration.ofSeconds(60);
+    private Duration initializeTimeout = Duration.ofSeconds(30);
+    private Duration interruptGrace = Duration.ofSeconds(10);
+    private Duration turnWatchdog;
+    private RetryPolicy retryPolicy = RetryPolicy.defaults();
+    private ExecutorService executor;
+    private ObjectMapper userMapper;
+    private int replayLimit = 10_000;
+    private long replayBytes = 8L * 1024 * 1024;
+    private int publisherBufferSize = 4096;
+    /** This client's own: secrets registered with one client are never masked or kept by another. */
+    private final Redactor redactor = new Redactor();
+
+    {
+        // The stdio transport this builder spawns masks what the client masks, refreshed tokens included.
+        stdio.alsoMask(redactor::redact);
+    }
+    /** The client's clock and timer; tests put a manual one here (see {@link #scheduler(Scheduler)}). */
+    private Scheduler scheduler;
+    private LoginAccountParams login;
+    private CodexEventListener eventListener = CodexEventListener.NONE;
+    private final Map<String, DynamicTool> tools = new LinkedHashMap<>();
+    private final List<Consumer<ServerNotification>> listeners = new ArrayList<>();
+    private ApprovalPolicy<ApprovalRequest> approvals;
+    /** Policies for one kind of approval, by method (see {@link #onCommandApproval}). */
+    private final Map<String, ApprovalPolicy<?>> kindApprovals = new LinkedHashMap<>();
+    private final Map<String, ServerRequestRouter.Route<?, ?>> handlers = new LinkedHashMap<>();
+    private final Map<String, Function<JsonNode, CompletionStage<?>>> rawHandlers = new LinkedHashMap<>();
+
+    CodexClientBuilder() {
+    }
+
+    // ---------------------------------------------------------------- transport
+
+    /**
+     * Uses this transport instead of spawning {@code codex app-server}. The settings of the server the client
+     * would spawn ({@link #codexBinary}, {@link #command}, {@link #codexHome}, {@link #workingDirectory},
+     * {@link #environment}, {@link #stdio}) do not apply to a transport of your own: {@link #build()} rejects
+     * them, rather than ignoring them. Configure your transport with them instead, e.g.
+     * {@code StdioTransport.builder().codexHome(...)}.
+     *
+     * @param transport an unstarted transport; the client starts it in {@link #build()} and closes it on close
+     * @return this builder
+     */
+    public CodexClientBuilder transport(Transport transport) {
+        Objects.requireNonNull(transport, "transport");
+        this.transport = () -> transport;
+        this.singleTransport = true;
+        return this;
+    }
+
+    /**
+     * Opens the transport of each connection with {@code factory}, instead of spawning
+     * {@code codex app-server}: once at {@link #build()}, and again for each connection that replaces a lost
+     * one under a {@link #restartPolicy(RestartPolicy) restart policy}. Each call must return a new,
+     * unstarted transport, e.g. {@code () -> WebSocketTransport.builder(uri).build()}. The settings of the
+     * server the client would spawn do not apply, as with {@link #transport(Transport)}.
+     *
+     * @param factory makes a new, unstarted transport on each call
+     * @return this builder
+     */
+    public CodexClientBuilder transportFactory(Supplier<? extends Transport> factory) {
+        this.transport = Objects.requireNonNull(factory, "factory");
+        this.singleTransport = false;
+        return this;
+    }
+
+    /**
+     * Restores a lost connection (off by default): when the spawned app-server dies, a new one is spawned; when
+     * a WebSocket or Unix-socket connection drops, the client reconnects (with a
+     * {@link #transportFactory(Supplier) transport factory}). Either way the handshake is redone and every
+     * thread the client holds is resumed ({@code thread/resume}); {@link CodexThread} handles and their
+     * listeners stay valid. A turn running at the loss goes on if the server reached again still runs it,
+     * completes from the server's report if it finished meanwhile, and otherwise (a new server) ends with
+     * {@link dev.codexclient.errors.CodexServerRestartedException} naming its thread and turn. Calls pending at
+     * the loss fail with {@link CodexTransportException}; calls made during the restore wait for it, within
+     * their timeout. An approval or other server request still being decided is not asked again when the
+     * server sends it anew after the resume: the decision goes to the new connection, once. When the policy
+     * gives up, the client ends as it would without one. The {@link #eventListener(CodexEventListener) event
+     * listener} sees each step.
+     *
+     * @param policy how often and how fast to try again, see {@link RestartPolicy}
+     * @return this builder
+     */
+    public CodexClientBuilder restartPolicy(RestartPolicy policy) {
+        this.restartPolicy = Objects.requireNonNull(policy, "policy");
+        return this;
+    }
+
+    /** Where the transports of connections come from: the factory given, or the stdio settings. */
+    private Supplier<? extends Transport> transports() {
+        return transport != null ? transport : stdio::build;
+    }
+
+    /**
+     * The codex executable to spawn (default: {@code codex} on the {@code PATH}).
+     *
+     * @param executable the path of the {@code codex} executable; it is run with the argument {@code app-server}
+     * @return this builder
+     */
+    public CodexClientBuilder codexBinary(Path executable) {
+        stdio.executable(executable);
+        stdioSettings.add("codexBinary(...)");
+        return this;
+    }
+
+    /**
+     * The full command to spawn, e.g. {@code List.of("/opt/codex/bin/codex", "app-server")}; instead of
+     * {@link #codexBinary(Path)}, not together with it.
+     *
+     * @param command the executable followed by its arguments
+     * @return this builder
+     * @throws IllegalArgumentException when {@code command} is empty
+     */
+    public CodexClientBuilder command(List<String> command) {
+        if (command.isEmpty()) {
+            throw new IllegalArgumentException("command must name an executable");
+        }
+        stdio.executable(command.get(0)).args(List.copyOf(command.subList(1, command.size())));
+        stdioSettings.add("command(...)");
+        return this;
+    }
+
+    /**
+     * Sets {@code CODEX_HOME} for the spawned server (configuration, sessions, auth).
+     *
+     * @param codexHome the directory; without this setting the server inherits the variable, or uses
+     *                  {@code ~/.codex}
+     * @return this builder
+     */
+    public CodexClientBuilder codexHome(Path codexHome) {
+        stdio.codexHome(codexHome);
+        stdioSettings.add("codexHome(...)");
+        return this;
+    }
+
+    /**
+     * The working directory of the spawned server.
+     *
+     * @param directory the directory (default: this JVM's working directory)
+     * @return this builder
+     */
+    public CodexClientBuilder workingDirectory(Path directory) {
+        stdio.workingDirectory(directory);
+        stdioSettings.add("workingDirectory(...)");
+        return this;
+    }
+
+    /**
+     * An environment variable for the spawned server, added to the ones it inherits from this JVM.
+     *
+     * @param name  the variable's name
+     * @param value its value
+     * @return this builder
+     */
+    public CodexClientBuilder environment(String name, String value) {
+        stdio.environment(name, value);
+        stdioSettings.add("environment(...)");
+        return this;
+    }
+
+    /**
+     * Further settings of the spawned server's stdio transport (line cap, stderr tail, close timeout).
+     *
+     * @param configure called at once with the builder of the transport the client will spawn
+     * @return this builder
+     */
+    public CodexClientBuilder stdio(Consumer<StdioTransport.Builder> configure) {
+        configure.accept(stdio);
+        stdioSettings.add("stdio(...)");
+        return this;
+    }
+
+    /**
+     * The longest {@link CodexClient#close()} waits for the server to end on its own before ending it by force.
+     * For the spawned server: how long after its stdin is closed it may take to exit (codex exits at once when
+     * idle, but some versions first wait for a running command); then it and every process it started get
+     * SIGTERM, and SIGKILL a second or two later. {@code Duration.ZERO} skips the wait. For a WebSocket: the
+     * bound on the close handshake.
+     *
+     * <p>Without this setting the transport's own close timeout applies: for the spawned server
+     * {@link StdioTransport.Builder#gracefulCloseTimeout(Duration)} (5 s by default, settable through
+     * {@link #stdio(Consumer)}); when both are set, this one wins. It applies as well to a transport given with
+     * {@link #transport(Transport)}.
+     *
+     * @param timeout the longest wait, zero or more
+     * @return this builder
+     * @throws IllegalArgumentException when {@code timeout} is negative
+     */
+    public CodexClientBuilder closeTimeout(Duration timeout) {
+        Objects.requireNonNull(timeout, "closeTimeout");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("closeTimeout must not be negative: " + timeout);
+        }
+        this.closeTimeout = timeout;
+        return this;
+    }
+
+    // ---------------------------------------------------------------- handshake
+
+    /**
+     * How this client introduces itself in {@code initialize} (shows up in codex's logs and user agent).
+     *
+     * @param name    a machine name, e.g. {@code acme-bot}; codex puts it first in its user agent
+     * @param title   a name for people, e.g. {@code Acme Bot}
+     * @param version the version of your application, e.g. {@code 1.4.0}
+     * @return this builder
+     */
+    public CodexClientBuilder clientInfo(String name, String title, String version) {
+        this.clientName = Objects.requireNonNull(name, "name");
+        this.clientTitle = Objects.requireNonNull(title, "title");
+        this.clientVersion = Objects.requireNonNull(version, "version");
+        return this;
+    }
+
+    /**
+     * Opts into experimental methods and fields (see {@link dev.codexclient.protocol.Experimental}). Dynamic tools
+     * need it.
+     *
+     * @param enabled whether to declare the {@code experimentalApi} capability (default: false)
+     * @return this builder
+     */
+    public CodexClientBuilder experimentalApi(boolean enabled) {
+        this.experimentalApi = enabled;
+        return this;
+    }
+
+    /**
+     * Asks the server never to send these notification methods (exact names, e.g. {@code "thread/started"}). Calls
+     * add up.
+     *
+     * @param methods the notification methods to opt out of
+     * @return this builder
+     */
+    public CodexClientBuilder optOutNotifications(String... methods) {
+        optOut.addAll(List.of(methods));
+        return this;
+    }
+
+    /**
+     * Logs in with an API key right after the handshake. The key is never logged.
+     *
+     * @param apiKey the OpenAI API key
+     * @return this builder
+     */
+    public CodexClientBuilder apiKey(String apiKey) {
+        Objects.requireNonNull(apiKey, "apiKey");
+        redactor.register(apiKey);
+
+        this.login = new LoginAccountParams.ApiKey(apiKey);
+        return this;
+    }
+
+    /**
+     * Logs in with ChatGPT tokens your application manages, right after the handshake. Pair it with
+     * {@link #onChatgptTokenRefresh} so codex can ask for fresh tokens when these expire. Tokens are never
+     * logged.
+     *
+     * @param accessToken      the ChatGPT access token
+     * @param chatgptAccountId the ChatGPT account (workspace) id the token belongs to
+     * @param planType         the ChatGPT plan (e.g. {@code "plus"}), or {@code null} to let codex find out
+     * @return this builder
+     */
+    public CodexClientBuilder chatgptAuthTokens(String accessToken, String chatgptAccountId, String planType) {
+        Objects.requireNonNull(accessToken, "accessToken");
+        Objects.requireNonNull(chatgptAccountId, "chatgptAccountId");
+        redactor.register(accessToken);
+        this.login = new LoginAccountParams.ChatgptAuthTokens(accessToken, chatgptAccountId, planType);
+        return this;
+    }
+
+    // ---------------------------------------------------------------- timing
+
+    /**
+     * Default time a request waits for its response (default 60 s); per call via {@code rpc().withTimeout}.
+     *
+     * @param timeout the time, positive
+     * @return this builder
+     * @throws IllegalArgumentException when {@code timeout} is zero or negative
+     */
+    public CodexClientBuilder requestTimeout(Duration timeout) {
+        this.requestTimeout = positive(timeout, "requestTimeout");
+        return this;
+    }
+
+    /**
+     * Time the handshake may take (default 30 s).
+     *
+     * @param timeout the time, positive
+     * @return this builder
+     * @throws IllegalArgumentException when {@code timeout} is zero or negative
+     */
+    public CodexClientBuilder initializeTimeout(Duration timeout) {
+        this.initializeTimeout = positive(timeout, "initializeTimeout");
+        return this;
+    }
+
+    /**
+     * How long an interrupted turn may take to settle before its handle completes as stalled (10 s).
+     *
+     * @param grace the time, positive
+     * @return this builder
+     * @throws IllegalArgumentException when {@code grace} is zero or negative
+     */
+    public CodexClientBuilder interruptGracePeriod(Duration grace) {
+        this.interruptGrace = positive(grace, "interruptGracePeriod");
+        return this;
+    }
+
+    /**
+     * Watches every turn for silence (off by default): a turn that sees no event for {@code idle} is checked
+     * against the server's view ({@code thread/read}), completed from it if the server finished the turn, and
+     * otherwise interrupted and, failing that, completed as {@link TurnResult#stalled() stalled} after the
+     * {@link #interruptGracePeriod(Duration) grace period}. Per turn: {@link CodexTurn#watchdog(Duration)}.
+     *
+     * @param idle the longest silence a turn may have, positive
+     * @return this builder
+     * @throws IllegalArgumentException when {@code idle} is zero or negative
+     */
+    public CodexClientBuilder turnWatchdog(Duration idle) {
+        this.turnWatchdog = positive(idle, "turnWatchdog");
+        return this;
+    }
+
+    /**
+     * The retry policy for {@code -32001} overload errors (default {@link RetryPolicy#defaults()}).
+     *
+     * @param policy the policy; {@link RetryPolicy#none()} turns retries off
+     * @return this builder
+     */
+    public CodexClientBuilder retryPolicy(RetryPolicy policy) {
+        this.retryPolicy = Objects.requireNonNull(policy, "policy");
+        return this;
+    }
+
+    /**
+     * The executor for listeners, handlers and future completions (default: the client's own executor on a cached
+     * pool of daemon threads that every client in the JVM shares; closing the client shuts its executor down and
+     * waits for its running callbacks). An executor you pass is not shut down by the client. It must run tasks on
+     * threads of its own, never on the submitting thread, and have a thread for each listener or handler that may
+     * block at the same time (see the "Threading" section of the README).
+     *
+     * @param executor the executor
+     * @return this builder
+     */
+    public CodexClientBuilder callbackExecutor(ExecutorService executor) {
+        this.executor = Objects.requireNonNull(executor, "executor");
+        return this;
+    }
+
+    /**
+     * How many events each turn keeps for listeners attached late (default 10 000); see also
+     * {@link #turnReplayBytes(long)}. The oldest go first.
+     *
+     * @param events the number of events, zero or more; zero keeps none
+     * @return this builder
+     * @throws IllegalArgumentException when {@code events} is negative
+     */
+    public CodexClientBuilder turnReplayLimit(int events) {
+        if (events < 0) {
+            throw new IllegalArgumentException("turnReplayLimit must not be negative");
+        }
+        this.replayLimit = events;
+        return this;
+    }
+
+    /**
+     * How many bytes of events each turn keeps for listeners attached late (default 8 MiB), measured by the
+     * length of their lines on the wire. The same bound applies to the events a thread holds for a turn whose
+     * {@code turn/start} response has not arrived yet.
+     *
+     * @param bytes the number of bytes, zero or more
+     * @return this builder
+     * @throws IllegalArgumentException when {@code bytes} is negative
+     */
+    public CodexClientBuilder turnReplayBytes(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("turnReplayBytes must not be negative");
+        }
+        this.replayBytes = bytes;
+        return this;
+    }
+
+    /**
+     * How many events a subscription to one of the client's {@link java.util.concurrent.Flow.Publisher}s
+     * ({@link CodexTurn#publisher()}, {@link CodexThread#publisher()}, {@link CodexClient#notifications()}) holds
+     * beyond what its subscriber requested, before it gives up on that subscriber (default 4096). Events within
+     * the outstanding demand are on their way to {@code onNext}; a turn's replayed events do not count either.
+     * When more wait, that subscription alone ends with
+     * {@link dev.codexclient.errors.CodexBackpressureException}: the connection never waits for a subscriber and
+     * no event is dropped in silence. A subscription thus holds at most its outstanding demand plus this many
+     * events (a subscriber that requests {@code Long.MAX_VALUE} takes on the buffering itself).
+     *
+     * @param events how many events may wait beyond a subscriber's demand; at least 1
+     * @return this builder
+     * @throws IllegalArgumentException when {@code events} is less than 1
+     */
+    public CodexClientBuilder publisherBufferSize(int events) {
+        if (events < 1) {
+            throw new IllegalArgumentException("publisherBufferSize must be positive: " + events);
+        }
+        this.publisherBufferSize = events;
+        return this;
+    }
+
+    /**
+     * The mapper that binds your types: dynamic-tool arguments and structured turn output (default: a plain
+     * {@link ObjectMapper} that ignores unknown properties). Register modules here, e.g. for {@code Optional}.
+     * The protocol's own types keep the client's internal mapper, whatever this one is configured to do.
+     *
+     * @param mapper the mapper; the client does not change its configuration
+     * @return this builder
+     */
+    public CodexClientBuilder objectMapper(ObjectMapper mapper) {
+        this.userMapper = Objects.requireNonNull(mapper, "mapper");
+        return this;
+    }
+
+    // ---------------------------------------------------------------- handlers
+
+    /**
+     * Decides every kind of approval: commands, file changes, permission grants, and their legacy forms
+     * (default: {@link ApprovalPolicy#declineAll()}, logged once per kind). A policy for one kind
+     * ({@link #onCommandApproval}, {@link #onFileChangeApproval}) takes precedence for that kind.
+     *
+     * <pre>{@code
+     * .approvals(ApprovalPolicy.sync(request -> request instanceof ApprovalRequest.Command c
+     *         && c.params().command().equals("git status") ? ApprovalDecision.ACCEPT : ApprovalDecision.DECLINE))
+     * }</pre>
+     * Match whole command lines, never prefixes: codex runs a command through a shell, where {@code "git "} also
+     * begins {@code git status; rm -rf ~} (see {@link ApprovalPolicy}).
+     *
+     * @param policy the policy for every kind of approval request
+     * @return this builder
+     */
+    public CodexClientBuilder approvals(ApprovalPolicy<ApprovalRequest> policy) {
+        this.approvals = Objects.requireNonNull(policy, "policy");
+        return this;
+    }
+
+    /**
+     * Decides command approvals ({@code item/commandExecution/requestApproval}), in place of
+     * {@link #approvals}' policy for them. Asynchronous, like every handler; for a synchronous decision wrap it
+     * in {@link ApprovalPolicy#sync}:
+     * <pre>{@code
+     * .onCommandApproval(ApprovalPolicy.sync(command -> Set.of("ls", "ls -la").contains(command.params().command())
+     *         ? ApprovalDecision.ACCEPT : ApprovalDecision.DECLINE))
+     * }</pre>
+     * A later {@link #onServerRequest} for the same method replaces it, and the other way round.
+     *
+     * @param policy the policy for command approvals
+     * @return this builder
+     */
+    public CodexClientBuilder onCommandApproval(ApprovalPolicy<? super ApprovalRequest.Command> policy) {
+        return kindApproval(ServerRequestMethods.ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL.method(), policy);
+    }
+
+    /**
+     * Decides file-change approvals ({@code item/fileChange/requestApproval}), in place of {@link #approvals}'
+     * policy for them; see {@link #onCommandApproval}.
+     *
+     * @param policy the policy for file-change approvals
+     * @return this builder
+     */
+    public CodexClientBuilder onFileChangeApproval(ApprovalPolicy<? super ApprovalRequest.FileChange> policy) {
+        return kindApproval(ServerRequestMethods.ITEM_FILE_CHANGE_REQUEST_APPROVAL.method(), policy);
+    }
+
+    private CodexClientBuilder kindApproval(String method, ApprovalPolicy<?> policy) {
+        Objects.requireNonNull(policy, "policy");
+        handlers.remove(method);
+        kindApprovals.put(method, policy);
+        return this;
+    }
+
+    /**
+     * Answers questions the agent asks the user ({@code item/tool/requestUserInput}).
+     *
+     * @param handler called on a callback thread with each request's params; its stage is cancelled when the
+     *                server withdraws the request, and a failed stage becomes a JSON-RPC error reply
+     * @return this builder
+     */
+    public CodexClientBuilder onUserInput(
+            Function<ToolRequestUserInputParams, CompletionStage<ToolRequestUserInputResponse>> handler) {
+        return onServerRequest(ServerRequestMethods.ITEM_TOOL_REQUEST_USER_INPUT, handler);
+    }
+
+    /**
+     * Answers MCP elicitations ({@code mcpServer/elicitation/request}); default: decline.
+     *
+     * @param handler called on a callback thread with each request's params; its stage is cancelled when the
+     *                server withdraws the request, and a failed stage becomes a JSON-RPC error reply
+     * @return this builder
+     */
+    public CodexClientBuilder onElicitation(Function<McpServerElicitationRequestParams,
+            CompletionStage<McpServerElicitationRequestResponse>> handler) {
+        return onServerRequest(ServerRequestMethods.MCP_SERVER_ELICITATION_REQUEST, handler);
+    }
+
+    /**
+     * Supplies fresh ChatGPT tokens when codex's expire ({@code account/chatgptAuthTokens/refresh}). The access
+     * tokens it returns are masked in logs like the first ones.
+     *
+     * @param handler called on a callback thread with each request's params; a failed stage becomes a JSON-RPC
+     *                error reply
+     * @return this builder
+     */
+    public CodexClientBuilder onChatgptTokenRefresh(Function<ChatgptAuthTokensRefreshParams,
+            CompletionStage<ChatgptAuthTokensRefreshResponse>> handler) {
+        Objects.requireNonNull(handler, "handler");
+        return onServerRequest(ServerRequestMethods.ACCOUNT_CHATGPT_AUTH_TOKENS_REFRESH, p -> {
+            CompletableFuture<ChatgptAuthTokensRefreshResponse> source = handler.apply(p).toCompletableFuture();
+            return ServerRequestRouter.cancelsSource(source, source.thenApply(r -> {
+                if (r != null && r.accessToken() != null) {
+                    // Bounded: a client refreshing for weeks keeps the latest tokens only.
+                    redactor.registerRefreshed(r.accessToken());
+                }
+                return r;
+            }));
+        });
+    }
+
+    /**
+     * Answers any server request of the protocol with a typed handler, e.g.
+     * {@code onServerRequest(ServerRequestMethods.CURRENT_TIME_READ, p -> ...)}. The stage is cancelled when the
+     * server withdraws the request; a failed stage becomes a JSON-RPC error reply. A later call for the same method
+     * replaces the handler.
+     *
+     * @param <P>     the request's params type
+     * @param <R>     the request's result type
+     * @param method  the request method, from {@code ServerRequestMethods}
+     * @param handler called on a callback thread with each request's params
+     * @return this builder
+     */
+    public <P, R> CodexClientBuilder onServerRequest(MethodDescriptor<P, R> method,
+                                          Function<? super P, ? extends CompletionStage<R>> handler) {
+        Objects.requireNonNull(method, "method");
+        Objects.requireNonNull(handler, "handler");
+        kindApprovals.remove(method.method());
+        handlers.put(method.method(), new ServerRequestRouter.Route<>(method, handler));
+        return this;
+    }
+
+    /**
+     * Answers a server request this SDK version does not know (a method newer than its schema), with raw JSON
+     * params in and any JSON-serialisable result out. Unknown requests without a handler get a JSON-RPC
+     * {@code -32601} (method not found) reply.
+     *
+     * @param method  the exact method name
+     * @param handler called on a callback thread with the raw params; a failed stage becomes a JSON-RPC error reply
+     * @return this builder
+     */
+    public CodexClientBuilder onUnknownServerRequest(String method, Function<JsonNode, CompletionStage<?>> handler) {
+        rawHandlers.put(Objects.requireNonNull(method, "method"), Objects.requireNonNull(handler, "handler"));
+        return this;
+    }
+
+    /**
+     * Declares a dynamic tool: sent on every {@code thread/start}, called on {@code item/tool/call}. Dynamic tools
+     * are experimental in codex: {@link #build()} requires {@link #experimentalApi(boolean) experimentalApi(true)}.
+     *
+     * @param tool the tool
+     * @return this builder
+     * @throws IllegalArgumentException when a tool of the same name was declared already
+     */
+    public CodexClientBuilder tool(DynamicTool tool) {
+        Objects.requireNonNull(tool, "tool");
+        if (tools.putIfAbsent(tool.name(), tool) != null) {
+            throw new IllegalArgumentException("a tool named " + tool.name() + " is already registered");
+        }
+        return this;
+    }
+
+    /**
+     * A listener for every notification, registered before the handshake so none is missed.
+     *
+     * @param listener called with each notification, in wire order per codex thread, on a callback thread
+     * @return this builder
+     */
+    public CodexClientBuilder onNotification(Consumer<? super ServerNotification> listener) {
+        Objects.requireNonNull(listener, "listener");
+        listeners.add(listener::accept);
+        return this;
+    }
+
+    /**
+     * The listener told about this client's connection, requests, server requests, turns and recovery (see
+     * {@link CodexEventListener} for when and on which thread). One per client; combine several with
+     * {@link CodexEventListener#composite(CodexEventListener...)}. None by default, which costs nothing.
+     *
+     * @param listener the listener; a later call replaces it
+     * @return this builder
+     */
+    public CodexClientBuilder eventListener(CodexEventListener listener) {
+        this.eventListener = Objects.requireNonNull(listener, "listener");
+        return this;
+    }
+
+    /**
+     * A secret (API key, token) to mask wherever the client logs or reports text. Keys given to {@link #apiKey} and
+     * {@link #chatgptAuthTokens} are masked without it.
+     *
+     * @param secret the text to mask
+     * @return this builder
+     */
+    public CodexClientBuilder secret(String secret) {
+        redactor.register(Objects.requireNonNull(secret, "secret"));
+        return this;
+    }
+
+    /**
+     * Spawns the server (or opens the given transport), performs {@code initialize} / {@code initialized},
+     * logs in when an API key was given, and returns the ready client.
+     *
+     * <p>When the handshake fails, the server is ended at once (a spawned one gets SIGTERM, and SIGKILL a second
+     * later), without the graceful wait of {@link CodexClient#close()}: {@code build()} fails within the
+     * {@link #initializeTimeout(Duration) initialize timeout} plus about a second.
+     *
+     * @return the connected, initialized client; close it when done
+     * @throws CodexTransportException when the server cannot be started or ends during the handshake; for a
+     *                                 server that exits, the message and {@code exitCode()} give its exit code
+     *                                 and {@code stderrTail()} what it wrote last, however the end was noticed
+     * @throws CodexTimeoutException   when the server does not answer {@code initialize} in time
+     * @throws dev.codexclient.errors.CodexRpcException when the server rejects the handshake
+     * @throws IllegalStateException   when settings contradict each other, e.g. {@link #transport(Transport)}
+     *                                 with settings of the server the client would spawn
+     */
+    public CodexClient build() {
+        if (!tools.isEmpty() && !experimentalApi) {
+            throw new IllegalStateException("dynamic tools are an experimental codex API: call "
+                    + "experimentalApi(true) on the builder to declare " + tools.keySet());
+        }
+        checkTransportSettings();
+        boolean ownsExecutor = executor == null;
+        ExecutorService callbacks = ownsExecutor
+                ? new CallbackPool() : executor;
+        Transport t;
+        try {
+            t = transport != null ? transport.get() : stdio.build();
+        } catch (RuntimeException e) {
+            if (ownsExecutor) {
+                callbacks.shutdownNow();
+            }
+            throw e;
+        }
+        ClientRuntime runtime = new ClientRuntime(settings(), t, callbacks, ownsExecutor);
+        try {
+            runtime.start();
+            return new CodexClient(runtime);
+        } catch (RuntimeException e) {
+            // A server that failed its handshake has nothing left to finish: no graceful wait, so build()
+            // fails within the initialize timeout plus the time it takes to end the process.
+            runtime.close(Duration.ZERO);
+            throw e;
+        }
+    }
+
+    /** The settings as they are now, fixed: what the runtime reads. */
+    private ClientSettings settings() {
+        ClientSettings.Handshake handshake = new ClientSettings.Handshake(clientName, clientTitle, clientVersion,
+                experimentalApi, optOut, Optional.ofNullable(login));
+        RequestHandlers requestHandlers = new RequestHandlers(approvals, kindApprovals, handlers, rawHandlers,
+                List.copyOf(tools.values()));
+        return new ClientSettings(transports(), Optional.ofNullable(restartPolicy), Optional.ofNullable(closeTimeout),
+                handshake, requestTimeout, initializeTimeout, interruptGrace, Optional.ofNullable(turnWatchdog),
+                retryPolicy, userMapper, replayLimit, replayBytes, publisherBufferSize, redactor,
+                Optional.ofNullable(scheduler), eventListener, listeners, requestHandlers);
+    }
+
+    /** Puts a clock and timer of the caller's in place of the system's (tests move a manual one by hand). */
+    CodexClientBuilder scheduler(Scheduler scheduler) {
+        this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+        return this;
+    }
+
+    /** Rejects settings that would be silently ignored. */
+    private void checkTransportSettings() {
+        if (restartPolicy != null && singleTransport) {
+            throw new IllegalStateException("restartPolicy(...) replaces a lost connection with a new transport, "
+                    + "but transport(...) gives one transport only: use transportFactory(...) instead");
+        }
+        if (transport != null && !stdioSettings.isEmpty()) {
+            throw new IllegalStateException("transport(...) was given together with "
+                    + String.join(", ", stdioSettings) + ", which configure the codex app-server the client "
+                    + "would spawn itself; with a transport of your own they would be ignored. Configure that "
+                    + "transport instead (e.g. StdioTransport.builder().codexHome(...)), or drop transport(...)");
+        }
+        if (stdioSettings.contains("codexBinary(...)") && stdioSettings.contains("command(...)")) {
+            throw new IllegalStateException("codexBinary(...) and command(...) both name the program to spawn; "
+                    + "use one of them (command(...) for a program with arguments of its own)");
+        }
+    }
+
+    private static Duration positive(Duration d, String name) {
+        Objects.requireNonNull(d, name);
+        if (d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException(name + " must be positive: " + d);
+        }
+        return d;
+    }
+}

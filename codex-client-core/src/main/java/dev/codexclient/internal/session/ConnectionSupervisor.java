@@ -1,0 +1,628 @@
+package dev.codexclient.internal.session;
+
+import dev.codexclient.RestartPolicy;
+import dev.codexclient.ServerInfo;
+import dev.codexclient.errors.CodexException;
+import dev.codexclient.errors.CodexServerRestartedException;
+import dev.codexclient.errors.CodexTimeoutException;
+import dev.codexclient.errors.CodexTransportException;
+import dev.codexclient.events.ConnectionRestored;
+import dev.codexclient.events.Disconnected;
+import dev.codexclient.events.RecoveryCompleted;
+import dev.codexclient.events.RecoveryGaveUp;
+import dev.codexclient.events.ThreadNotResumed;
+import dev.codexclient.events.ThreadResumed;
+import dev.codexclient.internal.events.EventEmitter;
+import dev.codexclient.internal.requests.ServerRequestCarryOver;
+import dev.codexclient.internal.rpc.IncomingRequest;
+import dev.codexclient.internal.rpc.RpcConnection;
+import dev.codexclient.internal.time.Scheduler;
+import dev.codexclient.protocol.ThreadResumeParams;
+import dev.codexclient.protocol.ThreadResumeResponse;
+import dev.codexclient.protocol.ThreadStatus;
+import dev.codexclient.transport.Transport;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The client's connection to its server, replaceable: it owns the connection of the moment (a generation), and,
+ * with a {@link RestartPolicy}, the loop that replaces a lost one and the wait of the calls made meanwhile.
+ *
+ * <p>Without a policy a lost connection ends the client, as it always did. With one, the loss of the current
+ * connection (noticed after the events it had delivered reached their listeners) starts an outage: the policy's
+ * attempts follow, each after its backoff on the client's scheduler. An attempt opens a new transport from the
+ * factory, redoes the handshake and resumes ({@code thread/resume}) the threads the user holds; only then does the
+ * new connection become current, so a call made during the outage (which waits, within its timeout) never reaches
+ * a server that does not know its thread yet. The turns that were running are settled by their thread's resume: a
+ * server reached again may still run them (they go on), may have finished them (they complete from its report);
+ * otherwise they fail with {@link CodexServerRestartedException}. Handlers of server requests still deciding at
+ * the loss are carried over to the requests' replay ({@link ServerRequestCarryOver}). An outage the policy gives up
+ * on ends the client.
+ *
+ * <p>Threading: losses are reported on the lost connection's delivery lane; attempts run on the callback executor.
+ * The current generation is read without locks; each generation's loss is handled once.
+ */
+public final class ConnectionSupervisor {
+    private static final Logger LOG = LoggerFactory.getLogger(ConnectionSupervisor.class);
+
+    /** What the runtime does at the edges of a connection's life. */
+    interface Edges {
+        /** Starts {@code connection} and performs the handshake on it, without blocking. */
+        CompletableFuture<ServerInfo> handshake(RpcConnection connection);
+
+        /** The server of a new connection described itself. */
+        void restored(ServerInfo info);
+
+        /** The connection ended for good (no policy, the policy gave up, or the user closed the client). */
+        void ended(CodexTransportException cause);
+    }
+
+    /** One connection: the transport, the dispatcher over it, and the connection that replaced it, once one has. */
+    static final class Generation {
+        final long number;
+        final Transport transport;
+        final RpcConnection connection;
+        /** Completes with the replacing generation; fails when there will be none. */
+        final CompletableFuture<Generation> next = new CompletableFuture<>();
+        private final AtomicBoolean lossHandled = new AtomicBoolean();
+        /** Set when the connection ended; read by the publication of a connection lost while being set up. */
+        private volatile CodexTransportException lostCause;
+
+        Generation(long number, Transport transport, BiFunction<Transport, RpcConnection.Handler, RpcConnection> open,
+                   RpcConnection.Handler handler) {
+            this.number = number;
+            this.transport = transport;
+            this.connection = open.apply(transport, handler);
+        }
+    }
+
+    private final RestartPolicy policy;
+    private final Supplier<? extends Transport> transports;
+    private final BiFunction<Transport, RpcConnection.Handler, RpcConnection> open;
+    private final Function<Link, RpcConnection.Handler> sessions;
+    private final Scheduler scheduler;
+    private final Duration requestTimeout;
+    private final HeldThreads held;
+    private final EventEmitter events;
+    private final Edges client;
+    private final ExecutorService callbacks;
+    private final boolean ownsCallbacks;
+    /** Set once the first handshake succeeded: a server that fails its first handshake is not restarted. */
+    private volatile boolean established;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    /** The server's requests whose handling outlives a lost connection, for their replay on the new one. */
+    private final ServerRequestCarryOver carried = new ServerRequestCarryOver();
+    /** The start of each attempt within the budget window, oldest first. Guarded by itself. */
+    private final Deque<Long> attemptTimes = new ArrayDeque<>();
+
+    private volatile Generation current;
+    /** The generation before the current one: its lanes may still deliver what it had read. */
+    private volatile Generation retired;
+    /** The generation an attempt is setting up, to end it if the client closes meanwhile. */
+    private volatile Generation attempting;
+    private volatile CodexTransportException terminal;
+
+    /**
+     * What a connection's session asks of the supervisor about its own connection: how to hand on a server
+     * request (carried over a restart under a policy), and that the connection ended.
+     */
+    interface Link {
+        /**
+         * Hands {@code request} to {@code route}; under a restart policy, through the carry-over, so that a request
+         * the server sends again after a restart is answered by the handling already deciding it.
+         */
+        CompletionStage<?> carry(IncomingRequest request, Function<IncomingRequest, CompletionStage<?>> route);
+
+        /** The connection ended; called once, on its lane, after the events it had read were delivered. */
+        void closed(CodexTransportException cause);
+    }
+
+    /**
+     * @param policy     the restart policy, or null for none
+     * @param transports opens the transport of each connection after the first
+     * @param open       builds the dispatcher of a connection over its transport
+     * @param sessions   makes the runtime's handling of what one connection receives, given that connection's link
+     */
+    ConnectionSupervisor(Transport first, RestartPolicy policy, Supplier<? extends Transport> transports,
+                         BiFunction<Transport, RpcConnection.Handler, RpcConnection> open,
+                         Function<Link, RpcConnection.Handler> sessions, Scheduler scheduler, Duration requestTimeout,
+                         HeldThreads held, EventEmitter events, Edges client, ExecutorService callbacks,
+                         boolean ownsCallbacks) {
+        this.policy = policy;
+        this.transports = transports;
+        this.open = open;
+        this.sessions = sessions;
+        this.scheduler = scheduler;
+        this.requestTimeout = requestTimeout;
+        this.held = held;
+        this.events = events;
+        this.client = client;
+        this.callbacks = callbacks;
+        this.ownsCallbacks = ownsCallbacks;
+        this.current = newGeneration(0, first);
+    }
+
+    private Generation newGeneration(long number, Transport transport) {
+        Generation[] self = new Generation[1];
+        Link link = new Link() {
+            @Override
+            public CompletionStage<?> carry(IncomingRequest request,
+                                            Function<IncomingRequest, CompletionStage<?>> route) {
+                if (policy == null) {
+                    return route.apply(request);
+                }
+                return carried.handle(request, () -> self[0].connection.isClosed() && !closed.get()
+                        && terminal == null, route);
+            }
+
+            @Override
+            public void closed(CodexTransportException cause) {
+                lost(self[0], cause);
+            }
+        };
+        self[0] = new Generation(number, transport, open, sessions.apply(link));
+        return self[0];
+    }
+
+    /** The first handshake succeeded: from now on a lost connection is restored under the policy. */
+    void established() {
+        established = true;
+    }
+
+    /** The connection of the moment (closed during an outage). */
+    public RpcConnection connection() {
+        return current.connection;
+    }
+
+    /** The transport of the moment. */
+    public Transport transport() {
+        return current.transport;
+    }
+
+    /** How many connections replaced the first one. */
+    public long generation() {
+        return current.number;
+    }
+
+    boolean recovers() {
+        return policy != null;
+    }
+
+    /** True once the client was closed or its connection ended for good. */
+    public boolean isClosed() {
+        return closed.get() || terminal != null || policy == null && current.connection.isClosed();
+    }
+
+    // ------------------------------------------------------------------------------------------------ calls
+
+    /**
+     * Sends a request on the current connection. During an outage the request waits for the restored connection,
+     * the wait counted against {@code timeout}; it fails when the policy gives up or the client closes.
+     */
+    public <R> CompletableFuture<R> call(String method, Object params, Class<R> resultType, Duration timeout) {
+        Generation g = current;
+        if (policy == null || !g.connection.isClosed() || closed.get()) {
+            return g.connection.call(method, params, resultType, timeout);
+        }
+        Duration bound = timeout != null ? timeout : requestTimeout;
+        long deadline = scheduler.nanoTime() + Scheduler.saturatedNanos(bound);
+        return callAfter(g, method, params, resultType, bound, deadline);
+    }
+
+    private <R> CompletableFuture<R> callAfter(Generation lost, String method, Object params, Class<R> resultType,
+                                               Duration bound, long deadline) {
+        return restoredAfter(lost, method, bound, deadline).thenCompose(n -> {
+            long left = deadline - scheduler.nanoTime();
+            return n.connection.call(method, params, resultType, Duration.ofNanos(Math.max(left, 1_000_000)));
+        });
+    }
+
+    /**
+     * The connection that replaces {@code lost} once it is usable (skipping any lost in turn while being waited
+     * for); fails when the wait outlasts {@code deadline}, the policy gives up or the client closes.
+     */
+    private CompletableFuture<Generation> restoredAfter(Generation lost, String method, Duration bound,
+                                                        long deadline) {
+        CompletableFuture<Generation> restored = new CompletableFuture<>();
+        lost.next.whenComplete((n, e) -> {
+            if (e != null) {
+                restored.completeExceptionally(e);
+            } else {
+                restored.complete(n);
+            }
+        });
+        if (!restored.isDone()) {
+            try {
+                Scheduler.Task t = scheduler.schedule(() -> executeCallback(() -> restored.completeExceptionally(
+                        CodexTimeoutException.waitingFor(method + " (waiting for the connection to be restored)",
+                                bound))), deadline - scheduler.nanoTime());
+                restored.whenComplete((v, e) -> t.cancel());
+            } catch (RejectedExecutionException shutDown) {
+                // The client is closing: the outage's end fails the wait.
+            }
+        }
+        return restored.thenCompose(n -> n.connection.isClosed() && !closed.get()
+                ? restoredAfter(n, method, bound, deadline) : CompletableFuture.completedFuture(n));
+    }
+
+    /** Sends a notification on the current connection. */
+    void notify(String method, Object params) {
+        current.connection.notify(method, params);
+    }
+
+    void executeOnLane(String threadId, Runnable task) {
+        current.connection.executeOnLane(threadId, task);
+    }
+
+    void executeCallback(Runnable task) {
+        current.connection.executeCallback(task);
+    }
+
+    boolean isOnLane(String threadId) {
+        Generation r = retired;
+        return current.connection.isOnLane(threadId) || r != null && r.connection.isOnLane(threadId);
+    }
+
+    boolean isReaderThread() {
+        Generation r = retired;
+        return current.connection.isReaderThread() || r != null && r.connection.isReaderThread();
+    }
+
+    /**
+     * Makes sure the thread of {@code link} is loaded on the server its next call reaches: a handle made before a
+     * restart, of a thread nobody held when the connection was lost, is resumed first (once per thread and
+     * connection). During an outage that server is the one of the restored connection, not the lost one: the check
+     * waits for the restore, whose resumes cover the threads held until it ends, so a thread first used during the
+     * restore is resumed either by the restore or here, never left unknown to the new server.
+     */
+    CompletableFuture<Void> ensureLoaded(ThreadLink link) {
+        Generation g = current;
+        if (g.connection.isClosed() && !closed.get()) {
+            long deadline = scheduler.nanoTime() + Scheduler.saturatedNanos(requestTimeout);
+            return restoredAfter(g, "thread/resume", requestTimeout, deadline).thenCompose(n -> loadOn(n, link));
+        }
+        return loadOn(g, link);
+    }
+
+    private CompletableFuture<Void> loadOn(Generation g, ThreadLink link) {
+        if (link.loadedOn() >= g.number) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return resume(g, ThreadResumeParams.builder().threadId(link.id()).build(), null)
+                .thenAccept(r -> link.loadedOn(g.number));
+    }
+
+    /**
+     * Sends {@code thread/resume}: the one place it is sent from, for a user's resume, a thread first used after a
+     * restore, and the restore itself.
+     *
+     * @param on      the connection to send it on (a restore's, not current yet, or the one a check found); null
+     *                for the current one, waiting out an outage
+     * @param params  the params
+     * @param timeout the call's bound; null for the request timeout
+     */
+    CompletableFuture<ThreadResumeResponse> resume(Generation on, ThreadResumeParams params, Duration timeout) {
+        return on == null ? call("thread/resume", params, ThreadResumeResponse.class, timeout)
+                : on.connection.call("thread/resume", params, ThreadResumeResponse.class, timeout);
+    }
+
+    // ------------------------------------------------------------------------------------------------ recovery
+
+    /** A connection ended; called once per generation, on its lane, after the events it had read were delivered. */
+    private void lost(Generation g, CodexTransportException cause) {
+        // Set before current is read; publish() sets current before it reads this: one of the two sees the other.
+        g.lostCause = cause;
+        if (g != current) {
+            // A connection being set up failed: its attempt sees that, or its publication handles the loss.
+            return;
+        }
+        if (!g.lossHandled.compareAndSet(false, true)) {
+            return;
+        }
+        if (policy == null || closed.get() || !established) {
+            carried.cancelAll();
+            g.next.completeExceptionally(cause);
+            client.ended(cause);
+            return;
+        }
+        Set<String> threads = new LinkedHashSet<>(held.ids());
+        LOG.warn("{}; restoring the connection ({} threads held)",
+                cause.getMessage().lines().findFirst().orElse("the connection ended"), threads.size());
+        if (events.enabled()) {
+            events.emit(l -> l.disconnected(new Disconnected(cause, threads.size())));
+        }
+        // What the lost connection still holds (a dead child's pipes, a dropped socket) is released now, not at
+        // the client's close: a client restarted a thousand times must not keep a thousand sets of descriptors.
+        try {
+            g.transport.close(Duration.ZERO);
+        } catch (RuntimeException e) {
+            LOG.debug("closing the lost transport failed: {}", e.toString());
+        }
+        // The turns that were running wait for the resume of their thread, which tells whether they go on.
+        Outage outage = new Outage(g, threads, scheduler.nanoTime(), cause);
+        outage.next(cause);
+    }
+
+    /** One loss and the attempts that try to end it. */
+    private final class Outage {
+        final Generation lost;
+        final Set<String> threadsAtLoss;
+        final long since;
+        final CodexTransportException cause;
+        int attempts;
+        /** The threads the current attempt resumed, and those it could not: for {@link RecoveryCompleted}. */
+        final AtomicInteger resumed = new AtomicInteger();
+        final AtomicInteger notResumed = new AtomicInteger();
+
+        Outage(Generation lost, Set<String> threadsAtLoss, long since, CodexTransportException cause) {
+            this.lost = lost;
+            this.threadsAtLoss = threadsAtLoss;
+            this.since = since;
+            this.cause = cause;
+        }
+
+        /** Schedules the next attempt, or gives up when the policy says so. */
+        void next(CodexException lastFailure) {
+            if (closed.get()) {
+                lost.next.completeExceptionally(closedException());
+                return;
+            }
+            if (attempts >= policy.maxAttempts()) {
+                giveUp(lastFailure, "after " + attempts + " attempts");
+                return;
+            }
+            int attempt = ++attempts;
+            Duration wait = policy.backoff(attempt);
+            try {
+                scheduler.schedule(() -> executeCallback(() -> attempt(attempt, lastFailure)), wait);
+            } catch (RejectedExecutionException shutDown) {
+                lost.next.completeExceptionally(closedException());
+            }
+        }
+
+        private void attempt(int attempt, CodexException lastFailure) {
+            if (closed.get()) {
+                lost.next.completeExceptionally(closedException());
+                return;
+            }
+            if (!withinBudget()) {
+                giveUp(lastFailure, "its budget of " + policy.budget() + " attempts in "
+                        + policy.budgetWindow() + " is spent");
+                return;
+            }
+            Generation g;
+            try {
+                g = newGeneration(lost.number + 1, transports.get());
+            } catch (RuntimeException e) {
+                failed(attempt, e);
+                return;
+            }
+            attempting = g;
+            resumed.set(0);
+            notResumed.set(0);
+            if (closed.get()) {
+                // close() may have looked for an attempt before this one was set: end it here.
+                attempting = null;
+                g.transport.close(Duration.ZERO);
+                g.connection.close();
+                lost.next.completeExceptionally(closedException());
+                return;
+            }
+            client.handshake(g.connection)
+                    .thenCompose(info -> {
+                        client.restored(info);
+                        if (events.enabled()) {
+                            Duration downtime = Duration.ofNanos(scheduler.nanoTime() - since);
+                            events.emit(l -> l.connectionRestored(new ConnectionRestored(attempt, info, downtime)));
+                        }
+                        return resumeHeld(g);
+                    })
+                    .whenComplete((v, e) -> {
+                        if (e != null) {
+                            attempting = null;
+                            g.transport.close(Duration.ZERO);
+                            g.connection.close();
+                            failed(attempt, RpcConnection.unwrap(e));
+                        } else {
+                            publish(g);
+                        }
+                    });
+        }
+
+        private void failed(int attempt, Throwable e) {
+            CodexException failure = e instanceof CodexException ce ? ce
+                    : new CodexTransportException("could not open a new connection", e);
+            LOG.warn("attempt {} to restore the connection failed: {}", attempt, failure.getMessage());
+            next(failure);
+        }
+
+        /**
+         * Resumes the threads held at the loss and those held now, then, round after round, those taken hold of
+         * while the previous round ran (a turn started during the restore), until a round finds none new; a thread
+         * the server no longer has is let go.
+         */
+        private CompletableFuture<Void> resumeHeld(Generation g) {
+            Set<String> ids = new LinkedHashSet<>(threadsAtLoss);
+            ids.addAll(held.ids());
+            return resumeRound(g, ids, new HashSet<>());
+        }
+
+        private CompletableFuture<Void> resumeRound(Generation g, Set<String> ids, Set<String> done) {
+            done.addAll(ids);
+            return resumeAll(g, ids).thenCompose(v -> {
+                Set<String> later = new LinkedHashSet<>(held.ids());
+                later.removeAll(done);
+                return later.isEmpty() ? CompletableFuture.completedFuture(null) : resumeRound(g, later, done);
+            });
+        }
+
+        private CompletableFuture<Void> resumeAll(Generation g, Set<String> ids) {
+            List<CompletableFuture<Void>> resumes = new ArrayList<>();
+            for (String id : ids) {
+                resumes.add(resume(g, ThreadResumeParams.builder().threadId(id).build(), null).handle((r, e) -> {
+                            Throwable failure = e == null ? null : RpcConnection.unwrap(e);
+                            if (failure == null) {
+                                held.link(id).ifPresent(l -> l.loadedOn(g.number));
+                                if (r.thread() != null) {
+                                    held.resumed(r.thread(), (threadId, turnId) ->
+                                            new CodexServerRestartedException(threadId, turnId, cause));
+                                }
+                                if (r.thread() == null || !(r.thread().status() instanceof ThreadStatus.Active)) {
+                                    // Nothing runs on the thread: none of its requests will be sent again.
+                                    carried.cancelThread(id);
+                                }
+                                resumed.incrementAndGet();
+                                if (events.enabled()) {
+                                    events.emit(l -> l.threadResumed(new ThreadResumed(id)));
+                                }
+                                return null;
+                            }
+                            if (failure instanceof CodexTransportException te) {
+                                throw new java.util.concurrent.CompletionException(te);
+                            }
+                            // The new server does not have the thread (an ephemeral thread, another CODEX_HOME).
+                            LOG.warn("could not resume thread {} on the restored connection: {}", id,
+                                    failure.getMessage());
+                            held.forget(id, "could not be resumed on the restored connection: "
+                                    + failure.getMessage());
+                            carried.cancelThread(id);
+                            notResumed.incrementAndGet();
+                            if (events.enabled()) {
+                                CodexException why = failure instanceof CodexException ce ? ce
+                                        : new CodexException("thread/resume failed", failure);
+                                events.emit(l -> l.threadNotResumed(new ThreadNotResumed(id, why)));
+                            }
+                            return null;
+                        }));
+            }
+            return CompletableFuture.allOf(resumes.toArray(CompletableFuture[]::new));
+        }
+
+        private void publish(Generation g) {
+            retired = lost;
+            current = g;
+            attempting = null;
+            // After current is set: close() sets closed before it reads current, so one of the two ends g.
+            if (closed.get()) {
+                g.transport.close(Duration.ZERO);
+                g.connection.close();
+                lost.next.completeExceptionally(closedException());
+                return;
+            }
+            LOG.info("restored the connection to {} after {} attempt(s)", g.transport.describe(), attempts);
+            if (events.enabled()) {
+                // Before the waiting calls go out: their events follow the end of the recovery.
+                RecoveryCompleted done = new RecoveryCompleted(attempts, resumed.get(), notResumed.get(),
+                        Duration.ofNanos(scheduler.nanoTime() - since));
+                events.emit(l -> l.recoveryCompleted(done));
+            }
+            lost.next.complete(g);
+            carried.cancelThreadless();
+            // Lost while it was being set up: its loss was not handled then, being no current connection yet.
+            CodexTransportException end = g.lostCause;
+            if (end != null) {
+                lost(g, end);
+            }
+        }
+
+        private void giveUp(CodexException lastFailure, String why) {
+            CodexTransportException cause = new CodexTransportException("gave up restoring the connection (" + why
+                    + "); the last failure: " + lastFailure.getMessage(), lastFailure);
+            LOG.error("{}", cause.getMessage());
+            terminal = cause;
+            if (events.enabled()) {
+                int made = attempts;
+                events.emit(l -> l.recoveryGaveUp(new RecoveryGaveUp(cause, made)));
+            }
+            lost.next.completeExceptionally(cause);
+            carried.cancelAll();
+            client.ended(cause);
+        }
+    }
+
+    /** Counts an attempt against the budget; false when the budget of the window is spent. */
+    private boolean withinBudget() {
+        long now = scheduler.nanoTime();
+        long window = Scheduler.saturatedNanos(policy.budgetWindow());
+        synchronized (attemptTimes) {
+            while (!attemptTimes.isEmpty() && now - attemptTimes.peekFirst() >= window) {
+                attemptTimes.pollFirst();
+            }
+            if (attemptTimes.size() >= policy.budget()) {
+                return false;
+            }
+            attemptTimes.addLast(now);
+            return true;
+        }
+    }
+
+    private static CodexTransportException closedException() {
+        return new CodexTransportException("the client was closed");
+    }
+
+    // ------------------------------------------------------------------------------------------------ closing
+
+    /**
+     * Ends the connection for good: a restore in progress is abandoned, calls waiting for one fail.
+     *
+     * @param transportTimeout bounds the end of the server, null for the transport's own
+     */
+    void close(Duration transportTimeout) {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        Generation g = current;
+        Generation a = attempting;
+        if (a != null) {
+            a.transport.close(Duration.ZERO);
+            a.connection.close();
+        }
+        try {
+            if (transportTimeout != null) {
+                g.transport.close(transportTimeout);
+            }
+        } finally {
+            try {
+                g.connection.close();
+                carried.cancelAll();
+                g.next.completeExceptionally(closedException());
+            } finally {
+                shutDownCallbacks();
+            }
+        }
+    }
+
+    /**
+     * With a policy the connections leave the executor alone (it outlives each of them): it is shut down here, as
+     * a connection would (without waiting from inside one of its own callbacks).
+     */
+    private void shutDownCallbacks() {
+        if (policy == null || !ownsCallbacks) {
+            return;
+        }
+        RpcConnection.shutDownCallbacks(callbacks, !RpcConnection.inCallback());
+    }
+
+    /** The generation's transport, when it runs a process (for {@code CodexClient#serverProcess()}). */
+    Optional<ProcessHandle> process() {
+        return current.transport.process();
+    }
+}

@@ -1,0 +1,146 @@
+package dev.codexclient.internal.session;
+
+import dev.codexclient.errors.CodexException;
+import dev.codexclient.protocol.ServerNotification;
+import dev.codexclient.protocol.ThreadInfo;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
+
+/**
+ * The codex threads a client holds, each with its {@link ThreadState}. A thread is held while something needs
+ * it: a turn starting or running, or an open thread subscription; the last release lets go of it. Threads the
+ * server stops serving (archived, unsubscribed, closed) are let go of at once. So a client that runs thousands of
+ * threads over weeks keeps state for the busy ones only.
+ *
+ * <p>Threading: holds and releases of one thread id are serialised by the map; events are routed on the thread's
+ * lane.
+ */
+public final class HeldThreads {
+    private final ClientRuntime runtime;
+    private final long maxUnclaimedBytes;
+    private final Map<String, ThreadState> routers = new ConcurrentHashMap<>();
+
+    HeldThreads(ClientRuntime runtime, long maxUnclaimedBytes) {
+        this.runtime = runtime;
+        this.maxUnclaimedBytes = maxUnclaimedBytes;
+    }
+
+    /**
+     * {@return the link of a held thread, empty when the thread is not held}
+     *
+     * @param threadId the thread id
+     */
+    public Optional<ThreadLink> link(String threadId) {
+        ThreadState r = routers.get(threadId);
+        return r == null ? Optional.empty() : Optional.of(r.link);
+    }
+
+    /**
+     * {@return the link for a thread the server described: the held one if the thread is held, else a new one}
+     *
+     * @param t the server's description of the thread
+     */
+    public ThreadLink linkFor(ThreadInfo t) {
+        ThreadState r = routers.get(t.id());
+        return r != null ? r.link : new ThreadLink(t, runtime.generation());
+    }
+
+    /**
+     * Takes hold of a thread: its state exists (or is created) and stays until every hold is released.
+     *
+     * @param link the thread
+     * @return the thread's state
+     */
+    public ThreadState hold(ThreadLink link) {
+        return routers.compute(link.id(), (id, r) -> {
+            ThreadState held = r != null ? r : new ThreadState(runtime, link, maxUnclaimedBytes);
+            held.holds++;
+            return held;
+        });
+    }
+
+    /**
+     * Releases one hold; the last one lets go of the thread (a finished, idle thread).
+     *
+     * @param router the state {@link #hold} returned
+     */
+    public void unhold(ThreadState router) {
+        routers.computeIfPresent(router.id, (id, r) -> r != router || --r.holds > 0 ? r : null);
+    }
+
+    /**
+     * Lets go of a thread whose events stop (archived, unsubscribed), after the events already queued for it: its
+     * turns still running fail, its listeners are closed.
+     *
+     * @param threadId the thread id
+     * @param why      what happened to the thread, for the turns' failure
+     */
+    public void release(String threadId, String why) {
+        runtime.onLane(threadId, () -> releaseNow(threadId, why));
+    }
+
+    private void releaseNow(String threadId, String why) {
+        ThreadState r = routers.remove(threadId);
+        if (r != null) {
+            r.close(new CodexException("thread " + threadId + " " + why + "; its turns can no longer complete"));
+        }
+    }
+
+    /** Routes an event of {@code threadId} to the thread's listeners and turns. Runs on the thread's lane. */
+    void dispatch(String threadId, String turnId, ServerNotification event, int bytes) {
+        ThreadState router = routers.get(threadId);
+        if (router != null) {
+            router.dispatch(turnId, event, bytes);
+        }
+        if (event instanceof ServerNotification.ThreadClosed) {
+            releaseNow(threadId, "was closed by the server");
+        }
+    }
+
+    /** The ids of the threads held now. */
+    List<String> ids() {
+        return new ArrayList<>(routers.keySet());
+    }
+
+    /**
+     * A held thread was resumed on a restored connection: its turns that were running at the loss are settled from
+     * the server's report (see {@link ThreadState#reconcile}).
+     */
+    void resumed(ThreadInfo onServer, BiFunction<String, String, ? extends Throwable> lost) {
+        ThreadState r = routers.get(onServer.id());
+        if (r != null) {
+            r.reconcile(onServer, lost);
+        }
+    }
+
+    /** Lets go of a thread at once (it could not be resumed): its turns fail, its listeners are closed. */
+    void forget(String threadId, String why) {
+        releaseNow(threadId, why);
+    }
+
+    /**
+     * The connection ended: lets go of every thread, failing their turns with {@code cause}, each on its lane after
+     * the events already queued there. So a thread's listeners and publishers get what was read before the end, in
+     * order, then the end; a turn whose end was read completes rather than fails. This queues and waits for
+     * nothing: a listener blocked on a turn of another thread is released when that thread's lane reaches it.
+     */
+    void releaseAll(Throwable cause) {
+        for (String id : new ArrayList<>(routers.keySet())) {
+            runtime.onLane(id, () -> {
+                ThreadState r = routers.remove(id);
+                if (r != null) {
+                    r.close(cause);
+                }
+            });
+        }
+    }
+
+    /** {@return how many threads are held} */
+    public int size() {
+        return routers.size();
+    }
+}

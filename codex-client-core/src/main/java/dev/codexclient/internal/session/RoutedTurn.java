@@ -1,0 +1,65 @@
+package dev.codexclient.internal.session;
+
+import dev.codexclient.protocol.ServerNotification;
+import dev.codexclient.protocol.Turn;
+import java.util.List;
+
+/**
+ * A turn as the runtime sees it: what a {@link ThreadState} routes the turn's events to, and what a
+ * {@link TurnWatchdog} or the restore settles it with. The public turn handle implements it on a private object of
+ * its own, so the runtime never depends on the handle's type.
+ *
+ * <p>Threading: {@link #accept}, {@link #deliverEarly}, {@link #completeFromServer} and {@link #stall} run on the
+ * thread's delivery lane; {@link #bind} under the thread state's lock; the others on any thread.
+ */
+public interface RoutedTurn {
+
+    /** {@return the id of the thread the turn runs on} */
+    String threadId();
+
+    /** {@return the turn id once the {@code turn/start} response named it, else null} */
+    String boundId();
+
+    /** {@return whether the turn has ended} */
+    boolean isDone();
+
+    /**
+     * The {@code turn/start} response named the turn; {@code early} arrived before that and is delivered ahead of
+     * any later event.
+     *
+     * @param turnId the turn id
+     * @param early  the turn's events that arrived before the response
+     */
+    void bind(String turnId, List<ThreadState.Held> early);
+
+    /** Delivers the events handed over by {@link #bind}, once. */
+    void deliverEarly();
+
+    /**
+     * One event of the turn, in wire order.
+     *
+     * @param event the event
+     * @param bytes the size of its line
+     */
+    void accept(ServerNotification event, int bytes);
+
+    /**
+     * The server reports the turn as over though its {@code turn/completed} never came.
+     *
+     * @param turn the server's report of the turn
+     */
+    void completeFromServer(Turn turn);
+
+    /** The server never settled the turn after an interrupt: the turn completes as stalled. */
+    void stall();
+
+    /**
+     * The turn can no longer complete.
+     *
+     * @param cause why
+     */
+    void fail(Throwable cause);
+
+    /** Asks the server to interrupt the turn (the watchdog's last resort). */
+    void interrupt();
+}

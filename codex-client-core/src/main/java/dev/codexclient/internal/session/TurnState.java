@@ -1,0 +1,379 @@
+package dev.codexclient.internal.session;
+
+import dev.codexclient.Subscription;
+import dev.codexclient.errors.CodexException;
+import dev.codexclient.internal.time.Scheduler;
+import dev.codexclient.protocol.ServerNotification;
+import dev.codexclient.protocol.ThreadItem;
+import dev.codexclient.protocol.ThreadTokenUsage;
+import dev.codexclient.protocol.Turn;
+import dev.codexclient.protocol.TurnCompletedNotification;
+import dev.codexclient.protocol.TurnError;
+import dev.codexclient.protocol.TurnInterruptParams;
+import dev.codexclient.protocol.TurnPlanStep;
+import dev.codexclient.protocol.TurnStatus;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The life of one turn: its id once named, the events routed to it on its thread's lane, its listeners and replay,
+ * its timers (deadline, interrupt grace, watchdog), and its end, once. The public turn handle is a view of it; the
+ * result the handle gives is made from the turn's {@link End} by a function the handle passes in.
+ *
+ * <p>Threading: events arrive on the thread's delivery lane; the end is decided once, by whichever comes first
+ * (completion on the lane, a failure from any thread); the result completes on the callback executor.
+ *
+ * @param <R> the type of the turn's result
+ */
+public final class TurnState<R> implements RoutedTurn {
+    private static final Logger LOG = LoggerFactory.getLogger(TurnState.class);
+    /** How long an interrupt waits for the turn's first event (codex refuses an interrupt before it). */
+    private static final Duration INTERRUPT_WAITS_FOR_START = Duration.ofSeconds(2);
+
+    /**
+     * How a turn ended, everything its result is made of.
+     *
+     * @param threadId         the turn's thread
+     * @param turnId           the turn id; null when it was never named
+     * @param status           the status
+     * @param turn             the server's report of the turn, when there is one
+     * @param finalText        the final message
+     * @param items            the items the turn completed
+     * @param usage            the latest token usage, or null
+     * @param diff             the latest aggregated diff, or null
+     * @param plan             the latest plan, or null
+     * @param error            the turn's error, or null
+     * @param deadlineExceeded whether the turn was interrupted for passing its deadline
+     * @param stalled          whether the client gave up waiting for an interrupted turn
+     */
+    public record End(String threadId, String turnId, TurnStatus status, Turn turn, String finalText,
+                      List<ThreadItem> items, ThreadTokenUsage usage, String diff, List<TurnPlanStep> plan,
+                      TurnError error, boolean deadlineExceeded, boolean stalled) {
+    }
+
+    private final ClientRuntime runtime;
+    private final String threadId;
+    private final ThreadState router;
+    /** Makes the result from the end; and, for the telemetry of a failed end, the failure the result reports. */
+    private final Function<End, R> results;
+    private final Function<R, CodexException> failureOf;
+    /** Set when the turn/start response names the turn, before the handle is handed out. */
+    private volatile String id;
+    private final CompletableFuture<R> result = new CompletableFuture<>();
+    /** Completes with the first event of the turn: codex rejects an interrupt sent before the turn is running. */
+    private final CompletableFuture<Void> running = new CompletableFuture<>();
+    /** Set once, by whichever ending comes first (completion, stall, failure). */
+    private final AtomicBoolean ended = new AtomicBoolean();
+    /** Events that arrived before the turn was claimed, handed over by {@link #bind}. */
+    private volatile List<ThreadState.Held> early = List.of();
+
+    // Touched only from the thread's delivery lane (see ThreadState), hence no locking.
+    private boolean earlyDelivered;
+    private final Listeners<ServerNotification> listeners = new Listeners<>("turn");
+    /** The parts of the result and the replay buffer. */
+    private final TurnProgress progress;
+
+    private volatile boolean deadlineExceeded;
+    private volatile Scheduler.Task deadlineTask;
+    private volatile Scheduler.Task graceTask;
+    private volatile TurnWatchdog watchdog;
+    /** The turn's telemetry; null without an event listener, so that nothing is built. */
+    private final TurnTelemetry telemetry;
+
+    /**
+     * @param runtime   the client's runtime
+     * @param threadId  the turn's thread
+     * @param router    the thread's state, which routes the turn's events here
+     * @param results   makes the turn's result from its end
+     * @param failureOf the failure a result reports, for the telemetry of a failed turn
+     */
+    public TurnState(ClientRuntime runtime, String threadId, ThreadState router, Function<End, R> results,
+                     Function<R, CodexException> failureOf) {
+        this.runtime = runtime;
+        this.threadId = threadId;
+        this.router = router;
+        this.results = results;
+        this.failureOf = failureOf;
+        this.progress = new TurnProgress(threadId, runtime.settings().replayLimit(), runtime.settings().replayBytes());
+        this.telemetry = runtime.events().enabled() ? new TurnTelemetry(runtime.events(), runtime.scheduler()) : null;
+    }
+
+    @Override
+    public String threadId() {
+        return threadId;
+    }
+
+    @Override
+    public String boundId() {
+        return id;
+    }
+
+    @Override
+    public boolean isDone() {
+        return result.isDone();
+    }
+
+    /** {@return the turn's result; completes on the callback executor, once} */
+    public CompletableFuture<R> result() {
+        return result;
+    }
+
+    /** {@return how many listeners the turn delivers to} */
+    public int listenerCount() {
+        return listeners.size();
+    }
+
+    // ------------------------------------------------------------------------------------------------ listeners
+
+    /**
+     * Adds a listener: the events the turn already saw are handed to {@code replayed} first (on the lane), the ones
+     * that arrive from then on to {@code live}.
+     *
+     * @param replayed takes the replayed events
+     * @param live     takes the live events
+     * @return the subscription
+     */
+    public Subscription subscribe(Consumer<? super ServerNotification> replayed,
+                                  Consumer<? super ServerNotification> live) {
+        Listeners.Entry<ServerNotification> entry = listeners.entry(live, () -> { });
+        runtime.onLane(threadId, () -> {
+            deliverEarly();
+            for (Iterator<ServerNotification> it = progress.replay(); it.hasNext(); ) {
+                ServerNotification event = it.next();
+                if (entry.isClosed()) {
+                    return;
+                }
+                try {
+                    replayed.accept(event);
+                } catch (RuntimeException e) {
+                    LOG.warn("A turn listener threw; other listeners still get the event", e);
+                }
+            }
+            // After the turn ended nothing more comes: keep no reference to the listener.
+            if (!ended.get()) {
+                listeners.add(entry);
+            }
+        });
+        return entry;
+    }
+
+    // ------------------------------------------------------------------------------------------------ control
+
+    /** Asks the server to interrupt the turn, once it runs; the grace period starts with the first interrupt. */
+    @Override
+    public void interrupt() {
+        if (result.isDone()) {
+            return;
+        }
+        // The grace period runs from the first interrupt, whatever the server does with the requests.
+        synchronized (this) {
+            if (graceTask == null) {
+                graceTask = runtime.scheduleGrace(this);
+            }
+        }
+        // turn/start can answer before the turn runs; an interrupt in that window is refused with
+        // "no active turn to interrupt", so wait (boundedly) for the turn's first event.
+        CompletableFuture<Void> started = new CompletableFuture<>();
+        running.whenComplete((v, e) -> started.complete(null));
+        if (!started.isDone()) {
+            try {
+                Scheduler.Task t = runtime.scheduler().schedule(() -> started.complete(null),
+                        INTERRUPT_WAITS_FOR_START);
+                started.whenComplete((v, e) -> t.cancel());
+            } catch (RejectedExecutionException closing) {
+                started.complete(null);
+            }
+        }
+        String turnId = id;
+        started.thenCompose(x -> runtime.calls().turnInterrupt(TurnInterruptParams.builder()
+                        .threadId(threadId).turnId(turnId).build()))
+                .whenComplete((r, e) -> {
+                    if (e != null && !result.isDone()) {
+                        LOG.debug("turn/interrupt failed for {}: {}", threadId, e.toString());
+                    }
+                });
+    }
+
+    /**
+     * Interrupts the turn when {@code timeout} passes before it ends; a later call replaces the deadline.
+     *
+     * @param timeout the time from now the turn may take
+     */
+    public void deadline(Duration timeout) {
+        Scheduler.Task previous = deadlineTask;
+        if (previous != null) {
+            previous.cancel();
+        }
+        if (result.isDone()) {
+            return;
+        }
+        try {
+            deadlineTask = runtime.scheduler().schedule(() -> {
+                if (!result.isDone()) {
+                    deadlineExceeded = true;
+                    LOG.debug("turn of thread {} passed its deadline of {}; interrupting", threadId, timeout);
+                    interrupt();
+                }
+            }, timeout);
+        } catch (RejectedExecutionException e) {
+            // The client is closed: the turn fails with the connection, there is nothing left to interrupt.
+            LOG.debug("not arming the deadline of a turn of thread {}: the client is closed", threadId);
+        }
+    }
+
+    /**
+     * Watches the turn for silence, replacing an earlier watchdog.
+     *
+     * @param idle the longest silence the turn may have
+     */
+    public void watchdog(Duration idle) {
+        TurnWatchdog next = new TurnWatchdog(this, runtime, idle);
+        TurnWatchdog previous = watchdog;
+        watchdog = next;
+        if (previous != null) {
+            previous.stop();
+        }
+        next.start();
+    }
+
+    // ------------------------------------------------------------------------------------------------ lane side
+
+    @Override
+    public void bind(String turnId, List<ThreadState.Held> earlyEvents) {
+        this.early = List.copyOf(earlyEvents);
+        this.id = turnId;
+        if (telemetry != null) {
+            telemetry.named(threadId, turnId);
+        }
+    }
+
+    @Override
+    public void deliverEarly() {
+        if (earlyDelivered || id == null) {
+            return;
+        }
+        earlyDelivered = true;
+        List<ThreadState.Held> held = early;
+        early = List.of();
+        for (ThreadState.Held h : held) {
+            handle(h.event(), h.bytes());
+        }
+    }
+
+    @Override
+    public void accept(ServerNotification n, int bytes) {
+        deliverEarly();
+        handle(n, bytes);
+    }
+
+    private void handle(ServerNotification n, int bytes) {
+        if (ended.get()) {
+            return;
+        }
+        running.complete(null);
+        TurnWatchdog w = watchdog;
+        if (w != null) {
+            w.touch();
+        }
+        progress.record(n, bytes);
+        if (telemetry != null && n instanceof ServerNotification.ThreadTokenUsageUpdated) {
+            telemetry.usage(progress.usage());
+        }
+        listeners.deliver(n);
+        if (n instanceof ServerNotification.TurnCompleted c) {
+            finish(c.params());
+        }
+    }
+
+    private void finish(TurnCompletedNotification completed) {
+        Turn turn = completed.turn();
+        // A missing status reads as a value this SDK does not know (its known() is UNRECOGNIZED), as a new one would.
+        TurnStatus status = turn == null || turn.status() == null ? TurnStatus.of("") : turn.status();
+        TurnError error = turn != null && turn.error() != null ? turn.error() : progress.lastError();
+        complete(status, turn, error, false);
+    }
+
+    /** Completes the turn (once). Runs on the lane. */
+    private void complete(TurnStatus status, Turn turn, TurnError error, boolean stalled) {
+        if (!ended.compareAndSet(false, true)) {
+            return;
+        }
+        stopTimers();
+        String turnId = id != null ? id : turn != null ? turn.id() : null;
+        R r = results.apply(new End(threadId, turnId, status, turn, progress.finalText(), progress.items(turn),
+                progress.usage(), progress.lastDiff(), progress.lastPlan(), error, deadlineExceeded, stalled));
+        if (telemetry != null) {
+            // The failure as the result's orThrow() gives it; an interruption keeps the error it had, if any.
+            boolean failed = status == TurnStatus.FAILED || (status != TurnStatus.COMPLETED && error != null);
+            telemetry.ended(status, failed ? Optional.of(failureOf.apply(r)) : Optional.empty(), progress.usage());
+        }
+        leaveRouter();
+        // Nothing more comes: let go of the listeners (a listener added later gets the replay only).
+        listeners.closeAll();
+        // Completed off the lane so callers' continuations never hold up this thread's events.
+        runtime.runCallback(() -> result.complete(r));
+    }
+
+    @Override
+    public void completeFromServer(Turn turn) {
+        complete(turn.status(), turn, turn.error() != null ? turn.error() : progress.lastError(), false);
+    }
+
+    @Override
+    public void stall() {
+        complete(TurnStatus.INTERRUPTED, null, progress.lastError(), true);
+    }
+
+    /**
+     * The turn can no longer complete: its start failed, the connection ended, or the client let go of its thread
+     * (closed by the server, archived, unsubscribed). Any thread.
+     */
+    @Override
+    public void fail(Throwable cause) {
+        if (!ended.compareAndSet(false, true)) {
+            return;
+        }
+        stopTimers();
+        if (telemetry != null) {
+            telemetry.ended(TurnStatus.FAILED, Optional.of(cause instanceof CodexException ce ? ce
+                    : new CodexException("the turn could not complete: " + cause, cause)), progress.usage());
+        }
+        leaveRouter();
+        runtime.runCallback(() -> result.completeExceptionally(cause));
+    }
+
+    private void stopTimers() {
+        Scheduler.Task d = deadlineTask;
+        if (d != null) {
+            d.cancel();
+        }
+        Scheduler.Task g = graceTask;
+        if (g != null) {
+            g.cancel();
+        }
+        TurnWatchdog w = watchdog;
+        if (w != null) {
+            w.stop();
+        }
+    }
+
+    /** The turn no longer needs its thread's routing: the client may let go of the thread. */
+    private void leaveRouter() {
+        router.turnEnded(this);
+        runtime.held().unhold(router);
+    }
+
+    @Override
+    public String toString() {
+        return "turn " + (id != null ? id : "(starting)") + " of thread " + threadId;
+    }
+}

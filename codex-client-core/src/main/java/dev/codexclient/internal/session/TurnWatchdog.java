@@ -1,0 +1,149 @@
+package dev.codexclient.internal.session;
+
+import dev.codexclient.internal.rpc.RpcConnection;
+import dev.codexclient.internal.time.Scheduler;
+import dev.codexclient.protocol.ThreadInfo;
+import dev.codexclient.protocol.ThreadReadParams;
+import dev.codexclient.protocol.Turn;
+import dev.codexclient.protocol.TurnStatus;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Watches one turn for silence. Codex can lose a turn's {@code turn/completed} (a crashed sub-task, a dropped
+ * subscription) or hang on a model stream that never ends; without a watchdog the caller waits forever.
+ *
+ * <p>When the turn has seen no event for the idle time, the watchdog asks the server for the truth
+ * ({@code thread/read} with turns): a turn the server reports as over is completed from that report; a turn still
+ * running (or one the server cannot report on) is interrupted, and the client's interrupt grace period then
+ * completes it as {@link TurnResult#stalled() stalled} if {@code turn/completed} still does not come.
+ *
+ * <p>Threading: {@link #touch()} is called on the thread's lane for every event; the checks run on the client's
+ * scheduler and the read's completion; the handle is only ever completed on the lane.
+ */
+public final class TurnWatchdog {
+    private static final Logger LOG = LoggerFactory.getLogger(TurnWatchdog.class);
+    /** The least time the thread/read of a check may take; codex reads the rollout from disk for it. */
+    private static final Duration MIN_READ_TIMEOUT = Duration.ofSeconds(5);
+
+    private final RoutedTurn turn;
+    private final ClientRuntime runtime;
+    private final Duration idle;
+    private final AtomicBoolean fired = new AtomicBoolean();
+    private volatile long lastEventNanos;
+    private volatile Scheduler.Task check;
+    private volatile boolean stopped;
+
+    /**
+     * @param turn    the turn to watch
+     * @param runtime the client's runtime, whose scheduler times the checks
+     * @param idle    the longest silence the turn may have
+     */
+    public TurnWatchdog(RoutedTurn turn, ClientRuntime runtime, Duration idle) {
+        this.turn = turn;
+        this.runtime = runtime;
+        this.idle = idle;
+        this.lastEventNanos = runtime.scheduler().nanoTime();
+    }
+
+    /** Starts watching. */
+    public void start() {
+        scheduleCheck(idle.toNanos());
+    }
+
+    /** An event of the turn arrived: the turn is alive. */
+    public void touch() {
+        lastEventNanos = runtime.scheduler().nanoTime();
+    }
+
+    /** The turn settled (or another watchdog replaced this one): no further checks. */
+    public void stop() {
+        stopped = true;
+        Scheduler.Task c = check;
+        if (c != null) {
+            c.cancel();
+        }
+    }
+
+    private void scheduleCheck(long delayNanos) {
+        if (stopped || turn.isDone()) {
+            return;
+        }
+        try {
+            check = runtime.scheduler().schedule(this::check, Duration.ofNanos(Math.max(1, delayNanos)));
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            // The client is closing; the connection's end fails the turn instead.
+        }
+    }
+
+    private void check() {
+        if (stopped || turn.isDone()) {
+            return;
+        }
+        long silent = runtime.scheduler().nanoTime() - lastEventNanos;
+        if (silent < idle.toNanos()) {
+            // Events arrived since this check was scheduled: look again when the idle time would end.
+            scheduleCheck(idle.toNanos() - silent);
+            return;
+        }
+        long silenceStarted = lastEventNanos;
+        LOG.debug("{} saw no event for {} ms; reading the thread", turn, idle.toMillis());
+        ThreadReadParams read = ThreadReadParams.builder().threadId(turn.threadId()).includeTurns(true).build();
+        String turnId = turn.boundId();
+        runtime.calls().withTimeout(readTimeout()).threadRead(read)
+                .thenApply(r -> find(r.thread(), turnId))
+                .whenComplete((found, error) -> {
+                    if (error != null) {
+                        LOG.debug("thread/read for the watchdog of {} failed: {}", turn,
+                                RpcConnection.unwrap(error).toString());
+                    }
+                    decide(found == null ? Optional.empty() : found, silenceStarted);
+                });
+    }
+
+    /**
+     * A server that hangs altogether would otherwise hold the check for the full request timeout (a minute by
+     * default) before the interrupt is even tried.
+     */
+    private Duration readTimeout() {
+        Duration t = idle.compareTo(MIN_READ_TIMEOUT) > 0 ? idle : MIN_READ_TIMEOUT;
+        Duration max = runtime.calls().timeout();
+        return t.compareTo(max) < 0 ? t : max;
+    }
+
+    private static Optional<Turn> find(ThreadInfo thread, String turnId) {
+        if (thread == null || thread.turns() == null) {
+            return Optional.empty();
+        }
+        return thread.turns().stream().filter(t -> turnId.equals(t.id())).findFirst();
+    }
+
+    private void decide(Optional<Turn> onServer, long silenceStarted) {
+        if (stopped || turn.isDone()) {
+            return;
+        }
+        Optional<Turn> over = onServer.filter(t -> t.status() != null && t.status() != TurnStatus.IN_PROGRESS);
+        if (over.isPresent()) {
+            // The server finished the turn but we never heard turn/completed: settle from its report. On the
+            // lane, so a turn/completed that raced the read still wins if it got there first.
+            LOG.warn("{} is {} on the server but its turn/completed never arrived; completing it from thread/read",
+                    turn, over.get().status());
+            runtime.onLane(turn.threadId(), () -> turn.completeFromServer(over.get()));
+            return;
+        }
+        if (lastEventNanos != silenceStarted) {
+            // The turn spoke while we were reading: it is alive after all.
+            scheduleCheck(idle.toNanos());
+            return;
+        }
+        if (fired.compareAndSet(false, true)) {
+            LOG.warn("{} saw no event for {} ms and is {} on the server; interrupting it", turn, idle.toMillis(),
+                    onServer.map(t -> String.valueOf(t.status())).orElse("unknown"));
+            // interrupt() schedules the grace period after which the handle completes as stalled.
+            turn.interrupt();
+        }
+    }
+}
