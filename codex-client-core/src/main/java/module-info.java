@@ -10,4 +10,6 @@ module dev.codexclient.core {
     exports dev.codexclient.errors;
     exports dev.codexclient.events;
     exports dev.codexclient.transport;
+    // The testkit's leak check bounds the shared callback threads by their ceilings.
+    exports dev.codexclient.internal.rpc to dev.codexclient.testkit;
 }

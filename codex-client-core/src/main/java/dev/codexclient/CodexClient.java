@@ -233,7 +233,8 @@ public final class CodexClient implements AutoCloseable {
         this.login = b.login;
         this.initializeTimeout = b.initializeTimeout;
         // Before the connections: each one reports how the router answered the server's requests.
-        this.router = new ServerRequestRouter(mapper, userMapper, b, this.tools, this::runCallback);
+        // Synchronous approval policies block while they decide: they run where server-request handlers run.
+        this.router = new ServerRequestRouter(mapper, userMapper, b, this.tools, this::runHandler);
         this.held = new HeldThreads(this, replayBytesLimit);
         // With a restart policy the executor outlives each connection: the client shuts it down itself.
         boolean connectionOwnsCallbacks = ownsCallbacks && b.restartPolicy == null;
@@ -839,6 +840,11 @@ public final class CodexClient implements AutoCloseable {
         live.executeCallback(task);
     }
 
+    /** Runs {@code task}, part of handling a server request, where handlers run (inline once shut down). */
+    void runHandler(Runnable task) {
+        live.executeHandler(task);
+    }
+
     ObjectMapper userMapper() {
         return userMapper;
     }
@@ -1294,8 +1300,10 @@ public final class CodexClient implements AutoCloseable {
         }
 
         /**
-         * The executor for listeners, handlers and future completions (default: the client's own executor on a cached
-         * pool of daemon threads that every client in the JVM shares; closing the client shuts its executor down and
+         * The executor for listeners, handlers and future completions (default: the client's own executor on two
+         * pools of daemon threads that every client in the JVM shares, one for server-request handlers and one for
+         * everything else, at most 256 threads each; past a ceiling, tasks wait for a thread of their pool, so
+         * handlers that block never hold up the delivery of events; closing the client shuts its executor down and
          * waits for its running callbacks). An executor you pass is not shut down by the client. It must run tasks on
          * threads of its own, never on the submitting thread, and have a thread for each listener or handler that may
          * block at the same time (see the "Threading" section of the README).

@@ -258,6 +258,10 @@ final class CurrentConnection {
         current.connection.executeCallback(task);
     }
 
+    void executeHandler(Runnable task) {
+        current.connection.executeHandler(task);
+    }
+
     boolean isOnLane(String threadId) {
         Generation r = retired;
         return current.connection.isOnLane(threadId) || r != null && r.connection.isOnLane(threadId);
