@@ -172,6 +172,7 @@ class ExamplesTest {
     @Test
     void theScriptedBackendWithoutACodexIsAClearErrorNotTheFake() {
         use("scripted");
+        String configured = System.getProperty("codex.binary");
         System.setProperty("codex.binary", "/nonexistent/codex");
         try {
             assertThatThrownBy(() -> Quickstart.main(new String[0]))
@@ -180,7 +181,11 @@ class ExamplesTest {
                             + " codex.binary names /nonexistent/codex, which is not an executable file. Run with"
                             + " -Dbackend=fake for the testkit's in-memory fake app-server instead.");
         } finally {
-            System.clearProperty("codex.binary");
+            if (configured == null) {
+                System.clearProperty("codex.binary");
+            } else {
+                System.setProperty("codex.binary", configured);
+            }
         }
         assertThat(output()).doesNotContain("backend:");
     }
