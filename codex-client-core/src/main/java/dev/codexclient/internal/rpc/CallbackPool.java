@@ -2,12 +2,13 @@ package dev.codexclient.internal.rpc;
 
 import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.LoggerFactory;
 
 /**
  * A client's own callback executor, on threads borrowed from pools that every client in the JVM shares.
@@ -30,7 +31,8 @@ import java.util.concurrent.TimeUnit;
  * of its threads comes free: when every handler thread blocks, further server requests are answered once handlers
  * return, while events are still delivered on the other pool, so a handler that waits for an event gets it.
  * The ceilings are read once, from the system properties {@value #HANDLER_THREADS_PROPERTY} and
- * {@value #CALLBACK_THREADS_PROPERTY} (default 256 each).
+ * {@value #CALLBACK_THREADS_PROPERTY} (default 256 each; a value that is not a whole number of at least 1 is logged
+ * and ignored).
  */
 public final class CallbackPool extends AbstractExecutorService {
     /** The system property that sets {@link #HANDLER_THREADS}. */
@@ -178,7 +180,12 @@ public final class CallbackPool extends AbstractExecutorService {
         return SHARED_CALLBACKS.peakThreads();
     }
 
-    private static int ceiling(String property, int fallback) {
+    /**
+     * The ceiling set by system property {@code property}, or {@code fallback}. A value that is not a whole number
+     * of at least 1 is logged and ignored: failing here would fail the class's initialisation, and with it every
+     * client of the JVM, with a {@link NoClassDefFoundError} that no longer names the property.
+     */
+    static int ceiling(String property, int fallback) {
         String value = System.getProperty(property);
         if (value == null || value.isBlank()) {
             return fallback;
@@ -191,7 +198,8 @@ public final class CallbackPool extends AbstractExecutorService {
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new IllegalArgumentException("system property " + property + " must be a whole number of at least 1,"
-                + " not " + value);
+        LoggerFactory.getLogger(CallbackPool.class).warn("Ignoring system property {}={}: not a whole number of at"
+                + " least 1; using {}", property, value, fallback);
+        return fallback;
     }
 }

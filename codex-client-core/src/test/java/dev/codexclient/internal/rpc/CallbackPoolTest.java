@@ -143,6 +143,22 @@ class CallbackPoolTest {
         assertThat(pool.awaitTermination(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
     }
 
+    @Test
+    void aCeilingComesFromItsSystemPropertyAndABadOneIsIgnored() {
+        String property = "dev.codexclient.test.ceiling";
+        try {
+            assertThat(CallbackPool.ceiling(property, 256)).isEqualTo(256);
+            System.setProperty(property, " 32 ");
+            assertThat(CallbackPool.ceiling(property, 256)).isEqualTo(32);
+            for (String bad : new String[] {"0", "-4", "lots", "1.5"}) {
+                System.setProperty(property, bad);
+                assertThat(CallbackPool.ceiling(property, 256)).as(bad).isEqualTo(256);
+            }
+        } finally {
+            System.clearProperty(property);
+        }
+    }
+
     private static void awaitQuietly(CountDownLatch latch) {
         try {
             latch.await();
