@@ -68,6 +68,8 @@ class ServerRequestCeilingTest {
             // All of them block; the other requests wait for a thread instead of starting one each.
             assertThat(deciding.get()).isEqualTo(CallbackPool.HANDLER_THREADS);
             assertThat(CallbackPool.handlerThreads()).isEqualTo(CallbackPool.HANDLER_THREADS);
+            // Counted by name, as the leak checks do, too.
+            SharedThreadCeilings.assertWithinCeilings();
             assertThat(approvals).noneMatch(PendingServerRequest::isAnswered);
 
             // The event that releases them is delivered although every handler thread is blocked.
@@ -108,6 +110,8 @@ class ServerRequestCeilingTest {
             awaitCondition("every handler thread decides", WAIT,
                     () -> deciding.get() >= CallbackPool.HANDLER_THREADS);
             assertThat(CallbackPool.handlerThreads()).isEqualTo(CallbackPool.HANDLER_THREADS);
+            // Counted by name, as the leak checks do, too.
+            SharedThreadCeilings.assertWithinCeilings();
 
             // codex settles them elsewhere (another client answered, the turn ended): each one is withdrawn.
             approvals.forEach(PendingServerRequest::resolve);
@@ -151,6 +155,8 @@ class ServerRequestCeilingTest {
             awaitCondition("every handler thread waits for the turn", WAIT,
                     () -> waiting.get() >= CallbackPool.HANDLER_THREADS);
             assertThat(CallbackPool.handlerThreads()).isEqualTo(CallbackPool.HANDLER_THREADS);
+            // Counted by name, as the leak checks do, too.
+            SharedThreadCeilings.assertWithinCeilings();
 
             fake.apply(Fault.exit(1));
 
