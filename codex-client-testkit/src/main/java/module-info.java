@@ -10,6 +10,9 @@ module dev.codexclient.testkit {
     // CodexTestExtension is a JUnit 5 extension: its public API names JUnit types, so a test module that uses the
     // testkit reads JUnit's API too.
     requires transitive org.junit.jupiter.api;
+    // The real-codex test report (an internal launcher listener this project's builds register) needs the launcher,
+    // which only a test run has.
+    requires static org.junit.platform.launcher;
 
     exports dev.codexclient.testkit;
 }

@@ -49,7 +49,9 @@ public interface ApprovalPolicy<R extends ApprovalRequest> {
     /**
      * A policy from a synchronous decision. It runs on the client's callback executor, never on the connection's
      * reader thread, so it may block (to ask a person, for instance); when the server withdraws the request while it
-     * runs, its thread is interrupted and its decision, if any, is dropped.
+     * runs, its thread is interrupted and its decision, if any, is dropped. On the client's own executor it runs on
+     * the threads for server-request handlers (at most 256 in the JVM; further decisions wait for one of them to
+     * return), so decisions that block never hold up the delivery of events.
      *
      * @param <R>    the kind of approval request the policy decides
      * @param decide the decision

@@ -393,8 +393,10 @@ public final class CodexClientBuilder {
     }
 
     /**
-     * The executor for listeners, handlers and future completions (default: the client's own executor on a cached
-     * pool of daemon threads that every client in the JVM shares; closing the client shuts its executor down and
+     * The executor for listeners, handlers and future completions (default: the client's own executor on two
+     * pools of daemon threads that every client in the JVM shares, one for server-request handlers and one for
+     * everything else, at most 256 threads each; past a ceiling, tasks wait for a thread of their pool, so
+     * handlers that block never hold up the delivery of events; closing the client shuts its executor down and
      * waits for its running callbacks). An executor you pass is not shut down by the client. It must run tasks on
      * threads of its own, never on the submitting thread, and have a thread for each listener or handler that may
      * block at the same time (see the "Threading" section of the README).

@@ -451,10 +451,20 @@ class StdioTransportTest {
         sink.awaitClosed(WAIT);
     }
 
-    /** Live {@code codex-} threads, without the pooled ones every client shares ({@code codex-shared-}). */
+    /**
+     * Live {@code codex-} threads, without the pooled ones every client shares ({@code codex-shared-}), whose
+     * numbers must be within their pools' ceilings.
+     */
     static Set<String> codexThreads() {
-        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
-                .filter(n -> n.startsWith("codex-") && !n.startsWith("codex-shared-")).collect(Collectors.toSet());
+        Set<String> names = Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
+                .collect(Collectors.toSet());
+        assertThat(names.stream().filter(n -> n.startsWith("codex-shared-handler-")))
+                .hasSizeLessThanOrEqualTo(dev.codexclient.internal.rpc.CallbackPool.HANDLER_THREADS);
+        assertThat(names.stream().filter(n -> n.startsWith("codex-shared-callback-")))
+                .hasSizeLessThanOrEqualTo(dev.codexclient.internal.rpc.CallbackPool.CALLBACK_THREADS);
+        assertThat(names.stream().filter(n -> n.startsWith("codex-shared-timer"))).hasSizeLessThanOrEqualTo(1);
+        return names.stream().filter(n -> n.startsWith("codex-") && !n.startsWith("codex-shared-"))
+                .collect(Collectors.toSet());
     }
 
     static long openFds() throws IOException {

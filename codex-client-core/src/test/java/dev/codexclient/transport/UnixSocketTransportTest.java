@@ -200,7 +200,16 @@ class UnixSocketTransportTest {
                 .isEqualTo(Path.of("/home/ada/.codex/app-server-control/app-server-control.sock"));
         assertThat(UnixSocketTransport.builder().daemonSocket(home).build().describe())
                 .isEqualTo("unix socket: /home/ada/.codex/app-server-control/app-server-control.sock");
-        assertThat(UnixSocketTransport.defaultCodexHome()).isNotNull();
+        String codexHome = System.getenv("CODEX_HOME");
+        String userHome = System.getProperty("user.home");
+        System.setProperty("user.home", "/home/ada");
+        try {
+            // As codex resolves it: $CODEX_HOME when set, else ~/.codex.
+            assertThat(UnixSocketTransport.defaultCodexHome()).isEqualTo(codexHome == null || codexHome.isBlank()
+                    ? Path.of("/home/ada/.codex") : Path.of(codexHome));
+        } finally {
+            System.setProperty("user.home", userHome);
+        }
         assertThatThrownBy(() -> UnixSocketTransport.builder().build()).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("path");
     }

@@ -35,16 +35,20 @@ class WebSocketTransportSecurityTest {
         assertThatThrownBy(() -> WebSocketTransport.builder(URI.create("ws://10.0.0.7:4500"))
                 .bearerToken(() -> "minted").build()).isInstanceOf(IllegalStateException.class);
 
+        // Accepted: a transport to exactly the URI given (the token appears in no description).
         assertThat(WebSocketTransport.builder(URI.create("ws://codex.example.com:4500"))
-                .bearerToken("capability-token-123").allowCleartextBearerToken().build()).isNotNull();
+                .bearerToken("capability-token-123").allowCleartextBearerToken().build().describe())
+                .isEqualTo("websocket: ws://codex.example.com:4500");
         assertThat(WebSocketTransport.builder(URI.create("wss://codex.example.com"))
-                .bearerToken("capability-token-123").build()).isNotNull();
+                .bearerToken("capability-token-123").build().describe()).isEqualTo("websocket: wss://codex.example.com");
         for (String loopback : new String[] {"127.0.0.1", "127.3.2.1", "localhost", "LOCALHOST", "[::1]"}) {
             assertThat(WebSocketTransport.builder(URI.create("ws://" + loopback + ":4500"))
-                    .bearerToken("capability-token-123").build()).as(loopback).isNotNull();
+                    .bearerToken("capability-token-123").build().describe()).as(loopback)
+                    .isEqualTo("websocket: ws://" + loopback + ":4500");
         }
         // Without a token, any host is fine.
-        assertThat(WebSocketTransport.builder(URI.create("ws://codex.example.com:4500")).build()).isNotNull();
+        assertThat(WebSocketTransport.builder(URI.create("ws://codex.example.com:4500")).build().describe())
+                .isEqualTo("websocket: ws://codex.example.com:4500");
     }
 
     @Test
@@ -64,8 +68,8 @@ class WebSocketTransportSecurityTest {
         SSLContext context = SSLContext.getDefault();
         assertThatThrownBy(() -> WebSocketTransport.builder(URI.create("ws://127.0.0.1:4500")).sslContext(context)
                 .build()).isInstanceOf(IllegalStateException.class).hasMessageContaining("wss://");
-        assertThat(WebSocketTransport.builder(URI.create("wss://127.0.0.1:4500")).sslContext(context).build())
-                .isNotNull();
+        assertThat(WebSocketTransport.builder(URI.create("wss://127.0.0.1:4500")).sslContext(context).build()
+                .describe()).isEqualTo("websocket: wss://127.0.0.1:4500");
     }
 
     @Test

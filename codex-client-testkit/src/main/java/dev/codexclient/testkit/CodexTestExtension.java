@@ -1,5 +1,6 @@
 package dev.codexclient.testkit;
 
+import dev.codexclient.internal.rpc.CallbackPool;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -20,8 +21,10 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * A JUnit 5 extension that gives each test a fresh {@link FakeCodexAppServer} (as a parameter, or through
  * {@link #fake()} when registered as a field), closes it afterwards, fails the test when the fake recorded
  * failures, and fails a test that leaks threads (named with one of the SDK's prefixes, {@code codex-} by default)
- * or child processes. Threads named {@code codex-shared-} are not leaks: they are the pools every client and fake in
- * the JVM shares (the timer thread, the fakes' workers), which idle out on their own after a minute.
+ * or child processes. The threads of the pools every client and fake in the JVM shares (named {@code codex-shared-}:
+ * the timer thread, the clients' callback and handler threads, the fakes' workers) are no test's own and idle out on
+ * their own after a minute; they are not leaks as long as each pool stays within its ceiling (one timer thread, the
+ * client's callback and handler threads within theirs), which the check verifies as well.
  * <pre>{@code
  * @ExtendWith(CodexTestExtension.class)
  * class MyTest {
@@ -39,8 +42,13 @@ public final class CodexTestExtension implements BeforeEachCallback, AfterEachCa
     private static final ExtensionContext.Namespace NAMESPACE =
             ExtensionContext.Namespace.create(CodexTestExtension.class);
     private static final String STATE = "state";
-    /** The prefix of the JVM-wide pools' threads, which belong to no one test. */
-    private static final String SHARED_THREADS = "codex-shared-";
+    /** The JVM-wide pools' threads, which belong to no one test, by name prefix, with the most each may have. */
+    private static final Map<String, Integer> SHARED_THREADS = Map.of(
+            "codex-shared-timer", 1,
+            "codex-shared-callback-", CallbackPool.CALLBACK_THREADS,
+            "codex-shared-handler-", CallbackPool.HANDLER_THREADS,
+            // The fakes' own workers: test scaffolding, one per scripted turn or connection at a time.
+            "codex-shared-fake-worker-", Integer.MAX_VALUE);
 
     private final Duration leakGracePeriod;
     private final List<String> threadPrefixes;
@@ -228,7 +236,8 @@ public final class CodexTestExtension implements BeforeEachCallback, AfterEachCa
             threads.removeAll(state.threadsBefore);
             Set<Long> kids = checkChildProcesses ? children() : Set.of();
             kids.removeAll(state.childrenBefore);
-            if (threads.isEmpty() && kids.isEmpty()) {
+            String overCeiling = sharedThreadsOverTheirCeilings();
+            if (threads.isEmpty() && kids.isEmpty() && overCeiling.isEmpty()) {
                 return "";
             }
             if (System.nanoTime() > deadline) {
@@ -238,16 +247,39 @@ public final class CodexTestExtension implements BeforeEachCallback, AfterEachCa
                         .append(t.isDaemon() ? " (daemon)" : "").append(" state=").append(t.getState()));
                 kids.forEach(pid -> sb.append("\n  child process ").append(pid).append(' ')
                         .append(ProcessHandle.of(pid).flatMap(p -> p.info().commandLine()).orElse("")));
+                sb.append(overCeiling);
                 return sb.toString();
             }
             Thread.sleep(25);
         }
     }
 
+    /** The shared pools with more live threads than their ceilings allow, one line each; empty when none. */
+    private static String sharedThreadsOverTheirCeilings() {
+        Map<String, Long> counts = Thread.getAllStackTraces().keySet().stream()
+                .filter(Thread::isAlive)
+                .map(Thread::getName)
+                .flatMap(name -> SHARED_THREADS.keySet().stream().filter(name::startsWith))
+                .collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
+        StringBuilder sb = new StringBuilder();
+        counts.forEach((prefix, count) -> {
+            if (count > SHARED_THREADS.get(prefix)) {
+                sb.append("\n  ").append(count).append(" threads ").append(prefix)
+                        .append("*, more than the shared pool's ceiling of ").append(SHARED_THREADS.get(prefix));
+            }
+        });
+        return sb.toString();
+    }
+
+    /** Whether {@code name} is a thread of one of the JVM-wide pools. */
+    private static boolean isShared(String name) {
+        return SHARED_THREADS.keySet().stream().anyMatch(name::startsWith);
+    }
+
     private Set<Thread> watchedThreads() {
         return Thread.getAllStackTraces().keySet().stream()
                 .filter(Thread::isAlive)
-                .filter(t -> !t.getName().startsWith(SHARED_THREADS))
+                .filter(t -> !isShared(t.getName()))
                 .filter(t -> threadPrefixes.stream().anyMatch(p -> t.getName().startsWith(p)))
                 .collect(Collectors.toCollection(java.util.HashSet::new));
     }

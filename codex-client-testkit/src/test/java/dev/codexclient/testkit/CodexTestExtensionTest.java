@@ -3,6 +3,7 @@ package dev.codexclient.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
+import dev.codexclient.internal.rpc.CallbackPool;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -56,6 +57,23 @@ class CodexTestExtensionTest {
         TestExecutionSummary summary = run(SharedPoolThreadCase.class);
         SharedPoolThreadCase.release.countDown();
         assertThat(summary.getTestsSucceededCount()).as(failureMessages(summary)).isEqualTo(1);
+    }
+
+    @Test
+    void aThreadNamedLikeASharedPoolsButOfNoneIsALeak() {
+        TestExecutionSummary summary = run(UnknownSharedThreadCase.class);
+        UnknownSharedThreadCase.release.countDown();
+        assertThat(summary.getTestsFailedCount()).isEqualTo(1);
+        assertThat(failureMessages(summary)).contains("leaked").contains("codex-shared-something-else");
+    }
+
+    @Test
+    void aSharedPoolOverItsCeilingFailsTheTest() {
+        TestExecutionSummary summary = run(SharedPoolOverItsCeilingCase.class);
+        SharedPoolOverItsCeilingCase.release.countDown();
+        assertThat(summary.getTestsFailedCount()).isEqualTo(1);
+        assertThat(failureMessages(summary)).contains("threads codex-shared-handler-*, more than the shared pool's"
+                + " ceiling of " + CallbackPool.HANDLER_THREADS);
     }
 
     @Test
@@ -138,7 +156,37 @@ class CodexTestExtensionTest {
             try (RawClient c = RawClient.inMemory(fake)) {
                 c.initialize();
             }
-            startDaemonUntil(release, "codex-shared-pool-worker");
+            startDaemonUntil(release, "codex-shared-callback-of-a-test");
+        }
+    }
+
+    /** A pool that is not one of the JVM-wide ones does not pass for one by its name. */
+    static class UnknownSharedThreadCase {
+        static final CountDownLatch release = new CountDownLatch(1);
+
+        @RegisterExtension
+        final CodexTestExtension codex = CodexTestExtension.builder().leakGracePeriod(Duration.ofMillis(200))
+                .build();
+
+        @Test
+        void startsAThreadNamedLikeASharedOne() {
+            startDaemonUntil(release, "codex-shared-something-else");
+        }
+    }
+
+    /** More threads of a shared pool than its ceiling allows. */
+    static class SharedPoolOverItsCeilingCase {
+        static final CountDownLatch release = new CountDownLatch(1);
+
+        @RegisterExtension
+        final CodexTestExtension codex = CodexTestExtension.builder().leakGracePeriod(Duration.ofMillis(200))
+                .build();
+
+        @Test
+        void startsOneHandlerThreadTooMany() {
+            for (int i = 0; i <= CallbackPool.HANDLER_THREADS; i++) {
+                startDaemonUntil(release, "codex-shared-handler-of-a-test-" + i);
+            }
         }
     }
 

@@ -86,7 +86,7 @@ class FakeCodexAppServerTest {
 
         JsonNode thread = c.result("thread/start", Map.of("cwd", "/tmp/work", "sandbox", "read-only"));
         String threadId = thread.path("thread").path("id").asText();
-        assertThat(threadId).isNotEmpty();
+        assertThat(fake.threadIds()).containsExactly(threadId);
         assertThat(thread.path("thread").path("cwd").asText()).isEqualTo("/tmp/work");
         assertThat(thread.path("sandbox").path("type").asText()).isEqualTo("readOnly");
         assertThat(thread.fieldNames()).toIterable().contains("approvalPolicy", "approvalsReviewer", "cwd",

@@ -6,6 +6,7 @@ import dev.codexclient.protocol.AskForApproval;
 import dev.codexclient.protocol.SandboxMode;
 import dev.codexclient.protocol.ThreadStartParams;
 import dev.codexclient.testkit.CodexBinary;
+import dev.codexclient.testkit.CodexBinaryUnavailableException;
 import dev.codexclient.testkit.FakeCodexAppServer;
 import dev.codexclient.testkit.ModelStep;
 import dev.codexclient.testkit.ScriptedModelServer;
@@ -28,6 +29,9 @@ import java.util.stream.Stream;
  *   <li>{@code fake}: the testkit's fake app-server in memory, when no codex binary can be had.</li>
  * </ul>
  * Choose with {@code -Dbackend=live|scripted|fake} (or the {@code CODEX_EXAMPLES_BACKEND} environment variable).
+ * A backend that cannot be had is an error, never a quiet substitute: {@code scripted} without a codex (none
+ * configured, none on the {@code PATH}, and the pinned one neither cached nor installable with npm) fails with a
+ * {@link CodexBinaryUnavailableException} that says so.
  */
 final class Backend implements AutoCloseable {
     final String name;
@@ -57,22 +61,41 @@ final class Backend implements AutoCloseable {
                 return fake(workspace, fakeScript);
             case "scripted":
                 try {
-                    // The first run installs the pinned codex with npm (once); say so and show its progress here.
-                    Path binary = CodexBinary.find(line -> System.out.println("[setup] " + line));
-                    Backend b = new Backend("real codex " + CodexBinary.versionOf(binary)
-                            + " with a scripted model on loopback", workspace);
-                    b.model = ScriptedModelServer.start();
-                    b.resources.add(b.model);
-                    script.accept(b.model);
-                    b.binary = binary;
-                    return b;
+                    return scripted(workspace, script);
                 } catch (RuntimeException e) {
-                    System.err.println("No codex binary available (" + e.getMessage().lines().findFirst().orElse("")
-                            + "); using the fake app-server instead.");
-                    return fake(workspace, fakeScript);
+                    deleteQuietly(workspace);
+                    throw e;
                 }
             default:
                 throw new IllegalArgumentException("unknown backend " + choice + " (live, scripted or fake)");
+        }
+    }
+
+    /**
+     * The real codex with the scripted model. No codex is no reason to run something else than what was asked
+     * for: it is an error that says how to get one, or how to ask for the fake.
+     */
+    private static Backend scripted(Path workspace, Consumer<ScriptedModelServer> script) {
+        Path binary;
+        try {
+            // The first run installs the pinned codex with npm (once); say so and show its progress here.
+            binary = CodexBinary.find(line -> System.out.println("[setup] " + line));
+        } catch (CodexBinaryUnavailableException e) {
+            throw new CodexBinaryUnavailableException("the scripted backend runs the real codex, and none is"
+                    + " available: " + e.getMessage() + ". Run with -Dbackend=fake for the testkit's in-memory"
+                    + " fake app-server instead.", e);
+        }
+        Backend b = new Backend("real codex " + CodexBinary.versionOf(binary)
+                + " with a scripted model on loopback", workspace);
+        try {
+            b.model = ScriptedModelServer.start();
+            b.resources.add(b.model);
+            script.accept(b.model);
+            b.binary = binary;
+            return b;
+        } catch (RuntimeException e) {
+            b.close();
+            throw e;
         }
     }
 
@@ -128,6 +151,10 @@ final class Backend implements AutoCloseable {
                 // closing scratch resources; nothing useful to report
             }
         }
+        deleteQuietly(workspace);
+    }
+
+    private static void deleteQuietly(Path workspace) {
         try (Stream<Path> files = Files.walk(workspace)) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException | UncheckedIOException e) {

@@ -1,6 +1,10 @@
 package dev.codexclient.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.codexclient.testkit.CodexBinary;
+import dev.codexclient.testkit.CodexBinaryUnavailableException;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -19,7 +23,8 @@ import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Every example runs end to end and prints what it promises, the same on the fake backend as on the real codex
- * with the scripted model, and leaves no scratch workspace behind.
+ * with the scripted model, and leaves no scratch workspace behind. Each case checks which backend ran: a case on
+ * the real codex fails when it ran anywhere else.
  */
 @Isolated
 @Timeout(120)
@@ -57,6 +62,15 @@ class ExamplesTest {
         return out.toString(StandardCharsets.UTF_8);
     }
 
+    /**
+     * The line an example prints when it ran on the real codex: the version of the codex it found, which
+     * {@link CodexBinary#find} also finds here (a test on the real codex must not pass on the fake).
+     */
+    private static String realCodexBackendLine() {
+        return "backend: real codex " + CodexBinary.versionOf(CodexBinary.find(line -> { }))
+                + " with a scripted model on loopback";
+    }
+
     private void quickstartStreamsTextAndReportsUsage(String backend) {
         use(backend);
         Quickstart.main(new String[0]);
@@ -68,14 +82,15 @@ class ExamplesTest {
     @Test
     void quickstartOnTheFake() {
         quickstartStreamsTextAndReportsUsage("fake");
-        assertThat(output()).contains("backend: fake app-server");
+        assertThat(output()).contains("backend: fake app-server (testkit, in memory)");
     }
 
     @Test
     @Tag("real-codex")
     void quickstartOnTheRealCodex() {
         quickstartStreamsTextAndReportsUsage("scripted");
-        assertThat(output()).contains("backend: real codex").contains("$ ").contains("(exit 0)");
+        assertThat(output()).contains(realCodexBackendLine()).doesNotContain("fake app-server").contains("$ ")
+                .contains("(exit 0)");
     }
 
     private void consoleApprovalsAcceptsOnlyTheReadOnlyCommand(String backend) {
@@ -95,12 +110,14 @@ class ExamplesTest {
     @Test
     void consoleApprovalsOnTheFake() {
         consoleApprovalsAcceptsOnlyTheReadOnlyCommand("fake");
+        assertThat(output()).contains("backend: fake app-server (testkit, in memory)");
     }
 
     @Test
     @Tag("real-codex")
     void consoleApprovalsOnTheRealCodex() {
         consoleApprovalsAcceptsOnlyTheReadOnlyCommand("scripted");
+        assertThat(output()).contains(realCodexBackendLine()).doesNotContain("fake app-server");
     }
 
     private void toolsAndStructuredOutputParsesTheRecord(String backend) {
@@ -114,12 +131,14 @@ class ExamplesTest {
     @Test
     void toolsAndStructuredOutputOnTheFake() {
         toolsAndStructuredOutputParsesTheRecord("fake");
+        assertThat(output()).contains("backend: fake app-server (testkit, in memory)");
     }
 
     @Test
     @Tag("real-codex")
     void toolsAndStructuredOutputOnTheRealCodex() {
         toolsAndStructuredOutputParsesTheRecord("scripted");
+        assertThat(output()).contains(realCodexBackendLine()).doesNotContain("fake app-server");
     }
 
     private void threadHistoryListsNewestFirstPageByPageAndReadsTheTurns(String backend) {
@@ -136,11 +155,38 @@ class ExamplesTest {
     @Test
     void threadHistoryOnTheFake() {
         threadHistoryListsNewestFirstPageByPageAndReadsTheTurns("fake");
+        assertThat(output()).contains("backend: fake app-server (testkit, in memory)");
     }
 
     @Test
     @Tag("real-codex")
     void threadHistoryOnTheRealCodex() {
         threadHistoryListsNewestFirstPageByPageAndReadsTheTurns("scripted");
+        assertThat(output()).contains(realCodexBackendLine()).doesNotContain("fake app-server");
+    }
+
+    /**
+     * The default backend is the real codex: without one it fails, saying why and what to do, and runs nothing on
+     * the fake in its place.
+     */
+    @Test
+    void theScriptedBackendWithoutACodexIsAClearErrorNotTheFake() {
+        use("scripted");
+        String configured = System.getProperty("codex.binary");
+        System.setProperty("codex.binary", "/nonexistent/codex");
+        try {
+            assertThatThrownBy(() -> Quickstart.main(new String[0]))
+                    .isInstanceOf(CodexBinaryUnavailableException.class)
+                    .hasMessage("the scripted backend runs the real codex, and none is available: system property"
+                            + " codex.binary names /nonexistent/codex, which is not an executable file. Run with"
+                            + " -Dbackend=fake for the testkit's in-memory fake app-server instead.");
+        } finally {
+            if (configured == null) {
+                System.clearProperty("codex.binary");
+            } else {
+                System.setProperty("codex.binary", configured);
+            }
+        }
+        assertThat(output()).doesNotContain("backend:");
     }
 }

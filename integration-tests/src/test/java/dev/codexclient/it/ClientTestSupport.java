@@ -111,13 +111,14 @@ final class ClientTestSupport {
 
     /**
      * Names of live threads whose name starts with {@code codex-}, without the pooled ones every client (or fake)
-     * shares and that outlive each of them ({@code codex-shared-}).
+     * shares and that outlive each of them ({@code codex-shared-}), which must be within their ceilings.
      */
     static Set<String> codexThreads() {
+        SharedThreadCeilings.assertWithinCeilings();
         return Thread.getAllStackTraces().keySet().stream()
                 .filter(Thread::isAlive)
                 .map(Thread::getName)
-                .filter(n -> n.startsWith("codex-") && !n.startsWith("codex-shared-"))
+                .filter(n -> n.startsWith("codex-") && !SharedThreadCeilings.isShared(n))
                 .collect(Collectors.toSet());
     }
 

@@ -254,7 +254,7 @@ class TurnStreamingTest {
             assertThat(result.status()).isEqualTo(TurnStatus.FAILED);
             assertThat(result.error()).hasValueSatisfying(e -> {
                 assertThat(e.message()).isEqualTo("upstream returned 502");
-                assertThat(e.codexErrorInfo()).isNotNull();
+                assertThat(e.codexErrorInfo()).isEqualTo(new CodexErrorInfo.HttpConnectionFailed(502));
             });
             assertThatThrownBy(result::orThrow).isInstanceOfSatisfying(CodexTurnFailedException.class, e -> {
                 assertThat(e.serverMessage()).isEqualTo("upstream returned 502");

@@ -72,6 +72,8 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
     private final Transport transport;
     private final WireCodec codec;
     private final ExecutorService callbacks;
+    /** Where server-request handlers run: {@link CallbackPool#handlers()} on the client's own pool. */
+    private final Executor handlerThreads;
     private final boolean ownsCallbacks;
     private final Handler handler;
     private final WireLog log;
@@ -125,12 +127,15 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         this.ownsCallbacks = ownsCallbacks;
         this.handler = handler;
         this.log = new WireLog(redactor, transport.describe());
+        // Handlers of server requests may block for long (a person deciding): on the client's own pool they get
+        // threads of their own, so that while they block, events are still delivered on the others.
+        this.handlerThreads = callbacks instanceof CallbackPool pool ? pool.handlers() : callbacks;
         Executor marked = this::runCallback;
         this.lanes = new Lanes(marked);
         this.calls = new RequestCorrelator(settings, scheduler, codec, this::send, marked, redactor, jitter,
                 transport.describe(), handler::refineError, events);
-        this.serverRequests = new ServerRequestDispatcher(handler::onRequest, marked, codec, this::sendReply,
-                redactor, serverRequestObserver);
+        this.serverRequests = new ServerRequestDispatcher(handler::onRequest, this::runHandler, codec,
+                this::sendReply, redactor, serverRequestObserver);
     }
 
     /** Starts reading from the transport. */
@@ -295,6 +300,18 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
     }
 
     /**
+     * Runs {@code task}, part of handling a server request that may block (a synchronous approval policy), where
+     * handlers run; runs it on the calling thread once the executor has been shut down.
+     */
+    public void executeHandler(Runnable task) {
+        try {
+            runHandler(task);
+        } catch (RejectedExecutionException e) {
+            task.run();
+        }
+    }
+
+    /**
      * Shuts down a callback pool the client owns. Unless {@code wait} is false (the caller is one of the pool's own
      * tasks, which would wait for itself), it gives the running tasks 2 s, then interrupts them.
      */
@@ -330,7 +347,16 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
 
     /** Runs user-facing work on the callback executor, marked so that {@link #close()} can tell. */
     private void runCallback(Runnable task) {
-        callbacks.execute(() -> {
+        runMarked(callbacks, task);
+    }
+
+    /** Runs a server-request handler where handlers run, marked like a callback. */
+    private void runHandler(Runnable task) {
+        runMarked(handlerThreads, task);
+    }
+
+    private void runMarked(Executor executor, Runnable task) {
+        executor.execute(() -> {
             RpcConnection previous = IN_CALLBACK.get();
             IN_CALLBACK.set(this);
             try {

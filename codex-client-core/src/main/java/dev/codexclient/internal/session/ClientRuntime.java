@@ -108,7 +108,8 @@ public final class ClientRuntime {
                 retry.initialBackoff(), retry.maxBackoff(), retry.maxTotal());
         this.handshake = new Handshake(mapper, settings.handshake(), settings.initializeTimeout(), scheduler);
         // Before the connections: each one reports how the router answered the server's requests.
-        this.router = new ServerRequestRouter(mapper, userMapper, settings.handlers(), this::runCallback);
+        // Synchronous approval policies block while they decide: they run where server-request handlers run.
+        this.router = new ServerRequestRouter(mapper, userMapper, settings.handlers(), this::runHandler);
         this.held = new HeldThreads(this, settings.replayBytes());
         // With a restart policy the executor outlives each connection: the client shuts it down itself.
         boolean connectionOwnsCallbacks = ownsCallbacks && settings.restartPolicy().isEmpty();
@@ -412,6 +413,11 @@ public final class ClientRuntime {
      */
     public void runCallback(Runnable task) {
         supervisor.executeCallback(task);
+    }
+
+    /** Runs {@code task}, part of handling a server request, where handlers run (inline once shut down). */
+    private void runHandler(Runnable task) {
+        supervisor.executeHandler(task);
     }
 
     // ------------------------------------------------------------------------------------------------ parts

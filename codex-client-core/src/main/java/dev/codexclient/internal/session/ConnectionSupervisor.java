@@ -276,6 +276,10 @@ public final class ConnectionSupervisor {
         current.connection.executeCallback(task);
     }
 
+    void executeHandler(Runnable task) {
+        current.connection.executeHandler(task);
+    }
+
     boolean isOnLane(String threadId) {
         Generation r = retired;
         return current.connection.isOnLane(threadId) || r != null && r.connection.isOnLane(threadId);

@@ -89,6 +89,76 @@ class CallbackPoolTest {
         assertThat(thread.get().isInterrupted()).isFalse();
     }
 
+    @Test
+    void handlersRunOnThreadsOfTheirOwnUnderTheSameShutdown() throws Exception {
+        CallbackPool pool = new CallbackPool();
+        CompletableFuture<Thread> handler = new CompletableFuture<>();
+        CountDownLatch release = new CountDownLatch(1);
+        pool.handlers().execute(() -> {
+            handler.complete(Thread.currentThread());
+            awaitQuietly(release);
+        });
+        assertThat(handler.get(WAIT_SECONDS, TimeUnit.SECONDS).getName()).startsWith("codex-shared-handler-");
+        assertThat(handler.get().isDaemon()).isTrue();
+
+        pool.shutdown();
+        assertThatThrownBy(() -> pool.handlers().execute(() -> { })).isInstanceOf(RejectedExecutionException.class);
+        // The running handler is one of the client's tasks: termination waits for it.
+        assertThat(pool.isTerminated()).isFalse();
+        release.countDown();
+        assertThat(pool.awaitTermination(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+    }
+
+    /**
+     * Handlers at their ceiling, every one blocked, do not hold up the other callbacks: the callback that releases
+     * them still runs. The JVM-wide handler threads never exceed their ceiling.
+     */
+    @Test
+    void handlersBlockedAtTheirCeilingLeaveTheCallbackThreadsFree() throws Exception {
+        CallbackPool pool = new CallbackPool();
+        int requests = CallbackPool.HANDLER_THREADS * 4;
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch answered = new CountDownLatch(requests);
+        java.util.concurrent.atomic.AtomicInteger blocked = new java.util.concurrent.atomic.AtomicInteger();
+        for (int i = 0; i < requests; i++) {
+            pool.handlers().execute(() -> {
+                blocked.incrementAndGet();
+                awaitQuietly(release);
+                answered.countDown();
+            });
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+        while (blocked.get() < CallbackPool.HANDLER_THREADS && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        assertThat(blocked.get()).isEqualTo(CallbackPool.HANDLER_THREADS);
+        assertThat(CallbackPool.handlerThreads()).isEqualTo(CallbackPool.HANDLER_THREADS);
+
+        pool.execute(release::countDown);
+
+        assertThat(answered.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(blocked.get()).isEqualTo(requests);
+        assertThat(CallbackPool.peakHandlerThreads()).isEqualTo(CallbackPool.HANDLER_THREADS);
+        pool.shutdown();
+        assertThat(pool.awaitTermination(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void aCeilingComesFromItsSystemPropertyAndABadOneIsIgnored() {
+        String property = "dev.codexclient.test.ceiling";
+        try {
+            assertThat(CallbackPool.ceiling(property, 256)).isEqualTo(256);
+            System.setProperty(property, " 32 ");
+            assertThat(CallbackPool.ceiling(property, 256)).isEqualTo(32);
+            for (String bad : new String[] {"0", "-4", "lots", "1.5"}) {
+                System.setProperty(property, bad);
+                assertThat(CallbackPool.ceiling(property, 256)).as(bad).isEqualTo(256);
+            }
+        } finally {
+            System.clearProperty(property);
+        }
+    }
+
     private static void awaitQuietly(CountDownLatch latch) {
         try {
             latch.await();

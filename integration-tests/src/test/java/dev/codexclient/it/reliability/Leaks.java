@@ -1,5 +1,6 @@
 package dev.codexclient.it.reliability;
 
+import dev.codexclient.it.SharedThreadCeilings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -78,12 +79,13 @@ final class Leaks {
 
     /**
      * Live threads whose name starts with {@code codex-}: the client's, the transport's, the fake's; not the pooled
-     * ones all clients and fakes share ({@code codex-shared-}).
+     * ones all clients and fakes share ({@code codex-shared-}), which must be within their ceilings.
      */
     static Map<Long, String> codexThreads() {
+        SharedThreadCeilings.assertWithinCeilings();
         Map<Long, String> result = new HashMap<>();
         for (Thread t : Thread.getAllStackTraces().keySet()) {
-            if (t.isAlive() && t.getName().startsWith("codex-") && !t.getName().startsWith("codex-shared-")) {
+            if (t.isAlive() && t.getName().startsWith("codex-") && !SharedThreadCeilings.isShared(t.getName())) {
                 result.put(t.getId(), t.getName());
             }
         }
