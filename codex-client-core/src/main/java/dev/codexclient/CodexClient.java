@@ -405,6 +405,18 @@ public final class CodexClient implements AutoCloseable {
         return events;
     }
 
+    /**
+     * Publishes an integration's event through this client's {@link Builder#eventListener listener}, after the
+     * events the client queued before it and on the same thread rules (see {@link CodexEventListener}). Does
+     * nothing when the client has no listener. Never blocks; works on a closed client too.
+     *
+     * @param event the event
+     */
+    public void publishEvent(dev.codexclient.events.ExtensionEvent event) {
+        Objects.requireNonNull(event, "event");
+        events.emit(l -> l.extensionEvent(event));
+    }
+
     /** {@return what the server reported about itself in its {@code initialize} result} */
     public ServerInfo serverInfo() {
         return serverInfo;
