@@ -133,7 +133,11 @@ public final class DynamicTool {
         return inputSchema;
     }
 
-    Implementation implementation() {
+    /**
+     * {@return what runs each call of the tool} Lets an integration wrap a tool it is given (to time or observe its
+     * calls) in a new tool of the same name, schema and description, built with {@link #ofAsync}.
+     */
+    public Implementation implementation() {
         return implementation;
     }
 
