@@ -1,0 +1,444 @@
+package dev.codexclient.agent;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.codexclient.CodexClient;
+import dev.codexclient.CodexThread;
+import dev.codexclient.CodexTurn;
+import dev.codexclient.DynamicTool;
+import dev.codexclient.Inputs;
+import dev.codexclient.StructuredTurn;
+import dev.codexclient.TurnResult;
+import dev.codexclient.errors.CodexException;
+import dev.codexclient.errors.CodexOutputParseException;
+import dev.codexclient.errors.CodexTransportException;
+import dev.codexclient.protocol.ThreadResumeParams;
+import dev.codexclient.protocol.ThreadStartParams;
+import dev.codexclient.protocol.TurnStartParams;
+import dev.codexclient.protocol.TurnStatus;
+import dev.codexclient.transport.StdioTransport;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs {@link AgentRun agent runs}: each run spawns its own {@code codex app-server} over stdio, in the run's
+ * working directory, with the run's dynamic tools and approval policy; starts or resumes the run's thread, starts
+ * one turn with the prompt, watches it against the budget and the deadline, and ends the server.
+ *
+ * <pre>{@code
+ * AgentRunner runner = AgentRunner.builder()
+ *         .stdio(s -> s.executable(codex))
+ *         .client(c -> c.eventListener(audit))
+ *         .sessions(SessionStore.inDirectory(stateDir))
+ *         .build();
+ * AgentResult<Verdict> result = runner.run(run);
+ * }</pre>
+ *
+ * <p><b>One turn per run, a thread per session.</b> A run with a {@link AgentRun.Builder#sessionKey session key}
+ * resumes the stored thread only when it runs in the same directory with the same workspace fingerprint; else, or
+ * when {@code thread/resume} fails, it starts a new thread and stores it in place of the old. Codex keeps threads
+ * in its home directory ({@code CODEX_HOME}), so a later process resumes them; a workspace kept open across runs
+ * keeps its directory and fingerprint.
+ *
+ * <p><b>Budgets and deadlines.</b> A deadline already passed fails the run before codex is started. During the
+ * turn, the usage codex reports ({@code thread/tokenUsage/updated}) is counted against the {@link TokenBudget}; a
+ * crossed budget or the deadline interrupts the turn, waits for it at most the
+ * {@link Builder#interruptWait(Duration) interrupt wait}, and fails the run with an
+ * {@link AgentBudgetExceededException} carrying the usage so far. A dynamic tool that throws interrupts the run the
+ * same way and fails it in {@link FailurePhase#TOOL}.
+ *
+ * <p><b>Failures</b> are {@link AgentRunException}s by {@link FailurePhase phase}, with the server's stderr tail.
+ * <b>Events</b> ({@link AgentRunEvent}) go to the listener of the run's client
+ * ({@link Builder#client(Consumer)}). A runner is safe for concurrent runs; each has its own server.
+ */
+public final class AgentRunner {
+    private static final Logger LOG = LoggerFactory.getLogger(AgentRunner.class);
+    private static final AtomicLong RUNS = new AtomicLong();
+
+    private final Consumer<StdioTransport.Builder> stdio;
+    private final Consumer<CodexClient.Builder> client;
+    private final SessionStore sessions;
+    private final Clock clock;
+    private final Duration interruptWait;
+    private final List<String> secrets;
+
+    private AgentRunner(Builder b) {
+        this.stdio = b.stdio;
+        this.client = b.client;
+        this.sessions = b.sessions;
+        this.clock = b.clock;
+        this.interruptWait = b.interruptWait;
+        this.secrets = List.copyOf(b.secrets);
+    }
+
+    /**
+     * A builder of a runner.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * The runner's session store.
+     *
+     * @return the store
+     */
+    public SessionStore sessions() {
+        return sessions;
+    }
+
+    /**
+     * Runs {@code run} and waits for its end.
+     *
+     * @param <T> the output type
+     * @param run the run
+     * @return what the run produced
+     * @throws AgentBudgetExceededException when a budget or the deadline was crossed, or codex reported a usage
+     *                                      limit or a model cap
+     * @throws AgentRunException            when the run failed otherwise, in the phase it says
+     * @throws IllegalStateException        when the run's workspace is closed
+     */
+    public <T> AgentResult<T> run(AgentRun<T> run) {
+        Objects.requireNonNull(run, "run");
+        Instant start = clock.instant();
+        Instant deadline = deadlineOf(run, start);
+        if (deadline != null && !start.isBefore(deadline)) {
+            throw new AgentBudgetExceededException(AgentBudgetExceededException.Limit.DEADLINE,
+                    "the run's deadline " + deadline + " passed before it started", null, null,
+                    AgentRunException.Details.NONE);
+        }
+        if (run.workspace().map(Workspace::isClosed).orElse(false)) {
+            throw new IllegalStateException("the run's workspace is closed");
+        }
+        long startNanos = System.nanoTime();
+        RunTracker tracker = new RunTracker("run-" + RUNS.incrementAndGet(), run.budget().orElse(null));
+        Path cwd = run.workingDirectory();
+        StdioTransport.Builder transportBuilder = StdioTransport.builder();
+        stdio.accept(transportBuilder);
+        transportBuilder.workingDirectory(cwd);
+        secrets.forEach(transportBuilder::redact);
+        StdioTransport transport = transportBuilder.build();
+        CodexClient codex;
+        try {
+            CodexClient.Builder b = CodexClient.builder();
+            client.accept(b);
+            b.transport(transport).approvals(run.approvals());
+            secrets.forEach(b::secret);
+            if (!run.tools().isEmpty()) {
+                b.experimentalApi(true);
+                run.tools().forEach(t -> b.tool(tracker.watch(t)));
+            }
+            codex = b.build();
+        } catch (CodexException e) {
+            throw new AgentRunException(FailurePhase.REQUEST, "codex could not be started: " + e.getMessage(), e,
+                    details(transport, tail(e, transport), tracker, null));
+        }
+        tracker.attach(codex);
+        String threadId = null;
+        Optional<FailurePhase> failure = Optional.of(FailurePhase.REQUEST);
+        try {
+            Opened opened = open(codex, transport, tracker, run, cwd);
+            threadId = opened.thread.id();
+            codex.publishEvent(new AgentRunEvent.Started(tracker.runId(), threadId, opened.resumed));
+            AgentResult<T> result = turn(codex, transport, tracker, run, opened, deadline);
+            failure = Optional.empty();
+            return result;
+        } catch (AgentRunException e) {
+            failure = Optional.of(e.phase());
+            throw e;
+        } finally {
+            codex.publishEvent(new AgentRunEvent.Completed(tracker.runId(), Optional.ofNullable(threadId),
+                    tracker.usage(), Duration.ofNanos(System.nanoTime() - startNanos), failure));
+            codex.close();
+        }
+    }
+
+    private Instant deadlineOf(AgentRun<?> run, Instant start) {
+        Instant deadline = run.deadline().orElse(null);
+        if (run.timeout().isPresent()) {
+            Instant byTimeout = start.plus(run.timeout().get());
+            deadline = deadline == null || byTimeout.isBefore(deadline) ? byTimeout : deadline;
+        }
+        return deadline;
+    }
+
+    /** The thread of a run and whether it was resumed. */
+    private record Opened(CodexThread thread, boolean resumed) {
+    }
+
+    private Opened open(CodexClient codex, StdioTransport transport, RunTracker tracker, AgentRun<?> run, Path cwd) {
+        String fingerprint = run.workspace().map(Workspace::fingerprint).orElse("");
+        Map<String, JsonNode> config = new LinkedHashMap<>();
+        if (!run.mcpServers().isEmpty()) {
+            var servers = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+            run.mcpServers().forEach(s -> servers.set(s.name(), s.config()));
+            config.put("mcp_servers", servers);
+        }
+        Optional<String> key = run.ephemeral() ? Optional.empty() : run.sessionKey();
+        Optional<SessionEntry> stored = key.flatMap(sessions::load);
+        if (stored.isPresent() && stored.get().matches(cwd.toString(), fingerprint)) {
+            try {
+                ThreadResumeParams.Builder p = ThreadResumeParams.builder().threadId(stored.get().threadId())
+                        .cwd(cwd.toString()).approvalPolicy(run.askForApproval()).sandbox(run.sandbox());
+                run.model().model().ifPresent(p::model);
+                if (!config.isEmpty()) {
+                    p.config(config);
+                }
+                return new Opened(codex.resumeThread(p.build()), true);
+            } catch (CodexException e) {
+                LOG.info("run {}: resuming thread {} failed ({}); starting a new thread", tracker.runId(),
+                        stored.get().threadId(), e.getMessage());
+            }
+        }
+        try {
+            ThreadStartParams.Builder p = ThreadStartParams.builder().cwd(cwd.toString())
+                    .approvalPolicy(run.askForApproval()).sandbox(run.sandbox());
+            if (run.ephemeral()) {
+                p.ephemeral(true);
+            }
+            run.model().model().ifPresent(p::model);
+            if (!config.isEmpty()) {
+                p.config(config);
+            }
+            CodexThread thread = codex.startThread(p.build());
+            key.ifPresent(k -> sessions.save(k, new SessionEntry(thread.id(), cwd.toString(), fingerprint,
+                    codex.serverInfo().codexVersion().map(Object::toString).orElse(""))));
+            return new Opened(thread, false);
+        } catch (CodexException e) {
+            throw new AgentRunException(FailurePhase.REQUEST, "the thread could not be started: " + e.getMessage(),
+                    e, details(transport, tail(e, transport), tracker, null));
+        }
+    }
+
+    @SuppressWarnings("deprecation") // personality: codex marks it deprecated, yet still takes it
+    private <T> AgentResult<T> turn(CodexClient codex, StdioTransport transport, RunTracker tracker, AgentRun<T> run,
+                                    Opened opened, Instant deadline) {
+        CodexThread thread = opened.thread;
+        TurnStartParams.Builder params = thread.turnParams().input(List.of(Inputs.text(run.prompt())));
+        ModelConfig model = run.model();
+        model.model().ifPresent(params::model);
+        model.effort().ifPresent(e -> params.effort(e.wire()));
+        model.summary().ifPresent(params::summary);
+        model.personality().ifPresent(params::personality);
+        CodexTurn turn;
+        StructuredTurn<T> structured = null;
+        try {
+            if (run.outputType().isPresent()) {
+                structured = thread.startTurn(params, run.outputType().get());
+                turn = structured.turn();
+            } else {
+                turn = thread.startTurn(params.build());
+            }
+        } catch (CodexException e) {
+            throw new AgentRunException(FailurePhase.REQUEST, "the turn could not be started: " + e.getMessage(), e,
+                    details(transport, tail(e, transport), tracker, thread.id()));
+        }
+        turn.onTokenUsage(tracker::onUsage);
+        turn.onItemCompleted(tracker::onItem);
+        TurnResult result = awaitTurn(turn, transport, tracker, deadline, thread.id());
+        if (result.status().equals(TurnStatus.FAILED)) {
+            throw TurnFailures.of(result.error(), transport.stderrTail(), tracker.usage(), tracker.reported(),
+                    thread.id());
+        }
+        if (!result.status().equals(TurnStatus.COMPLETED)) {
+            throw new AgentRunException(FailurePhase.RESPONSE, "the turn ended " + result.status().asString()
+                    + (result.stalled() ? " (codex stopped answering)" : "") + " before completing", null,
+                    details(transport, transport.stderrTail(), tracker, thread.id()));
+        }
+        Optional<T> output = Optional.empty();
+        if (structured != null) {
+            try {
+                output = Optional.of(structured.parse(result));
+            } catch (CodexOutputParseException e) {
+                throw new AgentRunException(FailurePhase.RESPONSE, "the final message does not parse as "
+                        + run.outputType().get().getName() + ": " + e.getMessage(), e,
+                        details(transport, transport.stderrTail(), tracker, thread.id()));
+            }
+        }
+        return new AgentResult<>(thread.id(), opened.resumed, result.finalText(), output, tracker.usage(),
+                tracker.threadUsage(), tracker.invocations());
+    }
+
+    /**
+     * Waits for the turn, the budget and the deadline, whichever ends first; a crossed budget or deadline (or a
+     * tool that threw) interrupts the turn and waits for it at most the interrupt wait.
+     */
+    private TurnResult awaitTurn(CodexTurn turn, StdioTransport transport, RunTracker tracker, Instant deadline,
+                                 String threadId) {
+        CompletableFuture<TurnResult> result = turn.result();
+        CompletableFuture<Object> first = CompletableFuture.anyOf(result, tracker.stop());
+        RunTracker.Stop stop = null;
+        try {
+            if (deadline == null) {
+                first.get();
+            } else {
+                long nanos = Duration.between(clock.instant(), deadline).toNanos();
+                first.get(Math.max(0, nanos), TimeUnit.NANOSECONDS);
+            }
+        } catch (TimeoutException e) {
+            stop = new RunTracker.Stop(FailurePhase.BUDGET, AgentBudgetExceededException.Limit.DEADLINE,
+                    "the run passed its deadline " + deadline, null);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            turn.interrupt();
+            throw new AgentRunException(FailurePhase.RESPONSE, "the thread waiting for the run was interrupted", e,
+                    details(transport, transport.stderrTail(), tracker, threadId));
+        } catch (ExecutionException e) {
+            // Only the turn's future fails: the connection ended or the thread was let go of.
+            throw new AgentRunException(FailurePhase.RESPONSE, "the turn could not complete: "
+                    + e.getCause().getMessage(), e.getCause(),
+                    details(transport, tail(e.getCause(), transport), tracker, threadId));
+        }
+        if (stop == null) {
+            stop = tracker.stop().getNow(null);
+        }
+        if (stop == null) {
+            return result.join();
+        }
+        if (!result.isDone()) {
+            turn.interrupt();
+            try {
+                result.get(interruptWait.toNanos(), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException e) {
+                LOG.warn("run {}: the turn did not end within {} of its interrupt; ending codex", tracker.runId(),
+                        interruptWait);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException e) {
+                LOG.debug("run {}: the interrupted turn ended with {}", tracker.runId(), e.getCause().toString());
+            }
+        }
+        AgentRunException.Details details = details(transport, transport.stderrTail(), tracker, threadId);
+        if (stop.phase() == FailurePhase.BUDGET) {
+            throw new AgentBudgetExceededException(stop.limit(), stop.message(), null, stop.cause(), details);
+        }
+        throw new AgentRunException(stop.phase(), stop.message(), stop.cause(), details);
+    }
+
+    private static String tail(Throwable e, StdioTransport transport) {
+        if (e instanceof CodexTransportException te && !te.stderrTail().isEmpty()) {
+            return te.stderrTail();
+        }
+        return transport.stderrTail();
+    }
+
+    private static AgentRunException.Details details(StdioTransport transport, String stderrTail,
+                                                     RunTracker tracker, String threadId) {
+        return new AgentRunException.Details(Optional.empty(), Optional.empty(), stderrTail,
+                tracker.reported() ? Optional.of(tracker.usage()) : Optional.empty(),
+                Optional.ofNullable(threadId));
+    }
+
+    /** Builds an {@link AgentRunner}. */
+    public static final class Builder {
+        private Consumer<StdioTransport.Builder> stdio = s -> { };
+        private Consumer<CodexClient.Builder> client = c -> { };
+        private SessionStore sessions = SessionStore.inMemory();
+        private Clock clock = Clock.systemUTC();
+        private Duration interruptWait = Duration.ofSeconds(10);
+        private final List<String> secrets = new ArrayList<>();
+
+        private Builder() {
+        }
+
+        /**
+         * How the codex server of each run is spawned: executable, arguments, environment, {@code CODEX_HOME}.
+         * The working directory is the run's, whatever this sets.
+         *
+         * @param configure called with a fresh builder for each run
+         * @return this builder
+         */
+        public Builder stdio(Consumer<StdioTransport.Builder> configure) {
+            this.stdio = Objects.requireNonNull(configure, "configure");
+            return this;
+        }
+
+        /**
+         * How the client of each run is configured: timeouts, the {@link CodexClient.Builder#eventListener event
+         * listener} (which also gets the {@link AgentRunEvent run events}), client info, login. The transport,
+         * the approval policy and the dynamic tools are the run's, whatever this sets.
+         *
+         * @param configure called with a fresh builder for each run
+         * @return this builder
+         */
+        public Builder client(Consumer<CodexClient.Builder> configure) {
+            this.client = Objects.requireNonNull(configure, "configure");
+            return this;
+        }
+
+        /**
+         * Where runs with a session key keep their thread; {@link SessionStore#inMemory()} by default.
+         *
+         * @param store the store
+         * @return this builder
+         */
+        public Builder sessions(SessionStore store) {
+            this.sessions = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        /**
+         * The clock that deadlines are read on; the system's by default.
+         *
+         * @param clock the clock
+         * @return this builder
+         */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * How long a run waits for its turn to end after interrupting it (budget, deadline, failed tool) before
+         * it ends codex and fails anyway; 10 seconds by default.
+         *
+         * @param wait a positive duration
+         * @return this builder
+         */
+        public Builder interruptWait(Duration wait) {
+            Objects.requireNonNull(wait, "wait");
+            if (wait.isNegative() || wait.isZero()) {
+                throw new IllegalArgumentException("the interrupt wait must be positive: " + wait);
+            }
+            this.interruptWait = wait;
+            return this;
+        }
+
+        /**
+         * A secret (an API key, a token in the environment) to mask in stderr tails and logs.
+         *
+         * @param secret the text to mask
+         * @return this builder
+         */
+        public Builder secret(String secret) {
+            secrets.add(Objects.requireNonNull(secret, "secret"));
+            return this;
+        }
+
+        /**
+         * Builds the runner.
+         *
+         * @return the runner
+         */
+        public AgentRunner build() {
+            return new AgentRunner(this);
+        }
+    }
+}
