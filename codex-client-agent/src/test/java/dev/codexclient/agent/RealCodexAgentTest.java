@@ -83,7 +83,155 @@ class RealCodexAgentTest {
                 assertThat(i.kind()).isEqualTo(ToolInvocation.Kind.FILE_CHANGE);
                 assertThat(i.outcome()).isEqualTo(ToolInvocation.Outcome.COMPLETED);
             });
-            System.out.println(result);
+            assertThat(result.usage().totalTokens()).isPositive();
+            assertThat(events).hasAtLeastOneElementOfType(AgentRunEvent.Started.class)
+                    .anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(AgentRunEvent.ToolInvoked.class,
+                            t -> assertThat(t.kind()).isEqualTo(ToolInvocation.Kind.FILE_CHANGE)))
+                    .last().isInstanceOfSatisfying(AgentRunEvent.Completed.class, c -> {
+                        assertThat(c.failure()).isEmpty();
+                        assertThat(c.usage()).isEqualTo(result.usage());
+                        assertThat(c.threadId()).contains(result.threadId());
+                    });
+        }
+    }
+
+    @Test
+    void aSecondRunWithTheSameKeyResumesTheThreadAndAChangedMountStartsANewOne() throws IOException {
+        model.enqueue(ModelStep.reply("first answer").withUsage(100, 10),
+                ModelStep.reply("second answer").withUsage(150, 10),
+                ModelStep.reply("third answer").withUsage(50, 5));
+        AgentRunner runner = runner().sessions(SessionStore.inDirectory(tmp.resolve("sessions"))).build();
+        try (Workspace ws = workspace()) {
+            AgentResult<Void> first = runner.run(AgentRun.builder("remember the word PELICAN")
+                    .workspace(ws).sessionKey("review-1").build());
+            AgentResult<Void> second = runner.run(AgentRun.builder("which word?")
+                    .workspace(ws).sessionKey("review-1").build());
+            assertThat(first.resumed()).isFalse();
+            assertThat(second.resumed()).isTrue();
+            assertThat(second.threadId()).isEqualTo(first.threadId());
+            // The model sees the first turn in the second's input.
+            String secondInput = model.requests().get(1).input().toString();
+            assertThat(secondInput).contains("remember the word PELICAN").contains("first answer");
+            // The run's usage is its own; the thread's covers both.
+            assertThat(second.usage().inputTokens()).isEqualTo(150);
+            assertThat(second.threadUsage().inputTokens()).isEqualTo(250);
+        }
+        Files.writeString(repo.resolve("src/Other.java"), "class Other {}\n");
+        try (Workspace changed = workspace()) {
+            AgentResult<Void> third = runner.run(AgentRun.builder("and now?")
+                    .workspace(changed).sessionKey("review-1").build());
+            assertThat(third.resumed()).isFalse();
+            assertThat(model.requests().get(2).input().toString()).doesNotContain("PELICAN");
+            assertThat(runner.sessions().load("review-1")).hasValueSatisfying(e -> {
+                assertThat(e.threadId()).isEqualTo(third.threadId());
+                assertThat(e.fingerprint()).isEqualTo(changed.fingerprint());
+                assertThat(e.codexVersion()).isEqualTo(CodexBinary.PINNED_VERSION);
+            });
+        }
+    }
+
+    @Test
+    void aStoredThreadThatCannotBeResumedIsReplacedByANewOne() {
+        model.enqueue(ModelStep.reply("fresh").withUsage(10, 1));
+        AgentRunner runner = runner().build();
+        try (Workspace ws = workspace()) {
+            runner.sessions().save("k", new SessionEntry("00000000-0000-0000-0000-000000000000",
+                    ws.directory().toString(), ws.fingerprint(), ""));
+            AgentResult<Void> result = runner.run(AgentRun.builder("hi").workspace(ws).sessionKey("k").build());
+            assertThat(result.resumed()).isFalse();
+            assertThat(runner.sessions().load("k").orElseThrow().threadId()).isEqualTo(result.threadId());
+        }
+    }
+
+    @Test
+    void anEphemeralRunStoresNothing() {
+        model.enqueue(ModelStep.reply("gone").withUsage(10, 1));
+        AgentRunner runner = runner().build();
+        try (Workspace ws = workspace()) {
+            AgentResult<Void> result = runner.run(AgentRun.builder("hi").workspace(ws).sessionKey("k").ephemeral()
+                    .build());
+            assertThat(result.text()).isEqualTo("gone");
+            assertThat(runner.sessions().load("k")).isEmpty();
+        }
+    }
+
+    @Test
+    void aBudgetCrossedMidRunInterruptsTheTurnAndEndsTyped() {
+        model.enqueue(ModelStep.exec("echo step").withUsage(5_000, 100),
+                ModelStep.stall(Duration.ofSeconds(90)));
+        try (Workspace ws = workspace()) {
+            AgentRunner runner = runner().interruptWait(Duration.ofSeconds(20)).build();
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> runner.run(AgentRun.builder("work hard").workspace(ws)
+                    .budget(TokenBudget.ofTotal(1_000)).approvals(ApprovalPolicy.acceptAll()).build()))
+                    .isInstanceOfSatisfying(AgentBudgetExceededException.class, e -> {
+                        assertThat(e.phase()).isEqualTo(FailurePhase.BUDGET);
+                        assertThat(e.limit()).isEqualTo(AgentBudgetExceededException.Limit.TOTAL_TOKENS);
+                        assertThat(e.usage()).hasValueSatisfying(u -> assertThat(u.totalTokens()).isEqualTo(5_100));
+                        assertThat(e.threadId()).isPresent();
+                    });
+            // Far less than the stall: the turn was interrupted, not waited out.
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(60));
+            assertThat(events).last().isInstanceOfSatisfying(AgentRunEvent.Completed.class,
+                    c -> assertThat(c.failure()).contains(FailurePhase.BUDGET));
+        }
+    }
+
+    @Test
+    void aDeadlinePassedMidRunInterruptsTheTurnAndEndsTyped() {
+        model.enqueue(ModelStep.stall(Duration.ofSeconds(90)));
+        try (Workspace ws = workspace()) {
+            AgentRunner runner = runner().build();
+            assertThatThrownBy(() -> runner.run(AgentRun.builder("take long").workspace(ws)
+                    .timeout(Duration.ofSeconds(3)).build()))
+                    .isInstanceOfSatisfying(AgentBudgetExceededException.class,
+                            e -> assertThat(e.limit()).isEqualTo(AgentBudgetExceededException.Limit.DEADLINE));
+        }
+    }
+
+    record Ticket(String id) {
+    }
+
+    @Test
+    void aDynamicToolAndCommandsAppearInTheInvocations() {
+        model.enqueue(ModelStep.callTool("lookup_ticket", new Ticket("T-7")),
+                ModelStep.exec("echo hello"),
+                ModelStep.exec("exit 3"),
+                ModelStep.reply("all done"));
+        try (Workspace ws = workspace()) {
+            AgentResult<Void> result = runner().build().run(AgentRun.builder("check the ticket").workspace(ws)
+                    .tool(DynamicTool.of("lookup_ticket", "Looks a ticket up", Ticket.class,
+                            t -> ToolResult.text("ticket " + t.id() + " is open")))
+                    .approvals(ApprovalPolicy.acceptAll()).build());
+            assertThat(result.text()).isEqualTo("all done");
+            List<ToolInvocation> inv = result.invocations();
+            assertThat(inv).extracting(ToolInvocation::kind).containsExactly(ToolInvocation.Kind.DYNAMIC_TOOL,
+                    ToolInvocation.Kind.COMMAND, ToolInvocation.Kind.COMMAND);
+            assertThat(inv.get(0).name()).isEqualTo("lookup_ticket");
+            assertThat(inv.get(0).arguments().path("id").asText()).isEqualTo("T-7");
+            assertThat(inv.get(0).outcome()).isEqualTo(ToolInvocation.Outcome.COMPLETED);
+            assertThat(inv.get(1).name()).contains("echo hello");
+            assertThat(inv.get(1).outcome()).isEqualTo(ToolInvocation.Outcome.COMPLETED);
+            assertThat(inv.get(2).outcome()).isEqualTo(ToolInvocation.Outcome.FAILED);
+            assertThat(inv.get(2).detail()).contains("exit code 3");
+            assertThat(model.requests().get(1).functionCallOutputs().values())
+                    .anySatisfy(o -> assertThat(o).contains("ticket T-7 is open"));
+        }
+    }
+
+    @Test
+    void aToolThatThrowsFailsTheRunInTheToolPhase() {
+        model.enqueue(ModelStep.callTool("lookup_ticket", new Ticket("T-8")),
+                ModelStep.stall(Duration.ofSeconds(90)));
+        try (Workspace ws = workspace()) {
+            assertThatThrownBy(() -> runner().build().run(AgentRun.builder("check").workspace(ws)
+                    .tool(DynamicTool.of("lookup_ticket", "Looks a ticket up", Ticket.class, t -> {
+                        throw new IllegalStateException("ticket system down");
+                    })).build()))
+                    .isInstanceOfSatisfying(AgentRunException.class, e -> {
+                        assertThat(e.phase()).isEqualTo(FailurePhase.TOOL);
+                        assertThat(e.getCause()).hasMessage("ticket system down");
+                    });
         }
     }
 }
