@@ -234,4 +234,74 @@ class RealCodexAgentTest {
                     });
         }
     }
+
+    record Verdict(boolean approve, String reason) {
+    }
+
+    @Test
+    void structuredOutputIsParsedIntoTheOutputType() {
+        model.enqueue(ModelStep.json(new Verdict(true, "looks fine")));
+        try (Workspace ws = workspace()) {
+            AgentResult<Verdict> result = runner().build().run(AgentRun.builder("review").workspace(ws)
+                    .output(Verdict.class).build());
+            assertThat(result.output()).contains(new Verdict(true, "looks fine"));
+            assertThat(model.requests().get(0).textFormat()).isPresent();
+        }
+    }
+
+    @Test
+    void outputThatDoesNotParseFailsInTheResponsePhase() {
+        model.enqueue(ModelStep.reply("not json at all"));
+        try (Workspace ws = workspace()) {
+            assertThatThrownBy(() -> runner().build().run(AgentRun.builder("review").workspace(ws)
+                    .output(Verdict.class).build()))
+                    .isInstanceOfSatisfying(AgentRunException.class,
+                            e -> assertThat(e.phase()).isEqualTo(FailurePhase.RESPONSE));
+        }
+    }
+
+    @Test
+    void aFailedTurnKeepsTheTypedErrorInfoAndTheStderrTail() {
+        model.enqueue(ModelStep.fail(500, "{\"error\":{\"message\":\"boom\"}}"));
+        try (Workspace ws = workspace()) {
+            assertThatThrownBy(() -> runner().build().run(AgentRun.builder("go").workspace(ws).build()))
+                    .isInstanceOfSatisfying(AgentRunException.class, e -> {
+                        assertThat(e.codexErrorInfo()).isPresent();
+                        assertThat(e.phase()).isEqualTo(FailurePhase.of(e.codexErrorInfo().orElseThrow()));
+                        assertThat(e.stderrTail().length()).isLessThanOrEqualTo(AgentRunException.STDERR_TAIL_CHARS);
+                        assertThat(e.threadId()).isPresent();
+                    });
+        }
+    }
+
+    @Test
+    void aDeclinedCommandIsReportedDeclined() {
+        model.enqueue(ModelStep.exec("echo data | tee written.txt"), ModelStep.reply("ok"));
+        try (Workspace ws = workspace()) {
+            AgentResult<Void> result = runner().build().run(AgentRun.builder("write").workspace(ws)
+                    .askForApproval(dev.codexclient.protocol.AskForApproval.Simple.UNTRUSTED).build());
+            assertThat(result.invocations()).singleElement().satisfies(i -> {
+                assertThat(i.kind()).isEqualTo(ToolInvocation.Kind.COMMAND);
+                assertThat(i.outcome()).isEqualTo(ToolInvocation.Outcome.DECLINED);
+            });
+            assertThat(ws.directory().resolve("written.txt")).doesNotExist();
+        }
+    }
+
+    @Test
+    void mcpServersArePassedToCodexAsTheThreadsConfig() throws Exception {
+        Path marker = tmp.resolve("mcp-started");
+        Path script = tmp.resolve("mcp.sh");
+        Files.writeString(script, "#!/bin/sh\necho \"$1 $MCP_FLAVOUR\" > " + marker + "\ncat > /dev/null\n");
+        script.toFile().setExecutable(true);
+        model.enqueue(ModelStep.reply("done"));
+        try (Workspace ws = workspace()) {
+            runner().build().run(AgentRun.builder("go").workspace(ws)
+                    .mcpServer(McpServer.stdio("docs", script.toString(), List.of("--serve"),
+                            java.util.Map.of("MCP_FLAVOUR", "vanilla")))
+                    .build());
+        }
+        // Codex started the server with the given command, arguments and environment.
+        assertThat(Files.readString(marker).trim()).isEqualTo("--serve vanilla");
+    }
 }
