@@ -27,7 +27,9 @@ public class AgentBudgetExceededException extends AgentRunException {
         MODEL_CAP
     }
 
+    /** Which budget was crossed. */
     private final Limit limit;
+    /** When a model cap resets; null when unknown. */
     private final Duration resetAfter;
 
     /**

@@ -17,11 +17,17 @@ public class AgentRunException extends CodexException {
     /** How much of the server's stderr an exception keeps, in characters: its end. */
     public static final int STDERR_TAIL_CHARS = 8 * 1024;
 
+    /** Where the run failed. */
     private final FailurePhase phase;
+    /** The failed turn's error info; null when none. */
     private final transient CodexErrorInfo codexErrorInfo;
+    /** The failed turn's additional details; null when none. */
     private final String additionalDetails;
+    /** The end of the server's stderr, masked. */
     private final String stderrTail;
+    /** The usage until the failure; null when none was reported. */
     private final transient TokenUsage usage;
+    /** The run's thread; null before one was opened. */
     private final String threadId;
 
     /**

@@ -10,9 +10,13 @@ import java.util.Optional;
 public class WorkspaceBudgetExceededException extends WorkspaceException {
     private static final long serialVersionUID = 1L;
 
+    /** The mount being copied. */
     private final transient HostMount mount;
+    /** Whether the total budget was crossed. */
     private final boolean total;
+    /** The budget, in bytes. */
     private final long limit;
+    /** The bytes the budget would have had to hold. */
     private final long attempted;
 
     /**

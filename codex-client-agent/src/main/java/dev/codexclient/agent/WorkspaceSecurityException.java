@@ -28,6 +28,7 @@ public class WorkspaceSecurityException extends WorkspaceException {
         SPECIAL_FILE
     }
 
+    /** What the violation was. */
     private final Reason reason;
 
     /**
