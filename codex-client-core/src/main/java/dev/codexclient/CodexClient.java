@@ -766,6 +766,16 @@ public final class CodexClient implements AutoCloseable {
     }
 
     /**
+     * {@return the last lines the server this client spawned wrote to stderr, secrets masked} Empty when the
+     * connection is not to a spawned server (WebSocket, in memory) or the server wrote nothing. With a restart
+     * policy, the current server's. Lets an integration report what the server said when a turn failed while the
+     * server kept running; an ended connection's exception carries its own tail.
+     */
+    public String serverStderrTail() {
+        return live.transport() instanceof StdioTransport stdio ? stdio.stderrTail() : "";
+    }
+
+    /**
      * Closes the client: fails every pending call and running turn with a {@link CodexTransportException}
      * ({@code "the client was closed"}), withdraws the requests the server was still waiting on, ends the
      * connection, and stops every thread the client started. Idempotent; may be called from a listener or a
