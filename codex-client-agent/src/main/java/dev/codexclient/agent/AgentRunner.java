@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.codexclient.CodexClient;
 import dev.codexclient.CodexThread;
 import dev.codexclient.CodexTurn;
-import dev.codexclient.DynamicTool;
 import dev.codexclient.Inputs;
 import dev.codexclient.StructuredTurn;
 import dev.codexclient.TurnResult;
@@ -15,12 +14,10 @@ import dev.codexclient.protocol.ThreadResumeParams;
 import dev.codexclient.protocol.ThreadStartParams;
 import dev.codexclient.protocol.TurnStartParams;
 import dev.codexclient.protocol.TurnStatus;
-import dev.codexclient.transport.StdioTransport;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,19 +28,19 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs {@link AgentRun agent runs}: each run spawns its own {@code codex app-server} over stdio, in the run's
- * working directory, with the run's dynamic tools and approval policy; starts or resumes the run's thread, starts
- * one turn with the prompt, watches it against the budget and the deadline, and ends the server.
+ * Runs {@link AgentRun agent runs}: each run builds its own client (by default spawning {@code codex app-server}
+ * over stdio) with the run's dynamic tools and approval policy, starts or resumes the run's thread in the run's
+ * working directory, starts one turn with the prompt, watches it against the budget and the deadline, and closes
+ * the client (ending a spawned server).
  *
  * <pre>{@code
  * AgentRunner runner = AgentRunner.builder()
- *         .stdio(s -> s.executable(codex))
- *         .client(c -> c.eventListener(audit))
+ *         .client(() -> CodexClient.builder().codexBinary(codex).eventListener(audit))
  *         .sessions(SessionStore.inDirectory(stateDir))
  *         .build();
  * AgentResult<Verdict> result = runner.run(run);
@@ -64,26 +61,22 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Failures</b> are {@link AgentRunException}s by {@link FailurePhase phase}, with the server's stderr tail.
  * <b>Events</b> ({@link AgentRunEvent}) go to the listener of the run's client
- * ({@link Builder#client(Consumer)}). A runner is safe for concurrent runs; each has its own server.
+ * ({@link Builder#client(Supplier)}). A runner is safe for concurrent runs; each has its own server.
  */
 public final class AgentRunner {
     private static final Logger LOG = LoggerFactory.getLogger(AgentRunner.class);
     private static final AtomicLong RUNS = new AtomicLong();
 
-    private final Consumer<StdioTransport.Builder> stdio;
-    private final Consumer<CodexClient.Builder> client;
+    private final Supplier<CodexClient.Builder> client;
     private final SessionStore sessions;
     private final Clock clock;
     private final Duration interruptWait;
-    private final List<String> secrets;
 
     private AgentRunner(Builder b) {
-        this.stdio = b.stdio;
         this.client = b.client;
         this.sessions = b.sessions;
         this.clock = b.clock;
         this.interruptWait = b.interruptWait;
-        this.secrets = List.copyOf(b.secrets);
     }
 
     /**
@@ -130,17 +123,10 @@ public final class AgentRunner {
         long startNanos = System.nanoTime();
         RunTracker tracker = new RunTracker("run-" + RUNS.incrementAndGet(), run.budget().orElse(null));
         Path cwd = run.workingDirectory();
-        StdioTransport.Builder transportBuilder = StdioTransport.builder();
-        stdio.accept(transportBuilder);
-        transportBuilder.workingDirectory(cwd);
-        secrets.forEach(transportBuilder::redact);
-        StdioTransport transport = transportBuilder.build();
         CodexClient codex;
         try {
-            CodexClient.Builder b = CodexClient.builder();
-            client.accept(b);
-            b.transport(transport).approvals(run.approvals());
-            secrets.forEach(b::secret);
+            CodexClient.Builder b = Objects.requireNonNull(client.get(), "the client supplier returned null");
+            b.approvals(run.approvals());
             if (!run.tools().isEmpty()) {
                 b.experimentalApi(true);
                 run.tools().forEach(t -> b.tool(tracker.watch(t)));
@@ -148,16 +134,16 @@ public final class AgentRunner {
             codex = b.build();
         } catch (CodexException e) {
             throw new AgentRunException(FailurePhase.REQUEST, "codex could not be started: " + e.getMessage(), e,
-                    details(transport, tail(e, transport), tracker, null));
+                    details(tail(e, null), tracker, null));
         }
         tracker.attach(codex);
         String threadId = null;
         Optional<FailurePhase> failure = Optional.of(FailurePhase.REQUEST);
         try {
-            Opened opened = open(codex, transport, tracker, run, cwd);
+            Opened opened = open(codex, tracker, run, cwd);
             threadId = opened.thread.id();
             codex.publishEvent(new AgentRunEvent.Started(tracker.runId(), threadId, opened.resumed));
-            AgentResult<T> result = turn(codex, transport, tracker, run, opened, deadline);
+            AgentResult<T> result = turn(codex, tracker, run, opened, deadline);
             failure = Optional.empty();
             return result;
         } catch (AgentRunException e) {
@@ -183,7 +169,7 @@ public final class AgentRunner {
     private record Opened(CodexThread thread, boolean resumed) {
     }
 
-    private Opened open(CodexClient codex, StdioTransport transport, RunTracker tracker, AgentRun<?> run, Path cwd) {
+    private Opened open(CodexClient codex, RunTracker tracker, AgentRun<?> run, Path cwd) {
         String fingerprint = run.workspace().map(Workspace::fingerprint).orElse("");
         Map<String, JsonNode> config = new LinkedHashMap<>();
         if (!run.mcpServers().isEmpty()) {
@@ -223,13 +209,13 @@ public final class AgentRunner {
             return new Opened(thread, false);
         } catch (CodexException e) {
             throw new AgentRunException(FailurePhase.REQUEST, "the thread could not be started: " + e.getMessage(),
-                    e, details(transport, tail(e, transport), tracker, null));
+                    e, details(tail(e, codex), tracker, null));
         }
     }
 
     @SuppressWarnings("deprecation") // personality: codex marks it deprecated, yet still takes it
-    private <T> AgentResult<T> turn(CodexClient codex, StdioTransport transport, RunTracker tracker, AgentRun<T> run,
-                                    Opened opened, Instant deadline) {
+    private <T> AgentResult<T> turn(CodexClient codex, RunTracker tracker, AgentRun<T> run, Opened opened,
+                                    Instant deadline) {
         CodexThread thread = opened.thread;
         TurnStartParams.Builder params = thread.turnParams().input(List.of(Inputs.text(run.prompt())));
         ModelConfig model = run.model();
@@ -248,19 +234,19 @@ public final class AgentRunner {
             }
         } catch (CodexException e) {
             throw new AgentRunException(FailurePhase.REQUEST, "the turn could not be started: " + e.getMessage(), e,
-                    details(transport, tail(e, transport), tracker, thread.id()));
+                    details(tail(e, codex), tracker, thread.id()));
         }
         turn.onTokenUsage(tracker::onUsage);
         turn.onItemCompleted(tracker::onItem);
-        TurnResult result = awaitTurn(turn, transport, tracker, deadline, thread.id());
+        TurnResult result = awaitTurn(turn, codex, tracker, deadline, thread.id());
         if (result.status().equals(TurnStatus.FAILED)) {
-            throw TurnFailures.of(result.error(), transport.stderrTail(), tracker.usage(), tracker.reported(),
+            throw TurnFailures.of(result.error(), codex.serverStderrTail(), tracker.usage(), tracker.reported(),
                     thread.id());
         }
         if (!result.status().equals(TurnStatus.COMPLETED)) {
             throw new AgentRunException(FailurePhase.RESPONSE, "the turn ended " + result.status().asString()
                     + (result.stalled() ? " (codex stopped answering)" : "") + " before completing", null,
-                    details(transport, transport.stderrTail(), tracker, thread.id()));
+                    details(codex.serverStderrTail(), tracker, thread.id()));
         }
         Optional<T> output = Optional.empty();
         if (structured != null) {
@@ -269,7 +255,7 @@ public final class AgentRunner {
             } catch (CodexOutputParseException e) {
                 throw new AgentRunException(FailurePhase.RESPONSE, "the final message does not parse as "
                         + run.outputType().get().getName() + ": " + e.getMessage(), e,
-                        details(transport, transport.stderrTail(), tracker, thread.id()));
+                        details(codex.serverStderrTail(), tracker, thread.id()));
             }
         }
         return new AgentResult<>(thread.id(), opened.resumed, result.finalText(), output, tracker.usage(),
@@ -280,7 +266,7 @@ public final class AgentRunner {
      * Waits for the turn, the budget and the deadline, whichever ends first; a crossed budget or deadline (or a
      * tool that threw) interrupts the turn and waits for it at most the interrupt wait.
      */
-    private TurnResult awaitTurn(CodexTurn turn, StdioTransport transport, RunTracker tracker, Instant deadline,
+    private TurnResult awaitTurn(CodexTurn turn, CodexClient codex, RunTracker tracker, Instant deadline,
                                  String threadId) {
         CompletableFuture<TurnResult> result = turn.result();
         CompletableFuture<Object> first = CompletableFuture.anyOf(result, tracker.stop());
@@ -299,12 +285,12 @@ public final class AgentRunner {
             Thread.currentThread().interrupt();
             turn.interrupt();
             throw new AgentRunException(FailurePhase.RESPONSE, "the thread waiting for the run was interrupted", e,
-                    details(transport, transport.stderrTail(), tracker, threadId));
+                    details(codex.serverStderrTail(), tracker, threadId));
         } catch (ExecutionException e) {
             // Only the turn's future fails: the connection ended or the thread was let go of.
             throw new AgentRunException(FailurePhase.RESPONSE, "the turn could not complete: "
                     + e.getCause().getMessage(), e.getCause(),
-                    details(transport, tail(e.getCause(), transport), tracker, threadId));
+                    details(tail(e.getCause(), codex), tracker, threadId));
         }
         if (stop == null) {
             stop = tracker.stop().getNow(null);
@@ -325,21 +311,22 @@ public final class AgentRunner {
                 LOG.debug("run {}: the interrupted turn ended with {}", tracker.runId(), e.getCause().toString());
             }
         }
-        AgentRunException.Details details = details(transport, transport.stderrTail(), tracker, threadId);
+        AgentRunException.Details details = details(codex.serverStderrTail(), tracker, threadId);
         if (stop.phase() == FailurePhase.BUDGET) {
             throw new AgentBudgetExceededException(stop.limit(), stop.message(), null, stop.cause(), details);
         }
         throw new AgentRunException(stop.phase(), stop.message(), stop.cause(), details);
     }
 
-    private static String tail(Throwable e, StdioTransport transport) {
+    /** The stderr tail of a failure: the ended connection's own, else what the running server wrote. */
+    private static String tail(Throwable e, CodexClient codex) {
         if (e instanceof CodexTransportException te && !te.stderrTail().isEmpty()) {
             return te.stderrTail();
         }
-        return transport.stderrTail();
+        return codex == null ? "" : codex.serverStderrTail();
     }
 
-    private static AgentRunException.Details details(StdioTransport transport, String stderrTail,
+    private static AgentRunException.Details details(String stderrTail,
                                                      RunTracker tracker, String threadId) {
         return new AgentRunException.Details(Optional.empty(), Optional.empty(), stderrTail,
                 tracker.reported() ? Optional.of(tracker.usage()) : Optional.empty(),
@@ -348,38 +335,26 @@ public final class AgentRunner {
 
     /** Builds an {@link AgentRunner}. */
     public static final class Builder {
-        private Consumer<StdioTransport.Builder> stdio = s -> { };
-        private Consumer<CodexClient.Builder> client = c -> { };
+        private Supplier<CodexClient.Builder> client = CodexClient::builder;
         private SessionStore sessions = SessionStore.inMemory();
         private Clock clock = Clock.systemUTC();
         private Duration interruptWait = Duration.ofSeconds(10);
-        private final List<String> secrets = new ArrayList<>();
 
         private Builder() {
         }
 
         /**
-         * How the codex server of each run is spawned: executable, arguments, environment, {@code CODEX_HOME}.
-         * The working directory is the run's, whatever this sets.
+         * The client of each run, configured but not built: where codex comes from (the executable, its home, its
+         * environment, or another transport), timeouts, client info, login, secrets to mask, and the
+         * {@link CodexClient.Builder#eventListener event listener}, which also gets the
+         * {@link AgentRunEvent run events}. The run adds its dynamic tools and its approval policy and builds it;
+         * the thread's working directory is the run's. By default a client spawning {@code codex} from the PATH.
          *
-         * @param configure called with a fresh builder for each run
+         * @param builders called once per run for a fresh builder
          * @return this builder
          */
-        public Builder stdio(Consumer<StdioTransport.Builder> configure) {
-            this.stdio = Objects.requireNonNull(configure, "configure");
-            return this;
-        }
-
-        /**
-         * How the client of each run is configured: timeouts, the {@link CodexClient.Builder#eventListener event
-         * listener} (which also gets the {@link AgentRunEvent run events}), client info, login. The transport,
-         * the approval policy and the dynamic tools are the run's, whatever this sets.
-         *
-         * @param configure called with a fresh builder for each run
-         * @return this builder
-         */
-        public Builder client(Consumer<CodexClient.Builder> configure) {
-            this.client = Objects.requireNonNull(configure, "configure");
+        public Builder client(Supplier<CodexClient.Builder> builders) {
+            this.client = Objects.requireNonNull(builders, "builders");
             return this;
         }
 
@@ -418,17 +393,6 @@ public final class AgentRunner {
                 throw new IllegalArgumentException("the interrupt wait must be positive: " + wait);
             }
             this.interruptWait = wait;
-            return this;
-        }
-
-        /**
-         * A secret (an API key, a token in the environment) to mask in stderr tails and logs.
-         *
-         * @param secret the text to mask
-         * @return this builder
-         */
-        public Builder secret(String secret) {
-            secrets.add(Objects.requireNonNull(secret, "secret"));
             return this;
         }
 

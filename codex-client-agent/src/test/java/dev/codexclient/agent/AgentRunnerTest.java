@@ -33,8 +33,10 @@ class AgentRunnerTest {
         AtomicInteger spawned = new AtomicInteger();
         AgentRunner runner = AgentRunner.builder()
                 .clock(Clock.fixed(NOW, ZoneOffset.UTC))
-                .stdio(s -> spawned.incrementAndGet())
-                .client(c -> spawned.incrementAndGet())
+                .client(() -> {
+                    spawned.incrementAndGet();
+                    return dev.codexclient.CodexClient.builder();
+                })
                 .build();
         for (Instant deadline : List.of(NOW, NOW.minusSeconds(1))) {
             AgentRun<Void> run = AgentRun.builder("late").workingDirectory(tmp).deadline(deadline)
@@ -57,7 +59,7 @@ class AgentRunnerTest {
         Workspace ws = Workspace.builder().parentDirectory(tmp.resolve("ws")).allowedRoot(tmp)
                 .mount(HostMount.of(tmp.resolve("repo"), "repo")).build();
         ws.close();
-        AgentRunner runner = AgentRunner.builder().stdio(s -> {
+        AgentRunner runner = AgentRunner.builder().client(() -> {
             throw new AssertionError("nothing may be spawned");
         }).build();
         assertThatThrownBy(() -> runner.run(AgentRun.builder("x").workspace(ws).build()))

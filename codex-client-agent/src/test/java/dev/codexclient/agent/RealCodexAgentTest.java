@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.codexclient.ApprovalPolicy;
+import dev.codexclient.CodexClient;
 import dev.codexclient.DynamicTool;
 import dev.codexclient.ToolResult;
 import dev.codexclient.events.CodexEventListener;
@@ -49,12 +50,13 @@ class RealCodexAgentTest {
 
     private AgentRunner.Builder runner() {
         Path codex = CodexBinary.pinned();
+        // The client is spawned outside the workspace: the thread's directory is what codex works in.
         return AgentRunner.builder()
-                .stdio(s -> {
-                    s.executable(codex);
-                    model.applyEnvironment(s);
-                })
-                .client(c -> c.requestTimeout(Duration.ofSeconds(30))
+                .client(() -> CodexClient.builder()
+                        .codexBinary(codex)
+                        .workingDirectory(tmp)
+                        .stdio(model::applyEnvironment)
+                        .requestTimeout(Duration.ofSeconds(30))
                         .interruptGracePeriod(Duration.ofSeconds(10))
                         .eventListener(new CodexEventListener() {
                             @Override
