@@ -43,7 +43,8 @@ import java.util.function.Consumer;
  * and no link is ever created, so nothing written can land outside the workspace.
  *
  * <p>What is not covered: a host path swapped for a FIFO between the listing and the opening of a file (the JDK
- * cannot open without blocking); the mounts' host paths are expected to be trees the caller controls.
+ * cannot open without blocking), and hard links (a hard link is a regular file; telling one to a file outside the
+ * mount apart is not possible from its path); the mounts' host paths are expected to be trees the caller controls.
  */
 final class WorkspaceCopier {
     private static final int BUFFER = 64 * 1024;
@@ -209,6 +210,12 @@ final class WorkspaceCopier {
             throw new WorkspaceBudgetExceededException(state.mount, true, maxTotalBytes, totalBytes + size);
         }
         beforeRead.accept(source);
+        // A directory on the way swapped for a link since it was listed would lead out of the mount: the file's
+        // real path must still be inside (the last component is opened without following links).
+        if (!source.toRealPath().startsWith(state.realRoot)) {
+            throw new WorkspaceSecurityException(Reason.SYMLINK_ESCAPE,
+                    "the file " + rel + " in " + state.mount + " now lies outside the mount");
+        }
         MessageDigest content = sha256();
         try (SeekableByteChannel in = Files.newByteChannel(source,
                     Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS));

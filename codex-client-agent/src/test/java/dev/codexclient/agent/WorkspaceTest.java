@@ -267,6 +267,26 @@ class WorkspaceTest {
     }
 
     @Test
+    void aDirectorySwappedForALinkWhileCopyingIsRefused() throws IOException {
+        Path src = repo.resolve("src");
+        Path moved = host.resolve("moved-src");
+        Workspace.Builder b = builder().mount(HostMount.of(repo, "repo")).beforeRead(p -> {
+            if (p.equals(src.resolve("Main.java"))) {
+                try {
+                    // src was listed; now it is a link to a directory outside the mount with the same file in it.
+                    Files.move(src, moved);
+                    Files.createDirectories(host.resolve("outside"));
+                    Files.writeString(host.resolve("outside/Main.java"), "class Main {}\n");
+                    Files.createSymbolicLink(src, host.resolve("outside"));
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+        });
+        assertSecurity(b::build, Reason.SYMLINK_ESCAPE);
+    }
+
+    @Test
     void aFileThatShrinksWhileCopiedFailsTheWorkspace() {
         Path shrinking = repo.resolve("src/Main.java");
         Workspace.Builder b = builder().mount(HostMount.of(repo, "repo")).beforeRead(p -> {
