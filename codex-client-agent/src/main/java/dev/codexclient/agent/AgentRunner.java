@@ -66,6 +66,8 @@ import org.slf4j.LoggerFactory;
 public final class AgentRunner {
     private static final Logger LOG = LoggerFactory.getLogger(AgentRunner.class);
     private static final AtomicLong RUNS = new AtomicLong();
+    /** The longest wait for the events of an ended turn to reach the run (they are already received). */
+    private static final Duration DRAIN_WAIT = Duration.ofSeconds(5);
 
     private final Supplier<CodexClient.Builder> client;
     private final SessionStore sessions;
@@ -236,8 +238,7 @@ public final class AgentRunner {
             throw new AgentRunException(FailurePhase.REQUEST, "the turn could not be started: " + e.getMessage(), e,
                     details(tail(e, codex), tracker, thread.id()));
         }
-        turn.onTokenUsage(tracker::onUsage);
-        turn.onItemCompleted(tracker::onItem);
+        turn.onEvent(tracker::onEvent);
         TurnResult result = awaitTurn(turn, codex, tracker, deadline, thread.id());
         if (result.status().equals(TurnStatus.FAILED)) {
             throw TurnFailures.of(result.error(), codex.serverStderrTail(), tracker.usage(), tracker.reported(),
@@ -296,7 +297,9 @@ public final class AgentRunner {
             stop = tracker.stop().getNow(null);
         }
         if (stop == null) {
-            return result.join();
+            TurnResult done = result.join();
+            drain(tracker, result);
+            return done;
         }
         if (!result.isDone()) {
             turn.interrupt();
@@ -311,11 +314,31 @@ public final class AgentRunner {
                 LOG.debug("run {}: the interrupted turn ended with {}", tracker.runId(), e.getCause().toString());
             }
         }
+        drain(tracker, result);
         AgentRunException.Details details = details(codex.serverStderrTail(), tracker, threadId);
         if (stop.phase() == FailurePhase.BUDGET) {
             throw new AgentBudgetExceededException(stop.limit(), stop.message(), null, stop.cause(), details);
         }
         throw new AgentRunException(stop.phase(), stop.message(), stop.cause(), details);
+    }
+
+    /**
+     * Waits (boundedly) until the tracker has had every event of a turn that ended with {@code turn/completed}, so
+     * usage and invocations are complete; a turn that did not (stalled, still running, connection lost) has no
+     * such event to wait for.
+     */
+    private void drain(RunTracker tracker, CompletableFuture<TurnResult> result) {
+        TurnResult ended = result.isDone() && !result.isCompletedExceptionally() ? result.join() : null;
+        if (ended == null || ended.stalled()) {
+            return;
+        }
+        try {
+            tracker.sawEnd().get(Math.min(interruptWait.toMillis(), DRAIN_WAIT.toMillis()), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            LOG.debug("run {}: the turn ended without turn/completed reaching the run", tracker.runId());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** The stderr tail of a failure: the ended connection's own, else what the running server wrote. */

@@ -3,6 +3,7 @@ package dev.codexclient.agent;
 import dev.codexclient.CodexClient;
 import dev.codexclient.DynamicTool;
 import dev.codexclient.ToolResult;
+import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.ThreadItem;
 import dev.codexclient.protocol.ThreadTokenUsage;
 import java.util.ArrayList;
@@ -29,6 +30,7 @@ final class RunTracker {
     private final TokenBudget budget;
     private final List<ToolInvocation> invocations = new ArrayList<>();
     private final CompletableFuture<Stop> stop = new CompletableFuture<>();
+    private final CompletableFuture<Void> sawEnd = new CompletableFuture<>();
     private volatile CodexClient client;
     private TokenUsage baseline;
     private TokenUsage threadTotal;
@@ -48,6 +50,25 @@ final class RunTracker {
 
     CompletableFuture<Stop> stop() {
         return stop;
+    }
+
+    /**
+     * Completes when this tracker has seen {@code turn/completed}, and so every event before it. The turn's result
+     * can complete before a listener added late has had the events replayed: this is the barrier for that.
+     */
+    CompletableFuture<Void> sawEnd() {
+        return sawEnd;
+    }
+
+    /** One event of the turn, in wire order (replayed ones included). */
+    void onEvent(ServerNotification event) {
+        if (event instanceof ServerNotification.ThreadTokenUsageUpdated u && u.params() != null) {
+            onUsage(u.params().tokenUsage());
+        } else if (event instanceof ServerNotification.ItemCompleted i && i.params() != null) {
+            onItem(i.params().item());
+        } else if (event instanceof ServerNotification.TurnCompleted) {
+            sawEnd.complete(null);
+        }
     }
 
     /**
