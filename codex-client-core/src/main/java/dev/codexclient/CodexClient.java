@@ -95,6 +95,18 @@ public final class CodexClient implements AutoCloseable {
         return new CodexClientBuilder();
     }
 
+    /**
+     * Publishes an integration's event through this client's {@link CodexClientBuilder#eventListener listener}, after the
+     * events the client queued before it and on the same thread rules (see {@link CodexEventListener}). Does
+     * nothing when the client has no listener. Never blocks; works on a closed client too.
+     *
+     * @param event the event
+     */
+    public void publishEvent(dev.codexclient.events.ExtensionEvent event) {
+        Objects.requireNonNull(event, "event");
+        runtime.events().emit(l -> l.extensionEvent(event));
+    }
+
     /** {@return what the server reported about itself in its {@code initialize} result} */
     public ServerInfo serverInfo() {
         return runtime.serverInfo();
@@ -424,6 +436,16 @@ public final class CodexClient implements AutoCloseable {
             }
         }
         return List.copyOf(tree);
+    }
+
+    /**
+     * {@return the last lines the server this client spawned wrote to stderr, secrets masked} Empty when the
+     * connection is not to a spawned server (WebSocket, in memory) or the server wrote nothing. With a restart
+     * policy, the current server's. Lets an integration report what the server said when a turn failed while the
+     * server kept running; an ended connection's exception carries its own tail.
+     */
+    public String serverStderrTail() {
+        return runtime.serverStderrTail();
     }
 
     /**

@@ -134,7 +134,10 @@ public final class DynamicTool {
         return inputSchema;
     }
 
-    /** {@return what runs each call of the tool} */
+    /**
+     * {@return what runs each call of the tool} Lets an integration wrap a tool it is given (to time or observe its
+     * calls) in a new tool of the same name, schema and description, built with {@link #ofAsync}.
+     */
     public Implementation implementation() {
         return implementation;
     }

@@ -136,6 +136,15 @@ public interface CodexEventListener {
     }
 
     /**
+     * An integration built on the client published an event of its own (see {@link ExtensionEvent}); a listener
+     * checks the type of the ones it knows.
+     *
+     * @param event the integration's event
+     */
+    default void extensionEvent(ExtensionEvent event) {
+    }
+
+    /**
      * One listener that calls each of {@code listeners} in turn, isolating them from each other: one that throws
      * does not keep the next from being called.
      *

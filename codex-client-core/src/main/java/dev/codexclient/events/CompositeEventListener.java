@@ -96,4 +96,9 @@ final class CompositeEventListener implements CodexEventListener {
     public void recoveryGaveUp(RecoveryGaveUp event) {
         each(l -> l.recoveryGaveUp(event));
     }
+
+    @Override
+    public void extensionEvent(ExtensionEvent event) {
+        each(l -> l.extensionEvent(event));
+    }
 }

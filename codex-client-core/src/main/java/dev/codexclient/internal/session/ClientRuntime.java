@@ -33,6 +33,7 @@ import dev.codexclient.protocol.ThreadResumeResponse;
 import dev.codexclient.protocol.ThreadStartParams;
 import dev.codexclient.protocol.TurnStartParams;
 import dev.codexclient.protocol.TurnStartResponse;
+import dev.codexclient.transport.StdioTransport;
 import dev.codexclient.transport.Transport;
 import dev.codexclient.transport.TransportKind;
 import java.time.Duration;
@@ -497,6 +498,11 @@ public final class ClientRuntime {
     /** {@return whether the user closed the client (as opposed to the connection failing on its own)} */
     public boolean closeRequested() {
         return closed.get();
+    }
+
+    /** {@return the redacted tail of a spawned server's standard error; empty for other transports} */
+    public String serverStderrTail() {
+        return supervisor.transport() instanceof StdioTransport stdio ? stdio.stderrTail() : "";
     }
 
     /** {@return the server process of the moment, when the client runs it as a child} */

@@ -1,0 +1,40 @@
+package dev.codexclient.agent;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What a successful run produced.
+ *
+ * @param threadId    the thread the run used
+ * @param resumed     whether a stored thread was resumed (false: a new one was started)
+ * @param text        the final message's text
+ * @param output      the final message parsed into the run's output type; empty for a run without one
+ * @param usage       the tokens the run spent (every model call of its turn)
+ * @param threadUsage the thread's tokens in all, earlier runs on it included
+ * @param invocations the tools the model used, in the order they ended
+ * @param <T>         the output type
+ */
+public record AgentResult<T>(String threadId, boolean resumed, String text, Optional<T> output, TokenUsage usage,
+                             TokenUsage threadUsage, List<ToolInvocation> invocations) {
+    /**
+     * Checks every member is present and copies the list.
+     *
+     * @param threadId    the thread the run used
+     * @param resumed     whether a stored thread was resumed
+     * @param text        the final message's text
+     * @param output      the parsed output, when the run has an output type
+     * @param usage       the tokens the run spent
+     * @param threadUsage the thread's tokens in all
+     * @param invocations the tools the model used
+     */
+    public AgentResult {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(text, "text");
+        Objects.requireNonNull(output, "output");
+        Objects.requireNonNull(usage, "usage");
+        Objects.requireNonNull(threadUsage, "threadUsage");
+        invocations = List.copyOf(invocations);
+    }
+}

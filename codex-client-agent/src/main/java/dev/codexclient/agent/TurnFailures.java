@@ -1,0 +1,49 @@
+package dev.codexclient.agent;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.codexclient.protocol.CodexErrorInfo;
+import dev.codexclient.protocol.TurnError;
+import java.time.Duration;
+import java.util.Optional;
+
+/** The exception for a turn that ended {@code failed}, by its {@code codexErrorInfo}. One job: that mapping. */
+final class TurnFailures {
+    private TurnFailures() {
+    }
+
+    static AgentRunException of(Optional<TurnError> error, String stderrTail, TokenUsage usage, boolean reported,
+                                String threadId) {
+        Optional<CodexErrorInfo> info = error.map(TurnError::codexErrorInfo);
+        String message = "the turn failed: " + error.map(TurnError::message).orElse("codex gave no reason")
+                + info.map(i -> " (" + describe(i) + ")").orElse("");
+        AgentRunException.Details details = new AgentRunException.Details(info,
+                error.map(TurnError::additionalDetails), stderrTail,
+                reported ? Optional.of(usage) : Optional.empty(), Optional.of(threadId));
+        FailurePhase phase = info.map(FailurePhase::of).orElse(FailurePhase.RESPONSE);
+        if (phase == FailurePhase.BUDGET) {
+            Optional<JsonNode> cap = info.filter(CodexErrorInfo.Unrecognized.class::isInstance)
+                    .map(i -> ((CodexErrorInfo.Unrecognized) i).raw().get("modelCap"));
+            if (cap.isPresent()) {
+                JsonNode reset = cap.get().get("reset_after_seconds");
+                return new AgentBudgetExceededException(AgentBudgetExceededException.Limit.MODEL_CAP, message,
+                        reset != null && reset.canConvertToLong() ? Duration.ofSeconds(reset.asLong()) : null,
+                        null, details);
+            }
+            return new AgentBudgetExceededException(AgentBudgetExceededException.Limit.USAGE_LIMIT, message, null,
+                    null, details);
+        }
+        return new AgentRunException(phase, message, null, details);
+    }
+
+    private static String describe(CodexErrorInfo info) {
+        if (info instanceof CodexErrorInfo.Simple s) {
+            return s.asString();
+        }
+        if (info instanceof CodexErrorInfo.Unrecognized u) {
+            // Only its name: the value may hold anything the server sent.
+            return u.raw() != null && u.raw().isObject() && u.raw().fieldNames().hasNext()
+                    ? u.raw().fieldNames().next() : "unrecognized";
+        }
+        return info.getClass().getSimpleName();
+    }
+}

@@ -1,0 +1,84 @@
+package dev.codexclient.it;
+
+import static dev.codexclient.it.ClientTestSupport.inMemory;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.codexclient.CodexClient;
+import dev.codexclient.events.CodexEventListener;
+import dev.codexclient.events.ConnectionClosed;
+import dev.codexclient.events.ConnectionOpened;
+import dev.codexclient.events.ExtensionEvent;
+import dev.codexclient.testkit.FakeCodexAppServer;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * An integration's events reach the client's one listener through {@link CodexClient#publishEvent}, in order with
+ * the client's own events, through a composite listener too, and a client without a listener takes them quietly.
+ */
+@Timeout(30)
+class ExtensionEventTest {
+    private final FakeCodexAppServer fake = new FakeCodexAppServer();
+
+    @AfterEach
+    void closeFake() {
+        fake.close();
+    }
+
+    record Marked(String name) implements ExtensionEvent {
+        @Override
+        public String source() {
+            return "test";
+        }
+    }
+
+    @Test
+    void publishedEventsReachTheListenerInOrderWithTheClientsOwn() throws Exception {
+        List<String> seen = new CopyOnWriteArrayList<>();
+        CountDownLatch closed = new CountDownLatch(1);
+        CodexEventListener recorder = new CodexEventListener() {
+            @Override
+            public void connectionOpened(ConnectionOpened event) {
+                seen.add("opened");
+            }
+
+            @Override
+            public void connectionClosed(ConnectionClosed event) {
+                seen.add("closed");
+                closed.countDown();
+            }
+
+            @Override
+            public void extensionEvent(ExtensionEvent event) {
+                seen.add(event.source() + ":" + ((Marked) event).name());
+            }
+        };
+        List<String> second = new CopyOnWriteArrayList<>();
+        CodexEventListener other = new CodexEventListener() {
+            @Override
+            public void extensionEvent(ExtensionEvent event) {
+                second.add(((Marked) event).name());
+            }
+        };
+        CodexClient client = inMemory(fake).eventListener(CodexEventListener.composite(recorder, other)).build();
+        client.publishEvent(new Marked("one"));
+        client.publishEvent(new Marked("two"));
+        client.close();
+        assertThat(closed.await(10, TimeUnit.SECONDS)).isTrue();
+        client.publishEvent(new Marked("after close"));
+        assertThat(seen).startsWith("opened", "test:one", "test:two").contains("closed", "test:after close");
+        assertThat(second).containsExactly("one", "two", "after close");
+    }
+
+    @Test
+    void aClientWithoutAListenerIgnoresThem() {
+        try (CodexClient client = inMemory(fake).build()) {
+            client.publishEvent(new Marked("nobody"));
+        }
+    }
+}
