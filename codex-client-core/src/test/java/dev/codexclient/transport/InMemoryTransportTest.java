@@ -127,7 +127,13 @@ class InMemoryTransportTest {
         pair.client().start(client);
         pair.server().start(new MessageSink() {
             @Override
-            public void onMessage(byte[] message) {
+            public void onMessages(MessageBuffer messages) {
+                for (int i = 0; i < messages.count(); i++) {
+                    onMessage(messages.copy(i));
+                }
+            }
+
+            void onMessage(byte[] message) {
                 serverGotOne.countDown();
                 pair.server().close();
             }
