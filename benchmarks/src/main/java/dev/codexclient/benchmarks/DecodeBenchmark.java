@@ -45,8 +45,12 @@ import org.openjdk.jmh.infra.Blackhole;
 @OutputTimeUnit(TimeUnit.SECONDS)
 public class DecodeBenchmark {
 
-    /** {@code mix}: the recorded real session's notifications; {@code delta}: agent-message deltas only. */
-    @Param({"mix", "delta"})
+    /**
+     * {@code mix}: the notifications of the real session recorded over every scenario ({@link RecordSession});
+     * {@code mix110}: those of the earlier three-turn recording, kept for comparison; {@code delta}: agent-message
+     * deltas only.
+     */
+    @Param({"mix", "mix110", "delta"})
     public String dataset;
 
     /** The stream transports' read buffer size: the most one read hands over. */
@@ -102,6 +106,9 @@ public class DecodeBenchmark {
     public static List<byte[]> dataset(String name) throws IOException {
         Recording recording = Recording.load();
         if (name.equals("mix")) {
+            return Recording.load(Recording.SCENARIOS).notifications();
+        }
+        if (name.equals("mix110")) {
             return recording.notifications();
         }
         Path file = Files.createTempFile("bench-deltas", ".jsonl");
