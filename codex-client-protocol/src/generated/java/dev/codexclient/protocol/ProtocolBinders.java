@@ -21,7 +21,15 @@ public final class ProtocolBinders {
      * @return its binder, or {@code null} when {@code type} is not a root type of the protocol
      */
     public static JsonDeserializer<?> rootBinder(Class<?> type) {
-        switch (type.getName()) {
+        return (JsonDeserializer<?>) newBinder(type.getName());
+    }
+
+    /**
+     * Typed {@code Object}: a method returning a binder's supertype would make the class verifier load every
+     * binder named here to check it, when this class is first used.
+     */
+    private static Object newBinder(String name) {
+        switch (name) {
             case "dev.codexclient.protocol.AccountSessionsResponse": return new AccountSessionsResponseJson();
             case "dev.codexclient.protocol.AccountSessionsSwitchResponse": return new AccountSessionsSwitchResponseJson();
             case "dev.codexclient.protocol.AppsInstalledResponse": return new AppsInstalledResponseJson();

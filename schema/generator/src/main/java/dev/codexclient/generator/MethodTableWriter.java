@@ -157,7 +157,7 @@ final class MethodTableWriter {
         for (MethodDecl d : clientRequests) {
             roots.add(d.responseType());
         }
-        CodeBlock.Builder cases = CodeBlock.builder().beginControlFlow("switch (type.getName())");
+        CodeBlock.Builder cases = CodeBlock.builder().beginControlFlow("switch (name)");
         for (String root : roots) {
             cases.addStatement("case $S: return new $T()", types.named(root).canonicalName(), types.binder(root));
         }
@@ -180,6 +180,16 @@ final class MethodTableWriter {
                         .returns(ParameterizedTypeName.get(deserializer, WildcardTypeName.subtypeOf(Object.class)))
                         .addParameter(ParameterizedTypeName.get(ClassName.get(Class.class),
                                 WildcardTypeName.subtypeOf(Object.class)), "type")
+                        .addStatement("return ($T) newBinder(type.getName())",
+                                ParameterizedTypeName.get(deserializer, WildcardTypeName.subtypeOf(Object.class)))
+                        .build())
+                .addMethod(MethodSpec.methodBuilder("newBinder")
+                        .addJavadoc("Typed {@code Object}: a method returning a binder's supertype would make the "
+                                + "class verifier load every\nbinder named here to check it, when this class is "
+                                + "first used.\n")
+                        .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+                        .returns(Object.class)
+                        .addParameter(String.class, "name")
                         .addCode(cases.build())
                         .build())
                 .build();
