@@ -3,6 +3,7 @@ package dev.codexclient.benchmarks;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.codexclient.transport.MessageBuffer;
 import dev.codexclient.transport.MessageSink;
 import dev.codexclient.transport.Transport;
 import dev.codexclient.transport.TransportTermination;
@@ -60,17 +61,25 @@ public final class CannedServer implements Transport {
                 if (next == STOP) {
                     return;
                 }
-                sink.onMessage(next);
+                sink.onMessages(MessageBuffer.of(next));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
     }
 
+    /** Sends server messages to the client in one buffer, as a transport hands over the lines of one read. */
+    public void injectAll(MessageBuffer messages) {
+        if (!inline) {
+            throw new IllegalStateException("buffers are injected inline only");
+        }
+        sink.onMessages(messages);
+    }
+
     /** Sends a server message to the client. */
     public void inject(byte[] message) {
         if (inline) {
-            sink.onMessage(message);
+            sink.onMessages(MessageBuffer.of(message));
         } else {
             toClient.add(message);
         }

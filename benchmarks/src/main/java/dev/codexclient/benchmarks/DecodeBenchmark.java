@@ -7,6 +7,7 @@ import dev.codexclient.internal.rpc.JsonWireCodec;
 import dev.codexclient.internal.rpc.ResultTypes;
 import dev.codexclient.protocol.ProtocolJson;
 import dev.codexclient.protocol.ServerNotification;
+import dev.codexclient.transport.MessageBuffer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,8 +31,11 @@ import org.openjdk.jmh.infra.Blackhole;
  *
  * <p>{@code sdkDecoder} is the counterpart of {@code readTree}: the codec the client runs on its reader thread
  * turns each line into its typed {@link ServerNotification} variant together with the thread and turn it routes
- * by, through the one decode path every message takes. {@code sdkClient} feeds each line to a real
- * {@link CodexClient} exactly as its transport would ({@code MessageSink#onMessage}), so it measures everything a
+ * by, through the one decode path every message takes, over the data set cut into read buffers of whole lines
+ * ({@value #READ_BYTES} bytes at most, the stream transports' read size) as a transport hands them over;
+ * {@code sdkDecoderPerLine} decodes each line alone (a parser and a deserialization context per line, as before
+ * buffers). {@code sdkClient} feeds the same buffers to a real
+ * {@link CodexClient} exactly as its transport would ({@code MessageSink#onMessages}), so it measures everything a
  * notification costs in the SDK: that decode, the hand-off to the thread's lane and the call of a listener; the
  * executor runs lanes inline so the whole path happens on the benchmark thread. One benchmark operation is one pass
  * over the data set.
@@ -41,11 +45,19 @@ import org.openjdk.jmh.infra.Blackhole;
 @OutputTimeUnit(TimeUnit.SECONDS)
 public class DecodeBenchmark {
 
-    /** {@code mix}: the recorded real session's notifications; {@code delta}: agent-message deltas only. */
-    @Param({"mix", "delta"})
+    /**
+     * {@code mix}: the notifications of the real session recorded over every scenario ({@link RecordSession});
+     * {@code mix110}: those of the earlier three-turn recording, kept for comparison; {@code delta}: agent-message
+     * deltas only.
+     */
+    @Param({"mix", "mix110", "delta"})
     public String dataset;
 
+    /** The stream transports' read buffer size: the most one read hands over. */
+    static final int READ_BYTES = 64 * 1024;
+
     private List<byte[]> messages;
+    private List<MessageBuffer> buffers;
     private ObjectMapper mapper;
     private JsonWireCodec codec;
     private CannedServer server;
@@ -57,6 +69,7 @@ public class DecodeBenchmark {
     @Setup(Level.Trial)
     public void setUp() throws IOException {
         messages = dataset(dataset);
+        buffers = buffers(messages);
         mapper = ProtocolJson.mapper();
         codec = new JsonWireCodec(mapper);
         for (byte[] m : messages) {
@@ -93,6 +106,9 @@ public class DecodeBenchmark {
     public static List<byte[]> dataset(String name) throws IOException {
         Recording recording = Recording.load();
         if (name.equals("mix")) {
+            return Recording.load(Recording.SCENARIOS).notifications();
+        }
+        if (name.equals("mix110")) {
             return recording.notifications();
         }
         Path file = Files.createTempFile("bench-deltas", ".jsonl");
@@ -106,6 +122,26 @@ public class DecodeBenchmark {
         } finally {
             Files.deleteIfExists(file);
         }
+    }
+
+    /** The messages cut into read buffers: as many whole lines as fit in {@link #READ_BYTES}, in order. */
+    static List<MessageBuffer> buffers(List<byte[]> messages) {
+        List<MessageBuffer> out = new ArrayList<>();
+        MessageBuffer current = new MessageBuffer();
+        int used = 0;
+        for (byte[] m : messages) {
+            if (used > 0 && used + m.length + 1 > READ_BYTES) {
+                out.add(current);
+                current = new MessageBuffer();
+                used = 0;
+            }
+            current.add(m, 0, m.length);
+            used += m.length + 1;
+        }
+        if (!current.isEmpty()) {
+            out.add(current);
+        }
+        return out;
     }
 
     @Benchmark
@@ -154,8 +190,38 @@ public class DecodeBenchmark {
         }
     }
 
+    /**
+     * The floor on one parser per read buffer: {@link #jacksonTokensAndValues} over the buffers the typed decode
+     * reads, every line a root value of one parser.
+     */
+    @Benchmark
+    public void jacksonTokensAndValuesPerBuffer(Blackhole bh) throws IOException {
+        for (MessageBuffer b : buffers) {
+            int from = b.start(0);
+            try (com.fasterxml.jackson.core.JsonParser p = mapper.getFactory().createParser(b.array(), from,
+                    b.end(b.count() - 1) - from)) {
+                com.fasterxml.jackson.core.JsonToken t;
+                while ((t = p.nextToken()) != null) {
+                    switch (t) {
+                        case FIELD_NAME -> bh.consume(p.currentName());
+                        case VALUE_STRING -> bh.consume(p.getText());
+                        case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> bh.consume(p.getNumberValue());
+                        default -> bh.consume(t);
+                    }
+                }
+            }
+        }
+    }
+
     @Benchmark
     public void sdkDecoder(Blackhole bh) {
+        for (MessageBuffer b : buffers) {
+            codec.decode(b, ResultTypes.NONE, (in, buffer, index) -> bh.consume(in));
+        }
+    }
+
+    @Benchmark
+    public void sdkDecoderPerLine(Blackhole bh) {
         for (byte[] m : messages) {
             bh.consume(codec.decode(m, ResultTypes.NONE));
         }
@@ -164,8 +230,8 @@ public class DecodeBenchmark {
     @Benchmark
     public void sdkClient(Blackhole bh) {
         usedSdk = true;
-        for (byte[] m : messages) {
-            server.inject(m);
+        for (MessageBuffer b : buffers) {
+            server.injectAll(b);
         }
         bh.consume(last);
     }

@@ -14,11 +14,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The session recorded from the real codex 0.169.0 (a copy of the protocol module's real-traffic fixture): the
- * messages the server sent, as the exact JSON bytes a client reads.
+ * A session recorded from the real codex 0.169.0: the messages the server sent, as the JSON bytes a client reads.
+ * {@link #load()} is the three-turn session of the protocol module's real-traffic fixture (a copy);
+ * {@link #load(String)} of {@link #SCENARIOS} the larger one {@link RecordSession} writes.
  */
 public final class Recording {
     static final String RESOURCE = "/real-traffic/codex-0.169.0.jsonl";
+    /** The larger recording of {@link RecordSession}: every scenario, several thousand notifications. */
+    static final String SCENARIOS = "/real-traffic/codex-0.169.0-scenarios.jsonl";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final List<JsonNode> received;
@@ -29,9 +32,14 @@ public final class Recording {
 
     /** Loads the recording from the class path. */
     public static Recording load() {
-        try (InputStream in = Recording.class.getResourceAsStream(RESOURCE)) {
+        return load(RESOURCE);
+    }
+
+    /** Loads a recording in the {@code WireRecorder} format from the class path. */
+    public static Recording load(String resource) {
+        try (InputStream in = Recording.class.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new IllegalStateException("missing resource " + RESOURCE);
+                throw new IllegalStateException("missing resource " + resource);
             }
             List<JsonNode> received = new ArrayList<>();
             BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));

@@ -51,6 +51,8 @@ public final class InMemoryTransport implements Transport {
     private final String name;
     /** Messages (byte[]) and at most one termination, in delivery order. */
     private final LinkedBlockingDeque<Object> inbox = new LinkedBlockingDeque<>();
+    /** The reader thread's buffer of the messages it hands over together. */
+    private final MessageBuffer batch = new MessageBuffer();
     private final Object lock = new Object();
     private InMemoryTransport peer;
     private GuardedSink sink;
@@ -200,7 +202,15 @@ public final class InMemoryTransport implements Transport {
                     sink.deliverClosed((TransportTermination) next);
                     return;
                 }
-                sink.onMessage((byte[]) next);
+                // The messages already queued behind this one go with it, in one buffer.
+                batch.clear();
+                byte[] message = (byte[]) next;
+                batch.add(message, 0, message.length);
+                while (inbox.peekFirst() instanceof byte[] more) {
+                    inbox.pollFirst();
+                    batch.add(more, 0, more.length);
+                }
+                sink.onMessages(batch);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

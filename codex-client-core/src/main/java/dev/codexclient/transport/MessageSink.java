@@ -1,7 +1,5 @@
 package dev.codexclient.transport;
 
-import java.util.List;
-
 /**
  * Receives what a {@link Transport} reads. A transport calls these methods from a single thread, in wire order,
  * and never concurrently; an implementation must return quickly and must not throw.
@@ -9,26 +7,13 @@ import java.util.List;
 public interface MessageSink {
 
     /**
-     * One complete message: the UTF-8 bytes of one JSON text, without the line terminator. The array is owned by
-     * the sink from now on.
+     * Complete messages read together, in wire order: every line one read of a stream completed, or the frames a
+     * message transport has at hand. The buffer and its array are only valid during the call (the transport reuses
+     * them); a sink that keeps a message copies it with {@link MessageBuffer#copy(int)}.
      *
-     * @param message the message's bytes; the transport does not touch the array again
+     * @param messages one or more messages, in wire order
      */
-    void onMessage(byte[] message);
-
-    /**
-     * Several complete messages read together, in wire order (typically what one read of a stream completed). A
-     * transport may call this instead of {@link #onMessage} once per message; a sink may then hand the batch on in
-     * one step (the client's dispatcher wakes a delivery thread once per batch rather than once per message). The
-     * list is only valid during the call; the arrays in it are owned by the sink.
-     *
-     * @param messages the messages, in wire order; the default hands each to {@link #onMessage(byte[])}
-     */
-    default void onMessages(List<byte[]> messages) {
-        for (byte[] message : messages) {
-            onMessage(message);
-        }
-    }
+    void onMessages(MessageBuffer messages);
 
     /**
      * A message longer than the transport's cap was read and discarded (drained, not buffered). The connection

@@ -127,7 +127,13 @@ class InMemoryTransportTest {
         pair.client().start(client);
         pair.server().start(new MessageSink() {
             @Override
-            public void onMessage(byte[] message) {
+            public void onMessages(MessageBuffer messages) {
+                for (int i = 0; i < messages.count(); i++) {
+                    onMessage(messages.copy(i));
+                }
+            }
+
+            void onMessage(byte[] message) {
                 serverGotOne.countDown();
                 pair.server().close();
             }
@@ -192,5 +198,34 @@ class InMemoryTransportTest {
         }
         assertThat(StdioTransportTest.codexThreads()).isSubsetOf(before);
         assertThat(InMemoryTransport.pair().client().describe()).contains("client");
+    }
+
+    @Test
+    void messagesQueuedTogetherArriveInOneBufferInOrder() throws Exception {
+        InMemoryTransport.Pair pair = InMemoryTransport.pair();
+        pair.server().start(new RecordingSink());
+        for (int n = 0; n < 3; n++) {
+            pair.server().send(("{\"n\":" + n + "}").getBytes(StandardCharsets.UTF_8));
+        }
+        List<List<String>> buffers = new java.util.concurrent.CopyOnWriteArrayList<>();
+        CountDownLatch closed = new CountDownLatch(1);
+        pair.client().start(new MessageSink() {
+            @Override
+            public void onMessages(MessageBuffer messages) {
+                List<String> texts = new ArrayList<>();
+                for (int i = 0; i < messages.count(); i++) {
+                    texts.add(messages.text(i));
+                }
+                buffers.add(texts);
+            }
+
+            @Override
+            public void onClosed(TransportTermination termination) {
+                closed.countDown();
+            }
+        });
+        pair.server().close();
+        assertThat(closed.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+        assertThat(buffers).containsExactly(List.of("{\"n\":0}", "{\"n\":1}", "{\"n\":2}"));
     }
 }

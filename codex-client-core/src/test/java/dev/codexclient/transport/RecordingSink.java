@@ -24,7 +24,13 @@ public final class RecordingSink implements MessageSink {
     private final Object signal = new Object();
 
     @Override
-    public void onMessage(byte[] message) {
+    public void onMessages(MessageBuffer messages) {
+        for (int i = 0; i < messages.count(); i++) {
+            onMessage(messages.copy(i));
+        }
+    }
+
+    void onMessage(byte[] message) {
         threads.add(Thread.currentThread().getName());
         messages.add(message);
         synchronized (signal) {

@@ -380,8 +380,8 @@ class StdioTransportTest {
         RecordingSink recorder = new RecordingSink();
         t.start(new MessageSink() {
             @Override
-            public void onMessage(byte[] message) {
-                recorder.onMessage(message);
+            public void onMessages(MessageBuffer messages) {
+                recorder.onMessages(messages);
                 t.close();
             }
 
@@ -402,8 +402,8 @@ class StdioTransportTest {
         RecordingSink recorder = new RecordingSink();
         t.start(new MessageSink() {
             @Override
-            public void onMessage(byte[] message) {
-                recorder.onMessage(message);
+            public void onMessages(MessageBuffer messages) {
+                recorder.onMessages(messages);
                 throw new IllegalStateException("sink bug (expected by the test)");
             }
 

@@ -585,8 +585,8 @@ class UnixSocketTransportTest {
             RecordingSink sink = new RecordingSink();
             MessageSink closingSink = new MessageSink() {
                 @Override
-                public void onMessage(byte[] message) {
-                    sink.onMessage(message);
+                public void onMessages(MessageBuffer messages) {
+                    sink.onMessages(messages);
                     transport.close();
                 }
 

@@ -3,6 +3,7 @@ package dev.codexclient.testkit;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.codexclient.testkit.internal.fake.Json;
+import dev.codexclient.transport.MessageBuffer;
 import dev.codexclient.transport.MessageSink;
 import dev.codexclient.transport.Transport;
 import dev.codexclient.transport.TransportTermination;
@@ -74,9 +75,11 @@ public final class WireRecorder implements Transport {
         Objects.requireNonNull(sink, "sink");
         delegate.start(new MessageSink() {
             @Override
-            public void onMessage(byte[] message) {
-                record("received", message);
-                sink.onMessage(message);
+            public void onMessages(MessageBuffer messages) {
+                for (int i = 0; i < messages.count(); i++) {
+                    record("received", messages.copy(i));
+                }
+                sink.onMessages(messages);
             }
 
             @Override

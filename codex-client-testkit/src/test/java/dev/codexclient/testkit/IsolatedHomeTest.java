@@ -2,6 +2,7 @@ package dev.codexclient.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.codexclient.transport.MessageBuffer;
 import dev.codexclient.transport.MessageSink;
 import dev.codexclient.transport.StdioTransport;
 import dev.codexclient.transport.TransportTermination;
@@ -51,7 +52,13 @@ class IsolatedHomeTest {
             try {
                 transport.start(new MessageSink() {
                     @Override
-                    public void onMessage(byte[] message) {
+                    public void onMessages(MessageBuffer messages) {
+                        for (int i = 0; i < messages.count(); i++) {
+                            onMessage(messages.copy(i));
+                        }
+                    }
+
+                    void onMessage(byte[] message) {
                         line.complete(new String(message, StandardCharsets.UTF_8));
                     }
 

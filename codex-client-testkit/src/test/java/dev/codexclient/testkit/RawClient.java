@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.codexclient.testkit.internal.fake.Json;
 import dev.codexclient.testkit.internal.fake.LineSplitter;
+import dev.codexclient.transport.MessageBuffer;
 import dev.codexclient.transport.MessageSink;
 import dev.codexclient.transport.Transport;
 import dev.codexclient.transport.TransportTermination;
@@ -51,7 +52,13 @@ final class RawClient implements AutoCloseable {
         RawClient client = new RawClient(fake.connectInMemory(), null);
         client.transport.start(new MessageSink() {
             @Override
-            public void onMessage(byte[] message) {
+            public void onMessages(MessageBuffer messages) {
+                for (int i = 0; i < messages.count(); i++) {
+                    onMessage(messages.copy(i));
+                }
+            }
+
+            void onMessage(byte[] message) {
                 client.add(parse(message));
             }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.codexclient.testkit.internal.fake.Json;
+import dev.codexclient.transport.MessageBuffer;
 import dev.codexclient.transport.MessageSink;
 import dev.codexclient.transport.Transport;
 import dev.codexclient.transport.TransportTermination;
@@ -33,7 +34,13 @@ class ReplayTest {
             List<JsonNode> inbox = new CopyOnWriteArrayList<>();
             recorder.start(new MessageSink() {
                 @Override
-                public void onMessage(byte[] message) {
+                public void onMessages(MessageBuffer messages) {
+                    for (int i = 0; i < messages.count(); i++) {
+                        onMessage(messages.copy(i));
+                    }
+                }
+
+                void onMessage(byte[] message) {
                     JsonNode node = Json.parseUnchecked(new String(message, StandardCharsets.UTF_8));
                     inbox.add(node);
                     if (node.path("method").asText().equals("item/commandExecution/requestApproval")) {

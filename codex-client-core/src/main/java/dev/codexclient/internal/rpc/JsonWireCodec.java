@@ -1,14 +1,21 @@
 package dev.codexclient.internal.rpc;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationConfig;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.deser.DefaultDeserializationContext;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.codexclient.protocol.ProtocolBinders;
 import dev.codexclient.protocol.RequestId;
 import dev.codexclient.protocol.ServerNotification;
+import dev.codexclient.transport.MessageBuffer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.Map;
@@ -40,27 +47,95 @@ public final class JsonWireCodec implements WireCodec {
     private static final String RESOLVED = "serverRequest/resolved";
 
     private final ObjectMapper mapper;
-    private final ObjectReader notifications;
+    private final JsonFactory factory;
+    private final DefaultDeserializationContext contexts;
+    private final DeserializationConfig config;
+    /** The generated binder of the notification union, taken from the generated table rather than looked up. */
+    private final JsonDeserializer<ServerNotification> notifications;
+    private final Map<Class<?>, JsonDeserializer<Object>> binders = new ConcurrentHashMap<>();
     private final Map<Class<?>, ObjectReader> resultReaders = new ConcurrentHashMap<>();
     /** Methods whose notifications did not match the schema, each warned about once (bounded by the schema). */
     private final Set<String> mismatched = ConcurrentHashMap.newKeySet();
 
     public JsonWireCodec(ObjectMapper mapper) {
         this.mapper = mapper;
-        this.notifications = mapper.readerFor(ServerNotification.class);
+        this.factory = mapper.getFactory();
+        this.contexts = (DefaultDeserializationContext) mapper.getDeserializationContext();
+        this.config = mapper.getDeserializationConfig();
+        @SuppressWarnings("unchecked")
+        JsonDeserializer<ServerNotification> binder =
+                (JsonDeserializer<ServerNotification>) ProtocolBinders.rootBinder(ServerNotification.class);
+        this.notifications = binder;
     }
 
     // ------------------------------------------------------------------------------------------------ decoding
 
+    /**
+     * Reads the messages of a buffer with one parser and one deserialization context: a parser costs more to set
+     * up than a short message takes to read. The parser reads the lines as successive root values; each value
+     * must start and end on its own line. A line that does not read as its first member promised (not JSON, two
+     * values, a value that runs on into the next line, members in another order) is read alone, exactly as
+     * {@link #decode(byte[], ResultTypes)} reads it, and a new parser resumes at the line after it: a bad line
+     * costs its own line and one parser, never its neighbours.
+     */
+    @Override
+    public void decode(MessageBuffer messages, ResultTypes results, Decoded out) {
+        int next = 0;
+        while (next < messages.count()) {
+            next = decodeFrom(messages, next, results, out);
+        }
+    }
+
+    /** Reads from line {@code first} on with one parser; returns the index of the first line not yet read. */
+    private int decodeFrom(MessageBuffer messages, int first, ResultTypes results, Decoded out) {
+        byte[] bytes = messages.array();
+        int count = messages.count();
+        int base = messages.start(first);
+        int i = first;
+        try (JsonParser p = factory.createParser(bytes, base, messages.end(count - 1) - base)) {
+            DeserializationContext c = context(p);
+            for (; i < count; i++) {
+                Incoming in = null;
+                int start = messages.start(i);
+                int end = messages.end(i);
+                try {
+                    if (p.nextToken() == JsonToken.START_OBJECT && base + offset(p) >= start
+                            && p.nextToken() == JsonToken.FIELD_NAME) {
+                        in = firstMember(p, c, end - start, results);
+                        if (in != null && base + offset(p) >= end) {
+                            in = null; // it ran on into the next line: a line is one message
+                        }
+                    }
+                } catch (IOException | RuntimeException notAsWritten) {
+                    // Read alone below; the parser is past the error, so a new one resumes at the next line.
+                }
+                if (in == null) {
+                    out.accept(decode(bytes, start, end - start, results), messages, i);
+                    return i + 1;
+                }
+                out.accept(in, messages, i);
+            }
+        } catch (IOException closing) {
+            // Closing a parser over an array does not fail.
+        }
+        return count;
+    }
+
+    /** The byte offset of the parser's current token, from where the parser started. */
+    private static long offset(JsonParser p) {
+        return p.currentTokenLocation().getByteOffset();
+    }
+
     @Override
     public Incoming decode(byte[] line, ResultTypes results) {
-        try (JsonParser p = mapper.getFactory().createParser(line)) {
+        return decode(line, 0, line.length, results);
+    }
+
+    /** Reads one line, {@code length} bytes of {@code bytes} from {@code offset}. */
+    private Incoming decode(byte[] bytes, int offset, int length, ResultTypes results) {
+        try (JsonParser p = factory.createParser(bytes, offset, length)) {
             if (p.nextToken() == JsonToken.START_OBJECT && p.nextToken() == JsonToken.FIELD_NAME) {
-                Incoming in = switch (p.currentName()) {
-                    case "method" -> methodFirst(p, line);
-                    case "id" -> idFirst(p, results);
-                    default -> null;
-                };
+                Incoming in = firstMember(p, context(p), length, results);
                 if (in != null) {
                     return in;
                 }
@@ -68,19 +143,37 @@ public final class JsonWireCodec implements WireCodec {
         } catch (IOException | RuntimeException notAsWritten) {
             // Not JSON, or not what its first member promised: the tree says what it is.
         }
-        return fromTree(line, results);
+        return fromTree(bytes, offset, length, results);
+    }
+
+    /** The message from its first member, where the parser stands; null to read the line as a tree. */
+    private Incoming firstMember(JsonParser p, DeserializationContext c, int size, ResultTypes results)
+            throws IOException {
+        return switch (p.currentName()) {
+            case "method" -> methodFirst(p, c, size);
+            case "id" -> idFirst(p, c, results);
+            default -> null;
+        };
+    }
+
+    /**
+     * A deserialization context for one parser, as an {@link ObjectReader} makes one per message; shared by every
+     * message the parser reads, as Jackson's own {@code MappingIterator} shares one.
+     */
+    private DeserializationContext context(JsonParser p) {
+        return contexts.createInstance(config, p, mapper.getInjectableValues());
     }
 
     /** A message whose first member is {@code method}: a notification; null to read the line as a tree. */
-    private Incoming methodFirst(JsonParser p, byte[] line) throws IOException {
+    private Incoming methodFirst(JsonParser p, DeserializationContext c, int size) throws IOException {
         // The binder starts at the method's name, so the method is read once.
-        ServerNotification n = notifications.readValue(p);
+        ServerNotification n = notifications.deserialize(p, c);
         if (n == null || n.method() == null
                 || (n instanceof ServerNotification.Unrecognized u && u.raw().hasNonNull("id"))) {
             // Not a notification at all, or an unknown method with an id: a server request from a newer server.
             return null;
         }
-        return notification(n, line.length);
+        return notification(n, size);
     }
 
     /**
@@ -118,7 +211,7 @@ public final class JsonWireCodec implements WireCodec {
      * A message whose first member is {@code id}: a response, bound as it is read, or a server request; null to read
      * the line as a tree.
      */
-    private Incoming idFirst(JsonParser p, ResultTypes results) throws IOException {
+    private Incoming idFirst(JsonParser p, DeserializationContext c, ResultTypes results) throws IOException {
         JsonToken value = p.nextToken();
         RequestId id;
         if (value == JsonToken.VALUE_STRING) {
@@ -139,7 +232,7 @@ public final class JsonWireCodec implements WireCodec {
             if (type == null) {
                 p.skipChildren();
             } else {
-                bound = type.cast(decodeResult(type, p));
+                bound = type.cast(decodeResult(type, p, c));
             }
             if (!endsWithout(p, "method", "error", "result", "id")) {
                 return null;
@@ -156,7 +249,7 @@ public final class JsonWireCodec implements WireCodec {
                     return null; // a repeated member: the tree keeps the last, as JSON readers do
                 }
                 p.nextToken();
-                message.set(name, mapper.readTree(p));
+                message.set(name, c.readTree(p));
             }
             return p.currentToken() == JsonToken.END_OBJECT
                     ? new Incoming.Request(new IncomingRequest(id, message.get("method").textValue(), message))
@@ -181,10 +274,10 @@ public final class JsonWireCodec implements WireCodec {
     }
 
     /** Reads a line from its tree: members in another order than codex's, and everything that is not JSON-RPC. */
-    private Incoming fromTree(byte[] line, ResultTypes results) {
+    private Incoming fromTree(byte[] bytes, int offset, int length, ResultTypes results) {
         JsonNode node;
         try {
-            node = mapper.readTree(line);
+            node = mapper.readTree(bytes, offset, length);
         } catch (IOException e) {
             return new Incoming.Malformed("lines that are not JSON");
         }
@@ -196,7 +289,7 @@ public final class JsonWireCodec implements WireCodec {
         boolean hasId = idNode != null && !idNode.isNull();
         if (method != null && method.isTextual()) {
             if (!hasId) {
-                return notification(treeNotification(message), line.length);
+                return notification(treeNotification(message), length);
             }
             Optional<RequestId> id = toRequestId(idNode);
             if (id.isEmpty()) {
@@ -233,7 +326,7 @@ public final class JsonWireCodec implements WireCodec {
      */
     private ServerNotification treeNotification(ObjectNode message) {
         try {
-            ServerNotification n = notifications.readValue(message);
+            ServerNotification n = fromTokens(message, notifications);
             if (n != null) {
                 return n;
             }
@@ -260,22 +353,49 @@ public final class JsonWireCodec implements WireCodec {
             // Methods whose result is an empty object are sometimes answered with null; build the empty value.
             result = mapper.createObjectNode();
         }
-        return reader(type).readValue(result);
+        JsonDeserializer<Object> binder = binder(type);
+        return binder != null ? fromTokens(result, binder) : reader(type).readValue(result);
+    }
+
+    /** Binds a tree with a generated binder. */
+    private <T> T fromTokens(JsonNode tree, JsonDeserializer<T> binder) throws IOException {
+        try (JsonParser p = mapper.treeAsTokens(tree)) {
+            p.nextToken();
+            return binder.deserialize(p, context(p));
+        }
     }
 
     /** {@link #decodeResult(Class, JsonNode)} from the parser's current token, without a tree. */
-    private Object decodeResult(Class<?> type, JsonParser parser) throws IOException {
+    private Object decodeResult(Class<?> type, JsonParser parser, DeserializationContext c) throws IOException {
         if (type == Void.class) {
             parser.skipChildren();
             return null;
         }
         if (JsonNode.class.isAssignableFrom(type)) {
-            return mapper.readTree(parser);
+            return c.readTree(parser);
         }
         if (parser.currentToken() == JsonToken.VALUE_NULL) {
-            return reader(type).readValue(mapper.createObjectNode());
+            return decodeResult(type, mapper.createObjectNode());
         }
-        return reader(type).readValue(parser);
+        JsonDeserializer<Object> binder = binder(type);
+        return binder != null ? binder.deserialize(parser, c) : reader(type).readValue(parser);
+    }
+
+    /**
+     * The generated binder of a protocol result type, from the generated table; null for any other type, which
+     * is read through Jackson's look-up ({@link #reader}).
+     */
+    @SuppressWarnings("unchecked")
+    private JsonDeserializer<Object> binder(Class<?> type) {
+        JsonDeserializer<Object> binder = binders.get(type);
+        if (binder == null) {
+            binder = (JsonDeserializer<Object>) ProtocolBinders.rootBinder(type);
+            if (binder == null) {
+                return null;
+            }
+            binders.putIfAbsent(type, binder);
+        }
+        return binder;
     }
 
     /** The reader of one result type; built once, since it looks up and keeps the type's deserializer. */

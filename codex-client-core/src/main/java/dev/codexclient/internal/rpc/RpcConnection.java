@@ -5,12 +5,12 @@ import dev.codexclient.errors.CodexRpcException;
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.internal.events.EventEmitter;
 import dev.codexclient.internal.time.Scheduler;
+import dev.codexclient.transport.MessageBuffer;
 import dev.codexclient.transport.MessageSink;
 import dev.codexclient.transport.Transport;
 import dev.codexclient.transport.TransportTermination;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -33,8 +33,7 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link Lanes}: notifications, delivered in wire order per codex thread.</li>
  * </ul>
  *
- * <p>Threading: the transport's single reader thread calls {@link #onMessage} / {@link #onMessages}. It decodes the
- * line and then only hands it on: notification delivery, server-request handlers and the dependents of call
+ * <p>Threading: the transport's single reader thread calls {@link #onMessages}. It decodes the lines and then only hands it on: notification delivery, server-request handlers and the dependents of call
  * futures all run on the callback executor, so no user code ever runs on (or blocks) the reader thread. The one
  * thing the reader thread does itself is wake the threads blocked in {@code get()} or {@code join()} on a call's
  * future (see {@link CallFuture}): they run no user code on its behalf.
@@ -201,40 +200,41 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
 
     // ------------------------------------------------------------------------------------------------ reading
 
+    /**
+     * A buffer of lines from the reader thread, decoded with one parser. Events are queued on their lanes as they
+     * are read, and the lanes that were idle are started once, at the end: a stream of events wakes a delivery
+     * thread once per read rather than once per event (each wake-up is a system call on the reader thread); the
+     * first event of a buffer waits at most for the rest of that read to be decoded.
+     */
     @Override
-    public void onMessage(byte[] line) {
+    public void onMessages(MessageBuffer messages) {
         // Everything a line can contain is survivable: this method must never throw into the reader thread.
+        if (reader == null) {
+            reader = Thread.currentThread();
+        }
+        lanes.beginBatch();
         try {
-            if (reader == null) {
-                reader = Thread.currentThread();
-            }
-            log.trace("recv", line);
-            route(codec.decode(line, calls), line);
+            codec.decode(messages, calls, this::route);
+        } catch (RuntimeException e) {
+            LOG.error("Unexpected failure while decoding messages from {}; the connection keeps reading",
+                    transport.describe(), e);
+        } finally {
+            lanes.endBatch();
+        }
+    }
+
+    /** Routes one decoded message; a failure costs that message only. */
+    private void route(Incoming incoming, MessageBuffer messages, int index) {
+        try {
+            log.trace("recv", messages.array(), messages.start(index), messages.length(index));
+            route(incoming, messages.array(), messages.start(index), messages.length(index));
         } catch (RuntimeException e) {
             LOG.error("Unexpected failure while handling a message from {}; the connection keeps reading",
                     transport.describe(), e);
         }
     }
 
-    /**
-     * A batch from the reader thread: events are queued on their lanes as they are read, and the lanes that were
-     * idle are started once, at the end. A stream of events wakes a delivery thread once per read rather than
-     * once per event (each wake-up is a system call on the reader thread); the first event of a batch waits at
-     * most for the rest of that read to be decoded.
-     */
-    @Override
-    public void onMessages(List<byte[]> messages) {
-        lanes.beginBatch();
-        try {
-            for (byte[] message : messages) {
-                onMessage(message);
-            }
-        } finally {
-            lanes.endBatch();
-        }
-    }
-
-    private void route(Incoming incoming, byte[] line) {
+    private void route(Incoming incoming, byte[] bytes, int offset, int length) {
         if (incoming instanceof Incoming.Notification n) {
             n.resolves().ifPresent(serverRequests::withdraw);
             IncomingNotification notification = n.notification();
@@ -242,22 +242,22 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
                     () -> handler.onNotification(notification));
         } else if (incoming instanceof Incoming.Result r) {
             if (!calls.onResult(r.id(), r.value())) {
-                log.anomaly("responses for unknown ids", line);
+                log.anomaly("responses for unknown ids", bytes, offset, length);
             }
         } else if (incoming instanceof Incoming.Error e) {
             if (!calls.onError(e.id(), e.error())) {
-                log.anomaly("responses for unknown ids", line);
+                log.anomaly("responses for unknown ids", bytes, offset, length);
             }
         } else if (incoming instanceof Incoming.UndecodableResult u) {
             if (!calls.onUndecodableResult(u.id(), u.resultText(), u.cause())) {
-                log.anomaly("responses for unknown ids", line);
+                log.anomaly("responses for unknown ids", bytes, offset, length);
             }
         } else if (incoming instanceof Incoming.Request r) {
             serverRequests.dispatch(r.request());
         } else if (incoming instanceof Incoming.Unmatched) {
-            log.anomaly("responses for unknown ids", line);
+            log.anomaly("responses for unknown ids", bytes, offset, length);
         } else if (incoming instanceof Incoming.Malformed m) {
-            log.anomaly(m.kind(), line);
+            log.anomaly(m.kind(), bytes, offset, length);
         }
     }
 

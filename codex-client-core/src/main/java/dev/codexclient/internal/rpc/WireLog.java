@@ -29,8 +29,13 @@ final class WireLog {
     }
 
     void trace(String direction, byte[] bytes) {
+        trace(direction, bytes, 0, bytes.length);
+    }
+
+    void trace(String direction, byte[] bytes, int offset, int length) {
         if (WIRE.isTraceEnabled()) {
-            WIRE.trace("{} {}", direction, redactor.apply(truncate(new String(bytes, StandardCharsets.UTF_8))));
+            WIRE.trace("{} {}", direction, redactor.apply(truncate(new String(bytes, offset, length,
+                    StandardCharsets.UTF_8))));
         }
     }
 
@@ -39,11 +44,13 @@ final class WireLog {
      * at DEBUG.
      *
      * @param kind what is wrong, in the plural ("lines that are not JSON")
+     * @param offset where the line starts in {@code bytes}
+     * @param length the line's length
      */
-    void anomaly(String kind, byte[] line) {
+    void anomaly(String kind, byte[] bytes, int offset, int length) {
         long n = anomalies.computeIfAbsent(kind, k -> new AtomicLong()).incrementAndGet();
         if (n <= WARN_ANOMALIES) {
-            LOG.warn("Skipping one of the {} from {}: {}", kind, peer, preview(line));
+            LOG.warn("Skipping one of the {} from {}: {}", kind, peer, preview(bytes, offset, length));
             if (n == WARN_ANOMALIES) {
                 LOG.warn("{} {} from {}; further ones are logged at DEBUG with a count every 1000", n, kind, peer);
             }
@@ -51,12 +58,12 @@ final class WireLog {
             if (n % 1000 == 0) {
                 LOG.warn("{} {} from {} so far", n, kind, peer);
             }
-            LOG.debug("Skipping one of the {} from {}: {}", kind, peer, preview(line));
+            LOG.debug("Skipping one of the {} from {}: {}", kind, peer, preview(bytes, offset, length));
         }
     }
 
-    private String preview(byte[] line) {
-        return redactor.apply(truncate(new String(line, 0, Math.min(line.length, LOGGED_LINE_LIMIT * 4),
+    private String preview(byte[] bytes, int offset, int length) {
+        return redactor.apply(truncate(new String(bytes, offset, Math.min(length, LOGGED_LINE_LIMIT * 4),
                 StandardCharsets.UTF_8)));
     }
 

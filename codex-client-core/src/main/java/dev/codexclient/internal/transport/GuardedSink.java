@@ -1,8 +1,8 @@
 package dev.codexclient.internal.transport;
 
+import dev.codexclient.transport.MessageBuffer;
 import dev.codexclient.transport.MessageSink;
 import dev.codexclient.transport.TransportTermination;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -18,7 +18,6 @@ public final class GuardedSink implements MessageSink {
     private static final Logger LOG = LoggerFactory.getLogger(GuardedSink.class);
 
     private final MessageSink delegate;
-    private final boolean batchAware;
     private final String source;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CountDownLatch closedLatch = new CountDownLatch(1);
@@ -26,47 +25,18 @@ public final class GuardedSink implements MessageSink {
 
     public GuardedSink(MessageSink delegate, String source) {
         this.delegate = delegate;
-        this.batchAware = batchAware(delegate);
         this.source = source;
     }
 
     @Override
-    public void onMessage(byte[] message) {
-        if (closed.get()) {
-            return;
-        }
-        try {
-            delegate.onMessage(message);
-        } catch (RuntimeException | Error e) {
-            LOG.error("message sink of {} threw; the message is dropped and reading goes on", source, e);
-        }
-    }
-
-    @Override
-    public void onMessages(List<byte[]> messages) {
-        if (closed.get()) {
-            return;
-        }
-        if (!batchAware) {
-            // One message at a time, so a sink that throws on one still gets the others.
-            for (byte[] message : messages) {
-                onMessage(message);
-            }
+    public void onMessages(MessageBuffer messages) {
+        if (closed.get() || messages.isEmpty()) {
             return;
         }
         try {
             delegate.onMessages(messages);
         } catch (RuntimeException | Error e) {
             LOG.error("message sink of {} threw; the rest of its batch is dropped and reading goes on", source, e);
-        }
-    }
-
-    /** Whether the sink handles batches itself rather than through {@link MessageSink}'s per-message default. */
-    private static boolean batchAware(MessageSink sink) {
-        try {
-            return sink.getClass().getMethod("onMessages", List.class).getDeclaringClass() != MessageSink.class;
-        } catch (NoSuchMethodException e) {
-            return false;
         }
     }
 

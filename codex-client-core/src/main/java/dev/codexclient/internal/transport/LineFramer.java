@@ -6,17 +6,16 @@ import java.io.InputStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
-import java.util.ArrayList;
+import dev.codexclient.transport.MessageBuffer;
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * Splits a byte stream into newline-delimited messages (JSONL) without decoding it.
  *
  * <p>Lines are found on raw bytes: {@code '\n'} never occurs inside a multi-byte UTF-8 sequence, so a character
  * split across two reads is simply carried over with the rest of the unfinished line. Reads go straight into one
- * reusable buffer; a complete line is copied out exactly once, and the lines one read completes reach the sink in
- * one {@link MessageSink#onMessages} call. A line longer than the cap is discarded as it
+ * reusable buffer, and the lines one read completes reach the sink in one {@link MessageSink#onMessages} call as
+ * ranges of that buffer: nothing is copied, and the reader can parse them with one parser. A line longer than the cap is discarded as it
  * streams by (the buffer never grows past the cap) and reported through
  * {@link MessageSink#onOversizedMessage(long)}. One optional {@code '\r'} before the newline is stripped; blank
  * lines are skipped.
@@ -42,8 +41,8 @@ public final class LineFramer {
     private final MessageSink sink;
 
     private byte[] buf = new byte[INITIAL_BUFFER];
-    /** The lines of the current read, delivered together. */
-    private final List<byte[]> batch = new ArrayList<>();
+    /** The lines of the current read, delivered together as ranges of {@link #buf}. */
+    private final MessageBuffer batch = new MessageBuffer();
     /** Start of the unfinished line. */
     private int start;
     /** End of the valid bytes. */
@@ -130,6 +129,7 @@ public final class LineFramer {
 
     private void splitLines() {
         byte[] b = buf;
+        batch.reset(b);
         int lineStart = start;
         int limit = end;
         for (int i = indexOfNewline(b, scan, limit); i >= 0; i = indexOfNewline(b, i + 1, limit)) {
@@ -193,7 +193,7 @@ public final class LineFramer {
         if (isBlank(from, to)) {
             return;
         }
-        batch.add(Arrays.copyOfRange(buf, from, to));
+        batch.addRange(from, to);
     }
 
     /** Hands the lines completed by one read to the sink in one call. */
@@ -202,7 +202,7 @@ public final class LineFramer {
             try {
                 sink.onMessages(batch);
             } finally {
-                batch.clear();
+                batch.reset(buf);
             }
         }
     }
@@ -244,6 +244,7 @@ public final class LineFramer {
             discarding = -1;
             sink.onOversizedMessage(length);
         } else if (end > start) {
+            batch.reset(buf);
             emit(start, end);
             flush();
         }

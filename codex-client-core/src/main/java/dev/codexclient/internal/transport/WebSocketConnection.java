@@ -3,6 +3,7 @@ package dev.codexclient.internal.transport;
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.internal.Redactor;
 import dev.codexclient.transport.BearerTokenProvider;
+import dev.codexclient.transport.MessageBuffer;
 import dev.codexclient.transport.MessageSink;
 import dev.codexclient.transport.TransportTermination;
 import java.io.ByteArrayOutputStream;
@@ -61,6 +62,8 @@ public final class WebSocketConnection {
     private final Config config;
     private final String description;
     private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
+    /** The reader thread's buffer of the messages it hands over together. */
+    private final MessageBuffer batch = new MessageBuffer();
     private final ReentrantLock sendLock = new ReentrantLock();
     private final Object lifecycle = new Object();
 
@@ -237,14 +240,24 @@ public final class WebSocketConnection {
                     sink.deliverClosed((TransportTermination) next);
                     return;
                 }
+                int taken = 1;
                 if (next instanceof Oversized) {
                     sink.onOversizedMessage(((Oversized) next).length());
                 } else {
-                    sink.onMessage((byte[]) next);
+                    // The messages already queued behind this one go with it, in one buffer.
+                    batch.clear();
+                    byte[] message = (byte[]) next;
+                    batch.add(message, 0, message.length);
+                    while (queue.peek() instanceof byte[] more) {
+                        queue.poll();
+                        batch.add(more, 0, more.length);
+                        taken++;
+                    }
+                    sink.onMessages(batch);
                 }
                 WebSocket ws = webSocket;
                 if (ws != null) {
-                    ws.request(1);
+                    ws.request(taken);
                 }
             }
         } catch (InterruptedException e) {

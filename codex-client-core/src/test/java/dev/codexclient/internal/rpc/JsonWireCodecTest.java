@@ -9,8 +9,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.codexclient.protocol.ProtocolJson;
 import dev.codexclient.protocol.RequestId;
 import dev.codexclient.protocol.ServerNotification;
+import dev.codexclient.transport.MessageBuffer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -32,6 +34,12 @@ class JsonWireCodecTest {
             lineTrees.incrementAndGet();
             return super.readTree(content);
         }
+
+        @Override
+        public JsonNode readTree(byte[] content, int offset, int len) throws IOException {
+            lineTrees.incrementAndGet();
+            return super.readTree(content, offset, len);
+        }
     }
 
     record Answer(String who, List<Integer> counts) {
@@ -52,6 +60,120 @@ class JsonWireCodecTest {
         Incoming in = decode(line, Map.of(RequestId.of(1), type));
         assertThat(in).isInstanceOf(Incoming.Result.class);
         return ((Incoming.Result) in).value();
+    }
+
+    /** Decodes the lines as one buffer, as a transport hands over the lines of one read. */
+    private List<Incoming> decodeBuffer(Map<RequestId, Class<?>> pending, String... lines) {
+        MessageBuffer buffer = new MessageBuffer();
+        for (String line : lines) {
+            byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+            buffer.add(bytes, 0, bytes.length);
+        }
+        List<Incoming> out = new ArrayList<>();
+        List<Integer> indexes = new ArrayList<>();
+        codec.decode(buffer, pending::get, (in, messages, index) -> {
+            assertThat(messages).isSameAs(buffer);
+            out.add(in);
+            indexes.add(index);
+        });
+        assertThat(indexes).as("every line once, in order").isEqualTo(
+                java.util.stream.IntStream.range(0, lines.length).boxed().toList());
+        return out;
+    }
+
+    // ------------------------------------------------------------------------------------------------ buffers
+
+    private static final String DELTA = "{\"method\":\"item/agentMessage/delta\",\"params\":{\"threadId\":\"t1\","
+            + "\"turnId\":\"u1\",\"itemId\":\"i1\",\"delta\":\"h\u00e9llo \\\"\u2603\ud83d\ude00\"}}";
+
+    /** Lines of every kind, and lines that go wrong in every way a parser spanning several lines could trip over. */
+    private static final List<String> HARD_LINES = List.of(
+            DELTA,
+            "{\"id\":1,\"result\":{\"who\":\"x\",\"counts\":[1,2]}}",
+            "not json at all",
+            DELTA,
+            "{\"method\":\"item/agentMessage/delta\",\"params\":{\"threadId\":",  // runs on into the next line
+            "\"t2\",\"delta\":\"x\"}}",
+            "{\"method\":\"thread/started\"} {\"method\":\"turn/started\"}",  // two values on one line
+            DELTA,
+            "{\"params\":{\"threadId\":\"t3\",\"turnId\":\"u3\",\"itemId\":\"i\",\"delta\":\"d\"},"
+                    + "\"method\":\"item/agentMessage/delta\"}",  // another member order
+            "[1,2,3]",
+            "{\"id\":7,\"method\":\"item/commandExecution/requestApproval\",\"params\":{\"threadId\":\"t1\"}}",
+            "{\"id\":2,\"result\":{}}",
+            "{\"id\":1,\"error\":{\"code\":-32000,\"message\":\"no\"}}",
+            "{\"method\":\"item/agentMessage/delta\",\"params\":{\"threadId\":[1]}}",  // breaks the schema
+            "{\"unterminated\": \"string",
+            "{}",
+            DELTA + " trailing",
+            DELTA);
+
+    @Test
+    void aBufferOfLinesReadsLikeEachLineAlone() {
+        Map<RequestId, Class<?>> pending = Map.of(RequestId.of(1), Answer.class, RequestId.of(2), Empty.class);
+        List<Incoming> alone = new ArrayList<>();
+        for (String line : HARD_LINES) {
+            alone.add(decode(line, pending));
+        }
+        assertThat(alone).filteredOn(Incoming.Malformed.class::isInstance).hasSizeGreaterThanOrEqualTo(4);
+        // Every start and length of a buffer, so that each kind of line is first, last and in the middle.
+        for (int from = 0; from < HARD_LINES.size(); from++) {
+            for (int to = from + 1; to <= HARD_LINES.size(); to++) {
+                assertThat(decodeBuffer(pending, HARD_LINES.subList(from, to).toArray(String[]::new)))
+                        .as("lines %d to %d", from, to).isEqualTo(alone.subList(from, to));
+            }
+        }
+    }
+
+    @Test
+    void aBadLineInTheMiddleOfABufferCostsOnlyThatLine() {
+        List<Incoming> read = decodeBuffer(Map.of(), DELTA, "{\"method\":\"x\",\"params\":{\"a\":", DELTA, "}}",
+                DELTA);
+        assertThat(read).hasSize(5);
+        assertThat(read.get(1)).isEqualTo(new Incoming.Malformed("lines that are not JSON"));
+        assertThat(read.get(3)).isInstanceOf(Incoming.Malformed.class);
+        for (int i : new int[] {0, 2, 4}) {
+            assertThat(read.get(i)).isInstanceOf(Incoming.Notification.class);
+            IncomingNotification n = ((Incoming.Notification) read.get(i)).notification();
+            assertThat(n.notification()).isInstanceOf(ServerNotification.ItemAgentMessageDelta.class);
+            assertThat(((ServerNotification.ItemAgentMessageDelta) n.notification()).params().delta())
+                    .isEqualTo("h\u00e9llo \"\u2603\ud83d\ude00");
+            assertThat(n.threadId()).contains("t1");
+        }
+    }
+
+    @Test
+    void aResultInABufferIsBoundIntoTheTypeItsCallExpectsWhenItsLineIsRead() {
+        Map<RequestId, Class<?>> pending = new java.util.HashMap<>();
+        pending.put(RequestId.of(1), Answer.class);
+        MessageBuffer buffer = MessageBuffer.of(
+                "{\"id\":1,\"result\":{\"who\":\"a\",\"counts\":[]}}".getBytes(StandardCharsets.UTF_8),
+                "{\"id\":2,\"result\":{}}".getBytes(StandardCharsets.UTF_8));
+        List<Incoming> read = new ArrayList<>();
+        codec.decode(buffer, pending::get, (in, messages, index) -> {
+            read.add(in);
+            // The call for id 2 is registered while line 0 is routed: line 1 must see it.
+            pending.put(RequestId.of(2), Empty.class);
+        });
+        assertThat(read).containsExactly(new Incoming.Result(RequestId.of(1), new Answer("a", List.of())),
+                new Incoming.Result(RequestId.of(2), new Empty()));
+        assertThat(mapper.lineTrees).hasValue(0);
+    }
+
+    @Test
+    void linesOfABufferAreReadInPlaceAtTheirOffsets() {
+        byte[] array = ("xx" + DELTA + "\n{\"id\":1,\"result\":{}}yy").getBytes(StandardCharsets.UTF_8);
+        int deltaEnd = 2 + DELTA.getBytes(StandardCharsets.UTF_8).length;
+        MessageBuffer buffer = new MessageBuffer();
+        buffer.reset(array);
+        buffer.addRange(2, deltaEnd);
+        buffer.addRange(deltaEnd + 1, array.length - 2);
+        List<Incoming> read = new ArrayList<>();
+        codec.decode(buffer, Map.of(RequestId.of(1), Empty.class)::get, (in, messages, index) -> read.add(in));
+        assertThat(read).hasSize(2);
+        assertThat(read.get(0)).isInstanceOf(Incoming.Notification.class);
+        assertThat(((Incoming.Notification) read.get(0)).notification().size()).isEqualTo(deltaEnd - 2);
+        assertThat(read.get(1)).isEqualTo(new Incoming.Result(RequestId.of(1), new Empty()));
     }
 
     // ------------------------------------------------------------------------------------------------ responses

@@ -1,11 +1,11 @@
 package dev.codexclient.internal.rpc;
 
 import dev.codexclient.errors.CodexTransportException;
+import dev.codexclient.transport.MessageBuffer;
 import dev.codexclient.transport.MessageSink;
 import dev.codexclient.transport.Transport;
 import dev.codexclient.transport.TransportTermination;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -37,15 +37,16 @@ final class ScriptedTransport implements Transport {
     /** Delivers a line as if the server wrote it (on the caller's thread, playing the reader thread). */
     /** Delivers the lines as one batch, as a stream transport does with the lines one read completes. */
     void injectBatch(String... lines) {
-        List<byte[]> batch = new java.util.ArrayList<>();
+        MessageBuffer batch = new MessageBuffer();
         for (String line : lines) {
-            batch.add(line.getBytes(StandardCharsets.UTF_8));
+            byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+            batch.add(bytes, 0, bytes.length);
         }
         sink.onMessages(batch);
     }
 
     void inject(String json) {
-        sink.onMessage(json.getBytes(StandardCharsets.UTF_8));
+        sink.onMessages(MessageBuffer.of(json.getBytes(StandardCharsets.UTF_8)));
     }
 
     String takeSent(Duration timeout) throws InterruptedException {

@@ -3,6 +3,7 @@ package dev.codexclient.internal.transport;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.codexclient.transport.MessageBuffer;
 import dev.codexclient.transport.MessageSink;
 import dev.codexclient.transport.RecordingSink;
 import dev.codexclient.transport.TransportTermination;
@@ -137,6 +138,79 @@ class LineFramerTest {
         }
     }
 
+    /** Records every delivery in wire order: each buffer as the list of its lines, and each oversized length. */
+    private static final class OrderSink implements MessageSink {
+        final List<Object> events = new ArrayList<>();
+
+        @Override
+        public void onMessages(MessageBuffer messages) {
+            List<String> batch = new ArrayList<>();
+            for (int i = 0; i < messages.count(); i++) {
+                batch.add(messages.text(i));
+            }
+            events.add(batch);
+        }
+
+        @Override
+        public void onOversizedMessage(long length) {
+            events.add(length);
+        }
+
+        @Override
+        public void onClosed(TransportTermination termination) {
+        }
+    }
+
+    @Test
+    void aLineSplitAcrossReadsArrivesWholeWithTheLinesOfTheReadThatEndsIt() throws IOException {
+        OrderSink sink = new OrderSink();
+        // Read 1: a whole line and the start of the second; read 2: the rest of it and a third line.
+        new LineFramer(CAP, sink).readAll(new ChunkedInput(utf8("{\"a\":1}\n{\"b\"" + ":2}\n{\"c\":3}\n"), 12, 100));
+        assertThat(sink.events).containsExactly(List.of("{\"a\":1}"), List.of("{\"b\":2}", "{\"c\":3}"));
+    }
+
+    @Test
+    void multiByteCharactersSplitAcrossReadsArriveWhole() throws IOException {
+        String line = "{\"d\":\"h\u00e9llo \u20ac \ud83d\ude00 \u4e2d\u6587\"}";
+        byte[] data = utf8(line + "\n" + line + "\r\n" + line + "\n");
+        for (int split = 1; split < data.length; split++) {
+            RecordingSink sink = frame(data, CAP, split, data.length);
+            assertThat(sink.texts()).as("split at byte %d", split).containsExactly(line, line, line);
+        }
+        for (int chunk = 1; chunk <= 7; chunk++) {
+            assertThat(frame(data, CAP, chunk).texts()).as("chunk %d", chunk).containsExactly(line, line, line);
+        }
+    }
+
+    @Test
+    void severalLinesOfOneReadWithABadOneInTheMiddleAllArriveInOrder() throws IOException {
+        OrderSink sink = new OrderSink();
+        new LineFramer(CAP, sink).readAll(new ChunkedInput(utf8("{\"a\":1}\nnot json {\n{\"c\":3}\n"), 1 << 16));
+        assertThat(sink.events).containsExactly(List.of("{\"a\":1}", "not json {", "{\"c\":3}"));
+    }
+
+    @Test
+    void aLineOverTheCapAcrossSeveralReadsIsDrainedBetweenTheLinesAroundIt() throws IOException {
+        String over = "o".repeat(3 * CAP + 17);
+        byte[] data = utf8("{\"a\":1}\n{\"b\":2}\n" + over + "\n{\"c\":3}\n{\"d\":4}\n");
+        for (int chunk : new int[] {20, 100, CAP / 2, CAP + 3, 1 << 16}) {
+            OrderSink sink = new OrderSink();
+            LineFramer framer = new LineFramer(CAP, sink);
+            framer.readAll(new ChunkedInput(data, chunk));
+            List<Object> flat = new ArrayList<>();
+            for (Object e : sink.events) {
+                if (e instanceof List<?> batch) {
+                    flat.addAll(batch);
+                } else {
+                    flat.add(e);
+                }
+            }
+            assertThat(flat).as("chunk %d", chunk)
+                    .containsExactly("{\"a\":1}", "{\"b\":2}", (long) over.length(), "{\"c\":3}", "{\"d\":4}");
+            assertThat(framer.bufferCapacity()).as("chunk %d", chunk).isLessThanOrEqualTo(LineFramer.INITIAL_BUFFER);
+        }
+    }
+
     @Test
     void hugeLineIsDrainedWithoutGrowingTheBufferAndTheNextLineArrives() throws IOException {
         int huge = 5 * 1024 * 1024;
@@ -262,15 +336,10 @@ class LineFramerTest {
         List<List<String>> batches = new ArrayList<>();
         MessageSink sink = new MessageSink() {
             @Override
-            public void onMessage(byte[] message) {
-                batches.add(List.of(new String(message, StandardCharsets.UTF_8)));
-            }
-
-            @Override
-            public void onMessages(List<byte[]> messages) {
+            public void onMessages(MessageBuffer messages) {
                 List<String> batch = new ArrayList<>();
-                for (byte[] m : messages) {
-                    batch.add(new String(m, StandardCharsets.UTF_8));
+                for (int i = 0; i < messages.count(); i++) {
+                    batch.add(messages.text(i));
                 }
                 batches.add(batch);
             }

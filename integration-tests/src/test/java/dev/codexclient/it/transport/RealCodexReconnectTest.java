@@ -16,6 +16,7 @@ import dev.codexclient.events.Disconnected;
 import dev.codexclient.events.ThreadResumed;
 import dev.codexclient.protocol.TurnStatus;
 import dev.codexclient.testkit.ModelStep;
+import dev.codexclient.transport.MessageBuffer;
 import dev.codexclient.transport.MessageSink;
 import dev.codexclient.transport.Transport;
 import dev.codexclient.transport.TransportTermination;
@@ -129,14 +130,10 @@ class RealCodexReconnectTest {
         public void start(MessageSink sink) {
             delegate.start(new MessageSink() {
                 @Override
-                public void onMessage(byte[] message) {
-                    see(message);
-                    sink.onMessage(message);
-                }
-
-                @Override
-                public void onMessages(List<byte[]> batch) {
-                    batch.forEach(m -> see(m));
+                public void onMessages(MessageBuffer batch) {
+                    for (int i = 0; i < batch.count(); i++) {
+                        see(batch.copy(i));
+                    }
                     sink.onMessages(batch);
                 }
 

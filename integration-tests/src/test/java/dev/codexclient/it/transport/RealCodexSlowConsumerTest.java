@@ -13,6 +13,7 @@ import dev.codexclient.protocol.SandboxMode;
 import dev.codexclient.protocol.ThreadListParams;
 import dev.codexclient.protocol.TurnStatus;
 import dev.codexclient.testkit.ModelStep;
+import dev.codexclient.transport.MessageBuffer;
 import dev.codexclient.transport.MessageSink;
 import dev.codexclient.transport.Transport;
 import dev.codexclient.transport.TransportTermination;
@@ -203,7 +204,13 @@ class RealCodexSlowConsumerTest {
         }
 
         @Override
-        public void onMessage(byte[] message) {
+        public void onMessages(MessageBuffer messages) {
+            for (int i = 0; i < messages.count(); i++) {
+                onMessage(messages.copy(i));
+            }
+        }
+
+        void onMessage(byte[] message) {
             bytes.addAndGet(message.length);
             String text = new String(message, 0, Math.min(message.length, 200), StandardCharsets.UTF_8);
             if (text.startsWith("{\"id\":")) {

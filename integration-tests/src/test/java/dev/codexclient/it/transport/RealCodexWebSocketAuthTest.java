@@ -10,6 +10,7 @@ import dev.codexclient.protocol.ThreadListParams;
 import dev.codexclient.protocol.TurnStatus;
 import dev.codexclient.testkit.ModelStep;
 import dev.codexclient.transport.BearerTokenProvider;
+import dev.codexclient.transport.MessageBuffer;
 import dev.codexclient.transport.MessageSink;
 import dev.codexclient.transport.ReadinessProbe;
 import dev.codexclient.transport.SignedBearerTokens;
@@ -231,7 +232,13 @@ class RealCodexWebSocketAuthTest {
         final CompletableFuture<TransportTermination> closed = new CompletableFuture<>();
 
         @Override
-        public void onMessage(byte[] message) {
+        public void onMessages(MessageBuffer messages) {
+            for (int i = 0; i < messages.count(); i++) {
+                onMessage(messages.copy(i));
+            }
+        }
+
+        void onMessage(byte[] message) {
             new String(message, StandardCharsets.UTF_8);
         }
 

@@ -2,6 +2,7 @@ package dev.codexclient.it.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.codexclient.transport.MessageBuffer;
 import dev.codexclient.transport.MessageSink;
 import dev.codexclient.transport.TransportTermination;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +27,13 @@ final class RecordingSink implements MessageSink {
     private final Object signal = new Object();
 
     @Override
-    public void onMessage(byte[] message) {
+    public void onMessages(MessageBuffer messages) {
+        for (int i = 0; i < messages.count(); i++) {
+            onMessage(messages.copy(i));
+        }
+    }
+
+    void onMessage(byte[] message) {
         threads.add(Thread.currentThread().getName());
         messages.add(message);
         synchronized (signal) {

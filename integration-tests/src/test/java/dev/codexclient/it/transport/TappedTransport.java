@@ -1,10 +1,10 @@
 package dev.codexclient.it.transport;
 
+import dev.codexclient.transport.MessageBuffer;
 import dev.codexclient.transport.MessageSink;
 import dev.codexclient.transport.Transport;
 import dev.codexclient.transport.TransportTermination;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -27,14 +27,10 @@ final class TappedTransport implements Transport {
     public void start(MessageSink sink) {
         delegate.start(new MessageSink() {
             @Override
-            public void onMessage(byte[] message) {
-                see(message);
-                sink.onMessage(message);
-            }
-
-            @Override
-            public void onMessages(List<byte[]> batch) {
-                batch.forEach(TappedTransport.this::see);
+            public void onMessages(MessageBuffer batch) {
+                for (int i = 0; i < batch.count(); i++) {
+                    see(batch.copy(i));
+                }
                 sink.onMessages(batch);
             }
 

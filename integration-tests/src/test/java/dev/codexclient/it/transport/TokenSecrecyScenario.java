@@ -4,6 +4,7 @@ import dev.codexclient.CodexClient;
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.protocol.ThreadListParams;
 import dev.codexclient.transport.BearerTokenProvider;
+import dev.codexclient.transport.MessageBuffer;
 import dev.codexclient.transport.MessageSink;
 import dev.codexclient.transport.SignedBearerTokens;
 import dev.codexclient.transport.TransportTermination;
@@ -90,7 +91,13 @@ public final class TokenSecrecyScenario {
         try {
             transport.start(new MessageSink() {
                 @Override
-                public void onMessage(byte[] message) {
+                public void onMessages(MessageBuffer messages) {
+                    for (int i = 0; i < messages.count(); i++) {
+                        onMessage(messages.copy(i));
+                    }
+                }
+
+                void onMessage(byte[] message) {
                 }
 
                 @Override

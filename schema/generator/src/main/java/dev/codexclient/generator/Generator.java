@@ -481,6 +481,7 @@ public final class Generator {
         }
         specs.put("ClientRequestApi", mw.facade(methods.get("ClientRequest")));
         specs.put("ClientRequestDescriptors", mw.descriptors(methods.get("ClientRequest")));
+        specs.put("ProtocolBinders", mw.binders(methods.get("ClientRequest"), "ServerNotification"));
         Set<String> unusedTristate = new TreeSet<>(ov.tristate);
         unusedTristate.removeAll(usedTristate);
         if (!unusedTristate.isEmpty()) {

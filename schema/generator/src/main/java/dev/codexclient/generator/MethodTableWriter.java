@@ -144,6 +144,57 @@ final class MethodTableWriter {
         return b.build();
     }
 
+    /**
+     * The table of root binders: for each type a message is read into at its root (the server notification union
+     * and every client request's result), its generated binder, found by a switch on the class name. The decoder
+     * gets its binders here instead of through Jackson's look-up, which introspects each type's annotations on its
+     * first message; only the binder asked for is loaded.
+     */
+    TypeSpec binders(List<MethodDecl> clientRequests, String notificationUnion) {
+        ClassName deserializer = ClassName.get("com.fasterxml.jackson.databind", "JsonDeserializer");
+        Set<String> roots = new TreeSet<>();
+        roots.add(notificationUnion);
+        for (MethodDecl d : clientRequests) {
+            roots.add(d.responseType());
+        }
+        CodeBlock.Builder cases = CodeBlock.builder().beginControlFlow("switch (name)");
+        for (String root : roots) {
+            cases.addStatement("case $S: return new $T()", types.named(root).canonicalName(), types.binder(root));
+        }
+        cases.addStatement("default: return null").endControlFlow();
+        return TypeSpec.classBuilder("ProtocolBinders")
+                .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
+                .addAnnotation(suppressDeprecation())
+                .addJavadoc("The generated binders of the types a message is read into at its root: {@link $L} "
+                        + "and the result of\nevery client request. A decoder takes them from here, without "
+                        + "Jackson's look-up of a type's\nannotations on its first message.\n",
+                        types.named(notificationUnion).simpleName())
+                .addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build())
+                .addMethod(MethodSpec.methodBuilder("rootBinder")
+                        .addJavadoc("A new instance of the generated binder of a root type; binders are stateless, "
+                                + "so one instance can serve\nevery message.\n\n"
+                                + "@param type a protocol type\n"
+                                + "@return its binder, or {@code null} when {@code type} is not a root type of the "
+                                + "protocol\n")
+                        .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+                        .returns(ParameterizedTypeName.get(deserializer, WildcardTypeName.subtypeOf(Object.class)))
+                        .addParameter(ParameterizedTypeName.get(ClassName.get(Class.class),
+                                WildcardTypeName.subtypeOf(Object.class)), "type")
+                        .addStatement("return ($T) newBinder(type.getName())",
+                                ParameterizedTypeName.get(deserializer, WildcardTypeName.subtypeOf(Object.class)))
+                        .build())
+                .addMethod(MethodSpec.methodBuilder("newBinder")
+                        .addJavadoc("Typed {@code Object}: a method returning a binder's supertype would make the "
+                                + "class verifier load every\nbinder named here to check it, when this class is "
+                                + "first used.\n")
+                        .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+                        .returns(Object.class)
+                        .addParameter(String.class, "name")
+                        .addCode(cases.build())
+                        .build())
+                .build();
+    }
+
     TypeSpec facade(List<MethodDecl> decls) {
         ClassName self = ClassName.get(PKG, "ClientRequestApi");
         TypeVariableName p = TypeVariableName.get("P");

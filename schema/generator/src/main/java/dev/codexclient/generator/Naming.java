@@ -19,7 +19,7 @@ final class Naming {
     /** Hand-written classes of the protocol package, and the names of the generated binders' support. */
     static final Set<String> RUNTIME = Set.of("Experimental", "MethodDescriptor", "NotificationDescriptor",
             "ParamsPresence", "ProtocolJson", "RequestId", "Tristate", "UnknownMembers", "BindingSupport",
-            "JacksonVersion", "ClientRequestApi", "ClientRequestDescriptors");
+            "JacksonVersion", "ClientRequestApi", "ClientRequestDescriptors", "ProtocolBinders");
 
     /** Packages whose simple names a generated type must not take. */
     static final String[] STAR_IMPORTED = {"java.lang", "java.util"};

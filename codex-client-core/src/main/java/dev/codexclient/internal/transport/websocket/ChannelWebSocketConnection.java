@@ -6,6 +6,7 @@ import dev.codexclient.internal.transport.BearerTokens;
 import dev.codexclient.internal.transport.GuardedSink;
 import dev.codexclient.internal.transport.WebSocketMessages;
 import dev.codexclient.transport.BearerTokenProvider;
+import dev.codexclient.transport.MessageBuffer;
 import dev.codexclient.transport.MessageSink;
 import dev.codexclient.transport.TransportTermination;
 import java.io.EOFException;
@@ -478,6 +479,9 @@ public final class ChannelWebSocketConnection {
         int closeCode;
         String closeReason = "";
 
+        /** The frames of {@link #batch} in one array, as the sink takes them. */
+        private final MessageBuffer messages = new MessageBuffer();
+
         Events(List<byte[]> batch) {
             this.batch = batch;
         }
@@ -510,12 +514,12 @@ public final class ChannelWebSocketConnection {
             if (batch.isEmpty()) {
                 return;
             }
-            if (batch.size() == 1) {
-                sink.onMessage(batch.get(0));
-            } else {
-                sink.onMessages(batch);
+            messages.clear();
+            for (byte[] message : batch) {
+                messages.add(message, 0, message.length);
             }
             batch.clear();
+            sink.onMessages(messages);
         }
     }
 }

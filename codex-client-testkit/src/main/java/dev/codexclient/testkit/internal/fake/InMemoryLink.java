@@ -1,6 +1,7 @@
 package dev.codexclient.testkit.internal.fake;
 
 import dev.codexclient.errors.CodexTransportException;
+import dev.codexclient.transport.MessageBuffer;
 import dev.codexclient.transport.MessageSink;
 import dev.codexclient.transport.Transport;
 import dev.codexclient.transport.TransportTermination;
@@ -159,16 +160,30 @@ public final class InMemoryLink implements ServerLink {
         }
 
         private void readLoop(MessageSink sink) {
-            LineSplitter splitter = new LineSplitter(DEFAULT_MAX_LINE, sink::onMessage, sink::onOversizedMessage);
+            // The lines one chunk completes reach the client in one buffer, as a stream transport hands them over.
+            MessageBuffer batch = new MessageBuffer();
+            Runnable flush = () -> {
+                if (!batch.isEmpty()) {
+                    sink.onMessages(batch);
+                    batch.clear();
+                }
+            };
+            LineSplitter splitter = new LineSplitter(DEFAULT_MAX_LINE, line -> batch.add(line, 0, line.length),
+                    length -> {
+                        flush.run();
+                        sink.onOversizedMessage(length);
+                    });
             TransportTermination termination;
             try {
                 while (true) {
                     Object next = toClient.take();
                     if (next instanceof byte[] bytes) {
                         splitter.feed(bytes, 0, bytes.length);
+                        flush.run();
                     } else {
                         End end = (End) next;
                         splitter.finish();
+                        flush.run();
                         termination = new TransportTermination(end.reason(), end.exitCode(), "",
                                 Optional.empty(), closeRequested.get());
                         break;
