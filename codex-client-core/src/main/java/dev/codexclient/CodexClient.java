@@ -194,6 +194,7 @@ public final class CodexClient implements AutoCloseable {
     private final int replayLimit;
     private final long replayBytesLimit;
     private final int publisherBufferSize;
+    private final PublisherOverflow publisherOverflow;
     /** Set once the connection's end was handed to every listener (see Session#onClosed). */
     private volatile CodexTransportException ended;
     private final Redactor redactor;
@@ -219,6 +220,7 @@ public final class CodexClient implements AutoCloseable {
         this.replayLimit = b.replayLimit;
         this.replayBytesLimit = b.replayBytes;
         this.publisherBufferSize = b.publisherBufferSize;
+        this.publisherOverflow = b.publisherOverflow;
         this.tools = List.copyOf(b.tools.values());
         b.listeners.forEach(listeners::add);
         this.scheduler = b.scheduler != null ? b.scheduler : new SystemScheduler();
@@ -852,6 +854,10 @@ public final class CodexClient implements AutoCloseable {
         return publisherBufferSize;
     }
 
+    PublisherOverflow publisherOverflow() {
+        return publisherOverflow;
+    }
+
     int replayLimit() {
         return replayLimit;
     }
@@ -968,6 +974,7 @@ public final class CodexClient implements AutoCloseable {
         private int replayLimit = 10_000;
         private long replayBytes = 8L * 1024 * 1024;
         private int publisherBufferSize = 4096;
+        private PublisherOverflow publisherOverflow = PublisherOverflow.FAIL;
         /** This client's own: secrets registered with one client are never masked or kept by another. */
         private final Redactor redactor = new Redactor();
 
@@ -1360,6 +1367,21 @@ public final class CodexClient implements AutoCloseable {
                 throw new IllegalArgumentException("publisherBufferSize must be positive: " + events);
             }
             this.publisherBufferSize = events;
+            return this;
+        }
+
+        /**
+         * What a publisher subscription does when its subscriber lags beyond {@link #publisherBufferSize(int)}:
+         * {@link PublisherOverflow#FAIL} (the default) ends it with a
+         * {@link dev.codexclient.errors.CodexBackpressureException}; {@link PublisherOverflow#COALESCE_DELTAS} first
+         * merges the waiting text deltas of the same item, so a slow reader (a Server-Sent Events client on a slow
+         * link) gets the whole text in fewer events.
+         *
+         * @param overflow what a lagging subscription does
+         * @return this builder
+         */
+        public Builder publisherOverflow(PublisherOverflow overflow) {
+            this.publisherOverflow = Objects.requireNonNull(overflow, "overflow");
             return this;
         }
 

@@ -2,6 +2,7 @@ package dev.codexclient;
 
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.internal.flow.BufferedSubscription;
+import dev.codexclient.internal.flow.DeltaCoalescing;
 import dev.codexclient.internal.rpc.RpcConnection;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.TurnStatus;
@@ -69,7 +70,9 @@ final class FlowPublishers {
         // Rule 1.9: a null subscriber is refused by throwing (the constructor's null check).
         String lane = LANE_PREFIX + LANES.incrementAndGet();
         BufferedSubscription<ServerNotification> s = new BufferedSubscription<>(subscriber,
-                task -> client.onLane(lane, task), client.publisherBufferSize(), source);
+                task -> client.onLane(lane, task), client.publisherBufferSize(), source,
+                client.publisherOverflow() == PublisherOverflow.COALESCE_DELTAS ? DeltaCoalescing::merge
+                        : (earlier, later) -> null);
         s.start();
         return s;
     }
