@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Turns the {@code codex.*} properties and the application's beans into a {@link CodexClient.Builder}: which
@@ -19,6 +21,7 @@ import java.util.Optional;
  * auto-configuration so the mapping reads in one place and contradictions fail with the properties' names.
  */
 final class CodexClientBuilderFactory {
+    private static final Logger LOG = LoggerFactory.getLogger(CodexClientBuilderFactory.class);
 
     private final CodexProperties properties;
 
@@ -70,8 +73,25 @@ final class CodexClientBuilderFactory {
     private void connection(CodexClient.Builder builder, Optional<Transport> transport) {
         CodexProperties.WebSocket websocket = properties.getWebsocket();
         CodexProperties.UnixSocket unixSocket = properties.getUnixSocket();
+        if (transport.isPresent()) {
+            // The application's (or a test's) own bean replaces the wiring the properties describe, as a bean of a
+            // test replaces the production one anywhere else in Spring: the properties may stay in
+            // application.properties.
+            List<String> ignored = new ArrayList<>(spawnSettings());
+            if (websocket.getUrl() != null) {
+                ignored.add("codex.websocket.url");
+            }
+            if (unixSocket.getPath() != null) {
+                ignored.add("codex.unix-socket.path");
+            }
+            if (!ignored.isEmpty()) {
+                LOG.info("codex: connecting through the Transport bean ({}); {} not used", transport.get().describe(),
+                        String.join(", ", ignored));
+            }
+            builder.transport(transport.get());
+            return;
+        }
         List<String> remote = new ArrayList<>();
-        transport.ifPresent(t -> remote.add("a Transport bean (" + t.describe() + ")"));
         if (websocket.getUrl() != null) {
             remote.add("codex.websocket.url");
         }
@@ -92,9 +112,7 @@ final class CodexClientBuilderFactory {
                     + "app-server the client would spawn, but " + remote.get(0) + " connects to one that runs "
                     + "already; remove them, or remove " + remote.get(0) + " to spawn codex");
         }
-        if (transport.isPresent()) {
-            builder.transport(transport.get());
-        } else if (websocket.getUrl() != null) {
+        if (websocket.getUrl() != null) {
             WebSocketTransport.Builder ws = WebSocketTransport.builder(websocket.getUrl());
             if (websocket.getBearerToken() != null) {
                 ws.bearerToken(websocket.getBearerToken());

@@ -238,13 +238,18 @@ class CodexAutoConfigurationTest {
     }
 
     @Test
-    void settingsOfASpawnedServerAreRejectedNextToATransportBean(FakeCodexAppServer fake) {
-        connectedTo(runner, fake).withPropertyValues("codex.home=/tmp/codex-home", "codex.binary=/opt/codex")
+    void aTransportBeanWinsOverTheConnectionProperties(FakeCodexAppServer fake) {
+        // application.properties describes production's codex; the test's bean replaces it, as beans do in Spring.
+        connectedTo(runner, fake).withPropertyValues("codex.home=/tmp/codex-home", "codex.binary=/opt/codex",
+                        "codex.environment[HOME]=/tmp/home", "codex.websocket.url=ws://127.0.0.1:1",
+                        "codex.unix-socket.path=/tmp/none.sock")
                 .run(context -> {
-                    assertThat(context).hasFailed();
-                    assertThat(context.getStartupFailure()).rootCause()
-                            .hasMessageContaining("codex.binary, codex.home").hasMessageContaining("Transport bean");
-                    assertThat(fake.requestCount()).as("no handshake").isZero();
+                    assertThat(context).hasNotFailed();
+                    CodexClient client = context.getBean(CodexClient.class);
+                    assertThat(client.serverProcess()).as("nothing spawned").isEmpty();
+                    fake.onTurnStart(t -> t.agentMessage("from the fake").completed());
+                    assertThat(client.startThread().startTurn("hi").await(WAIT).finalText())
+                            .isEqualTo("from the fake");
                 });
     }
 
