@@ -55,6 +55,18 @@ public class CodexAutoConfiguration {
     }
 
     /**
+     * Follows the client's connection: logs a lost server at WARN and keeps what the health indicator reports. An
+     * event listener, so the client below registers it with the application's own listeners.
+     *
+     * @return the monitor
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public CodexConnectionMonitor codexConnectionMonitor() {
+        return new CodexConnectionMonitor();
+    }
+
+    /**
      * The application's client, built and connected (see the class comment).
      *
      * @param properties  the {@code codex.*} properties

@@ -4,6 +4,7 @@ import dev.codexclient.ApprovalPolicy;
 import dev.codexclient.ApprovalRequest;
 import dev.codexclient.CodexClient;
 import dev.codexclient.DynamicTool;
+import dev.codexclient.RestartPolicy;
 import dev.codexclient.events.CodexEventListener;
 import dev.codexclient.transport.Transport;
 import dev.codexclient.transport.UnixSocketTransport;
@@ -12,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -124,7 +126,7 @@ final class CodexClientBuilderFactory {
             if (websocket.getConnectTimeout() != null) {
                 ws.connectTimeout(websocket.getConnectTimeout());
             }
-            builder.transport(ws.build());
+            restartable(builder, ws::build);
         } else {
             UnixSocketTransport.Builder socket = UnixSocketTransport.builder().path(unixSocket.getPath());
             if (unixSocket.getBearerToken() != null) {
@@ -134,7 +136,19 @@ final class CodexClientBuilderFactory {
             if (unixSocket.getConnectTimeout() != null) {
                 socket.connectTimeout(unixSocket.getConnectTimeout());
             }
-            builder.transport(socket.build());
+            restartable(builder, socket::build);
+        }
+    }
+
+    /**
+     * A remote server's transport: under a restart policy a factory, so a dropped connection can be opened anew;
+     * otherwise the one transport.
+     */
+    private void restartable(CodexClient.Builder builder, Supplier<? extends Transport> transports) {
+        if (properties.getRestart().isEnabled()) {
+            builder.transportFactory(transports);
+        } else {
+            builder.transport(transports.get());
         }
     }
 
@@ -209,6 +223,22 @@ final class CodexClientBuilderFactory {
         }
     }
 
+    /** The restart policy of {@code codex.restart.*}; empty unless {@code codex.restart.enabled}. */
+    private Optional<RestartPolicy> restartPolicy() {
+        CodexProperties.Restart restart = properties.getRestart();
+        if (!restart.isEnabled()) {
+            return Optional.empty();
+        }
+        RestartPolicy defaults = RestartPolicy.defaults();
+        return Optional.of(RestartPolicy.builder()
+                .maxAttempts(restart.getMaxAttempts() != null ? restart.getMaxAttempts() : defaults.maxAttempts())
+                .backoff(restart.getInitialBackoff() != null ? restart.getInitialBackoff() : defaults.initialBackoff(),
+                        restart.getMaxBackoff() != null ? restart.getMaxBackoff() : defaults.maxBackoff())
+                .budget(restart.getBudget() != null ? restart.getBudget() : defaults.budget(),
+                        restart.getBudgetWindow() != null ? restart.getBudgetWindow() : defaults.budgetWindow())
+                .build());
+    }
+
     private void timing(CodexClient.Builder builder) {
         if (properties.getRequestTimeout() != null) {
             builder.requestTimeout(properties.getRequestTimeout());
@@ -225,5 +255,13 @@ final class CodexClientBuilderFactory {
         if (properties.getCloseTimeout() != null) {
             builder.closeTimeout(properties.getCloseTimeout());
         }
+        CodexProperties.Publisher publisher = properties.getPublisher();
+        if (publisher.getBufferSize() != null) {
+            builder.publisherBufferSize(publisher.getBufferSize());
+        }
+        if (publisher.getOverflow() != null) {
+            builder.publisherOverflow(publisher.getOverflow());
+        }
+        restartPolicy().ifPresent(builder::restartPolicy);
     }
 }

@@ -214,9 +214,11 @@ class CodexAutoConfigurationTest {
     }
 
     @Test
-    void withoutListenerBeansTheClientHasNoListener(FakeCodexAppServer fake) {
-        connectedTo(runner, fake).run(context ->
-                assertThat(ClientEvents.hasListener(context.getBean(CodexClient.class))).isFalse());
+    void theConnectionMonitorIsTheClientsListener(FakeCodexAppServer fake) {
+        connectedTo(runner, fake).run(context -> {
+            assertThat(context).hasSingleBean(CodexConnectionMonitor.class);
+            assertThat(ClientEvents.hasListener(context.getBean(CodexClient.class))).isTrue();
+        });
     }
 
     @Test
