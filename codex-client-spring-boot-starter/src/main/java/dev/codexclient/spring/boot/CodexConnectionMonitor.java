@@ -10,14 +10,16 @@ import dev.codexclient.events.RecoveryGaveUp;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.core.Ordered;
 
 /**
  * Follows the auto-configured client's connection: logs a lost app-server at WARN, with its exit code and the tail of
  * what it wrote to stderr, and keeps what the health indicator reports (the cause of the loss, and whether a restart
  * policy is restoring the connection). A {@link CodexEventListener} bean, so the client it is registered with is the
- * one the auto-configuration builds.
+ * one the auto-configuration builds. First among the listeners, so what the application's own listeners do on an event
+ * (check the health, say) already sees it.
  */
-public final class CodexConnectionMonitor implements CodexEventListener {
+public final class CodexConnectionMonitor implements CodexEventListener, Ordered {
     private static final Logger LOG = LoggerFactory.getLogger(CodexConnectionMonitor.class);
 
     /**
@@ -44,6 +46,11 @@ public final class CodexConnectionMonitor implements CodexEventListener {
     public CodexConnectionMonitor() {
     }
 
+    @Override
+    public int getOrder() {
+        return Ordered.HIGHEST_PRECEDENCE;
+    }
+
     /** {@return the connection as last seen} */
     public State state() {
         return state;
@@ -52,7 +59,8 @@ public final class CodexConnectionMonitor implements CodexEventListener {
     @Override
     public void disconnected(Disconnected event) {
         state = new State(Optional.of(event.cause()), true);
-        LOG.warn("codex: lost the app-server{}; restoring it (codex.restart), {} thread(s) to resume",
+        // The client logs the loss at WARN itself under a restart policy; this line only adds the property's name.
+        LOG.debug("codex: lost the app-server{}; restoring it (codex.restart), {} thread(s) to resume",
                 describe(event.cause()), event.heldThreads());
     }
 

@@ -6,6 +6,9 @@ import dev.codexclient.ApprovalPolicy;
 import dev.codexclient.ApprovalRequest;
 import dev.codexclient.CodexClient;
 import dev.codexclient.TurnResult;
+import dev.codexclient.events.CodexEventListener;
+import dev.codexclient.events.ConnectionRestored;
+import dev.codexclient.events.Disconnected;
 import dev.codexclient.protocol.AskForApproval;
 import dev.codexclient.protocol.SandboxMode;
 import dev.codexclient.protocol.ThreadStartParams;
@@ -26,6 +29,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -129,6 +133,57 @@ class RealCodexAutoConfigurationTest {
                     codex.destroyForcibly();
                 }
             }
+        }
+    }
+
+    @Test
+    void aKilledCodexIsDownWithItsExitCodeWhileTheRestartPolicyRestoresItThenUpAgain(@TempDir Path workspace)
+            throws Exception {
+        Path codex = binary();
+        CountDownLatch lost = new CountDownLatch(1);
+        CountDownLatch restored = new CountDownLatch(1);
+        CodexEventListener recovery = new CodexEventListener() {
+            @Override
+            public void disconnected(Disconnected event) {
+                lost.countDown();
+            }
+
+            @Override
+            public void connectionRestored(ConnectionRestored event) {
+                restored.countDown();
+            }
+        };
+        try (ScriptedModelServer model = ScriptedModelServer.start()) {
+            model.enqueue(ModelStep.reply("After the restart."));
+            List<String> properties = new ArrayList<>(List.of(properties(codex, model, workspace)));
+            // A first wait of one to two seconds: long enough to see the restore under way.
+            properties.addAll(List.of("codex.restart.enabled=true", "codex.restart.initial-backoff=2s",
+                    "codex.restart.max-backoff=2s"));
+            runner.withPropertyValues(properties.toArray(String[]::new))
+                    .withBean(CodexEventListener.class, () -> recovery)
+                    .run(context -> {
+                        CodexClient client = context.getBean(CodexClient.class);
+                        CodexHealthIndicator indicator = context.getBean(CodexHealthIndicator.class);
+                        assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
+                        ProcessHandle first = client.serverProcess().orElseThrow();
+
+                        first.descendants().forEach(ProcessHandle::destroyForcibly);
+                        first.destroyForcibly();
+                        assertThat(lost.await(30, TimeUnit.SECONDS)).as("the loss is seen").isTrue();
+
+                        Health during = indicator.health();
+                        assertThat(during.getStatus()).isEqualTo(Status.DOWN);
+                        assertThat(during.getDetails()).containsEntry("recovering", true);
+                        assertThat(during.getDetails().get("reason").toString()).contains("restoring");
+                        assertThat(during.getDetails()).containsKey("error").containsEntry("exitCode", 137);
+
+                        assertThat(restored.await(60, TimeUnit.SECONDS)).as("the restore").isTrue();
+                        assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
+                        assertThat(client.serverProcess().orElseThrow().pid()).isNotEqualTo(first.pid());
+                        TurnResult result = client.startThread(ThreadStartParams.builder()
+                                .cwd(workspace.toString()).build()).startTurn("Say it").await(TURN);
+                        assertThat(result.finalText()).isEqualTo("After the restart.");
+                    });
         }
     }
 
