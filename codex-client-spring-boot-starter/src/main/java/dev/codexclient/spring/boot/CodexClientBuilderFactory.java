@@ -26,9 +26,15 @@ final class CodexClientBuilderFactory {
     private static final Logger LOG = LoggerFactory.getLogger(CodexClientBuilderFactory.class);
 
     private final CodexProperties properties;
+    private final CodexExecutables executables;
 
     CodexClientBuilderFactory(CodexProperties properties) {
+        this(properties, CodexExecutables.ofThisProcess());
+    }
+
+    CodexClientBuilderFactory(CodexProperties properties, CodexExecutables executables) {
         this.properties = properties;
+        this.executables = executables;
     }
 
     /**
@@ -190,6 +196,8 @@ final class CodexClientBuilderFactory {
                         + "on the PATH), or leave the property out for codex on the PATH");
             }
             builder.codexBinary(Path.of(properties.getBinary()));
+        } else if (properties.getCommand().isEmpty()) {
+            builder.codexBinary(executables.find());
         }
         if (properties.getHome() != null) {
             builder.codexHome(properties.getHome());

@@ -30,7 +30,8 @@ public class CodexProperties {
     private boolean enabled = true;
 
     /**
-     * The codex executable to spawn: a path, or a bare name looked up on the PATH. Default: "codex" on the PATH.
+     * The codex executable to spawn: a path, or a bare name looked up on the PATH. Default: "codex" on the PATH, then
+     * the pinned codex in ${XDG_CACHE_HOME:-~/.cache}/codex-client/codex/VERSION (never installed at run time).
      */
     private String binary;
 
