@@ -27,6 +27,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -81,6 +82,35 @@ class CodexAutoConfigurationTest {
             assertThat(context).doesNotHaveBean(CodexClient.class).doesNotHaveBean(CodexProperties.class);
             assertThat(fake.requestCount()).as("no handshake").isZero();
         });
+    }
+
+    /** The pattern for an application that runs with or without codex: it asks for the client when it needs it. */
+    static final class Answers {
+        private final ObjectProvider<CodexClient> codex;
+
+        Answers(ObjectProvider<CodexClient> codex) {
+            this.codex = codex;
+        }
+
+        String ask(String question) {
+            CodexClient client = codex.getIfAvailable();
+            return client == null ? "codex is switched off here"
+                    : client.startThread().startTurn(question).await(WAIT).finalText();
+        }
+    }
+
+    @Test
+    void beansThatTakeTheClientFromAnObjectProviderStartWithCodexSwitchedOffAndUseItWhenItIsOn(
+            FakeCodexAppServer fake) {
+        connectedTo(runner, fake).withPropertyValues("codex.enabled=false")
+                .withBean(Answers.class)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(Answers.class).ask("hi")).isEqualTo("codex is switched off here");
+                });
+        fake.onTurnStart(t -> t.agentMessage("hello").completed());
+        connectedTo(runner, fake).withBean(Answers.class)
+                .run(context -> assertThat(context.getBean(Answers.class).ask("hi")).isEqualTo("hello"));
     }
 
     @Test
