@@ -8,6 +8,9 @@ import dev.codexclient.events.CodexEventListener;
 import dev.codexclient.transport.Transport;
 import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.core.env.Environment;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -39,7 +42,9 @@ import org.springframework.context.annotation.Bean;
  * fails its handshake fails the start-up at once, with the client's message (the exit code and what codex wrote to
  * stderr, or the timeout), rather than the first request of a running application. The start is bounded by
  * {@code codex.initialize-timeout} (30 s by default) plus about a second, so a server that does not answer never
- * makes the start-up hang. An application that must start without codex sets {@code codex.enabled=false}.
+ * makes the start-up hang. An application that must start without codex sets {@code codex.lazy=true} (the client
+ * connects when first asked for; its beans take an {@code ObjectProvider<CodexClient>}) or
+ * {@code codex.enabled=false} (no client; the same {@code ObjectProvider} then gives none).
  *
  * <p><b>Shutdown.</b> The client is closed with the context: pending calls and running turns fail, and the server
  * gets {@code codex.close-timeout} (5 s by default) to end before it is ended by force.
@@ -52,6 +57,24 @@ public class CodexAutoConfiguration {
 
     /** Created by Spring when the auto-configuration applies. */
     public CodexAutoConfiguration() {
+    }
+
+    /**
+     * With {@code codex.lazy=true}, makes the client bean lazy: it is built and connected when first asked for (a
+     * bean that takes an {@code ObjectProvider<CodexClient>} and calls {@code getObject()}, the health check), so
+     * the application starts without waiting for codex, and without failing when it is missing.
+     *
+     * @param environment the application's properties
+     * @return the post-processor
+     */
+    @Bean
+    static BeanFactoryPostProcessor codexLazyClient(Environment environment) {
+        boolean lazy = Binder.get(environment).bind("codex.lazy", Boolean.class).orElse(false);
+        return factory -> {
+            if (lazy && factory.containsBeanDefinition("codexClient")) {
+                factory.getBeanDefinition("codexClient").setLazyInit(true);
+            }
+        };
     }
 
     /**

@@ -32,17 +32,18 @@ public class CodexHealthContributorAutoConfiguration {
     /**
      * The indicator, named {@code codex} in the health endpoint.
      *
-     * @param client     the context's client
+     * @param client     the context's client, made when first checked if it is lazy
      * @param monitor    the auto-configured client's connection monitor, when the client is the auto-configured one
      * @param properties the {@code codex.*} properties, for the probe and its timeout
      * @return the indicator
      */
     @Bean
     @ConditionalOnMissingBean(name = "codexHealthIndicator")
-    public CodexHealthIndicator codexHealthIndicator(CodexClient client,
+    public CodexHealthIndicator codexHealthIndicator(ObjectProvider<CodexClient> client,
                                                      ObjectProvider<CodexConnectionMonitor> monitor,
                                                      CodexProperties properties) {
-        return new CodexHealthIndicator(client, Optional.ofNullable(monitor.getIfAvailable()),
+        // Through the provider, so a lazy client (codex.lazy=true) is not made by the indicator's creation.
+        return new CodexHealthIndicator(client::getObject, Optional.ofNullable(monitor.getIfAvailable()),
                 properties.getHealth().getTimeout(), properties.getHealth().isProbe());
     }
 }

@@ -15,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthIndicator;
 
@@ -35,7 +36,7 @@ import org.springframework.boot.actuate.health.HealthIndicator;
  */
 public final class CodexHealthIndicator implements HealthIndicator {
 
-    private final CodexClient client;
+    private final Supplier<CodexClient> client;
     private final Optional<CodexConnectionMonitor> monitor;
     private final Duration timeout;
     private final boolean probe;
@@ -61,6 +62,15 @@ public final class CodexHealthIndicator implements HealthIndicator {
      */
     public CodexHealthIndicator(CodexClient client, Optional<CodexConnectionMonitor> monitor, Duration timeout,
                                 boolean probe) {
+        this(supplierOf(Objects.requireNonNull(client, "client")), monitor, timeout, probe);
+    }
+
+    /**
+     * An indicator of a client made when first asked for ({@code codex.lazy=true}): the first check connects it, so
+     * a codex that cannot start makes the health DOWN with its error rather than the application's start fail.
+     */
+    CodexHealthIndicator(Supplier<CodexClient> client, Optional<CodexConnectionMonitor> monitor, Duration timeout,
+                         boolean probe) {
         this.client = Objects.requireNonNull(client, "client");
         this.monitor = Objects.requireNonNull(monitor, "monitor");
         Objects.requireNonNull(timeout, "timeout");
@@ -71,9 +81,20 @@ public final class CodexHealthIndicator implements HealthIndicator {
         this.probe = probe;
     }
 
+    private static Supplier<CodexClient> supplierOf(CodexClient client) {
+        return () -> client;
+    }
+
     @Override
     public Health health() {
-        Health.Builder health = details(new Health.Builder());
+        CodexClient client;
+        try {
+            client = this.client.get();
+        } catch (RuntimeException e) {
+            // A lazy client that could not be made: codex missing, or its handshake failed.
+            return new Health.Builder().down(e).withDetail("sdkCodexVersion", CodexVersion.pinned().text()).build();
+        }
+        Health.Builder health = details(client, new Health.Builder());
         CodexConnectionMonitor.State state = monitor.map(CodexConnectionMonitor::state)
                 .orElse(new CodexConnectionMonitor.State(Optional.empty(), false));
         if (state.recovering()) {
@@ -92,7 +113,7 @@ public final class CodexHealthIndicator implements HealthIndicator {
             return health.down().withDetail("reason", "the app-server process (pid " + process.get().pid()
                     + ") exited").build();
         }
-        return probe ? probe(health) : health.up().build();
+        return probe ? probe(client, health) : health.up().build();
     }
 
     private static void cause(Health.Builder health, Optional<CodexException> cause) {
@@ -107,7 +128,7 @@ public final class CodexHealthIndicator implements HealthIndicator {
         });
     }
 
-    private Health probe(Health.Builder health) {
+    private Health probe(CodexClient client, Health.Builder health) {
         CompletableFuture<?> answer = client.rpc().withTimeout(timeout)
                 .call(ClientRequestMethods.THREAD_LOADED_LIST, ThreadLoadedListParams.builder().limit(1L).build());
         try {
@@ -131,7 +152,7 @@ public final class CodexHealthIndicator implements HealthIndicator {
         }
     }
 
-    private Health.Builder details(Health.Builder health) {
+    private static Health.Builder details(CodexClient client, Health.Builder health) {
         ServerInfo info = client.serverInfo();
         info.codexVersion().ifPresent(v -> health.withDetail("codexVersion", v.text()));
         info.userAgent().ifPresent(a -> health.withDetail("userAgent", a));

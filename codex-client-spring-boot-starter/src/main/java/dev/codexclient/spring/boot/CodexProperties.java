@@ -30,6 +30,12 @@ public class CodexProperties {
     private boolean enabled = true;
 
     /**
+     * Whether the client is built and connected when first asked for (through an ObjectProvider), not when the
+     * context starts: the application starts without waiting for codex, or without it.
+     */
+    private boolean lazy;
+
+    /**
      * The codex executable to spawn: a path, or a bare name looked up on the PATH. Default: "codex" on the PATH, then
      * the pinned codex in ${XDG_CACHE_HOME:-~/.cache}/codex-client/codex/VERSION (never installed at run time).
      */
@@ -133,6 +139,24 @@ public class CodexProperties {
      */
     public void setEnabled(boolean enabled) {
         this.enabled = enabled;
+    }
+
+    /**
+     * Whether the client is made when first asked for.
+     *
+     * @return {@code codex.lazy}
+     */
+    public boolean isLazy() {
+        return lazy;
+    }
+
+    /**
+     * Sets {@code codex.lazy}.
+     *
+     * @param lazy whether the client is made when first asked for
+     */
+    public void setLazy(boolean lazy) {
+        this.lazy = lazy;
     }
 
     /**

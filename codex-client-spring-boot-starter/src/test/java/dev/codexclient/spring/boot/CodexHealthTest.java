@@ -88,12 +88,35 @@ class CodexHealthTest {
             CodexClient client = context.getBean(CodexClient.class);
             fake.apply(Fault.exit(3));
             awaitClosed(client);
+            // The client's listeners hear of the end just after the client itself.
+            CodexConnectionMonitor monitor = context.getBean(CodexConnectionMonitor.class);
+            awaitCondition(() -> monitor.state().cause().isPresent());
             Health health = context.getBean(CodexHealthIndicator.class).health();
             assertThat(health.getStatus()).isEqualTo(Status.DOWN);
             assertThat(health.getDetails()).containsEntry("reason", "the app-server was lost")
                     .doesNotContainKey("recovering");
             assertThat(health.getDetails().get("error").toString()).contains("CodexTransportException");
             assertThat(context.getBean(CodexConnectionMonitor.class).state().cause()).isPresent();
+        });
+    }
+
+    @Test
+    void aLazyClientConnectsAtItsFirstUseNotAtTheStart(FakeCodexAppServer fake) {
+        connectedTo(runner, fake).withPropertyValues("codex.lazy=true").run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(fake.requestCount()).as("no handshake at the start").isZero();
+            assertThat(context.getBean(CodexHealthIndicator.class).health().getStatus()).isEqualTo(Status.UP);
+            assertThat(fake.requestCount()).as("the first check connected").isPositive();
+        });
+    }
+
+    @Test
+    void aLazyClientThatCannotStartLetsTheApplicationStartAndIsDown() {
+        runner.withPropertyValues("codex.lazy=true", "codex.binary=/nonexistent/bin/codex").run(context -> {
+            assertThat(context).hasNotFailed();
+            Health health = context.getBean(CodexHealthIndicator.class).health();
+            assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+            assertThat(health.getDetails().get("error").toString()).contains("/nonexistent/bin/codex");
         });
     }
 
@@ -110,8 +133,9 @@ class CodexHealthTest {
     @Test
     void downWhenTheServerIsGone(FakeCodexAppServer fake) {
         connectedTo(runner, fake).run(context -> {
-            // Whether the client notices the end before the check or through it, the server is DOWN.
+            // The check asks the server nothing: it is DOWN once the client saw the end of the connection.
             fake.apply(Fault.exit(3));
+            awaitClosed(context.getBean(CodexClient.class));
             Health health = context.getBean(CodexHealthIndicator.class).health();
             assertThat(health.getStatus()).isEqualTo(Status.DOWN);
         });
@@ -145,10 +169,13 @@ class CodexHealthTest {
 
     /** Waits, bounded, for the client to see its connection's end (the reader notices the exit on its own thread). */
     private static void awaitClosed(CodexClient client) throws InterruptedException {
+        awaitCondition(client::isClosed);
+    }
+
+    private static void awaitCondition(java.util.function.BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (!client.isClosed()) {
-            assertThat(System.nanoTime()).as("the client sees the server's exit").isLessThan(deadline);
-            Thread.onSpinWait();
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("the condition within 10 s").isLessThan(deadline);
             Thread.sleep(5);
         }
     }
