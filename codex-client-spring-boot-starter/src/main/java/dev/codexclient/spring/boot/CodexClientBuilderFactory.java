@@ -63,6 +63,10 @@ final class CodexClientBuilderFactory {
                                 List<CodexClientBuilderCustomizer> customizers) {
         CodexClient.Builder builder = CodexClient.builder();
         connection(builder, transport);
+        if (transport.isEmpty()) {
+            // A Transport bean is one connection, which no restart can replace.
+            restartPolicy().ifPresent(builder::restartPolicy);
+        }
         handshake(builder, !tools.isEmpty());
         timing(builder);
         builder.approvals(approvals.all().orElseGet(() -> properties.getApprovalPolicy().policy()));
@@ -86,6 +90,9 @@ final class CodexClientBuilderFactory {
             // test replaces the production one anywhere else in Spring: the properties may stay in
             // application.properties.
             List<String> ignored = new ArrayList<>(spawnSettings());
+            if (properties.getRestart().isEnabled()) {
+                ignored.add("codex.restart.enabled");
+            }
             if (websocket.getUrl() != null) {
                 ignored.add("codex.websocket.url");
             }
@@ -270,6 +277,5 @@ final class CodexClientBuilderFactory {
         if (publisher.getOverflow() != null) {
             builder.publisherOverflow(publisher.getOverflow());
         }
-        restartPolicy().ifPresent(builder::restartPolicy);
     }
 }

@@ -274,7 +274,7 @@ class CodexAutoConfigurationTest {
         // application.properties describes production's codex; the test's bean replaces it, as beans do in Spring.
         connectedTo(runner, fake).withPropertyValues("codex.home=/tmp/codex-home", "codex.binary=/opt/codex",
                         "codex.environment[HOME]=/tmp/home", "codex.websocket.url=ws://127.0.0.1:1",
-                        "codex.unix-socket.path=/tmp/none.sock")
+                        "codex.unix-socket.path=/tmp/none.sock", "codex.restart.enabled=true")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     CodexClient client = context.getBean(CodexClient.class);
