@@ -9,6 +9,8 @@ import dev.codexclient.transport.Transport;
 import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -75,6 +77,24 @@ public class CodexAutoConfiguration {
                 factory.getBeanDefinition("codexClient").setLazyInit(true);
             }
         };
+    }
+
+    /**
+     * Closes the auto-configured client during the web server's graceful shutdown, after a grace period for running
+     * turns, so a streaming response does not hold the shutdown until its timeout (see {@link CodexShutdown}).
+     *
+     * @param factory    the bean factory, to tell whether a lazy client was ever made
+     * @param monitor    counts the running turns
+     * @param properties the {@code codex.*} properties, for the grace period
+     * @return the lifecycle
+     */
+    @Bean
+    SmartLifecycle codexShutdown(ConfigurableListableBeanFactory factory, CodexConnectionMonitor monitor,
+                                 CodexProperties properties) {
+        // Only a client the monitor listens to (the auto-configured one) and that was made (a lazy one may not be).
+        return new CodexShutdown(() -> monitor.attached() && factory.containsSingleton("codexClient")
+                && factory.getSingleton("codexClient") instanceof CodexClient c ? c : null,
+                monitor, properties.getShutdownGracePeriod());
     }
 
     /**

@@ -4,10 +4,15 @@ import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.events.CodexEventListener;
 import dev.codexclient.events.ConnectionClosed;
+import dev.codexclient.events.ConnectionOpened;
 import dev.codexclient.events.ConnectionRestored;
 import dev.codexclient.events.Disconnected;
 import dev.codexclient.events.RecoveryGaveUp;
+import dev.codexclient.events.TurnEnded;
+import dev.codexclient.events.TurnStarted;
+import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.Ordered;
@@ -41,6 +46,9 @@ public final class CodexConnectionMonitor implements CodexEventListener, Ordered
     }
 
     private volatile State state = new State(Optional.empty(), false);
+    private volatile boolean attached;
+    /** Turns started and not yet ended; guarded by this. */
+    private int runningTurns;
 
     /** A monitor that has seen nothing yet. */
     public CodexConnectionMonitor() {
@@ -54,6 +62,53 @@ public final class CodexConnectionMonitor implements CodexEventListener, Ordered
     /** {@return the connection as last seen} */
     public State state() {
         return state;
+    }
+
+    /** {@return whether a client told this monitor of its connection} */
+    public boolean attached() {
+        return attached;
+    }
+
+    @Override
+    public void connectionOpened(ConnectionOpened event) {
+        attached = true;
+    }
+
+    /** {@return how many turns run now} */
+    public synchronized int runningTurns() {
+        return runningTurns;
+    }
+
+    /**
+     * Waits until no turn runs, at most {@code timeout}.
+     *
+     * @param timeout the bound of the wait
+     * @return whether no turn runs
+     * @throws InterruptedException when interrupted while waiting
+     */
+    public synchronized boolean awaitNoRunningTurns(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (runningTurns > 0) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
+        return true;
+    }
+
+    @Override
+    public synchronized void turnStarted(TurnStarted event) {
+        runningTurns++;
+    }
+
+    @Override
+    public synchronized void turnEnded(TurnEnded event) {
+        runningTurns = Math.max(0, runningTurns - 1);
+        if (runningTurns == 0) {
+            notifyAll();
+        }
     }
 
     @Override

@@ -85,6 +85,12 @@ public class CodexProperties {
     private Duration closeTimeout = Duration.ofSeconds(5);
 
     /**
+     * At shutdown, how long running turns may go on (while the web server drains its requests) before the client is
+     * closed, which ends them.
+     */
+    private Duration shutdownGracePeriod = Duration.ofSeconds(10);
+
+    /**
      * How long an interrupted turn may take to settle before its handle completes as stalled. Default: the
      * client's (10 s).
      */
@@ -139,6 +145,24 @@ public class CodexProperties {
      */
     public void setEnabled(boolean enabled) {
         this.enabled = enabled;
+    }
+
+    /**
+     * How long running turns may go on once the shutdown began.
+     *
+     * @return {@code codex.shutdown-grace-period}
+     */
+    public Duration getShutdownGracePeriod() {
+        return shutdownGracePeriod;
+    }
+
+    /**
+     * Sets {@code codex.shutdown-grace-period}.
+     *
+     * @param shutdownGracePeriod zero or more
+     */
+    public void setShutdownGracePeriod(Duration shutdownGracePeriod) {
+        this.shutdownGracePeriod = shutdownGracePeriod;
     }
 
     /**
