@@ -1,7 +1,5 @@
 package dev.codexclient.examples;
 
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
@@ -14,13 +12,24 @@ final class Utf8Console {
     private Utf8Console() {
     }
 
-    /** Points {@code System.out} and {@code System.err} at UTF-8 streams on the same file descriptors. */
+    /**
+     * Makes {@code System.out} and {@code System.err} encode UTF-8. Each new stream writes its bytes through the one
+     * it replaces (a {@code PrintStream} passes bytes on unchanged), so output a caller redirected stays redirected.
+     */
     static void install() {
-        System.out.flush();
-        System.err.flush();
-        // Unbuffered underneath: PrintStream hands every print on to the descriptor, so streamed text shows at once.
-        System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8));
+        if (!(System.out instanceof Utf8Stream)) {
+            System.setOut(new Utf8Stream(System.out));
+        }
+        if (!(System.err instanceof Utf8Stream)) {
+            System.setErr(new Utf8Stream(System.err));
+        }
+    }
+
+    /** A UTF-8 stream over another stream's bytes; auto-flushing, so streamed text shows at once. */
+    private static final class Utf8Stream extends PrintStream {
+        Utf8Stream(PrintStream bytes) {
+            super(bytes, true, StandardCharsets.UTF_8);
+        }
     }
 
     /** Non-ASCII text for checking the encoding (in escapes: a command line without a locale would mangle it). */
