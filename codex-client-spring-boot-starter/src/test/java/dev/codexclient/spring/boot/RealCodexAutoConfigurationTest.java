@@ -31,10 +31,15 @@ import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -184,6 +189,41 @@ class RealCodexAutoConfigurationTest {
                                 .cwd(workspace.toString()).build()).startTurn("Say it").await(TURN);
                         assertThat(result.finalText()).isEqualTo("After the restart.");
                     });
+        }
+    }
+
+    @Test
+    void aKilledCodexWithoutARestartPolicyIsAWarningWithItsExitCodeAndHealthSaysWhy(@TempDir Path workspace)
+            throws Exception {
+        Path codex = binary();
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        log.start();
+        Logger monitorLog = (Logger) LoggerFactory.getLogger(CodexConnectionMonitor.class);
+        monitorLog.addAppender(log);
+        try (ScriptedModelServer model = ScriptedModelServer.start()) {
+            runner.withPropertyValues(properties(codex, model, workspace)).run(context -> {
+                CodexClient client = context.getBean(CodexClient.class);
+                CodexConnectionMonitor monitor = context.getBean(CodexConnectionMonitor.class);
+                ProcessHandle server = client.serverProcess().orElseThrow();
+                server.descendants().forEach(ProcessHandle::destroyForcibly);
+                server.destroyForcibly();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (monitor.state().cause().isEmpty()) {
+                    assertThat(System.nanoTime()).as("the loss is seen").isLessThan(deadline);
+                    Thread.sleep(10);
+                }
+                Health health = context.getBean(CodexHealthIndicator.class).health();
+                assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+                assertThat(health.getDetails()).containsEntry("reason", "the app-server was lost")
+                        .containsEntry("exitCode", 137).doesNotContainKey("recovering");
+                assertThat(log.list).anySatisfy(e -> {
+                    assertThat(e.getLevel()).isEqualTo(Level.WARN);
+                    assertThat(e.getFormattedMessage()).contains("lost the app-server").contains("137")
+                            .contains("codex.restart.enabled=true");
+                });
+            });
+        } finally {
+            monitorLog.detachAppender(log);
         }
     }
 
