@@ -10,9 +10,13 @@ import dev.codexclient.ApprovalPolicy;
 import dev.codexclient.ApprovalRequest;
 import dev.codexclient.ClientEvents;
 import dev.codexclient.CodexClient;
+import java.util.concurrent.Flow;
+import dev.codexclient.protocol.ServerNotification;
+import dev.codexclient.CodexThread;
 import dev.codexclient.DynamicTool;
 import dev.codexclient.ToolResult;
 import dev.codexclient.errors.CodexTimeoutException;
+import dev.codexclient.errors.CodexBackpressureException;
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.events.CodexEventListener;
 import dev.codexclient.events.ConnectionOpened;
@@ -111,6 +115,60 @@ class CodexAutoConfigurationTest {
         fake.onTurnStart(t -> t.agentMessage("hello").completed());
         connectedTo(runner, fake).withBean(Answers.class)
                 .run(context -> assertThat(context.getBean(Answers.class).ask("hi")).isEqualTo("hello"));
+    }
+
+    /** What a subscriber to a thread's publisher got when it requested nothing until the turn had ended. */
+    private record Lagged(List<ServerNotification> events, Throwable error) {
+    }
+
+    private static Lagged lagBehindATurn(CodexClient client) throws InterruptedException {
+        // The thread's publisher is hot: subscribed before the turn, every event is live (a turn's replayed events
+        // are never merged).
+        CodexThread thread = client.startThread();
+        List<ServerNotification> got = new CopyOnWriteArrayList<>();
+        Throwable[] error = new Throwable[1];
+        CountDownLatch done = new CountDownLatch(1);
+        Flow.Subscription[] subscription = new Flow.Subscription[1];
+        thread.publisher().subscribe(new Flow.Subscriber<>() {
+            public void onSubscribe(Flow.Subscription s) {
+                subscription[0] = s;
+            }
+
+            public void onNext(ServerNotification item) {
+                got.add(item);
+            }
+
+            public void onError(Throwable t) {
+                error[0] = t;
+                done.countDown();
+            }
+
+            public void onComplete() {
+                done.countDown();
+            }
+        });
+        thread.startTurn("go").await(WAIT);
+        subscription[0].request(Long.MAX_VALUE);
+        thread.unsubscribe();
+        assertThat(done.await(5, TimeUnit.SECONDS)).isTrue();
+        return new Lagged(got, error[0]);
+    }
+
+    @Test
+    void thePublisherPropertiesSetTheBufferAndTheOverflow(FakeCodexAppServer fake) {
+        fake.onTurnStart(t -> t.agentMessageDeltas("a", "b", "c", "d").completed());
+        connectedTo(runner, fake).withPropertyValues("codex.publisher.buffer-size=16",
+                        "codex.publisher.overflow=coalesce-deltas")
+                .run(context -> {
+                    Lagged lagged = lagBehindATurn(context.getBean(CodexClient.class));
+                    assertThat(lagged.error()).isNull();
+                    assertThat(lagged.events()).filteredOn(ServerNotification.ItemAgentMessageDelta.class::isInstance)
+                            .singleElement().extracting(e -> ((ServerNotification.ItemAgentMessageDelta) e)
+                                    .params().delta()).isEqualTo("abcd");
+                });
+        connectedTo(runner, fake).withPropertyValues("codex.publisher.buffer-size=2").run(context ->
+                assertThat(lagBehindATurn(context.getBean(CodexClient.class)).error())
+                        .isInstanceOf(CodexBackpressureException.class));
     }
 
     @Test
