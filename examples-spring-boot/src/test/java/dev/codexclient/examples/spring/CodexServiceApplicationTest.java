@@ -7,7 +7,6 @@ import dev.codexclient.transport.Transport;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -25,28 +24,29 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class CodexServiceApplicationTest {
-    private static final FakeCodexAppServer FAKE = new FakeCodexAppServer();
-
-    /** The fake in place of the spawned codex. */
+    /** The fake in place of the spawned codex; closed with the context, after the client that uses it. */
     @TestConfiguration
     static class FakeCodex {
+        @Bean(destroyMethod = "close")
+        FakeCodexAppServer fakeCodex() {
+            return new FakeCodexAppServer();
+        }
+
         @Bean
-        Transport codexTransport() {
-            return FAKE.connectInMemory();
+        Transport codexTransport(FakeCodexAppServer fake) {
+            return fake.connectInMemory();
         }
     }
 
     @Autowired
     private WebTestClient http;
 
-    @AfterAll
-    static void closeFake() {
-        FAKE.close();
-    }
+    @Autowired
+    private FakeCodexAppServer fake;
 
     @Test
     void askAnswersWithTheTurnsText() {
-        FAKE.onTurnStart(t -> t.agentMessage("Hello from codex — ¡hola!").completed());
+        fake.onTurnStart(t -> t.agentMessage("Hello from codex — ¡hola!").completed());
         http.post().uri("/ask").contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(Map.of("prompt", "Say hello")).exchange()
                 .expectStatus().isOk()
@@ -57,7 +57,7 @@ class CodexServiceApplicationTest {
 
     @Test
     void streamSendsTheDeltasAsServerSentEventsThenDone() {
-        FAKE.onTurnStart(t -> t.agentMessageDeltas("Hel", "lo, ", "stream").completed());
+        fake.onTurnStart(t -> t.agentMessageDeltas("Hel", "lo, ", "stream").completed());
         List<ServerSentEvent<String>> events = http.get().uri("/stream?prompt=hi").accept(MediaType.TEXT_EVENT_STREAM)
                 .exchange().expectStatus().isOk()
                 .returnResult(new ParameterizedTypeReference<ServerSentEvent<String>>() { })
@@ -72,7 +72,7 @@ class CodexServiceApplicationTest {
 
     @Test
     void aFailedTurnEndsTheStreamWithAnErrorEventTheClientCanShow() {
-        FAKE.onTurnStart(t -> t.agentMessageDeltas("Part").failed("the model is unavailable"));
+        fake.onTurnStart(t -> t.agentMessageDeltas("Part").failed("the model is unavailable"));
         List<ServerSentEvent<String>> events = http.get().uri("/stream?prompt=hi").accept(MediaType.TEXT_EVENT_STREAM)
                 .exchange().expectStatus().isOk()
                 .returnResult(new ParameterizedTypeReference<ServerSentEvent<String>>() { })
@@ -94,13 +94,13 @@ class CodexServiceApplicationTest {
         assertThat(livenessRequests()).as("the check sent nothing").isEqualTo(before);
     }
 
-    private static long livenessRequests() {
-        return FAKE.requests().stream().filter(r -> r.method().equals("thread/loaded/list")).count();
+    private long livenessRequests() {
+        return fake.requests().stream().filter(r -> r.method().equals("thread/loaded/list")).count();
     }
 
     @Test
     void metricsFollowTheGenAiConventions() {
-        FAKE.onTurnStart(t -> t.agentMessage("counted").completed());
+        fake.onTurnStart(t -> t.agentMessage("counted").completed());
         http.post().uri("/ask").contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(Map.of("prompt", "count me")).exchange().expectStatus().isOk();
         // The listener stops the turn's observation on the client's callback thread, just after the answer.
