@@ -35,9 +35,12 @@ import java.util.concurrent.ConcurrentHashMap;
  *       {@value DefaultCodexRequestObservationConvention#METHOD} and
  *       {@value DefaultCodexRequestObservationConvention#OUTCOME} (low cardinality), the request id and its attempts
  *       (high cardinality); see {@link DefaultCodexRequestObservationConvention};</li>
- *   <li>observation {@value DefaultCodexTurnObservationConvention#NAME}: one per turn, with
- *       {@value DefaultCodexTurnObservationConvention#STATUS} (low cardinality), the thread and turn ids (high
- *       cardinality); see {@link DefaultCodexTurnObservationConvention};</li>
+ *   <li>observation {@value DefaultCodexTurnObservationConvention#NAME}: one per turn (an {@code invoke_agent}
+ *       operation in the OpenTelemetry GenAI conventions), with {@code gen_ai.operation.name},
+ *       {@code gen_ai.provider.name}, {@code gen_ai.agent.name}, {@code error.type} and
+ *       {@value DefaultCodexTurnObservationConvention#STATUS} (low cardinality), the thread (as
+ *       {@code gen_ai.conversation.id}) and turn ids (high cardinality); see
+ *       {@link DefaultCodexTurnObservationConvention};</li>
  *   <li>with a meter registry: the distribution summary {@value #TOKEN_USAGE} (by {@value #GEN_AI_TOKEN_TYPE}), the
  *       counters {@value #TOKENS} (by {@value #TOKEN_TYPE}) and {@value #APPROVALS} (by
  *       {@value #METHOD} and {@value #DECISION}), the timers {@value #SERVER_REQUESTS} (by {@value #METHOD} and
