@@ -25,7 +25,7 @@ import org.springframework.boot.actuate.health.HealthIndicator;
  * ({@code recovering: true}), or when the client is closed. Back UP once a restart restored the server.
  *
  * <p>By default the check costs the server nothing: it reads the client's state (the connection open, no recovery
- * under way, a spawned server's process alive), which the client learns from the connection itself. With
+ * under way), which the client learns from the connection itself (a server that exits ends its output at once). With
  * {@code codex.health.probe=true} it also sends {@code thread/loaded/list} (limit one), which the server answers
  * from memory, and is DOWN when no answer comes within the indicator's timeout; that request is traffic like any
  * other ({@code codex.client.requests} counts it). Any answer counts, an error reply included.
@@ -106,12 +106,6 @@ public final class CodexHealthIndicator implements HealthIndicator {
             cause(health.down(), state.cause());
             return health.withDetail("reason", state.cause().isPresent() ? "the app-server was lost"
                     : "the client is closed").build();
-        }
-        Optional<ProcessHandle> process = client.serverProcess();
-        if (process.isPresent() && !process.get().isAlive()) {
-            // Ended a moment ago: the connection learns it from the end of the server's output, shortly.
-            return health.down().withDetail("reason", "the app-server process (pid " + process.get().pid()
-                    + ") exited").build();
         }
         return probe ? probe(client, health) : health.up().build();
     }

@@ -183,8 +183,15 @@ class RealCodexAutoConfigurationTest {
                         assertThat(during.getDetails()).containsKey("error").containsEntry("exitCode", 137);
 
                         assertThat(restored.await(60, TimeUnit.SECONDS)).as("the restore").isTrue();
-                        assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
-                        assertThat(client.serverProcess().orElseThrow().pid()).isNotEqualTo(first.pid());
+                        Health after = indicator.health();
+                        assertThat(after.getStatus()).as("after the restore: %s", after.getDetails())
+                                .isEqualTo(Status.UP);
+                        // The new connection replaces the old one once its threads are resumed, just after the event.
+                        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                        while (client.serverProcess().orElseThrow().pid() == first.pid()) {
+                            assertThat(System.nanoTime()).as("a new codex process").isLessThan(deadline);
+                            Thread.sleep(10);
+                        }
                         TurnResult result = client.startThread(ThreadStartParams.builder()
                                 .cwd(workspace.toString()).build()).startTurn("Say it").await(TURN);
                         assertThat(result.finalText()).isEqualTo("After the restart.");
