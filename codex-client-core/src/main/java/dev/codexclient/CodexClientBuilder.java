@@ -67,6 +67,7 @@ public final class CodexClientBuilder {
     private int replayLimit = 10_000;
     private long replayBytes = 8L * 1024 * 1024;
     private int publisherBufferSize = 4096;
+    private PublisherOverflow publisherOverflow = PublisherOverflow.FAIL;
     /** This client's own: secrets registered with one client are never masked or kept by another. */
     private final Redactor redactor = new Redactor();
 
@@ -465,6 +466,21 @@ public final class CodexClientBuilder {
     }
 
     /**
+     * What a publisher subscription does when its subscriber lags beyond {@link #publisherBufferSize(int)}:
+     * {@link PublisherOverflow#FAIL} (the default) ends it with a
+     * {@link dev.codexclient.errors.CodexBackpressureException}; {@link PublisherOverflow#COALESCE_DELTAS} first
+     * merges the waiting text deltas of the same item, so a slow reader (a Server-Sent Events client on a slow
+     * link) gets the whole text in fewer events.
+     *
+     * @param overflow what a lagging subscription does
+     * @return this builder
+     */
+    public CodexClientBuilder publisherOverflow(PublisherOverflow overflow) {
+        this.publisherOverflow = Objects.requireNonNull(overflow, "overflow");
+        return this;
+    }
+
+    /**
      * The mapper that binds your types: dynamic-tool arguments and structured turn output (default: a plain
      * {@link ObjectMapper} that ignores unknown properties). Register modules here, e.g. for {@code Optional}.
      * The protocol's own types keep the client's internal mapper, whatever this one is configured to do.
@@ -724,7 +740,7 @@ public final class CodexClientBuilder {
                 List.copyOf(tools.values()));
         return new ClientSettings(transports(), Optional.ofNullable(restartPolicy), Optional.ofNullable(closeTimeout),
                 handshake, requestTimeout, initializeTimeout, interruptGrace, Optional.ofNullable(turnWatchdog),
-                retryPolicy, userMapper, replayLimit, replayBytes, publisherBufferSize, redactor,
+                retryPolicy, userMapper, replayLimit, replayBytes, publisherBufferSize, publisherOverflow, redactor,
                 Optional.ofNullable(scheduler), eventListener, listeners, requestHandlers);
     }
 

@@ -260,7 +260,9 @@ public final class CodexTurn {
      * wait in the subscription's buffer; when more than {@link CodexClientBuilder#publisherBufferSize(int)} live
      * events wait there (the replayed ones do not count: the turn keeps them anyway), the subscription ends with
      * {@link dev.codexclient.errors.CodexBackpressureException}, at once, without waiting for demand. The connection is never slowed down and no event
-     * is dropped in silence. Signals come one at a time, never on the connection's reader thread, each
+     * is dropped in silence ({@link CodexClientBuilder#publisherOverflow} with
+     * {@link PublisherOverflow#COALESCE_DELTAS} first merges waiting text deltas, for a slow reader). Signals come
+     * one at a time, never on the connection's reader thread, each
      * subscription on a delivery lane of its own: a slow subscriber holds up neither the thread's listeners nor
      * other subscribers, and the client may be called from {@code onNext} or {@code onComplete}, blocking forms
      * included (for example {@code await} on this very turn, or starting the next turn). {@code cancel()} stops

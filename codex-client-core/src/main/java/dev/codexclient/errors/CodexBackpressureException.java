@@ -28,8 +28,10 @@ public class CodexBackpressureException extends CodexException {
     public CodexBackpressureException(String source, int bufferSize) {
         super("the subscriber to " + source + " did not keep up: " + bufferSize + " events arrived beyond what it "
                 + "requested, which is the subscription's buffer size; the subscription ends here rather than drop "
-                + "events or hold up the connection. Request ahead (e.g. Reactor's limitRate), or raise "
-                + "CodexClientBuilder#publisherBufferSize");
+                + "events or hold up the connection. Request ahead (e.g. Reactor's limitRate), raise "
+                + "CodexClientBuilder#publisherBufferSize, or merge the text deltas a slow reader lets wait with "
+                + "publisherOverflow(PublisherOverflow.COALESCE_DELTAS) (Spring: codex.publisher.overflow="
+                + "coalesce-deltas)");
         this.source = source;
         this.bufferSize = bufferSize;
     }

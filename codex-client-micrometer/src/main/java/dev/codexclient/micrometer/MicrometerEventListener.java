@@ -35,10 +35,14 @@ import java.util.concurrent.ConcurrentHashMap;
  *       {@value DefaultCodexRequestObservationConvention#METHOD} and
  *       {@value DefaultCodexRequestObservationConvention#OUTCOME} (low cardinality), the request id and its attempts
  *       (high cardinality); see {@link DefaultCodexRequestObservationConvention};</li>
- *   <li>observation {@value DefaultCodexTurnObservationConvention#NAME}: one per turn, with
- *       {@value DefaultCodexTurnObservationConvention#STATUS} (low cardinality), the thread and turn ids (high
- *       cardinality); see {@link DefaultCodexTurnObservationConvention};</li>
- *   <li>with a meter registry: the counters {@value #TOKENS} (by {@value #TOKEN_TYPE}) and {@value #APPROVALS} (by
+ *   <li>observation {@value DefaultCodexTurnObservationConvention#NAME}: one per turn (an {@code invoke_agent}
+ *       operation in the OpenTelemetry GenAI conventions), with {@code gen_ai.operation.name},
+ *       {@code gen_ai.provider.name}, {@code gen_ai.agent.name}, {@code error.type} and
+ *       {@value DefaultCodexTurnObservationConvention#STATUS} (low cardinality), the thread (as
+ *       {@code gen_ai.conversation.id}) and turn ids (high cardinality); see
+ *       {@link DefaultCodexTurnObservationConvention};</li>
+ *   <li>with a meter registry: the distribution summary {@value #TOKEN_USAGE} (by {@value #GEN_AI_TOKEN_TYPE}), the
+ *       counters {@value #TOKENS} (by {@value #TOKEN_TYPE}) and {@value #APPROVALS} (by
  *       {@value #METHOD} and {@value #DECISION}), the timers {@value #SERVER_REQUESTS} (by {@value #METHOD} and
  *       {@value #OUTCOME}) and {@value #HANDSHAKES} (by {@value #TRANSPORT}), the gauges {@value #ACTIVE_TURNS} and
  *       {@value #OPEN_CONNECTIONS}.</li>
@@ -58,7 +62,18 @@ public final class MicrometerEventListener implements CodexEventListener {
     public static final String ACTIVE_TURNS = "codex.client.active.turns";
     /** Gauge: connections open (handshake completed, not yet closed). */
     public static final String OPEN_CONNECTIONS = "codex.client.open.connections";
-    /** Counter: tokens the turns spent, by {@value #TOKEN_TYPE}. */
+    /**
+     * Distribution summary, after the OpenTelemetry GenAI conventions: the tokens of each turn, by
+     * {@value #GEN_AI_TOKEN_TYPE} ({@code input}, {@code output}), with {@code gen_ai.operation.name}
+     * {@code invoke_agent} and {@code gen_ai.provider.name} {@code openai}.
+     */
+    public static final String TOKEN_USAGE = "gen_ai.client.token.usage";
+    /** Tag of {@value #TOKEN_USAGE}: {@code input} or {@code output}. */
+    public static final String GEN_AI_TOKEN_TYPE = "gen_ai.token.type";
+    /**
+     * Counter: tokens the turns spent, by {@value #TOKEN_TYPE}, with the parts no convention names (cached input,
+     * reasoning output).
+     */
     public static final String TOKENS = "codex.client.tokens";
     /**
      * Tag of {@value #TOKENS}: {@code input}, {@code cached_input} (part of the input), {@code output},

@@ -21,6 +21,7 @@ import dev.codexclient.protocol.ThreadListParams;
 import dev.codexclient.protocol.TurnStatus;
 import dev.codexclient.testkit.FakeCodexAppServer;
 import io.micrometer.common.KeyValues;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
@@ -117,9 +118,13 @@ class MicrometerEventListenerTest {
                         .hasLowCardinalityKeyValue(DefaultCodexRequestObservationConvention.METHOD, "turn/start"))
                 .hasObservationWithNameEqualTo(DefaultCodexTurnObservationConvention.NAME).that()
                 .hasBeenStarted().hasBeenStopped()
-                .hasContextualNameEqualTo("codex turn")
+                .hasContextualNameEqualTo("invoke_agent codex")
+                .hasLowCardinalityKeyValue(DefaultCodexTurnObservationConvention.OPERATION_NAME, "invoke_agent")
+                .hasLowCardinalityKeyValue(DefaultCodexTurnObservationConvention.PROVIDER_NAME, "openai")
+                .hasLowCardinalityKeyValue(DefaultCodexTurnObservationConvention.AGENT_NAME, "codex")
+                .hasLowCardinalityKeyValue(DefaultCodexTurnObservationConvention.ERROR_TYPE, "none")
                 .hasLowCardinalityKeyValue(DefaultCodexTurnObservationConvention.STATUS, "completed")
-                .hasHighCardinalityKeyValue(DefaultCodexTurnObservationConvention.THREAD_ID, threadId)
+                .hasHighCardinalityKeyValue(DefaultCodexTurnObservationConvention.CONVERSATION_ID, threadId)
                 .hasHighCardinalityKeyValue(DefaultCodexTurnObservationConvention.TURN_ID, turnId)
                 .doesNotHaveError();
 
@@ -132,7 +137,7 @@ class MicrometerEventListenerTest {
         for (Meter meter : meters.getMeters()) {
             assertThat(meter.getId().getTags()).extracting(Tag::getKey).doesNotContain(
                     DefaultCodexRequestObservationConvention.REQUEST_ID,
-                    DefaultCodexTurnObservationConvention.THREAD_ID, DefaultCodexTurnObservationConvention.TURN_ID);
+                    DefaultCodexTurnObservationConvention.CONVERSATION_ID, DefaultCodexTurnObservationConvention.TURN_ID);
         }
 
         // The listener's own meters: tokens of both model calls, the approval, the server requests, the handshake.
@@ -144,6 +149,15 @@ class MicrometerEventListenerTest {
                 .isEqualTo(80);
         assertThat(counter(MicrometerEventListener.TOKENS, MicrometerEventListener.TOKEN_TYPE, "reasoning_output"))
                 .isEqualTo(20);
+        // The GenAI convention's histogram: one record per turn and type.
+        DistributionSummary input = meters.get(MicrometerEventListener.TOKEN_USAGE)
+                .tags(MicrometerEventListener.GEN_AI_TOKEN_TYPE, "input",
+                        DefaultCodexTurnObservationConvention.OPERATION_NAME, "invoke_agent",
+                        DefaultCodexTurnObservationConvention.PROVIDER_NAME, "openai").summary();
+        assertThat(input.count()).isEqualTo(1);
+        assertThat(input.totalAmount()).isEqualTo(350);
+        assertThat(meters.get(MicrometerEventListener.TOKEN_USAGE)
+                .tag(MicrometerEventListener.GEN_AI_TOKEN_TYPE, "output").summary().totalAmount()).isEqualTo(80);
         assertThat(meters.get(MicrometerEventListener.APPROVALS)
                 .tags(MicrometerEventListener.METHOD, "item/commandExecution/requestApproval",
                         MicrometerEventListener.DECISION, "accept").counter().count()).isEqualTo(1);
@@ -178,6 +192,8 @@ class MicrometerEventListenerTest {
                         .assertThatError().isInstanceOf(CodexRpcException.class))
                 .hasObservationWithNameEqualTo(DefaultCodexTurnObservationConvention.NAME).that()
                 .hasLowCardinalityKeyValue(DefaultCodexTurnObservationConvention.STATUS, "failed")
+                .hasLowCardinalityKeyValue(DefaultCodexTurnObservationConvention.ERROR_TYPE,
+                        "CodexTurnFailedException")
                 .assertThatError().hasMessageContaining("the model is unavailable");
         assertThat(gauge(MicrometerEventListener.ACTIVE_TURNS)).isZero();
     }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.codexclient.CodexClient;
 import dev.codexclient.testkit.internal.fake.Json;
+import dev.codexclient.transport.MessageBuffer;
 import dev.codexclient.transport.MessageSink;
 import dev.codexclient.transport.Transport;
 import dev.codexclient.transport.TransportTermination;
@@ -143,8 +144,14 @@ class FakeMemoryTest {
         CountDownLatch init = new CountDownLatch(1);
         t.start(new MessageSink() {
             @Override
-            public void onMessage(byte[] message) {
-                JsonNode m = Json.parseUnchecked(new String(message, StandardCharsets.UTF_8));
+            public void onMessages(MessageBuffer messages) {
+                for (int i = 0; i < messages.count(); i++) {
+                    onMessage(messages.text(i));
+                }
+            }
+
+            private void onMessage(String message) {
+                JsonNode m = Json.parseUnchecked(message);
                 String id = m.path("id").asText("");
                 if (id.equals("init")) {
                     init.countDown();

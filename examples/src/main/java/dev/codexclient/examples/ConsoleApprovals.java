@@ -141,6 +141,7 @@ public final class ConsoleApprovals {
     }
 
     public static void main(String[] args) {
+        Utf8Console.install();
         FileChanges fileChanges = new FileChanges();
         try (Backend backend = Backend.open(
                 model -> model.enqueue(

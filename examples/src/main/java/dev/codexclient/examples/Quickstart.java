@@ -23,6 +23,7 @@ public final class Quickstart {
     }
 
     public static void main(String[] args) {
+        Utf8Console.install();
         String prompt = args.length > 0 ? String.join(" ", args) : "Look around and say hello.";
         try (Backend backend = Backend.open(
                 model -> model.enqueue(

@@ -25,6 +25,7 @@ public final class ThreadHistory {
     }
 
     public static void main(String[] args) {
+        Utf8Console.install();
         try (Backend backend = Backend.open(
                 model -> {
                     for (int i = 1; i <= 3; i++) {

@@ -33,6 +33,7 @@ public final class ToolsAndStructuredOutput {
             "ABC-123", "Checkout fails with HTTP 500 for carts over 100 items; 37 reports since Monday.");
 
     public static void main(String[] args) {
+        Utf8Console.install();
         DynamicTool lookup = DynamicTool.of("lookup_ticket", "Look up a support ticket by id", LookupTicket.class,
                 t -> TICKETS.containsKey(t.id()) ? ToolResult.text(TICKETS.get(t.id()))
                         : ToolResult.failure("no ticket " + t.id()));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.codexclient.CodexClient;
 import dev.codexclient.CodexThread;
 import dev.codexclient.CodexTurn;
+import dev.codexclient.PublisherOverflow;
 import dev.codexclient.TurnResult;
 import dev.codexclient.errors.CodexBackpressureException;
 import dev.codexclient.protocol.ServerNotification;
@@ -73,6 +74,49 @@ class RealCodexFlowTest {
             assertThat(stalled.error()).isInstanceOf(CodexBackpressureException.class);
             assertThat(stalled.items).isEmpty();
             assertThat(stalled.violations).isEmpty();
+        }
+    }
+
+    @Test
+    void aReaderThatStartsAfterTheWholeRealTurnGetsItsTextWholeWithCoalescing() throws Exception {
+        // About 2,500 model deltas of 8 characters: more than the buffer of 1,024 the reader is given.
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; text.length() < 20_000; i++) {
+            text.append(i % 5 == 0 ? "é" : "w").append(i).append(' ');
+        }
+        String answer = text.toString();
+        codex.model.enqueue(ModelStep.reply(answer));
+        try (CodexClient client = codex.client(b -> b.publisherBufferSize(1_024)
+                .publisherOverflow(PublisherOverflow.COALESCE_DELTAS))) {
+            CodexTurn turn = client.startThread(codex.threadParams().build()).startTurn("Say it all.");
+            List<ServerNotification> sent = new CopyOnWriteArrayList<>();
+            turn.onEvent(e -> {
+                if (e instanceof ServerNotification.ItemAgentMessageDelta) {
+                    sent.add(e);
+                }
+            });
+            RecordingSubscriber<ServerNotification> reader = new RecordingSubscriber<>(0);
+            turn.publisher().subscribe(reader);
+            assertThat(turn.await(WAIT).finalText()).isEqualTo(answer);
+
+            // The slowest reader: nothing read until the server sent everything, then one event at a time.
+            StringBuilder read = new StringBuilder();
+            int deltaEvents = 0;
+            ServerNotification next = null;
+            while (!(next instanceof ServerNotification.TurnCompleted)) {
+                reader.request(1);
+                next = reader.next();
+                if (next instanceof ServerNotification.ItemAgentMessageDelta d) {
+                    deltaEvents++;
+                    read.append(d.params().delta());
+                }
+            }
+            reader.awaitCompletion();
+            assertThat(read).hasToString(answer);
+            assertThat(sent.size()).as("the deltas codex sent").isGreaterThan(1_024);
+            assertThat(deltaEvents).as("the reader's delta events").isLessThan(sent.size());
+            System.out.printf("real codex: %d deltas sent, %d delta events to the late reader%n", sent.size(),
+                    deltaEvents);
         }
     }
 }

@@ -5,6 +5,7 @@ import java.util.ArrayDeque;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Flow;
+import java.util.function.BinaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,6 +20,12 @@ import org.slf4j.LoggerFactory;
  * demand plus {@code bufferSize} events: a subscriber that requests {@code Long.MAX_VALUE} takes on the buffering
  * itself. Events handed over as a {@link #offerBacklog backlog} (a turn's replay, which the turn holds anyway) do
  * not count towards the bound.
+ *
+ * <p>With a {@code coalescer}, a live event that arrives while the last queued live event waits beyond the demand
+ * (the subscriber lags) is first offered to it with that event: when it returns one event for the two, that event
+ * takes the waiting one's place and nothing is added, so a lagging subscriber gets the same content in fewer events
+ * and the bound is reached only by events that cannot be merged. Events within the demand are never merged: they are
+ * on their way already.
  *
  * <p>Signals, per the Reactive Streams rules: {@code onSubscribe} first; {@code onNext} only within the demand;
  * the source's end ({@link #complete()}, {@link #error}) after the events held before it; an overflow, a
@@ -42,6 +49,7 @@ public final class BufferedSubscription<T> implements Flow.Subscription {
     private final Executor lane;
     private final int bufferSize;
     private final String source;
+    private final BinaryOperator<T> coalescer;
 
     // Guarded by this.
     private Flow.Subscriber<? super T> subscriber;
@@ -72,6 +80,23 @@ public final class BufferedSubscription<T> implements Flow.Subscription {
      * @param source     what the subscription is to, for the overflow's message
      */
     public BufferedSubscription(Flow.Subscriber<? super T> subscriber, Executor lane, int bufferSize, String source) {
+        this(subscriber, lane, bufferSize, source, (a, b) -> null);
+    }
+
+    /**
+     * A subscription not yet started that merges consecutive events while its subscriber lags.
+     *
+     * @param subscriber the subscriber; {@link #start()} sends it its {@code onSubscribe}
+     * @param lane       runs the drains, one at a time, in order, never on the connection's reader thread
+     * @param bufferSize how many events beyond the outstanding demand (and the backlog) the subscription holds before
+     *                   it overflows
+     * @param source     what the subscription is to, for the overflow's message
+     * @param coalescer  given a waiting event and the next one, the one event that stands for both, or null when
+     *                   they stay apart; runs under the subscription's lock, so it must be quick and never block
+     */
+    public BufferedSubscription(Flow.Subscriber<? super T> subscriber, Executor lane, int bufferSize, String source,
+                                BinaryOperator<T> coalescer) {
+        this.coalescer = Objects.requireNonNull(coalescer, "coalescer");
         this.subscriber = Objects.requireNonNull(subscriber, "subscriber");
         this.lane = Objects.requireNonNull(lane, "lane");
         if (bufferSize < 1) {
@@ -141,6 +166,15 @@ public final class BufferedSubscription<T> implements Flow.Subscription {
         synchronized (this) {
             if (done || abort != null || ending) {
                 return;
+            }
+            if (queue.size() > backlog && queue.size() > demand) {
+                // The last live event waits beyond the demand: the subscriber lags, so it may take this one too.
+                T merged = coalescer.apply(queue.peekLast(), event);
+                if (merged != null) {
+                    queue.pollLast();
+                    queue.addLast(merged);
+                    return;
+                }
             }
             queue.add(event);
             // Events within the demand are on their way to onNext; what waits beyond it is what the bound is on.

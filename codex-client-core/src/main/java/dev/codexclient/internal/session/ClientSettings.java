@@ -1,6 +1,7 @@
 package dev.codexclient.internal.session;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.codexclient.PublisherOverflow;
 import dev.codexclient.RestartPolicy;
 import dev.codexclient.RetryPolicy;
 import dev.codexclient.events.CodexEventListener;
@@ -34,6 +35,7 @@ import java.util.function.Supplier;
  * @param replayLimit         the most events a turn keeps for late listeners
  * @param replayBytes         the most bytes a turn keeps for late listeners
  * @param publisherBufferSize the most events a publisher's subscriber may let wait
+ * @param publisherOverflow   what a publisher does when its subscriber lets more wait
  * @param redactor            this client's secrets
  * @param scheduler           the clock and timer; empty for the system's
  * @param eventListener       the telemetry listener
@@ -44,7 +46,7 @@ public record ClientSettings(Supplier<? extends Transport> transports, Optional<
                              Optional<Duration> closeTimeout, Handshake handshake, Duration requestTimeout,
                              Duration initializeTimeout, Duration interruptGrace, Optional<Duration> turnWatchdog,
                              RetryPolicy retryPolicy, ObjectMapper userMapper, int replayLimit, long replayBytes,
-                             int publisherBufferSize, Redactor redactor, Optional<Scheduler> scheduler,
+                             int publisherBufferSize, PublisherOverflow publisherOverflow, Redactor redactor, Optional<Scheduler> scheduler,
                              CodexEventListener eventListener, List<Consumer<ServerNotification>> listeners,
                              RequestHandlers handlers) {
 

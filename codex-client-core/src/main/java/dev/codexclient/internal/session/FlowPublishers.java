@@ -1,8 +1,10 @@
 package dev.codexclient.internal.session;
 
+import dev.codexclient.PublisherOverflow;
 import dev.codexclient.Subscription;
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.internal.flow.BufferedSubscription;
+import dev.codexclient.internal.flow.DeltaCoalescing;
 import dev.codexclient.internal.rpc.RpcConnection;
 import dev.codexclient.protocol.ServerNotification;
 import java.util.concurrent.CompletableFuture;
@@ -103,7 +105,9 @@ public final class FlowPublishers {
         // Rule 1.9: a null subscriber is refused by throwing (the constructor's null check).
         String lane = LANE_PREFIX + LANES.incrementAndGet();
         BufferedSubscription<ServerNotification> s = new BufferedSubscription<>(subscriber,
-                task -> runtime.onLane(lane, task), runtime.settings().publisherBufferSize(), source);
+                task -> runtime.onLane(lane, task), runtime.settings().publisherBufferSize(), source,
+                runtime.settings().publisherOverflow() == PublisherOverflow.COALESCE_DELTAS ? DeltaCoalescing::merge
+                        : (earlier, later) -> null);
         s.start();
         return s;
     }

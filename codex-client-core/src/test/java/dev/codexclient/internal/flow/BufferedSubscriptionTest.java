@@ -314,4 +314,67 @@ class BufferedSubscriptionTest {
         assertThat(subscriber.items).hasSize(5);
         assertThat(subscriber.error).isNull();
     }
+
+    /** Merges two integers of the same tens (10 and 13 stand for one another) into their sum; others stay apart. */
+    private BufferedSubscription<Integer> openCoalescing(int bufferSize) {
+        BufferedSubscription<Integer> s = new BufferedSubscription<>(subscriber, lane, bufferSize, "test source",
+                (a, b) -> a / 10 == b / 10 ? a + b - (a / 10) * 10 : null);
+        s.start();
+        s.onRelease(releases::incrementAndGet);
+        lane.run();
+        return s;
+    }
+
+    @Test
+    void aLaggingSubscriberGetsMergedEventsAndNoOverflow() {
+        BufferedSubscription<Integer> s = openCoalescing(2);
+        // 11, 12, 13 merge into one (tens kept, units summed: 16); 20 is a new run; 21 merges into it (21).
+        for (int i : new int[] {11, 12, 13, 20, 21}) {
+            s.offer(i);
+        }
+        lane.run();
+        assertThat(subscriber.error).isNull();
+        subscriber.subscription.request(10);
+        lane.run();
+        assertThat(subscriber.items).containsExactly(16, 21);
+    }
+
+    @Test
+    void eventsWithinTheDemandAreNeverMerged() {
+        BufferedSubscription<Integer> s = openCoalescing(100);
+        subscriber.subscription.request(3);
+        s.offer(11);
+        s.offer(12);
+        s.offer(13);
+        // Beyond the demand of three: 14 and 15 merge with each other, not with 13, which is on its way.
+        s.offer(14);
+        s.offer(15);
+        lane.run();
+        assertThat(subscriber.items).containsExactly(11, 12, 13);
+        subscriber.subscription.request(5);
+        lane.run();
+        assertThat(subscriber.items).containsExactly(11, 12, 13, 19);
+    }
+
+    @Test
+    void theBacklogIsNeverMergedInto() {
+        BufferedSubscription<Integer> s = openCoalescing(100);
+        s.offerBacklog(11);
+        s.offer(12);
+        s.offer(13);
+        subscriber.subscription.request(10);
+        lane.run();
+        assertThat(subscriber.items).containsExactly(11, 15);
+    }
+
+    @Test
+    void eventsThatCannotBeMergedStillOverflow() {
+        BufferedSubscription<Integer> s = openCoalescing(2);
+        s.offer(10);
+        s.offer(20);
+        s.offer(30);
+        lane.run();
+        assertThat(subscriber.error).isInstanceOf(CodexBackpressureException.class);
+        assertThat(subscriber.items).isEmpty();
+    }
 }

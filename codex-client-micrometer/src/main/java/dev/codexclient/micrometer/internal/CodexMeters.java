@@ -6,9 +6,11 @@ import dev.codexclient.events.ConnectionOpened;
 import dev.codexclient.events.ServerRequestHandled;
 import dev.codexclient.events.TokenCounts;
 import dev.codexclient.events.TurnEnded;
+import dev.codexclient.micrometer.DefaultCodexTurnObservationConvention;
 import dev.codexclient.micrometer.MicrometerEventListener;
 import dev.codexclient.protocol.ReviewDecision;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -34,6 +36,8 @@ public final class CodexMeters {
     private final Counter cachedInputTokens;
     private final Counter outputTokens;
     private final Counter reasoningOutputTokens;
+    private final DistributionSummary inputUsage;
+    private final DistributionSummary outputUsage;
 
     /** The two levels the gauges read. */
     private static final class Levels {
@@ -66,6 +70,18 @@ public final class CodexMeters {
         this.cachedInputTokens = tokens("cached_input");
         this.outputTokens = tokens("output");
         this.reasoningOutputTokens = tokens("reasoning_output");
+        this.inputUsage = usage("input");
+        this.outputUsage = usage("output");
+    }
+
+    /** The GenAI convention's histogram of tokens per operation (a turn is an {@code invoke_agent}). */
+    private DistributionSummary usage(String type) {
+        return DistributionSummary.builder(MicrometerEventListener.TOKEN_USAGE)
+                .tag(DefaultCodexTurnObservationConvention.OPERATION_NAME, "invoke_agent")
+                .tag(DefaultCodexTurnObservationConvention.PROVIDER_NAME, "openai")
+                .tag(MicrometerEventListener.GEN_AI_TOKEN_TYPE, type)
+                .description("Tokens used per turn, by type (input, output)").baseUnit("{token}")
+                .register(registry);
     }
 
     private Counter tokens(String type) {
@@ -115,6 +131,8 @@ public final class CodexMeters {
         cachedInputTokens.increment(tokens.cachedInputTokens());
         outputTokens.increment(tokens.outputTokens());
         reasoningOutputTokens.increment(tokens.reasoningOutputTokens());
+        inputUsage.record(tokens.inputTokens());
+        outputUsage.record(tokens.outputTokens());
     }
 
     /**

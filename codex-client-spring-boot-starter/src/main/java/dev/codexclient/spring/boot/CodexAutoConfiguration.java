@@ -8,6 +8,11 @@ import dev.codexclient.events.CodexEventListener;
 import dev.codexclient.transport.Transport;
 import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.core.env.Environment;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -39,7 +44,9 @@ import org.springframework.context.annotation.Bean;
  * fails its handshake fails the start-up at once, with the client's message (the exit code and what codex wrote to
  * stderr, or the timeout), rather than the first request of a running application. The start is bounded by
  * {@code codex.initialize-timeout} (30 s by default) plus about a second, so a server that does not answer never
- * makes the start-up hang. An application that must start without codex sets {@code codex.enabled=false}.
+ * makes the start-up hang. An application that must start without codex sets {@code codex.lazy=true} (the client
+ * connects when first asked for; its beans take an {@code ObjectProvider<CodexClient>}) or
+ * {@code codex.enabled=false} (no client; the same {@code ObjectProvider} then gives none).
  *
  * <p><b>Shutdown.</b> The client is closed with the context: pending calls and running turns fail, and the server
  * gets {@code codex.close-timeout} (5 s by default) to end before it is ended by force.
@@ -52,6 +59,54 @@ public class CodexAutoConfiguration {
 
     /** Created by Spring when the auto-configuration applies. */
     public CodexAutoConfiguration() {
+    }
+
+    /**
+     * With {@code codex.lazy=true}, makes the client bean lazy: it is built and connected when first asked for (a
+     * bean that takes an {@code ObjectProvider<CodexClient>} and calls {@code getObject()}, the health check), so
+     * the application starts without waiting for codex, and without failing when it is missing.
+     *
+     * @param environment the application's properties
+     * @return the post-processor
+     */
+    @Bean
+    static BeanFactoryPostProcessor codexLazyClient(Environment environment) {
+        boolean lazy = Binder.get(environment).bind("codex.lazy", Boolean.class).orElse(false);
+        return factory -> {
+            if (lazy && factory.containsBeanDefinition("codexClient")) {
+                factory.getBeanDefinition("codexClient").setLazyInit(true);
+            }
+        };
+    }
+
+    /**
+     * Closes the auto-configured client during the web server's graceful shutdown, after a grace period for running
+     * turns, so a streaming response does not hold the shutdown until its timeout (see {@link CodexShutdown}).
+     *
+     * @param factory    the bean factory, to tell whether a lazy client was ever made
+     * @param monitor    counts the running turns
+     * @param properties the {@code codex.*} properties, for the grace period
+     * @return the lifecycle
+     */
+    @Bean
+    SmartLifecycle codexShutdown(ConfigurableListableBeanFactory factory, CodexConnectionMonitor monitor,
+                                 CodexProperties properties) {
+        // Only a client the monitor listens to (the auto-configured one) and that was made (a lazy one may not be).
+        return new CodexShutdown(() -> monitor.attached() && factory.containsSingleton("codexClient")
+                && factory.getSingleton("codexClient") instanceof CodexClient c ? c : null,
+                monitor, properties.getShutdownGracePeriod());
+    }
+
+    /**
+     * Follows the client's connection: logs a lost server at WARN and keeps what the health indicator reports. An
+     * event listener, so the client below registers it with the application's own listeners.
+     *
+     * @return the monitor
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public CodexConnectionMonitor codexConnectionMonitor() {
+        return new CodexConnectionMonitor();
     }
 
     /**

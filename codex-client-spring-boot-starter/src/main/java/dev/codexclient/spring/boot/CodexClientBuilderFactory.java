@@ -1,10 +1,11 @@
 package dev.codexclient.spring.boot;
 
-import dev.codexclient.CodexClientBuilder;
 import dev.codexclient.ApprovalPolicy;
 import dev.codexclient.ApprovalRequest;
 import dev.codexclient.CodexClient;
+import dev.codexclient.CodexClientBuilder;
 import dev.codexclient.DynamicTool;
+import dev.codexclient.RestartPolicy;
 import dev.codexclient.events.CodexEventListener;
 import dev.codexclient.transport.Transport;
 import dev.codexclient.transport.UnixSocketTransport;
@@ -13,6 +14,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Turns the {@code codex.*} properties and the application's beans into a {@link CodexClientBuilder}: which
@@ -20,11 +24,18 @@ import java.util.Optional;
  * auto-configuration so the mapping reads in one place and contradictions fail with the properties' names.
  */
 final class CodexClientBuilderFactory {
+    private static final Logger LOG = LoggerFactory.getLogger(CodexClientBuilderFactory.class);
 
     private final CodexProperties properties;
+    private final CodexExecutables executables;
 
     CodexClientBuilderFactory(CodexProperties properties) {
+        this(properties, CodexExecutables.ofThisProcess());
+    }
+
+    CodexClientBuilderFactory(CodexProperties properties, CodexExecutables executables) {
         this.properties = properties;
+        this.executables = executables;
     }
 
     /**
@@ -53,6 +64,10 @@ final class CodexClientBuilderFactory {
                                 List<CodexClientBuilderCustomizer> customizers) {
         CodexClientBuilder builder = CodexClient.builder();
         connection(builder, transport);
+        if (transport.isEmpty()) {
+            // A Transport bean is one connection, which no restart can replace.
+            restartPolicy().ifPresent(builder::restartPolicy);
+        }
         handshake(builder, !tools.isEmpty());
         timing(builder);
         builder.approvals(approvals.all().orElseGet(() -> properties.getApprovalPolicy().policy()));
@@ -71,8 +86,28 @@ final class CodexClientBuilderFactory {
     private void connection(CodexClientBuilder builder, Optional<Transport> transport) {
         CodexProperties.WebSocket websocket = properties.getWebsocket();
         CodexProperties.UnixSocket unixSocket = properties.getUnixSocket();
+        if (transport.isPresent()) {
+            // The application's (or a test's) own bean replaces the wiring the properties describe, as a bean of a
+            // test replaces the production one anywhere else in Spring: the properties may stay in
+            // application.properties.
+            List<String> ignored = new ArrayList<>(spawnSettings());
+            if (properties.getRestart().isEnabled()) {
+                ignored.add("codex.restart.enabled");
+            }
+            if (websocket.getUrl() != null) {
+                ignored.add("codex.websocket.url");
+            }
+            if (unixSocket.getPath() != null) {
+                ignored.add("codex.unix-socket.path");
+            }
+            if (!ignored.isEmpty()) {
+                LOG.info("codex: connecting through the Transport bean ({}); {} not used", transport.get().describe(),
+                        String.join(", ", ignored));
+            }
+            builder.transport(transport.get());
+            return;
+        }
         List<String> remote = new ArrayList<>();
-        transport.ifPresent(t -> remote.add("a Transport bean (" + t.describe() + ")"));
         if (websocket.getUrl() != null) {
             remote.add("codex.websocket.url");
         }
@@ -93,9 +128,7 @@ final class CodexClientBuilderFactory {
                     + "app-server the client would spawn, but " + remote.get(0) + " connects to one that runs "
                     + "already; remove them, or remove " + remote.get(0) + " to spawn codex");
         }
-        if (transport.isPresent()) {
-            builder.transport(transport.get());
-        } else if (websocket.getUrl() != null) {
+        if (websocket.getUrl() != null) {
             WebSocketTransport.Builder ws = WebSocketTransport.builder(websocket.getUrl());
             if (websocket.getBearerToken() != null) {
                 ws.bearerToken(websocket.getBearerToken());
@@ -107,7 +140,7 @@ final class CodexClientBuilderFactory {
             if (websocket.getConnectTimeout() != null) {
                 ws.connectTimeout(websocket.getConnectTimeout());
             }
-            builder.transport(ws.build());
+            restartable(builder, ws::build);
         } else {
             UnixSocketTransport.Builder socket = UnixSocketTransport.builder().path(unixSocket.getPath());
             if (unixSocket.getBearerToken() != null) {
@@ -117,7 +150,19 @@ final class CodexClientBuilderFactory {
             if (unixSocket.getConnectTimeout() != null) {
                 socket.connectTimeout(unixSocket.getConnectTimeout());
             }
-            builder.transport(socket.build());
+            restartable(builder, socket::build);
+        }
+    }
+
+    /**
+     * A remote server's transport: under a restart policy a factory, so a dropped connection can be opened anew;
+     * otherwise the one transport.
+     */
+    private void restartable(CodexClientBuilder builder, Supplier<? extends Transport> transports) {
+        if (properties.getRestart().isEnabled()) {
+            builder.transportFactory(transports);
+        } else {
+            builder.transport(transports.get());
         }
     }
 
@@ -159,6 +204,8 @@ final class CodexClientBuilderFactory {
                         + "on the PATH), or leave the property out for codex on the PATH");
             }
             builder.codexBinary(Path.of(properties.getBinary()));
+        } else if (properties.getCommand().isEmpty()) {
+            builder.codexBinary(executables.find());
         }
         if (properties.getHome() != null) {
             builder.codexHome(properties.getHome());
@@ -192,6 +239,22 @@ final class CodexClientBuilderFactory {
         }
     }
 
+    /** The restart policy of {@code codex.restart.*}; empty unless {@code codex.restart.enabled}. */
+    private Optional<RestartPolicy> restartPolicy() {
+        CodexProperties.Restart restart = properties.getRestart();
+        if (!restart.isEnabled()) {
+            return Optional.empty();
+        }
+        RestartPolicy defaults = RestartPolicy.defaults();
+        return Optional.of(RestartPolicy.builder()
+                .maxAttempts(restart.getMaxAttempts() != null ? restart.getMaxAttempts() : defaults.maxAttempts())
+                .backoff(restart.getInitialBackoff() != null ? restart.getInitialBackoff() : defaults.initialBackoff(),
+                        restart.getMaxBackoff() != null ? restart.getMaxBackoff() : defaults.maxBackoff())
+                .budget(restart.getBudget() != null ? restart.getBudget() : defaults.budget(),
+                        restart.getBudgetWindow() != null ? restart.getBudgetWindow() : defaults.budgetWindow())
+                .build());
+    }
+
     private void timing(CodexClientBuilder builder) {
         if (properties.getRequestTimeout() != null) {
             builder.requestTimeout(properties.getRequestTimeout());
@@ -207,6 +270,13 @@ final class CodexClientBuilderFactory {
         }
         if (properties.getCloseTimeout() != null) {
             builder.closeTimeout(properties.getCloseTimeout());
+        }
+        CodexProperties.Publisher publisher = properties.getPublisher();
+        if (publisher.getBufferSize() != null) {
+            builder.publisherBufferSize(publisher.getBufferSize());
+        }
+        if (publisher.getOverflow() != null) {
+            builder.publisherOverflow(publisher.getOverflow());
         }
     }
 }

@@ -23,14 +23,15 @@ public final class CodexClientFailureAnalyzer extends AbstractFailureAnalyzer<Co
         if (!fromCodexClientBean(rootFailure)) {
             return null;
         }
-        String description = "The codex client could not connect to the codex app-server: " + cause.getMessage();
+        String description = "The codex client could not connect to the codex app-server: "
+                + inPropertyTerms(cause.getMessage());
         String action;
         if (cause instanceof CodexTimeoutException) {
             action = "Check that the configured app-server is codex app-server and answers, or give its handshake "
                     + "more time with codex.initialize-timeout.";
         } else if (cause instanceof CodexTransportException) {
-            action = "Install the Codex CLI (npm install -g @openai/codex) or set codex.binary to the codex "
-                    + "executable; to use an app-server that runs already, set codex.websocket.url or "
+            action = "Install the Codex CLI (npm install -g @openai/codex) or set codex.binary=/path/to/codex; "
+                    + "to use an app-server that runs already, set codex.websocket.url or "
                     + "codex.unix-socket.path instead. Set codex.enabled=false to start the application without a "
                     + "codex client.";
         } else {
@@ -38,6 +39,19 @@ public final class CodexClientFailureAnalyzer extends AbstractFailureAnalyzer<Co
                     + "start the application without a codex client.";
         }
         return new FailureAnalysis(description, action, cause);
+    }
+
+    /**
+     * The client's message without its advice for Java code (a builder call), which the action below gives in
+     * property terms instead.
+     */
+    static String inPropertyTerms(String message) {
+        if (message == null) {
+            return "";
+        }
+        int advice = message.indexOf(" Install the Codex CLI with");
+        return advice >= 0 && message.indexOf("StdioTransport.builder()", advice) >= 0
+                ? message.substring(0, advice) : message;
     }
 
     /** True when the failure is the creation of the auto-configured client, not a failure of the application's. */

@@ -2,6 +2,7 @@ package dev.codexclient.spring.boot;
 
 import java.net.URI;
 import java.nio.file.Path;
+import dev.codexclient.PublisherOverflow;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -29,7 +30,14 @@ public class CodexProperties {
     private boolean enabled = true;
 
     /**
-     * The codex executable to spawn: a path, or a bare name looked up on the PATH. Default: "codex" on the PATH.
+     * Whether the client is built and connected when first asked for (through an ObjectProvider), not when the
+     * context starts: the application starts without waiting for codex, or without it.
+     */
+    private boolean lazy;
+
+    /**
+     * The codex executable to spawn: a path, or a bare name looked up on the PATH. Default: "codex" on the PATH, then
+     * the pinned codex in ${XDG_CACHE_HOME:-~/.cache}/codex-client/codex/VERSION (never installed at run time).
      */
     private String binary;
 
@@ -77,6 +85,12 @@ public class CodexProperties {
     private Duration closeTimeout = Duration.ofSeconds(5);
 
     /**
+     * At shutdown, how long running turns may go on (while the web server drains its requests) before the client is
+     * closed, which ends them.
+     */
+    private Duration shutdownGracePeriod = Duration.ofSeconds(10);
+
+    /**
      * How long an interrupted turn may take to settle before its handle completes as stalled. Default: the
      * client's (10 s).
      */
@@ -109,6 +123,12 @@ public class CodexProperties {
     /** The Actuator health indicator. */
     private final Health health = new Health();
 
+    /** The restart policy: how a lost app-server is restored ({@code codex.restart.*}). */
+    private final Restart restart = new Restart();
+
+    /** The Flow publishers: what a subscription holds for a slow subscriber ({@code codex.publisher.*}). */
+    private final Publisher publisher = new Publisher();
+
     /**
      * Whether to auto-configure a client.
      *
@@ -125,6 +145,42 @@ public class CodexProperties {
      */
     public void setEnabled(boolean enabled) {
         this.enabled = enabled;
+    }
+
+    /**
+     * How long running turns may go on once the shutdown began.
+     *
+     * @return {@code codex.shutdown-grace-period}
+     */
+    public Duration getShutdownGracePeriod() {
+        return shutdownGracePeriod;
+    }
+
+    /**
+     * Sets {@code codex.shutdown-grace-period}.
+     *
+     * @param shutdownGracePeriod zero or more
+     */
+    public void setShutdownGracePeriod(Duration shutdownGracePeriod) {
+        this.shutdownGracePeriod = shutdownGracePeriod;
+    }
+
+    /**
+     * Whether the client is made when first asked for.
+     *
+     * @return {@code codex.lazy}
+     */
+    public boolean isLazy() {
+        return lazy;
+    }
+
+    /**
+     * Sets {@code codex.lazy}.
+     *
+     * @param lazy whether the client is made when first asked for
+     */
+    public void setLazy(boolean lazy) {
+        this.lazy = lazy;
     }
 
     /**
@@ -433,6 +489,24 @@ public class CodexProperties {
         return health;
     }
 
+    /**
+     * The restart policy.
+     *
+     * @return the {@code codex.restart.*} properties
+     */
+    public Restart getRestart() {
+        return restart;
+    }
+
+    /**
+     * The publishers' buffering.
+     *
+     * @return the {@code codex.publisher.*} properties
+     */
+    public Publisher getPublisher() {
+        return publisher;
+    }
+
     /** The {@code codex.client-info.*} properties: the {@code clientInfo} of the {@code initialize} handshake. */
     public static class ClientInfo {
 
@@ -680,8 +754,32 @@ public class CodexProperties {
          */
         private Duration timeout = Duration.ofSeconds(2);
 
+        /**
+         * Whether every check also sends the server a liveness request ({@code thread/loaded/list}), counted as
+         * traffic like any request; by default the check reads the client's state and costs the server nothing.
+         */
+        private boolean probe;
+
         /** Creates the properties with their defaults. */
         public Health() {
+        }
+
+        /**
+         * Whether a check sends the liveness request.
+         *
+         * @return {@code codex.health.probe}
+         */
+        public boolean isProbe() {
+            return probe;
+        }
+
+        /**
+         * Sets {@code codex.health.probe}.
+         *
+         * @param probe whether a check sends the liveness request
+         */
+        public void setProbe(boolean probe) {
+            this.probe = probe;
         }
 
         /**
@@ -700,6 +798,202 @@ public class CodexProperties {
          */
         public void setTimeout(Duration timeout) {
             this.timeout = timeout;
+        }
+    }
+
+    /**
+     * The {@code codex.restart.*} properties: a lost app-server is respawned (or a dropped socket reconnected), the
+     * handshake redone and every thread the client holds resumed; see {@link dev.codexclient.RestartPolicy}. Unset
+     * values keep the policy's defaults.
+     */
+    public static class Restart {
+
+        /** Whether a lost server is restored; off by default (a lost server then closes the client). */
+        private boolean enabled;
+
+        /** Attempts per outage (default 5). */
+        private Integer maxAttempts;
+
+        /** The bound of the wait before the first attempt (default 200 ms); it doubles per attempt. */
+        private Duration initialBackoff;
+
+        /** The cap of every wait between attempts (default 10 s). */
+        private Duration maxBackoff;
+
+        /** Attempts allowed in any {@code budget-window} (default 20). */
+        private Integer budget;
+
+        /** The sliding window of the attempt budget (default 10 minutes). */
+        private Duration budgetWindow;
+
+        /** Creates the properties with their defaults. */
+        public Restart() {
+        }
+
+        /**
+         * Whether the client restores a lost server.
+         *
+         * @return {@code codex.restart.enabled}
+         */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /**
+         * Sets {@code codex.restart.enabled}.
+         *
+         * @param enabled whether to restore a lost server
+         */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /**
+         * Attempts per outage.
+         *
+         * @return {@code codex.restart.max-attempts}, or null for the policy's default
+         */
+        public Integer getMaxAttempts() {
+            return maxAttempts;
+        }
+
+        /**
+         * Sets {@code codex.restart.max-attempts}.
+         *
+         * @param maxAttempts at least 1
+         */
+        public void setMaxAttempts(Integer maxAttempts) {
+            this.maxAttempts = maxAttempts;
+        }
+
+        /**
+         * The first wait's bound.
+         *
+         * @return {@code codex.restart.initial-backoff}, or null for the policy's default
+         */
+        public Duration getInitialBackoff() {
+            return initialBackoff;
+        }
+
+        /**
+         * Sets {@code codex.restart.initial-backoff}.
+         *
+         * @param initialBackoff zero or more
+         */
+        public void setInitialBackoff(Duration initialBackoff) {
+            this.initialBackoff = initialBackoff;
+        }
+
+        /**
+         * The cap of every wait.
+         *
+         * @return {@code codex.restart.max-backoff}, or null for the policy's default
+         */
+        public Duration getMaxBackoff() {
+            return maxBackoff;
+        }
+
+        /**
+         * Sets {@code codex.restart.max-backoff}.
+         *
+         * @param maxBackoff at least the initial backoff
+         */
+        public void setMaxBackoff(Duration maxBackoff) {
+            this.maxBackoff = maxBackoff;
+        }
+
+        /**
+         * Attempts allowed in the window.
+         *
+         * @return {@code codex.restart.budget}, or null for the policy's default
+         */
+        public Integer getBudget() {
+            return budget;
+        }
+
+        /**
+         * Sets {@code codex.restart.budget}.
+         *
+         * @param budget at least 1
+         */
+        public void setBudget(Integer budget) {
+            this.budget = budget;
+        }
+
+        /**
+         * The budget's window.
+         *
+         * @return {@code codex.restart.budget-window}, or null for the policy's default
+         */
+        public Duration getBudgetWindow() {
+            return budgetWindow;
+        }
+
+        /**
+         * Sets {@code codex.restart.budget-window}.
+         *
+         * @param budgetWindow the sliding window
+         */
+        public void setBudgetWindow(Duration budgetWindow) {
+            this.budgetWindow = budgetWindow;
+        }
+    }
+
+    /**
+     * The {@code codex.publisher.*} properties: what a subscription to {@code turn.publisher()},
+     * {@code thread.publisher()} or {@code codex.notifications()} holds for a subscriber that lags (a Server-Sent
+     * Events client on a slow link).
+     */
+    public static class Publisher {
+
+        /** Events a subscription holds beyond its subscriber's demand (default 4096). */
+        private Integer bufferSize;
+
+        /**
+         * What a subscription does when more wait: {@code fail} (the default) ends it with a
+         * CodexBackpressureException; {@code coalesce-deltas} first merges the waiting text deltas of one item, so
+         * the text arrives whole in fewer events.
+         */
+        private PublisherOverflow overflow;
+
+        /** Creates the properties with their defaults. */
+        public Publisher() {
+        }
+
+        /**
+         * The bound beyond the demand.
+         *
+         * @return {@code codex.publisher.buffer-size}, or null for the client's default
+         */
+        public Integer getBufferSize() {
+            return bufferSize;
+        }
+
+        /**
+         * Sets {@code codex.publisher.buffer-size}.
+         *
+         * @param bufferSize at least 1
+         */
+        public void setBufferSize(Integer bufferSize) {
+            this.bufferSize = bufferSize;
+        }
+
+        /**
+         * What a lagging subscription does.
+         *
+         * @return {@code codex.publisher.overflow}, or null for the client's default ({@code fail})
+         */
+        public PublisherOverflow getOverflow() {
+            return overflow;
+        }
+
+        /**
+         * Sets {@code codex.publisher.overflow}.
+         *
+         * @param overflow {@code fail} or {@code coalesce-deltas}
+         */
+        public void setOverflow(PublisherOverflow overflow) {
+            this.overflow = overflow;
         }
     }
 }

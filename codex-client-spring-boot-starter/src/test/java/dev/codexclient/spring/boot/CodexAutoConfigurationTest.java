@@ -10,9 +10,13 @@ import dev.codexclient.ApprovalPolicy;
 import dev.codexclient.ApprovalRequest;
 import dev.codexclient.ClientEvents;
 import dev.codexclient.CodexClient;
+import java.util.concurrent.Flow;
+import dev.codexclient.protocol.ServerNotification;
+import dev.codexclient.CodexThread;
 import dev.codexclient.DynamicTool;
 import dev.codexclient.ToolResult;
 import dev.codexclient.errors.CodexTimeoutException;
+import dev.codexclient.errors.CodexBackpressureException;
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.events.CodexEventListener;
 import dev.codexclient.events.ConnectionOpened;
@@ -27,6 +31,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -81,6 +86,89 @@ class CodexAutoConfigurationTest {
             assertThat(context).doesNotHaveBean(CodexClient.class).doesNotHaveBean(CodexProperties.class);
             assertThat(fake.requestCount()).as("no handshake").isZero();
         });
+    }
+
+    /** The pattern for an application that runs with or without codex: it asks for the client when it needs it. */
+    static final class Answers {
+        private final ObjectProvider<CodexClient> codex;
+
+        Answers(ObjectProvider<CodexClient> codex) {
+            this.codex = codex;
+        }
+
+        String ask(String question) {
+            CodexClient client = codex.getIfAvailable();
+            return client == null ? "codex is switched off here"
+                    : client.startThread().startTurn(question).await(WAIT).finalText();
+        }
+    }
+
+    @Test
+    void beansThatTakeTheClientFromAnObjectProviderStartWithCodexSwitchedOffAndUseItWhenItIsOn(
+            FakeCodexAppServer fake) {
+        connectedTo(runner, fake).withPropertyValues("codex.enabled=false")
+                .withBean(Answers.class)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(Answers.class).ask("hi")).isEqualTo("codex is switched off here");
+                });
+        fake.onTurnStart(t -> t.agentMessage("hello").completed());
+        connectedTo(runner, fake).withBean(Answers.class)
+                .run(context -> assertThat(context.getBean(Answers.class).ask("hi")).isEqualTo("hello"));
+    }
+
+    /** What a subscriber to a thread's publisher got when it requested nothing until the turn had ended. */
+    private record Lagged(List<ServerNotification> events, Throwable error) {
+    }
+
+    private static Lagged lagBehindATurn(CodexClient client) throws InterruptedException {
+        // The thread's publisher is hot: subscribed before the turn, every event is live (a turn's replayed events
+        // are never merged).
+        CodexThread thread = client.startThread();
+        List<ServerNotification> got = new CopyOnWriteArrayList<>();
+        Throwable[] error = new Throwable[1];
+        CountDownLatch done = new CountDownLatch(1);
+        Flow.Subscription[] subscription = new Flow.Subscription[1];
+        thread.publisher().subscribe(new Flow.Subscriber<>() {
+            public void onSubscribe(Flow.Subscription s) {
+                subscription[0] = s;
+            }
+
+            public void onNext(ServerNotification item) {
+                got.add(item);
+            }
+
+            public void onError(Throwable t) {
+                error[0] = t;
+                done.countDown();
+            }
+
+            public void onComplete() {
+                done.countDown();
+            }
+        });
+        thread.startTurn("go").await(WAIT);
+        subscription[0].request(Long.MAX_VALUE);
+        thread.unsubscribe();
+        assertThat(done.await(5, TimeUnit.SECONDS)).isTrue();
+        return new Lagged(got, error[0]);
+    }
+
+    @Test
+    void thePublisherPropertiesSetTheBufferAndTheOverflow(FakeCodexAppServer fake) {
+        fake.onTurnStart(t -> t.agentMessageDeltas("a", "b", "c", "d").completed());
+        connectedTo(runner, fake).withPropertyValues("codex.publisher.buffer-size=16",
+                        "codex.publisher.overflow=coalesce-deltas")
+                .run(context -> {
+                    Lagged lagged = lagBehindATurn(context.getBean(CodexClient.class));
+                    assertThat(lagged.error()).isNull();
+                    assertThat(lagged.events()).filteredOn(ServerNotification.ItemAgentMessageDelta.class::isInstance)
+                            .singleElement().extracting(e -> ((ServerNotification.ItemAgentMessageDelta) e)
+                                    .params().delta()).isEqualTo("abcd");
+                });
+        connectedTo(runner, fake).withPropertyValues("codex.publisher.buffer-size=2").run(context ->
+                assertThat(lagBehindATurn(context.getBean(CodexClient.class)).error())
+                        .isInstanceOf(CodexBackpressureException.class));
     }
 
     @Test
@@ -214,9 +302,11 @@ class CodexAutoConfigurationTest {
     }
 
     @Test
-    void withoutListenerBeansTheClientHasNoListener(FakeCodexAppServer fake) {
-        connectedTo(runner, fake).run(context ->
-                assertThat(ClientEvents.hasListener(context.getBean(CodexClient.class))).isFalse());
+    void theConnectionMonitorIsTheClientsListener(FakeCodexAppServer fake) {
+        connectedTo(runner, fake).run(context -> {
+            assertThat(context).hasSingleBean(CodexConnectionMonitor.class);
+            assertThat(ClientEvents.hasListener(context.getBean(CodexClient.class))).isTrue();
+        });
     }
 
     @Test
@@ -238,13 +328,18 @@ class CodexAutoConfigurationTest {
     }
 
     @Test
-    void settingsOfASpawnedServerAreRejectedNextToATransportBean(FakeCodexAppServer fake) {
-        connectedTo(runner, fake).withPropertyValues("codex.home=/tmp/codex-home", "codex.binary=/opt/codex")
+    void aTransportBeanWinsOverTheConnectionProperties(FakeCodexAppServer fake) {
+        // application.properties describes production's codex; the test's bean replaces it, as beans do in Spring.
+        connectedTo(runner, fake).withPropertyValues("codex.home=/tmp/codex-home", "codex.binary=/opt/codex",
+                        "codex.environment[HOME]=/tmp/home", "codex.websocket.url=ws://127.0.0.1:1",
+                        "codex.unix-socket.path=/tmp/none.sock", "codex.restart.enabled=true")
                 .run(context -> {
-                    assertThat(context).hasFailed();
-                    assertThat(context.getStartupFailure()).rootCause()
-                            .hasMessageContaining("codex.binary, codex.home").hasMessageContaining("Transport bean");
-                    assertThat(fake.requestCount()).as("no handshake").isZero();
+                    assertThat(context).hasNotFailed();
+                    CodexClient client = context.getBean(CodexClient.class);
+                    assertThat(client.serverProcess()).as("nothing spawned").isEmpty();
+                    fake.onTurnStart(t -> t.agentMessage("from the fake").completed());
+                    assertThat(client.startThread().startTurn("hi").await(WAIT).finalText())
+                            .isEqualTo("from the fake");
                 });
     }
 

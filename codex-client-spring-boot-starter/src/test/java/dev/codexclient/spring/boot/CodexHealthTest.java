@@ -38,7 +38,7 @@ class CodexHealthTest {
     @Test
     void upWithTheServersVersionWhileItAnswers(FakeCodexAppServer fake) {
         fake.on("thread/loaded/list").always().respond(Map.of("data", List.of()));
-        connectedTo(runner, fake).run(context -> {
+        connectedTo(runner, fake).withPropertyValues("codex.health.probe=true").run(context -> {
             Health health = context.getBean("codexHealthIndicator", HealthIndicator.class).health();
             assertThat(health.getStatus()).isEqualTo(Status.UP);
             assertThat(health.getDetails())
@@ -55,19 +55,68 @@ class CodexHealthTest {
     void anErrorReplyIsAnAnswer(FakeCodexAppServer fake) {
         // A server that does not know the method is still there and reading.
         fake.on("thread/loaded/list").always().respondError(-32601, "Method not found");
-        connectedTo(runner, fake).run(context ->
+        connectedTo(runner, fake).withPropertyValues("codex.health.probe=true").run(context ->
                 assertThat(context.getBean(CodexHealthIndicator.class).health().getStatus()).isEqualTo(Status.UP));
     }
 
     @Test
     void downWhenTheServerDoesNotAnswerInTime(FakeCodexAppServer fake) {
         fake.on("thread/loaded/list").always().noReply();
-        connectedTo(runner, fake).withPropertyValues("codex.health.timeout=50ms").run(context -> {
+        connectedTo(runner, fake).withPropertyValues("codex.health.probe=true", "codex.health.timeout=50ms").run(context -> {
             Health health = context.getBean(CodexHealthIndicator.class).health();
             assertThat(health.getStatus()).isEqualTo(Status.DOWN);
             assertThat(health.getDetails()).containsEntry("codexVersion", "0.169.0");
             assertThat(health.getDetails().get("error").toString()).contains("CodexTimeoutException")
                     .contains("50 ms");
+        });
+    }
+
+    @Test
+    void upByDefaultWithoutSendingTheServerAnything(FakeCodexAppServer fake) {
+        connectedTo(runner, fake).run(context -> {
+            int before = fake.requestCount();
+            for (int i = 0; i < 3; i++) {
+                assertThat(context.getBean(CodexHealthIndicator.class).health().getStatus()).isEqualTo(Status.UP);
+            }
+            assertThat(fake.requestCount()).as("the checks sent nothing").isEqualTo(before);
+        });
+    }
+
+    @Test
+    void aLostServerIsDownWithItsCause(FakeCodexAppServer fake) {
+        connectedTo(runner, fake).run(context -> {
+            CodexClient client = context.getBean(CodexClient.class);
+            fake.apply(Fault.exit(3));
+            awaitClosed(client);
+            // The client's listeners hear of the end just after the client itself.
+            CodexConnectionMonitor monitor = context.getBean(CodexConnectionMonitor.class);
+            awaitCondition(() -> monitor.state().cause().isPresent());
+            Health health = context.getBean(CodexHealthIndicator.class).health();
+            assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+            assertThat(health.getDetails()).containsEntry("reason", "the app-server was lost")
+                    .doesNotContainKey("recovering");
+            assertThat(health.getDetails().get("error").toString()).contains("CodexTransportException");
+            assertThat(context.getBean(CodexConnectionMonitor.class).state().cause()).isPresent();
+        });
+    }
+
+    @Test
+    void aLazyClientConnectsAtItsFirstUseNotAtTheStart(FakeCodexAppServer fake) {
+        connectedTo(runner, fake).withPropertyValues("codex.lazy=true").run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(fake.requestCount()).as("no handshake at the start").isZero();
+            assertThat(context.getBean(CodexHealthIndicator.class).health().getStatus()).isEqualTo(Status.UP);
+            assertThat(fake.requestCount()).as("the first check connected").isPositive();
+        });
+    }
+
+    @Test
+    void aLazyClientThatCannotStartLetsTheApplicationStartAndIsDown() {
+        runner.withPropertyValues("codex.lazy=true", "codex.binary=/nonexistent/bin/codex").run(context -> {
+            assertThat(context).hasNotFailed();
+            Health health = context.getBean(CodexHealthIndicator.class).health();
+            assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+            assertThat(health.getDetails().get("error").toString()).contains("/nonexistent/bin/codex");
         });
     }
 
@@ -84,8 +133,9 @@ class CodexHealthTest {
     @Test
     void downWhenTheServerIsGone(FakeCodexAppServer fake) {
         connectedTo(runner, fake).run(context -> {
-            // Whether the client notices the end before the check or through it, the server is DOWN.
+            // The check asks the server nothing: it is DOWN once the client saw the end of the connection.
             fake.apply(Fault.exit(3));
+            awaitClosed(context.getBean(CodexClient.class));
             Health health = context.getBean(CodexHealthIndicator.class).health();
             assertThat(health.getStatus()).isEqualTo(Status.DOWN);
         });
@@ -115,5 +165,18 @@ class CodexHealthTest {
                 .withBean("codexHealthIndicator", HealthIndicator.class, () -> () -> Health.unknown().build())
                 .run(context -> assertThat(context).doesNotHaveBean(CodexHealthIndicator.class)
                         .hasSingleBean(HealthIndicator.class));
+    }
+
+    /** Waits, bounded, for the client to see its connection's end (the reader notices the exit on its own thread). */
+    private static void awaitClosed(CodexClient client) throws InterruptedException {
+        awaitCondition(client::isClosed);
+    }
+
+    private static void awaitCondition(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("the condition within 10 s").isLessThan(deadline);
+            Thread.sleep(5);
+        }
     }
 }

@@ -60,7 +60,7 @@ class CodexObservationAutoConfigurationTest {
                     assertThat(readEnded.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
 
                     TestObservationRegistryAssert.assertThat(observations)
-                            .hasObservationWithNameEqualTo("codex.client.turns").that()
+                            .hasObservationWithNameEqualTo("gen_ai.client.operation.duration").that()
                             .hasLowCardinalityKeyValue("codex.turn.status", "completed")
                             .hasBeenStarted().hasBeenStopped();
                     TestObservationRegistryAssert.assertThat(observations)

@@ -6,6 +6,9 @@ import dev.codexclient.ApprovalPolicy;
 import dev.codexclient.ApprovalRequest;
 import dev.codexclient.CodexClient;
 import dev.codexclient.TurnResult;
+import dev.codexclient.events.CodexEventListener;
+import dev.codexclient.events.ConnectionRestored;
+import dev.codexclient.events.Disconnected;
 import dev.codexclient.protocol.AskForApproval;
 import dev.codexclient.protocol.SandboxMode;
 import dev.codexclient.protocol.ThreadStartParams;
@@ -26,11 +29,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -129,6 +138,99 @@ class RealCodexAutoConfigurationTest {
                     codex.destroyForcibly();
                 }
             }
+        }
+    }
+
+    @Test
+    void aKilledCodexIsDownWithItsExitCodeWhileTheRestartPolicyRestoresItThenUpAgain(@TempDir Path workspace)
+            throws Exception {
+        Path codex = binary();
+        CountDownLatch lost = new CountDownLatch(1);
+        CountDownLatch restored = new CountDownLatch(1);
+        CodexEventListener recovery = new CodexEventListener() {
+            @Override
+            public void disconnected(Disconnected event) {
+                lost.countDown();
+            }
+
+            @Override
+            public void connectionRestored(ConnectionRestored event) {
+                restored.countDown();
+            }
+        };
+        try (ScriptedModelServer model = ScriptedModelServer.start()) {
+            model.enqueue(ModelStep.reply("After the restart."));
+            List<String> properties = new ArrayList<>(List.of(properties(codex, model, workspace)));
+            // A first wait of one to two seconds: long enough to see the restore under way.
+            properties.addAll(List.of("codex.restart.enabled=true", "codex.restart.initial-backoff=2s",
+                    "codex.restart.max-backoff=2s"));
+            runner.withPropertyValues(properties.toArray(String[]::new))
+                    .withBean(CodexEventListener.class, () -> recovery)
+                    .run(context -> {
+                        CodexClient client = context.getBean(CodexClient.class);
+                        CodexHealthIndicator indicator = context.getBean(CodexHealthIndicator.class);
+                        assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
+                        ProcessHandle first = client.serverProcess().orElseThrow();
+
+                        first.descendants().forEach(ProcessHandle::destroyForcibly);
+                        first.destroyForcibly();
+                        assertThat(lost.await(30, TimeUnit.SECONDS)).as("the loss is seen").isTrue();
+
+                        Health during = indicator.health();
+                        assertThat(during.getStatus()).isEqualTo(Status.DOWN);
+                        assertThat(during.getDetails()).containsEntry("recovering", true);
+                        assertThat(during.getDetails().get("reason").toString()).contains("restoring");
+                        assertThat(during.getDetails()).containsKey("error").containsEntry("exitCode", 137);
+
+                        assertThat(restored.await(60, TimeUnit.SECONDS)).as("the restore").isTrue();
+                        Health after = indicator.health();
+                        assertThat(after.getStatus()).as("after the restore: %s", after.getDetails())
+                                .isEqualTo(Status.UP);
+                        // The new connection replaces the old one once its threads are resumed, just after the event.
+                        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                        while (client.serverProcess().orElseThrow().pid() == first.pid()) {
+                            assertThat(System.nanoTime()).as("a new codex process").isLessThan(deadline);
+                            Thread.sleep(10);
+                        }
+                        TurnResult result = client.startThread(ThreadStartParams.builder()
+                                .cwd(workspace.toString()).build()).startTurn("Say it").await(TURN);
+                        assertThat(result.finalText()).isEqualTo("After the restart.");
+                    });
+        }
+    }
+
+    @Test
+    void aKilledCodexWithoutARestartPolicyIsAWarningWithItsExitCodeAndHealthSaysWhy(@TempDir Path workspace)
+            throws Exception {
+        Path codex = binary();
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        log.start();
+        Logger monitorLog = (Logger) LoggerFactory.getLogger(CodexConnectionMonitor.class);
+        monitorLog.addAppender(log);
+        try (ScriptedModelServer model = ScriptedModelServer.start()) {
+            runner.withPropertyValues(properties(codex, model, workspace)).run(context -> {
+                CodexClient client = context.getBean(CodexClient.class);
+                CodexConnectionMonitor monitor = context.getBean(CodexConnectionMonitor.class);
+                ProcessHandle server = client.serverProcess().orElseThrow();
+                server.descendants().forEach(ProcessHandle::destroyForcibly);
+                server.destroyForcibly();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (monitor.state().cause().isEmpty()) {
+                    assertThat(System.nanoTime()).as("the loss is seen").isLessThan(deadline);
+                    Thread.sleep(10);
+                }
+                Health health = context.getBean(CodexHealthIndicator.class).health();
+                assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+                assertThat(health.getDetails()).containsEntry("reason", "the app-server was lost")
+                        .containsEntry("exitCode", 137).doesNotContainKey("recovering");
+                assertThat(log.list).anySatisfy(e -> {
+                    assertThat(e.getLevel()).isEqualTo(Level.WARN);
+                    assertThat(e.getFormattedMessage()).contains("lost the app-server").contains("137")
+                            .contains("codex.restart.enabled=true");
+                });
+            });
+        } finally {
+            monitorLog.detachAppender(log);
         }
     }
 
