@@ -11,6 +11,4 @@ module dev.codexclient.core {
     exports dev.codexclient.events;
     exports dev.codexclient.pool;
     exports dev.codexclient.transport;
-    // The testkit's leak check bounds the shared callback threads by their ceilings.
-    exports dev.codexclient.internal.rpc to dev.codexclient.testkit;
 }
