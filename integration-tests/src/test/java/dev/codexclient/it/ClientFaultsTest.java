@@ -239,15 +239,12 @@ class ClientFaultsTest {
     @Test
     void eventsQueuedOnAThreadsLaneWhenTheConnectionDiesAreDeliveredBeforeTheEnd(FakeCodexAppServer fake)
             throws Exception {
+        fake.onTurnStart(t -> t.agentMessage("working").neverComplete());
         java.util.concurrent.CountDownLatch busy = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-        CompletableFuture<Void> connectionClosed = new CompletableFuture<>();
-        try (CodexClient client = inMemory(fake).eventListener(new dev.codexclient.events.CodexEventListener() {
-            @Override
-            public void connectionClosed(dev.codexclient.events.ConnectionClosed event) {
-                connectionClosed.complete(null);
-            }
-        }).build()) {
+        try (CodexClient client = inMemory(fake).build()) {
+            // Its turn fails when the client handles the loss, on this thread's own (idle) lane.
+            CodexTurn elsewhere = client.startThread().startTurn("long task");
             CodexThread thread = client.startThread();
             List<String> heard = new CopyOnWriteArrayList<>();
             thread.onEvent(n -> {
@@ -270,9 +267,8 @@ class ClientFaultsTest {
             }
             awaitLatch(busy);
             fake.apply(Fault.exit(9));
-            // The client has handled the end (its listener is told after the client let go of its threads) while
-            // four events of the thread are still queued behind the busy listener.
-            connectionClosed.get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+            // The client has handled the loss while four events of the thread are queued behind the busy listener.
+            assertThat(failureOf(elsewhere.result(), WAIT)).isInstanceOf(CodexTransportException.class);
             release.countDown();
 
             List<String> all = List.of("part 1", "part 2", "part 3", "part 4", "part 5");

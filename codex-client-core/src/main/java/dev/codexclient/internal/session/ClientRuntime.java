@@ -234,8 +234,8 @@ public final class ClientRuntime {
         held.releaseAll(cause);
         scheduler.shutdown();
         // Notification listeners keep getting what the lanes still hold; the notifications' subscriptions end
-        // behind it, on every lane (ending only queues their last signal, so this waits for nothing). The
-        // connection's end is reported there too: after the ends of its turns, which their lanes report.
+        // behind it, on every lane (ending only queues their last signal, so this waits for nothing). The end of
+        // the connection is told last, after the threads' turns have ended on their lanes.
         supervisor.connection().executeAfterQueuedEvents(() -> {
             listeners.endAll(cause);
             closedEvent(cause);
