@@ -4,7 +4,8 @@ import java.util.Objects;
 
 /**
  * A {@link dev.codexclient.pool.CodexPool}'s resolver no longer names a member: it takes no new threads or turns,
- * its running and queued turns finish, and then its client is closed.
+ * its running and queued turns finish, and then its client is closed. Also reported for each member when the pool
+ * closes (then its turns do not finish: the client is closed at once).
  *
  * @param member       the member's name
  * @param threads      how many threads were placed on it

@@ -412,6 +412,11 @@ public final class CodexPool implements AutoCloseable {
         settings.shutdown();
         RuntimeException first = null;
         for (PoolMember m : members) {
+            if (!m.draining()) {
+                CodexPool.MemberStats st = m.stats();
+                events.emit(l -> l.poolMemberRemoved(new PoolMemberRemoved(m.name(), st.threads(),
+                        st.runningTurns() + st.queuedTurns())));
+            }
             try {
                 m.close();
             } catch (RuntimeException e) {
