@@ -8,8 +8,6 @@ import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexPoolRejectedException;
 import dev.codexclient.events.CodexEventListener;
 import dev.codexclient.events.PoolMemberAdded;
-import dev.codexclient.events.PoolMemberEjected;
-import dev.codexclient.events.PoolMemberReadmitted;
 import dev.codexclient.events.PoolMemberRemoved;
 import dev.codexclient.events.PooledThreadRecreated;
 import dev.codexclient.internal.time.Scheduler;
@@ -21,15 +19,12 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
@@ -53,11 +48,19 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
+ * <p>Members come from the builder ({@link Builder#member(String, Supplier)}, {@link Builder#spawned}) or from a
+ * {@link MemberResolver} ({@link Builder#resolver}) that the pool asks again every
+ * {@link Builder#resolveEvery(Duration) interval}: endpoints it did not have become members, members it no longer
+ * names drain (no new threads or turns, running turns finish) and close.
+ *
  * <p>Members recover on their own with their client's {@link dev.codexclient.RestartPolicy} (give each one a
- * policy): a member whose server dies is restarted and its threads resumed there. A member whose client gave up is replaced with a
- * new client from its factory; its threads are resumed on the replacement when next used. Health: a member is
- * healthy while its client is open and, for a spawned server, its process is alive; a member given with a
- * readiness URI must also answer {@code /readyz} ({@link #checkHealth()}).
+ * policy): a member whose server dies is restarted or reconnected and its threads resumed there. A member whose
+ * client gave up is replaced with a new client from its factory; its threads are resumed on the replacement when
+ * next used. Health is checked on a timer ({@link Builder#healthCheckEvery(Duration, Duration)}): a member whose
+ * client is closed, whose spawned process died, or whose server does not answer ({@code /readyz} for a member with
+ * an address, a cheap call otherwise) gets no new threads; after {@link Builder#ejectAfter(int) failures in a row} it
+ * is ejected and checked again with a growing backoff until it passes. The pool reports these changes to its
+ * {@link Builder#eventListener(CodexEventListener) listener}.
  *
  * <p>{@link #drain(Duration)} stops accepting turns and waits for the running and queued ones; {@link #close()}
  * closes every member, ending every process the pool spawned.
@@ -68,13 +71,14 @@ public final class CodexPool implements AutoCloseable {
     private final List<PoolMember> members = new CopyOnWriteArrayList<>();
     private final PoolSettings settings;
     private final PoolEvents events;
-    private final Object membership = new Object();
+    private final PoolMaintenance maintenance;
     private volatile boolean draining;
     private volatile boolean closed;
 
     private CodexPool(List<PoolMember> fixed, PoolSettings settings) {
         this.settings = settings;
         this.events = new PoolEvents(settings.listener());
+        this.maintenance = new PoolMaintenance(members, settings, events);
         this.members.addAll(fixed);
         for (PoolMember m : fixed) {
             events.emit(l -> l.poolMemberAdded(new PoolMemberAdded(m.name(), m.address())));
@@ -83,38 +87,7 @@ public final class CodexPool implements AutoCloseable {
 
     /** The first resolution (on the building thread), then the timers. */
     private void start() {
-        if (settings.resolver() != null) {
-            resolveNow();
-            every(settings.resolveEvery(), this::resolveNow);
-        }
-        if (!settings.healthCheckEvery().isZero()) {
-            every(settings.healthCheckEvery(), this::checkOnTimer);
-        }
-    }
-
-    /**
-     * Runs {@code job} on the pool's executor every {@code interval}, the next run timed from the end of the
-     * previous one, so runs never overlap.
-     */
-    private void every(Duration interval, Runnable job) {
-        if (closed) {
-            return;
-        }
-        try {
-            settings.scheduler().schedule(() -> onPoolThread(() -> {
-                try {
-                    if (!closed) {
-                        job.run();
-                    }
-                } catch (RuntimeException e) {
-                    LOG.warn("a pool task failed", e);
-                } finally {
-                    every(interval, job);
-                }
-            }), interval);
-        } catch (RejectedExecutionException e) {
-            // The pool's own scheduler was shut down by close(); nothing more runs.
-        }
+        maintenance.start();
     }
 
     /** {@return a new builder of a pool, with no members yet} */
@@ -197,132 +170,6 @@ public final class CodexPool implements AutoCloseable {
     }
 
     /**
-     * Asks the resolver and follows its answer: endpoints not yet members are built (a factory that throws is
-     * logged and tried again at the next resolution), members no longer named drain and then close, a draining
-     * member named again takes threads again. A failed answer changes nothing.
-     */
-    private void resolveNow() {
-        List<PoolEndpoint> answer;
-        try {
-            answer = settings.resolver().resolve();
-        } catch (RuntimeException e) {
-            LOG.warn("the pool's resolver failed; its members stay as they are: {}", e.getMessage());
-            return;
-        }
-        synchronized (membership) {
-            if (closed) {
-                return;
-            }
-            Map<String, PoolEndpoint> named = new LinkedHashMap<>();
-            for (PoolEndpoint e : answer) {
-                named.putIfAbsent(e.name(), e);
-            }
-            for (PoolMember m : members) {
-                if (!m.resolved()) {
-                    continue;
-                }
-                if (!named.containsKey(m.name()) && !m.draining()) {
-                    retire(m);
-                }
-            }
-            for (PoolEndpoint e : named.values()) {
-                Optional<PoolMember> existing = members.stream().filter(m -> m.name().equals(e.name()))
-                        .filter(m -> !m.closed()).findFirst();
-                if (existing.isPresent()) {
-                    PoolMember m = existing.get();
-                    if (m.draining() && m.resolved() && m.undrain()) {
-                        LOG.info("pool member {} is named again: it takes threads again", m.name());
-                        events.emit(l -> l.poolMemberAdded(new PoolMemberAdded(m.name(), m.address())));
-                    }
-                    continue;
-                }
-                PoolMember m;
-                try {
-                    m = settings.member(e);
-                } catch (RuntimeException failure) {
-                    LOG.warn("could not build a client for pool member {}: {}", e.name(), failure.getMessage());
-                    continue;
-                }
-                members.add(m);
-                LOG.info("pool member {} added at {}", m.name(), e.uri());
-                events.emit(l -> l.poolMemberAdded(new PoolMemberAdded(m.name(), m.address())));
-            }
-        }
-    }
-
-    /** Drains a member its resolver no longer names, then closes it (at the latest after the drain timeout). */
-    private void retire(PoolMember m) {
-        m.drain();
-        CodexPool.MemberStats s = m.stats();
-        LOG.info("pool member {} is no longer named: it drains ({} turns)", m.name(),
-                s.runningTurns() + s.queuedTurns());
-        events.emit(l -> l.poolMemberRemoved(new PoolMemberRemoved(m.name(), s.threads(),
-                s.runningTurns() + s.queuedTurns())));
-        Runnable closeIfStillDraining = () -> onPoolThread(() -> {
-            synchronized (membership) {
-                if (!m.draining() || m.closed()) {
-                    return; // named again meanwhile
-                }
-                members.remove(m);
-            }
-            try {
-                m.close();
-            } catch (RuntimeException e) {
-                LOG.warn("closing pool member {} failed", m.name(), e);
-            }
-        });
-        m.idle().thenRun(closeIfStillDraining);
-        try {
-            settings.scheduler().schedule(closeIfStillDraining, settings.drainTimeout());
-        } catch (RejectedExecutionException e) {
-            // the pool closes, and closes the member with it
-        }
-    }
-
-    private void onPoolThread(Runnable job) {
-        try {
-            settings.executor().execute(job);
-        } catch (RejectedExecutionException e) {
-            // the pool closed: close() closes every member
-        }
-    }
-
-    /** One round of the timer's checks: every member whose check is due. */
-    private void checkOnTimer() {
-        for (PoolMember m : members) {
-            if (closed) {
-                return;
-            }
-            if (!m.draining()) {
-                check(m);
-            }
-        }
-    }
-
-    private void check(PoolMember m) {
-        m.check(() -> m.probe(settings.checkTimeout()), settings.scheduler()::nanoTime).ifPresent(change -> {
-            switch (change) {
-                case EJECTED -> {
-                    int failures = m.health(h -> h.consecutiveFailures());
-                    String reason = m.health(h -> h.lastFailure());
-                    Duration backoff = m.health(h -> h.backoff());
-                    LOG.warn("pool member {} ejected after {} failed checks (checked again in {}): {}", m.name(),
-                            failures, backoff, reason);
-                    events.emit(l -> l.poolMemberEjected(new PoolMemberEjected(m.name(), failures, reason,
-                            backoff)));
-                }
-                case READMITTED -> {
-                    Duration out = Duration.ofNanos(settings.scheduler().nanoTime() - m.health(h -> h.ejectedAt()));
-                    LOG.info("pool member {} passed its check again after {}: readmitted", m.name(), out);
-                    events.emit(l -> l.poolMemberReadmitted(new PoolMemberReadmitted(m.name(), out)));
-                }
-                default -> {
-                }
-            }
-        });
-    }
-
-    /**
      * Checks every member's health now, one after another, as the pool's timer does
      * ({@link Builder#healthCheckEvery(Duration)}): a member with an address is asked {@code /readyz}, another a
      * cheap call ({@code thread/loaded/list}), each waiting at most the check timeout; a member whose client gave up
@@ -336,7 +183,7 @@ public final class CodexPool implements AutoCloseable {
         int healthy = 0;
         for (PoolMember m : members) {
             if (!m.draining()) {
-                check(m);
+                maintenance.check(m);
             }
             if (m.healthy()) {
                 healthy++;
@@ -402,13 +249,11 @@ public final class CodexPool implements AutoCloseable {
     /** Closes every member (its server process too, for a spawned one); queued turns fail. Idempotent. */
     @Override
     public void close() {
-        synchronized (membership) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-            draining = true;
+        if (!maintenance.stop()) {
+            return;
         }
+        closed = true;
+        draining = true;
         settings.shutdown();
         RuntimeException first = null;
         for (PoolMember m : members) {

@@ -1,7 +1,6 @@
 package dev.codexclient.pool;
 
 import dev.codexclient.CodexClient;
-import dev.codexclient.CodexThread;
 import dev.codexclient.CodexTurn;
 import dev.codexclient.errors.CodexPoolRejectedException;
 import dev.codexclient.errors.CodexRpcException;
