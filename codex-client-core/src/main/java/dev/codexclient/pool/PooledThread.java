@@ -38,6 +38,8 @@ public final class PooledThread {
     private volatile CodexThread thread;
     private volatile long placedOn;
     private volatile boolean hadTurn;
+    /** The ids it had before it was started again: turn params naming one are aimed at the current id. */
+    private final java.util.Set<String> formerIds = java.util.concurrent.ConcurrentHashMap.newKeySet();
     // Guarded by this: one re-creation however many turns find the thread lost.
     private CompletableFuture<CodexThread> recreating;
 
@@ -182,9 +184,10 @@ public final class PooledThread {
                 });
     }
 
-    /** The params of a turn of this thread, aimed at the thread's current id when it was re-created. */
+    /** The params of a turn of this thread, aimed at the thread's current id when they name a former one. */
     private TurnStartParams retarget(TurnStartParams params, String asked, CodexThread now) {
-        return asked.equals(now.id()) ? params : params.toBuilder().threadId(now.id()).build();
+        return asked.equals(now.id()) || !formerIds.contains(asked) ? params
+                : params.toBuilder().threadId(now.id()).build();
     }
 
     /** codex's answer to resuming a thread it never stored: "no rollout found for thread id …". */
@@ -201,6 +204,7 @@ public final class PooledThread {
         String old = id;
         long now = member.generation();
         recreating = member.client().startThreadAsync(startParams).thenApply(t -> {
+            formerIds.add(old);
             thread = t;
             id = t.id();
             placedOn = now;

@@ -99,6 +99,9 @@ public final class DnsLookups {
                 found.add(new PoolEndpoint(endpoint, URI.create(scheme + "://" + endpoint)));
                 order.add(new long[] {Long.parseLong(parts[0]), Long.parseLong(parts[1])});
             }
+        } catch (javax.naming.NoInitialContextException e) {
+            throw new CodexException("SRV lookups need the JDK module jdk.naming.dns, which this runtime lacks: "
+                    + e.getMessage(), e);
         } catch (NamingException | NumberFormatException e) {
             throw new CodexException("the SRV lookup of " + name + " failed: " + e, e);
         } catch (LinkageError e) {
