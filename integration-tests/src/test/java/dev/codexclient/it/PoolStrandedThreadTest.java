@@ -96,6 +96,12 @@ class PoolStrandedThreadTest {
             assertThat(fresh.startTurn("now").await(WAIT).status()).isEqualTo(TurnStatus.COMPLETED);
             assertThat(fake.requests().stream().filter(r -> r.method().equals("turn/start")))
                     .last().satisfies(r -> assertThat(r.params().path("threadId").asText()).isEqualTo(fresh.id()));
+            // Params built before, naming the former id, go to the thread that replaced it.
+            var former = dev.codexclient.protocol.TurnStartParams.builder().threadId(freshId)
+                    .input(List.of(dev.codexclient.Inputs.text("built earlier"))).build();
+            assertThat(fresh.startTurn(former).await(WAIT).status()).isEqualTo(TurnStatus.COMPLETED);
+            assertThat(fake.requests().stream().filter(r -> r.method().equals("turn/start")))
+                    .last().satisfies(r -> assertThat(r.params().path("threadId").asText()).isEqualTo(fresh.id()));
 
             // A thread with a turn is resumed under its id.
             assertThat(used.startTurn("second").await(WAIT).status()).isEqualTo(TurnStatus.COMPLETED);
