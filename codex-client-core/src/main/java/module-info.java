@@ -5,6 +5,8 @@ module dev.codexclient.core {
     requires transitive dev.codexclient.protocol;
     requires org.slf4j;
     requires java.net.http;
+    // JNDI, for the pool's SRV lookups; the DNS provider (jdk.naming.dns) is bound as its service when present.
+    requires java.naming;
 
     exports dev.codexclient;
     exports dev.codexclient.errors;

@@ -1,7 +1,7 @@
 package dev.codexclient.events;
 
 /**
- * Observes one client: its connection, each request it makes, each request the server makes of it, each turn, and
+ * Observes one client (or one pool: its members and their health): its connection, each request it makes, each request the server makes of it, each turn, and
  * (with a restart or reconnect policy) each recovery. Register one with
  * {@link dev.codexclient.CodexClientBuilder#eventListener(CodexEventListener)}; combine several with
  * {@link #composite(CodexEventListener...)}.
@@ -142,6 +142,48 @@ public interface CodexEventListener {
      * @param event the integration's event
      */
     default void extensionEvent(ExtensionEvent event) {
+    }
+
+    /**
+     * A pool took a member in (built with {@link dev.codexclient.pool.CodexPool.Builder#eventListener}; the pool's
+     * events come from the pool's own thread, one at a time).
+     *
+     * @param event the member's name and address
+     */
+    default void poolMemberAdded(PoolMemberAdded event) {
+    }
+
+    /**
+     * A pool's resolver no longer names a member: it drains, then closes.
+     *
+     * @param event the member's name, and what it still runs
+     */
+    default void poolMemberRemoved(PoolMemberRemoved event) {
+    }
+
+    /**
+     * A pool's member failed its health check too many times in a row: it gets no new threads until it passes
+     * again.
+     *
+     * @param event the member's name, the failures, and when it is checked again
+     */
+    default void poolMemberEjected(PoolMemberEjected event) {
+    }
+
+    /**
+     * A pool's ejected member passed its health check again.
+     *
+     * @param event the member's name, and how long it was out
+     */
+    default void poolMemberReadmitted(PoolMemberReadmitted event) {
+    }
+
+    /**
+     * A pooled thread with no turn yet was started again on its member's restarted server.
+     *
+     * @param event the member, the lost thread's id and the new one
+     */
+    default void pooledThreadRecreated(PooledThreadRecreated event) {
     }
 
     /**

@@ -101,4 +101,29 @@ final class CompositeEventListener implements CodexEventListener {
     public void extensionEvent(ExtensionEvent event) {
         each(l -> l.extensionEvent(event));
     }
+
+    @Override
+    public void poolMemberAdded(PoolMemberAdded event) {
+        each(l -> l.poolMemberAdded(event));
+    }
+
+    @Override
+    public void poolMemberRemoved(PoolMemberRemoved event) {
+        each(l -> l.poolMemberRemoved(event));
+    }
+
+    @Override
+    public void poolMemberEjected(PoolMemberEjected event) {
+        each(l -> l.poolMemberEjected(event));
+    }
+
+    @Override
+    public void poolMemberReadmitted(PoolMemberReadmitted event) {
+        each(l -> l.poolMemberReadmitted(event));
+    }
+
+    @Override
+    public void pooledThreadRecreated(PooledThreadRecreated event) {
+        each(l -> l.pooledThreadRecreated(event));
+    }
 }

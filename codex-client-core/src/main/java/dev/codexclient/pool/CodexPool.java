@@ -6,6 +6,12 @@ import dev.codexclient.CodexThread;
 import dev.codexclient.CodexTurn;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexPoolRejectedException;
+import dev.codexclient.events.CodexEventListener;
+import dev.codexclient.events.PoolMemberAdded;
+import dev.codexclient.events.PoolMemberRemoved;
+import dev.codexclient.events.PooledThreadRecreated;
+import dev.codexclient.internal.time.Scheduler;
+import dev.codexclient.internal.time.SystemScheduler;
 import dev.codexclient.protocol.ThreadStartParams;
 import dev.codexclient.protocol.TurnStartParams;
 import dev.codexclient.transport.ReadinessProbe;
@@ -17,8 +23,11 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,11 +48,19 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
+ * <p>Members come from the builder ({@link Builder#member(String, Supplier)}, {@link Builder#spawned}) or from a
+ * {@link MemberResolver} ({@link Builder#resolver}) that the pool asks again every
+ * {@link Builder#resolveEvery(Duration) interval}: endpoints it did not have become members, members it no longer
+ * names drain (no new threads or turns, running turns finish) and close.
+ *
  * <p>Members recover on their own with their client's {@link dev.codexclient.RestartPolicy} (give each one a
- * policy): a member whose server dies is restarted and its threads resumed there. A member whose client gave up is replaced with a
- * new client from its factory; its threads are resumed on the replacement when next used. Health: a member is
- * healthy while its client is open and, for a spawned server, its process is alive; a member given with a
- * readiness URI must also answer {@code /readyz} ({@link #checkHealth()}).
+ * policy): a member whose server dies is restarted or reconnected and its threads resumed there. A member whose
+ * client gave up is replaced with a new client from its factory; its threads are resumed on the replacement when
+ * next used. Health is checked on a timer ({@link Builder#healthCheckEvery(Duration, Duration)}): a member whose
+ * client is closed, whose spawned process died, or whose server does not answer ({@code /readyz} for a member with
+ * an address, a cheap call otherwise) gets no new threads; after {@link Builder#ejectAfter(int) failures in a row} it
+ * is ejected and checked again with a growing backoff until it passes. The pool reports these changes to its
+ * {@link Builder#eventListener(CodexEventListener) listener}.
  *
  * <p>{@link #drain(Duration)} stops accepting turns and waits for the running and queued ones; {@link #close()}
  * closes every member, ending every process the pool spawned.
@@ -51,12 +68,26 @@ import org.slf4j.LoggerFactory;
 public final class CodexPool implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CodexPool.class);
 
-    private final List<PoolMember> members;
+    private final List<PoolMember> members = new CopyOnWriteArrayList<>();
+    private final PoolSettings settings;
+    private final PoolEvents events;
+    private final PoolMaintenance maintenance;
     private volatile boolean draining;
     private volatile boolean closed;
 
-    private CodexPool(List<PoolMember> members) {
-        this.members = List.copyOf(members);
+    private CodexPool(List<PoolMember> fixed, PoolSettings settings) {
+        this.settings = settings;
+        this.events = new PoolEvents(settings.listener());
+        this.maintenance = new PoolMaintenance(members, settings, events);
+        this.members.addAll(fixed);
+        for (PoolMember m : fixed) {
+            events.emit(l -> l.poolMemberAdded(new PoolMemberAdded(m.name(), m.address())));
+        }
+    }
+
+    /** The first resolution (on the building thread), then the timers. */
+    private void start() {
+        maintenance.start();
     }
 
     /** {@return a new builder of a pool, with no members yet} */
@@ -93,7 +124,7 @@ public final class CodexPool implements AutoCloseable {
         checkOpen();
         PoolMember m = place();
         CodexThread t = m.client().startThread(params);
-        return new PooledThread(this, m, t);
+        return new PooledThread(this, m, t, params);
     }
 
     /**
@@ -111,14 +142,16 @@ public final class CodexPool implements AutoCloseable {
         Objects.requireNonNull(threadId, "threadId");
         checkOpen();
         PoolMember m = place();
-        return new PooledThread(this, m, m.client().resumeThread(threadId));
+        return new PooledThread(this, m, m.client().resumeThread(threadId), null);
     }
 
     /** The healthy member with the least load: running plus queued turns, then threads. */
     private PoolMember place() {
         return members.stream().filter(PoolMember::healthy)
                 .min(Comparator.comparingInt(PoolMember::load).thenComparingInt(PoolMember::threadCount))
-                .orElseThrow(() -> new CodexPoolRejectedException("no member of the pool is healthy"));
+                .orElseThrow(() -> new CodexPoolRejectedException(members.isEmpty()
+                        ? "the pool has no member (its resolver named none yet)"
+                        : "no member of the pool is healthy"));
     }
 
     /** Starts a turn on {@code thread}'s member, now or when a place frees up. */
@@ -127,22 +160,31 @@ public final class CodexPool implements AutoCloseable {
             return CompletableFuture.failedFuture(new CodexPoolRejectedException(
                     "the pool is " + (closed ? "closed" : "draining") + ": it accepts no new turns"));
         }
-        return thread.member().submit(thread::handle, t -> t.startTurnAsync(params));
+        return thread.member().submit(() -> thread.launch(params));
+    }
+
+    /** Reports a pooled thread started again on its member's restarted server. */
+    void recreated(PoolMember member, String oldId, String newId) {
+        member.replacedThread(oldId, newId);
+        events.emit(l -> l.pooledThreadRecreated(new PooledThreadRecreated(member.name(), oldId, newId)));
     }
 
     /**
-     * Checks every member's health now, one after another: a member given with a readiness URI is asked
-     * {@code /readyz} (each probe waits at most its request timeout); a member whose client gave up is replaced,
-     * which builds a new client and so blocks for its start. The answer of {@code /readyz} holds until the next
-     * check: a member found not ready gets no new threads until a later check finds it ready. Call it
-     * periodically when members have readiness URIs.
+     * Checks every member's health now, one after another, as the pool's timer does
+     * ({@link Builder#healthCheckEvery(Duration)}): a member with an address is asked {@code /readyz}, another a
+     * cheap call ({@code thread/loaded/list}), each waiting at most the check timeout; a member whose client gave up
+     * is replaced, which builds a new client and so blocks for its start. A member that fails gets no new threads
+     * until a later check passes; after {@link Builder#ejectAfter(int) a number of failures in a row} it is
+     * ejected, and checked again only after its backoff. A draining member is not checked.
      *
      * @return how many members are healthy after the check
      */
     public int checkHealth() {
         int healthy = 0;
         for (PoolMember m : members) {
-            m.checkReadiness();
+            if (!m.draining()) {
+                maintenance.check(m);
+            }
             if (m.healthy()) {
                 healthy++;
             }
@@ -207,13 +249,19 @@ public final class CodexPool implements AutoCloseable {
     /** Closes every member (its server process too, for a spawned one); queued turns fail. Idempotent. */
     @Override
     public void close() {
-        if (closed) {
+        if (!maintenance.stop()) {
             return;
         }
         closed = true;
         draining = true;
+        settings.shutdown();
         RuntimeException first = null;
         for (PoolMember m : members) {
+            if (!m.draining()) {
+                CodexPool.MemberStats st = m.stats();
+                events.emit(l -> l.poolMemberRemoved(new PoolMemberRemoved(m.name(), st.threads(),
+                        st.runningTurns() + st.queuedTurns())));
+            }
             try {
                 m.close();
             } catch (RuntimeException e) {
@@ -236,20 +284,35 @@ public final class CodexPool implements AutoCloseable {
         }
     }
 
+    /** Where a member stands. */
+    public enum MemberState {
+        /** New threads may go to it. */
+        READY,
+        /** Its last check failed (or its client is closed): no new threads until a check passes. */
+        NOT_READY,
+        /** It failed its checks too many times in a row: no new threads, checked again after a backoff. */
+        EJECTED,
+        /** Its resolver no longer names it: no new threads or turns; it closes once its turns ended. */
+        DRAINING
+    }
+
     /**
      * The counts of one member.
      *
      * @param name          the member's name
-     * @param healthy       whether new threads may go to it
+     * @param healthy       whether new threads may go to it (its state is {@link MemberState#READY})
      * @param runningTurns  turns running (started and not ended)
      * @param queuedTurns   turns waiting for a place
      * @param threads       threads placed on it
      * @param rejectedTurns turns rejected because its queue was full
      * @param replacements  how often its client was replaced after giving up
      * @param serverPid     the process of a spawned server, when there is one
+     * @param state         where it stands: ready, not ready, ejected, draining
+     * @param address       its address, when it has one
      */
     public record MemberStats(String name, boolean healthy, int runningTurns, int queuedTurns, int threads,
-                              long rejectedTurns, long replacements, Optional<Long> serverPid) {
+                              long rejectedTurns, long replacements, Optional<Long> serverPid, MemberState state,
+                              Optional<URI> address) {
         /**
          * Checks that every member is present.
          *
@@ -261,10 +324,14 @@ public final class CodexPool implements AutoCloseable {
          * @param rejectedTurns turns rejected because its queue was full
          * @param replacements  how often its client was replaced after giving up
          * @param serverPid     the process of a spawned server, when there is one
+         * @param state         where it stands
+         * @param address       its address, when it has one
          */
         public MemberStats {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(serverPid, "serverPid");
+            Objects.requireNonNull(state, "state");
+            Objects.requireNonNull(address, "address");
         }
     }
 
@@ -276,6 +343,18 @@ public final class CodexPool implements AutoCloseable {
         private final List<Spec> specs = new ArrayList<>();
         private int maxTurns = 8;
         private int maxQueued = 64;
+        private MemberResolver resolver;
+        private Function<PoolEndpoint, CodexClient> resolvedFactory;
+        private Duration resolveEvery = Duration.ofSeconds(30);
+        private Duration healthCheckEvery = Duration.ofSeconds(10);
+        private Duration checkTimeout = Duration.ofSeconds(5);
+        private int ejectAfter = 3;
+        private Duration initialBackoff = Duration.ofSeconds(5);
+        private Duration maxBackoff = Duration.ofMinutes(2);
+        private Duration drainTimeout = Duration.ofMinutes(10);
+        private CodexEventListener listener = CodexEventListener.NONE;
+        private Scheduler scheduler;
+        private Executor executor;
 
         private Builder() {
         }
@@ -299,8 +378,8 @@ public final class CodexPool implements AutoCloseable {
          * ({@link ReadinessProbe}); {@code factory} builds its client (e.g. with a transport factory for the URI).
          *
          * @param name    the member's name, in its {@link MemberStats} and in log messages
-         * @param uri     the server's {@code ws://} or {@code wss://} URI (checked by {@link #build()});
-         *                {@link CodexPool#checkHealth()} asks {@code /readyz} on its host and port
+         * @param uri     the server's {@code ws://} or {@code wss://} URI (checked by {@link #build()}); its health
+         *                checks ask {@code /readyz} on its host and port
          * @param factory builds the member's client: once in {@link #build()}, and again for each replacement
          * @return this builder
          */
@@ -326,6 +405,142 @@ public final class CodexPool implements AutoCloseable {
                 member("spawned-" + (base + i + 1), () -> configure.get().build());
             }
             return this;
+        }
+
+        /**
+         * Members from a resolver, beside any given one by one: the pool asks {@code resolver} in {@link #build()}
+         * and then every {@link #resolveEvery(Duration) interval}, builds a client with {@code factory} for each
+         * endpoint it did not have, and drains the members no longer named. Each member's health is asked of its
+         * endpoint's {@code /readyz}. Give each client a {@link CodexClientBuilder#restartPolicy(RestartPolicy)
+         * restart policy}: a server that restarts at the same address is reconnected and its threads resumed.
+         *
+         * <pre>{@code
+         * CodexPool.builder()
+         *         .resolver(MemberResolver.srv("ws", "_ws._tcp.codex.default.svc.cluster.local"),
+         *                 endpoint -> CodexClient.builder()
+         *                         .transportFactory(() -> WebSocketTransport.builder(endpoint.uri())
+         *                                 .bearerToken(tokens).build())
+         *                         .restartPolicy(RestartPolicy.defaults())
+         *                         .build())
+         *         .build();
+         * }</pre>
+         *
+         * @param resolver names the members
+         * @param factory  builds the client of one endpoint: when it is first named, and again for each
+         *                 replacement; a factory that throws leaves the endpoint out until the next resolution
+         * @return this builder
+         */
+        public Builder resolver(MemberResolver resolver, Function<PoolEndpoint, CodexClient> factory) {
+            this.resolver = Objects.requireNonNull(resolver, "resolver");
+            this.resolvedFactory = Objects.requireNonNull(factory, "factory");
+            return this;
+        }
+
+        /**
+         * How often the resolver is asked again (default 30 s), timed from the end of the previous answer.
+         *
+         * @param interval positive
+         * @return this builder
+         */
+        public Builder resolveEvery(Duration interval) {
+            this.resolveEvery = positive(interval, "resolveEvery");
+            return this;
+        }
+
+        /**
+         * How often every member's health is checked (default 10 s; {@link Duration#ZERO} turns the timer off,
+         * leaving {@link CodexPool#checkHealth()}), and how long one check may take (default 5 s).
+         *
+         * @param interval zero or positive
+         * @param timeout  positive
+         * @return this builder
+         */
+        public Builder healthCheckEvery(Duration interval, Duration timeout) {
+            Objects.requireNonNull(interval, "interval");
+            if (interval.isNegative()) {
+                throw new IllegalArgumentException("healthCheckEvery must not be negative");
+            }
+            this.healthCheckEvery = interval;
+            this.checkTimeout = positive(timeout, "timeout");
+            return this;
+        }
+
+        /**
+         * How many failed checks in a row eject a member (default 3).
+         *
+         * @param failures at least 1
+         * @return this builder
+         */
+        public Builder ejectAfter(int failures) {
+            if (failures < 1) {
+                throw new IllegalArgumentException("ejectAfter must be at least 1");
+            }
+            this.ejectAfter = failures;
+            return this;
+        }
+
+        /**
+         * How long an ejected member waits before it is checked again (default 5 s), doubling after each further
+         * failure up to {@code max} (default 2 min).
+         *
+         * @param initial positive
+         * @param max     at least {@code initial}
+         * @return this builder
+         */
+        public Builder readmitBackoff(Duration initial, Duration max) {
+            positive(initial, "initial");
+            positive(max, "max");
+            if (max.compareTo(initial) < 0) {
+                throw new IllegalArgumentException("the backoff's max is below its initial wait");
+            }
+            this.initialBackoff = initial;
+            this.maxBackoff = max;
+            return this;
+        }
+
+        /**
+         * How long a member its resolver no longer names may drain before it is closed anyway, failing what still
+         * runs (default 10 min).
+         *
+         * @param timeout positive
+         * @return this builder
+         */
+        public Builder drainTimeout(Duration timeout) {
+            this.drainTimeout = positive(timeout, "drainTimeout");
+            return this;
+        }
+
+        /**
+         * The listener of the pool's own events: members added, removed, ejected and readmitted, threads
+         * re-created ({@link CodexEventListener#poolMemberAdded} and the rest). The members' clients have listeners
+         * of their own, given to their builders; the same listener may serve both.
+         *
+         * @param listener called from the pool's thread, one event at a time
+         * @return this builder
+         */
+        public Builder eventListener(CodexEventListener listener) {
+            this.listener = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
+
+        /** The pool's clock and timer; tests put a manual one here. */
+        Builder scheduler(Scheduler scheduler) {
+            this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+            return this;
+        }
+
+        /** Where the pool resolves and checks; tests run it on the thread that advances their clock. */
+        Builder executor(Executor executor) {
+            this.executor = Objects.requireNonNull(executor, "executor");
+            return this;
+        }
+
+        private static Duration positive(Duration d, String what) {
+            Objects.requireNonNull(d, what);
+            if (d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException(what + " must be positive");
+            }
+            return d;
         }
 
         /**
@@ -359,25 +574,34 @@ public final class CodexPool implements AutoCloseable {
         }
 
         /**
-         * Builds every member's client, one after another (each spawned server starts and completes its handshake
-         * here); when one fails, closes those built and rethrows.
+         * Builds every given member's client, one after another (each spawned server starts and completes its
+         * handshake here), asks the resolver once and builds its members' clients, then starts the timers. When a
+         * given member's client fails, closes those built and rethrows; a resolver that fails or names nobody yet
+         * leaves the pool without resolved members until a later answer (placing a thread then fails with
+         * {@link CodexPoolRejectedException}).
          *
          * @return the pool, owning every client it built
-         * @throws IllegalStateException    when no member was added
+         * @throws IllegalStateException    when no member was added and there is no resolver
          * @throws IllegalArgumentException when a member's readiness URI is not a {@code ws://} or {@code wss://}
          *                                  URI with a host
          * @throws CodexException           when a member's client could not be built (its server did not start, or
          *                                  the handshake failed); anything else a factory throws is rethrown as it is
          */
         public CodexPool build() {
-            if (specs.isEmpty()) {
-                throw new IllegalStateException("a pool needs at least one member");
+            if (specs.isEmpty() && resolver == null) {
+                throw new IllegalStateException("a pool needs at least one member or a resolver");
             }
+            boolean ownExecutor = executor == null;
+            PoolSettings settings = new PoolSettings(resolver, resolvedFactory, resolveEvery, healthCheckEvery,
+                    checkTimeout, ejectAfter, initialBackoff, maxBackoff, drainTimeout, maxTurns, maxQueued,
+                    listener, scheduler == null ? new SystemScheduler() : scheduler,
+                    ownExecutor ? PoolSettings.poolThread() : executor, scheduler == null, ownExecutor);
             List<PoolMember> built = new ArrayList<>();
             try {
                 for (Spec s : specs) {
-                    built.add(new PoolMember(s.name(), s.factory(),
-                            s.readiness() == null ? null : ReadinessProbe.of(s.readiness()), maxTurns, maxQueued));
+                    ReadinessProbe probe = s.readiness() == null ? null : ReadinessProbe.of(s.readiness());
+                    built.add(settings.member(s.name(), Optional.ofNullable(s.readiness()), false, s.factory(),
+                            probe));
                 }
             } catch (RuntimeException e) {
                 for (PoolMember m : built) {
@@ -387,10 +611,13 @@ public final class CodexPool implements AutoCloseable {
                         e.addSuppressed(suppressed);
                     }
                 }
+                settings.shutdown();
                 throw e;
             }
             LOG.debug("pool of {} members built", built.size());
-            return new CodexPool(built);
+            CodexPool pool = new CodexPool(built, settings);
+            pool.start();
+            return pool;
         }
     }
 }

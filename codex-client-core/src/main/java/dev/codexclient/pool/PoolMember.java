@@ -1,11 +1,15 @@
 package dev.codexclient.pool;
 
 import dev.codexclient.CodexClient;
-import dev.codexclient.CodexThread;
 import dev.codexclient.CodexTurn;
 import dev.codexclient.errors.CodexPoolRejectedException;
+import dev.codexclient.errors.CodexRpcException;
+import dev.codexclient.internal.pool.MemberHealth;
 import dev.codexclient.internal.rpc.RpcConnection;
+import dev.codexclient.protocol.ThreadLoadedListParams;
 import dev.codexclient.transport.ReadinessProbe;
+import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,15 +17,21 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One app-server of a {@link CodexPool}: its client (replaced when it gave up), its cap of running turns with the
- * bounded queue in front of it, and its counts.
+ * bounded queue in front of it, its health, whether it drains, and its counts.
  *
- * <p>Threading: the cap and the queue are guarded by this object; turns are started outside the lock.
+ * <p>Threading: the cap, the queue and the drain are guarded by this object; turns are started outside the lock.
+ * The health is guarded by {@link #healthLock}, so the pool's timer and {@link CodexPool#checkHealth()} check one
+ * member one at a time.
  */
 final class PoolMember {
     private static final Logger LOG = LoggerFactory.getLogger(PoolMember.class);
@@ -31,14 +41,20 @@ final class PoolMember {
     }
 
     private final String name;
+    private final Optional<URI> address;
+    private final boolean resolved;
     private final Supplier<CodexClient> factory;
     private final ReadinessProbe probe;
     private final int maxTurns;
     private final int maxQueued;
     private final Set<String> threads = ConcurrentHashMap.newKeySet();
+    private final Object healthLock = new Object();
+    private final MemberHealth health;
     private volatile CodexClient client;
     private volatile long generation;
     private volatile boolean ready = true;
+    private volatile boolean ejected;
+    private volatile boolean draining;
     private volatile boolean closed;
     // Guarded by this.
     private int running;
@@ -47,17 +63,30 @@ final class PoolMember {
     private long rejected;
     private long replacements;
 
-    PoolMember(String name, Supplier<CodexClient> factory, ReadinessProbe probe, int maxTurns, int maxQueued) {
+    PoolMember(String name, Optional<URI> address, boolean resolved, Supplier<CodexClient> factory,
+               ReadinessProbe probe, int maxTurns, int maxQueued, MemberHealth health) {
         this.name = name;
+        this.address = address;
+        this.resolved = resolved;
         this.factory = factory;
         this.probe = probe;
         this.maxTurns = maxTurns;
         this.maxQueued = maxQueued;
+        this.health = health;
         this.client = factory.get();
     }
 
     String name() {
         return name;
+    }
+
+    Optional<URI> address() {
+        return address;
+    }
+
+    /** Whether its resolver named it (and so may stop naming it); members given to the builder stay. */
+    boolean resolved() {
+        return resolved;
     }
 
     long generation() {
@@ -82,29 +111,107 @@ final class PoolMember {
         return c;
     }
 
-    /** Open, ready, its client open (replaced if it gave up) and, for a spawned server, its process alive. */
+    /**
+     * Whether new threads may go to it: open, not draining, ready at its last check, not ejected, its client open
+     * (replaced if it gave up) and, for a spawned server, its process alive.
+     */
     boolean healthy() {
-        if (closed || !ready) {
+        if (closed || draining || !ready || ejected) {
             return false;
         }
+        return alive() == null;
+    }
+
+    /** Null when its client is open (replaced if it gave up) and its process, if any, alive; else why not. */
+    private String alive() {
         CodexClient c;
         try {
             c = client();
         } catch (RuntimeException e) {
             LOG.warn("pool member {} could not be replaced: {}", name, e.getMessage());
-            return false;
+            return "its client could not be replaced: " + e.getMessage();
         }
-        return !c.isClosed() && c.serverProcess().map(ProcessHandle::isAlive).orElse(true);
+        if (c.isClosed()) {
+            return "its client is closed";
+        }
+        if (!c.serverProcess().map(ProcessHandle::isAlive).orElse(true)) {
+            return "its server process has exited";
+        }
+        return null;
     }
 
-    void checkReadiness() {
+    /**
+     * Checks the member now (blocking, at most about {@code timeout}): its client and process, then its
+     * {@code /readyz} when it has an address, else a cheap call ({@code thread/loaded/list}: an answer, even an
+     * error, shows a server that serves).
+     *
+     * @return null when it passed, else why it failed
+     */
+    String probe(Duration timeout) {
+        String dead = alive();
+        if (dead != null) {
+            return dead;
+        }
         if (probe != null) {
-            ready = probe.isReady();
+            return probe.isReady() ? null : "its /readyz did not answer 200";
+        }
+        try {
+            client.rpc().threadLoadedList(new ThreadLoadedListParams(null, 1L))
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return null;
+        } catch (TimeoutException e) {
+            return "its server did not answer thread/loaded/list within " + timeout;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "the check was interrupted";
+        } catch (ExecutionException e) {
+            Throwable cause = RpcConnection.unwrap(e.getCause());
+            if (cause instanceof CodexRpcException) {
+                return null; // the server answered: it serves
+            }
+            return "thread/loaded/list failed: " + cause.getMessage();
+        }
+    }
+
+    /**
+     * Records a check's result in the member's health, under its lock.
+     *
+     * @param check runs the check; null when it passed, else why not
+     * @param now   the pool's clock, read after the check
+     * @return what changed, or empty when the check was not due (an ejected member in its backoff)
+     */
+    Optional<MemberHealth.Change> check(Supplier<String> check, java.util.function.LongSupplier now) {
+        synchronized (healthLock) {
+            if (closed || !health.checkDue(now.getAsLong())) {
+                return Optional.empty();
+            }
+            String failure = check.get();
+            long at = now.getAsLong();
+            MemberHealth.Change change = failure == null ? health.passed(at) : health.failed(at, failure);
+            ready = failure == null;
+            ejected = health.ejected();
+            if (failure != null) {
+                LOG.debug("pool member {} failed its check ({} in a row): {}", name, health.consecutiveFailures(),
+                        failure);
+            }
+            return Optional.of(change);
+        }
+    }
+
+    /** Reads the member's health under its lock. */
+    <T> T health(Function<MemberHealth, T> read) {
+        synchronized (healthLock) {
+            return read.apply(health);
         }
     }
 
     void placed(String threadId) {
         threads.add(threadId);
+    }
+
+    void replacedThread(String oldId, String newId) {
+        threads.remove(oldId);
+        threads.add(newId);
     }
 
     int threadCount() {
@@ -115,15 +222,35 @@ final class PoolMember {
         return running + queue.size();
     }
 
+    boolean draining() {
+        return draining;
+    }
+
+    /** Stops taking threads and turns; the running and queued ones go on. */
+    void drain() {
+        draining = true;
+    }
+
+    /** Takes threads and turns again: its resolver named it again before it closed. False when already closed. */
+    synchronized boolean undrain() {
+        if (closed) {
+            return false;
+        }
+        draining = false;
+        return true;
+    }
+
     /** Starts a turn now when the cap allows, queues it when the queue has room, rejects it otherwise. */
-    CompletableFuture<CodexTurn> submit(Supplier<CompletableFuture<CodexThread>> handle,
-                                        java.util.function.Function<CodexThread, CompletableFuture<CodexTurn>> start) {
-        Supplier<CompletableFuture<CodexTurn>> launch = () -> handle.get().thenCompose(start);
+    CompletableFuture<CodexTurn> submit(Supplier<CompletableFuture<CodexTurn>> launch) {
         CompletableFuture<CodexTurn> out = new CompletableFuture<>();
         synchronized (this) {
             if (closed) {
                 return CompletableFuture.failedFuture(new CodexPoolRejectedException("pool member " + name
                         + " is closed"));
+            }
+            if (draining) {
+                return CompletableFuture.failedFuture(new CodexPoolRejectedException("pool member " + name
+                        + " was removed from the pool and drains: it takes no new turns"));
             }
             if (running >= maxTurns) {
                 if (queue.size() >= maxQueued) {
@@ -192,20 +319,30 @@ final class PoolMember {
     synchronized CodexPool.MemberStats stats() {
         CodexClient c = client;
         Optional<Long> pid = c.serverProcess().map(ProcessHandle::pid);
-        return new CodexPool.MemberStats(name, !closed && ready && !c.isClosed(), running, queue.size(),
-                threads.size(), rejected, replacements, pid);
+        CodexPool.MemberState state = closed || draining ? CodexPool.MemberState.DRAINING
+                : ejected ? CodexPool.MemberState.EJECTED
+                : ready && !c.isClosed() ? CodexPool.MemberState.READY : CodexPool.MemberState.NOT_READY;
+        return new CodexPool.MemberStats(name, state == CodexPool.MemberState.READY, running, queue.size(),
+                threads.size(), rejected, replacements, pid, state, address);
+    }
+
+    boolean closed() {
+        return closed;
     }
 
     void close() {
         List<Waiting> dropped;
         synchronized (this) {
+            if (closed) {
+                return;
+            }
             closed = true;
             dropped = new ArrayList<>(queue);
             queue.clear();
         }
         for (Waiting w : dropped) {
-            w.out().completeExceptionally(new CodexPoolRejectedException("the pool was closed before a place "
-                    + "freed up on member " + name));
+            w.out().completeExceptionally(new CodexPoolRejectedException("pool member " + name
+                    + " was closed before a place freed up"));
         }
         client.close();
     }

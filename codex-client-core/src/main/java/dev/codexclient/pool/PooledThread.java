@@ -5,7 +5,9 @@ import dev.codexclient.CodexThread;
 import dev.codexclient.CodexTurn;
 import dev.codexclient.Inputs;
 import dev.codexclient.errors.CodexException;
+import dev.codexclient.internal.rpc.RpcConnection;
 import dev.codexclient.internal.session.Waits;
+import dev.codexclient.protocol.ThreadStartParams;
 import dev.codexclient.protocol.TurnStartParams;
 import java.util.List;
 import java.util.Objects;
@@ -17,25 +19,45 @@ import java.util.concurrent.ExecutionException;
  * {@link #startTurn(String)} returns the turn once a place is free and the server accepted it (the twin
  * {@link #startTurnAsync(String)} returns a future of it), and fails with
  * {@link dev.codexclient.errors.CodexPoolRejectedException} when the member's queue is full.
- * After the member's client was replaced, the thread is resumed on the new one when next used.
+ * After the member's client was replaced, the thread is resumed on the new one when next used (by
+ * {@link #thread()} or a turn).
+ *
+ * <p>A thread that has had no turn yet has nothing stored on its server (codex writes a thread's session file with
+ * its first turn), so a restarted server cannot resume it. A thread started by {@link CodexPool#startThread} is then
+ * started again on its member with the same {@code thread/start} params, and its {@link #id()} changes to the new
+ * thread's (reported as {@link dev.codexclient.events.PooledThreadRecreated}). A thread that had turns, or one
+ * taken in by {@link CodexPool#resumeThread(String)}, is not re-created: its turn fails at once with the server's
+ * reason.
  */
 public final class PooledThread {
     private final CodexPool pool;
     private final PoolMember member;
-    private final String id;
+    /** What the user started it with; null for a resumed thread, which is never re-created. */
+    private final ThreadStartParams startParams;
+    private volatile String id;
     private volatile CodexThread thread;
     private volatile long placedOn;
+    private volatile boolean hadTurn;
+    /** The ids it had before it was started again: turn params naming one are aimed at the current id. */
+    private final java.util.Set<String> formerIds = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    // Guarded by this: one re-creation however many turns find the thread lost.
+    private CompletableFuture<CodexThread> recreating;
 
-    PooledThread(CodexPool pool, PoolMember member, CodexThread thread) {
+    PooledThread(CodexPool pool, PoolMember member, CodexThread thread, ThreadStartParams startParams) {
         this.pool = pool;
         this.member = member;
         this.thread = thread;
         this.id = thread.id();
+        this.startParams = startParams;
+        this.hadTurn = startParams == null;
         this.placedOn = member.generation();
         member.placed(id);
     }
 
-    /** {@return the thread's id} It stays the same across replacements of the member's client. */
+    /**
+     * {@return the thread's id} It stays the same across replacements of the member's client and restarts of its
+     * server, except when a thread with no turn yet had to be started again there (see the class description).
+     */
     public String id() {
         return id;
     }
@@ -47,11 +69,24 @@ public final class PooledThread {
 
     /**
      * {@return the thread's handle on its member's client, for reads, listeners, and the rest of its API} After the
-     * member's client was replaced, this is still the handle on the old, closed client until the thread's next turn
-     * resumes it on the new one; a listener added to the old handle is not carried over.
+     * member's client was replaced, this resumes the thread on the new client first (blocking for the
+     * {@code thread/resume}, at most the client's request timeout), so the handle is valid right after a
+     * replacement; a listener added to the old handle is not carried over.
+     *
+     * @throws CodexException when the thread cannot be resumed on the new client, with the server's reason
      */
     public CodexThread thread() {
-        return thread;
+        if (placedOn == member.generation()) {
+            return thread;
+        }
+        try {
+            return handle().get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CodexException("interrupted while resuming thread " + id + " on its member's new client", e);
+        } catch (ExecutionException e) {
+            throw Waits.rethrow(e.getCause());
+        }
     }
 
     /**
@@ -128,6 +163,62 @@ public final class PooledThread {
         return TurnStartParams.builder().threadId(id).input(List.of(Inputs.text(text))).build();
     }
 
+    /**
+     * Starts the turn on the thread's current handle; when the server lost a thread that had no turn, starts the
+     * thread again with its params and the turn on the new one.
+     */
+    CompletableFuture<CodexTurn> launch(TurnStartParams params) {
+        String asked = params.threadId();
+        return handle().thenCompose(t -> t.startTurnAsync(retarget(params, asked, t)))
+                .exceptionallyCompose(e -> {
+                    Throwable cause = RpcConnection.unwrap(e);
+                    if (!lost(cause) || hadTurn || startParams == null) {
+                        return CompletableFuture.failedFuture(cause);
+                    }
+                    return recreate().thenCompose(t -> t.startTurnAsync(retarget(params, asked, t)));
+                })
+                .whenComplete((turn, e) -> {
+                    if (e == null) {
+                        hadTurn = true;
+                    }
+                });
+    }
+
+    /** The params of a turn of this thread, aimed at the thread's current id when they name a former one. */
+    private TurnStartParams retarget(TurnStartParams params, String asked, CodexThread now) {
+        return asked.equals(now.id()) || !formerIds.contains(asked) ? params
+                : params.toBuilder().threadId(now.id()).build();
+    }
+
+    /** codex's answer to resuming a thread it never stored: "no rollout found for thread id …". */
+    private static boolean lost(Throwable failure) {
+        String message = failure.getMessage();
+        return failure instanceof CodexException && message != null
+                && message.toLowerCase(java.util.Locale.ROOT).contains("no rollout found");
+    }
+
+    private synchronized CompletableFuture<CodexThread> recreate() {
+        if (recreating != null && !recreating.isCompletedExceptionally()) {
+            return recreating;
+        }
+        String old = id;
+        long now = member.generation();
+        recreating = member.client().startThreadAsync(startParams).thenApply(t -> {
+            formerIds.add(old);
+            thread = t;
+            id = t.id();
+            placedOn = now;
+            pool.recreated(member, old, t.id());
+            return t;
+        });
+        return recreating;
+    }
+
+    /** {@return whether the member's client of the moment holds this handle} For tests. */
+    boolean current() {
+        return placedOn == member.generation();
+    }
+
     PoolMember member() {
         return member;
     }
@@ -137,6 +228,17 @@ public final class PooledThread {
         long now = member.generation();
         if (placedOn == now) {
             return CompletableFuture.completedFuture(thread);
+        }
+        if (!hadTurn && startParams != null) {
+            return member.client().resumeThreadAsync(id).handle((t, e) -> {
+                if (e == null) {
+                    thread = t;
+                    placedOn = now;
+                    return CompletableFuture.completedFuture(t);
+                }
+                Throwable cause = RpcConnection.unwrap(e);
+                return lost(cause) ? recreate() : CompletableFuture.<CodexThread>failedFuture(cause);
+            }).thenCompose(f -> f);
         }
         return member.client().resumeThreadAsync(id).thenApply(t -> {
             thread = t;

@@ -3,6 +3,11 @@ package dev.codexclient.micrometer;
 import dev.codexclient.events.CodexEventListener;
 import dev.codexclient.events.ConnectionClosed;
 import dev.codexclient.events.ConnectionOpened;
+import dev.codexclient.events.PoolMemberAdded;
+import dev.codexclient.events.PoolMemberEjected;
+import dev.codexclient.events.PoolMemberReadmitted;
+import dev.codexclient.events.PoolMemberRemoved;
+import dev.codexclient.events.PooledThreadRecreated;
 import dev.codexclient.events.RequestEnded;
 import dev.codexclient.events.RequestStarted;
 import dev.codexclient.events.ServerRequestHandled;
@@ -45,7 +50,10 @@ import java.util.concurrent.ConcurrentHashMap;
  *       counters {@value #TOKENS} (by {@value #TOKEN_TYPE}) and {@value #APPROVALS} (by
  *       {@value #METHOD} and {@value #DECISION}), the timers {@value #SERVER_REQUESTS} (by {@value #METHOD} and
  *       {@value #OUTCOME}) and {@value #HANDSHAKES} (by {@value #TRANSPORT}), the gauges {@value #ACTIVE_TURNS} and
- *       {@value #OPEN_CONNECTIONS}.</li>
+ *       {@value #OPEN_CONNECTIONS};</li>
+ *   <li>given to a pool ({@code CodexPool.Builder#eventListener}), with a meter registry: the counter
+ *       {@value #POOL_MEMBER_CHANGES} (by {@value #CHANGE}), the counter {@value #POOL_THREADS_RECREATED}, the gauges
+ *       {@value #POOL_MEMBERS} and {@value #POOL_MEMBERS_EJECTED}.</li>
  * </ul>
  * Tag values are of bounded cardinality: methods and statuses of the protocol, outcomes and decisions of fixed
  * sets. Ids are high-cardinality key values of the observations only, for traces.
@@ -100,6 +108,17 @@ public final class MicrometerEventListener implements CodexEventListener {
      * {@code defaulted} (the client's default answer), {@code failed}, {@code abandoned}.
      */
     public static final String OUTCOME = "codex.outcome";
+
+    /** Gauge: members of the pools (added and not removed), ejected ones included. */
+    public static final String POOL_MEMBERS = "codex.pool.members";
+    /** Gauge: members of the pools ejected for failing their health checks, not yet readmitted. */
+    public static final String POOL_MEMBERS_EJECTED = "codex.pool.members.ejected";
+    /** Counter: changes of the pools' members, by {@value #CHANGE}. */
+    public static final String POOL_MEMBER_CHANGES = "codex.pool.member.changes";
+    /** Tag of {@value #POOL_MEMBER_CHANGES}: {@code added}, {@code removed}, {@code ejected}, {@code readmitted}. */
+    public static final String CHANGE = "codex.change";
+    /** Counter: pooled threads without a turn started again on their member's restarted server. */
+    public static final String POOL_THREADS_RECREATED = "codex.pool.threads.recreated";
 
     private final ObservationRegistry observations;
     /** Null without a meter registry: then micrometer-core need not be present. */
@@ -231,6 +250,66 @@ public final class MicrometerEventListener implements CodexEventListener {
     public void connectionClosed(ConnectionClosed event) {
         if (meters != null) {
             meters.connectionClosed(event);
+        }
+    }
+
+    /**
+     * One more member, counted as {@code added}.
+     *
+     * @param event the event
+     */
+    @Override
+    public void poolMemberAdded(PoolMemberAdded event) {
+        if (meters != null) {
+            meters.poolMemberAdded(event);
+        }
+    }
+
+    /**
+     * One fewer member (it drains), counted as {@code removed}.
+     *
+     * @param event the event
+     */
+    @Override
+    public void poolMemberRemoved(PoolMemberRemoved event) {
+        if (meters != null) {
+            meters.poolMemberRemoved(event);
+        }
+    }
+
+    /**
+     * One more ejected member, counted as {@code ejected}.
+     *
+     * @param event the event
+     */
+    @Override
+    public void poolMemberEjected(PoolMemberEjected event) {
+        if (meters != null) {
+            meters.poolMemberEjected(event);
+        }
+    }
+
+    /**
+     * One fewer ejected member, counted as {@code readmitted}.
+     *
+     * @param event the event
+     */
+    @Override
+    public void poolMemberReadmitted(PoolMemberReadmitted event) {
+        if (meters != null) {
+            meters.poolMemberReadmitted(event);
+        }
+    }
+
+    /**
+     * Counts a re-created thread.
+     *
+     * @param event the event
+     */
+    @Override
+    public void pooledThreadRecreated(PooledThreadRecreated event) {
+        if (meters != null) {
+            meters.pooledThreadRecreated(event);
         }
     }
 

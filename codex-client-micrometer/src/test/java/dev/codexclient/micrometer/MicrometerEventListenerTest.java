@@ -281,6 +281,41 @@ class MicrometerEventListenerTest {
 
     // ------------------------------------------------------------------------------------------------ helpers
 
+    /** A pool's members, ejections and removals, as the pool reports them to the same listener. */
+    @Test
+    void aPoolsMembersAndTheirHealthBecomeGaugesAndCounters() {
+        java.util.concurrent.atomic.AtomicInteger builtA = new java.util.concurrent.atomic.AtomicInteger();
+        try (FakeCodexAppServer other = new FakeCodexAppServer()) {
+            dev.codexclient.pool.CodexPool pool = dev.codexclient.pool.CodexPool.builder()
+                    .member("a", () -> {
+                        if (builtA.incrementAndGet() > 1) {
+                            throw new IllegalStateException("gone");
+                        }
+                        return CodexClient.builder().transportFactory(fake::connectInMemory).build();
+                    })
+                    .member("b", () -> CodexClient.builder().transportFactory(other::connectInMemory).build())
+                    .healthCheckEvery(Duration.ZERO, Duration.ofSeconds(5)).ejectAfter(1)
+                    .eventListener(listener()).build();
+            try {
+                assertThat(gauge(MicrometerEventListener.POOL_MEMBERS)).isEqualTo(2);
+                assertThat(gauge(MicrometerEventListener.POOL_MEMBERS_EJECTED)).isZero();
+                pool.memberClient("a").orElseThrow().close();
+                assertThat(pool.checkHealth()).isEqualTo(1);
+                assertThat(gauge(MicrometerEventListener.POOL_MEMBERS_EJECTED)).isEqualTo(1);
+                assertThat(counter(MicrometerEventListener.POOL_MEMBER_CHANGES, MicrometerEventListener.CHANGE,
+                        "ejected")).isEqualTo(1);
+            } finally {
+                pool.close();
+            }
+            assertThat(gauge(MicrometerEventListener.POOL_MEMBERS)).isZero();
+            assertThat(gauge(MicrometerEventListener.POOL_MEMBERS_EJECTED)).isZero();
+            assertThat(counter(MicrometerEventListener.POOL_MEMBER_CHANGES, MicrometerEventListener.CHANGE, "added"))
+                    .isEqualTo(2);
+            assertThat(counter(MicrometerEventListener.POOL_MEMBER_CHANGES, MicrometerEventListener.CHANGE,
+                    "removed")).isEqualTo(2);
+        }
+    }
+
     private double gauge(String name) {
         return meters.get(name).gauge().value();
     }

@@ -3,6 +3,11 @@ package dev.codexclient.micrometer.internal;
 import dev.codexclient.ApprovalDecision;
 import dev.codexclient.events.ConnectionClosed;
 import dev.codexclient.events.ConnectionOpened;
+import dev.codexclient.events.PoolMemberAdded;
+import dev.codexclient.events.PoolMemberEjected;
+import dev.codexclient.events.PoolMemberReadmitted;
+import dev.codexclient.events.PoolMemberRemoved;
+import dev.codexclient.events.PooledThreadRecreated;
 import dev.codexclient.events.ServerRequestHandled;
 import dev.codexclient.events.TokenCounts;
 import dev.codexclient.events.TurnEnded;
@@ -17,6 +22,8 @@ import io.micrometer.core.instrument.Timer;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.WeakHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -43,6 +50,9 @@ public final class CodexMeters {
     private static final class Levels {
         final AtomicLong activeTurns = new AtomicLong();
         final AtomicLong openConnections = new AtomicLong();
+        final AtomicLong poolMembers = new AtomicLong();
+        /** By name: an ejected member removed from its pool is no longer counted as ejected. */
+        final Set<String> ejected = ConcurrentHashMap.newKeySet();
     }
 
     /**
@@ -63,6 +73,12 @@ public final class CodexMeters {
                 Gauge.builder(MicrometerEventListener.OPEN_CONNECTIONS, shared.openConnections, AtomicLong::get)
                         .description("Connections to a codex app-server that completed their handshake and are open")
                         .baseUnit("connections").strongReference(true).register(registry);
+                Gauge.builder(MicrometerEventListener.POOL_MEMBERS, shared.poolMembers, AtomicLong::get)
+                        .description("Members of codex pools: app-servers added and not removed")
+                        .baseUnit("members").strongReference(true).register(registry);
+                Gauge.builder(MicrometerEventListener.POOL_MEMBERS_EJECTED, shared.ejected, Set::size)
+                        .description("Members of codex pools ejected for failing their health checks")
+                        .baseUnit("members").strongReference(true).register(registry);
             }
             this.levels = shared;
         }
@@ -153,6 +169,63 @@ public final class CodexMeters {
                 .tag(MicrometerEventListener.DECISION, decisionTag(d))
                 .description("Approval requests answered, by decision")
                 .register(registry).increment());
+    }
+
+    /**
+     * A pool took a member in.
+     *
+     * @param event the event
+     */
+    public void poolMemberAdded(PoolMemberAdded event) {
+        levels.poolMembers.incrementAndGet();
+        change("added");
+    }
+
+    /**
+     * A pool's member drains: one fewer, and no longer counted as ejected.
+     *
+     * @param event the event
+     */
+    public void poolMemberRemoved(PoolMemberRemoved event) {
+        levels.poolMembers.decrementAndGet();
+        levels.ejected.remove(event.member());
+        change("removed");
+    }
+
+    /**
+     * A pool's member was ejected.
+     *
+     * @param event the event
+     */
+    public void poolMemberEjected(PoolMemberEjected event) {
+        levels.ejected.add(event.member());
+        change("ejected");
+    }
+
+    /**
+     * A pool's member was readmitted.
+     *
+     * @param event the event
+     */
+    public void poolMemberReadmitted(PoolMemberReadmitted event) {
+        levels.ejected.remove(event.member());
+        change("readmitted");
+    }
+
+    /**
+     * A pooled thread was started again.
+     *
+     * @param event the event
+     */
+    public void pooledThreadRecreated(PooledThreadRecreated event) {
+        Counter.builder(MicrometerEventListener.POOL_THREADS_RECREATED)
+                .description("Pooled threads without a turn started again on their member's restarted server")
+                .baseUnit("threads").register(registry).increment();
+    }
+
+    private void change(String change) {
+        Counter.builder(MicrometerEventListener.POOL_MEMBER_CHANGES).tag(MicrometerEventListener.CHANGE, change)
+                .description("Changes of codex pools' members").baseUnit("changes").register(registry).increment();
     }
 
     /**

@@ -1,0 +1,30 @@
+package dev.codexclient.pool;
+
+import dev.codexclient.events.CodexEventListener;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Hands the pool's events to its listener, one at a time; a listener that throws is logged. */
+final class PoolEvents {
+    private static final Logger LOG = LoggerFactory.getLogger(PoolEvents.class);
+
+    private final CodexEventListener listener;
+
+    PoolEvents(CodexEventListener listener) {
+        this.listener = listener;
+    }
+
+    void emit(Consumer<CodexEventListener> event) {
+        if (listener == CodexEventListener.NONE) {
+            return;
+        }
+        synchronized (this) {
+            try {
+                event.accept(listener);
+            } catch (RuntimeException e) {
+                LOG.warn("the pool's event listener failed", e);
+            }
+        }
+    }
+}

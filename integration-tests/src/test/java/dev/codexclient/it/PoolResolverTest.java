@@ -1,0 +1,208 @@
+package dev.codexclient.it;
+
+import static dev.codexclient.it.ClientTestSupport.WAIT;
+import static dev.codexclient.it.ClientTestSupport.awaitCondition;
+import static dev.codexclient.it.ClientTestSupport.failureOf;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.codexclient.CodexClient;
+import dev.codexclient.CodexTurn;
+import dev.codexclient.errors.CodexPoolRejectedException;
+import dev.codexclient.events.CodexEventListener;
+import dev.codexclient.events.PoolMemberAdded;
+import dev.codexclient.events.PoolMemberRemoved;
+import dev.codexclient.internal.time.ManualScheduler;
+import dev.codexclient.pool.CodexPool;
+import dev.codexclient.pool.MemberResolver;
+import dev.codexclient.pool.PoolEndpoint;
+import dev.codexclient.pool.PoolProbe;
+import dev.codexclient.pool.PooledThread;
+import dev.codexclient.protocol.TurnStatus;
+import dev.codexclient.testkit.FakeCodexAppServer;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Members from a resolver, on a manual clock: the pool follows the answer as it changes (new endpoints become
+ * members, members no longer named drain and then close, a draining member named again comes back), and a failed
+ * answer changes nothing.
+ */
+@Timeout(60)
+class PoolResolverTest {
+    private static final Duration EVERY = Duration.ofSeconds(30);
+
+    private final ManualScheduler clock = new ManualScheduler();
+    private final Map<String, FakeCodexAppServer> fakes = new LinkedHashMap<>();
+    private final Map<String, List<CodexClient>> clients = new LinkedHashMap<>();
+    private final AtomicReference<List<String>> answer = new AtomicReference<>(List.of());
+    private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
+    private final List<String> events = new CopyOnWriteArrayList<>();
+
+    @AfterEach
+    void closeFakes() {
+        fakes.values().forEach(FakeCodexAppServer::close);
+    }
+
+    private FakeCodexAppServer fake(String name) {
+        return fakes.computeIfAbsent(name, n -> new FakeCodexAppServer());
+    }
+
+    /** Endpoints named after their fake, with an address that is not a WebSocket (checked by a cheap call). */
+    private MemberResolver resolver() {
+        return () -> {
+            RuntimeException e = failure.get();
+            if (e != null) {
+                throw e;
+            }
+            List<PoolEndpoint> out = new ArrayList<>();
+            for (String name : answer.get()) {
+                out.add(new PoolEndpoint(name, URI.create("fake:" + name)));
+            }
+            return out;
+        };
+    }
+
+    private CodexClient client(PoolEndpoint endpoint) {
+        CodexClient c = CodexClient.builder().transportFactory(fake(endpoint.name())::connectInMemory)
+                .requestTimeout(Duration.ofSeconds(10)).initializeTimeout(Duration.ofSeconds(10)).build();
+        clients.computeIfAbsent(endpoint.name(), n -> new ArrayList<>()).add(c);
+        return c;
+    }
+
+    private CodexPool pool() {
+        CodexEventListener listener = new CodexEventListener() {
+            @Override
+            public void poolMemberAdded(PoolMemberAdded event) {
+                events.add("added " + event.member() + " " + event.address().orElseThrow());
+            }
+
+            @Override
+            public void poolMemberRemoved(PoolMemberRemoved event) {
+                events.add("removed " + event.member() + " threads=" + event.threads() + " turns="
+                        + event.runningTurns());
+            }
+        };
+        return PoolProbe.useScheduler(CodexPool.builder(), clock).resolver(resolver(), this::client)
+                .resolveEvery(EVERY).healthCheckEvery(Duration.ZERO, Duration.ofSeconds(5)).eventListener(listener)
+                .build();
+    }
+
+    private static List<String> names(CodexPool pool) {
+        return pool.stats().stream().map(s -> s.name() + ":" + s.state()).toList();
+    }
+
+    @Test
+    void theMembersFollowTheAnswerAndARemovedMemberDrainsBeforeItCloses() throws Exception {
+        fake("a").onTurnStart(t -> t.pause(Duration.ofSeconds(30)).interrupted());
+        answer.set(List.of("a", "b"));
+        try (CodexPool pool = pool()) {
+            assertThat(names(pool)).containsExactly("a:READY", "b:READY");
+            assertThat(events).containsExactly("added a fake:a", "added b fake:b");
+            PooledThread onA = pool.startThread();
+            PooledThread onB = pool.startThread();
+            assertThat(List.of(onA.memberName(), onB.memberName())).containsExactly("a", "b");
+            CodexTurn running = onA.startTurnAsync("long").get(WAIT.toSeconds(), TimeUnit.SECONDS);
+
+            // Nothing changes before the interval.
+            answer.set(List.of("b", "c"));
+            clock.advance(EVERY.minusSeconds(1));
+            assertThat(names(pool)).containsExactly("a:READY", "b:READY");
+
+            clock.advance(Duration.ofSeconds(1));
+            assertThat(names(pool)).containsExactly("a:DRAINING", "b:READY", "c:READY");
+            assertThat(events).containsSubsequence("removed a threads=1 turns=1", "added c fake:c");
+            // A draining member takes no new thread and no new turn; its running turn goes on.
+            for (int i = 0; i < 4; i++) {
+                assertThat(pool.startThread().memberName()).isIn("b", "c");
+            }
+            assertThat(failureOf(onA.startTurnAsync("more"), WAIT)).isInstanceOf(CodexPoolRejectedException.class)
+                    .hasMessageContaining("was removed from the pool and drains");
+            assertThat(clients.get("a").get(0).isClosed()).isFalse();
+
+            // Its turn ends: it closes and leaves the pool.
+            running.interrupt();
+            assertThat(running.await(WAIT).status()).isEqualTo(TurnStatus.INTERRUPTED);
+            awaitCondition("the drained member leaves", () -> names(pool).equals(List.of("b:READY", "c:READY")));
+            assertThat(clients.get("a").get(0).isClosed()).isTrue();
+            assertThat(onB.startTurn("still here").await(WAIT).status()).isEqualTo(TurnStatus.COMPLETED);
+        }
+        assertThat(clients.values().stream().flatMap(List::stream)).allMatch(CodexClient::isClosed);
+    }
+
+    @Test
+    void aMemberNamedAgainWhileItDrainsComesBackWithItsClient() throws Exception {
+        fake("a").onTurnStart(t -> t.pause(Duration.ofSeconds(30)).interrupted());
+        answer.set(List.of("a"));
+        try (CodexPool pool = pool()) {
+            PooledThread thread = pool.startThread();
+            CodexTurn running = thread.startTurnAsync("long").get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            answer.set(List.of());
+            clock.advance(EVERY);
+            assertThat(names(pool)).containsExactly("a:DRAINING");
+            assertThatThrownBy(pool::startThread).isInstanceOf(CodexPoolRejectedException.class);
+
+            answer.set(List.of("a"));
+            clock.advance(EVERY);
+            assertThat(names(pool)).containsExactly("a:READY");
+            assertThat(clients.get("a")).hasSize(1);
+            running.interrupt();
+            running.await(WAIT);
+            fake("a").onTurnStart(t -> t.agentMessage("back").completed());
+            assertThat(thread.startTurn("again").await(WAIT).finalText()).isEqualTo("back");
+            assertThat(events).containsExactly("added a fake:a", "removed a threads=1 turns=1", "added a fake:a");
+        }
+    }
+
+    @Test
+    void aFailedAnswerKeepsTheMembersAndAnEmptyPoolRejectsTyped() {
+        answer.set(List.of());
+        try (CodexPool pool = pool()) {
+            assertThat(pool.stats()).isEmpty();
+            assertThatThrownBy(pool::startThread).isInstanceOf(CodexPoolRejectedException.class)
+                    .hasMessageContaining("no member");
+            answer.set(List.of("a", "b"));
+            clock.advance(EVERY);
+            assertThat(names(pool)).containsExactly("a:READY", "b:READY");
+
+            failure.set(new IllegalStateException("the name server is away"));
+            answer.set(List.of());
+            clock.advance(EVERY);
+            assertThat(names(pool)).containsExactly("a:READY", "b:READY");
+            assertThat(pool.startThread().memberName()).isEqualTo("a");
+
+            failure.set(null);
+            answer.set(List.of("b"));
+            clock.advance(EVERY);
+            // a has a thread but nothing runs: it drains at once and closes.
+            assertThat(names(pool)).containsExactly("b:READY");
+        }
+    }
+
+    @Test
+    void aFactoryThatFailsLeavesTheEndpointOutUntilTheNextAnswer() {
+        AtomicInteger calls = new AtomicInteger();
+        answer.set(List.of("a"));
+        try (CodexPool pool = PoolProbe.useScheduler(CodexPool.builder(), clock).resolver(resolver(), e -> {
+            if (calls.incrementAndGet() == 1) {
+                throw new IllegalStateException("not yet");
+            }
+            return client(e);
+        }).resolveEvery(EVERY).healthCheckEvery(Duration.ZERO, Duration.ofSeconds(5)).build()) {
+            assertThat(pool.stats()).isEmpty();
+            clock.advance(EVERY);
+            assertThat(names(pool)).containsExactly("a:READY");
+        }
+    }
+}
