@@ -598,7 +598,8 @@ public final class CodexClient implements AutoCloseable {
      * @param threadId the codex thread id
      */
     public Optional<CodexThread> thread(String threadId) {
-        return held.handle(threadId);
+        // An ended client holds nothing, even while its threads' lanes still deliver what was read before the end.
+        return isClosed() ? Optional.empty() : held.handle(threadId);
     }
 
     /**
@@ -847,14 +848,17 @@ public final class CodexClient implements AutoCloseable {
             // the server died on its own; isClosed() already reports the ended connection.
             // Set first: a subscription added from now on is ended at once (see endIfEnded).
             ended = cause;
-            // At once, as before any subscription existed: a listener blocked on a turn of another thread is
-            // released by that turn's failure, so nothing here may wait for the lanes.
+            // Each thread on its lane, behind the events queued for it; nothing here waits for the lanes: a
+            // listener blocked on a turn of another thread is released by that turn's failure on its own lane.
             held.releaseAll(cause);
-            closedEvent(cause);
             scheduler.shutdown();
             // Notification listeners keep getting what the lanes still hold; the notifications' subscriptions end
-            // behind it, on every lane (ending only queues their last signal, so this waits for nothing).
-            live.connection().executeAfterQueuedEvents(() -> listeners.endAll(cause));
+            // behind it, on every lane (ending only queues their last signal, so this waits for nothing). The end of
+            // the connection is told last, after the threads' turns have ended on their lanes.
+            live.connection().executeAfterQueuedEvents(() -> {
+                listeners.endAll(cause);
+                closedEvent(cause);
+            });
         }
     }
 

@@ -102,13 +102,20 @@ final class HeldThreads {
         releaseNow(threadId, why);
     }
 
-    /** The connection ended: lets go of every thread, failing their turns with {@code cause}. */
+    /**
+     * The connection ended: lets go of every thread, failing their turns with {@code cause}, each on its lane after
+     * the events already queued there. So a thread's listeners and publishers get what was read before the end, in
+     * order, then the end; a turn whose end was read completes rather than fails. This queues and waits for
+     * nothing: a listener blocked on a turn of another thread is released when that thread's lane reaches it.
+     */
     void releaseAll(Throwable cause) {
         for (String id : new ArrayList<>(routers.keySet())) {
-            ThreadRouter r = routers.remove(id);
-            if (r != null) {
-                r.close(cause);
-            }
+            client.onLane(id, () -> {
+                ThreadRouter r = routers.remove(id);
+                if (r != null) {
+                    r.close(cause);
+                }
+            });
         }
     }
 
