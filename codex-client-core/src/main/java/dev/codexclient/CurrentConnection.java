@@ -400,6 +400,7 @@ final class CurrentConnection {
             if (closed.get()) {
                 // close() may have looked for an attempt before this one was set: end it here.
                 attempting = null;
+                g.connection.closing();
                 g.transport.close(Duration.ZERO);
                 g.connection.close();
                 lost.next.completeExceptionally(closedException());
@@ -502,6 +503,7 @@ final class CurrentConnection {
             attempting = null;
             // After current is set: close() sets closed before it reads current, so one of the two ends g.
             if (closed.get()) {
+                g.connection.closing();
                 g.transport.close(Duration.ZERO);
                 g.connection.close();
                 lost.next.completeExceptionally(closedException());
@@ -572,9 +574,12 @@ final class CurrentConnection {
         Generation g = current;
         Generation a = attempting;
         if (a != null) {
+            a.connection.closing();
             a.transport.close(Duration.ZERO);
             a.connection.close();
         }
+        // Before the transport's end reaches the connection: that end is the user's close, not a loss.
+        g.connection.closing();
         try {
             if (transportTimeout != null) {
                 g.transport.close(transportTimeout);
