@@ -266,7 +266,8 @@ public final class CodexClient implements AutoCloseable {
      * @param threadId the codex thread id
      */
     public Optional<CodexThread> thread(String threadId) {
-        return runtime.held().link(threadId).map(link -> CodexThread.of(runtime, link));
+        // An ended client holds nothing, even while its threads' lanes still deliver what was read before the end.
+        return isClosed() ? Optional.empty() : runtime.held().link(threadId).map(link -> CodexThread.of(runtime, link));
     }
 
     /**

@@ -226,6 +226,69 @@ class ClientFaultsTest {
         }
     }
 
+    /**
+     * A thread listener is busy with the first of five events when the server dies: the four others, read before
+     * the death and queued on the thread's lane, still reach it and the thread's publisher, in order, and only then
+     * does the publisher end with the loss.
+     */
+    @Test
+    void eventsQueuedOnAThreadsLaneWhenTheConnectionDiesAreDeliveredBeforeTheEnd(FakeCodexAppServer fake)
+            throws Exception {
+        fake.onTurnStart(t -> t.agentMessage("working").neverComplete());
+        java.util.concurrent.CountDownLatch busy = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        try (CodexClient client = inMemory(fake).build()) {
+            // Its turn fails when the client handles the loss, on this thread's own (idle) lane.
+            CodexTurn elsewhere = client.startThread().startTurn("long task");
+            CodexThread thread = client.startThread();
+            List<String> heard = new CopyOnWriteArrayList<>();
+            thread.onEvent(n -> {
+                if (!(n instanceof ServerNotification.ItemAgentMessageDelta)) {
+                    return;
+                }
+                heard.add(delta(n));
+                if (heard.size() == 1) {
+                    busy.countDown();
+                    awaitLatch(release);
+                }
+            });
+            RecordingSubscriber<ServerNotification> published = new RecordingSubscriber<>(Long.MAX_VALUE);
+            thread.publisher().subscribe(published);
+            published.subscription();
+
+            for (int i = 1; i <= 5; i++) {
+                fake.notify("item/agentMessage/delta", Map.of("threadId", thread.id(), "turnId", "turn-1",
+                        "itemId", "msg-1", "delta", "part " + i));
+            }
+            awaitLatch(busy);
+            fake.apply(Fault.exit(9));
+            // The client has handled the loss while four events of the thread are queued behind the busy listener.
+            assertThat(failureOf(elsewhere.result(), WAIT)).isInstanceOf(CodexTransportException.class);
+            release.countDown();
+
+            List<String> all = List.of("part 1", "part 2", "part 3", "part 4", "part 5");
+            assertThat(published.error()).isInstanceOfSatisfying(CodexTransportException.class,
+                    e -> assertThat(e.exitCode()).hasValue(9));
+            assertThat(published.items).filteredOn(n -> n instanceof ServerNotification.ItemAgentMessageDelta)
+                    .extracting(ClientFaultsTest::delta).containsExactlyElementsOf(all);
+            assertThat(heard).containsExactlyElementsOf(all);
+            assertThat(published.violations).isEmpty();
+        }
+    }
+
+    private static void awaitLatch(java.util.concurrent.CountDownLatch latch) {
+        try {
+            assertThat(latch.await(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    private static String delta(ServerNotification n) {
+        return n instanceof ServerNotification.ItemAgentMessageDelta d ? d.params().delta() : n.method();
+    }
+
     @Test
     void connectionEndInMemoryFailsPendingCallsAndTurns(FakeCodexAppServer fake) {
         fake.onTurnStart(turn -> turn.agentMessage("working").pause(Duration.ofSeconds(30)).completed());

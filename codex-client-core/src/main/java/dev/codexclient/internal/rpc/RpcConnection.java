@@ -81,6 +81,8 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
     private final CompletableFuture<CodexTransportException> terminated = new CompletableFuture<>();
     /** The thread that reads the transport, once it has read something. */
     private volatile Thread reader;
+    /** Set when the client ends this connection itself: only then is a transport's requested end the client's. */
+    private volatile boolean closing;
 
     /**
      * @param callbacks runs listeners, handlers and the dependents of call futures
@@ -344,15 +346,31 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
 
     // ------------------------------------------------------------------------------------------------ closing
 
+    /**
+     * The client is about to end this connection itself (it may close the transport before {@link #close()}): the
+     * transport's end that follows is the client's close. Any other end, even one the transport reports as
+     * requested (its socket closed by other code than this client's), is a lost connection.
+     */
+    public void closing() {
+        closing = true;
+    }
+
     @Override
     public void onClosed(TransportTermination termination) {
         // The user's own close is no failure: an exit code and a stderr tail (codex's start-up warnings) would
         // only make it read like one.
-        CodexTransportException cause = termination.requested()
-                ? new CodexTransportException("the client was closed")
-                : new CodexTransportException("the connection to " + transport.describe() + " ended: "
-                        + termination.reason(), termination.exitCode(), termination.stderrTail(),
-                        termination.cause().orElse(null));
+        CodexTransportException cause;
+        if (termination.requested() && closing) {
+            cause = new CodexTransportException("the client was closed");
+        } else if (termination.requested()) {
+            cause = new CodexTransportException("the connection to " + transport.describe()
+                    + " was lost: its transport was closed, not by the client (" + termination.reason() + ")",
+                    termination.exitCode(), termination.stderrTail(), termination.cause().orElse(null));
+        } else {
+            cause = new CodexTransportException("the connection to " + transport.describe() + " ended: "
+                    + termination.reason(), termination.exitCode(), termination.stderrTail(),
+                    termination.cause().orElse(null));
+        }
         shutdown(cause);
     }
 
@@ -387,6 +405,7 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
     @Override
     public void close() {
         boolean fromCallback = IN_CALLBACK.get() == this;
+        closing = true;
         try {
             transport.close();
         } finally {

@@ -227,14 +227,17 @@ public final class ClientRuntime {
         // the server died on its own; isClosed() already reports the ended connection.
         // Set first: a subscription added from now on is ended at once (see endIfEnded).
         ended = cause;
-        // At once, as before any subscription existed: a listener blocked on a turn of another thread is
-        // released by that turn's failure, so nothing here may wait for the lanes.
+        // Each thread on its lane, behind the events queued for it; nothing here waits for the lanes: a
+        // listener blocked on a turn of another thread is released by that turn's failure on its own lane.
         held.releaseAll(cause);
-        closedEvent(cause);
         scheduler.shutdown();
         // Notification listeners keep getting what the lanes still hold; the notifications' subscriptions end
-        // behind it, on every lane (ending only queues their last signal, so this waits for nothing).
-        supervisor.connection().executeAfterQueuedEvents(() -> listeners.endAll(cause));
+        // behind it, on every lane (ending only queues their last signal, so this waits for nothing). The end of
+        // the connection is told last, after the threads' turns have ended on their lanes.
+        supervisor.connection().executeAfterQueuedEvents(() -> {
+            listeners.endAll(cause);
+            closedEvent(cause);
+        });
     }
 
     // ------------------------------------------------------------------------------------------------ listeners

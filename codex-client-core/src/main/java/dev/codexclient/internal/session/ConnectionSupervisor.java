@@ -421,6 +421,7 @@ public final class ConnectionSupervisor {
             if (closed.get()) {
                 // close() may have looked for an attempt before this one was set: end it here.
                 attempting = null;
+                g.connection.closing();
                 g.transport.close(Duration.ZERO);
                 g.connection.close();
                 lost.next.completeExceptionally(closedException());
@@ -522,6 +523,7 @@ public final class ConnectionSupervisor {
             attempting = null;
             // After current is set: close() sets closed before it reads current, so one of the two ends g.
             if (closed.get()) {
+                g.connection.closing();
                 g.transport.close(Duration.ZERO);
                 g.connection.close();
                 lost.next.completeExceptionally(closedException());
@@ -592,9 +594,12 @@ public final class ConnectionSupervisor {
         Generation g = current;
         Generation a = attempting;
         if (a != null) {
+            a.connection.closing();
             a.transport.close(Duration.ZERO);
             a.connection.close();
         }
+        // Before the transport's end reaches the connection: that end is the user's close, not a loss.
+        g.connection.closing();
         try {
             if (transportTimeout != null) {
                 g.transport.close(transportTimeout);

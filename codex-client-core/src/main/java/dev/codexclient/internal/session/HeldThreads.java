@@ -122,13 +122,20 @@ public final class HeldThreads {
         releaseNow(threadId, why);
     }
 
-    /** The connection ended: lets go of every thread, failing their turns with {@code cause}. */
+    /**
+     * The connection ended: lets go of every thread, failing their turns with {@code cause}, each on its lane after
+     * the events already queued there. So a thread's listeners and publishers get what was read before the end, in
+     * order, then the end; a turn whose end was read completes rather than fails. This queues and waits for
+     * nothing: a listener blocked on a turn of another thread is released when that thread's lane reaches it.
+     */
     void releaseAll(Throwable cause) {
         for (String id : new ArrayList<>(routers.keySet())) {
-            ThreadState r = routers.remove(id);
-            if (r != null) {
-                r.close(cause);
-            }
+            runtime.onLane(id, () -> {
+                ThreadState r = routers.remove(id);
+                if (r != null) {
+                    r.close(cause);
+                }
+            });
         }
     }
 

@@ -2,6 +2,7 @@ package dev.codexclient.internal.rpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -186,6 +187,33 @@ class RpcConnectionTest {
         // Calls after the exit fail at once.
         assertThatThrownBy(() -> rpc.call("late", null, JsonNode.class, null).get(5, TimeUnit.SECONDS)).cause()
                 .isInstanceOf(CodexTransportException.class);
+    }
+
+    /**
+     * A transport closed by other code than the client (a socket closed under it) reports a requested end: that
+     * is a lost connection, told with the transport's words, not the client's own close.
+     */
+    @Test
+    void aTransportClosedUnderTheConnectionIsALossNotTheClientsClose() throws Exception {
+        connect();
+        CompletableFuture<JsonNode> pending = rpc.call("m", null, JsonNode.class, null);
+        sent();
+        transport.close();
+        Throwable failure = catchThrowable(() -> pending.get(5, TimeUnit.SECONDS)).getCause();
+        assertThat(failure).isInstanceOf(CodexTransportException.class)
+                .hasMessageContaining("was lost").hasMessageContaining("scripted")
+                .hasMessageContaining("closed by client").hasMessageNotContaining("the client was closed");
+    }
+
+    @Test
+    void theConnectionsOwnCloseIsTheClientsClose() throws Exception {
+        connect();
+        CompletableFuture<JsonNode> pending = rpc.call("m", null, JsonNode.class, null);
+        sent();
+        rpc.closing();
+        transport.close();
+        assertThat(catchThrowable(() -> pending.get(5, TimeUnit.SECONDS)).getCause())
+                .isInstanceOf(CodexTransportException.class).hasMessage("the client was closed");
     }
 
     @Test
