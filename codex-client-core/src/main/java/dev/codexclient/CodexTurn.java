@@ -352,8 +352,9 @@ public final class CodexTurn {
     // ------------------------------------------------------------------------------------------------ results
 
     /**
-     * Completes when the turn ends, on the callback executor. Completes exceptionally only when the turn can no
-     * longer end normally: the connection was lost, or the client let go of the thread (closed by the server,
+     * Completes when the turn ends, on the callback executor, and not before the listeners added before this call
+     * have been handed the events the turn already saw (their replay). Completes exceptionally only when the turn
+     * can no longer end normally: the connection was lost, or the client let go of the thread (closed by the server,
      * archived, unsubscribed). Its {@code get()} and {@code join()} fail like {@link #await} on the turn's own
      * delivery lane.
      *
@@ -368,7 +369,7 @@ public final class CodexTurn {
     private CompletableFuture<TurnResult> guarded() {
         WaitGuardedFuture<TurnResult> copy = new WaitGuardedFuture<>(() -> runtime.waits().checkMayAwait(thread.id(),
                 "waiting for the result of " + this));
-        state.result().whenComplete((r, e) -> {
+        state.settledResult().whenComplete((r, e) -> {
             if (e == null) {
                 copy.complete(r);
             } else {
@@ -385,7 +386,9 @@ public final class CodexTurn {
 
     /**
      * Waits for the turn to end and returns its result, whatever its status; use {@link TurnResult#orThrow()} to
-     * turn a failure into an exception. {@link #result()} is the non-blocking twin.
+     * turn a failure into an exception. Returns after the listeners added before the call have been handed the
+     * events the turn already saw, so a listener that prints deltas has printed them all. {@link #result()} is the
+     * non-blocking twin.
      *
      * @param timeout the longest wait
      * @return the turn's result
@@ -398,7 +401,7 @@ public final class CodexTurn {
         if (!state.isDone()) {
             runtime.waits().checkMayAwait(thread.id(), "turn.await()");
         }
-        return runtime.waits().within(state.result(), timeout, () -> CodexTimeoutException.waitingFor(
+        return runtime.waits().within(state.settledResult(), timeout, () -> CodexTimeoutException.waitingFor(
                 "completion of a turn of thread " + thread.id(), timeout), "a turn");
     }
 

@@ -492,6 +492,45 @@ class TurnStreamingTest {
         }
     }
 
+    /**
+     * A listener added after the turn ended gets its replay on the lane; a wait for the result that starts after the
+     * listener was added returns only once that replay has run, so code that adds a listener and then awaits (as the
+     * Quickstart does) prints every delta before what follows the wait.
+     */
+    @Test
+    void aWaitForTheResultReturnsAfterTheReplayToListenersAddedBeforeIt(FakeCodexAppServer fake) throws Exception {
+        fake.onTurnStart(turn -> turn.agentMessageDeltas("Hel", "lo", "!").completed());
+        try (CodexClient client = inMemory(fake).build()) {
+            CodexTurn turn = client.startThread().startTurn("hi");
+            turn.await(WAIT);
+            // A first late listener holds the lane in its replay, so the second one's replay waits behind it.
+            CountDownLatch replaying = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            turn.onEvent(e -> {
+                replaying.countDown();
+                awaitLatch(release);
+            });
+            assertThat(replaying.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+            StringBuilder text = new StringBuilder();
+            turn.onAgentMessageDelta(d -> text.append(d.delta()));
+
+            CompletableFuture<TurnResult> result = turn.result();
+            assertThat(result).as("the replays to the listeners added before the wait are still to run").isNotDone();
+            release.countDown();
+            assertThat(result.get(WAIT.toMillis(), TimeUnit.MILLISECONDS).finalText()).isEqualTo("Hello!");
+            assertThat(text).as("what the listener had when the wait returned").hasToString("Hello!");
+            assertThat(turn.await(WAIT).finalText()).isEqualTo("Hello!");
+        }
+    }
+
+    private static void awaitLatch(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     private static ObjectNode json() {
         return ProtocolJson.mapper().createObjectNode();
     }

@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -69,6 +70,13 @@ public final class TurnState<R> implements RoutedTurn {
     /** Set when the turn/start response names the turn, before the handle is handed out. */
     private volatile String id;
     private final CompletableFuture<R> result = new CompletableFuture<>();
+    /**
+     * Completes once the replays to the listeners added so far have run. A listener added from outside the lane gets
+     * its replay on the lane, possibly after the turn ended there: a wait for the result also waits for these, so
+     * code that adds a listener and then awaits the turn sees every event in the listener before the wait returns.
+     */
+    private final AtomicReference<CompletableFuture<Void>> replays =
+            new AtomicReference<>(CompletableFuture.completedFuture(null));
     /** Completes with the first event of the turn: codex rejects an interrupt sent before the turn is running. */
     private final CompletableFuture<Void> running = new CompletableFuture<>();
     /** Set once, by whichever ending comes first (completion, stall, failure). */
@@ -127,6 +135,19 @@ public final class TurnState<R> implements RoutedTurn {
         return result;
     }
 
+    /**
+     * {@return the result, once the replays to the listeners added before this call have run too} On the thread's
+     * own lane the replays run after the current task, so there it is the result alone (waiting would wait for
+     * itself).
+     */
+    public CompletableFuture<R> settledResult() {
+        CompletableFuture<Void> pending = replays.get();
+        if (pending.isDone() || runtime.supervisor().isOnLane(threadId)) {
+            return result;
+        }
+        return result.thenCombine(pending, (r, ignored) -> r);
+    }
+
     /** {@return how many listeners the turn delivers to} */
     public int listenerCount() {
         return listeners.size();
@@ -145,25 +166,36 @@ public final class TurnState<R> implements RoutedTurn {
     public Subscription subscribe(Consumer<? super ServerNotification> replayed,
                                   Consumer<? super ServerNotification> live) {
         Listeners.Entry<ServerNotification> entry = listeners.entry(live, () -> { });
+        CompletableFuture<Void> replayDone = new CompletableFuture<>();
+        replays.accumulateAndGet(replayDone,
+                (before, added) -> before.isDone() ? added : CompletableFuture.allOf(before, added));
         runtime.onLane(threadId, () -> {
-            deliverEarly();
-            for (Iterator<ServerNotification> it = progress.replay(); it.hasNext(); ) {
-                ServerNotification event = it.next();
-                if (entry.isClosed()) {
-                    return;
-                }
-                try {
-                    replayed.accept(event);
-                } catch (RuntimeException e) {
-                    LOG.warn("A turn listener threw; other listeners still get the event", e);
-                }
-            }
-            // After the turn ended nothing more comes: keep no reference to the listener.
-            if (!ended.get()) {
-                listeners.add(entry);
+            try {
+                replay(entry, replayed);
+            } finally {
+                replayDone.complete(null);
             }
         });
         return entry;
+    }
+
+    private void replay(Listeners.Entry<ServerNotification> entry, Consumer<? super ServerNotification> replayed) {
+        deliverEarly();
+        for (Iterator<ServerNotification> it = progress.replay(); it.hasNext(); ) {
+            ServerNotification event = it.next();
+            if (entry.isClosed()) {
+                return;
+            }
+            try {
+                replayed.accept(event);
+            } catch (RuntimeException e) {
+                LOG.warn("A turn listener threw; other listeners still get the event", e);
+            }
+        }
+        // After the turn ended nothing more comes: keep no reference to the listener.
+        if (!ended.get()) {
+            listeners.add(entry);
+        }
     }
 
     // ------------------------------------------------------------------------------------------------ control
