@@ -96,9 +96,10 @@ public final class CodexClient implements AutoCloseable {
     }
 
     /**
-     * Publishes an integration's event through this client's {@link CodexClientBuilder#eventListener listener}, after the
-     * events the client queued before it and on the same thread rules (see {@link CodexEventListener}). Does
-     * nothing when the client has no listener. Never blocks; works on a closed client too.
+     * Publishes an integration's event through this client's {@link CodexClientBuilder#eventListener listener},
+     * after the events the client queued before it and on the same thread rules (see
+     * {@link dev.codexclient.events.CodexEventListener}). Does nothing when the client has no listener. Never
+     * blocks; works on a closed client too.
      *
      * @param event the event
      */
