@@ -172,8 +172,8 @@ public final class CodexPool implements AutoCloseable {
     /**
      * Checks every member's health now, one after another, as the pool's timer does
      * ({@link Builder#healthCheckEvery(Duration, Duration)}): a member with an address is asked {@code /readyz},
-     * another a cheap call ({@code thread/loaded/list}), each waiting at most the check timeout; a member whose client gave up
-     * is replaced, which builds a new client and so blocks for its start. A member that fails gets no new threads
+     * another a cheap call ({@code thread/loaded/list}), each waiting at most the check timeout; a member whose
+     * client gave up is replaced, which builds a new client and so blocks for its start. A member that fails gets no new threads
      * until a later check passes; after {@link Builder#ejectAfter(int) a number of failures in a row} it is
      * ejected, and checked again only after its backoff. A draining member is not checked.
      *
