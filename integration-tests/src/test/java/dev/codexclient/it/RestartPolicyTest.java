@@ -85,6 +85,19 @@ class RestartPolicyTest {
         clock.advance(FIRST_BACKOFF);
     }
 
+    /**
+     * Like {@link #nextAttempt()}, but moves the clock exactly to the attempt, whose backoff is jittered, and returns
+     * that backoff: an attempt that restores the connection within its own task then reads the same time as one
+     * that finishes after the clock stopped.
+     */
+    private Duration nextAttemptExactly() {
+        awaitCondition("the next attempt is scheduled",
+                () -> clock.nextDelay().filter(d -> d.compareTo(FIRST_BACKOFF) <= 0).isPresent());
+        Duration backoff = clock.nextDelay().orElseThrow();
+        clock.advance(backoff);
+        return backoff;
+    }
+
     private static RestartPolicy policy(int attempts) {
         return RestartPolicy.builder().maxAttempts(attempts).backoff(FIRST_BACKOFF, Duration.ofSeconds(1))
                 .budget(100, Duration.ofMinutes(10)).build();
@@ -263,7 +276,8 @@ class RestartPolicyTest {
 
                 fake.apply(Fault.exit(137));
                 events.next(Disconnected.class);
-                nextAttempt();
+                // The clock stops exactly at the jittered backoff: the downtime is known to the nanosecond.
+                Duration backoff = nextAttemptExactly();
 
                 events.next(ConnectionRestored.class);
                 RecoveryCompleted recovered = events.future(RecoveryCompleted.class).get(WAIT.toSeconds(),
@@ -276,7 +290,7 @@ class RestartPolicyTest {
                 assertThat(recovered.attempts()).isEqualTo(1);
                 assertThat(recovered.threadsResumed()).isEqualTo(1);
                 assertThat(recovered.threadsNotResumed()).isEqualTo(1);
-                assertThat(recovered.downtime()).isEqualTo(FIRST_BACKOFF);
+                assertThat(recovered.downtime()).isEqualTo(backoff);
                 assertThat(client.thread(gone.id())).isEmpty();
                 keptListener.close();
             }
