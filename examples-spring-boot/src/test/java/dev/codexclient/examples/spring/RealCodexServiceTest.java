@@ -23,7 +23,9 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  */
 @Tag("real-codex")
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-@DirtiesContext
+// The context (and with it the client and its codex) closes after each test, before @AfterAll deletes the model's
+// CODEX_HOME: closed after the class, codex could still write into the home as it was being deleted.
+@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_EACH_TEST_METHOD)
 class RealCodexServiceTest {
     static final ScriptedModelServer MODEL = ScriptedModelServer.start();
 
