@@ -43,11 +43,6 @@ final class SharedThreads {
         this.ceiling = ceiling;
     }
 
-    /** The most threads this pool runs at once. */
-    int ceiling() {
-        return ceiling;
-    }
-
     /** Threads alive now, idle or not. */
     int threads() {
         lock.lock();
