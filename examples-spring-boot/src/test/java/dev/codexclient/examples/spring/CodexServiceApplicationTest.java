@@ -15,14 +15,23 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.ServerSentEvent;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 /**
  * The service on the testkit's fake app-server, over HTTP: the test's {@link Transport} bean replaces the codex that
  * {@code application.properties} would spawn (and its restart policy), as a test's bean replaces production wiring
  * anywhere in Spring.
+ *
+ * <p>The web server stops at once, and the context closes with the class. The graceful shutdown is
+ * {@link GracefulShutdownTest}'s subject; here it could only wait: when the test's client sends its next request on a
+ * kept-alive connection before the server's write of the previous response has completed, Reactor Netty can count
+ * that connection as busy for good, and the graceful shutdown then waits out its whole 30 s phase. Left to the test
+ * context cache, this context would close in the JVM's shutdown hook, where those 30 s are surefire's 30 s exit
+ * timeout: the fork was killed ("Surefire is going to kill self fork JVM") in about one run of five.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "server.shutdown=immediate")
+@DirtiesContext
 class CodexServiceApplicationTest {
     /** The fake in place of the spawned codex; closed with the context, after the client that uses it. */
     @TestConfiguration
