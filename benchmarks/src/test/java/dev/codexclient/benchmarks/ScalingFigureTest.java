@@ -1,0 +1,72 @@
+package dev.codexclient.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Figure 8 at tiny sizes (1 and 2 threads, 2 turns each) against the real codex: every (N, layout) produces its
+ * numbers, the table has its rows, and no server process outlives the figure. Never asserts a timing.
+ */
+@Tag("real-codex")
+@Timeout(900)
+class ScalingFigureTest {
+
+    @Test
+    void everyLayoutProducesNumbersAndNoProcessIsLeft(@TempDir Path results) throws Exception {
+        BenchmarkRunner.Config config = BenchmarkRunner.Config.smoke(results).only(Set.of(8));
+        BenchmarkRunner.Report report = new BenchmarkRunner(config).run();
+
+        assertThat(report.numbers()).containsEntry("scaling.leftProcesses", 0.0);
+        // Nothing this JVM started is still running: the servers, their launchers and their commands all ended.
+        assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList()).isEmpty();
+        assertThat(report.numbers().get("scaling.baseline.rssIdleMb")).isPositive();
+        for (int n : List.of(1, 2)) {
+            for (String layout : List.of("one", "perThread", "pool3")) {
+                String key = "scaling." + layout + ".n" + n;
+                assertThat(report.numbers()).containsKeys(key + ".p50Ms", key + ".p99Ms", key + ".maxMs",
+                        key + ".turnsPerSec", key + ".rssIdleMb", key + ".rssPeakMb", key + ".rssEndMb");
+                assertThat(report.numbers().get(key + ".turns")).isEqualTo(2.0 * n);
+                assertThat(report.numbers().get(key + ".p50Ms")).isPositive()
+                        .isLessThanOrEqualTo(report.numbers().get(key + ".p99Ms"));
+                assertThat(report.numbers().get(key + ".turnsPerSec")).isPositive();
+                assertThat(report.numbers().get(key + ".rssPeakMb"))
+                        .isGreaterThanOrEqualTo(report.numbers().get(key + ".rssIdleMb"));
+                // A server is at least a launcher and the native codex.
+                assertThat(report.numbers().get(key + ".processes"))
+                        .isGreaterThanOrEqualTo(report.numbers().get(key + ".servers"));
+                if (Path.of("/proc/self/smaps_rollup").toFile().canRead()) {
+                    assertThat(report.numbers().get(key + ".pssPeakMb")).isPositive()
+                            .isLessThanOrEqualTo(report.numbers().get(key + ".rssPeakMb"));
+                }
+            }
+            assertThat(report.numbers().get("scaling.perThread.n" + n + ".servers")).isEqualTo((double) n);
+            assertThat(report.numbers().get("scaling.pool3.n" + n + ".servers")).isEqualTo(3.0);
+        }
+        assertThat(report.rows()).filteredOn(r -> r.figure().equals("8 Scaling")).hasSize(1 + 2 * 3);
+        assertThat(report.markdown()).contains("### 8 Scaling").contains("one app-server per thread")
+                .contains("a pool of 3 app-servers");
+        RunFile run = RunFile.read(report.jsonFile());
+        assertThat(run.figures()).containsExactly(8);
+        assertThat(run.numbers()).containsEntry("scaling.pool3.n2.turns", 4.0);
+    }
+
+    @Test
+    void aRunOfEveryFigureLeavesScalingOutUnlessAsked(@TempDir Path results) {
+        BenchmarkRunner.Config config = BenchmarkRunner.Config.smoke(results);
+        assertThat(config.runs(7)).isTrue();
+        assertThat(config.runs(8)).isFalse();
+        assertThat(config.only(Set.of(8)).runs(8)).isTrue();
+        ScalingFigure.Settings s = config.scaling();
+        ScalingFigure.Settings included = new ScalingFigure.Settings(s.sizes(), s.turns(), s.spawnParallelism(),
+                s.sampleEvery(), s.loadTimeout(), true);
+        assertThat(config.scaling(included).runs(8)).isTrue();
+        assertThat(BenchmarkRunner.figures("8")).containsExactly(8);
+    }
+}
