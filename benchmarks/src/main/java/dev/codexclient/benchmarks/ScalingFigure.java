@@ -49,34 +49,44 @@ final class ScalingFigure {
      * Sizes of figure 8.
      *
      * @param sizes            the numbers of threads N to measure
-     * @param turns            turns per thread in the load
+     * @param turns            turns per thread in the load, at the least
+     * @param minTurns         turns of the whole load, at the least: a thread runs more than {@code turns} when N
+     *                         threads of {@code turns} would make fewer (so that a p99 rests on 100 turns or more)
      * @param spawnParallelism how many servers start (or close) at once
      * @param sampleEvery      how often the memory is sampled during the load
      * @param loadTimeout      how long one load may take before the figure fails
      * @param inFullRun        whether a run of every figure includes this one (it needs the real codex and minutes)
      */
-    record Settings(List<Integer> sizes, int turns, int spawnParallelism, Duration sampleEvery, Duration loadTimeout,
-                    boolean inFullRun) {
+    record Settings(List<Integer> sizes, int turns, int minTurns, int spawnParallelism, Duration sampleEvery,
+                    Duration loadTimeout, boolean inFullRun) {
 
         Settings {
             sizes = List.copyOf(sizes);
             if (sizes.isEmpty() || sizes.stream().anyMatch(n -> n < 1)) {
                 throw new IllegalArgumentException("bench.scale lists numbers of threads, each at least 1: " + sizes);
             }
-            if (turns < 1 || spawnParallelism < 1) {
+            if (turns < 1 || minTurns < 0 || spawnParallelism < 1) {
                 throw new IllegalArgumentException("turns and spawn parallelism must be at least 1");
             }
         }
 
-        /** The figure documented in BENCHMARKS.md: 1, 10, 50 and 100 threads, 5 turns each. */
+        /**
+         * The figure documented in BENCHMARKS.md: 1, 10, 50 and 100 threads, 5 turns each and at least 100 turns
+         * in all (1 thread: 100 turns, 10 threads: 10 each).
+         */
         static Settings full() {
-            return new Settings(List.of(1, 10, 50, 100), 5, 4, Duration.ofMillis(250), Duration.ofMinutes(15),
+            return new Settings(List.of(1, 10, 50, 100), 5, 100, 4, Duration.ofMillis(250), Duration.ofMinutes(15),
                     false);
         }
 
         /** Tiny sizes: 1 and 2 threads, 2 turns each. */
         static Settings smoke() {
-            return new Settings(List.of(1, 2), 2, 2, Duration.ofMillis(100), Duration.ofMinutes(3), false);
+            return new Settings(List.of(1, 2), 2, 0, 2, Duration.ofMillis(100), Duration.ofMinutes(3), false);
+        }
+
+        /** The turns each of {@code n} threads runs. */
+        int turnsPerThread(int n) {
+            return Math.max(turns, (minTurns + n - 1) / n);
         }
 
         /**
@@ -101,7 +111,7 @@ final class ScalingFigure {
                 }
                 n = parsed;
             }
-            return new Settings(n, Integer.getInteger("bench.scale.turns", turns),
+            return new Settings(n, Integer.getInteger("bench.scale.turns", turns), minTurns,
                     Integer.getInteger("bench.scale.spawn", spawnParallelism), sampleEvery, loadTimeout,
                     inFullRun || Boolean.getBoolean("bench.scaling"));
         }
@@ -128,10 +138,16 @@ final class ScalingFigure {
      *
      * @param processes server processes alive at the end of the load (launchers, native codex, commands)
      * @param load      null for the idle baseline
+     * @param turns     turns per thread
+     * @param seconds   how long the layout took, servers' start and close included
      */
-    record Measured(Layout layout, int threads, int servers, int processes, TurnLoad.Result load,
+    record Measured(Layout layout, int threads, int servers, int processes, TurnLoad.Result load, int turns,
+                    double seconds,
                     ServerMemory.Sample idle, ServerMemory.Sample peak, ServerMemory.Sample end) {
     }
+
+    /** Samples of which the idle memory is the floor ({@link ServerMemory#settled}). */
+    private static final int IDLE_SAMPLES = 5;
 
     private final Results out;
     private final Path root;
@@ -152,7 +168,8 @@ final class ScalingFigure {
 
     /** Runs every (N, layout) and adds the rows; ends every server process, also when it fails. */
     void run() throws Exception {
-        BenchmarkRunner.log("8. scaling: N = " + settings.sizes() + ", " + settings.turns() + " turns per thread");
+        BenchmarkRunner.log("8. scaling: N = " + settings.sizes() + ", " + settings.turns() + " turns per thread, "
+                + settings.minTurns() + " in all at the least");
         codex = binary();
         workspace = Files.createDirectories(root.resolve("workspace"));
         List<Measured> measured = new ArrayList<>();
@@ -168,12 +185,20 @@ final class ScalingFigure {
             measured.add(idleServer());
             left += processes.sweep();
             for (int n : settings.sizes()) {
-                measured.add(oneServer(n));
-                left += processes.sweep();
-                measured.add(serverPerThread(n));
-                left += processes.sweep();
-                measured.add(pool(n));
-                left += processes.sweep();
+                for (Layout layout : List.of(Layout.ONE_SERVER, Layout.SERVER_PER_THREAD, Layout.POOL_OF_3)) {
+                    long started = System.nanoTime();
+                    Measured m = switch (layout) {
+                        case ONE_SERVER -> oneServer(n);
+                        case SERVER_PER_THREAD -> serverPerThread(n);
+                        default -> pool(n);
+                    };
+                    left += processes.sweep();
+                    double seconds = (System.nanoTime() - started) / 1e9;
+                    BenchmarkRunner.log(String.format(java.util.Locale.ROOT, "8. scaling: N = %d, %s: %.0f s", n,
+                            layout.text, seconds));
+                    measured.add(new Measured(m.layout(), m.threads(), m.servers(), m.processes(), m.load(),
+                            m.turns(), seconds, m.idle(), m.peak(), m.end()));
+                }
             }
         } finally {
             driver.shutdownNow();
@@ -184,7 +209,7 @@ final class ScalingFigure {
             }
         }
         out.put("scaling.leftProcesses", left);
-        new ScalingTable(out, settings.turns()).add(measured, left);
+        new ScalingTable(out).add(measured, left);
     }
 
     /** The codex of {@code -Dcodex.binary} or {@code $CODEX_BINARY}, else the pinned one (installed if missing). */
@@ -242,8 +267,9 @@ final class ScalingFigure {
     private Measured idleServer() throws Exception {
         BenchmarkRunner.log("8. scaling: one app-server with no thread");
         try (CodexClient client = spawn()) {
-            ServerMemory.Sample idle = ServerMemory.of(client.serverProcessTree());
-            return new Measured(Layout.IDLE_SERVER, 0, 1, idle.processes(), null, idle, idle, idle);
+            ServerMemory.Sample idle = ServerMemory.settled(client::serverProcessTree, IDLE_SAMPLES,
+                    settings.sampleEvery());
+            return new Measured(Layout.IDLE_SERVER, 0, 1, idle.processes(), null, 0, 0, idle, idle, idle);
         }
     }
 
@@ -314,19 +340,20 @@ final class ScalingFigure {
     private Measured measure(Layout layout, int n, int servers,
                              List<Function<String, CompletableFuture<CodexTurn>>> lanes,
                              Supplier<List<ProcessHandle>> trees) throws Exception {
-        ServerMemory.Sample idle = ServerMemory.of(trees.get());
+        ServerMemory.Sample idle = ServerMemory.settled(trees, IDLE_SAMPLES, settings.sampleEvery());
+        int turns = settings.turnsPerThread(n);
         TurnLoad.Result load;
         ServerMemory.Sample peak;
         ServerMemory.Peak sampler = new ServerMemory.Peak(trees, processes::seen, settings.sampleEvery());
         try {
-            load = TurnLoad.run(lanes, settings.turns(), settings.loadTimeout(), driver);
+            load = TurnLoad.run(lanes, turns, settings.loadTimeout(), driver);
         } finally {
             sampler.close();
         }
         peak = sampler.peak();
         List<ProcessHandle> atEnd = trees.get();
         ServerMemory.Sample end = ServerMemory.of(atEnd);
-        return new Measured(layout, n, servers, peak.processes(), load, idle, peak, end);
+        return new Measured(layout, n, servers, peak.processes(), load, turns, 0, idle, peak, end);
     }
 
     private static List<ProcessHandle> trees(List<CodexClient> clients) {

@@ -12,27 +12,25 @@ import java.util.Locale;
  */
 final class ScalingTable {
     private final Results out;
-    private final int turns;
-
-    ScalingTable(Results out, int turns) {
+    ScalingTable(Results out) {
         this.out = out;
-        this.turns = turns;
     }
 
     void add(List<Measured> measured, int leftProcesses) {
         Measured base = measured.stream().filter(m -> m.layout() == Layout.IDLE_SERVER).findFirst().orElseThrow();
         StringBuilder table = new StringBuilder();
         table.append("### 8 Scaling: the real codex app-server, scripted model\n\n");
-        table.append("Each thread runs ").append(turns).append(" turns one after another, all threads at once: turn ")
-                .append(turns / 2).append(" runs a command (exec_command, then a short reply), the others stream a "
-                        + "reply of ").append(ScalingFigure.PROSE.length()).append(" characters. Latency: turn/start "
+        table.append("Each thread runs its turns one after another, all threads at once: one turn in ")
+                .append(TurnLoad.COMMAND_EVERY).append(" (the 2nd, 7th, …) runs a command (exec_command, then a "
+                        + "short reply), the others stream a reply of ").append(ScalingFigure.PROSE.length())
+                .append(" characters. Latency: turn/start "
                         + "sent → turn/completed seen. Memory: summed over the servers' process trees (launcher, "
                         + "native codex, commands); RSS counts shared pages in every process, PSS divides them. "
-                        + "Idle: the N threads started, no turn yet; peak: sampled during the load; end: after it. "
+                        + "Idle: the N threads started, no turn yet (the floor of 5 samples); peak: sampled during the load; end: after it. "
                         + "Processes left after closing: ").append(leftProcesses).append(".\n\n");
         table.append("| N | Layout | Servers | Processes | Turns | p50 | p99 | max | Turns/s | RSS idle | RSS peak | "
-                + "RSS end | PSS idle | PSS peak | PSS end | PSS peak / thread |\n");
-        table.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+                + "RSS end | PSS idle | PSS peak | PSS end | PSS peak / thread | Took |\n");
+        table.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (Measured m : measured) {
             String key = m.layout() == Layout.IDLE_SERVER ? "scaling.baseline"
                     : "scaling." + m.layout().key + ".n" + m.threads();
@@ -54,6 +52,8 @@ final class ScalingTable {
         putIfKnown(key + ".pssEndMb", m.end().pssMb());
         if (m.load() != null) {
             out.put(key + ".turns", m.load().turns());
+            out.put(key + ".turnsPerThread", m.turns());
+            out.put(key + ".seconds", m.seconds());
             out.put(key + ".p50Ms", m.load().percentile(0.50) / 1e6);
             out.put(key + ".p99Ms", m.load().percentile(0.99) / 1e6);
             out.put(key + ".maxMs", m.load().max() / 1e6);
@@ -73,13 +73,14 @@ final class ScalingTable {
         String perThread = m.threads() == 0 ? "—" : mb(m.peak().pssMb() / m.threads());
         return "| " + String.join(" | ", Integer.toString(m.threads()), m.layout().text,
                 Integer.toString(m.servers()), Integer.toString(m.processes()),
-                l == null ? "—" : Integer.toString(l.turns()),
+                l == null ? "—" : l.turns() + " (" + m.turns() + " per thread)",
                 l == null ? "—" : Results.millis(l.percentile(0.50)),
                 l == null ? "—" : Results.millis(l.percentile(0.99)),
                 l == null ? "—" : Results.millis(l.max()),
                 l == null ? "—" : String.format(Locale.ROOT, "%.1f", l.turnsPerSecond()),
                 mb(m.idle().rssMb()), mb(m.peak().rssMb()), mb(m.end().rssMb()),
-                mb(m.idle().pssMb()), mb(m.peak().pssMb()), mb(m.end().pssMb()), perThread) + " |\n";
+                mb(m.idle().pssMb()), mb(m.peak().pssMb()), mb(m.end().pssMb()), perThread,
+                l == null ? "—" : String.format(Locale.ROOT, "%.0f s", m.seconds())) + " |\n";
     }
 
     private Row row(Measured m, Measured base, List<Measured> all) {
@@ -97,7 +98,7 @@ final class ScalingTable {
                 ratio = Results.x(l.turnsPerSecond() / one.load().turnsPerSecond()) + " one server's turns/s";
             }
         }
-        return new Row("8 Scaling", m.threads() + " threads × " + turns + " turns, " + m.layout().text,
+        return new Row("8 Scaling", m.threads() + " threads × " + m.turns() + " turns, " + m.layout().text,
                 String.format(Locale.ROOT, "p50 %.0f ms, p99 %.0f ms, max %.0f ms, %.1f turns/s",
                         l.percentile(0.50) / 1e6, l.percentile(0.99) / 1e6, l.max() / 1e6, l.turnsPerSecond()),
                 "servers' RSS peak " + mb(m.peak().rssMb()) + ", PSS peak " + mb(m.peak().pssMb())

@@ -45,6 +45,12 @@ final class ServerMemory {
             return pssBytes < 0 ? Double.NaN : pssBytes / MB;
         }
 
+        /** The smaller of each measure: the floor of two samples, measure by measure. */
+        Sample min(Sample other) {
+            long pss = pssBytes < 0 || other.pssBytes < 0 ? -1 : Math.min(pssBytes, other.pssBytes);
+            return new Sample(Math.min(rssBytes, other.rssBytes), pss, Math.min(processes, other.processes));
+        }
+
         /** The larger of each measure: the peak of two samples, measure by measure. */
         Sample max(Sample other) {
             long pss = pssBytes < 0 || other.pssBytes < 0 ? -1 : Math.max(pssBytes, other.pssBytes);
@@ -67,6 +73,21 @@ final class ServerMemory {
             read++;
         }
         return new Sample(rss, pss, read);
+    }
+
+    /**
+     * The floor of {@code count} samples of {@code processes}, {@code interval} apart: the memory of servers at
+     * rest, without the helper processes codex runs for a moment after a thread starts (a shell that captures the
+     * environment, for one), which a single sample may catch.
+     */
+    static Sample settled(Supplier<List<ProcessHandle>> processes, int count, Duration interval)
+            throws InterruptedException {
+        Sample floor = of(processes.get());
+        for (int i = 1; i < count; i++) {
+            Thread.sleep(interval.toMillis());
+            floor = floor.min(of(processes.get()));
+        }
+        return floor;
     }
 
     /** RSS and PSS of one process in bytes (PSS -1 when unknown), or null when it is gone or unreadable. */

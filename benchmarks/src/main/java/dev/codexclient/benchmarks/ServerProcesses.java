@@ -6,7 +6,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -47,11 +49,13 @@ final class ServerProcesses {
      * close ended its server).
      */
     int sweep() throws InterruptedException {
-        List<ProcessHandle> candidates = new ArrayList<>(seen);
-        candidates.addAll(underRoot());
+        // A process both remembered and found under the root counts once.
+        Map<Long, ProcessHandle> candidates = new LinkedHashMap<>();
+        seen.forEach(p -> candidates.put(p.pid(), p));
+        underRoot().forEach(p -> candidates.putIfAbsent(p.pid(), p));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(EXIT_GRACE_SECONDS);
         int left = 0;
-        for (ProcessHandle p : candidates) {
+        for (ProcessHandle p : candidates.values()) {
             if (!p.isAlive()) {
                 continue;
             }

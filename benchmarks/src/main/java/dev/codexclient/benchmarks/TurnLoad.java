@@ -18,12 +18,16 @@ import java.util.function.Function;
  * {@code turn/completed} is seen (its result completes); the next turn of the thread starts from there, on
  * {@code executor}, never on the client's threads.
  *
- * <p>Turn {@code turns / 2} of every thread runs a command (the scripted model calls {@code exec_command}, codex
- * runs it and sends its output back to the model, which then replies); the others are a streamed reply.
+ * <p>Every fifth turn of a thread, starting with its second ({@link #COMMAND_EVERY}), runs a command (the scripted
+ * model calls {@code exec_command}, codex runs it and sends its output back to the model, which then replies); the
+ * others are a streamed reply. The share of command turns is so the same whatever the number of turns.
  */
 final class TurnLoad {
     /** The marker of a turn in which the scripted model runs a command. */
     static final String COMMAND = "[cmd]";
+
+    /** One turn in this many runs a command. */
+    static final int COMMAND_EVERY = 5;
 
     private TurnLoad() {
     }
@@ -56,8 +60,8 @@ final class TurnLoad {
     }
 
     /** What the user of a thread sends as turn {@code k}. */
-    static String text(int k, int turns) {
-        return k == turns / 2 ? COMMAND + " run the check, turn " + k : "explain part " + k;
+    static String text(int k) {
+        return k % COMMAND_EVERY == 1 ? COMMAND + " run the check, turn " + k : "explain part " + k;
     }
 
     /**
@@ -104,7 +108,7 @@ final class TurnLoad {
         long sent = System.nanoTime();
         CompletableFuture<CodexTurn> started;
         try {
-            started = thread.apply(text(k, turns));
+            started = thread.apply(text(k));
         } catch (RuntimeException e) {
             started = CompletableFuture.failedFuture(e);
         }

@@ -36,8 +36,8 @@ class ScalingFigureTest {
                 assertThat(report.numbers().get(key + ".p50Ms")).isPositive()
                         .isLessThanOrEqualTo(report.numbers().get(key + ".p99Ms"));
                 assertThat(report.numbers().get(key + ".turnsPerSec")).isPositive();
-                assertThat(report.numbers().get(key + ".rssPeakMb"))
-                        .isGreaterThanOrEqualTo(report.numbers().get(key + ".rssIdleMb"));
+                assertThat(report.numbers().get(key + ".rssIdleMb")).isPositive();
+                assertThat(report.numbers().get(key + ".rssPeakMb")).isPositive();
                 // A server is at least a launcher and the native codex.
                 assertThat(report.numbers().get(key + ".processes"))
                         .isGreaterThanOrEqualTo(report.numbers().get(key + ".servers"));
@@ -64,9 +64,36 @@ class ScalingFigureTest {
         assertThat(config.runs(8)).isFalse();
         assertThat(config.only(Set.of(8)).runs(8)).isTrue();
         ScalingFigure.Settings s = config.scaling();
-        ScalingFigure.Settings included = new ScalingFigure.Settings(s.sizes(), s.turns(), s.spawnParallelism(),
-                s.sampleEvery(), s.loadTimeout(), true);
+        ScalingFigure.Settings included = new ScalingFigure.Settings(s.sizes(), s.turns(), s.minTurns(),
+                s.spawnParallelism(), s.sampleEvery(), s.loadTimeout(), true);
         assertThat(config.scaling(included).runs(8)).isTrue();
         assertThat(BenchmarkRunner.figures("8")).containsExactly(8);
+    }
+
+    @Test
+    void aLoadOfFewThreadsRunsMoreTurnsEachAndOneTurnInFiveRunsACommand() {
+        ScalingFigure.Settings full = ScalingFigure.Settings.full();
+        assertThat(full.turnsPerThread(1)).isEqualTo(100);
+        assertThat(full.turnsPerThread(10)).isEqualTo(10);
+        assertThat(full.turnsPerThread(30)).isEqualTo(5);
+        assertThat(full.turnsPerThread(100)).isEqualTo(5);
+        assertThat(ScalingFigure.Settings.smoke().turnsPerThread(2)).isEqualTo(2);
+        assertThat(java.util.stream.IntStream.range(0, 10).mapToObj(TurnLoad::text)
+                .filter(t -> t.startsWith(TurnLoad.COMMAND))).hasSize(2);
+        assertThat(TurnLoad.text(1)).startsWith(TurnLoad.COMMAND);
+    }
+
+    @Test
+    void percentilesAreNearestRank() {
+        long[] latencies = new long[100];
+        for (int i = 0; i < latencies.length; i++) {
+            latencies[i] = i + 1;
+        }
+        TurnLoad.Result r = new TurnLoad.Result(latencies, 2_000_000_000L);
+        assertThat(r.percentile(0.50)).isEqualTo(50);
+        assertThat(r.percentile(0.99)).isEqualTo(99);
+        assertThat(r.max()).isEqualTo(100);
+        assertThat(r.turnsPerSecond()).isEqualTo(50.0);
+        assertThat(new TurnLoad.Result(new long[] {7}, 1).percentile(0.99)).isEqualTo(7);
     }
 }
