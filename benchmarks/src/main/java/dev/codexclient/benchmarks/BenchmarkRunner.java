@@ -60,7 +60,7 @@ public final class BenchmarkRunner {
     public record Config(boolean smoke, int deltaLines, int mixLines, int streamRounds, int roundTrips,
                          int roundTripWarmup, int roundTripRounds, int coldStarts, long floodBytes,
                          int isolationTurns, int isolationRounds, Duration isolationBlock, int unitTestWarmup,
-                         int unitTestCycles, int unitTestColdJvms, ScalingFigure.Settings scaling, Path results,
+                         int unitTestCycles, int unitTestColdJvms, ScalingSettings scaling, Path results,
                          Set<Integer> figures) {
 
         public Config {
@@ -70,13 +70,13 @@ public final class BenchmarkRunner {
         /** The full run documented in BENCHMARKS.md. */
         public static Config full(Path results) {
             return new Config(false, 1_000_000, 200_000, 5, 20_000, 5_000, 5, 5, 100L * 1024 * 1024, 64, 400,
-                    Duration.ofSeconds(1), 3_000, 1_000, 5, ScalingFigure.Settings.full(), results, Set.of());
+                    Duration.ofSeconds(1), 3_000, 1_000, 5, ScalingSettings.full(), results, Set.of());
         }
 
         /** Tiny sizes: seconds, for CI. */
         public static Config smoke(Path results) {
             return new Config(true, 2_000, 500, 1, 200, 50, 2, 1, 1024 * 1024, 4, 5, Duration.ofMillis(50), 5, 10,
-                    1, ScalingFigure.Settings.smoke(), results, Set.of());
+                    1, ScalingSettings.smoke(), results, Set.of());
         }
 
         /** The same sizes, running only the given figures (all of them when {@code figures} is empty). */
@@ -87,7 +87,7 @@ public final class BenchmarkRunner {
         }
 
         /** The same sizes with figure 8's replaced. */
-        public Config scaling(ScalingFigure.Settings scaling) {
+        public Config scaling(ScalingSettings scaling) {
             return new Config(smoke, deltaLines, mixLines, streamRounds, roundTrips, roundTripWarmup,
                     roundTripRounds, coldStarts, floodBytes, isolationTurns, isolationRounds, isolationBlock,
                     unitTestWarmup, unitTestCycles, unitTestColdJvms, scaling, results, figures);

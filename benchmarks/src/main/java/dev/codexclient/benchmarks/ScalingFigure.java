@@ -37,85 +37,13 @@ import java.util.function.Supplier;
  * and, as the base of "per server", one app-server with no thread. {@link ScalingTable} writes the rows.
  *
  * <p>Each server gets its own {@code HOME} and {@code CODEX_HOME} under the run's directory; servers are started at
- * most {@link Settings#spawnParallelism()} at a time, and every process they ran is ended when the figure ends,
- * also when it fails ({@link ServerProcesses}); the processes closing left behind are counted.
+ * most {@link ScalingSettings#spawnParallelism()} at a time, and every process they ran is ended when the figure
+ * ends, also when it fails ({@link ServerProcesses}); the processes closing left behind are counted.
  */
 final class ScalingFigure {
-    /** The streamed reply of every turn without a command: about 80 agent-message deltas. */
+    /** The streamed reply of every turn without a command: 68 agent-message deltas of 8 characters. */
     static final String PROSE = ("The module builds in three steps: it resolves its dependencies, compiles the "
             + "sources and runs the tests; each step reports what it did. ").repeat(4);
-
-    /**
-     * Sizes of figure 8.
-     *
-     * @param sizes            the numbers of threads N to measure
-     * @param turns            turns per thread in the load, at the least
-     * @param minTurns         turns of the whole load, at the least: a thread runs more than {@code turns} when N
-     *                         threads of {@code turns} would make fewer (so that a p99 rests on 100 turns or more)
-     * @param spawnParallelism how many servers start (or close) at once
-     * @param sampleEvery      how often the memory is sampled during the load
-     * @param loadTimeout      how long one load may take before the figure fails
-     * @param inFullRun        whether a run of every figure includes this one (it needs the real codex and minutes)
-     */
-    record Settings(List<Integer> sizes, int turns, int minTurns, int spawnParallelism, Duration sampleEvery,
-                    Duration loadTimeout, boolean inFullRun) {
-
-        Settings {
-            sizes = List.copyOf(sizes);
-            if (sizes.isEmpty() || sizes.stream().anyMatch(n -> n < 1)) {
-                throw new IllegalArgumentException("bench.scale lists numbers of threads, each at least 1: " + sizes);
-            }
-            if (turns < 1 || minTurns < 0 || spawnParallelism < 1) {
-                throw new IllegalArgumentException("turns and spawn parallelism must be at least 1");
-            }
-        }
-
-        /**
-         * The figure documented in BENCHMARKS.md: 1, 10, 50 and 100 threads, 5 turns each and at least 100 turns
-         * in all (1 thread: 100 turns, 10 threads: 10 each).
-         */
-        static Settings full() {
-            return new Settings(List.of(1, 10, 50, 100), 5, 100, 4, Duration.ofMillis(250), Duration.ofMinutes(15),
-                    false);
-        }
-
-        /** Tiny sizes: 1 and 2 threads, 2 turns each. */
-        static Settings smoke() {
-            return new Settings(List.of(1, 2), 2, 0, 2, Duration.ofMillis(100), Duration.ofMinutes(3), false);
-        }
-
-        /** The turns each of {@code n} threads runs. */
-        int turnsPerThread(int n) {
-            return Math.max(turns, (minTurns + n - 1) / n);
-        }
-
-        /**
-         * These settings with the overrides in the system properties: {@code bench.scale} (numbers of threads,
-         * comma-separated), {@code bench.scale.turns}, {@code bench.scale.spawn} (servers started at once),
-         * {@code bench.scaling} (true: a run of every figure includes figure 8).
-         */
-        Settings withProperties() {
-            String list = System.getProperty("bench.scale", "").strip();
-            List<Integer> n = sizes;
-            if (!list.isEmpty()) {
-                List<Integer> parsed = new ArrayList<>();
-                for (String part : list.split(",")) {
-                    if (!part.isBlank()) {
-                        try {
-                            parsed.add(Integer.parseInt(part.strip()));
-                        } catch (NumberFormatException e) {
-                            throw new IllegalArgumentException("bench.scale lists numbers of threads, not \""
-                                    + part + "\"");
-                        }
-                    }
-                }
-                n = parsed;
-            }
-            return new Settings(n, Integer.getInteger("bench.scale.turns", turns), minTurns,
-                    Integer.getInteger("bench.scale.spawn", spawnParallelism), sampleEvery, loadTimeout,
-                    inFullRun || Boolean.getBoolean("bench.scaling"));
-        }
-    }
 
     /** The layouts, in the order of the table. */
     enum Layout {
@@ -151,7 +79,7 @@ final class ScalingFigure {
 
     private final Results out;
     private final Path root;
-    private final Settings settings;
+    private final ScalingSettings settings;
     private final ServerProcesses processes;
     private final AtomicInteger homes = new AtomicInteger();
     private Path codex;
@@ -159,7 +87,7 @@ final class ScalingFigure {
     private ScriptedModelServer model;
     private ExecutorService driver;
 
-    ScalingFigure(Results out, Path work, Settings settings) {
+    ScalingFigure(Results out, Path work, ScalingSettings settings) {
         this.out = out;
         this.root = work.resolve("scaling");
         this.settings = settings;

@@ -63,8 +63,8 @@ class ScalingFigureTest {
         assertThat(config.runs(7)).isTrue();
         assertThat(config.runs(8)).isFalse();
         assertThat(config.only(Set.of(8)).runs(8)).isTrue();
-        ScalingFigure.Settings s = config.scaling();
-        ScalingFigure.Settings included = new ScalingFigure.Settings(s.sizes(), s.turns(), s.minTurns(),
+        ScalingSettings s = config.scaling();
+        ScalingSettings included = new ScalingSettings(s.sizes(), s.turns(), s.minTurns(),
                 s.spawnParallelism(), s.sampleEvery(), s.loadTimeout(), true);
         assertThat(config.scaling(included).runs(8)).isTrue();
         assertThat(BenchmarkRunner.figures("8")).containsExactly(8);
@@ -72,12 +72,12 @@ class ScalingFigureTest {
 
     @Test
     void aLoadOfFewThreadsRunsMoreTurnsEachAndOneTurnInFiveRunsACommand() {
-        ScalingFigure.Settings full = ScalingFigure.Settings.full();
+        ScalingSettings full = ScalingSettings.full();
         assertThat(full.turnsPerThread(1)).isEqualTo(100);
         assertThat(full.turnsPerThread(10)).isEqualTo(10);
         assertThat(full.turnsPerThread(30)).isEqualTo(5);
         assertThat(full.turnsPerThread(100)).isEqualTo(5);
-        assertThat(ScalingFigure.Settings.smoke().turnsPerThread(2)).isEqualTo(2);
+        assertThat(ScalingSettings.smoke().turnsPerThread(2)).isEqualTo(2);
         assertThat(java.util.stream.IntStream.range(0, 10).mapToObj(TurnLoad::text)
                 .filter(t -> t.startsWith(TurnLoad.COMMAND))).hasSize(2);
         assertThat(TurnLoad.text(1)).startsWith(TurnLoad.COMMAND);
