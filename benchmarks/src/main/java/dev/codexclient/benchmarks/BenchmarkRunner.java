@@ -35,10 +35,18 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * <p>{@code -Dbench.smoke=true} runs everything with tiny sizes: it proves the benchmarks work, nothing more.
  * {@code -Dbench.only=3} (or {@code 1,3}) runs only the figures listed, for a quick look at one of them while working
  * on it; the table then holds only their rows.
+ *
+ * <p>Figure 8 (scaling, {@link ScalingFigure}) runs the real codex app-server for minutes, so a run of every figure
+ * leaves it out: {@code -Dbench.only=8} runs it alone, {@code -Dbench.scaling=true} adds it to a run of every figure;
+ * {@code -Dbench.scale=1,10} chooses its numbers of threads, {@code -Dbench.scale.turns} its turns per thread and
+ * {@code -Dbench.scale.spawn} how many servers start at once.
  */
 public final class BenchmarkRunner {
     /** The highest figure number. */
-    static final int FIGURES = 7;
+    static final int FIGURES = 8;
+
+    /** The figure a run of every figure leaves out unless asked: it needs the real codex and takes minutes. */
+    static final int SCALING = 8;
 
     /**
      * Sizes of one run.
@@ -47,11 +55,13 @@ public final class BenchmarkRunner {
      * @param roundTrips measured round trips per side, over all {@code roundTripRounds}
      * @param unitTestWarmup unmeasured cycles of figure 7 before its {@code unitTestCycles} measured ones
      * @param unitTestColdJvms fresh JVMs of figure 7, each timing its first cycle
+     * @param scaling sizes of figure 8, and whether a run of every figure includes it
      */
     public record Config(boolean smoke, int deltaLines, int mixLines, int streamRounds, int roundTrips,
                          int roundTripWarmup, int roundTripRounds, int coldStarts, long floodBytes,
                          int isolationTurns, int isolationRounds, Duration isolationBlock, int unitTestWarmup,
-                         int unitTestCycles, int unitTestColdJvms, Path results, Set<Integer> figures) {
+                         int unitTestCycles, int unitTestColdJvms, ScalingSettings scaling, Path results,
+                         Set<Integer> figures) {
 
         public Config {
             figures = Set.copyOf(figures);
@@ -60,24 +70,31 @@ public final class BenchmarkRunner {
         /** The full run documented in BENCHMARKS.md. */
         public static Config full(Path results) {
             return new Config(false, 1_000_000, 200_000, 5, 20_000, 5_000, 5, 5, 100L * 1024 * 1024, 64, 400,
-                    Duration.ofSeconds(1), 3_000, 1_000, 5, results, Set.of());
+                    Duration.ofSeconds(1), 3_000, 1_000, 5, ScalingSettings.full(), results, Set.of());
         }
 
         /** Tiny sizes: seconds, for CI. */
         public static Config smoke(Path results) {
             return new Config(true, 2_000, 500, 1, 200, 50, 2, 1, 1024 * 1024, 4, 5, Duration.ofMillis(50), 5, 10,
-                    1, results, Set.of());
+                    1, ScalingSettings.smoke(), results, Set.of());
         }
 
         /** The same sizes, running only the given figures (all of them when {@code figures} is empty). */
         public Config only(Set<Integer> figures) {
             return new Config(smoke, deltaLines, mixLines, streamRounds, roundTrips, roundTripWarmup,
                     roundTripRounds, coldStarts, floodBytes, isolationTurns, isolationRounds, isolationBlock,
-                    unitTestWarmup, unitTestCycles, unitTestColdJvms, results, figures);
+                    unitTestWarmup, unitTestCycles, unitTestColdJvms, scaling, results, figures);
+        }
+
+        /** The same sizes with figure 8's replaced. */
+        public Config scaling(ScalingSettings scaling) {
+            return new Config(smoke, deltaLines, mixLines, streamRounds, roundTrips, roundTripWarmup,
+                    roundTripRounds, coldStarts, floodBytes, isolationTurns, isolationRounds, isolationBlock,
+                    unitTestWarmup, unitTestCycles, unitTestColdJvms, scaling, results, figures);
         }
 
         boolean runs(int figure) {
-            return figures.isEmpty() || figures.contains(figure);
+            return figures.isEmpty() ? figure != SCALING || scaling.inFullRun() : figures.contains(figure);
         }
 
         /** A full run of every figure: the runs {@link Spread} compares. */
@@ -119,7 +136,8 @@ public final class BenchmarkRunner {
             Spread.main(new String[] {spread, results.toString()});
             return;
         }
-        Config config = (smoke ? Config.smoke(results) : Config.full(results)).only(figures(
+        Config base = smoke ? Config.smoke(results) : Config.full(results);
+        Config config = base.scaling(base.scaling().withProperties()).only(figures(
                 System.getProperty("bench.only", "")));
         Report report = new BenchmarkRunner(config).run();
         System.out.println();
@@ -177,6 +195,9 @@ public final class BenchmarkRunner {
             if (config.runs(7)) {
                 new UnitTestFigure(out).run(config.unitTestWarmup(), config.unitTestCycles(),
                         config.unitTestColdJvms());
+            }
+            if (config.runs(SCALING)) {
+                new ScalingFigure(out, work, config.scaling()).run();
             }
         } finally {
             deleteTree(work);
@@ -347,6 +368,9 @@ public final class BenchmarkRunner {
         for (Row r : out.rows()) {
             s.append("| ").append(String.join(" | ", r.figure(), r.measurement(), r.sdk(), r.baseline(), r.ratio(),
                     r.target(), r.status())).append(" |\n");
+        }
+        for (String section : out.sections()) {
+            s.append('\n').append(section);
         }
         return s.toString();
     }

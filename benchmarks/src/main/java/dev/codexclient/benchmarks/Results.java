@@ -52,6 +52,7 @@ final class Results {
     private final List<Row> rows = new ArrayList<>();
     private final Map<String, Double> numbers = new LinkedHashMap<>();
     private final List<Target> targets = new ArrayList<>();
+    private final List<String> sections = new ArrayList<>();
 
     Results(boolean smoke) {
         this.smoke = smoke;
@@ -78,6 +79,15 @@ final class Results {
 
     String status(boolean met) {
         return smoke ? "smoke" : met ? "met" : "MISSED";
+    }
+
+    /** Adds a table of a figure's own, in Markdown, printed below the run's table. */
+    void section(String markdown) {
+        sections.add(markdown);
+    }
+
+    List<String> sections() {
+        return List.copyOf(sections);
     }
 
     List<Row> rows() {

@@ -125,7 +125,9 @@ class SpreadTest {
         assertThat(BenchmarkRunner.figures("7")).containsExactly(7);
         assertThat(BenchmarkRunner.figures(" 1, 7 ,3")).containsExactly(1, 3, 7);
         assertThat(BenchmarkRunner.figures("")).isEmpty();
-        assertThatThrownBy(() -> BenchmarkRunner.figures("8")).hasMessageContaining("1-7");
-        assertThatThrownBy(() -> BenchmarkRunner.figures("x")).hasMessageContaining("1-7");
+        assertThat(BenchmarkRunner.figures("8")).containsExactly(8);
+        assertThatThrownBy(() -> BenchmarkRunner.figures("9")).hasMessageContaining("1-8");
+        assertThatThrownBy(() -> BenchmarkRunner.figures("0")).hasMessageContaining("1-8");
+        assertThatThrownBy(() -> BenchmarkRunner.figures("x")).hasMessageContaining("1-8");
     }
 }
