@@ -14,7 +14,11 @@ import org.slf4j.LoggerFactory;
  * application's logs.
  */
 final class WireLog {
-    /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
+    /**
+     * Resolved on first use: SLF4J looks up its provider on its first call. Only the logging backend knows whether
+     * {@code dev.codexclient.wire} is at TRACE, so the first message's check is where a client that logs nothing
+     * else resolves SLF4J; every later check is the backend's {@code isTraceEnabled} on a constant.
+     */
     private static final class Log {
         static final Logger LOG = LoggerFactory.getLogger(RpcConnection.class);
         static final Logger WIRE = LoggerFactory.getLogger("dev.codexclient.wire");
