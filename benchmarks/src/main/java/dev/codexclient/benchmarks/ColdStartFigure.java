@@ -101,6 +101,7 @@ final class ColdStartFigure {
         out.put(key + ".sdkClassesAfterDelta", loading.sdkAfterDelta());
         out.put(key + ".protocolClassesAtInit", loading.protocolAtInit());
         out.put(key + ".protocolClassesAfterDelta", loading.protocolAfterDelta());
+        out.put(key + ".slf4jClassesAtInit", loading.slf4jAtInit());
         String status = out.target(key, (key.endsWith("cds") ? "cold start with AppCDS" : "cold start without CDS")
                 + ", SDK / JVM + Jackson", ratio, Bound.AT_MOST, TARGET, "×");
         if (loading.protocolAfterDelta() >= protocolTotal && !out.smoke()) {
@@ -109,7 +110,8 @@ final class ColdStartFigure {
         out.add(new Row("4 Cold start", measurement,
                 wallMs + " ms (JVM uptime " + uptimeMs + " ms); first typed delta at " + deltaMs + " ms uptime; "
                         + classes + " classes loaded at init (" + loading.sdkAtInit() + " SDK classes, "
-                        + loading.protocolAtInit() + " of them protocol), " + deltaClasses
+                        + loading.protocolAtInit() + " of them protocol; " + loading.slf4jAtInit() + " SLF4J), "
+                        + deltaClasses
                         + " after one typed delta (" + loading.sdkAfterDelta() + " SDK, "
                         + loading.protocolAfterDelta() + " protocol, of " + protocolTotal + ")" + archives,
                 baselineText + ": " + baselineMs + " ms, " + baselineClasses + " classes",

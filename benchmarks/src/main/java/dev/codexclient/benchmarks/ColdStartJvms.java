@@ -56,10 +56,11 @@ final class ColdStartJvms {
     /**
      * Class-loading counts of one JVM run with class-load logging, at "initialized" unless named otherwise:
      * classes from the application's dynamic archive, from the JDK's default archive, and all. SDK classes are
-     * those of {@code dev.codexclient.*}, the protocol's included.
+     * those of {@code dev.codexclient.*}, the protocol's included; SLF4J's are those of {@code org.slf4j.*} (the
+     * API's and the binding's: a start that logs nothing loads none).
      */
     record Loading(int protocolAtInit, int protocolAfterDelta, int fromArchiveAtInit, int fromJdkArchiveAtInit,
-                   int classesAtInit, int sdkAtInit, int sdkAfterDelta) {
+                   int classesAtInit, int sdkAtInit, int sdkAfterDelta, int slf4jAtInit) {
     }
 
     private static final long TIMEOUT_SECONDS = 120;
@@ -192,6 +193,8 @@ final class ColdStartJvms {
         int fromJdkArchiveAtInit = -1;
         int loaded = 0;
         int loadedAtInit = -1;
+        int slf4j = 0;
+        int slf4jAtInit = -1;
         List<String> output = new ArrayList<>();
         try (BufferedReader r = p.inputReader(StandardCharsets.UTF_8)) {
             for (String line = r.readLine(); line != null; line = r.readLine()) {
@@ -204,6 +207,7 @@ final class ColdStartJvms {
                     fromArchiveAtInit = fromArchive;
                     fromJdkArchiveAtInit = fromJdkArchive;
                     loadedAtInit = loaded;
+                    slf4jAtInit = slf4j;
                 } else if (line.startsWith("RESULT phase=delta")) {
                     deltaUptime = Long.parseLong(value(line, "uptimeMs"));
                     deltaClasses = Integer.parseInt(value(line, "classes"));
@@ -217,6 +221,9 @@ final class ColdStartJvms {
                         if (line.contains("] dev.codexclient.protocol.")) {
                             protocol++;
                         }
+                    }
+                    if (line.contains("] org.slf4j.")) {
+                        slf4j++;
                     }
                     if (line.endsWith("source: shared objects file (top)")) {
                         fromArchive++;
@@ -238,7 +245,7 @@ final class ColdStartJvms {
         }
         return new Outcome(new Sample(wall, uptime, classes, deltaUptime, deltaClasses),
                 new Loading(protocolAtInit, protocolAfterDelta, fromArchiveAtInit, fromJdkArchiveAtInit,
-                        loadedAtInit, sdkAtInit, sdkAfterDelta), List.copyOf(output));
+                        loadedAtInit, sdkAtInit, sdkAfterDelta, slf4jAtInit), List.copyOf(output));
     }
 
     private static String value(String line, String key) {

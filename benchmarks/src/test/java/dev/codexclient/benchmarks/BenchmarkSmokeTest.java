@@ -38,6 +38,7 @@ class BenchmarkSmokeTest {
                 "stream.mix.sdk.linesPerSec", "roundTrip.sdk.p50Micros", "roundTrip.raw.p50Micros",
                 "coldStart.wallMs", "coldStart.classes", "coldStart.protocolClassesAfterDelta",
                 "coldStart.sdkClassesAtInit", "coldStart.sdkClassesAfterDelta", "coldStart.deltaUptimeMs",
+                "coldStart.slf4jClassesAtInit",
                 "memory.peakHeapMb", "isolation.p99Ms", "roundTrip.p50Ratio.median", "stream.delta.raw.minLinesPerSec",
                 "unitTest.warm.p50Ms", "unitTest.warm.p99Ms", "unitTest.cold.firstCycleMs", "unitTest.cold.uptimeMs",
                 "unitTest.cold.sdkClasses");

@@ -8,7 +8,11 @@ import org.slf4j.LoggerFactory;
 
 /** Calls several listeners in turn; one that throws is logged and does not keep the next from its event. */
 final class CompositeEventListener implements CodexEventListener {
-    private static final Logger LOG = LoggerFactory.getLogger(CompositeEventListener.class);
+    /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(CompositeEventListener.class);
+    }
+
 
     private final List<CodexEventListener> listeners;
 
@@ -27,7 +31,7 @@ final class CompositeEventListener implements CodexEventListener {
             try {
                 call.accept(listener);
             } catch (RuntimeException e) {
-                LOG.warn("event listener {} failed", listener.getClass().getName(), e);
+                Log.LOG.warn("event listener {} failed", listener.getClass().getName(), e);
             }
         }
     }

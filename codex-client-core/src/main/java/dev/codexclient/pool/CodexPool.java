@@ -66,7 +66,11 @@ import org.slf4j.LoggerFactory;
  * closes every member, ending every process the pool spawned.
  */
 public final class CodexPool implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(CodexPool.class);
+    /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(CodexPool.class);
+    }
+
 
     private final List<PoolMember> members = new CopyOnWriteArrayList<>();
     private final PoolSettings settings;
@@ -614,7 +618,7 @@ public final class CodexPool implements AutoCloseable {
                 settings.shutdown();
                 throw e;
             }
-            LOG.debug("pool of {} members built", built.size());
+            Log.LOG.debug("pool of {} members built", built.size());
             CodexPool pool = new CodexPool(built, settings);
             pool.start();
             return pool;

@@ -7,7 +7,11 @@ import org.slf4j.LoggerFactory;
 
 /** Hands the pool's events to its listener, one at a time; a listener that throws is logged. */
 final class PoolEvents {
-    private static final Logger LOG = LoggerFactory.getLogger(PoolEvents.class);
+    /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(PoolEvents.class);
+    }
+
 
     private final CodexEventListener listener;
 
@@ -23,7 +27,7 @@ final class PoolEvents {
             try {
                 event.accept(listener);
             } catch (RuntimeException e) {
-                LOG.warn("the pool's event listener failed", e);
+                Log.LOG.warn("the pool's event listener failed", e);
             }
         }
     }

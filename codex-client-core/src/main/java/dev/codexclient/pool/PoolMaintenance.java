@@ -19,7 +19,11 @@ import org.slf4j.LoggerFactory;
  * The jobs run on the pool's thread, one at a time; each timer's next run is timed from the end of the previous one.
  */
 final class PoolMaintenance {
-    private static final Logger LOG = LoggerFactory.getLogger(PoolMaintenance.class);
+    /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(PoolMaintenance.class);
+    }
+
 
     private final List<PoolMember> members;
     private final PoolSettings settings;
@@ -71,7 +75,7 @@ final class PoolMaintenance {
                         job.run();
                     }
                 } catch (RuntimeException e) {
-                    LOG.warn("a pool task failed", e);
+                    Log.LOG.warn("a pool task failed", e);
                 } finally {
                     every(interval, job);
                 }
@@ -91,7 +95,7 @@ final class PoolMaintenance {
         try {
             answer = settings.resolver().resolve();
         } catch (RuntimeException e) {
-            LOG.warn("the pool's resolver failed; its members stay as they are: {}", e.getMessage());
+            Log.LOG.warn("the pool's resolver failed; its members stay as they are: {}", e.getMessage());
             return;
         }
         synchronized (membership) {
@@ -116,7 +120,7 @@ final class PoolMaintenance {
                 if (existing.isPresent()) {
                     PoolMember m = existing.get();
                     if (m.draining() && m.resolved() && m.undrain()) {
-                        LOG.info("pool member {} is named again: it takes threads again", m.name());
+                        Log.LOG.info("pool member {} is named again: it takes threads again", m.name());
                         events.emit(l -> l.poolMemberAdded(new PoolMemberAdded(m.name(), m.address())));
                     }
                     continue;
@@ -125,11 +129,11 @@ final class PoolMaintenance {
                 try {
                     m = settings.member(e);
                 } catch (RuntimeException failure) {
-                    LOG.warn("could not build a client for pool member {}: {}", e.name(), failure.getMessage());
+                    Log.LOG.warn("could not build a client for pool member {}: {}", e.name(), failure.getMessage());
                     continue;
                 }
                 members.add(m);
-                LOG.info("pool member {} added at {}", m.name(), e.uri());
+                Log.LOG.info("pool member {} added at {}", m.name(), e.uri());
                 events.emit(l -> l.poolMemberAdded(new PoolMemberAdded(m.name(), m.address())));
             }
         }
@@ -139,7 +143,7 @@ final class PoolMaintenance {
     private void retire(PoolMember m) {
         m.drain();
         CodexPool.MemberStats s = m.stats();
-        LOG.info("pool member {} is no longer named: it drains ({} turns)", m.name(),
+        Log.LOG.info("pool member {} is no longer named: it drains ({} turns)", m.name(),
                 s.runningTurns() + s.queuedTurns());
         events.emit(l -> l.poolMemberRemoved(new PoolMemberRemoved(m.name(), s.threads(),
                 s.runningTurns() + s.queuedTurns())));
@@ -153,7 +157,7 @@ final class PoolMaintenance {
             try {
                 m.close();
             } catch (RuntimeException e) {
-                LOG.warn("closing pool member {} failed", m.name(), e);
+                Log.LOG.warn("closing pool member {} failed", m.name(), e);
             }
         });
         m.idle().thenRun(closeIfStillDraining);
@@ -192,14 +196,14 @@ final class PoolMaintenance {
                     int failures = m.health(h -> h.consecutiveFailures());
                     String reason = m.health(h -> h.lastFailure());
                     Duration backoff = m.health(h -> h.backoff());
-                    LOG.warn("pool member {} ejected after {} failed checks (checked again in {}): {}", m.name(),
+                    Log.LOG.warn("pool member {} ejected after {} failed checks (checked again in {}): {}", m.name(),
                             failures, backoff, reason);
                     events.emit(l -> l.poolMemberEjected(new PoolMemberEjected(m.name(), failures, reason,
                             backoff)));
                 }
                 case READMITTED -> {
                     Duration out = Duration.ofNanos(settings.scheduler().nanoTime() - m.health(h -> h.ejectedAt()));
-                    LOG.info("pool member {} passed its check again after {}: readmitted", m.name(), out);
+                    Log.LOG.info("pool member {} passed its check again after {}: readmitted", m.name(), out);
                     events.emit(l -> l.poolMemberReadmitted(new PoolMemberReadmitted(m.name(), out)));
                 }
                 default -> {

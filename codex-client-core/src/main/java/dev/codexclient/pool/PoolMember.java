@@ -34,7 +34,11 @@ import org.slf4j.LoggerFactory;
  * member one at a time.
  */
 final class PoolMember {
-    private static final Logger LOG = LoggerFactory.getLogger(PoolMember.class);
+    /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(PoolMember.class);
+    }
+
 
     /** A turn waiting for a place. */
     private record Waiting(Supplier<CompletableFuture<CodexTurn>> start, CompletableFuture<CodexTurn> out) {
@@ -99,7 +103,7 @@ final class PoolMember {
         if (c.isClosed() && !closed) {
             synchronized (this) {
                 if (client.isClosed() && !closed) {
-                    LOG.warn("pool member {} gave up restoring its server; replacing its client", name);
+                    Log.LOG.warn("pool member {} gave up restoring its server; replacing its client", name);
                     client.close();
                     client = factory.get();
                     generation++;
@@ -128,7 +132,7 @@ final class PoolMember {
         try {
             c = client();
         } catch (RuntimeException e) {
-            LOG.warn("pool member {} could not be replaced: {}", name, e.getMessage());
+            Log.LOG.warn("pool member {} could not be replaced: {}", name, e.getMessage());
             return "its client could not be replaced: " + e.getMessage();
         }
         if (c.isClosed()) {
@@ -191,7 +195,7 @@ final class PoolMember {
             ready = failure == null;
             ejected = health.ejected();
             if (failure != null) {
-                LOG.debug("pool member {} failed its check ({} in a row): {}", name, health.consecutiveFailures(),
+                Log.LOG.debug("pool member {} failed its check ({} in a row): {}", name, health.consecutiveFailures(),
                         failure);
             }
             return Optional.of(change);

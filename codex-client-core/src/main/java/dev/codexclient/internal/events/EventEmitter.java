@@ -18,7 +18,11 @@ import org.slf4j.LoggerFactory;
  * #enabled()} is false and callers build no events at all.
  */
 public final class EventEmitter {
-    private static final Logger LOG = LoggerFactory.getLogger(EventEmitter.class);
+    /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(EventEmitter.class);
+    }
+
 
     private final CodexEventListener listener;
     private final Executor executor;
@@ -76,7 +80,7 @@ public final class EventEmitter {
                 try {
                     call.accept(listener);
                 } catch (RuntimeException e) {
-                    LOG.warn("event listener {} failed", listener.getClass().getName(), e);
+                    Log.LOG.warn("event listener {} failed", listener.getClass().getName(), e);
                 }
             }
         } finally {

@@ -42,7 +42,11 @@ import org.slf4j.LoggerFactory;
  * @param <T> the type of the events
  */
 public final class BufferedSubscription<T> implements Flow.Subscription {
-    private static final Logger LOG = LoggerFactory.getLogger(BufferedSubscription.class);
+    /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(BufferedSubscription.class);
+    }
+
     /** Signals one drain hands over before it yields its pool thread to other lanes. */
     private static final int BATCH = 256;
 
@@ -198,7 +202,7 @@ public final class BufferedSubscription<T> implements Flow.Subscription {
         queue.clear();
         backlog = 0;
         abort = new CodexBackpressureException(source, bufferSize);
-        LOG.debug("A subscriber to {} let {} events wait; ending its subscription", source, bufferSize);
+        Log.LOG.debug("A subscriber to {} let {} events wait; ending its subscription", source, bufferSize);
     }
 
     /** The source ended normally: {@code onComplete} follows the events already queued. */
@@ -358,7 +362,7 @@ public final class BufferedSubscription<T> implements Flow.Subscription {
             }
             return true;
         } catch (RuntimeException | Error e) {
-            LOG.warn("A subscriber to {} threw from {}; cancelling its subscription", source, signal, e);
+            Log.LOG.warn("A subscriber to {} threw from {}; cancelling its subscription", source, signal, e);
             synchronized (this) {
                 scheduled = false;
             }

@@ -28,7 +28,11 @@ import org.slf4j.LoggerFactory;
  * and a new request with an old id is a new request.
  */
 public final class ServerRequestCarryOver {
-    private static final Logger LOG = LoggerFactory.getLogger(ServerRequestCarryOver.class);
+    /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(ServerRequestCarryOver.class);
+    }
+
 
     /** A handling whose connection was lost before it answered. */
     private record Parked(String method, JsonNode params, CompletableFuture<?> stage) {
@@ -53,7 +57,7 @@ public final class ServerRequestCarryOver {
         CompletableFuture<?> handling;
         if (earlier != null && earlier.method().equals(request.method())
                 && Objects.equals(earlier.params(), params)) {
-            LOG.debug("{} (id {}) sent again after the connection was restored: answered by its first handling",
+            Log.LOG.debug("{} (id {}) sent again after the connection was restored: answered by its first handling",
                     request.method(), request.id());
             handling = earlier.stage();
         } else {

@@ -54,7 +54,11 @@ import org.slf4j.LoggerFactory;
  * server never waits forever.
  */
 public final class ServerRequestRouter {
-    private static final Logger LOG = LoggerFactory.getLogger(ServerRequestRouter.class);
+    /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(ServerRequestRouter.class);
+    }
+
     public static final String NON_INTERACTIVE_ANSWER =
             "This is a non-interactive session. Operator input is unavailable.";
 
@@ -153,7 +157,7 @@ public final class ServerRequestRouter {
                 source = stage == null ? CompletableFuture.completedFuture(null) : stage.toCompletableFuture();
             } else {
                 if (warned.add(request.method())) {
-                    LOG.warn("No handler for server request {}; answering with a method-not-found error "
+                    Log.LOG.warn("No handler for server request {}; answering with a method-not-found error "
                             + "(register one with CodexClientBuilder#onUnknownServerRequest)", request.method());
                 }
                 return CompletableFuture.completedFuture(new ServerRequestDecision(null,
@@ -187,7 +191,7 @@ public final class ServerRequestRouter {
         if (userRoutes.containsKey(method) || rawRoutes.containsKey(method)) {
             return false;
         }
-        if (APPROVAL_METHODS.contains(method)) {
+        if (Approvals.METHODS.contains(method)) {
             return approvals == null && !kindApprovals.containsKey(method);
         }
         if (method.equals(ServerRequestMethods.ITEM_TOOL_CALL.method())) {
@@ -197,12 +201,18 @@ public final class ServerRequestRouter {
         return true;
     }
 
-    private static final Set<String> APPROVAL_METHODS = Set.of(
-            ServerRequestMethods.ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL.method(),
-            ServerRequestMethods.ITEM_FILE_CHANGE_REQUEST_APPROVAL.method(),
-            ServerRequestMethods.EXEC_COMMAND_APPROVAL.method(),
-            ServerRequestMethods.APPLY_PATCH_APPROVAL.method(),
-            ServerRequestMethods.ITEM_PERMISSIONS_REQUEST_APPROVAL.method());
+    /**
+     * The approval methods, read with the first server request: {@code ServerRequestMethods} names the params and
+     * result class of every server request, and loading it with the router would load them all at the client's start.
+     */
+    private static final class Approvals {
+        static final Set<String> METHODS = Set.of(
+                ServerRequestMethods.ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL.method(),
+                ServerRequestMethods.ITEM_FILE_CHANGE_REQUEST_APPROVAL.method(),
+                ServerRequestMethods.EXEC_COMMAND_APPROVAL.method(),
+                ServerRequestMethods.APPLY_PATCH_APPROVAL.method(),
+                ServerRequestMethods.ITEM_PERMISSIONS_REQUEST_APPROVAL.method());
+    }
 
     /**
      * The decision an approval's answer carries, in the client's vocabulary; empty for any other answer. Read once,
@@ -275,7 +285,7 @@ public final class ServerRequestRouter {
 
     private void warnDefault(boolean isDefault, String method, String what) {
         if (isDefault && warned.add(method)) {
-            LOG.warn("No handler registered for {}; {} (register one on CodexClient.builder())", method, what);
+            Log.LOG.warn("No handler registered for {}; {} (register one on CodexClient.builder())", method, what);
         }
     }
 
@@ -413,7 +423,7 @@ public final class ServerRequestRouter {
     private CompletionStage<DynamicToolCallResponse> callTool(DynamicToolCallParams call) {
         DynamicTool tool = tools.get(call.tool());
         if (tool == null) {
-            LOG.warn("The model called dynamic tool {}, which this client did not declare", call.tool());
+            Log.LOG.warn("The model called dynamic tool {}, which this client did not declare", call.tool());
             return CompletableFuture.completedFuture(response(ToolResult.failure(
                     "Unsupported dynamic tool: " + call.tool())));
         }
@@ -434,7 +444,7 @@ public final class ServerRequestRouter {
                 if (cause instanceof java.util.concurrent.CancellationException) {
                     throw (java.util.concurrent.CancellationException) cause;
                 }
-                LOG.debug("dynamic tool {} failed", call.tool(), cause);
+                Log.LOG.debug("dynamic tool {} failed", call.tool(), cause);
                 return response(ToolResult.failure(toolFailureMessage(call.tool(), cause)));
             }
             return response(result == null ? ToolResult.failure("tool " + call.tool() + " returned no result")

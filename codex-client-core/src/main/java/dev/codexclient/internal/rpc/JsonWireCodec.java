@@ -43,7 +43,11 @@ import org.slf4j.LoggerFactory;
  * tokens: the order of members changes the cost of a message, never its meaning.
  */
 public final class JsonWireCodec implements WireCodec {
-    private static final Logger LOG = LoggerFactory.getLogger(JsonWireCodec.class);
+    /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(JsonWireCodec.class);
+    }
+
     private static final String RESOLVED = "serverRequest/resolved";
 
     private final ObjectMapper mapper;
@@ -333,10 +337,10 @@ public final class JsonWireCodec implements WireCodec {
         } catch (IOException | RuntimeException e) {
             String method = message.get("method").textValue();
             if (mismatched.add(method)) {
-                LOG.warn("Notification {} does not match the schema; delivering it unrecognised: {}", method,
+                Log.LOG.warn("Notification {} does not match the schema; delivering it unrecognised: {}", method,
                         e.getMessage());
             } else {
-                LOG.debug("Notification {} does not match the schema: {}", method, e.getMessage());
+                Log.LOG.debug("Notification {} does not match the schema: {}", method, e.getMessage());
             }
         }
         return new ServerNotification.Unrecognized(message);

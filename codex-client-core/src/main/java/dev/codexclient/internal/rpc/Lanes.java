@@ -25,7 +25,11 @@ import org.slf4j.LoggerFactory;
  * the single thread that reads the connection.
  */
 public final class Lanes {
-    private static final Logger LOG = LoggerFactory.getLogger(Lanes.class);
+    /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(Lanes.class);
+    }
+
     /** The lane of events that belong to no codex thread. */
     public static final String GLOBAL = "";
     /** Tasks a lane runs before it yields its pool thread to other lanes. */
@@ -231,7 +235,7 @@ public final class Lanes {
         try {
             task.run();
         } catch (Throwable t) {
-            LOG.warn("A codex event listener threw; the event is still delivered to the others", t);
+            Log.LOG.warn("A codex event listener threw; the event is still delivered to the others", t);
         }
     }
 }

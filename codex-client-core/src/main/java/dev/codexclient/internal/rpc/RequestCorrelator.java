@@ -38,7 +38,11 @@ import org.slf4j.LoggerFactory;
  * dependents run on the callback executor.
  */
 final class RequestCorrelator implements ResultTypes {
-    private static final Logger LOG = LoggerFactory.getLogger(RequestCorrelator.class);
+    /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(RequestCorrelator.class);
+    }
+
 
     /** Writes one encoded message to the peer; throws when it cannot. */
     interface Sender {
@@ -391,7 +395,7 @@ final class RequestCorrelator implements ResultTypes {
         long delay = backoffNanos(attempt);
         if (attempt < settings.retryMaxAttempts() && !isClosed()
                 && elapsed + delay < settings.retryMaxTotal().toNanos()) {
-            LOG.debug("{} overloaded (attempt {}), retrying in {} ms", call.method, attempt, delay / 1_000_000);
+            Log.LOG.debug("{} overloaded (attempt {}), retrying in {} ms", call.method, attempt, delay / 1_000_000);
             backingOff.add(call);
             try {
                 scheduler.schedule(() -> {

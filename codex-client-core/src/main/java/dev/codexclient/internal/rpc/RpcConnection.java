@@ -39,7 +39,11 @@ import org.slf4j.LoggerFactory;
  * future (see {@link CallFuture}): they run no user code on its behalf.
  */
 public final class RpcConnection implements MessageSink, AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(RpcConnection.class);
+    /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(RpcConnection.class);
+    }
+
 
     /** What the client layer above the connection implements. */
     public interface Handler {
@@ -196,7 +200,7 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         try {
             send(bytes);
         } catch (RuntimeException e) {
-            LOG.debug("Could not reply to {} (id {}): {}", request.method(), request.id(), e.toString());
+            Log.LOG.debug("Could not reply to {} (id {}): {}", request.method(), request.id(), e.toString());
         }
     }
 
@@ -218,7 +222,7 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         try {
             codec.decode(messages, calls, this::route);
         } catch (RuntimeException e) {
-            LOG.error("Unexpected failure while decoding messages from {}; the connection keeps reading",
+            Log.LOG.error("Unexpected failure while decoding messages from {}; the connection keeps reading",
                     transport.describe(), e);
         } finally {
             lanes.endBatch();
@@ -231,7 +235,7 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
             log.trace("recv", messages.array(), messages.start(index), messages.length(index));
             route(incoming, messages.array(), messages.start(index), messages.length(index));
         } catch (RuntimeException e) {
-            LOG.error("Unexpected failure while handling a message from {}; the connection keeps reading",
+            Log.LOG.error("Unexpected failure while handling a message from {}; the connection keeps reading",
                     transport.describe(), e);
         }
     }
@@ -265,7 +269,7 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
 
     @Override
     public void onOversizedMessage(long length) {
-        LOG.error("Discarded a message of {} bytes from {}: it exceeds the transport's line cap", length,
+        Log.LOG.error("Discarded a message of {} bytes from {}: it exceeds the transport's line cap", length,
                 transport.describe());
     }
 
@@ -411,7 +415,7 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
             try {
                 handler.onClosed(cause);
             } catch (RuntimeException e) {
-                LOG.warn("Close handler failed", e);
+                Log.LOG.warn("Close handler failed", e);
             } finally {
                 terminated.complete(cause);
             }
@@ -440,7 +444,7 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
                 try {
                     terminated.get(5, TimeUnit.SECONDS);
                 } catch (Exception e) {
-                    LOG.debug("Listeners did not drain within 5 s of close");
+                    Log.LOG.debug("Listeners did not drain within 5 s of close");
                 }
             }
             if (ownsCallbacks) {

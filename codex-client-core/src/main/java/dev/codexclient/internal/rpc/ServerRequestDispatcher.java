@@ -27,7 +27,11 @@ import org.slf4j.LoggerFactory;
  * replies from whichever thread completes a handler's stage.
  */
 final class ServerRequestDispatcher {
-    private static final Logger LOG = LoggerFactory.getLogger(ServerRequestDispatcher.class);
+    /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(ServerRequestDispatcher.class);
+    }
+
 
     /** Writes one reply; returns quietly when it cannot (the server is gone, or stopped waiting). */
     interface Replies {
@@ -133,7 +137,7 @@ final class ServerRequestDispatcher {
         try {
             observer.handled(request, arrived, result, error, abandoned);
         } catch (RuntimeException e) {
-            LOG.warn("Could not report the handling of {} (id {})", request.method(), request.id(), e);
+            Log.LOG.warn("Could not report the handling of {} (id {})", request.method(), request.id(), e);
         }
     }
 
@@ -141,7 +145,7 @@ final class ServerRequestDispatcher {
     void withdraw(RequestId id) {
         CompletableFuture<?> running = inflight.remove(id);
         if (running != null) {
-            LOG.debug("Server withdrew request {}; cancelling its handler", id);
+            Log.LOG.debug("Server withdrew request {}; cancelling its handler", id);
             running.cancel(true);
         }
     }
@@ -164,7 +168,7 @@ final class ServerRequestDispatcher {
         try {
             bytes = codec.encodeResult(request.id(), result);
         } catch (IOException | RuntimeException e) {
-            LOG.warn("Could not serialise the reply to {} (id {}); answering with an internal error",
+            Log.LOG.warn("Could not serialise the reply to {} (id {}); answering with an internal error",
                     request.method(), request.id(), e);
             replyError(request, new CodexException("the client could not serialise its reply"));
             return;
@@ -191,12 +195,12 @@ final class ServerRequestDispatcher {
             // Only the message travels: stack traces stay in our logs.
             message = "client handler failed: " + error.getClass().getSimpleName()
                     + (error.getMessage() == null ? "" : ": " + error.getMessage());
-            LOG.warn("Handler for {} (id {}) failed", request.method(), request.id(), error);
+            Log.LOG.warn("Handler for {} (id {}) failed", request.method(), request.id(), error);
         }
         try {
             replies.send(codec.encodeError(request.id(), code, redactor.apply(message), data), request);
         } catch (IOException e) {
-            LOG.error("Could not serialise an error reply", e);
+            Log.LOG.error("Could not serialise an error reply", e);
         }
     }
 }

@@ -14,8 +14,16 @@ import org.slf4j.LoggerFactory;
  * application's logs.
  */
 final class WireLog {
-    private static final Logger LOG = LoggerFactory.getLogger(RpcConnection.class);
-    private static final Logger WIRE = LoggerFactory.getLogger("dev.codexclient.wire");
+    /**
+     * Resolved on first use: SLF4J looks up its provider on its first call. Only the logging backend knows whether
+     * {@code dev.codexclient.wire} is at TRACE, so the first message's check is where a client that logs nothing
+     * else resolves SLF4J; every later check is the backend's {@code isTraceEnabled} on a constant.
+     */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(RpcConnection.class);
+        static final Logger WIRE = LoggerFactory.getLogger("dev.codexclient.wire");
+    }
+
     private static final int LOGGED_LINE_LIMIT = 2_000;
     private static final int WARN_ANOMALIES = 10;
 
@@ -33,8 +41,8 @@ final class WireLog {
     }
 
     void trace(String direction, byte[] bytes, int offset, int length) {
-        if (WIRE.isTraceEnabled()) {
-            WIRE.trace("{} {}", direction, redactor.apply(truncate(new String(bytes, offset, length,
+        if (Log.WIRE.isTraceEnabled()) {
+            Log.WIRE.trace("{} {}", direction, redactor.apply(truncate(new String(bytes, offset, length,
                     StandardCharsets.UTF_8))));
         }
     }
@@ -50,15 +58,15 @@ final class WireLog {
     void anomaly(String kind, byte[] bytes, int offset, int length) {
         long n = anomalies.computeIfAbsent(kind, k -> new AtomicLong()).incrementAndGet();
         if (n <= WARN_ANOMALIES) {
-            LOG.warn("Skipping one of the {} from {}: {}", kind, peer, preview(bytes, offset, length));
+            Log.LOG.warn("Skipping one of the {} from {}: {}", kind, peer, preview(bytes, offset, length));
             if (n == WARN_ANOMALIES) {
-                LOG.warn("{} {} from {}; further ones are logged at DEBUG with a count every 1000", n, kind, peer);
+                Log.LOG.warn("{} {} from {}; further ones are logged at DEBUG with a count every 1000", n, kind, peer);
             }
         } else {
             if (n % 1000 == 0) {
-                LOG.warn("{} {} from {} so far", n, kind, peer);
+                Log.LOG.warn("{} {} from {} so far", n, kind, peer);
             }
-            LOG.debug("Skipping one of the {} from {}: {}", kind, peer, preview(bytes, offset, length));
+            Log.LOG.debug("Skipping one of the {} from {}: {}", kind, peer, preview(bytes, offset, length));
         }
     }
 

@@ -63,7 +63,11 @@ import org.slf4j.LoggerFactory;
  * {@link ServerRequestRouter}, whose decision is the reply.
  */
 public final class ClientRuntime {
-    private static final Logger LOG = LoggerFactory.getLogger(ClientRuntime.class);
+    /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(ClientRuntime.class);
+    }
+
 
     private final ClientSettings settings;
     private final ObjectMapper mapper = ProtocolJson.mapper();
@@ -386,7 +390,7 @@ public final class ClientRuntime {
         try {
             return scheduler.schedule(() -> onLane(turn.threadId(), () -> {
                 if (!turn.isDone()) {
-                    LOG.warn("turn {} did not settle within {} ms of its interrupt; completing it as stalled", turn,
+                    Log.LOG.warn("turn {} did not settle within {} ms of its interrupt; completing it as stalled", turn,
                             grace.toMillis());
                     turn.stall();
                 }

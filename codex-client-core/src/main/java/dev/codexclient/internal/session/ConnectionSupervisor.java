@@ -61,7 +61,11 @@ import org.slf4j.LoggerFactory;
  * The current generation is read without locks; each generation's loss is handled once.
  */
 public final class ConnectionSupervisor {
-    private static final Logger LOG = LoggerFactory.getLogger(ConnectionSupervisor.class);
+    /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(ConnectionSupervisor.class);
+    }
+
 
     /** What the runtime does at the edges of a connection's life. */
     interface Edges {
@@ -348,7 +352,7 @@ public final class ConnectionSupervisor {
             return;
         }
         Set<String> threads = new LinkedHashSet<>(held.ids());
-        LOG.warn("{}; restoring the connection ({} threads held)",
+        Log.LOG.warn("{}; restoring the connection ({} threads held)",
                 cause.getMessage().lines().findFirst().orElse("the connection ended"), threads.size());
         if (events.enabled()) {
             events.emit(l -> l.disconnected(new Disconnected(cause, threads.size())));
@@ -358,7 +362,7 @@ public final class ConnectionSupervisor {
         try {
             g.transport.close(Duration.ZERO);
         } catch (RuntimeException e) {
-            LOG.debug("closing the lost transport failed: {}", e.toString());
+            Log.LOG.debug("closing the lost transport failed: {}", e.toString());
         }
         // The turns that were running wait for the resume of their thread, which tells whether they go on.
         Outage outage = new Outage(g, threads, scheduler.nanoTime(), cause);
@@ -455,7 +459,7 @@ public final class ConnectionSupervisor {
         private void failed(int attempt, Throwable e) {
             CodexException failure = e instanceof CodexException ce ? ce
                     : new CodexTransportException("could not open a new connection", e);
-            LOG.warn("attempt {} to restore the connection failed: {}", attempt, failure.getMessage());
+            Log.LOG.warn("attempt {} to restore the connection failed: {}", attempt, failure.getMessage());
             next(failure);
         }
 
@@ -504,7 +508,7 @@ public final class ConnectionSupervisor {
                                 throw new java.util.concurrent.CompletionException(te);
                             }
                             // The new server does not have the thread (an ephemeral thread, another CODEX_HOME).
-                            LOG.warn("could not resume thread {} on the restored connection: {}", id,
+                            Log.LOG.warn("could not resume thread {} on the restored connection: {}", id,
                                     failure.getMessage());
                             held.forget(id, "could not be resumed on the restored connection: "
                                     + failure.getMessage());
@@ -533,7 +537,7 @@ public final class ConnectionSupervisor {
                 lost.next.completeExceptionally(closedException());
                 return;
             }
-            LOG.info("restored the connection to {} after {} attempt(s)", g.transport.describe(), attempts);
+            Log.LOG.info("restored the connection to {} after {} attempt(s)", g.transport.describe(), attempts);
             if (events.enabled()) {
                 // Before the waiting calls go out: their events follow the end of the recovery.
                 RecoveryCompleted done = new RecoveryCompleted(attempts, resumed.get(), notResumed.get(),
@@ -552,7 +556,7 @@ public final class ConnectionSupervisor {
         private void giveUp(CodexException lastFailure, String why) {
             CodexTransportException cause = new CodexTransportException("gave up restoring the connection (" + why
                     + "); the last failure: " + lastFailure.getMessage(), lastFailure);
-            LOG.error("{}", cause.getMessage());
+            Log.LOG.error("{}", cause.getMessage());
             terminal = cause;
             if (events.enabled()) {
                 int made = attempts;

@@ -23,7 +23,11 @@ import org.slf4j.LoggerFactory;
  * connection, sends {@code initialize} and {@code initialized}, and logs in when a login was configured.
  */
 final class Handshake {
-    private static final Logger LOG = LoggerFactory.getLogger(Handshake.class);
+    /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(Handshake.class);
+    }
+
     /** How long a failed handshake waits for the connection's end to be reported (it is, at once, normally). */
     private static final Duration CONNECTION_END_WAIT = Duration.ofSeconds(2);
 
@@ -73,7 +77,7 @@ final class Handshake {
                     ServerInfo info = readServerInfo(r);
                     connection.notify("initialized", null);
                     Duration took = Duration.ofNanos(Math.max(0, scheduler.nanoTime() - started));
-                    LOG.debug("initialized {} ({})", connection.describe(), info.userAgent().orElse("?"));
+                    Log.LOG.debug("initialized {} ({})", connection.describe(), info.userAgent().orElse("?"));
                     Done done = new Done(info, took);
                     return settings.login().map(login -> connection.call("account/login/start", login,
                             JsonNode.class, null).thenApply(x -> done)).orElseGet(() ->

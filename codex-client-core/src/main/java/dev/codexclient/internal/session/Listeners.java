@@ -14,7 +14,11 @@ import org.slf4j.LoggerFactory;
  * is closed while a lane still holds events for it, or before its replay has run, receives none of them.
  */
 public final class Listeners<T> {
-    private static final Logger LOG = LoggerFactory.getLogger(Listeners.class);
+    /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(Listeners.class);
+    }
+
 
     /** One registered listener. */
     public static final class Entry<T> implements Subscription {
@@ -39,7 +43,7 @@ public final class Listeners<T> {
             try {
                 onEnd.accept(cause);
             } catch (RuntimeException e) {
-                LOG.warn("A {} subscription failed to take its end", owner.what, e);
+                Log.LOG.warn("A {} subscription failed to take its end", owner.what, e);
             }
             close();
         }
@@ -52,7 +56,7 @@ public final class Listeners<T> {
             try {
                 listener.accept(event);
             } catch (RuntimeException e) {
-                LOG.warn("A {} listener threw; other listeners still get the event", owner.what, e);
+                Log.LOG.warn("A {} listener threw; other listeners still get the event", owner.what, e);
             }
         }
 

@@ -31,7 +31,11 @@ import org.slf4j.LoggerFactory;
  * events and bytes.
  */
 public final class ThreadState {
-    private static final Logger LOG = LoggerFactory.getLogger(ThreadState.class);
+    /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(ThreadState.class);
+    }
+
     private static final int MAX_UNCLAIMED_EVENTS = 10_000;
 
     /** An event held for a turn not yet claimed. */
@@ -86,7 +90,7 @@ public final class ThreadState {
         while (unclaimed.size() > MAX_UNCLAIMED_EVENTS || unclaimedBytes > maxUnclaimedBytes) {
             Held dropped = unclaimed.poll();
             unclaimedBytes -= dropped.bytes();
-            LOG.debug("thread {} holds too many events for turns not yet started; dropping the oldest", id);
+            Log.LOG.debug("thread {} holds too many events for turns not yet started; dropping the oldest", id);
         }
     }
 
@@ -140,7 +144,7 @@ public final class ThreadState {
 
     private void dropUnclaimedIfIdle() {
         if (starting.isEmpty() && !unclaimed.isEmpty()) {
-            LOG.debug("dropping {} events of thread {} for turns this client did not start", unclaimed.size(), id);
+            Log.LOG.debug("dropping {} events of thread {} for turns this client did not start", unclaimed.size(), id);
             unclaimed.clear();
             unclaimedBytes = 0;
         }

@@ -26,7 +26,11 @@ import org.slf4j.LoggerFactory;
  * <p>Threading: written on the turn's delivery lane only; {@link #usage()} may be read anywhere.
  */
 public final class TurnProgress {
-    private static final Logger LOG = LoggerFactory.getLogger(TurnProgress.class);
+    /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(TurnProgress.class);
+    }
+
 
     /** An event in the replay buffer, with its approximate size (the length of its line). */
     private record Replayed(ServerNotification event, int bytes) {
@@ -97,7 +101,7 @@ public final class TurnProgress {
                 && (replay.size() > maxEvents || (replayBytes > maxBytes && replay.size() > 1))) {
             replayBytes -= replay.poll().bytes();
             if (droppedFromReplay++ == 0) {
-                LOG.debug("turn of thread {} exceeded the replay limit ({} events, {} bytes); late listeners miss "
+                Log.LOG.debug("turn of thread {} exceeded the replay limit ({} events, {} bytes); late listeners miss "
                         + "the oldest events", threadId, maxEvents, maxBytes);
             }
         }

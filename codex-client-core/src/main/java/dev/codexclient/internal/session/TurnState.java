@@ -36,7 +36,11 @@ import org.slf4j.LoggerFactory;
  * @param <R> the type of the turn's result
  */
 public final class TurnState<R> implements RoutedTurn {
-    private static final Logger LOG = LoggerFactory.getLogger(TurnState.class);
+    /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(TurnState.class);
+    }
+
     /** How long an interrupt waits for the turn's first event (codex refuses an interrupt before it). */
     private static final Duration INTERRUPT_WAITS_FOR_START = Duration.ofSeconds(2);
 
@@ -189,7 +193,7 @@ public final class TurnState<R> implements RoutedTurn {
             try {
                 replayed.accept(event);
             } catch (RuntimeException e) {
-                LOG.warn("A turn listener threw; other listeners still get the event", e);
+                Log.LOG.warn("A turn listener threw; other listeners still get the event", e);
             }
         }
         // After the turn ended nothing more comes: keep no reference to the listener.
@@ -230,7 +234,7 @@ public final class TurnState<R> implements RoutedTurn {
                         .threadId(threadId).turnId(turnId).build()))
                 .whenComplete((r, e) -> {
                     if (e != null && !result.isDone()) {
-                        LOG.debug("turn/interrupt failed for {}: {}", threadId, e.toString());
+                        Log.LOG.debug("turn/interrupt failed for {}: {}", threadId, e.toString());
                     }
                 });
     }
@@ -252,13 +256,13 @@ public final class TurnState<R> implements RoutedTurn {
             deadlineTask = runtime.scheduler().schedule(() -> {
                 if (!result.isDone()) {
                     deadlineExceeded = true;
-                    LOG.debug("turn of thread {} passed its deadline of {}; interrupting", threadId, timeout);
+                    Log.LOG.debug("turn of thread {} passed its deadline of {}; interrupting", threadId, timeout);
                     interrupt();
                 }
             }, timeout);
         } catch (RejectedExecutionException e) {
             // The client is closed: the turn fails with the connection, there is nothing left to interrupt.
-            LOG.debug("not arming the deadline of a turn of thread {}: the client is closed", threadId);
+            Log.LOG.debug("not arming the deadline of a turn of thread {}: the client is closed", threadId);
         }
     }
 

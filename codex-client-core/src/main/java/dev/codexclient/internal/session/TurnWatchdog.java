@@ -25,7 +25,11 @@ import org.slf4j.LoggerFactory;
  * scheduler and the read's completion; the handle is only ever completed on the lane.
  */
 public final class TurnWatchdog {
-    private static final Logger LOG = LoggerFactory.getLogger(TurnWatchdog.class);
+    /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(TurnWatchdog.class);
+    }
+
     /** The least time the thread/read of a check may take; codex reads the rollout from disk for it. */
     private static final Duration MIN_READ_TIMEOUT = Duration.ofSeconds(5);
 
@@ -90,14 +94,14 @@ public final class TurnWatchdog {
             return;
         }
         long silenceStarted = lastEventNanos;
-        LOG.debug("{} saw no event for {} ms; reading the thread", turn, idle.toMillis());
+        Log.LOG.debug("{} saw no event for {} ms; reading the thread", turn, idle.toMillis());
         ThreadReadParams read = ThreadReadParams.builder().threadId(turn.threadId()).includeTurns(true).build();
         String turnId = turn.boundId();
         runtime.calls().withTimeout(readTimeout()).threadRead(read)
                 .thenApply(r -> find(r.thread(), turnId))
                 .whenComplete((found, error) -> {
                     if (error != null) {
-                        LOG.debug("thread/read for the watchdog of {} failed: {}", turn,
+                        Log.LOG.debug("thread/read for the watchdog of {} failed: {}", turn,
                                 RpcConnection.unwrap(error).toString());
                     }
                     decide(found == null ? Optional.empty() : found, silenceStarted);
@@ -129,7 +133,7 @@ public final class TurnWatchdog {
         if (over.isPresent()) {
             // The server finished the turn but we never heard turn/completed: settle from its report. On the
             // lane, so a turn/completed that raced the read still wins if it got there first.
-            LOG.warn("{} is {} on the server but its turn/completed never arrived; completing it from thread/read",
+            Log.LOG.warn("{} is {} on the server but its turn/completed never arrived; completing it from thread/read",
                     turn, over.get().status());
             runtime.onLane(turn.threadId(), () -> turn.completeFromServer(over.get()));
             return;
@@ -140,7 +144,7 @@ public final class TurnWatchdog {
             return;
         }
         if (fired.compareAndSet(false, true)) {
-            LOG.warn("{} saw no event for {} ms and is {} on the server; interrupting it", turn, idle.toMillis(),
+            Log.LOG.warn("{} saw no event for {} ms and is {} on the server; interrupting it", turn, idle.toMillis(),
                     onServer.map(t -> String.valueOf(t.status())).orElse("unknown"));
             // interrupt() schedules the grace period after which the handle completes as stalled.
             turn.interrupt();

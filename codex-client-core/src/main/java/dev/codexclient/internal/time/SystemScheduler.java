@@ -20,8 +20,18 @@ import org.slf4j.LoggerFactory;
  * up another's timers.
  */
 public final class SystemScheduler implements Scheduler {
-    private static final Logger LOG = LoggerFactory.getLogger(SystemScheduler.class);
-    private static final ScheduledThreadPoolExecutor TIMER = timer();
+    /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(SystemScheduler.class);
+    }
+
+    /**
+     * The shared timer, built with the first task of any scheduler in the JVM: a client whose start schedules
+     * nothing loads no executor classes.
+     */
+    private static final class Shared {
+        static final ScheduledThreadPoolExecutor TIMER = timer();
+    }
 
     private static ScheduledThreadPoolExecutor timer() {
         ScheduledThreadPoolExecutor e = new ScheduledThreadPoolExecutor(1, r -> {
@@ -53,7 +63,7 @@ public final class SystemScheduler implements Scheduler {
         }
         Entry entry = new Entry(task);
         pending.add(entry);
-        entry.future = TIMER.schedule(entry, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
+        entry.future = Shared.TIMER.schedule(entry, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
         if (shutdown && entry.cancel()) {
             // shutdown() ran between the check and the add and may have missed this entry.
             throw new RejectedExecutionException("the scheduler was shut down");
@@ -96,7 +106,7 @@ public final class SystemScheduler implements Scheduler {
                 task.run();
             } catch (RuntimeException | Error e) {
                 // The timer's own future would keep the failure to itself; nobody ever asks it.
-                LOG.warn("A scheduled task failed", e);
+                Log.LOG.warn("A scheduled task failed", e);
             }
         }
 

@@ -15,7 +15,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class GuardedSink implements MessageSink {
 
-    private static final Logger LOG = LoggerFactory.getLogger(GuardedSink.class);
+    /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(GuardedSink.class);
+    }
+
 
     private final MessageSink delegate;
     private final String source;
@@ -36,7 +40,7 @@ public final class GuardedSink implements MessageSink {
         try {
             delegate.onMessages(messages);
         } catch (RuntimeException | Error e) {
-            LOG.error("message sink of {} threw; the rest of its batch is dropped and reading goes on", source, e);
+            Log.LOG.error("message sink of {} threw; the rest of its batch is dropped and reading goes on", source, e);
         }
     }
 
@@ -48,7 +52,7 @@ public final class GuardedSink implements MessageSink {
         try {
             delegate.onOversizedMessage(length);
         } catch (RuntimeException | Error e) {
-            LOG.error("message sink of {} threw on an oversized message", source, e);
+            Log.LOG.error("message sink of {} threw on an oversized message", source, e);
         }
     }
 
@@ -67,7 +71,7 @@ public final class GuardedSink implements MessageSink {
         try {
             delegate.onClosed(termination);
         } catch (RuntimeException | Error e) {
-            LOG.error("message sink of {} threw in onClosed", source, e);
+            Log.LOG.error("message sink of {} threw in onClosed", source, e);
         } finally {
             closedLatch.countDown();
         }

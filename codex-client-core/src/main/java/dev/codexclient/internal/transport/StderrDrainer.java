@@ -18,7 +18,11 @@ public final class StderrDrainer implements Runnable {
     /** The logger stderr lines go to. */
     public static final String LOGGER_NAME = "dev.codexclient.transport.stderr";
 
-    private static final Logger LOG = LoggerFactory.getLogger(LOGGER_NAME);
+    /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(LOGGER_NAME);
+    }
+
 
     /** Longer stderr lines are cut; the tail keeps even less. */
     private static final int MAX_STDERR_LINE = 64 * 1024;
@@ -60,9 +64,9 @@ public final class StderrDrainer implements Runnable {
             }
         } catch (IOException e) {
             // The stream is closed when the transport shuts down; nothing is lost that matters.
-            LOG.trace("stderr of {} ended: {}", source, e.toString());
+            Log.LOG.trace("stderr of {} ended: {}", source, e.toString());
         } catch (RuntimeException e) {
-            LOG.warn("stderr drainer of {} failed", source, e);
+            Log.LOG.warn("stderr drainer of {} failed", source, e);
         } finally {
             flushLine();
         }
@@ -110,8 +114,8 @@ public final class StderrDrainer implements Runnable {
             return;
         }
         tail.add(text);
-        if (LOG.isDebugEnabled()) {
-            LOG.debug("[{}] {}", source, redactor.redact(text));
+        if (Log.LOG.isDebugEnabled()) {
+            Log.LOG.debug("[{}] {}", source, redactor.redact(text));
         }
     }
 }

@@ -30,7 +30,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class StdioConnection {
 
-    private static final Logger LOG = LoggerFactory.getLogger("dev.codexclient.transport.stdio");
+    /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger("dev.codexclient.transport.stdio");
+    }
+
 
     /**
      * The wait between SIGTERM and SIGKILL: the graceful timeout, within these bounds. Even a close that skips the
@@ -128,7 +132,7 @@ public final class StdioConnection {
             state = State.STARTED;
             stderrThread.start();
             reader.start();
-            LOG.debug("started {}", description);
+            Log.LOG.debug("started {}", description);
         }
     }
 
@@ -201,7 +205,7 @@ public final class StdioConnection {
         closeQuietly(process.getErrorStream());
         if (!onReader && reader.isAlive()) {
             // Something outside the process tree still holds the pipe; give up on the reader, not on the caller.
-            LOG.warn("reader of {} did not stop within {}", description, THREAD_JOIN);
+            Log.LOG.warn("reader of {} did not stop within {}", description, THREAD_JOIN);
             sink.deliverClosed(termination(true, null));
         }
         if (!onReader) {
@@ -247,9 +251,9 @@ public final class StdioConnection {
         boolean requested = closeRequested;
         if (!requested) {
             if (failure != null) {
-                LOG.debug("reading from {} failed", description, failure);
+                Log.LOG.debug("reading from {} failed", description, failure);
             } else {
-                LOG.debug("{} closed its stdout", description);
+                Log.LOG.debug("{} closed its stdout", description);
             }
         }
         try {
@@ -307,16 +311,16 @@ public final class StdioConnection {
                 boolean exited = waitFor(grace);
                 if (!exited) {
                     tree = ProcessTree.union(tree, ProcessTree.descendants(process.toHandle()));
-                    LOG.debug("{} did not exit within {} after stdin closed; terminating it", description, grace);
+                    Log.LOG.debug("{} did not exit within {} after stdin closed; terminating it", description, grace);
                     List<ProcessHandle> all = new ArrayList<>(tree);
                     all.add(process.toHandle());
                     if (!ProcessTree.terminate(all, terminatePatience(grace))) {
-                        LOG.warn("{} or one of its child processes could not be killed", description);
+                        Log.LOG.warn("{} or one of its child processes could not be killed", description);
                     }
                 }
                 // The launcher may exit while the native binary it started lives on.
                 if (!ProcessTree.terminate(tree, terminatePatience(grace))) {
-                    LOG.warn("a child process of {} could not be killed", description);
+                    Log.LOG.warn("a child process of {} could not be killed", description);
                 }
                 waitFor(EXIT_CODE_WAIT);
             } finally {
@@ -420,7 +424,7 @@ public final class StdioConnection {
         try {
             c.close();
         } catch (IOException e) {
-            LOG.trace("closing a pipe failed: {}", e.toString());
+            Log.LOG.trace("closing a pipe failed: {}", e.toString());
         }
     }
 }

@@ -39,7 +39,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class WebSocketConnection {
 
-    private static final Logger LOG = LoggerFactory.getLogger("dev.codexclient.transport.websocket");
+    /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger("dev.codexclient.transport.websocket");
+    }
+
     private static final AtomicInteger IDS = new AtomicInteger();
     private static final Duration THREAD_JOIN = Duration.ofSeconds(2);
 
@@ -124,7 +128,7 @@ public final class WebSocketConnection {
             reader.setDaemon(true);
             state = State.OPEN;
             reader.start();
-            LOG.debug("connected {}", description);
+            Log.LOG.debug("connected {}", description);
         }
     }
 
@@ -199,7 +203,7 @@ public final class WebSocketConnection {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (ExecutionException | TimeoutException e) {
-                LOG.debug("close handshake on {} failed: {}", description, e.toString());
+                Log.LOG.debug("close handshake on {} failed: {}", description, e.toString());
             }
             // The server answers with its own close frame, which ends the reader.
             if (Thread.currentThread() != reader) {
@@ -216,7 +220,7 @@ public final class WebSocketConnection {
                 Thread.currentThread().interrupt();
             }
             if (reader.isAlive()) {
-                LOG.warn("reader of {} did not stop within {}; its sink is probably blocked", description,
+                Log.LOG.warn("reader of {} did not stop within {}; its sink is probably blocked", description,
                         THREAD_JOIN);
                 sink.deliverClosed(TransportTermination.requested("closed by the client"));
             }
@@ -281,7 +285,7 @@ public final class WebSocketConnection {
         } catch (NoSuchMethodException e) {
             // JDK 17 to 20: the thread ends once the client is unreachable
         } catch (ReflectiveOperationException | RuntimeException e) {
-            LOG.debug("shutting down the HTTP client of {} failed", description, e);
+            Log.LOG.debug("shutting down the HTTP client of {} failed", description, e);
         }
     }
 
@@ -411,7 +415,7 @@ public final class WebSocketConnection {
 
         @Override
         public void onError(WebSocket ws, Throwable error) {
-            LOG.debug("WebSocket {} failed", description, error);
+            Log.LOG.debug("WebSocket {} failed", description, error);
             queue.offer(peerEnded(closeRequested ? "closed by the client" : "the WebSocket failed: " + safe(error),
                     error));
         }

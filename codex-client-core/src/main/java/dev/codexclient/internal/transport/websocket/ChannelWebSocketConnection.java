@@ -46,7 +46,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class ChannelWebSocketConnection {
 
-    private static final Logger LOG = LoggerFactory.getLogger("dev.codexclient.transport.websocket");
+    /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger("dev.codexclient.transport.websocket");
+    }
+
     private static final AtomicInteger IDS = new AtomicInteger();
     private static final Duration THREAD_JOIN = Duration.ofSeconds(2);
     private static final int READ_BUFFER_BYTES = 64 * 1024;
@@ -156,7 +160,7 @@ public final class ChannelWebSocketConnection {
                 connecting = null;
                 reader.start();
             }
-            LOG.debug("connected {} (server frame limit {})", describe(), advertised);
+            Log.LOG.debug("connected {} (server frame limit {})", describe(), advertised);
         } catch (CodexTransportException e) {
             failStart(w);
             throw e;
@@ -333,7 +337,7 @@ public final class ChannelWebSocketConnection {
                 Thread.currentThread().interrupt();
             }
             if (reader.isAlive()) {
-                LOG.warn("reader of {} did not stop within {}; its sink is probably blocked", describe(),
+                Log.LOG.warn("reader of {} did not stop within {}; its sink is probably blocked", describe(),
                         THREAD_JOIN);
                 sink.deliverClosed(TransportTermination.requested("closed by the client"));
             }
@@ -358,7 +362,7 @@ public final class ChannelWebSocketConnection {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (IOException e) {
-            LOG.debug("close frame to {} not sent: {}", describe(), e.toString());
+            Log.LOG.debug("close frame to {} not sent: {}", describe(), e.toString());
         } finally {
             if (locked) {
                 writeLock.unlock();
@@ -385,7 +389,7 @@ public final class ChannelWebSocketConnection {
             try {
                 flushPongs(System.nanoTime() + config.sendTimeout().toNanos());
             } catch (IOException e) {
-                LOG.debug("pong to {} not sent: {}", describe(), e.toString());
+                Log.LOG.debug("pong to {} not sent: {}", describe(), e.toString());
             } finally {
                 writeLock.unlock();
             }
@@ -424,14 +428,14 @@ public final class ChannelWebSocketConnection {
             }
         } catch (WebSocketProtocolException e) {
             events.deliver();
-            LOG.debug("protocol error on {}: {}", describe(), e.getMessage());
+            Log.LOG.debug("protocol error on {}: {}", describe(), e.getMessage());
             sendClose(e.closeCode(), e.getMessage(), config.closeTimeout());
             end = ended("WebSocket protocol error: " + e.getMessage(), e);
         } catch (IOException e) {
             events.deliver();
             end = ended("the WebSocket failed: " + safe(e), e);
         } catch (RuntimeException | Error e) {
-            LOG.error("reader of {} failed", describe(), e);
+            Log.LOG.error("reader of {} failed", describe(), e);
             end = ended("the reader failed: " + safe(e), e);
         } finally {
             wire.close();
