@@ -7,8 +7,7 @@ import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.events.CodexEventListener;
 import dev.codexclient.internal.ClientVersion;
 import dev.codexclient.internal.Redactor;
-import dev.codexclient.internal.requests.RequestHandlers;
-import dev.codexclient.internal.requests.ServerRequestRouter;
+import dev.codexclient.internal.requests.RequestHandlerRegistry;
 import dev.codexclient.internal.rpc.CallbackPool;
 import dev.codexclient.internal.session.ClientRuntime;
 import dev.codexclient.internal.session.ClientSettings;
@@ -28,14 +27,11 @@ import dev.codexclient.transport.Transport;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Consumer;
@@ -44,13 +40,7 @@ import java.util.function.Supplier;
 
 /** Configures and builds a {@link CodexClient}; {@link #build()} spawns the server and performs the handshake. */
 public final class CodexClientBuilder {
-    private Supplier<? extends Transport> transport;
-    /** Whether {@link #transport} gives one transport only (so a lost connection cannot be replaced). */
-    private boolean singleTransport;
     private RestartPolicy restartPolicy;
-    private final StdioTransport.Builder stdio = StdioTransport.builder();
-    /** The stdio settings made on this builder, by method, to tell a user they clash with transport(...). */
-    private final Set<String> stdioSettings = new LinkedHashSet<>();
     private Duration closeTimeout;
     private String clientName = "codex-client-java";
     private String clientTitle = "codex-client (Java)";
@@ -70,22 +60,15 @@ public final class CodexClientBuilder {
     private PublisherOverflow publisherOverflow = PublisherOverflow.FAIL;
     /** This client's own: secrets registered with one client are never masked or kept by another. */
     private final Redactor redactor = new Redactor();
-
-    {
-        // The stdio transport this builder spawns masks what the client masks, refreshed tokens included.
-        stdio.alsoMask(redactor::redact);
-    }
+    /** Where the server comes from; the stdio transport it spawns masks what the client masks, refreshed tokens too. */
+    private final ServerSource server = new ServerSource(redactor::redact);
+    /** What answers the server's requests. */
+    private final RequestHandlerRegistry requestHandlers = new RequestHandlerRegistry();
     /** The client's clock and timer; tests put a manual one here (see {@link #scheduler(Scheduler)}). */
     private Scheduler scheduler;
     private LoginAccountParams login;
     private CodexEventListener eventListener = CodexEventListener.NONE;
-    private final Map<String, DynamicTool> tools = new LinkedHashMap<>();
     private final List<Consumer<ServerNotification>> listeners = new ArrayList<>();
-    private ApprovalPolicy<ApprovalRequest> approvals;
-    /** Policies for one kind of approval, by method (see {@link #onCommandApproval}). */
-    private final Map<String, ApprovalPolicy<?>> kindApprovals = new LinkedHashMap<>();
-    private final Map<String, ServerRequestRouter.Route<?, ?>> handlers = new LinkedHashMap<>();
-    private final Map<String, Function<JsonNode, CompletionStage<?>>> rawHandlers = new LinkedHashMap<>();
 
     CodexClientBuilder() {
     }
@@ -103,9 +86,7 @@ public final class CodexClientBuilder {
      * @return this builder
      */
     public CodexClientBuilder transport(Transport transport) {
-        Objects.requireNonNull(transport, "transport");
-        this.transport = () -> transport;
-        this.singleTransport = true;
+        server.transport(transport);
         return this;
     }
 
@@ -120,8 +101,7 @@ public final class CodexClientBuilder {
      * @return this builder
      */
     public CodexClientBuilder transportFactory(Supplier<? extends Transport> factory) {
-        this.transport = Objects.requireNonNull(factory, "factory");
-        this.singleTransport = false;
+        server.transportFactory(factory);
         return this;
     }
 
@@ -147,11 +127,6 @@ public final class CodexClientBuilder {
         return this;
     }
 
-    /** Where the transports of connections come from: the factory given, or the stdio settings. */
-    private Supplier<? extends Transport> transports() {
-        return transport != null ? transport : stdio::build;
-    }
-
     /**
      * The codex executable to spawn (default: {@code codex} on the {@code PATH}).
      *
@@ -159,8 +134,7 @@ public final class CodexClientBuilder {
      * @return this builder
      */
     public CodexClientBuilder codexBinary(Path executable) {
-        stdio.executable(executable);
-        stdioSettings.add("codexBinary(...)");
+        server.stdio("codexBinary(...)", b -> b.executable(executable));
         return this;
     }
 
@@ -176,8 +150,8 @@ public final class CodexClientBuilder {
         if (command.isEmpty()) {
             throw new IllegalArgumentException("command must name an executable");
         }
-        stdio.executable(command.get(0)).args(List.copyOf(command.subList(1, command.size())));
-        stdioSettings.add("command(...)");
+        server.stdio("command(...)", b -> b.executable(command.get(0)).args(List.copyOf(command.subList(1,
+                command.size()))));
         return this;
     }
 
@@ -189,8 +163,7 @@ public final class CodexClientBuilder {
      * @return this builder
      */
     public CodexClientBuilder codexHome(Path codexHome) {
-        stdio.codexHome(codexHome);
-        stdioSettings.add("codexHome(...)");
+        server.stdio("codexHome(...)", b -> b.codexHome(codexHome));
         return this;
     }
 
@@ -201,8 +174,7 @@ public final class CodexClientBuilder {
      * @return this builder
      */
     public CodexClientBuilder workingDirectory(Path directory) {
-        stdio.workingDirectory(directory);
-        stdioSettings.add("workingDirectory(...)");
+        server.stdio("workingDirectory(...)", b -> b.workingDirectory(directory));
         return this;
     }
 
@@ -214,8 +186,7 @@ public final class CodexClientBuilder {
      * @return this builder
      */
     public CodexClientBuilder environment(String name, String value) {
-        stdio.environment(name, value);
-        stdioSettings.add("environment(...)");
+        server.stdio("environment(...)", b -> b.environment(name, value));
         return this;
     }
 
@@ -226,8 +197,7 @@ public final class CodexClientBuilder {
      * @return this builder
      */
     public CodexClientBuilder stdio(Consumer<StdioTransport.Builder> configure) {
-        configure.accept(stdio);
-        stdioSettings.add("stdio(...)");
+        server.stdio("stdio(...)", configure);
         return this;
     }
 
@@ -511,7 +481,7 @@ public final class CodexClientBuilder {
      * @return this builder
      */
     public CodexClientBuilder approvals(ApprovalPolicy<ApprovalRequest> policy) {
-        this.approvals = Objects.requireNonNull(policy, "policy");
+        requestHandlers.approvals(policy);
         return this;
     }
 
@@ -529,7 +499,8 @@ public final class CodexClientBuilder {
      * @return this builder
      */
     public CodexClientBuilder onCommandApproval(ApprovalPolicy<? super ApprovalRequest.Command> policy) {
-        return kindApproval(ServerRequestMethods.ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL.method(), policy);
+        requestHandlers.kindApproval(ServerRequestMethods.ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL.method(), policy);
+        return this;
     }
 
     /**
@@ -540,13 +511,7 @@ public final class CodexClientBuilder {
      * @return this builder
      */
     public CodexClientBuilder onFileChangeApproval(ApprovalPolicy<? super ApprovalRequest.FileChange> policy) {
-        return kindApproval(ServerRequestMethods.ITEM_FILE_CHANGE_REQUEST_APPROVAL.method(), policy);
-    }
-
-    private CodexClientBuilder kindApproval(String method, ApprovalPolicy<?> policy) {
-        Objects.requireNonNull(policy, "policy");
-        handlers.remove(method);
-        kindApprovals.put(method, policy);
+        requestHandlers.kindApproval(ServerRequestMethods.ITEM_FILE_CHANGE_REQUEST_APPROVAL.method(), policy);
         return this;
     }
 
@@ -584,17 +549,8 @@ public final class CodexClientBuilder {
      */
     public CodexClientBuilder onChatgptTokenRefresh(Function<ChatgptAuthTokensRefreshParams,
             CompletionStage<ChatgptAuthTokensRefreshResponse>> handler) {
-        Objects.requireNonNull(handler, "handler");
-        return onServerRequest(ServerRequestMethods.ACCOUNT_CHATGPT_AUTH_TOKENS_REFRESH, p -> {
-            CompletableFuture<ChatgptAuthTokensRefreshResponse> source = handler.apply(p).toCompletableFuture();
-            return ServerRequestRouter.cancelsSource(source, source.thenApply(r -> {
-                if (r != null && r.accessToken() != null) {
-                    // Bounded: a client refreshing for weeks keeps the latest tokens only.
-                    redactor.registerRefreshed(r.accessToken());
-                }
-                return r;
-            }));
-        });
+        requestHandlers.tokenRefresh(handler, redactor);
+        return this;
     }
 
     /**
@@ -611,10 +567,7 @@ public final class CodexClientBuilder {
      */
     public <P, R> CodexClientBuilder onServerRequest(MethodDescriptor<P, R> method,
                                           Function<? super P, ? extends CompletionStage<R>> handler) {
-        Objects.requireNonNull(method, "method");
-        Objects.requireNonNull(handler, "handler");
-        kindApprovals.remove(method.method());
-        handlers.put(method.method(), new ServerRequestRouter.Route<>(method, handler));
+        requestHandlers.handler(method, handler);
         return this;
     }
 
@@ -628,7 +581,7 @@ public final class CodexClientBuilder {
      * @return this builder
      */
     public CodexClientBuilder onUnknownServerRequest(String method, Function<JsonNode, CompletionStage<?>> handler) {
-        rawHandlers.put(Objects.requireNonNull(method, "method"), Objects.requireNonNull(handler, "handler"));
+        requestHandlers.rawHandler(method, handler);
         return this;
     }
 
@@ -641,10 +594,7 @@ public final class CodexClientBuilder {
      * @throws IllegalArgumentException when a tool of the same name was declared already
      */
     public CodexClientBuilder tool(DynamicTool tool) {
-        Objects.requireNonNull(tool, "tool");
-        if (tools.putIfAbsent(tool.name(), tool) != null) {
-            throw new IllegalArgumentException("a tool named " + tool.name() + " is already registered");
-        }
+        requestHandlers.tool(tool);
         return this;
     }
 
@@ -703,17 +653,18 @@ public final class CodexClientBuilder {
      *                                 with settings of the server the client would spawn
      */
     public CodexClient build() {
+        List<String> tools = requestHandlers.toolNames();
         if (!tools.isEmpty() && !experimentalApi) {
             throw new IllegalStateException("dynamic tools are an experimental codex API: call "
-                    + "experimentalApi(true) on the builder to declare " + tools.keySet());
+                    + "experimentalApi(true) on the builder to declare " + tools);
         }
-        checkTransportSettings();
+        server.check(restartPolicy != null);
         boolean ownsExecutor = executor == null;
         ExecutorService callbacks = ownsExecutor
                 ? new CallbackPool() : executor;
         Transport t;
         try {
-            t = transport != null ? transport.get() : stdio.build();
+            t = server.transports().get();
         } catch (RuntimeException e) {
             if (ownsExecutor) {
                 callbacks.shutdownNow();
@@ -736,36 +687,16 @@ public final class CodexClientBuilder {
     private ClientSettings settings() {
         ClientSettings.Handshake handshake = new ClientSettings.Handshake(clientName, clientTitle, clientVersion,
                 experimentalApi, optOut, Optional.ofNullable(login));
-        RequestHandlers requestHandlers = new RequestHandlers(approvals, kindApprovals, handlers, rawHandlers,
-                List.copyOf(tools.values()));
-        return new ClientSettings(transports(), Optional.ofNullable(restartPolicy), Optional.ofNullable(closeTimeout),
+        return new ClientSettings(server.transports(), Optional.ofNullable(restartPolicy), Optional.ofNullable(closeTimeout),
                 handshake, requestTimeout, initializeTimeout, interruptGrace, Optional.ofNullable(turnWatchdog),
                 retryPolicy, userMapper, replayLimit, replayBytes, publisherBufferSize, publisherOverflow, redactor,
-                Optional.ofNullable(scheduler), eventListener, listeners, requestHandlers);
+                Optional.ofNullable(scheduler), eventListener, listeners, requestHandlers.handlers());
     }
 
     /** Puts a clock and timer of the caller's in place of the system's (tests move a manual one by hand). */
     CodexClientBuilder scheduler(Scheduler scheduler) {
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
         return this;
-    }
-
-    /** Rejects settings that would be silently ignored. */
-    private void checkTransportSettings() {
-        if (restartPolicy != null && singleTransport) {
-            throw new IllegalStateException("restartPolicy(...) replaces a lost connection with a new transport, "
-                    + "but transport(...) gives one transport only: use transportFactory(...) instead");
-        }
-        if (transport != null && !stdioSettings.isEmpty()) {
-            throw new IllegalStateException("transport(...) was given together with "
-                    + String.join(", ", stdioSettings) + ", which configure the codex app-server the client "
-                    + "would spawn itself; with a transport of your own they would be ignored. Configure that "
-                    + "transport instead (e.g. StdioTransport.builder().codexHome(...)), or drop transport(...)");
-        }
-        if (stdioSettings.contains("codexBinary(...)") && stdioSettings.contains("command(...)")) {
-            throw new IllegalStateException("codexBinary(...) and command(...) both name the program to spawn; "
-                    + "use one of them (command(...) for a program with arguments of its own)");
-        }
     }
 
     private static Duration positive(Duration d, String name) {

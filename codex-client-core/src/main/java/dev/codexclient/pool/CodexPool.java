@@ -8,7 +8,6 @@ import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexPoolRejectedException;
 import dev.codexclient.events.CodexEventListener;
 import dev.codexclient.events.PoolMemberAdded;
-import dev.codexclient.events.PoolMemberRemoved;
 import dev.codexclient.events.PooledThreadRecreated;
 import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.internal.time.SystemScheduler;
@@ -18,12 +17,10 @@ import dev.codexclient.transport.ReadinessProbe;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -72,7 +69,7 @@ public final class CodexPool implements AutoCloseable {
     }
 
 
-    private final List<PoolMember> members = new CopyOnWriteArrayList<>();
+    private final PoolMembers members;
     private final PoolSettings settings;
     private final PoolEvents events;
     private final PoolMaintenance maintenance;
@@ -82,8 +79,8 @@ public final class CodexPool implements AutoCloseable {
     private CodexPool(List<PoolMember> fixed, PoolSettings settings) {
         this.settings = settings;
         this.events = new PoolEvents(settings.listener());
+        this.members = new PoolMembers(fixed);
         this.maintenance = new PoolMaintenance(members, settings, events);
-        this.members.addAll(fixed);
         for (PoolMember m : fixed) {
             events.emit(l -> l.poolMemberAdded(new PoolMemberAdded(m.name(), m.address())));
         }
@@ -126,7 +123,7 @@ public final class CodexPool implements AutoCloseable {
     public PooledThread startThread(ThreadStartParams params) {
         Objects.requireNonNull(params, "params");
         checkOpen();
-        PoolMember m = place();
+        PoolMember m = members.place();
         CodexThread t = m.client().startThread(params);
         return new PooledThread(this, m, t, params);
     }
@@ -145,17 +142,8 @@ public final class CodexPool implements AutoCloseable {
     public PooledThread resumeThread(String threadId) {
         Objects.requireNonNull(threadId, "threadId");
         checkOpen();
-        PoolMember m = place();
+        PoolMember m = members.place();
         return new PooledThread(this, m, m.client().resumeThread(threadId), null);
-    }
-
-    /** The healthy member with the least load: running plus queued turns, then threads. */
-    private PoolMember place() {
-        return members.stream().filter(PoolMember::healthy)
-                .min(Comparator.comparingInt(PoolMember::load).thenComparingInt(PoolMember::threadCount))
-                .orElseThrow(() -> new CodexPoolRejectedException(members.isEmpty()
-                        ? "the pool has no member (its resolver named none yet)"
-                        : "no member of the pool is healthy"));
     }
 
     /** Starts a turn on {@code thread}'s member, now or when a place frees up. */
@@ -184,16 +172,7 @@ public final class CodexPool implements AutoCloseable {
      * @return how many members are healthy after the check
      */
     public int checkHealth() {
-        int healthy = 0;
-        for (PoolMember m : members) {
-            if (!m.draining()) {
-                maintenance.check(m);
-            }
-            if (m.healthy()) {
-                healthy++;
-            }
-        }
-        return healthy;
+        return members.checkHealth(maintenance::check);
     }
 
     /**
@@ -201,11 +180,7 @@ public final class CodexPool implements AutoCloseable {
      * once, but the members one after another: the list is not one instant of the whole pool. For monitoring.
      */
     public List<MemberStats> stats() {
-        List<MemberStats> out = new ArrayList<>();
-        for (PoolMember m : members) {
-            out.add(m.stats());
-        }
-        return out;
+        return members.stats();
     }
 
     /**
@@ -218,7 +193,7 @@ public final class CodexPool implements AutoCloseable {
      */
     public Optional<CodexClient> memberClient(String memberName) {
         Objects.requireNonNull(memberName, "memberName");
-        return members.stream().filter(m -> m.name().equals(memberName)).findFirst().map(PoolMember::client);
+        return members.client(memberName);
     }
 
     /**
@@ -232,13 +207,8 @@ public final class CodexPool implements AutoCloseable {
      */
     public boolean drain(Duration timeout) {
         draining = true;
-        List<CompletableFuture<Void>> idle = new ArrayList<>();
-        for (PoolMember m : members) {
-            idle.add(m.idle());
-        }
         try {
-            CompletableFuture.allOf(idle.toArray(CompletableFuture[]::new))
-                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            members.idle().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             return true;
         } catch (TimeoutException e) {
             return false;
@@ -259,26 +229,7 @@ public final class CodexPool implements AutoCloseable {
         closed = true;
         draining = true;
         settings.shutdown();
-        RuntimeException first = null;
-        for (PoolMember m : members) {
-            if (!m.draining()) {
-                CodexPool.MemberStats st = m.stats();
-                events.emit(l -> l.poolMemberRemoved(new PoolMemberRemoved(m.name(), st.threads(),
-                        st.runningTurns() + st.queuedTurns())));
-            }
-            try {
-                m.close();
-            } catch (RuntimeException e) {
-                if (first == null) {
-                    first = e;
-                } else {
-                    first.addSuppressed(e);
-                }
-            }
-        }
-        if (first != null) {
-            throw first;
-        }
+        members.closeAll(events);
     }
 
     private void checkOpen() {

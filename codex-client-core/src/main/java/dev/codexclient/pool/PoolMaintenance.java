@@ -25,14 +25,14 @@ final class PoolMaintenance {
     }
 
 
-    private final List<PoolMember> members;
+    private final PoolMembers members;
     private final PoolSettings settings;
     private final PoolEvents events;
     /** Guards the list's changes against each other and against the pool's close. */
     private final Object membership = new Object();
     private volatile boolean closed;
 
-    PoolMaintenance(List<PoolMember> members, PoolSettings settings, PoolEvents events) {
+    PoolMaintenance(PoolMembers members, PoolSettings settings, PoolEvents events) {
         this.members = members;
         this.settings = settings;
         this.events = events;

@@ -3,10 +3,7 @@ package dev.codexclient.testkit;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.codexclient.protocol.RequestId;
 import dev.codexclient.testkit.internal.fake.Connection;
-import dev.codexclient.testkit.internal.fake.InMemoryLink;
 import dev.codexclient.testkit.internal.fake.Json;
-import dev.codexclient.testkit.internal.fake.RelayServer;
-import dev.codexclient.testkit.internal.fake.WireHandler;
 import dev.codexclient.transport.Transport;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -54,11 +51,7 @@ public final class FakeCodexAppServer implements AutoCloseable {
     private final TurnPlayer turns;
     private final FaultInjector faults;
     private final RequestAnswerer answerer;
-    private final WireHandler wire;
-    private final ReplayScript replayScript;
-    private final Duration replayStepTimeout;
-    private final Object relayLock = new Object();
-    private RelayServer relay;
+    private final FakeConnections connections;
 
     /** A fake with the built-in defaults, recording everything. */
     public FakeCodexAppServer() {
@@ -71,19 +64,7 @@ public final class FakeCodexAppServer implements AutoCloseable {
         this.faults = new FaultInjector(fake, turns);
         this.answerer = new RequestAnswerer(fake, turns, faults);
         faults.bind(this, answerer);
-        this.replayScript = replayScript;
-        this.replayStepTimeout = replayStepTimeout;
-        Journal journal = fake.journal;
-        this.wire = new WireHandler(fake.dispatcher, connection -> journal.inbound(receiver(connection)),
-                journal::received, journal::sent, fake::recordFailure);
-    }
-
-    /** What the fake does with a new connection's requests: answer them as scripted, or replay a recording. */
-    private Journal.Receiver receiver(Connection connection) {
-        if (replayScript != null) {
-            return new ReplayDriver(fake, connection, replayScript, replayStepTimeout);
-        }
-        return request -> answerer.answer(connection, request);
+        this.connections = new FakeConnections(fake, answerer, replayScript, replayStepTimeout);
     }
 
     /**
@@ -155,10 +136,7 @@ public final class FakeCodexAppServer implements AutoCloseable {
      * @return a transport for the client under test
      */
     public Transport connectInMemory() {
-        fake.ensureOpen();
-        InMemoryLink link = InMemoryLink.create();
-        wire.accept(link);
-        return link.takeClientTransport();
+        return connections.connectInMemory();
     }
 
     /**
@@ -169,13 +147,7 @@ public final class FakeCodexAppServer implements AutoCloseable {
      * @return the command line, for {@code CodexClient.builder().command(...)}
      */
     public List<String> childProcessCommand() {
-        fake.ensureOpen();
-        synchronized (relayLock) {
-            if (relay == null) {
-                relay = new RelayServer(wire::accept);
-            }
-            return relay.command();
-        }
+        return connections.childProcessCommand();
     }
 
     /**
@@ -187,12 +159,12 @@ public final class FakeCodexAppServer implements AutoCloseable {
      * @throws AssertionError on timeout
      */
     public void awaitConnections(int count, Duration timeout) {
-        wire.awaitConnections(count, timeout);
+        connections.awaitConnections(count, timeout);
     }
 
     /** {@return how many connections were made so far} */
     public int connectionCount() {
-        return wire.connectionCount();
+        return connections.connectionCount();
     }
 
     // ---------------------------------------------------------------- configuration
@@ -589,14 +561,7 @@ public final class FakeCodexAppServer implements AutoCloseable {
         if (!fake.close()) {
             return;
         }
-        wire.closeAll();
-        RelayServer r;
-        synchronized (relayLock) {
-            r = relay;
-        }
-        if (r != null) {
-            r.close();
-        }
+        connections.closeAll();
         fake.stopThreads();
     }
 
@@ -606,7 +571,6 @@ public final class FakeCodexAppServer implements AutoCloseable {
 
     /** The newest connection, where the test's notifications, requests and faults go. */
     private Connection newest() {
-        fake.ensureOpen();
-        return wire.newest();
+        return connections.newest();
     }
 }

@@ -3,15 +3,12 @@ package dev.codexclient.internal.session;
 import dev.codexclient.RestartPolicy;
 import dev.codexclient.ServerInfo;
 import dev.codexclient.errors.CodexException;
-import dev.codexclient.errors.CodexServerRestartedException;
 import dev.codexclient.errors.CodexTimeoutException;
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.events.ConnectionRestored;
 import dev.codexclient.events.Disconnected;
 import dev.codexclient.events.RecoveryCompleted;
 import dev.codexclient.events.RecoveryGaveUp;
-import dev.codexclient.events.ThreadNotResumed;
-import dev.codexclient.events.ThreadResumed;
 import dev.codexclient.internal.events.EventEmitter;
 import dev.codexclient.internal.requests.ServerRequestCarryOver;
 import dev.codexclient.internal.rpc.IncomingRequest;
@@ -19,15 +16,9 @@ import dev.codexclient.internal.rpc.RpcConnection;
 import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.protocol.ThreadResumeParams;
 import dev.codexclient.protocol.ThreadResumeResponse;
-import dev.codexclient.protocol.ThreadStatus;
 import dev.codexclient.transport.Transport;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -35,7 +26,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -53,9 +43,12 @@ import org.slf4j.LoggerFactory;
  * new connection become current, so a call made during the outage (which waits, within its timeout) never reaches
  * a server that does not know its thread yet. The turns that were running are settled by their thread's resume: a
  * server reached again may still run them (they go on), may have finished them (they complete from its report);
- * otherwise they fail with {@link CodexServerRestartedException}. Handlers of server requests still deciding at
- * the loss are carried over to the requests' replay ({@link ServerRequestCarryOver}). An outage the policy gives up
- * on ends the client.
+ * otherwise they fail with {@link dev.codexclient.errors.CodexServerRestartedException}. Handlers of server requests
+ * still deciding at the loss are carried over to the requests' replay ({@link ServerRequestCarryOver}). An outage the
+ * policy gives up on ends the client.
+ *
+ * <p>The supervisor runs the outage: the attempts, their backoff and their end. The resume rounds of an attempt are
+ * {@link ThreadRestore}'s; the policy's budget of attempts over every outage is {@link RestartBudget}'s.
  *
  * <p>Threading: losses are reported on the lost connection's delivery lane; attempts run on the callback executor.
  * The current generation is read without locks; each generation's loss is handled once.
@@ -65,7 +58,6 @@ public final class ConnectionSupervisor {
     private static final class Log {
         static final Logger LOG = LoggerFactory.getLogger(ConnectionSupervisor.class);
     }
-
 
     /** What the runtime does at the edges of a connection's life. */
     interface Edges {
@@ -114,8 +106,8 @@ public final class ConnectionSupervisor {
     private final AtomicBoolean closed = new AtomicBoolean();
     /** The server's requests whose handling outlives a lost connection, for their replay on the new one. */
     private final ServerRequestCarryOver carried = new ServerRequestCarryOver();
-    /** The start of each attempt within the budget window, oldest first. Guarded by itself. */
-    private final Deque<Long> attemptTimes = new ArrayDeque<>();
+    /** The policy's budget of attempts, over every outage; null without a policy. */
+    private final RestartBudget budget;
 
     private volatile Generation current;
     /** The generation before the current one: its lanes may still deliver what it had read. */
@@ -161,6 +153,7 @@ public final class ConnectionSupervisor {
         this.client = client;
         this.callbacks = callbacks;
         this.ownsCallbacks = ownsCallbacks;
+        this.budget = policy == null ? null : new RestartBudget(policy, scheduler);
         this.current = newGeneration(0, first);
     }
 
@@ -376,9 +369,6 @@ public final class ConnectionSupervisor {
         final long since;
         final CodexTransportException cause;
         int attempts;
-        /** The threads the current attempt resumed, and those it could not: for {@link RecoveryCompleted}. */
-        final AtomicInteger resumed = new AtomicInteger();
-        final AtomicInteger notResumed = new AtomicInteger();
 
         Outage(Generation lost, Set<String> threadsAtLoss, long since, CodexTransportException cause) {
             this.lost = lost;
@@ -411,9 +401,8 @@ public final class ConnectionSupervisor {
                 lost.next.completeExceptionally(closedException());
                 return;
             }
-            if (!withinBudget()) {
-                giveUp(lastFailure, "its budget of " + policy.budget() + " attempts in "
-                        + policy.budgetWindow() + " is spent");
+            if (!budget.take()) {
+                giveUp(lastFailure, "its budget of " + budget.describe() + " is spent");
                 return;
             }
             Generation g;
@@ -424,8 +413,8 @@ public final class ConnectionSupervisor {
                 return;
             }
             attempting = g;
-            resumed.set(0);
-            notResumed.set(0);
+            ThreadRestore restore = new ThreadRestore(held, carried, events, (on, params) -> resume(on, params, null),
+                    cause);
             if (closed.get()) {
                 // close() may have looked for an attempt before this one was set: end it here.
                 attempting = null;
@@ -442,7 +431,7 @@ public final class ConnectionSupervisor {
                             Duration downtime = Duration.ofNanos(scheduler.nanoTime() - since);
                             events.emit(l -> l.connectionRestored(new ConnectionRestored(attempt, info, downtime)));
                         }
-                        return resumeHeld(g);
+                        return restore.run(g, threadsAtLoss);
                     })
                     .whenComplete((v, e) -> {
                         if (e != null) {
@@ -451,7 +440,7 @@ public final class ConnectionSupervisor {
                             g.connection.close();
                             failed(attempt, RpcConnection.unwrap(e));
                         } else {
-                            publish(g);
+                            publish(g, restore);
                         }
                     });
         }
@@ -463,69 +452,7 @@ public final class ConnectionSupervisor {
             next(failure);
         }
 
-        /**
-         * Resumes the threads held at the loss and those held now, then, round after round, those taken hold of
-         * while the previous round ran (a turn started during the restore), until a round finds none new; a thread
-         * the server no longer has is let go.
-         */
-        private CompletableFuture<Void> resumeHeld(Generation g) {
-            Set<String> ids = new LinkedHashSet<>(threadsAtLoss);
-            ids.addAll(held.ids());
-            return resumeRound(g, ids, new HashSet<>());
-        }
-
-        private CompletableFuture<Void> resumeRound(Generation g, Set<String> ids, Set<String> done) {
-            done.addAll(ids);
-            return resumeAll(g, ids).thenCompose(v -> {
-                Set<String> later = new LinkedHashSet<>(held.ids());
-                later.removeAll(done);
-                return later.isEmpty() ? CompletableFuture.completedFuture(null) : resumeRound(g, later, done);
-            });
-        }
-
-        private CompletableFuture<Void> resumeAll(Generation g, Set<String> ids) {
-            List<CompletableFuture<Void>> resumes = new ArrayList<>();
-            for (String id : ids) {
-                resumes.add(resume(g, ThreadResumeParams.builder().threadId(id).build(), null).handle((r, e) -> {
-                            Throwable failure = e == null ? null : RpcConnection.unwrap(e);
-                            if (failure == null) {
-                                held.link(id).ifPresent(l -> l.loadedOn(g.number));
-                                if (r.thread() != null) {
-                                    held.resumed(r.thread(), (threadId, turnId) ->
-                                            new CodexServerRestartedException(threadId, turnId, cause));
-                                }
-                                if (r.thread() == null || !(r.thread().status() instanceof ThreadStatus.Active)) {
-                                    // Nothing runs on the thread: none of its requests will be sent again.
-                                    carried.cancelThread(id);
-                                }
-                                resumed.incrementAndGet();
-                                if (events.enabled()) {
-                                    events.emit(l -> l.threadResumed(new ThreadResumed(id)));
-                                }
-                                return null;
-                            }
-                            if (failure instanceof CodexTransportException te) {
-                                throw new java.util.concurrent.CompletionException(te);
-                            }
-                            // The new server does not have the thread (an ephemeral thread, another CODEX_HOME).
-                            Log.LOG.warn("could not resume thread {} on the restored connection: {}", id,
-                                    failure.getMessage());
-                            held.forget(id, "could not be resumed on the restored connection: "
-                                    + failure.getMessage());
-                            carried.cancelThread(id);
-                            notResumed.incrementAndGet();
-                            if (events.enabled()) {
-                                CodexException why = failure instanceof CodexException ce ? ce
-                                        : new CodexException("thread/resume failed", failure);
-                                events.emit(l -> l.threadNotResumed(new ThreadNotResumed(id, why)));
-                            }
-                            return null;
-                        }));
-            }
-            return CompletableFuture.allOf(resumes.toArray(CompletableFuture[]::new));
-        }
-
-        private void publish(Generation g) {
+        private void publish(Generation g, ThreadRestore restore) {
             retired = lost;
             current = g;
             attempting = null;
@@ -540,7 +467,7 @@ public final class ConnectionSupervisor {
             Log.LOG.info("restored the connection to {} after {} attempt(s)", g.transport.describe(), attempts);
             if (events.enabled()) {
                 // Before the waiting calls go out: their events follow the end of the recovery.
-                RecoveryCompleted done = new RecoveryCompleted(attempts, resumed.get(), notResumed.get(),
+                RecoveryCompleted done = new RecoveryCompleted(attempts, restore.resumed(), restore.notResumed(),
                         Duration.ofNanos(scheduler.nanoTime() - since));
                 events.emit(l -> l.recoveryCompleted(done));
             }
@@ -565,22 +492,6 @@ public final class ConnectionSupervisor {
             lost.next.completeExceptionally(cause);
             carried.cancelAll();
             client.ended(cause);
-        }
-    }
-
-    /** Counts an attempt against the budget; false when the budget of the window is spent. */
-    private boolean withinBudget() {
-        long now = scheduler.nanoTime();
-        long window = Scheduler.saturatedNanos(policy.budgetWindow());
-        synchronized (attemptTimes) {
-            while (!attemptTimes.isEmpty() && now - attemptTimes.peekFirst() >= window) {
-                attemptTimes.pollFirst();
-            }
-            if (attemptTimes.size() >= policy.budget()) {
-                return false;
-            }
-            attemptTimes.addLast(now);
-            return true;
         }
     }
 
