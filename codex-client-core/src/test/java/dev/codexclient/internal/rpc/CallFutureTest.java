@@ -427,4 +427,13 @@ class CallFutureTest {
         }
         assertThat(thread.getState()).isEqualTo(Thread.State.TIMED_WAITING);
     }
+
+    @Test
+    void aWaitingCallerSpinsOnlyWithMoreThanTwoProcessors() {
+        // With two, the spin takes the processor the reader thread or the server needs to deliver the answer.
+        assertThat(CallFuture.spinsWith(1)).isFalse();
+        assertThat(CallFuture.spinsWith(2)).isFalse();
+        assertThat(CallFuture.spinsWith(3)).isTrue();
+        assertThat(CallFuture.spinsWith(64)).isTrue();
+    }
 }
