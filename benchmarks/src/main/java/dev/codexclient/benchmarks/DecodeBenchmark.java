@@ -177,15 +177,21 @@ public class DecodeBenchmark {
     public void jacksonTokensAndValues(Blackhole bh) throws IOException {
         for (byte[] m : messages) {
             try (com.fasterxml.jackson.core.JsonParser p = mapper.getFactory().createParser(m)) {
-                com.fasterxml.jackson.core.JsonToken t;
-                while ((t = p.nextToken()) != null) {
-                    switch (t) {
-                        case FIELD_NAME -> bh.consume(p.currentName());
-                        case VALUE_STRING -> bh.consume(p.getText());
-                        case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> bh.consume(p.getNumberValue());
-                        default -> bh.consume(t);
-                    }
-                }
+                consumeTokensAndValues(p, bh);
+            }
+        }
+    }
+
+    /** Reads every token, and turns every member name, string and number into its Java value: the floor's work. */
+    private static void consumeTokensAndValues(com.fasterxml.jackson.core.JsonParser p, Blackhole bh)
+            throws IOException {
+        com.fasterxml.jackson.core.JsonToken t;
+        while ((t = p.nextToken()) != null) {
+            switch (t) {
+                case FIELD_NAME -> bh.consume(p.currentName());
+                case VALUE_STRING -> bh.consume(p.getText());
+                case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> bh.consume(p.getNumberValue());
+                default -> bh.consume(t);
             }
         }
     }
@@ -200,15 +206,7 @@ public class DecodeBenchmark {
             int from = b.start(0);
             try (com.fasterxml.jackson.core.JsonParser p = mapper.getFactory().createParser(b.array(), from,
                     b.end(b.count() - 1) - from)) {
-                com.fasterxml.jackson.core.JsonToken t;
-                while ((t = p.nextToken()) != null) {
-                    switch (t) {
-                        case FIELD_NAME -> bh.consume(p.currentName());
-                        case VALUE_STRING -> bh.consume(p.getText());
-                        case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> bh.consume(p.getNumberValue());
-                        default -> bh.consume(t);
-                    }
-                }
+                consumeTokensAndValues(p, bh);
             }
         }
     }
