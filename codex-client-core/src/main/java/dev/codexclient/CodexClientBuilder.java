@@ -687,10 +687,11 @@ public final class CodexClientBuilder {
     private ClientSettings settings() {
         ClientSettings.Handshake handshake = new ClientSettings.Handshake(clientName, clientTitle, clientVersion,
                 experimentalApi, optOut, Optional.ofNullable(login));
-        return new ClientSettings(server.transports(), Optional.ofNullable(restartPolicy), Optional.ofNullable(closeTimeout),
-                handshake, requestTimeout, initializeTimeout, interruptGrace, Optional.ofNullable(turnWatchdog),
-                retryPolicy, userMapper, replayLimit, replayBytes, publisherBufferSize, publisherOverflow, redactor,
-                Optional.ofNullable(scheduler), eventListener, listeners, requestHandlers.handlers());
+        return new ClientSettings(server.transports(), Optional.ofNullable(restartPolicy),
+                Optional.ofNullable(closeTimeout), handshake, requestTimeout, initializeTimeout, interruptGrace,
+                Optional.ofNullable(turnWatchdog), retryPolicy, userMapper, replayLimit, replayBytes,
+                publisherBufferSize, publisherOverflow, redactor, Optional.ofNullable(scheduler), eventListener,
+                listeners, requestHandlers.handlers());
     }
 
     /** Puts a clock and timer of the caller's in place of the system's (tests move a manual one by hand). */
