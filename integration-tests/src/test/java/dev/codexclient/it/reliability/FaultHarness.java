@@ -213,8 +213,24 @@ final class FaultHarness {
     /**
      * Every notification the fake sent was delivered exactly once, in wire order per codex thread. With
      * {@code prefixOnly} (the connection died mid-stream), what was delivered is an in-order prefix of each lane.
+     *
+     * <p>Without {@code prefixOnly}, first waits (up to 10 s) for what was delivered to equal what was sent: the
+     * fake may still be writing (its {@code thread/status/changed} follows {@code turn/completed}, so a turn's
+     * result can come before it), and a lane may still hold what it read. Both sides are read again on every
+     * look; lanes that never match fail below, with the first difference.
      */
     static void assertExactlyOnceInOrder(FakeCodexAppServer fake, Delivered delivered, boolean prefixOnly) {
+        if (!prefixOnly) {
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (!delivered.byLane().equals(sentByLane(fake)) && System.nanoTime() < deadline) {
+                try {
+                    Thread.sleep(5);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+        }
         Map<String, List<String>> sent = sentByLane(fake);
         Map<String, List<String>> got = delivered.byLane();
         for (Map.Entry<String, List<String>> lane : got.entrySet()) {
