@@ -219,17 +219,10 @@ final class FaultHarness {
      * result can come before it), and a lane may still hold what it read. Both sides are read again on every
      * look; lanes that never match fail below, with the first difference.
      */
-    static void assertExactlyOnceInOrder(FakeCodexAppServer fake, Delivered delivered, boolean prefixOnly) {
+    static void assertExactlyOnceInOrder(FakeCodexAppServer fake, Delivered delivered, boolean prefixOnly)
+            throws InterruptedException {
         if (!prefixOnly) {
-            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-            while (!delivered.byLane().equals(sentByLane(fake)) && System.nanoTime() < deadline) {
-                try {
-                    Thread.sleep(5);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    break;
-                }
-            }
+            holdsWithin(Duration.ofSeconds(10), () -> delivered.byLane().equals(sentByLane(fake)));
         }
         Map<String, List<String>> sent = sentByLane(fake);
         Map<String, List<String>> got = delivered.byLane();
@@ -328,12 +321,20 @@ final class FaultHarness {
     }
 
     static void await(String what, Duration within, BooleanSupplier condition) throws InterruptedException {
+        if (!holdsWithin(within, condition)) {
+            fail("timed out after %s waiting for %s", within, what);
+        }
+    }
+
+    /** Waits (in real time, boundedly) for {@code condition}; {@return whether it held before {@code within} passed} */
+    static boolean holdsWithin(Duration within, BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + within.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                fail("timed out after %s waiting for %s", within, what);
+                return false;
             }
             Thread.sleep(5);
         }
+        return true;
     }
 }
