@@ -4,6 +4,7 @@ import dev.codexclient.CodexClient;
 import dev.codexclient.CodexTurn;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexPoolRejectedException;
+import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.events.PoolMemberAdded;
 import dev.codexclient.pool.MemberStats;
 import dev.codexclient.protocol.ThreadStartParams;
@@ -12,12 +13,15 @@ import dev.codexclient.transport.ReadinessProbe;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -90,16 +94,40 @@ public final class PoolRuntime {
 
     /** Starts a thread on the least loaded healthy member. */
     public PlacedThread startThread(ThreadStartParams params) {
-        checkOpen();
-        PoolMember m = members.place();
-        return new PlacedThread(m, events, m.client().startThread(params), params);
+        return place("thread/start", m -> new PlacedThread(m, events, m.client().startThread(params), params));
     }
 
     /** Resumes a stored thread on the least loaded healthy member. */
     public PlacedThread resumeThread(String threadId) {
+        return place("thread/resume " + threadId,
+                m -> new PlacedThread(m, events, m.client().resumeThread(threadId), null));
+    }
+
+    /**
+     * Runs {@code call} on the least loaded healthy member; when the member's connection is lost under the call (its
+     * server died a moment ago and the pool could not know yet), runs it again on another healthy member, or, with
+     * none, on the same one, whose client then waits for its restored server within its request timeout (or is
+     * replaced, when it gave up). A lost connection is the only failure tried again: a server that answers with an
+     * error answered. Sending {@code thread/start} again is safe: a thread started on a server that died before the
+     * answer had no turn, so nothing of it was stored.
+     */
+    private PlacedThread place(String what, Function<PoolMember, PlacedThread> call) {
         checkOpen();
-        PoolMember m = members.place();
-        return new PlacedThread(m, events, m.client().resumeThread(threadId), null);
+        Set<PoolMember> lost = new HashSet<>();
+        int attempts = members.size() + 1;
+        for (int attempt = 1; ; attempt++) {
+            PoolMember m = members.place(lost);
+            try {
+                return call.apply(m);
+            } catch (CodexTransportException e) {
+                if (closed || draining || attempt >= attempts) {
+                    throw e;
+                }
+                lost.add(m);
+                Log.LOG.info("pool member {} lost its connection during {}; placing it again: {}", m.name(), what,
+                        e.getMessage());
+            }
+        }
     }
 
     /** Starts a turn on {@code thread}'s member, now or when a place frees up. */
