@@ -1,11 +1,15 @@
 package dev.codexclient.internal.pool;
 
 import dev.codexclient.CodexClient;
+import dev.codexclient.CodexThread;
 import dev.codexclient.CodexTurn;
+import dev.codexclient.errors.CodexDeadlockException;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexPoolRejectedException;
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.events.PoolMemberAdded;
+import dev.codexclient.internal.rpc.Lanes;
+import dev.codexclient.internal.session.Waits;
 import dev.codexclient.pool.MemberStats;
 import dev.codexclient.protocol.ThreadStartParams;
 import dev.codexclient.protocol.TurnStartParams;
@@ -21,6 +25,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -130,13 +135,49 @@ public final class PoolRuntime {
         }
     }
 
-    /** Starts a turn on {@code thread}'s member, now or when a place frees up. */
-    public CompletableFuture<CodexTurn> startTurn(PlacedThread thread, TurnStartParams params) {
+    /**
+     * Starts a turn on {@code thread}'s member, now or when a place frees up.
+     *
+     * @param start  starts the turn on the thread's handle of the moment (a plain turn, or one with an output type)
+     * @param turnOf the turn of what {@code start} gives, whose end gives its place back
+     */
+    public <T> CompletableFuture<T> startTurn(PlacedThread thread, TurnStartParams params,
+                                              BiFunction<CodexThread, TurnStartParams, CompletableFuture<T>> start,
+                                              Function<T, CodexTurn> turnOf) {
         if (draining || closed) {
             return CompletableFuture.failedFuture(new CodexPoolRejectedException(
                     "the pool is " + (closed ? "closed" : "draining") + ": it accepts no new turns"));
         }
-        return thread.member().submit(() -> thread.launch(params));
+        return thread.member().submit(thread.id(), () -> thread.launch(params, start), turnOf);
+    }
+
+    /**
+     * {@link #startTurn} for a caller that blocks until the turn started: bounded by the queue's wait and the
+     * member's request timeout for {@code turn/start}. Refused at once where the wait for a place could never end:
+     * while delivering an event of a codex thread whose own running turn holds a place on the member, when the
+     * member has no free place (that turn ends on the very thread that would wait).
+     */
+    public <T> T startTurnAndWait(PlacedThread thread, TurnStartParams params,
+                                  BiFunction<CodexThread, TurnStartParams, CompletableFuture<T>> start,
+                                  Function<T, CodexTurn> turnOf) {
+        PoolMember m = thread.member();
+        String lane = Lanes.currentKey();
+        if (lane != null && m.places().full() && m.places().heldBy(lane)) {
+            throw new CodexDeadlockException("startTurn was called while delivering an event of thread " + lane
+                    + ", whose running turn holds a place on pool member " + m.name() + ", which has no free place:"
+                    + " that turn ends on this very thread, so the wait for a place could never end. Use"
+                    + " startTurnAsync(…) there");
+        }
+        CompletableFuture<T> started = startTurn(thread, params, start, turnOf);
+        try {
+            return started.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            started.cancel(true);
+            throw new CodexException("interrupted while waiting for a turn of thread " + thread.id() + " to start", e);
+        } catch (ExecutionException e) {
+            throw Waits.rethrow(e.getCause());
+        }
     }
 
     /** Checks every member's health now, one after another; returns how many are healthy after it. */
