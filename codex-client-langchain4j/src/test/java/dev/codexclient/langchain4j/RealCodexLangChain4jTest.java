@@ -52,8 +52,14 @@ class RealCodexLangChain4jTest {
     }
 
     private CodexClient client() {
-        return CodexClient.builder().codexBinary(CodexBinary.pinned()).workingDirectory(workspace)
+        return CodexClient.builder().codexBinary(binary()).workingDirectory(workspace)
                 .experimentalApi(true).requestTimeout(Duration.ofSeconds(30)).stdio(model::applyEnvironment).build();
+    }
+
+    /** The pinned codex, or the one {@code -Dcodex.binary} names (another version, for a compatibility run). */
+    private static Path binary() {
+        String configured = System.getProperty("codex.binary", "");
+        return configured.isBlank() ? CodexBinary.pinned() : Path.of(configured);
     }
 
     private ThreadStartParams threadParams() {
