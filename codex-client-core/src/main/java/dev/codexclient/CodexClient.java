@@ -244,7 +244,9 @@ public final class CodexClient implements AutoCloseable {
     }
 
     /**
-     * Resumes a stored thread with overrides.
+     * Resumes a stored thread with overrides. {@code excludeTurns(true)} in the params asks for the thread without
+     * its turns where the server can leave them out; a server that cannot (before codex 0.125.0; 0.129.0 to 0.150.x
+     * without {@link CodexClientBuilder#experimentalApi(boolean)}) is not sent the member and answers with the turns.
      *
      * @param params the {@code thread/resume} params: the thread id and the settings to change
      * @return the handle of the resumed thread

@@ -273,6 +273,28 @@ class RestoreWithoutTurnsTest {
         }
     }
 
+    @Test
+    void excludeTurnsInTheUsersParamsIsSentOnlyToAServerThatTakesIt() {
+        for (String version : List.of("0.140.0", "0.169.0")) {
+            try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
+                serverVersion(fake, version);
+                // As codex 0.129.0 to 0.150.x do without the experimental API.
+                fake.on("thread/resume", r -> r.params().has("excludeTurns") && version.equals("0.140.0")).always()
+                        .respondError(-32600, "thread/resume.excludeTurns requires experimentalApi capability");
+                try (CodexClient client = CodexClient.builder().transport(fake.connectInMemory()).build()) {
+                    String id = client.startThread().id();
+                    CodexThread resumed = client.resumeThread(ThreadResumeParams.builder().threadId(id)
+                            .excludeTurns(true).model("gpt-test").build());
+                    assertThat(resumed.id()).isEqualTo(id);
+                    JsonNode sent = fake.takeRequest("thread/resume", WAIT).params();
+                    assertThat(sent.has("excludeTurns")).as("codex %s", version).isEqualTo(version.equals("0.169.0"));
+                    assertThat(sent.path("model").asText()).isEqualTo("gpt-test");
+                    assertThat(requests(fake, "thread/resume")).hasSize(1);
+                }
+            }
+        }
+    }
+
     /** A {@code thread/turns/list} page whose newest turn is {@code turnId}, completed with one agent message. */
     private static JsonNode latestTurns(String turnId) {
         ObjectNode result = JsonNodeFactory.instance.objectNode();

@@ -341,6 +341,10 @@ public final class ClientRuntime {
      * @return the server's answer
      */
     public CompletableFuture<ThreadResumeResponse> resumeThread(ThreadResumeParams params) {
+        if (Boolean.TRUE.equals(params.excludeTurns())) {
+            // A wish, not a requirement: a server that cannot leave the turns out returns them.
+            return supervisor.paging().resume(params, p -> supervisor.resume(null, p, null));
+        }
         return supervisor.resume(null, params, null);
     }
 

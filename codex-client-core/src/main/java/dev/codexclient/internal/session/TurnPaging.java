@@ -80,24 +80,37 @@ final class TurnPaging {
      */
     CompletableFuture<ThreadResumeResponse> resume(String threadId,
             Function<ThreadResumeParams, CompletableFuture<ThreadResumeResponse>> send) {
-        ThreadResumeParams plain = ThreadResumeParams.builder().threadId(threadId).build();
+        return resume(ThreadResumeParams.builder().threadId(threadId).excludeTurns(true).build(), send);
+    }
+
+    /**
+     * Sends {@code params}, which ask for the thread without its turns ({@code excludeTurns}), as this server can
+     * take them: as they are where it can leave turns out, without {@code excludeTurns} where it cannot (a server
+     * that refuses the member without {@code experimentalApi} would fail the resume for it), and again without it
+     * when the server refuses it all the same.
+     *
+     * @param send sends {@code thread/resume} with the given params
+     * @return the response; its thread has no turns when they were left out
+     */
+    CompletableFuture<ThreadResumeResponse> resume(ThreadResumeParams params,
+            Function<ThreadResumeParams, CompletableFuture<ThreadResumeResponse>> send) {
+        ThreadResumeParams plain = params.toBuilder().excludeTurns(null).build();
         if (!available) {
             return send.apply(plain);
         }
-        return send.apply(ThreadResumeParams.builder().threadId(threadId).excludeTurns(true).build())
-                .handle((r, e) -> {
-                    if (e == null) {
-                        return CompletableFuture.completedFuture(r);
-                    }
-                    Throwable failure = RpcConnection.unwrap(e);
-                    if (refusesExcludeTurns(failure)) {
-                        available = false;
-                        Log.LOG.info("the server refused excludeTurns ({}); resuming threads with their turns",
-                                failure.getMessage());
-                        return send.apply(plain);
-                    }
-                    return CompletableFuture.<ThreadResumeResponse>failedFuture(failure);
-                }).thenCompose(f -> f);
+        return send.apply(params).handle((r, e) -> {
+            if (e == null) {
+                return CompletableFuture.completedFuture(r);
+            }
+            Throwable failure = RpcConnection.unwrap(e);
+            if (refusesExcludeTurns(failure)) {
+                available = false;
+                Log.LOG.info("the server refused excludeTurns ({}); resuming threads with their turns",
+                        failure.getMessage());
+                return send.apply(plain);
+            }
+            return CompletableFuture.<ThreadResumeResponse>failedFuture(failure);
+        }).thenCompose(f -> f);
     }
 
     /**
