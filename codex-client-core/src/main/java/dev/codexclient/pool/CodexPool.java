@@ -71,7 +71,7 @@ public final class CodexPool implements AutoCloseable {
      * request timeout. Choosing the member replaces any member's client that gave up, which waits for the new
      * client's start.
      *
-     * @return the new thread, placed on the member for its whole life
+     * @return the new thread, placed on the member (for good, unless the members share their storage and it is lost)
      * @throws CodexPoolRejectedException when no member is healthy, or the pool is draining or closed
      * @throws CodexException             when the member's client fails to start the thread, as
      *                                    {@link CodexClient#startThread()} does
@@ -85,7 +85,7 @@ public final class CodexPool implements AutoCloseable {
      * the member replaces any member's client that gave up, which waits for the new client's start.
      *
      * @param params the {@code thread/start} params (model, working directory, sandbox, ...)
-     * @return the new thread, placed on the member for its whole life
+     * @return the new thread, placed on the member (for good, unless the members share their storage and it is lost)
      * @throws CodexPoolRejectedException when no member is healthy, or the pool is draining or closed
      * @throws CodexException             when the member's client fails to start the thread, as
      *                                    {@link CodexClient#startThread(ThreadStartParams)} does
@@ -101,7 +101,7 @@ public final class CodexPool implements AutoCloseable {
      * member may be chosen, so the members must share the thread's storage ({@code CODEX_HOME}).
      *
      * @param threadId the id of the stored thread
-     * @return the resumed thread, placed on the member for its whole life
+     * @return the resumed thread, placed on the member (for good, unless the members share their storage and it is lost)
      * @throws CodexPoolRejectedException when no member is healthy, or the pool is draining or closed
      * @throws CodexException             when the member's client fails to resume the thread, e.g. for an id its
      *                                    server does not know, as {@link CodexClient#resumeThread(String)} does
@@ -181,6 +181,7 @@ public final class CodexPool implements AutoCloseable {
         private Duration maxBackoff = Duration.ofMinutes(2);
         private Duration drainTimeout = Duration.ofMinutes(10);
         private Duration queueTimeout = Duration.ofMinutes(10);
+        private boolean sharedStorage;
         private CodexEventListener listener = CodexEventListener.NONE;
         private Scheduler scheduler;
         private Executor executor;
@@ -340,6 +341,25 @@ public final class CodexPool implements AutoCloseable {
         }
 
         /**
+         * Whether the members share one thread storage (default false): one {@code CODEX_HOME}, spawned on one
+         * machine or on a volume every server mounts. With it, a thread outlives the permanent loss of its member:
+         * a thread whose member is ejected, or dropped by its resolver, or closed, and that has no turn running
+         * there, moves to the least loaded healthy member when next used ({@link PooledThread#startTurn(String)},
+         * {@link PooledThread#thread()}), which resumes it from the storage with its whole conversation; it keeps its
+         * id, and {@link PooledThread#memberName()} names the new member. A thread that never had a turn is started
+         * again there (codex stores a thread with its first turn). Without it, such a thread stays on its member and
+         * its turns fail, as a thread on storage of its own has nowhere else to go. See docs/SCALING.md for what
+         * shared storage asks of a deployment.
+         *
+         * @param shared whether the members share their storage
+         * @return this builder
+         */
+        public Builder sharedStorage(boolean shared) {
+            this.sharedStorage = shared;
+            return this;
+        }
+
+        /**
          * The listener of the pool's own events: members added, removed, ejected and readmitted, threads
          * re-created ({@link CodexEventListener#poolMemberAdded} and the rest). The members' clients have listeners
          * of their own, given to their builders; the same listener may serve both.
@@ -437,7 +457,7 @@ public final class CodexPool implements AutoCloseable {
             boolean ownExecutor = executor == null;
             PoolSettings settings = new PoolSettings(resolver, resolvedFactory, resolveEvery, healthCheckEvery,
                     checkTimeout, ejectAfter, initialBackoff, maxBackoff, drainTimeout, maxTurns, maxQueued,
-                    queueTimeout, listener, scheduler == null ? new SystemScheduler() : scheduler,
+                    queueTimeout, sharedStorage, listener, scheduler == null ? new SystemScheduler() : scheduler,
                     ownExecutor ? PoolSettings.poolThread() : executor, scheduler == null, ownExecutor);
             return new CodexPool(PoolRuntime.start(List.copyOf(specs), settings));
         }

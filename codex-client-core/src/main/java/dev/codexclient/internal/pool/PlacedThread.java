@@ -22,7 +22,7 @@ import java.util.function.BiFunction;
  * thread the server never stored, a new {@code thread/start} with the same params).
  */
 public final class PlacedThread {
-    private final PoolMember member;
+    private volatile PoolMember member;
     private final PoolEvents events;
     /** What the user started it with; null for a resumed thread, which is never re-created. */
     private final ThreadStartParams startParams;
@@ -68,6 +68,23 @@ public final class PlacedThread {
 
     PoolMember member() {
         return member;
+    }
+
+    /**
+     * Places the thread on {@code to}, if it is still on {@code from}: its next use resumes it there (from the storage
+     * the members share), or starts it again when it never had a turn.
+     *
+     * @return whether it moved
+     */
+    synchronized boolean moveTo(PoolMember from, PoolMember to) {
+        if (member != from) {
+            return false;
+        }
+        from.forget(id);
+        to.placed(id);
+        member = to;
+        placedOn = -1; // no generation of the new member holds a handle yet
+        return true;
     }
 
     /**
@@ -128,14 +145,15 @@ public final class PlacedThread {
             return recreating;
         }
         String old = id;
-        long now = member.generation();
-        recreating = member.client().startThreadAsync(startParams).thenApply(t -> {
+        PoolMember m = member;
+        long now = m.generation();
+        recreating = m.client().startThreadAsync(startParams).thenApply(t -> {
             formerIds.add(old);
             thread = t;
             id = t.id();
             placedOn = now;
-            member.replacedThread(old, t.id());
-            events.emit(l -> l.pooledThreadRecreated(new PooledThreadRecreated(member.name(), old, t.id())));
+            m.replacedThread(old, t.id());
+            events.emit(l -> l.pooledThreadRecreated(new PooledThreadRecreated(m.name(), old, t.id())));
             return t;
         });
         return recreating;
@@ -143,12 +161,13 @@ public final class PlacedThread {
 
     /** The handle on the member's current client, resuming the thread there after a replacement. */
     private CompletableFuture<CodexThread> handle() {
-        long now = member.generation();
+        PoolMember m = member;
+        long now = m.generation();
         if (placedOn == now) {
             return CompletableFuture.completedFuture(thread);
         }
         if (!hadTurn && startParams != null) {
-            return member.client().resumeThreadAsync(id).handle((t, e) -> {
+            return m.client().resumeThreadAsync(id).handle((t, e) -> {
                 if (e == null) {
                     thread = t;
                     placedOn = now;
@@ -158,7 +177,7 @@ public final class PlacedThread {
                 return lost(cause) ? recreate() : CompletableFuture.<CodexThread>failedFuture(cause);
             }).thenCompose(f -> f);
         }
-        return member.client().resumeThreadAsync(id).thenApply(t -> {
+        return m.client().resumeThreadAsync(id).thenApply(t -> {
             thread = t;
             placedOn = now;
             return t;

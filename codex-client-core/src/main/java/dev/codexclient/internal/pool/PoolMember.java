@@ -202,6 +202,18 @@ final class PoolMember {
         threads.add(threadId);
     }
 
+    void forget(String threadId) {
+        threads.remove(threadId);
+    }
+
+    /**
+     * {@return whether a thread of this member may leave it for good} The member is lost (closed, ejected, or drains
+     * after its resolver dropped it) and no turn of the thread holds a place on it, so nothing of the thread runs here.
+     */
+    boolean lostFor(String threadId) {
+        return (closed || ejected || draining) && !places.heldBy(threadId);
+    }
+
     void replacedThread(String oldId, String newId) {
         threads.remove(oldId);
         threads.add(newId);

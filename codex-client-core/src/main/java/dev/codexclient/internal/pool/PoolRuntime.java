@@ -148,6 +148,7 @@ public final class PoolRuntime {
             return CompletableFuture.failedFuture(new CodexPoolRejectedException(
                     "the pool is " + (closed ? "closed" : "draining") + ": it accepts no new turns"));
         }
+        relocate(thread);
         return thread.member().submit(thread.id(), () -> thread.launch(params, start), turnOf);
     }
 
@@ -160,6 +161,7 @@ public final class PoolRuntime {
     public <T> T startTurnAndWait(PlacedThread thread, TurnStartParams params,
                                   BiFunction<CodexThread, TurnStartParams, CompletableFuture<T>> start,
                                   Function<T, CodexTurn> turnOf) {
+        relocate(thread);
         PoolMember m = thread.member();
         String lane = Lanes.currentKey();
         if (lane != null && m.places().full() && m.places().heldBy(lane)) {
@@ -177,6 +179,38 @@ public final class PoolRuntime {
             throw new CodexException("interrupted while waiting for a turn of thread " + thread.id() + " to start", e);
         } catch (ExecutionException e) {
             throw Waits.rethrow(e.getCause());
+        }
+    }
+
+    /** {@return the thread's handle on its member's client of the moment, moved first off a member lost for good} */
+    public CodexThread thread(PlacedThread thread) {
+        relocate(thread);
+        return thread.thread();
+    }
+
+    /**
+     * With storage the members share, moves a thread off a member it lost for good (closed, ejected, or drained
+     * away by its resolver, and no turn of the thread running there) to the least loaded healthy member, where its
+     * next use resumes it from that storage. Without a healthy member to go to, it stays, and its turn fails as it
+     * would have.
+     */
+    private void relocate(PlacedThread thread) {
+        if (!settings.sharedStorage()) {
+            return;
+        }
+        PoolMember from = thread.member();
+        if (!from.lostFor(thread.id())) {
+            return;
+        }
+        PoolMember to;
+        try {
+            to = members.place(Set.of(from));
+        } catch (CodexPoolRejectedException e) {
+            return;
+        }
+        if (to != from && thread.moveTo(from, to)) {
+            Log.LOG.info("thread {} leaves pool member {}, lost for good, for {}", thread.id(), from.name(),
+                    to.name());
         }
     }
 

@@ -18,10 +18,10 @@ import java.util.function.Supplier;
 
 /** What a pool was built with (the public builder's settings, read by the engine), and how it makes a member. */
 public record PoolSettings(MemberResolver resolver, Function<PoolEndpoint, CodexClient> resolvedFactory,
-                    Duration resolveEvery, Duration healthCheckEvery, Duration checkTimeout, int ejectAfter,
-                    Duration initialBackoff, Duration maxBackoff, Duration drainTimeout, int maxTurns,
-                    int maxQueued, Duration maxQueueWait, CodexEventListener listener, Scheduler scheduler, Executor executor,
-                    boolean ownScheduler, boolean ownExecutor) {
+                           Duration resolveEvery, Duration healthCheckEvery, Duration checkTimeout, int ejectAfter,
+                           Duration initialBackoff, Duration maxBackoff, Duration drainTimeout, int maxTurns,
+                           int maxQueued, Duration maxQueueWait, boolean sharedStorage, CodexEventListener listener,
+                           Scheduler scheduler, Executor executor, boolean ownScheduler, boolean ownExecutor) {
 
     private static final AtomicInteger POOLS = new AtomicInteger();
 
