@@ -134,6 +134,14 @@ public final class CodexPool implements AutoCloseable {
     }
 
     /**
+     * {@return whether the pool's {@link Builder#warmSpare(Supplier) warm spare} is started and waits} False without
+     * a warm spare, and while the next one starts after a member took it. For monitoring.
+     */
+    public boolean warmSpareReady() {
+        return runtime.spareReady();
+    }
+
+    /**
      * {@return the client of the member named {@code memberName} at this moment, empty when the pool has no member of
      * that name} The pool owns the client: use it for calls of its own ({@code rpc()}, {@code listThreads()}, its
      * server's process), not to close it. A member that gave up restoring its server gets a new client, which this
@@ -182,6 +190,9 @@ public final class CodexPool implements AutoCloseable {
         private Duration drainTimeout = Duration.ofMinutes(10);
         private Duration queueTimeout = Duration.ofMinutes(10);
         private boolean sharedStorage;
+        private PoolSettings.StartRetry startRetry = new PoolSettings.StartRetry(5, Duration.ofMillis(250),
+                Duration.ofSeconds(4));
+        private Supplier<CodexClient> warmSpare;
         private CodexEventListener listener = CodexEventListener.NONE;
         private Scheduler scheduler;
         private Executor executor;
@@ -341,6 +352,56 @@ public final class CodexPool implements AutoCloseable {
         }
 
         /**
+         * How a member's start that fails because codex found its state database busy or locked is tried again
+         * (default: 5 starts in all, pauses from 250 ms doubling up to 4 s, each drawn from the upper half of its
+         * bound so that servers that collided do not collide again). codex keeps its state in SQLite files under
+         * {@code CODEX_HOME}, and a server that finds them held by another past its busy timeout exits with
+         * "failed to initialize sqlite state runtime": a server that could not start yet, not a dead member. Any
+         * other failure of a start is not tried again. Applies to every start of a member's client: in
+         * {@link #build()}, when a member is replaced or added by the resolver, and the warm spare's.
+         *
+         * @param attempts       starts in all, at least 1 (1 turns the retry off)
+         * @param initialBackoff the bound of the first pause, positive
+         * @param maxBackoff     the bound no pause exceeds, at least {@code initialBackoff}
+         * @return this builder
+         */
+        public Builder startRetry(int attempts, Duration initialBackoff, Duration maxBackoff) {
+            if (attempts < 1) {
+                throw new IllegalArgumentException("startRetry's attempts must be at least 1");
+            }
+            positive(initialBackoff, "initialBackoff");
+            positive(maxBackoff, "maxBackoff");
+            if (maxBackoff.compareTo(initialBackoff) < 0) {
+                throw new IllegalArgumentException("startRetry's max backoff is below its initial backoff");
+            }
+            this.startRetry = new PoolSettings.StartRetry(attempts, initialBackoff, maxBackoff);
+            return this;
+        }
+
+        /**
+         * Keeps one warm spare: a client built by {@code factory}, started and handshaken beside the members and
+         * serving no thread. A member without an address ({@link #member(String, Supplier)}, {@link #spawned}) whose
+         * server process exits takes the spare at once, closing its lost client, and a member whose client gave up
+         * takes it instead of starting a new one; either way the replacement costs no start, and the pool starts the
+         * next spare on its own thread. The member's threads are resumed on the spare when next used, so the spare
+         * must share the members' storage ({@code CODEX_HOME}): build it as the members are built. When no spare is
+         * ready (it is still starting), a member's client restores its server by its own restart policy, or is
+         * replaced with a new client, as without a spare. A spare costs one idle server's memory.
+         *
+         * <pre>{@code
+         * Supplier<CodexClientBuilder> configure = () -> CodexClient.builder().codexHome(home);
+         * CodexPool.builder().spawned(3, configure).warmSpare(() -> configure.get().build()).build();
+         * }</pre>
+         *
+         * @param factory builds the spare's client: once after {@link #build()}, and again each time a member took it
+         * @return this builder
+         */
+        public Builder warmSpare(Supplier<CodexClient> factory) {
+            this.warmSpare = Objects.requireNonNull(factory, "factory");
+            return this;
+        }
+
+        /**
          * Whether the members share one thread storage (default false): one {@code CODEX_HOME}, spawned on one
          * machine or on a volume every server mounts. With it, a thread outlives the permanent loss of its member:
          * a thread whose member is ejected, or dropped by its resolver, or closed, and that has no turn running
@@ -457,7 +518,7 @@ public final class CodexPool implements AutoCloseable {
             boolean ownExecutor = executor == null;
             PoolSettings settings = new PoolSettings(resolver, resolvedFactory, resolveEvery, healthCheckEvery,
                     checkTimeout, ejectAfter, initialBackoff, maxBackoff, drainTimeout, maxTurns, maxQueued,
-                    queueTimeout, sharedStorage, listener, scheduler == null ? new SystemScheduler() : scheduler,
+                    queueTimeout, sharedStorage, startRetry, warmSpare, listener, scheduler == null ? new SystemScheduler() : scheduler,
                     ownExecutor ? PoolSettings.poolThread() : executor, scheduler == null, ownExecutor);
             return new CodexPool(PoolRuntime.start(List.copyOf(specs), settings));
         }

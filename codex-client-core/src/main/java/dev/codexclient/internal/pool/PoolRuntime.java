@@ -56,11 +56,13 @@ public final class PoolRuntime {
     private final PoolSettings settings;
     private final PoolEvents events;
     private final PoolMaintenance maintenance;
+    private final Optional<WarmSpare> spare;
     private volatile boolean draining;
     private volatile boolean closed;
 
-    private PoolRuntime(List<PoolMember> fixed, PoolSettings settings) {
+    private PoolRuntime(List<PoolMember> fixed, PoolSettings settings, Optional<WarmSpare> spare) {
         this.settings = settings;
+        this.spare = spare;
         this.events = new PoolEvents(settings.listener());
         this.members = new PoolMembers(fixed);
         this.maintenance = new PoolMaintenance(members, settings, events);
@@ -75,10 +77,12 @@ public final class PoolRuntime {
      */
     public static PoolRuntime start(List<GivenMember> given, PoolSettings settings) {
         List<PoolMember> built = new ArrayList<>();
+        Optional<WarmSpare> spare = settings.warmSpare();
         try {
             for (GivenMember g : given) {
                 ReadinessProbe probe = g.readiness().map(ReadinessProbe::of).orElse(null);
-                built.add(settings.member(g.name(), g.readiness(), false, g.factory(), probe));
+                built.add(settings.member(g.name(), g.readiness(), false, g.factory(), probe,
+                        g.readiness().isEmpty() ? spare.orElse(null) : null));
             }
         } catch (RuntimeException e) {
             for (PoolMember m : built) {
@@ -92,20 +96,21 @@ public final class PoolRuntime {
             throw e;
         }
         Log.LOG.debug("pool of {} members built", built.size());
-        PoolRuntime pool = new PoolRuntime(built, settings);
+        PoolRuntime pool = new PoolRuntime(built, settings, spare);
         pool.maintenance.start();
+        spare.ifPresent(WarmSpare::refill);
         return pool;
     }
 
     /** Starts a thread on the least loaded healthy member. */
     public PlacedThread startThread(ThreadStartParams params) {
-        return place("thread/start", m -> new PlacedThread(m, events, m.client().startThread(params), params));
+        return place("thread/start", m -> new PlacedThread(m, events, settings.scheduler(), m.client().startThread(params), params));
     }
 
     /** Resumes a stored thread on the least loaded healthy member. */
     public PlacedThread resumeThread(String threadId) {
         return place("thread/resume " + threadId,
-                m -> new PlacedThread(m, events, m.client().resumeThread(threadId), null));
+                m -> new PlacedThread(m, events, settings.scheduler(), m.client().resumeThread(threadId), null));
     }
 
     /**
@@ -224,6 +229,11 @@ public final class PoolRuntime {
         return members.stats();
     }
 
+    /** {@return whether a warm spare is started and waits} */
+    public boolean spareReady() {
+        return spare.map(WarmSpare::isReady).orElse(false);
+    }
+
     /** The client of the member of that name at this moment. */
     public Optional<CodexClient> memberClient(String memberName) {
         return members.client(memberName);
@@ -252,6 +262,7 @@ public final class PoolRuntime {
         }
         closed = true;
         draining = true;
+        spare.ifPresent(WarmSpare::close);
         settings.shutdown();
         members.closeAll(events);
     }
