@@ -71,7 +71,8 @@ public final class CodexPool implements AutoCloseable {
      * request timeout. Choosing the member replaces any member's client that gave up, which waits for the new
      * client's start.
      *
-     * @return the new thread, placed on the member (for good, unless the members share their storage and it is lost)
+     * @return the new thread, placed on the member (for good, unless the members share their storage and it is
+     *         lost)
      * @throws CodexPoolRejectedException when no member is healthy, or the pool is draining or closed
      * @throws CodexException             when the member's client fails to start the thread, as
      *                                    {@link CodexClient#startThread()} does
@@ -85,7 +86,8 @@ public final class CodexPool implements AutoCloseable {
      * the member replaces any member's client that gave up, which waits for the new client's start.
      *
      * @param params the {@code thread/start} params (model, working directory, sandbox, ...)
-     * @return the new thread, placed on the member (for good, unless the members share their storage and it is lost)
+     * @return the new thread, placed on the member (for good, unless the members share their storage and it is
+     *         lost)
      * @throws CodexPoolRejectedException when no member is healthy, or the pool is draining or closed
      * @throws CodexException             when the member's client fails to start the thread, as
      *                                    {@link CodexClient#startThread(ThreadStartParams)} does
@@ -101,7 +103,8 @@ public final class CodexPool implements AutoCloseable {
      * member may be chosen, so the members must share the thread's storage ({@code CODEX_HOME}).
      *
      * @param threadId the id of the stored thread
-     * @return the resumed thread, placed on the member (for good, unless the members share their storage and it is lost)
+     * @return the resumed thread, placed on the member (for good, unless the members share their storage and it is
+     *         lost)
      * @throws CodexPoolRejectedException when no member is healthy, or the pool is draining or closed
      * @throws CodexException             when the member's client fails to resume the thread, e.g. for an id its
      *                                    server does not know, as {@link CodexClient#resumeThread(String)} does
@@ -518,7 +521,8 @@ public final class CodexPool implements AutoCloseable {
             boolean ownExecutor = executor == null;
             PoolSettings settings = new PoolSettings(resolver, resolvedFactory, resolveEvery, healthCheckEvery,
                     checkTimeout, ejectAfter, initialBackoff, maxBackoff, drainTimeout, maxTurns, maxQueued,
-                    queueTimeout, sharedStorage, startRetry, warmSpare, listener, scheduler == null ? new SystemScheduler() : scheduler,
+                    queueTimeout, sharedStorage, startRetry, warmSpare, listener,
+                    scheduler == null ? new SystemScheduler() : scheduler,
                     ownExecutor ? PoolSettings.poolThread() : executor, scheduler == null, ownExecutor);
             return new CodexPool(PoolRuntime.start(List.copyOf(specs), settings));
         }

@@ -104,7 +104,8 @@ public final class PoolRuntime {
 
     /** Starts a thread on the least loaded healthy member. */
     public PlacedThread startThread(ThreadStartParams params) {
-        return place("thread/start", m -> new PlacedThread(m, events, settings.scheduler(), m.client().startThread(params), params));
+        return place("thread/start",
+                m -> new PlacedThread(m, events, settings.scheduler(), m.client().startThread(params), params));
     }
 
     /** Resumes a stored thread on the least loaded healthy member. */
