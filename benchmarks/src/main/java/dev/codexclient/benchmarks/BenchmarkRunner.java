@@ -40,13 +40,21 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * leaves it out: {@code -Dbench.only=8} runs it alone, {@code -Dbench.scaling=true} adds it to a run of every figure;
  * {@code -Dbench.scale=1,10} chooses its numbers of threads, {@code -Dbench.scale.turns} its turns per thread and
  * {@code -Dbench.scale.spawn} how many servers start at once.
+ *
+ * <p>Figures 9 (time to ready, {@link StartupFigure}) and 10 (a restore whatever the history, {@link RestoreFigure})
+ * run the real codex too, for a minute and a few minutes; a full run includes them, a smoke run of every figure does
+ * not (their tests, tagged real-codex, run them at smoke sizes).
  */
 public final class BenchmarkRunner {
     /** The highest figure number. */
-    static final int FIGURES = 8;
+    static final int FIGURES = 10;
 
     /** The figure a run of every figure leaves out unless asked: it needs the real codex and takes minutes. */
     static final int SCALING = 8;
+
+    /** Figures on the real codex that a full run includes: time to ready, and a restore whatever the history. */
+    static final int STARTUP = 9;
+    static final int RESTORE = 10;
 
     /**
      * Sizes of one run.
@@ -56,12 +64,14 @@ public final class BenchmarkRunner {
      * @param unitTestWarmup unmeasured cycles of figure 7 before its {@code unitTestCycles} measured ones
      * @param unitTestColdJvms fresh JVMs of figure 7, each timing its first cycle
      * @param scaling sizes of figure 8, and whether a run of every figure includes it
+     * @param startupWarmup unmeasured rounds of figure 9 before its {@code startupRounds} measured ones
+     * @param restore sizes of figure 10
      */
     public record Config(boolean smoke, int deltaLines, int mixLines, int streamRounds, int roundTrips,
                          int roundTripWarmup, int roundTripRounds, int coldStarts, long floodBytes,
                          int isolationTurns, int isolationRounds, Duration isolationBlock, int unitTestWarmup,
-                         int unitTestCycles, int unitTestColdJvms, ScalingSettings scaling, Path results,
-                         Set<Integer> figures) {
+                         int unitTestCycles, int unitTestColdJvms, ScalingSettings scaling, int startupWarmup,
+                         int startupRounds, RestoreFigure.Settings restore, Path results, Set<Integer> figures) {
 
         public Config {
             figures = Set.copyOf(figures);
@@ -70,31 +80,41 @@ public final class BenchmarkRunner {
         /** The full run documented in BENCHMARKS.md. */
         public static Config full(Path results) {
             return new Config(false, 1_000_000, 200_000, 5, 20_000, 5_000, 5, 5, 100L * 1024 * 1024, 64, 400,
-                    Duration.ofSeconds(1), 3_000, 1_000, 5, ScalingSettings.full(), results, Set.of());
+                    Duration.ofSeconds(1), 3_000, 1_000, 5, ScalingSettings.full(), 3, 15, RestoreFigure.Settings.full(),
+                    results, Set.of());
         }
 
         /** Tiny sizes: seconds, for CI. */
         public static Config smoke(Path results) {
             return new Config(true, 2_000, 500, 1, 200, 50, 2, 1, 1024 * 1024, 4, 5, Duration.ofMillis(50), 5, 10,
-                    1, ScalingSettings.smoke(), results, Set.of());
+                    1, ScalingSettings.smoke(), 0, 2, RestoreFigure.Settings.smoke(), results, Set.of());
         }
 
         /** The same sizes, running only the given figures (all of them when {@code figures} is empty). */
         public Config only(Set<Integer> figures) {
             return new Config(smoke, deltaLines, mixLines, streamRounds, roundTrips, roundTripWarmup,
                     roundTripRounds, coldStarts, floodBytes, isolationTurns, isolationRounds, isolationBlock,
-                    unitTestWarmup, unitTestCycles, unitTestColdJvms, scaling, results, figures);
+                    unitTestWarmup, unitTestCycles, unitTestColdJvms, scaling, startupWarmup, startupRounds, restore,
+                    results, figures);
         }
 
         /** The same sizes with figure 8's replaced. */
         public Config scaling(ScalingSettings scaling) {
             return new Config(smoke, deltaLines, mixLines, streamRounds, roundTrips, roundTripWarmup,
                     roundTripRounds, coldStarts, floodBytes, isolationTurns, isolationRounds, isolationBlock,
-                    unitTestWarmup, unitTestCycles, unitTestColdJvms, scaling, results, figures);
+                    unitTestWarmup, unitTestCycles, unitTestColdJvms, scaling, startupWarmup, startupRounds, restore,
+                    results, figures);
         }
 
         boolean runs(int figure) {
-            return figures.isEmpty() ? figure != SCALING || scaling.inFullRun() : figures.contains(figure);
+            if (!figures.isEmpty()) {
+                return figures.contains(figure);
+            }
+            if (figure == SCALING) {
+                return scaling.inFullRun();
+            }
+            // A smoke run of every figure needs no codex: figures 9 and 10 have smoke tests of their own.
+            return !smoke || figure != STARTUP && figure != RESTORE;
         }
 
         /** A full run of every figure: the runs {@link Spread} compares. */
@@ -198,6 +218,12 @@ public final class BenchmarkRunner {
             }
             if (config.runs(SCALING)) {
                 new ScalingFigure(out, work, config.scaling()).run();
+            }
+            if (config.runs(STARTUP)) {
+                new StartupFigure(out, work, config.startupWarmup(), config.startupRounds()).run();
+            }
+            if (config.runs(RESTORE)) {
+                new RestoreFigure(out, work, config.restore()).run();
             }
         } finally {
             deleteTree(work);

@@ -1,0 +1,298 @@
+package dev.codexclient.benchmarks;
+
+import dev.codexclient.CodexClient;
+import dev.codexclient.CodexThread;
+import dev.codexclient.RestartPolicy;
+import dev.codexclient.Subscription;
+import dev.codexclient.benchmarks.BenchmarkRunner.Row;
+import dev.codexclient.benchmarks.Results.Bound;
+import dev.codexclient.events.CodexEventListener;
+import dev.codexclient.events.ConnectionRestored;
+import dev.codexclient.events.RecoveryCompleted;
+import dev.codexclient.protocol.AskForApproval;
+import dev.codexclient.protocol.SandboxMode;
+import dev.codexclient.protocol.ThreadResumeParams;
+import dev.codexclient.protocol.ThreadStartParams;
+import dev.codexclient.testkit.IsolatedHome;
+import dev.codexclient.testkit.ModelStep;
+import dev.codexclient.testkit.ScriptedModelServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Figure 10, a restore that costs the same whatever the history: on the real codex with the scripted model, a client
+ * under a restart policy holds a few threads of L turns each (one of them with a turn running), and its server is
+ * SIGKILLed again and again. Per kill: the time from the kill until every held thread is resumed
+ * ({@link RecoveryCompleted}), and the part of it after the new server's handshake ({@link ConnectionRestored}), which
+ * is the resumes alone. For L = 1, 100 and 1,000. The history is built first, as fast as the model can answer
+ * (instantly); how long that took is in the table.
+ *
+ * <p>Also, once per L, for what the restore no longer asks for: a {@code thread/resume} of one of the threads with
+ * its turns against one without them, on the restored server.
+ */
+final class RestoreFigure {
+    /** The target: the resumes at every history length within this factor of each other. */
+    static final double TARGET = 1.2;
+    /** The text of the turn kept running at each kill: the model never answers it. */
+    static final String HOLD = "hold on";
+    private static final Duration TIMEOUT = Duration.ofMinutes(2);
+
+    /**
+     * Sizes of figure 10.
+     *
+     * @param lengths the turns each held thread has behind it, one layout each
+     * @param threads threads held, one of which has a turn running at each kill
+     * @param kills   SIGKILLs per layout
+     * @param resumes {@code thread/resume} calls per side for the info row
+     */
+    record Settings(List<Integer> lengths, int threads, int kills, int resumes) {
+        Settings {
+            lengths = List.copyOf(lengths);
+        }
+
+        static Settings full() {
+            return new Settings(List.of(1, 100, 1000), 3, 7, 5);
+        }
+
+        static Settings smoke() {
+            return new Settings(List.of(1, 3), 2, 2, 1);
+        }
+    }
+
+    /** One layout measured. */
+    record Measured(int length, double setupSeconds, double[] totalMs, double[] resumeMs, double fullResumeMs,
+                    double leanResumeMs) {
+    }
+
+    private final Results out;
+    private final Path root;
+    private final Settings settings;
+
+    RestoreFigure(Results out, Path work, Settings settings) {
+        this.out = out;
+        this.root = work.resolve("restore");
+        this.settings = settings;
+    }
+
+    void run() throws Exception {
+        BenchmarkRunner.log("10. restore: threads of " + settings.lengths() + " turns, " + settings.threads()
+                + " held, " + settings.kills() + " SIGKILLs each");
+        Path launcher = ScalingFigure.binary();
+        Path workspace = Files.createDirectories(root.resolve("workspace"));
+        List<Measured> measured = new ArrayList<>();
+        try (ScriptedModelServer model = ScriptedModelServer.start()) {
+            model.whenAlways(r -> r.lastUserText().equals(HOLD), ModelStep.stall(Duration.ofMinutes(30)));
+            model.whenAlways(r -> true, ModelStep.reply("ok"));
+            for (int length : settings.lengths()) {
+                measured.add(layout(launcher, model, workspace, length));
+            }
+        }
+        report(measured);
+    }
+
+    private Measured layout(Path launcher, ScriptedModelServer model, Path workspace, int length) throws Exception {
+        Recovery recovery = new Recovery();
+        try (IsolatedHome home = IsolatedHome.in(root.resolve("home-" + length))) {
+            model.writeCodexHome(home.codexHome());
+            try (CodexClient client = CodexClient.builder()
+                    .codexBinary(launcher)
+                    .workingDirectory(workspace)
+                    .clientInfo("codex-client-benchmarks", "codex-client restore benchmark", "0")
+                    .requestTimeout(TIMEOUT)
+                    .initializeTimeout(TIMEOUT)
+                    .stdio(home::applyEnvironment)
+                    .restartPolicy(RestartPolicy.builder().maxAttempts(3).backoff(Duration.ZERO,
+                            Duration.ofMillis(10)).budget(1000, Duration.ofMinutes(10)).build())
+                    .eventListener(recovery)
+                    .build()) {
+                long setupStarted = System.nanoTime();
+                List<CodexThread> threads = history(client, workspace, length);
+                double setupSeconds = (System.nanoTime() - setupStarted) / 1e9;
+                BenchmarkRunner.log(String.format(Locale.ROOT, "10. restore: %d threads of %d turns built in %.0f s",
+                        threads.size(), length, setupSeconds));
+                List<Subscription> holds = new ArrayList<>();
+                threads.forEach(t -> holds.add(t.onEvent(n -> { })));
+                CodexThread busy = threads.get(0);
+                double[] total = new double[settings.kills()];
+                double[] resume = new double[settings.kills()];
+                for (int k = 0; k < settings.kills(); k++) {
+                    int asked = holdCount(model);
+                    busy.startTurnAsync(HOLD);
+                    awaitModel(model, asked + 1);
+                    recovery.clear();
+                    long killed = System.nanoTime();
+                    client.serverProcessTree().forEach(ProcessHandle::destroyForcibly);
+                    long restored = next(recovery.restored, "the new server's handshake");
+                    long doneAt = next(recovery.completedAt, "the end of the restore");
+                    RecoveryCompleted done = next(recovery.completed, "the end of the restore");
+                    if (done.threadsResumed() != threads.size()) {
+                        throw new IllegalStateException("the restore after kill " + (k + 1) + " resumed "
+                                + done.threadsResumed() + " of " + threads.size() + " threads");
+                    }
+                    total[k] = (doneAt - killed) / 1e6;
+                    resume[k] = (doneAt - restored) / 1e6;
+                }
+                double[] sides = resumes(client, threads.get(threads.size() - 1).id());
+                holds.forEach(Subscription::close);
+                return new Measured(length, setupSeconds, total, resume, sides[0], sides[1]);
+            }
+        }
+    }
+
+    /** {@code threads} threads of {@code length} turns each, the threads built in parallel. */
+    private List<CodexThread> history(CodexClient client, Path workspace, int length) throws Exception {
+        ExecutorService builders = Executors.newFixedThreadPool(settings.threads());
+        try {
+            List<Future<CodexThread>> building = new ArrayList<>();
+            for (int i = 0; i < settings.threads(); i++) {
+                building.add(builders.submit(() -> {
+                    CodexThread t = client.startThread(ThreadStartParams.builder().cwd(workspace.toString())
+                            .approvalPolicy(AskForApproval.Simple.NEVER).sandbox(SandboxMode.DANGER_FULL_ACCESS)
+                            .build());
+                    for (int turn = 0; turn < length; turn++) {
+                        t.startTurn("turn " + turn).await(TIMEOUT);
+                    }
+                    return t;
+                }));
+            }
+            List<CodexThread> threads = new ArrayList<>();
+            for (Future<CodexThread> f : building) {
+                threads.add(f.get());
+            }
+            return threads;
+        } finally {
+            builders.shutdownNow();
+        }
+    }
+
+    /** The median time of a {@code thread/resume} with the thread's turns and of one without, alternated. */
+    private double[] resumes(CodexClient client, String threadId) throws Exception {
+        double[] full = new double[settings.resumes()];
+        double[] lean = new double[settings.resumes()];
+        for (int i = 0; i < settings.resumes(); i++) {
+            long started = System.nanoTime();
+            client.rpc().threadResume(ThreadResumeParams.builder().threadId(threadId).build())
+                    .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            full[i] = (System.nanoTime() - started) / 1e6;
+            started = System.nanoTime();
+            client.rpc().threadResume(ThreadResumeParams.builder().threadId(threadId).excludeTurns(true).build())
+                    .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            lean[i] = (System.nanoTime() - started) / 1e6;
+        }
+        return new double[] {Results.median(full), Results.median(lean)};
+    }
+
+    private static <T> T next(BlockingQueue<T> queue, String what) throws InterruptedException {
+        T value = queue.poll(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        if (value == null) {
+            throw new IllegalStateException("no " + what + " within " + TIMEOUT);
+        }
+        return value;
+    }
+
+    private static int holdCount(ScriptedModelServer model) {
+        return (int) model.requests().stream().filter(r -> r.lastUserText().equals(HOLD)).count();
+    }
+
+    /** Waits, boundedly, until the model was asked {@code count} times to hold on: the turn runs then. */
+    private static void awaitModel(ScriptedModelServer model, int count) throws InterruptedException {
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        while (holdCount(model) < count) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the held turn never reached the model");
+            }
+            Thread.sleep(5);
+        }
+    }
+
+    private void report(List<Measured> measured) {
+        StringBuilder table = new StringBuilder("### 10 Restore: SIGKILL with threads of growing history\n\n")
+                .append(settings.threads()).append(" threads held (one with a turn running), ")
+                .append(settings.kills()).append(" SIGKILLs per history length; resume: handshake done → every held "
+                        + "thread resumed; whole: kill → every held thread resumed. Full thread/resume: one thread, "
+                        + "with its turns / without (excludeTurns), on the restored server.\n\n")
+                .append("| Turns per thread | History built in | Resume p50 | Resume min–max | Whole p50 | "
+                        + "Whole min–max | thread/resume with turns | without |\n|---|---|---|---|---|---|---|---|\n");
+        double lowest = Double.MAX_VALUE;
+        double highest = 0;
+        Measured first = measured.get(0);
+        for (Measured m : measured) {
+            String key = "restore.n" + m.length();
+            double resume = Results.median(m.resumeMs());
+            double whole = Results.median(m.totalMs());
+            lowest = Math.min(lowest, resume);
+            highest = Math.max(highest, resume);
+            out.put(key + ".resumeMs", resume);
+            out.put(key + ".wholeMs", whole);
+            out.put(key + ".setupSeconds", m.setupSeconds());
+            out.put(key + ".fullResumeMs", m.fullResumeMs());
+            out.put(key + ".leanResumeMs", m.leanResumeMs());
+            table.append(String.format(Locale.ROOT, "| %d | %.0f s | %.0f ms | %s | %.0f ms | %s | %.1f ms | %.1f ms |%n",
+                    m.length(), m.setupSeconds(), resume, spread(m.resumeMs()), whole, spread(m.totalMs()),
+                    m.fullResumeMs(), m.leanResumeMs()));
+            if (m != first) {
+                out.add(new Row("10 Restore", m.length() + " turns per thread × " + settings.threads() + " held, "
+                        + "SIGKILL, median of " + settings.kills(),
+                        String.format(Locale.ROOT, "resume %.0f ms (%s); whole %.0f ms (%s)", resume,
+                                spread(m.resumeMs()), whole, spread(m.totalMs())),
+                        String.format(Locale.ROOT, "1 turn per thread: resume %.0f ms; whole %.0f ms",
+                                Results.median(first.resumeMs()), Results.median(first.totalMs())),
+                        Results.x(resume / Results.median(first.resumeMs())) + " resume, "
+                                + Results.x(whole / Results.median(first.totalMs())) + " whole",
+                        "—", "info"));
+            }
+            out.add(new Row("10 Restore", "thread/resume of a thread of " + m.length() + " turns, on the restored "
+                    + "server: with its turns vs without (median of " + settings.resumes() + ")",
+                    String.format(Locale.ROOT, "with %.1f ms", m.fullResumeMs()),
+                    String.format(Locale.ROOT, "without %.1f ms", m.leanResumeMs()),
+                    Results.x(m.fullResumeMs() / m.leanResumeMs()), "—", "info"));
+        }
+        double ratio = highest / lowest;
+        out.put("restore.flat.ratio", ratio);
+        String status = out.target("restore.flat", "resume of held threads after a SIGKILL, slowest / fastest history"
+                + " length", ratio, Bound.AT_MOST, TARGET, "×");
+        out.add(new Row("10 Restore", "resume of held threads after a SIGKILL across " + settings.lengths()
+                + " turns per thread", String.format(Locale.ROOT, "slowest median %.0f ms", highest),
+                String.format(Locale.ROOT, "fastest median %.0f ms", lowest), Results.x(ratio),
+                "≤ " + Results.number(TARGET) + "×", status));
+        out.section(table.toString());
+    }
+
+    private static String spread(double[] values) {
+        return Results.range(values, v -> String.format(Locale.ROOT, "%.0f", v)) + " ms";
+    }
+
+    /** When the restores of the client's connection reach their steps. */
+    private static final class Recovery implements CodexEventListener {
+        final BlockingQueue<Long> restored = new LinkedBlockingQueue<>();
+        final BlockingQueue<RecoveryCompleted> completed = new LinkedBlockingQueue<>();
+        final BlockingQueue<Long> completedAt = new LinkedBlockingQueue<>();
+
+        void clear() {
+            restored.clear();
+            completed.clear();
+            completedAt.clear();
+        }
+
+        @Override
+        public void connectionRestored(ConnectionRestored event) {
+            restored.add(System.nanoTime());
+        }
+
+        @Override
+        public void recoveryCompleted(RecoveryCompleted event) {
+            completedAt.add(System.nanoTime());
+            completed.add(event);
+        }
+    }
+}

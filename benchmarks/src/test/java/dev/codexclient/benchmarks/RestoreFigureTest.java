@@ -1,0 +1,52 @@
+package dev.codexclient.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.Set;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Figure 10 at smoke sizes (threads of 1 and 3 turns, two held, two SIGKILLs each) against the real codex: every
+ * restore resumes every held thread, every history length produces its numbers and the flatness ratio is there.
+ * Never asserts a timing.
+ */
+@Tag("real-codex")
+@Timeout(600)
+class RestoreFigureTest {
+
+    @Test
+    void everyHistoryLengthProducesNumbers(@TempDir Path results) throws Exception {
+        BenchmarkRunner.Report report = new BenchmarkRunner(BenchmarkRunner.Config.smoke(results)
+                .only(Set.of(BenchmarkRunner.RESTORE))).run();
+
+        for (int length : RestoreFigure.Settings.smoke().lengths()) {
+            String key = "restore.n" + length;
+            assertThat(report.numbers().get(key + ".resumeMs")).as(key).isPositive();
+            // The resumes are part of the whole restore, which starts at the kill.
+            assertThat(report.numbers().get(key + ".wholeMs")).as(key)
+                    .isGreaterThan(report.numbers().get(key + ".resumeMs"));
+            assertThat(report.numbers().get(key + ".setupSeconds")).as(key).isPositive();
+            assertThat(report.numbers().get(key + ".fullResumeMs")).as(key).isPositive();
+            assertThat(report.numbers().get(key + ".leanResumeMs")).as(key).isPositive();
+        }
+        assertThat(report.numbers().get("restore.flat.ratio")).isGreaterThanOrEqualTo(1.0);
+        assertThat(report.markdown()).contains("### 10 Restore");
+        assertThat(RunFile.read(report.jsonFile()).targets()).extracting(Results.Target::id)
+                .containsExactly("restore.flat");
+        assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList()).isEmpty();
+    }
+
+    @Test
+    void aFullRunIncludesFiguresNineAndTenAndASmokeRunOfEveryFigureLeavesThemOut(@TempDir Path results) {
+        assertThat(BenchmarkRunner.Config.full(results).runs(BenchmarkRunner.STARTUP)).isTrue();
+        assertThat(BenchmarkRunner.Config.full(results).runs(BenchmarkRunner.RESTORE)).isTrue();
+        assertThat(BenchmarkRunner.Config.smoke(results).runs(BenchmarkRunner.STARTUP)).isFalse();
+        assertThat(BenchmarkRunner.Config.smoke(results).runs(BenchmarkRunner.RESTORE)).isFalse();
+        assertThat(BenchmarkRunner.Config.smoke(results).only(Set.of(10)).runs(BenchmarkRunner.RESTORE)).isTrue();
+        assertThat(BenchmarkRunner.figures("9,10")).containsExactly(9, 10);
+    }
+}
