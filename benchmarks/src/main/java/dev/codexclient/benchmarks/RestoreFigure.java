@@ -15,6 +15,7 @@ import dev.codexclient.protocol.ThreadResumeParams;
 import dev.codexclient.protocol.ThreadStartParams;
 import dev.codexclient.testkit.IsolatedHome;
 import dev.codexclient.testkit.ModelStep;
+import dev.codexclient.testkit.Recording;
 import dev.codexclient.testkit.ScriptedModelServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,6 +29,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Figure 10, a restore that costs the same whatever the history: on the real codex with the scripted model, a client
@@ -77,6 +79,8 @@ final class RestoreFigure {
     private final Results out;
     private final Path root;
     private final Settings settings;
+    /** How many times the model was asked to hold on. */
+    private final AtomicInteger holds = new AtomicInteger();
 
     RestoreFigure(Results out, Path work, Settings settings) {
         this.out = out;
@@ -90,8 +94,15 @@ final class RestoreFigure {
         Path launcher = ScalingFigure.binary();
         Path workspace = Files.createDirectories(root.resolve("workspace"));
         List<Measured> measured = new ArrayList<>();
-        try (ScriptedModelServer model = ScriptedModelServer.start()) {
-            model.whenAlways(r -> r.lastUserText().equals(HOLD), ModelStep.stall(Duration.ofMinutes(30)));
+        // Keeping the requests would keep every conversation so far, once per turn: the square of the history.
+        try (ScriptedModelServer model = ScriptedModelServer.start(Recording.off())) {
+            model.whenAlways(r -> {
+                if (r.lastUserText().equals(HOLD)) {
+                    holds.incrementAndGet();
+                    return true;
+                }
+                return false;
+            }, ModelStep.stall(Duration.ofMinutes(30)));
             model.whenAlways(r -> true, ModelStep.reply("ok"));
             for (int length : settings.lengths()) {
                 measured.add(layout(launcher, model, workspace, length));
@@ -120,15 +131,15 @@ final class RestoreFigure {
                 double setupSeconds = (System.nanoTime() - setupStarted) / 1e9;
                 BenchmarkRunner.log(String.format(Locale.ROOT, "10. restore: %d threads of %d turns built in %.0f s",
                         threads.size(), length, setupSeconds));
-                List<Subscription> holds = new ArrayList<>();
-                threads.forEach(t -> holds.add(t.onEvent(n -> { })));
+                List<Subscription> listening = new ArrayList<>();
+                threads.forEach(t -> listening.add(t.onEvent(n -> { })));
                 CodexThread busy = threads.get(0);
                 double[] total = new double[settings.kills()];
                 double[] resume = new double[settings.kills()];
                 for (int k = 0; k < settings.kills(); k++) {
-                    int asked = holdCount(model);
+                    int asked = holds.get();
                     busy.startTurnAsync(HOLD);
-                    awaitModel(model, asked + 1);
+                    awaitHold(asked + 1);
                     recovery.clear();
                     long killed = System.nanoTime();
                     client.serverProcessTree().forEach(ProcessHandle::destroyForcibly);
@@ -143,7 +154,7 @@ final class RestoreFigure {
                     resume[k] = (doneAt - restored) / 1e6;
                 }
                 double[] sides = resumes(client, threads.get(threads.size() - 1).id());
-                holds.forEach(Subscription::close);
+                listening.forEach(Subscription::close);
                 return new Measured(length, setupSeconds, total, resume, sides[0], sides[1]);
             }
         }
@@ -200,14 +211,10 @@ final class RestoreFigure {
         return value;
     }
 
-    private static int holdCount(ScriptedModelServer model) {
-        return (int) model.requests().stream().filter(r -> r.lastUserText().equals(HOLD)).count();
-    }
-
     /** Waits, boundedly, until the model was asked {@code count} times to hold on: the turn runs then. */
-    private static void awaitModel(ScriptedModelServer model, int count) throws InterruptedException {
+    private void awaitHold(int count) throws InterruptedException {
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
-        while (holdCount(model) < count) {
+        while (holds.get() < count) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("the held turn never reached the model");
             }

@@ -68,22 +68,40 @@ public final class ScriptedModelServer implements AutoCloseable {
     private final LinkedBlockingQueue<ModelRequest> untaken = new LinkedBlockingQueue<>();
     private final CountDownLatch closed = new CountDownLatch(1);
     private final ResponsesStream stream = new ResponsesStream(MODEL);
+    private final Recording recording;
+    private int received;
     private IsolatedHome isolatedHome;
 
     private record Rule(Predicate<ModelRequest> predicate, Deque<ModelStep> steps, boolean repeat) {
     }
 
-    private ScriptedModelServer(HttpServer server, ExecutorService executor) {
+    private ScriptedModelServer(HttpServer server, ExecutorService executor, Recording recording) {
         this.server = server;
         this.executor = executor;
+        this.recording = recording;
     }
 
     /**
-     * Starts a server on an ephemeral port of 127.0.0.1.
+     * Starts a server on an ephemeral port of 127.0.0.1 that keeps every request.
      *
      * @return the running server; close it to stop it
      */
     public static ScriptedModelServer start() {
+        return start(Recording.all());
+    }
+
+    /**
+     * Starts a server on an ephemeral port of 127.0.0.1 that keeps what {@code recording} says of the requests, for
+     * {@link #requests()} and {@link #takeRequest(Duration)}: all of them, the newest {@code n}, or none. Each request
+     * carries the conversation so far, so a long run that keeps them all holds the square of its length: a thread of
+     * a thousand turns makes codex send half a million messages in all. {@link #requestCount()} counts every request
+     * whatever the setting; with {@link Recording#off()} the methods that return requests fail at once.
+     *
+     * @param recording what to keep
+     * @return the running server; close it to stop it
+     */
+    public static ScriptedModelServer start(Recording recording) {
+        Objects.requireNonNull(recording, "recording");
         int serverId = SERVER_IDS.incrementAndGet();
         AtomicInteger threads = new AtomicInteger();
         ThreadFactory factory = runnable -> {
@@ -95,7 +113,7 @@ public final class ScriptedModelServer implements AutoCloseable {
         try {
             HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
             http.setExecutor(executor);
-            ScriptedModelServer model = new ScriptedModelServer(http, executor);
+            ScriptedModelServer model = new ScriptedModelServer(http, executor, recording);
             http.createContext("/", model::handle);
             http.start();
             return model;
@@ -188,20 +206,29 @@ public final class ScriptedModelServer implements AutoCloseable {
      * @throws InterruptedException when the thread is interrupted while waiting
      */
     public Optional<ModelRequest> takeRequest(Duration timeout) throws InterruptedException {
+        kept();
         return Optional.ofNullable(untaken.poll(timeout.toNanos(), TimeUnit.NANOSECONDS));
     }
 
-    /** {@return every request received so far, in arrival order} */
+    /** {@return every request received so far and kept (see {@link #start(Recording)}), in arrival order} */
     public List<ModelRequest> requests() {
+        kept();
         synchronized (lock) {
             return List.copyOf(requests);
         }
     }
 
-    /** {@return the number of requests received so far} */
+    /** {@return the number of requests received so far, kept or not} */
     public int requestCount() {
         synchronized (lock) {
-            return requests.size();
+            return received;
+        }
+    }
+
+    private void kept() {
+        if (recording.isOff()) {
+            throw new IllegalStateException("this scripted model server keeps no requests (" + recording
+                    + "); start it with ScriptedModelServer.start(Recording.all()) or Recording.last(n)");
         }
     }
 
@@ -350,17 +377,27 @@ public final class ScriptedModelServer implements AutoCloseable {
             ModelRequest request;
             Optional<ModelStep> step;
             synchronized (lock) {
-                request = ModelRequest.create(requests.size(), exchange.getRequestMethod(),
+                request = ModelRequest.create(received++, exchange.getRequestMethod(),
                         exchange.getRequestURI().getPath(), exchange.getRequestHeaders(),
                         new String(bytes, StandardCharsets.UTF_8));
-                requests.add(request);
+                if (!recording.isOff()) {
+                    requests.add(request);
+                    if (requests.size() > recording.limit()) {
+                        requests.remove(0);
+                    }
+                }
                 boolean responses = "POST".equals(request.method()) && request.path().endsWith("/responses");
                 step = responses ? nextStep(request) : Optional.empty();
                 if (responses && step.isEmpty()) {
                     unmatched.add(request);
                 }
             }
-            untaken.add(request);
+            if (!recording.isOff()) {
+                untaken.add(request);
+                while (untaken.size() > recording.limit()) {
+                    untaken.poll();
+                }
+            }
             if (!"POST".equals(request.method()) || !request.path().endsWith("/responses")) {
                 sendError(exchange, 404, "ScriptedModelServer serves only POST /v1/responses, not "
                         + request.method() + " " + request.path());
