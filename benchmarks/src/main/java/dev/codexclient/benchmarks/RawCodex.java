@@ -80,6 +80,23 @@ final class RawCodex implements AutoCloseable {
                 && thread.equals(m.path("params").path("threadId").asText()), "the turn's first event");
     }
 
+    /**
+     * After {@link #initialize()}: {@code initialized}, then {@code thread/resume} of {@code threadId}, with
+     * {@code excludeTurns} or without.
+     *
+     * @return the size of the response in bytes, as JSON
+     */
+    long resume(String threadId, boolean excludeTurns) throws IOException, InterruptedException {
+        send("{\"method\":\"initialized\"}");
+        send("{\"id\":2,\"method\":\"thread/resume\",\"params\":{\"threadId\":" + JSON.writeValueAsString(threadId)
+                + (excludeTurns ? ",\"excludeTurns\":true" : "") + "}}");
+        JsonNode response = expect(m -> m.path("id").asInt(-1) == 2 && !m.has("method"), "the thread/resume response");
+        if (!response.has("result")) {
+            throw new IllegalStateException("thread/resume failed: " + response.path("error"));
+        }
+        return JSON.writeValueAsBytes(response).length;
+    }
+
     /** The process, to be measured or ended. */
     ProcessHandle handle() {
         return process.toHandle();

@@ -9,9 +9,9 @@ import dev.codexclient.benchmarks.Results.Bound;
 import dev.codexclient.events.CodexEventListener;
 import dev.codexclient.events.ConnectionRestored;
 import dev.codexclient.events.RecoveryCompleted;
+import dev.codexclient.internal.transport.NpmLauncher;
 import dev.codexclient.protocol.AskForApproval;
 import dev.codexclient.protocol.SandboxMode;
-import dev.codexclient.protocol.ThreadResumeParams;
 import dev.codexclient.protocol.ThreadStartParams;
 import dev.codexclient.testkit.IsolatedHome;
 import dev.codexclient.testkit.ModelStep;
@@ -21,7 +21,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
@@ -39,8 +41,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * is the resumes alone. For L = 1, 100 and 1,000. The history is built first, as fast as the model can answer
  * (instantly); how long that took is in the table.
  *
- * <p>Also, once per L, for what the restore no longer asks for: a {@code thread/resume} of one of the threads with
- * its turns against one without them, on the restored server.
+ * <p>Also, once per L, what one thread costs a restore with its turns and without them: after the client is closed,
+ * a new server (the native codex, spoken to with JSON lines) resumes one of the threads cold, as a restore does,
+ * alternately with its turns and with {@code excludeTurns}. Codex replays the thread's stored history on a new server
+ * either way; the turns are what the answer carries on top.
  */
 final class RestoreFigure {
     /** The target: the resumes at every history length within this factor of each other. */
@@ -73,7 +77,7 @@ final class RestoreFigure {
 
     /** One layout measured. */
     record Measured(int length, double setupSeconds, double[] totalMs, double[] resumeMs, double fullResumeMs,
-                    double leanResumeMs) {
+                    double leanResumeMs, long fullResumeBytes, long leanResumeBytes) {
     }
 
     private final Results out;
@@ -153,9 +157,11 @@ final class RestoreFigure {
                     total[k] = (doneAt - killed) / 1e6;
                     resume[k] = (doneAt - restored) / 1e6;
                 }
-                double[] sides = resumes(client, threads.get(threads.size() - 1).id());
                 listening.forEach(Subscription::close);
-                return new Measured(length, setupSeconds, total, resume, sides[0], sides[1]);
+                client.close();
+                double[] cold = coldResumes(launcher, home, workspace, threads.get(threads.size() - 1).id());
+                return new Measured(length, setupSeconds, total, resume, cold[0], cold[1], (long) cold[2],
+                        (long) cold[3]);
             }
         }
     }
@@ -186,21 +192,32 @@ final class RestoreFigure {
         }
     }
 
-    /** The median time of a {@code thread/resume} with the thread's turns and of one without, alternated. */
-    private double[] resumes(CodexClient client, String threadId) throws Exception {
+    /**
+     * A new server per {@code thread/resume} of {@code threadId}, cold, alternately with its turns and without:
+     * the median time of each, and the size of each answer.
+     */
+    private double[] coldResumes(Path launcher, IsolatedHome home, Path workspace, String threadId) throws Exception {
+        Map<String, String> environment = new HashMap<>(System.getenv());
+        home.applyEnvironment(environment);
+        List<String> command = List.of(launcher.toString(), "app-server");
+        if (NpmLauncher.resolve(launcher, environment) instanceof NpmLauncher.Native nativeCodex) {
+            nativeCodex.applyTo(environment);
+            command = List.of(nativeCodex.binary().toString(), "app-server");
+        }
         double[] full = new double[settings.resumes()];
         double[] lean = new double[settings.resumes()];
+        long[] bytes = new long[2];
         for (int i = 0; i < settings.resumes(); i++) {
-            long started = System.nanoTime();
-            client.rpc().threadResume(ThreadResumeParams.builder().threadId(threadId).build())
-                    .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-            full[i] = (System.nanoTime() - started) / 1e6;
-            started = System.nanoTime();
-            client.rpc().threadResume(ThreadResumeParams.builder().threadId(threadId).excludeTurns(true).build())
-                    .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-            lean[i] = (System.nanoTime() - started) / 1e6;
+            for (int side = 0; side < 2; side++) {
+                try (RawCodex codex = RawCodex.start(command, environment, workspace, TIMEOUT)) {
+                    codex.initialize();
+                    long started = System.nanoTime();
+                    bytes[side] = codex.resume(threadId, side == 1);
+                    (side == 0 ? full : lean)[i] = (System.nanoTime() - started) / 1e6;
+                }
+            }
         }
-        return new double[] {Results.median(full), Results.median(lean)};
+        return new double[] {Results.median(full), Results.median(lean), bytes[0], bytes[1]};
     }
 
     private static <T> T next(BlockingQueue<T> queue, String what) throws InterruptedException {
@@ -226,10 +243,11 @@ final class RestoreFigure {
         StringBuilder table = new StringBuilder("### 10 Restore: SIGKILL with threads of growing history\n\n")
                 .append(settings.threads()).append(" threads held (one with a turn running), ")
                 .append(settings.kills()).append(" SIGKILLs per history length; resume: handshake done → every held "
-                        + "thread resumed; whole: kill → every held thread resumed. Full thread/resume: one thread, "
-                        + "with its turns / without (excludeTurns), on the restored server.\n\n")
+                        + "thread resumed; whole: kill → every held thread resumed. Cold thread/resume: one thread "
+                        + "on a new server, with its turns / without (excludeTurns), median of ")
+                .append(settings.resumes()).append(", and the size of the answer.\n\n")
                 .append("| Turns per thread | History built in | Resume p50 | Resume min–max | Whole p50 | "
-                        + "Whole min–max | thread/resume with turns | without |\n|---|---|---|---|---|---|---|---|\n");
+                        + "Whole min–max | Cold thread/resume with turns | without |\n|---|---|---|---|---|---|---|---|\n");
         double lowest = Double.MAX_VALUE;
         double highest = 0;
         Measured first = measured.get(0);
@@ -244,9 +262,10 @@ final class RestoreFigure {
             out.put(key + ".setupSeconds", m.setupSeconds());
             out.put(key + ".fullResumeMs", m.fullResumeMs());
             out.put(key + ".leanResumeMs", m.leanResumeMs());
-            table.append(String.format(Locale.ROOT, "| %d | %.0f s | %.0f ms | %s | %.0f ms | %s | %.1f ms | %.1f ms |%n",
-                    m.length(), m.setupSeconds(), resume, spread(m.resumeMs()), whole, spread(m.totalMs()),
-                    m.fullResumeMs(), m.leanResumeMs()));
+            table.append(String.format(Locale.ROOT,
+                    "| %d | %.0f s | %.0f ms | %s | %.0f ms | %s | %.0f ms, %s | %.0f ms, %s |%n", m.length(),
+                    m.setupSeconds(), resume, spread(m.resumeMs()), whole, spread(m.totalMs()), m.fullResumeMs(),
+                    kb(m.fullResumeBytes()), m.leanResumeMs(), kb(m.leanResumeBytes())));
             if (m != first) {
                 out.add(new Row("10 Restore", m.length() + " turns per thread × " + settings.threads() + " held, "
                         + "SIGKILL, median of " + settings.kills(),
@@ -258,11 +277,13 @@ final class RestoreFigure {
                                 + Results.x(whole / Results.median(first.totalMs())) + " whole",
                         "—", "info"));
             }
-            out.add(new Row("10 Restore", "thread/resume of a thread of " + m.length() + " turns, on the restored "
-                    + "server: with its turns vs without (median of " + settings.resumes() + ")",
-                    String.format(Locale.ROOT, "with %.1f ms", m.fullResumeMs()),
-                    String.format(Locale.ROOT, "without %.1f ms", m.leanResumeMs()),
-                    Results.x(m.fullResumeMs() / m.leanResumeMs()), "—", "info"));
+            out.add(new Row("10 Restore", "cold thread/resume of a thread of " + m.length() + " turns on a new "
+                    + "server, with its turns (as before) against without (median of " + settings.resumes() + ")",
+                    String.format(Locale.ROOT, "without %.0f ms, %s", m.leanResumeMs(), kb(m.leanResumeBytes())),
+                    String.format(Locale.ROOT, "with %.0f ms, %s", m.fullResumeMs(), kb(m.fullResumeBytes())),
+                    Results.x(m.leanResumeMs() / m.fullResumeMs()), "—", "info"));
+            out.put(key + ".fullResumeBytes", m.fullResumeBytes());
+            out.put(key + ".leanResumeBytes", m.leanResumeBytes());
         }
         double ratio = highest / lowest;
         out.put("restore.flat.ratio", ratio);
@@ -273,6 +294,10 @@ final class RestoreFigure {
                 String.format(Locale.ROOT, "fastest median %.0f ms", lowest), Results.x(ratio),
                 "≤ " + Results.number(TARGET) + "×", status));
         out.section(table.toString());
+    }
+
+    private static String kb(long bytes) {
+        return String.format(Locale.ROOT, "%.1f KB", bytes / 1024.0);
     }
 
     private static String spread(double[] values) {
