@@ -5,7 +5,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * What a successful run produced.
+ * What a successful run produced. {@link #toString()} names the thread and counts, never the text or the output:
+ * they hold what the model wrote, which may quote what it was shown.
  *
  * @param threadId    the thread the run used
  * @param resumed     whether a stored thread was resumed (false: a new one was started)
@@ -36,5 +37,12 @@ public record AgentResult<T>(String threadId, boolean resumed, String text, Opti
         Objects.requireNonNull(usage, "usage");
         Objects.requireNonNull(threadUsage, "threadUsage");
         invocations = List.copyOf(invocations);
+    }
+
+    @Override
+    public String toString() {
+        return "AgentResult[threadId=" + threadId + ", resumed=" + resumed + ", text=" + text.length() + " chars, "
+                + "output=" + (output.isPresent() ? "present" : "none") + ", usage=" + usage + ", threadUsage="
+                + threadUsage + ", invocations=" + invocations.size() + "]";
     }
 }

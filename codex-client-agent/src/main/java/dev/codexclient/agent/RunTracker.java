@@ -22,8 +22,13 @@ import org.slf4j.LoggerFactory;
 final class RunTracker {
     private static final Logger LOG = LoggerFactory.getLogger(RunTracker.class);
 
-    /** Why the run must stop before its turn ends on its own. */
-    record Stop(FailurePhase phase, AgentBudgetExceededException.Limit limit, String message, Throwable cause) {
+    /**
+     * Why the run must stop before its turn ends on its own.
+     *
+     * @param tokenLimit the value of the token limit crossed; -1 when no token limit was crossed
+     */
+    record Stop(FailurePhase phase, AgentBudgetExceededException.Limit limit, long tokenLimit, String message,
+                Throwable cause) {
     }
 
     private final String runId;
@@ -32,6 +37,7 @@ final class RunTracker {
     private final CompletableFuture<Stop> stop = new CompletableFuture<>();
     private final CompletableFuture<Void> sawEnd = new CompletableFuture<>();
     private volatile CodexClient client;
+    private volatile boolean abandoned;
     private TokenUsage baseline;
     private TokenUsage threadTotal;
 
@@ -46,6 +52,15 @@ final class RunTracker {
 
     String runId() {
         return runId;
+    }
+
+    /** The run ended with its turn still running: it did not end within the interrupt wait. */
+    void abandon() {
+        abandoned = true;
+    }
+
+    boolean abandoned() {
+        return abandoned;
     }
 
     CompletableFuture<Stop> stop() {
@@ -90,8 +105,9 @@ final class RunTracker {
             run = total.minus(baseline);
             crossed = budget == null ? Optional.empty() : budget.crossedBy(run);
         }
-        crossed.ifPresent(limit -> stop.complete(new Stop(FailurePhase.BUDGET, limit, "the run used " + run
-                + ", more than its budget of " + budget.limitOf(limit) + " " + describe(limit), null)));
+        crossed.ifPresent(limit -> stop.complete(new Stop(FailurePhase.BUDGET, limit, budget.limitOf(limit),
+                "the run used " + run + ", more than its budget of " + budget.limitOf(limit) + " " + describe(limit),
+                null)));
     }
 
     private static String describe(AgentBudgetExceededException.Limit limit) {
@@ -102,21 +118,28 @@ final class RunTracker {
         };
     }
 
-    /** A completed item: a tool's use is recorded and published. */
+    /**
+     * A completed item: a tool's use is recorded and published, masked by the client: a command line or a tool's
+     * arguments may carry a credential the model was shown.
+     */
     void onItem(ThreadItem item) {
-        Invocations.of(item).ifPresent(invocation -> {
-            synchronized (this) {
-                invocations.add(invocation);
-            }
-            CodexClient c = client;
-            if (c != null) {
-                String name = invocation.kind() == ToolInvocation.Kind.DYNAMIC_TOOL
-                        || invocation.kind() == ToolInvocation.Kind.MCP_TOOL ? invocation.name()
-                        : invocation.kind().name().toLowerCase(java.util.Locale.ROOT);
-                c.publishEvent(new AgentRunEvent.ToolInvoked(runId, invocation.kind(), name, invocation.outcome(),
-                        invocation.duration()));
-            }
-        });
+        CodexClient masking = client;
+        Invocations.of(item).map(i -> masking == null ? i : Invocations.masked(i, masking::mask))
+                .ifPresent(this::record);
+    }
+
+    private void record(ToolInvocation invocation) {
+        synchronized (this) {
+            invocations.add(invocation);
+        }
+        CodexClient c = client;
+        if (c != null) {
+            String name = invocation.kind() == ToolInvocation.Kind.DYNAMIC_TOOL
+                    || invocation.kind() == ToolInvocation.Kind.MCP_TOOL ? invocation.name()
+                    : invocation.kind().name().toLowerCase(java.util.Locale.ROOT);
+            c.publishEvent(new AgentRunEvent.ToolInvoked(runId, invocation.kind(), name, invocation.outcome(),
+                    invocation.duration()));
+        }
     }
 
     /** The run's tokens so far. */
@@ -163,7 +186,9 @@ final class RunTracker {
     private void toolFailed(String name, Throwable e) {
         Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
                 ? e.getCause() : e;
-        LOG.debug("the dynamic tool {} of run {} failed", name, runId, cause);
-        stop.complete(new Stop(FailurePhase.TOOL, null, "the dynamic tool " + name + " failed: " + cause, cause));
+        CodexClient c = client;
+        String what = c == null ? String.valueOf(cause) : c.mask(String.valueOf(cause));
+        LOG.debug("the dynamic tool {} of run {} failed: {}", name, runId, what);
+        stop.complete(new Stop(FailurePhase.TOOL, null, -1, "the dynamic tool " + name + " failed: " + what, cause));
     }
 }

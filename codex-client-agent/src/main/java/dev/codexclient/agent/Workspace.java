@@ -34,7 +34,8 @@ import java.util.function.Consumer;
  * <p><b>Identity.</b> {@link #fingerprint()} hashes the mounts (host path, mount path, globs, budget), the total
  * budget and every copied file (path, size, content) in a fixed order: two workspaces built from the same
  * configuration and the same host content have the same fingerprint, on any machine where the host paths are the
- * same. Agent runs resume a stored thread only in a workspace with the same directory and fingerprint.
+ * same. An agent run with a session key resumes its stored thread in a workspace with the same fingerprint, whatever
+ * the workspace's directory: in this process or another, the same content resumes the same conversation.
  */
 public final class Workspace implements AutoCloseable {
     private final Path directory;

@@ -100,7 +100,8 @@ class AgentRunnerTest {
         CodexErrorInfo cap = new ObjectMapper().readValue(
                 "{\"modelCap\":{\"model\":\"gpt\",\"reset_after_seconds\":90}}", CodexErrorInfo.class);
         TurnError error = new TurnError("details", cap, "capped", null);
-        AgentRunException e = TurnFailures.of(Optional.of(error), "tail", new TokenUsage(1, 0, 1, 0, 2), true, "t");
+        AgentRunException e = TurnFailures.of(Optional.of(error), "tail", new TokenUsage(1, 0, 1, 0, 2), true, "t",
+                s -> s);
         assertThat(e).isInstanceOfSatisfying(AgentBudgetExceededException.class, b -> {
             assertThat(b.limit()).isEqualTo(AgentBudgetExceededException.Limit.MODEL_CAP);
             assertThat(b.resetAfter()).contains(Duration.ofSeconds(90));
