@@ -117,7 +117,7 @@ final class RunClients implements AutoCloseable {
         Lease lease;
         synchronized (this) {
             checkOpen();
-            if (current != null && current.client.isClosed()) {
+            if (current != null && ended(current.client)) {
                 LOG.info("the warm codex has ended; starting another");
                 current.retired = true;
                 if (current.active == 0) {
@@ -136,6 +136,14 @@ final class RunClients implements AutoCloseable {
             replaced.client.close();
         }
         return lease;
+    }
+
+    /**
+     * Whether a client can serve no more runs: closed, or its server process has exited (the client may not have
+     * read the end of its output yet).
+     */
+    private static boolean ended(CodexClient client) {
+        return client.isClosed() || client.serverProcess().map(p -> !p.isAlive()).orElse(false);
     }
 
     private Shared build(boolean experimental) {

@@ -200,4 +200,41 @@ class FakeServerRunTest {
             assertThat(e.getMessage()).contains("login with [REDACTED] refused").doesNotContain(SECRET);
         }
     }
+
+    @Test
+    void aWarmClientWhoseTurnWouldNotStopIsRetiredAndTheNextRunGetsAnother() {
+        java.util.concurrent.atomic.AtomicInteger built = new java.util.concurrent.atomic.AtomicInteger();
+        fake.enqueueTurn(t -> t.tokenUsage(100, 500).neverComplete());
+        fake.enqueueTurn(t -> t.agentMessage("fresh").completed());
+        try (AgentRunner runner = AgentRunner.builder().warmClient(true).interruptWait(Duration.ofSeconds(1))
+                .client(() -> {
+                    built.incrementAndGet();
+                    return CodexClient.builder().transport(fake.connectInMemory())
+                            .requestTimeout(Duration.ofSeconds(10)).interruptGracePeriod(Duration.ofSeconds(30));
+                }).build()) {
+            assertThatThrownBy(() -> runner.run(run().budget(TokenBudget.unlimited().withOutput(200)).build()))
+                    .isInstanceOf(AgentBudgetExceededException.class);
+            assertThat(runner.run(run().build()).text()).isEqualTo("fresh");
+        }
+        assertThat(built).hasValue(2);
+    }
+
+    @Test
+    void aWarmClientServesRunAfterRunAndRunsAfterCloseAreRefused() {
+        java.util.concurrent.atomic.AtomicInteger built = new java.util.concurrent.atomic.AtomicInteger();
+        fake.onTurnStart(t -> t.agentMessage("ok").completed());
+        AgentRunner runner = AgentRunner.builder().warmClient(true).client(() -> {
+            built.incrementAndGet();
+            return CodexClient.builder().transport(fake.connectInMemory()).requestTimeout(Duration.ofSeconds(10));
+        }).build();
+        for (int i = 0; i < 3; i++) {
+            assertThat(runner.run(run().build()).text()).isEqualTo("ok");
+        }
+        assertThat(built).hasValue(1);
+        // Each run let go of its thread, so the warm server does not keep them all.
+        assertThat(fake.requests()).filteredOn(r -> r.method().equals("thread/unsubscribe")).hasSize(3);
+        runner.close();
+        runner.close();
+        assertThatThrownBy(() -> runner.run(run().build())).isInstanceOf(IllegalStateException.class);
+    }
 }
