@@ -142,29 +142,6 @@ public final class DynamicTool {
         return implementation;
     }
 
-    /**
-     * Runs one call of this tool as {@code client} runs the tools declared on its builder: the call's arguments,
-     * bound with the client's {@link CodexClientBuilder#objectMapper user mapper}. For integrations that answer
-     * {@code item/tool/call} themselves ({@link CodexClientBuilder#onServerRequest}), e.g. to give each thread its
-     * own tools: codex declares dynamic tools per thread ({@code dynamicTools} on {@code thread/start}) and names
-     * the thread in each call.
-     *
-     * @param call   the {@code item/tool/call} request
-     * @param client the client whose mapper binds the arguments
-     * @return the implementation's stage; a failed one when it threw
-     */
-    public CompletionStage<ToolResult> call(DynamicToolCallParams call, CodexClient client) {
-        Objects.requireNonNull(call, "call");
-        Objects.requireNonNull(client, "client");
-        JsonNode args = call.arguments() == null ? client.runtime().userMapper().nullNode() : call.arguments();
-        try {
-            CompletionStage<ToolResult> stage = implementation.call(args, call, client.runtime().userMapper());
-            return stage != null ? stage : CompletableFuture.completedFuture(null);
-        } catch (Exception e) {
-            return CompletableFuture.failedFuture(e);
-        }
-    }
-
     @Override
     public String toString() {
         return "DynamicTool[" + name + "]";
