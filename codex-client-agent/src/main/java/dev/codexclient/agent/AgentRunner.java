@@ -16,9 +16,7 @@ import dev.codexclient.protocol.TurnStatus;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -153,14 +151,13 @@ public final class AgentRunner implements AutoCloseable {
         CodexClient codex = lease.client();
         tracker.attach(codex);
         RunFailures failures = new RunFailures(codex, tracker);
-        Map<String, DynamicTool> tools = new LinkedHashMap<>();
-        run.tools().forEach(t -> tools.put(t.name(), tracker.watch(t)));
+        List<DynamicTool> tools = run.tools().stream().map(tracker::watch).toList();
         CodexThread thread = null;
         Optional<FailurePhase> failure = Optional.of(FailurePhase.REQUEST);
         try {
-            ThreadOpener.Opened opened = opener.open(codex, run, tracker, failures);
+            ThreadOpener.Opened opened = opener.open(codex, run, tools, tracker, failures);
             thread = opened.thread();
-            lease.routes().add(thread.id(), new RunRoutes.Route(tools, run.approvals()));
+            lease.routes().add(thread.id(), run.approvals());
             codex.publishEvent(new AgentRunEvent.Started(tracker.runId(), thread.id(), opened.resumed()));
             AgentResult<T> result = turn(codex, tracker, failures, run, opened, deadline);
             failure = Optional.empty();
@@ -360,9 +357,10 @@ public final class AgentRunner implements AutoCloseable {
          * The client of the runs, configured but not built: where codex comes from (the executable, its home, its
          * environment, or another transport), timeouts, client info, login, secrets to mask, and the
          * {@link CodexClientBuilder#eventListener event listener}, which also gets the
-         * {@link AgentRunEvent run events}. The runner adds the handlers that answer each run's tool calls and
-         * approvals (declare a run's tools on its {@link AgentRun}: tools declared on this builder are not
-         * answered) and builds it. By default a client spawning {@code codex} from the PATH.
+         * {@link AgentRunEvent run events}. The runner sets the approval policy (each run's answers its own
+         * thread's requests; a policy set here is replaced) and builds it; each run's tools are its thread's own
+         * ({@link CodexClient#startThread(dev.codexclient.protocol.ThreadStartParams, List)}), and tools declared
+         * here are offered to every run. By default a client spawning {@code codex} from the PATH.
          *
          * @param builders called for a fresh builder each time the runner builds a client: once per run, or once
          *                 per warm client

@@ -11,8 +11,9 @@ import org.slf4j.LoggerFactory;
  * Where a run's client comes from: built for the run and closed after it, or the runner's warm client, kept between
  * runs. One job: the clients' lifetimes.
  *
- * <p>Every client is built from the runner's supplier with {@link RunRoutes}' handlers, so the tools and approval
- * policy of a run are those of its thread, whichever client serves it. What a thread cannot carry is the server's
+ * <p>Every client is built from the runner's supplier with {@link RunRoutes}' approval policy, and each run's tools
+ * are its thread's own, so the tools and approval policy of a run are those of its thread, whichever client serves
+ * it. What a thread cannot carry is the server's
  * own: the executable, its environment (the commands' too), {@code CODEX_HOME}, the login, the transport. All runs of
  * one runner share those, since one supplier configures them.
  *
@@ -153,9 +154,7 @@ final class RunClients implements AutoCloseable {
         if (experimental) {
             builder.experimentalApi(true);
         }
-        CodexClient client = builder.build();
-        routes.attach(client);
-        return new Shared(client, routes);
+        return new Shared(builder.build(), routes);
     }
 
     private void checkOpen() {

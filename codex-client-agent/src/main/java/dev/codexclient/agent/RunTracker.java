@@ -172,23 +172,39 @@ final class RunTracker {
             try {
                 result = implementation.call(args, call, mapper);
             } catch (Exception e) {
-                toolFailed(tool.name(), e);
-                throw e;
+                throw toolFailed(tool.name(), e);
             }
-            return result.whenComplete((r, e) -> {
+            return result.handle((r, e) -> {
                 if (e != null) {
-                    toolFailed(tool.name(), e);
+                    throw new java.util.concurrent.CompletionException(toolFailed(tool.name(), e));
                 }
+                return r;
             });
         });
     }
 
-    private void toolFailed(String name, Throwable e) {
+    /**
+     * Stops the run for a tool's failure, and gives what the client tells the model in its place: the failure's
+     * message, masked (it goes to the model's provider).
+     */
+    private ToolFailure toolFailed(String name, Throwable e) {
         Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
                 ? e.getCause() : e;
         CodexClient c = client;
         String what = c == null ? String.valueOf(cause) : c.mask(String.valueOf(cause));
         LOG.debug("the dynamic tool {} of run {} failed: {}", name, runId, what);
         stop.complete(new Stop(FailurePhase.TOOL, null, -1, "the dynamic tool " + name + " failed: " + what, cause));
+        String message = cause.getMessage() == null || cause.getMessage().isBlank()
+                ? cause.getClass().getSimpleName() : cause.getMessage();
+        return new ToolFailure(c == null ? message : c.mask(message));
+    }
+
+    /** A tool's failure as the model is told it: its message, masked, and nothing else of the original. */
+    private static final class ToolFailure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        ToolFailure(String message) {
+            super(message, null, false, false);
+        }
     }
 }

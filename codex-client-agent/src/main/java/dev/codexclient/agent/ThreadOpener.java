@@ -7,7 +7,6 @@ import dev.codexclient.CodexClient;
 import dev.codexclient.CodexThread;
 import dev.codexclient.DynamicTool;
 import dev.codexclient.errors.CodexException;
-import dev.codexclient.protocol.DynamicToolSpec;
 import dev.codexclient.protocol.ThreadResumeParams;
 import dev.codexclient.protocol.ThreadStartParams;
 import java.nio.charset.StandardCharsets;
@@ -46,11 +45,16 @@ final class ThreadOpener {
     record Opened(CodexThread thread, boolean resumed) {
     }
 
-    Opened open(CodexClient codex, AgentRun<?> run, RunTracker tracker, RunFailures failures) {
+    /**
+     * Opens the run's thread, with {@code tools} (the run's, as the tracker watches them) as the thread's own: codex
+     * declares them on this thread only and keeps them with it, and the client answers their calls on it.
+     */
+    Opened open(CodexClient codex, AgentRun<?> run, List<DynamicTool> tools, RunTracker tracker,
+                RunFailures failures) {
         String cwd = run.workingDirectory().toString();
         String location = run.workspace().isPresent() ? "" : cwd;
         String fingerprint = run.workspace().map(Workspace::fingerprint).orElse("");
-        String tools = toolsHash(run.tools());
+        String toolsHash = toolsHash(run.tools());
         Map<String, JsonNode> config = new LinkedHashMap<>();
         if (!run.mcpServers().isEmpty()) {
             ObjectNode servers = JsonNodeFactory.instance.objectNode();
@@ -59,7 +63,7 @@ final class ThreadOpener {
         }
         Optional<String> key = run.ephemeral() ? Optional.empty() : run.sessionKey();
         Optional<SessionEntry> stored = key.flatMap(sessions::load);
-        if (stored.isPresent() && stored.get().matches(location, fingerprint, tools)) {
+        if (stored.isPresent() && stored.get().matches(location, fingerprint, toolsHash)) {
             try {
                 ThreadResumeParams.Builder p = ThreadResumeParams.builder().threadId(stored.get().threadId())
                         .cwd(cwd).approvalPolicy(run.askForApproval()).sandbox(run.sandbox());
@@ -67,7 +71,7 @@ final class ThreadOpener {
                 if (!config.isEmpty()) {
                     p.config(config);
                 }
-                return new Opened(codex.resumeThread(p.build()), true);
+                return new Opened(codex.resumeThread(p.build(), tools), true);
             } catch (CodexException e) {
                 LOG.info("run {}: resuming thread {} failed ({}); starting a new thread", tracker.runId(),
                         stored.get().threadId(), failures.mask(e.getMessage()));
@@ -79,30 +83,18 @@ final class ThreadOpener {
             if (run.ephemeral()) {
                 p.ephemeral(true);
             }
-            if (!run.tools().isEmpty()) {
-                p.dynamicTools(specs(run.tools()));
-            }
             run.model().model().ifPresent(p::model);
             if (!config.isEmpty()) {
                 p.config(config);
             }
-            CodexThread thread = codex.startThread(p.build());
+            CodexThread thread = codex.startThread(p.build(), tools);
             key.ifPresent(k -> sessions.save(k, new SessionEntry(thread.id(), location, fingerprint,
-                    codex.serverInfo().codexVersion().map(Object::toString).orElse(""), tools)));
+                    codex.serverInfo().codexVersion().map(Object::toString).orElse(""), toolsHash)));
             return new Opened(thread, false);
         } catch (CodexException e) {
             throw failures.failure(FailurePhase.REQUEST, "the thread could not be started: " + e.getMessage(), e,
                     null);
         }
-    }
-
-    /** The run's tools as {@code thread/start} declares them: to this thread only, whatever the client serves. */
-    private static List<DynamicToolSpec> specs(List<DynamicTool> tools) {
-        List<DynamicToolSpec> specs = new ArrayList<>();
-        for (DynamicTool t : tools) {
-            specs.add(new DynamicToolSpec.Function(null, t.description(), t.inputSchema(), t.name()));
-        }
-        return specs;
     }
 
     /** A hash of the tools' names, descriptions and schemas, in name order; empty for none. */
