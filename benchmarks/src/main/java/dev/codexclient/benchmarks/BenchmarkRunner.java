@@ -40,10 +40,12 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * leaves it out: {@code -Dbench.only=8} runs it alone, {@code -Dbench.scaling=true} adds it to a run of every figure;
  * {@code -Dbench.scale=1,10} chooses its numbers of threads, {@code -Dbench.scale.turns} its turns per thread and
  * {@code -Dbench.scale.spawn} how many servers start at once.
+ *
+ * <p>Figure 9 (an agent run's overhead, {@link AgentRunFigure}) runs the real codex too, for about a minute.
  */
 public final class BenchmarkRunner {
     /** The highest figure number. */
-    static final int FIGURES = 8;
+    static final int FIGURES = 9;
 
     /** The figure a run of every figure leaves out unless asked: it needs the real codex and takes minutes. */
     static final int SCALING = 8;
@@ -198,6 +200,9 @@ public final class BenchmarkRunner {
             }
             if (config.runs(SCALING)) {
                 new ScalingFigure(out, work, config.scaling()).run();
+            }
+            if (config.runs(9)) {
+                new AgentRunFigure(out).run(config.smoke() ? 1 : 5, config.smoke() ? 2 : 20);
             }
         } finally {
             deleteTree(work);

@@ -20,12 +20,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The host side of a copy: directories opened for listing and files opened for reading, each relative to the
@@ -35,19 +34,24 @@ import java.util.concurrent.TimeoutException;
  * be the one that was looked at (its file key). Where the platform has no secure directory stream (Windows), the
  * same checks run on real paths.
  *
- * <p>A file is opened on a thread of its own while the copy waits: opening a FIFO blocks until a writer comes, and
- * the JDK cannot open without blocking. When the open does not return, the path is looked at again: a file that is
- * no longer the regular file that was listed fails the copy, and a FIFO's open is released by opening its write end.
- * The wait decides only when to look again, never the outcome.
+ * <p>Opening a FIFO blocks until a writer comes, and the JDK cannot open without blocking: while a file's open has not
+ * returned, a guard looks at its path every few milliseconds, and when a FIFO was swapped in for the file it opens
+ * the FIFO for writing (and reading, so that it never blocks itself), which lets the open return; the copy then fails, as for any file that is not the one listed.
+ * The guard's period decides only when the swap is seen, never the outcome.
  */
 final class HostTree implements AutoCloseable {
-    /** How long an open may take before the path is looked at again. */
+    /** How often the path of a file whose open has not returned is looked at again. */
     private static final long OPEN_POLL_MILLIS = 50;
     private static final Set<OpenOption> READ = Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
-    private static final Set<OpenOption> WRITE = Set.of(StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+    /**
+     * Read and write: on Linux a FIFO opened so never blocks (it is its own writer), and its writer lets a reader's
+     * blocked open return.
+     */
+    private static final Set<OpenOption> READ_WRITE = Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE,
+            LinkOption.NOFOLLOW_LINKS);
 
-    private final ExecutorService opener = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "codex-workspace-open");
+    private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "codex-workspace-open-guard");
         t.setDaemon(true);
         return t;
     });
@@ -171,7 +175,7 @@ final class HostTree implements AutoCloseable {
             return open(entry.path(), entry.attributes(), () -> secure.newByteChannel(entry.name(), READ),
                     () -> secure.getFileAttributeView(entry.name(), BasicFileAttributeView.class,
                             LinkOption.NOFOLLOW_LINKS).readAttributes(),
-                    () -> secure.newByteChannel(entry.name(), WRITE));
+                    () -> secure.newByteChannel(entry.name(), READ_WRITE));
         }
 
         /** This open directory is the one looked at as {@code expected}. */
@@ -205,7 +209,7 @@ final class HostTree implements AutoCloseable {
     SeekableByteChannel openPath(Path path, BasicFileAttributes expected) throws IOException {
         return open(path, expected, () -> Files.newByteChannel(path, READ),
                 () -> Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS),
-                () -> Files.newByteChannel(path, WRITE));
+                () -> Files.newByteChannel(path, READ_WRITE));
     }
 
     private interface IoCall<T> {
@@ -215,61 +219,40 @@ final class HostTree implements AutoCloseable {
     private SeekableByteChannel open(Path path, BasicFileAttributes expected, IoCall<SeekableByteChannel> read,
                                      IoCall<BasicFileAttributes> look, IoCall<SeekableByteChannel> write)
             throws IOException {
-        Future<SeekableByteChannel> open = opener.submit(read::call);
-        SeekableByteChannel channel = await(open, path, expected, look, write);
-        try {
+        // The open runs on this thread, the common case costing nothing more; a guard looks at the path while it
+        // has not returned, and releases an open blocked on a FIFO swapped in by opening the FIFO's write end.
+        AtomicBoolean swapped = new AtomicBoolean();
+        ScheduledFuture<?> guard = watchdog.scheduleWithFixedDelay(() -> {
             BasicFileAttributes now = lookQuietly(look);
             if (now == null || !now.isRegularFile() || !Objects.equals(now.fileKey(), expected.fileKey())) {
-                throw new ChangedException("the file " + path + " was replaced while it was opened");
+                if (swapped.compareAndSet(false, true) && now != null && now.isOther()) {
+                    try (SeekableByteChannel writer = write.call()) {
+                        // A writer is what lets the reader's open return; nothing is written.
+                    } catch (IOException e) {
+                        // Not a FIFO after all: the open is left to end on its own.
+                    }
+                }
             }
+        }, OPEN_POLL_MILLIS, OPEN_POLL_MILLIS, TimeUnit.MILLISECONDS);
+        SeekableByteChannel channel;
+        try {
+            channel = read.call();
         } catch (IOException e) {
-            channel.close();
+            // With NOFOLLOW_LINKS, a link is refused with ELOOP, which the JDK reports as a plain IOException.
+            if (isLink(path)) {
+                throw new ChangedException("the file " + path + " became a symbolic link");
+            }
             throw e;
+        } finally {
+            guard.cancel(false);
+        }
+        BasicFileAttributes now = lookQuietly(look);
+        if (swapped.get() || now == null || !now.isRegularFile()
+                || !Objects.equals(now.fileKey(), expected.fileKey())) {
+            channel.close();
+            throw new ChangedException("the file " + path + " was replaced while it was opened");
         }
         return channel;
-    }
-
-    private static SeekableByteChannel await(Future<SeekableByteChannel> open, Path path,
-                                             BasicFileAttributes expected, IoCall<BasicFileAttributes> look,
-                                             IoCall<SeekableByteChannel> write) throws IOException {
-        while (true) {
-            try {
-                return open.get(OPEN_POLL_MILLIS, TimeUnit.MILLISECONDS);
-            } catch (TimeoutException e) {
-                BasicFileAttributes now = lookQuietly(look);
-                if (now == null || !now.isRegularFile() || !Objects.equals(now.fileKey(), expected.fileKey())) {
-                    release(open, now, write);
-                    throw new ChangedException("the file " + path
-                            + " was replaced by a special file while it was opened");
-                }
-            } catch (ExecutionException e) {
-                Throwable cause = e.getCause();
-                // With NOFOLLOW_LINKS, a link is refused with ELOOP, which the JDK reports as a plain IOException.
-                if (cause instanceof IOException && isLink(path)) {
-                    throw new ChangedException("the file " + path + " became a symbolic link");
-                }
-                throw cause instanceof IOException io ? io : new IOException(cause);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                open.cancel(true);
-                throw new java.io.InterruptedIOException("interrupted while opening " + path);
-            }
-        }
-    }
-
-    /** Ends an open blocked on what was swapped in: a FIFO's by opening its write end; else it is left to end. */
-    private static void release(Future<SeekableByteChannel> open, BasicFileAttributes now,
-                                IoCall<SeekableByteChannel> write) {
-        if (now != null && now.isOther()) {
-            try (SeekableByteChannel writer = write.call()) {
-                open.get(5, TimeUnit.SECONDS).close();
-            } catch (IOException | ExecutionException | TimeoutException e) {
-                // The open stays with a daemon thread; the copy fails either way.
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        open.cancel(true);
     }
 
     private static BasicFileAttributes lookQuietly(IoCall<BasicFileAttributes> look) {
@@ -304,6 +287,6 @@ final class HostTree implements AutoCloseable {
 
     @Override
     public void close() {
-        opener.shutdownNow();
+        watchdog.shutdownNow();
     }
 }
