@@ -13,7 +13,7 @@ import java.util.OptionalLong;
  *
  * <pre>{@code
  * } catch (AgentBudgetExceededException e) {
- *     log.warn("run stopped at {} of {} tokens", e.usage().map(TokenUsage::totalTokens).orElse(0L),
+ *     log.warn("run stopped at {} of {} tokens", e.usage().map(TokenCounts::totalTokens).orElse(0L),
  *             e.tokenLimit().orElse(-1));
  * }
  * }</pre>

@@ -1,5 +1,6 @@
 package dev.codexclient.agent;
 
+import dev.codexclient.events.TokenCounts;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -12,13 +13,14 @@ import java.util.Optional;
  * @param resumed     whether a stored thread was resumed (false: a new one was started)
  * @param text        the final message's text
  * @param output      the final message parsed into the run's output type; empty for a run without one
- * @param usage       the tokens the run spent (every model call of its turn)
+ * @param usage       the tokens the run spent (every model call of its turn), in the shape of the client's turn
+ *                    telemetry ({@code TurnEnded.turnTokens})
  * @param threadUsage the thread's tokens in all, earlier runs on it included
  * @param invocations the tools the model used, in the order they ended
  * @param <T>         the output type
  */
-public record AgentResult<T>(String threadId, boolean resumed, String text, Optional<T> output, TokenUsage usage,
-                             TokenUsage threadUsage, List<ToolInvocation> invocations) {
+public record AgentResult<T>(String threadId, boolean resumed, String text, Optional<T> output,
+                             TokenCounts usage, TokenCounts threadUsage, List<ToolInvocation> invocations) {
     /**
      * Checks every member is present and copies the list.
      *

@@ -36,7 +36,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Opening a FIFO blocks until a writer comes, and the JDK cannot open without blocking: while a file's open has not
  * returned, a guard looks at its path every few milliseconds, and when a FIFO was swapped in for the file it opens
- * the FIFO for writing (and reading, so that it never blocks itself), which lets the open return; the copy then fails, as for any file that is not the one listed.
+ * the FIFO for writing (and reading, so that it never blocks itself), which lets the open return; the copy then
+ * fails, as for any file that is not the one listed.
  * The guard's period decides only when the swap is seen, never the outcome.
  */
 final class HostTree implements AutoCloseable {

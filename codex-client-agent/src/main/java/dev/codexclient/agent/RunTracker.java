@@ -3,6 +3,7 @@ package dev.codexclient.agent;
 import dev.codexclient.CodexClient;
 import dev.codexclient.DynamicTool;
 import dev.codexclient.ToolResult;
+import dev.codexclient.events.TokenCounts;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.ThreadItem;
 import dev.codexclient.protocol.ThreadTokenUsage;
@@ -38,8 +39,8 @@ final class RunTracker {
     private final CompletableFuture<Void> sawEnd = new CompletableFuture<>();
     private volatile CodexClient client;
     private volatile boolean abandoned;
-    private TokenUsage baseline;
-    private TokenUsage threadTotal;
+    private TokenCounts baseline;
+    private TokenCounts threadTotal;
 
     RunTracker(String runId, TokenBudget budget) {
         this.runId = runId;
@@ -94,15 +95,15 @@ final class RunTracker {
         if (usage == null || usage.total() == null) {
             return;
         }
-        TokenUsage total = TokenUsage.of(usage.total());
+        TokenCounts total = Tokens.of(usage.total());
         Optional<AgentBudgetExceededException.Limit> crossed;
-        TokenUsage run;
+        TokenCounts run;
         synchronized (this) {
             if (baseline == null) {
-                baseline = usage.last() == null ? TokenUsage.ZERO : total.minus(TokenUsage.of(usage.last()));
+                baseline = usage.last() == null ? Tokens.ZERO : Tokens.minus(total, Tokens.of(usage.last()));
             }
             threadTotal = total;
-            run = total.minus(baseline);
+            run = Tokens.minus(total, baseline);
             crossed = budget == null ? Optional.empty() : budget.crossedBy(run);
         }
         crossed.ifPresent(limit -> stop.complete(new Stop(FailurePhase.BUDGET, limit, budget.limitOf(limit),
@@ -143,13 +144,13 @@ final class RunTracker {
     }
 
     /** The run's tokens so far. */
-    synchronized TokenUsage usage() {
-        return threadTotal == null ? TokenUsage.ZERO : threadTotal.minus(baseline);
+    synchronized TokenCounts usage() {
+        return threadTotal == null ? Tokens.ZERO : Tokens.minus(threadTotal, baseline);
     }
 
     /** The thread's tokens in all, as last reported. */
-    synchronized TokenUsage threadUsage() {
-        return threadTotal == null ? TokenUsage.ZERO : threadTotal;
+    synchronized TokenCounts threadUsage() {
+        return threadTotal == null ? Tokens.ZERO : threadTotal;
     }
 
     /** Whether codex reported any usage. */

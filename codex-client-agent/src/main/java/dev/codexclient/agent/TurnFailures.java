@@ -1,6 +1,7 @@
 package dev.codexclient.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.codexclient.events.TokenCounts;
 import dev.codexclient.protocol.CodexErrorInfo;
 import dev.codexclient.protocol.TurnError;
 import java.time.Duration;
@@ -16,7 +17,7 @@ final class TurnFailures {
      * The exception of a failed turn; its message and additional details pass through {@code mask}: codex copies
      * what the model's provider answered into both, credentials it echoed included.
      */
-    static AgentRunException of(Optional<TurnError> error, String stderrTail, TokenUsage usage, boolean reported,
+    static AgentRunException of(Optional<TurnError> error, String stderrTail, TokenCounts usage, boolean reported,
                                 String threadId, UnaryOperator<String> mask) {
         Optional<CodexErrorInfo> info = error.map(TurnError::codexErrorInfo);
         String message = mask.apply("the turn failed: " + error.map(TurnError::message).orElse("codex gave no reason")

@@ -2,6 +2,7 @@ package dev.codexclient.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.codexclient.events.TokenCounts;
 import dev.codexclient.protocol.ThreadTokenUsage;
 import dev.codexclient.protocol.TokenUsageBreakdown;
 import org.junit.jupiter.api.Test;
@@ -25,7 +26,7 @@ class RunTrackerTest {
         RunTracker tracker = new RunTracker("run-1", TokenBudget.ofTotal(1_500));
         // The thread had spent 9,000 tokens in earlier runs; this run's first call spent 1,000.
         tracker.onUsage(report(tokens(9_500, 500), tokens(900, 100)));
-        assertThat(tracker.usage()).isEqualTo(new TokenUsage(900, 0, 100, 0, 1_000));
+        assertThat(tracker.usage()).isEqualTo(new TokenCounts(900, 0, 100, 0, 1_000));
         assertThat(tracker.threadUsage().totalTokens()).isEqualTo(10_000);
         assertThat(tracker.stop()).isNotDone();
 
