@@ -2,7 +2,6 @@ package dev.codexclient.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.codexclient.testkit.CodexBinary;
 import dev.codexclient.testkit.ModelRequest;
 import dev.codexclient.testkit.ModelStep;
 import dev.codexclient.testkit.ScriptedModelServer;
@@ -51,7 +50,7 @@ class RealCodexCrossProcessSessionTest {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Path result = tmp.resolve(name + ".result");
         ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                SessionRunMain.class.getName(), CodexBinary.pinned().toString(), repo.toString(),
+                SessionRunMain.class.getName(), TestCodex.binary().toString(), repo.toString(),
                 tmp.resolve("workspaces").toString(), tmp.resolve("sessions").toString(), "review-42", prompt,
                 result.toString())
                 .redirectErrorStream(true).redirectOutput(tmp.resolve(name + ".log").toFile());

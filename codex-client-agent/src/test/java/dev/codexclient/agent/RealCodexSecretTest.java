@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.codexclient.CodexClient;
 import dev.codexclient.events.CodexEventListener;
 import dev.codexclient.events.ExtensionEvent;
-import dev.codexclient.testkit.CodexBinary;
 import dev.codexclient.testkit.ModelStep;
 import dev.codexclient.testkit.ScriptedModelServer;
 import java.io.IOException;
@@ -62,7 +61,7 @@ class RealCodexSecretTest {
         model.enqueue(ModelStep.failEchoingAuthorization(400));
         List<ExtensionEvent> events = new CopyOnWriteArrayList<>();
         AgentRunner runner = AgentRunner.builder()
-                .client(() -> CodexClient.builder().codexBinary(CodexBinary.pinned()).workingDirectory(tmp)
+                .client(() -> CodexClient.builder().codexBinary(TestCodex.binary()).workingDirectory(tmp)
                         .stdio(model::applyEnvironment).secret(key).requestTimeout(Duration.ofSeconds(30))
                         .eventListener(new CodexEventListener() {
                             @Override

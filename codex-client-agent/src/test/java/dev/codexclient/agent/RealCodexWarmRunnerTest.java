@@ -7,7 +7,6 @@ import dev.codexclient.ApprovalPolicy;
 import dev.codexclient.CodexClient;
 import dev.codexclient.DynamicTool;
 import dev.codexclient.ToolResult;
-import dev.codexclient.testkit.CodexBinary;
 import dev.codexclient.testkit.ModelRequest;
 import dev.codexclient.testkit.ModelStep;
 import dev.codexclient.testkit.ScriptedModelServer;
@@ -55,7 +54,7 @@ class RealCodexWarmRunnerTest {
     }
 
     private AgentRunner warmRunner() {
-        Path codex = CodexBinary.pinned();
+        Path codex = TestCodex.binary();
         return AgentRunner.builder().warmClient(true)
                 .client(() -> {
                     clientsBuilt.incrementAndGet();
