@@ -65,8 +65,11 @@ final class ThreadOpener {
         Optional<SessionEntry> stored = key.flatMap(sessions::load);
         if (stored.isPresent() && stored.get().matches(location, fingerprint, toolsHash)) {
             try {
+                // The run needs the thread, not its history: codex leaves the turns out where it can (the client
+                // sends excludeTurns only to a server that takes it), so a resume costs the same after any number
+                // of runs.
                 ThreadResumeParams.Builder p = ThreadResumeParams.builder().threadId(stored.get().threadId())
-                        .cwd(cwd).approvalPolicy(run.askForApproval()).sandbox(run.sandbox());
+                        .cwd(cwd).approvalPolicy(run.askForApproval()).sandbox(run.sandbox()).excludeTurns(true);
                 run.model().model().ifPresent(p::model);
                 if (!config.isEmpty()) {
                     p.config(config);
