@@ -1,7 +1,7 @@
 package dev.codexclient.pool;
 
 import dev.codexclient.CodexClient;
-import dev.codexclient.events.CodexEventListener;
+import dev.codexclient.telemetry.CodexTelemetryListener;
 import dev.codexclient.internal.pool.MemberHealth;
 import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.transport.ReadinessProbe;
@@ -19,7 +19,7 @@ import java.util.function.Supplier;
 record PoolSettings(MemberResolver resolver, Function<PoolEndpoint, CodexClient> resolvedFactory,
                     Duration resolveEvery, Duration healthCheckEvery, Duration checkTimeout, int ejectAfter,
                     Duration initialBackoff, Duration maxBackoff, Duration drainTimeout, int maxTurns,
-                    int maxQueued, CodexEventListener listener, Scheduler scheduler, Executor executor,
+                    int maxQueued, CodexTelemetryListener listener, Scheduler scheduler, Executor executor,
                     boolean ownScheduler, boolean ownExecutor) {
 
     private static final AtomicInteger POOLS = new AtomicInteger();

@@ -9,9 +9,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.codexclient.CodexClient;
 import dev.codexclient.CodexTurn;
 import dev.codexclient.errors.CodexPoolRejectedException;
-import dev.codexclient.events.CodexEventListener;
-import dev.codexclient.events.PoolMemberAdded;
-import dev.codexclient.events.PoolMemberRemoved;
+import dev.codexclient.telemetry.CodexTelemetryListener;
+import dev.codexclient.telemetry.PoolMemberAdded;
+import dev.codexclient.telemetry.PoolMemberRemoved;
 import dev.codexclient.internal.time.ManualScheduler;
 import dev.codexclient.pool.CodexPool;
 import dev.codexclient.pool.MemberResolver;
@@ -82,7 +82,7 @@ class PoolResolverTest {
     }
 
     private CodexPool pool() {
-        CodexEventListener listener = new CodexEventListener() {
+        CodexTelemetryListener listener = new CodexTelemetryListener() {
             @Override
             public void poolMemberAdded(PoolMemberAdded event) {
                 events.add("added " + event.member() + " " + event.address().orElseThrow());
@@ -95,7 +95,7 @@ class PoolResolverTest {
             }
         };
         return PoolProbe.useScheduler(CodexPool.builder(), clock).resolver(resolver(), this::client)
-                .resolveEvery(EVERY).healthCheckEvery(Duration.ZERO, Duration.ofSeconds(5)).eventListener(listener)
+                .resolveEvery(EVERY).healthCheckEvery(Duration.ZERO, Duration.ofSeconds(5)).telemetryListener(listener)
                 .build();
     }
 
@@ -132,7 +132,7 @@ class PoolResolverTest {
             assertThat(clients.get("a").get(0).isClosed()).isFalse();
 
             // Its turn ends: it closes and leaves the pool.
-            running.interrupt();
+            running.interruptAsync();
             assertThat(running.await(WAIT).status()).isEqualTo(TurnStatus.INTERRUPTED);
             awaitCondition("the drained member leaves", () -> names(pool).equals(List.of("b:READY", "c:READY")));
             assertThat(clients.get("a").get(0).isClosed()).isTrue();
@@ -157,7 +157,7 @@ class PoolResolverTest {
             clock.advance(EVERY);
             assertThat(names(pool)).containsExactly("a:READY");
             assertThat(clients.get("a")).hasSize(1);
-            running.interrupt();
+            running.interruptAsync();
             running.await(WAIT);
             fake("a").onTurnStart(t -> t.agentMessage("back").completed());
             assertThat(thread.startTurn("again").await(WAIT).finalText()).isEqualTo("back");

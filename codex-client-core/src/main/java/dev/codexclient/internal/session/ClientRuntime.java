@@ -11,11 +11,11 @@ import dev.codexclient.Subscription;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexRpcException;
 import dev.codexclient.errors.CodexTransportException;
-import dev.codexclient.events.CodexEventListener;
-import dev.codexclient.events.ConnectionClosed;
-import dev.codexclient.events.ConnectionOpened;
+import dev.codexclient.telemetry.CodexTelemetryListener;
+import dev.codexclient.telemetry.ConnectionClosed;
+import dev.codexclient.telemetry.ConnectionOpened;
 import dev.codexclient.internal.Redactor;
-import dev.codexclient.internal.events.EventEmitter;
+import dev.codexclient.internal.telemetry.TelemetryEmitter;
 import dev.codexclient.internal.requests.ServerRequestRouter;
 import dev.codexclient.internal.requests.ServerRequestTelemetry;
 import dev.codexclient.internal.rpc.IncomingNotification;
@@ -75,9 +75,9 @@ public final class ClientRuntime {
     private final Scheduler scheduler;
     private final Redactor redactor;
     /** Where the client's telemetry goes; disabled (and free) without a listener. */
-    private final EventEmitter events;
+    private final TelemetryEmitter telemetry;
     private final Listeners<ServerNotification> listeners = new Listeners<>("notification");
-    private final ServerRequestRouter router;
+    private final ServerRequestRouter serverRequests;
     private final HeldThreads held;
     private final ConnectionSupervisor supervisor;
     private final Calls calls;
@@ -100,33 +100,33 @@ public final class ClientRuntime {
      */
     public ClientRuntime(ClientSettings settings, Transport first, ExecutorService callbacks, boolean ownsCallbacks) {
         this.settings = settings;
-        this.userMapper = settings.userMapper() != null ? settings.userMapper()
-                : new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+        this.userMapper = settings.userMapper().orElseGet(() -> new ObjectMapper()
+                .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false));
         settings.listeners().forEach(listeners::add);
         this.scheduler = settings.scheduler().orElseGet(SystemScheduler::new);
         this.redactor = settings.redactor();
-        // Delivered like a listener's callback, so a close() from inside the event listener does not wait for itself.
-        this.events = settings.eventListener() == CodexEventListener.NONE ? EventEmitter.none()
-                : new EventEmitter(settings.eventListener(), this::runCallback);
+        // Delivered like a listener's callback, so a close() from inside the telemetry listener does not wait for itself.
+        this.telemetry = settings.telemetryListener() == CodexTelemetryListener.NONE ? TelemetryEmitter.none()
+                : new TelemetryEmitter(settings.telemetryListener(), this::runCallback);
         RetryPolicy retry = settings.retryPolicy();
         RpcSettings rpcSettings = new RpcSettings(settings.requestTimeout(), retry.maxAttempts(),
                 retry.initialBackoff(), retry.maxBackoff(), retry.maxTotal());
-        this.handshake = new Handshake(mapper, settings.handshake(), settings.initializeTimeout(), scheduler);
-        // Before the connections: each one reports how the router answered the server's requests.
+        this.handshake = new Handshake(mapper, settings.introduction(), settings.initializeTimeout(), scheduler);
+        // Before the connections: each one reports how ServerRequestRouter answered the server's requests.
         // Synchronous approval policies block while they decide: they run where server-request handlers run.
-        this.router = new ServerRequestRouter(mapper, userMapper, settings.handlers(), this::runHandler);
+        this.serverRequests = new ServerRequestRouter(mapper, userMapper, settings.handlers(), this::runHandler);
         this.held = new HeldThreads(this, settings.replayBytes());
         // With a restart policy the executor outlives each connection: the client shuts it down itself.
         boolean connectionOwnsCallbacks = ownsCallbacks && settings.restartPolicy().isEmpty();
         JsonWireCodec codec = new JsonWireCodec(mapper);
-        ServerRequestTelemetry requestTelemetry = events.enabled() ? new ServerRequestTelemetry(events, scheduler)
+        ServerRequestTelemetry requestTelemetry = telemetry.enabled() ? new ServerRequestTelemetry(telemetry, scheduler)
                 : null;
         this.supervisor = new ConnectionSupervisor(first, settings.restartPolicy().orElse(null),
                 settings.transports(), (t, handler) -> new RpcConnection(t, codec, rpcSettings, callbacks,
-                connectionOwnsCallbacks, scheduler, redactor::redact, handler, events, requestTelemetry),
-                Session::new, scheduler, settings.requestTimeout(), held, events, new Edges(), callbacks,
+                connectionOwnsCallbacks, scheduler, redactor::redact, handler, telemetry, requestTelemetry),
+                Session::new, scheduler, settings.requestTimeout(), held, telemetry, new Edges(), callbacks,
                 ownsCallbacks);
-        this.calls = new Calls(supervisor, settings.handshake().experimentalApi(), settings.requestTimeout());
+        this.calls = new Calls(supervisor, settings.introduction().experimentalApi(), settings.requestTimeout());
         this.waits = new Waits(supervisor, scheduler, settings.requestTimeout());
     }
 
@@ -159,7 +159,7 @@ public final class ClientRuntime {
         }
 
         @Override
-        public void restored(ServerInfo info) {
+        public void replaced(ServerInfo info) {
             serverInfo = info;
         }
 
@@ -169,25 +169,25 @@ public final class ClientRuntime {
         }
     }
 
-    /** The client is ready: tells the event listener, which learns of the connection's end from now on. */
+    /** The client is ready: tells the telemetry listener, which learns of the connection's end from now on. */
     private void opened(Duration handshake) {
-        if (!events.enabled()) {
+        if (!telemetry.enabled()) {
             return;
         }
         ConnectionOpened event = new ConnectionOpened(TransportKind.of(supervisor.transport()), serverInfo, handshake);
         openedAtNanos = scheduler.nanoTime();
         opened = true;
-        events.emit(l -> l.connectionOpened(event));
+        telemetry.emit(l -> l.connectionOpened(event));
     }
 
-    /** The connection ended: tells the event listener, when it was told of the opening. */
+    /** The connection ended: tells the telemetry listener, when it was told of the opening. */
     private void closedEvent(CodexTransportException cause) {
-        if (!events.enabled() || !opened) {
+        if (!telemetry.enabled() || !opened) {
             return;
         }
         ConnectionClosed event = new ConnectionClosed(closed.get() ? Optional.empty() : Optional.of(cause),
                 Duration.ofNanos(Math.max(0, scheduler.nanoTime() - openedAtNanos)));
-        events.emit(l -> l.connectionClosed(event));
+        telemetry.emit(l -> l.connectionClosed(event));
     }
 
     // ------------------------------------------------------------------------------------------------ what arrives
@@ -212,7 +212,7 @@ public final class ClientRuntime {
 
         @Override
         public CompletionStage<?> onRequest(IncomingRequest request) {
-            return link.carry(request, router::route);
+            return link.carry(request, serverRequests::route);
         }
 
         @Override
@@ -313,14 +313,14 @@ public final class ClientRuntime {
      * @return the server's answer
      */
     public CompletableFuture<TurnStartResponse> turnStart(ThreadLink link, TurnStartParams params) {
-        if (!supervisor.recovers()) {
+        if (!supervisor.restarts()) {
             return calls.turnStart(params);
         }
         return supervisor.ensureLoaded(link).thenCompose(v -> calls.turnStart(params));
     }
 
     /**
-     * Sends {@code thread/resume} for the user, waiting out an outage.
+     * Sends {@code thread/resume} for the user, waiting out a restart.
      *
      * @param params the params
      * @return the server's answer
@@ -453,8 +453,8 @@ public final class ClientRuntime {
     }
 
     /** {@return where the client's telemetry goes} */
-    public EventEmitter events() {
-        return events;
+    public TelemetryEmitter telemetry() {
+        return telemetry;
     }
 
     /** {@return the threads the client holds} */
