@@ -5,9 +5,9 @@ import dev.codexclient.CodexThread;
 import dev.codexclient.CodexTurn;
 import dev.codexclient.Inputs;
 import dev.codexclient.errors.CodexException;
-import dev.codexclient.internal.rpc.RpcConnection;
+import dev.codexclient.internal.pool.PlacedThread;
+import dev.codexclient.internal.pool.PoolRuntime;
 import dev.codexclient.internal.session.Waits;
-import dev.codexclient.protocol.ThreadStartParams;
 import dev.codexclient.protocol.TurnStartParams;
 import java.util.List;
 import java.util.Objects;
@@ -30,28 +30,12 @@ import java.util.concurrent.ExecutionException;
  * reason.
  */
 public final class PooledThread {
-    private final CodexPool pool;
-    private final PoolMember member;
-    /** What the user started it with; null for a resumed thread, which is never re-created. */
-    private final ThreadStartParams startParams;
-    private volatile String id;
-    private volatile CodexThread thread;
-    private volatile long placedOn;
-    private volatile boolean hadTurn;
-    /** The ids it had before it was started again: turn params naming one are aimed at the current id. */
-    private final java.util.Set<String> formerIds = java.util.concurrent.ConcurrentHashMap.newKeySet();
-    // Guarded by this: one re-creation however many turns find the thread lost.
-    private CompletableFuture<CodexThread> recreating;
+    private final PoolRuntime pool;
+    private final PlacedThread placed;
 
-    PooledThread(CodexPool pool, PoolMember member, CodexThread thread, ThreadStartParams startParams) {
+    PooledThread(PoolRuntime pool, PlacedThread placed) {
         this.pool = pool;
-        this.member = member;
-        this.thread = thread;
-        this.id = thread.id();
-        this.startParams = startParams;
-        this.hadTurn = startParams == null;
-        this.placedOn = member.generation();
-        member.placed(id);
+        this.placed = placed;
     }
 
     /**
@@ -59,12 +43,12 @@ public final class PooledThread {
      * server, except when a thread with no turn yet had to be started again there (see the class description).
      */
     public String id() {
-        return id;
+        return placed.id();
     }
 
     /** {@return the name of the member the thread is placed on; a thread stays on its member} */
     public String memberName() {
-        return member.name();
+        return placed.memberName();
     }
 
     /**
@@ -76,17 +60,7 @@ public final class PooledThread {
      * @throws CodexException when the thread cannot be resumed on the new client, with the server's reason
      */
     public CodexThread thread() {
-        if (placedOn == member.generation()) {
-            return thread;
-        }
-        try {
-            return handle().get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new CodexException("interrupted while resuming thread " + id + " on its member's new client", e);
-        } catch (ExecutionException e) {
-            throw Waits.rethrow(e.getCause());
-        }
+        return placed.thread();
     }
 
     /**
@@ -94,7 +68,7 @@ public final class PooledThread {
      * to close it. After the member's client was replaced, this is the new one.
      */
     public CodexClient client() {
-        return member.client();
+        return placed.client();
     }
 
     /**
@@ -127,7 +101,7 @@ public final class PooledThread {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             started.cancel(true);
-            throw new CodexException("interrupted while waiting for a turn of thread " + id + " to start", e);
+            throw new CodexException("interrupted while waiting for a turn of thread " + id() + " to start", e);
         } catch (ExecutionException e) {
             throw Waits.rethrow(e.getCause());
         }
@@ -156,94 +130,15 @@ public final class PooledThread {
      */
     public CompletableFuture<CodexTurn> startTurnAsync(TurnStartParams params) {
         Objects.requireNonNull(params, "params");
-        return pool.startTurn(this, params);
+        return pool.startTurn(placed, params);
     }
 
     private TurnStartParams params(String text) {
-        return TurnStartParams.builder().threadId(id).input(List.of(Inputs.text(text))).build();
-    }
-
-    /**
-     * Starts the turn on the thread's current handle; when the server lost a thread that had no turn, starts the
-     * thread again with its params and the turn on the new one.
-     */
-    CompletableFuture<CodexTurn> launch(TurnStartParams params) {
-        String asked = params.threadId();
-        return handle().thenCompose(t -> t.startTurnAsync(retarget(params, asked, t)))
-                .exceptionallyCompose(e -> {
-                    Throwable cause = RpcConnection.unwrap(e);
-                    if (!lost(cause) || hadTurn || startParams == null) {
-                        return CompletableFuture.failedFuture(cause);
-                    }
-                    return recreate().thenCompose(t -> t.startTurnAsync(retarget(params, asked, t)));
-                })
-                .whenComplete((turn, e) -> {
-                    if (e == null) {
-                        hadTurn = true;
-                    }
-                });
-    }
-
-    /** The params of a turn of this thread, aimed at the thread's current id when they name a former one. */
-    private TurnStartParams retarget(TurnStartParams params, String asked, CodexThread now) {
-        return asked.equals(now.id()) || !formerIds.contains(asked) ? params
-                : params.toBuilder().threadId(now.id()).build();
-    }
-
-    /** codex's answer to resuming a thread it never stored: "no rollout found for thread id …". */
-    private static boolean lost(Throwable failure) {
-        String message = failure.getMessage();
-        return failure instanceof CodexException && message != null
-                && message.toLowerCase(java.util.Locale.ROOT).contains("no rollout found");
-    }
-
-    private synchronized CompletableFuture<CodexThread> recreate() {
-        if (recreating != null && !recreating.isCompletedExceptionally()) {
-            return recreating;
-        }
-        String old = id;
-        long now = member.generation();
-        recreating = member.client().startThreadAsync(startParams).thenApply(t -> {
-            formerIds.add(old);
-            thread = t;
-            id = t.id();
-            placedOn = now;
-            pool.recreated(member, old, t.id());
-            return t;
-        });
-        return recreating;
+        return TurnStartParams.builder().threadId(id()).input(List.of(Inputs.text(text))).build();
     }
 
     /** {@return whether the member's client of the moment holds this handle} For tests. */
     boolean current() {
-        return placedOn == member.generation();
-    }
-
-    PoolMember member() {
-        return member;
-    }
-
-    /** The handle on the member's current client, resuming the thread there after a replacement. */
-    CompletableFuture<CodexThread> handle() {
-        long now = member.generation();
-        if (placedOn == now) {
-            return CompletableFuture.completedFuture(thread);
-        }
-        if (!hadTurn && startParams != null) {
-            return member.client().resumeThreadAsync(id).handle((t, e) -> {
-                if (e == null) {
-                    thread = t;
-                    placedOn = now;
-                    return CompletableFuture.completedFuture(t);
-                }
-                Throwable cause = RpcConnection.unwrap(e);
-                return lost(cause) ? recreate() : CompletableFuture.<CodexThread>failedFuture(cause);
-            }).thenCompose(f -> f);
-        }
-        return member.client().resumeThreadAsync(id).thenApply(t -> {
-            thread = t;
-            placedOn = now;
-            return t;
-        });
+        return placed.current();
     }
 }

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * An integration's events reach the client's one listener through {@link CodexClient#publishEvent}, in order with
+ * An integration's telemetry reaches the client's one listener through {@link dev.codexclient.IntegrationTelemetry#publish}, in order with
  * the client's own events, through a composite listener too, and a client without a listener takes them quietly.
  */
 @Timeout(30)

@@ -1,9 +1,11 @@
-package dev.codexclient.pool;
+package dev.codexclient.internal.pool;
 
 import dev.codexclient.telemetry.PoolMemberAdded;
 import dev.codexclient.telemetry.PoolMemberEjected;
 import dev.codexclient.telemetry.PoolMemberReadmitted;
 import dev.codexclient.telemetry.PoolMemberRemoved;
+import dev.codexclient.pool.MemberStats;
+import dev.codexclient.pool.PoolEndpoint;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,7 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What a {@link CodexPool} does on its own, on its timers: follows its resolver's answer (members added, drained,
+ * What a pool does on its own, on its timers: follows its resolver's answer (members added, drained,
  * closed) and checks its members' health (ejection, re-admission), reporting each change to the pool's listener.
  * The jobs run on the pool's thread, one at a time; each timer's next run is timed from the end of the previous one.
  */
@@ -142,7 +144,7 @@ final class PoolMaintenance {
     /** Drains a member its resolver no longer names, then closes it (at the latest after the drain timeout). */
     private void retire(PoolMember m) {
         m.drain();
-        CodexPool.MemberStats s = m.stats();
+        MemberStats s = m.stats();
         Log.LOG.info("pool member {} is no longer named: it drains ({} turns)", m.name(),
                 s.runningTurns() + s.queuedTurns());
         events.emit(l -> l.poolMemberRemoved(new PoolMemberRemoved(m.name(), s.threads(),

@@ -1,8 +1,9 @@
-package dev.codexclient.pool;
+package dev.codexclient.internal.pool;
 
 import dev.codexclient.CodexClient;
 import dev.codexclient.errors.CodexPoolRejectedException;
 import dev.codexclient.telemetry.PoolMemberRemoved;
+import dev.codexclient.pool.MemberStats;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
@@ -74,8 +75,8 @@ final class PoolMembers implements Iterable<PoolMember> {
     }
 
     /** The counts of each member, one member after another. */
-    List<CodexPool.MemberStats> stats() {
-        List<CodexPool.MemberStats> out = new ArrayList<>();
+    List<MemberStats> stats() {
+        List<MemberStats> out = new ArrayList<>();
         for (PoolMember m : members) {
             out.add(m.stats());
         }
@@ -106,7 +107,7 @@ final class PoolMembers implements Iterable<PoolMember> {
         RuntimeException first = null;
         for (PoolMember m : members) {
             if (!m.draining()) {
-                CodexPool.MemberStats st = m.stats();
+                MemberStats st = m.stats();
                 events.emit(l -> l.poolMemberRemoved(new PoolMemberRemoved(m.name(), st.threads(),
                         st.runningTurns() + st.queuedTurns())));
             }

@@ -1,11 +1,12 @@
-package dev.codexclient.pool;
+package dev.codexclient.internal.pool;
 
 import dev.codexclient.CodexClient;
 import dev.codexclient.CodexTurn;
 import dev.codexclient.errors.CodexPoolRejectedException;
 import dev.codexclient.errors.CodexRpcException;
-import dev.codexclient.internal.pool.MemberHealth;
 import dev.codexclient.internal.rpc.RpcConnection;
+import dev.codexclient.pool.MemberState;
+import dev.codexclient.pool.MemberStats;
 import dev.codexclient.protocol.ThreadLoadedListParams;
 import dev.codexclient.transport.ReadinessProbe;
 import java.net.URI;
@@ -26,11 +27,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One app-server of a {@link CodexPool}: its client (replaced when it gave up), its cap of running turns with the
+ * One app-server of a pool: its client (replaced when it gave up), its cap of running turns with the
  * bounded queue in front of it, its health, whether it drains, and its counts.
  *
  * <p>Threading: the cap, the queue and the drain are guarded by this object; turns are started outside the lock.
- * The health is guarded by {@link #healthLock}, so the pool's timer and {@link CodexPool#checkHealth()} check one
+ * The health is guarded by {@link #healthLock}, so the pool's timer and a check asked for by the user check one
  * member one at a time.
  */
 final class PoolMember {
@@ -320,13 +321,13 @@ final class PoolMember {
         return f;
     }
 
-    synchronized CodexPool.MemberStats stats() {
+    synchronized MemberStats stats() {
         CodexClient c = client;
         Optional<Long> pid = c.serverProcess().map(ProcessHandle::pid);
-        CodexPool.MemberState state = closed || draining ? CodexPool.MemberState.DRAINING
-                : ejected ? CodexPool.MemberState.EJECTED
-                : ready && !c.isClosed() ? CodexPool.MemberState.READY : CodexPool.MemberState.NOT_READY;
-        return new CodexPool.MemberStats(name, state == CodexPool.MemberState.READY, running, queue.size(),
+        MemberState state = closed || draining ? MemberState.DRAINING
+                : ejected ? MemberState.EJECTED
+                : ready && !c.isClosed() ? MemberState.READY : MemberState.NOT_READY;
+        return new MemberStats(name, state == MemberState.READY, running, queue.size(),
                 threads.size(), rejected, replacements, pid, state, address);
     }
 

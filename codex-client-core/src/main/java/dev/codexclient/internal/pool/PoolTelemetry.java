@@ -1,4 +1,4 @@
-package dev.codexclient.pool;
+package dev.codexclient.internal.pool;
 
 import dev.codexclient.telemetry.CodexTelemetryListener;
 import java.util.function.Consumer;
@@ -27,7 +27,7 @@ final class PoolTelemetry {
             try {
                 event.accept(listener);
             } catch (RuntimeException e) {
-                Log.LOG.warn("the pool's telemetry listener failed", e);
+                Log.LOG.warn("the pool's event listener failed", e);
             }
         }
     }
