@@ -690,9 +690,9 @@ public final class CodexClientBuilder {
                 clientVersion, experimentalApi, optOut, Optional.ofNullable(login));
         return new ClientSettings(server.transports(), Optional.ofNullable(restartPolicy),
                 Optional.ofNullable(closeTimeout), introduction, requestTimeout, initializeTimeout, interruptGrace,
-                Optional.ofNullable(turnWatchdog), retryPolicy, Optional.ofNullable(userMapper), replayLimit, replayBytes,
-                publisherBufferSize, publisherOverflow, redactor, Optional.ofNullable(scheduler), telemetryListener,
-                listeners, requestHandlers.handlers());
+                Optional.ofNullable(turnWatchdog), retryPolicy, Optional.ofNullable(userMapper), replayLimit,
+                replayBytes, publisherBufferSize, publisherOverflow, redactor, Optional.ofNullable(scheduler),
+                telemetryListener, listeners, requestHandlers.handlers());
     }
 
     /** Puts a clock and timer of the caller's in place of the system's (tests move a manual one by hand). */

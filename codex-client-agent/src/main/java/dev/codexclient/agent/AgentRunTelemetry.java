@@ -6,16 +6,16 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The events of agent runs, published through the run's client to its
+ * The telemetry of agent runs, published through the run's client to its
  * {@link dev.codexclient.telemetry.CodexTelemetryListener listener}
- * ({@link dev.codexclient.telemetry.CodexTelemetryListener#extensionTelemetry extensionTelemetry}), in order with the client's
- * own events. Like those, they carry ids, names, outcomes, durations and token counts, never prompts, arguments,
- * output or secrets.
+ * ({@link dev.codexclient.telemetry.CodexTelemetryListener#extensionTelemetry extensionTelemetry}), in order with the
+ * client's own records. Like those, they carry ids, names, outcomes, durations and token counts, never prompts,
+ * arguments, output or secrets.
  *
  * <pre>{@code
  * CodexTelemetryListener audit = new CodexTelemetryListener() {
- *     public void extensionTelemetry(ExtensionTelemetry event) {
- *         if (event instanceof AgentRunTelemetry.Completed done) {
+ *     public void extensionTelemetry(ExtensionTelemetry report) {
+ *         if (report instanceof AgentRunTelemetry.Completed done) {
  *             log.info("run {} used {} tokens", done.runId(), done.usage().totalTokens());
  *         }
  *     }

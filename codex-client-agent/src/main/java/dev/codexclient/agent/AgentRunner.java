@@ -146,7 +146,8 @@ public final class AgentRunner {
         try {
             Opened opened = open(codex, tracker, run, cwd);
             threadId = opened.thread.id();
-            IntegrationTelemetry.publish(codex, new AgentRunTelemetry.Started(tracker.runId(), threadId, opened.resumed));
+            IntegrationTelemetry.publish(codex,
+                    new AgentRunTelemetry.Started(tracker.runId(), threadId, opened.resumed));
             AgentResult<T> result = turn(codex, tracker, run, opened, deadline);
             failure = Optional.empty();
             return result;
@@ -154,8 +155,9 @@ public final class AgentRunner {
             failure = Optional.of(e.phase());
             throw e;
         } finally {
-            IntegrationTelemetry.publish(codex, new AgentRunTelemetry.Completed(tracker.runId(), Optional.ofNullable(threadId),
-                    tracker.usage(), Duration.ofNanos(System.nanoTime() - startNanos), failure));
+            IntegrationTelemetry.publish(codex, new AgentRunTelemetry.Completed(tracker.runId(),
+                    Optional.ofNullable(threadId), tracker.usage(), Duration.ofNanos(System.nanoTime() - startNanos),
+                    failure));
             codex.close();
         }
     }

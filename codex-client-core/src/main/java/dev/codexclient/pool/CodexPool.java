@@ -42,8 +42,8 @@ import java.util.function.Supplier;
  * {@link Builder#resolveEvery(Duration) interval}: endpoints it did not have become members, members it no longer
  * names drain (no new threads or turns, running turns finish) and close.
  *
- * <p>Members recover on their own with their client's {@link dev.codexclient.RestartPolicy} (give each one a
- * policy): a member whose server dies is restarted or reconnected and its threads resumed there. A member whose
+ * <p>Members restart on their own with their client's {@link dev.codexclient.RestartPolicy} (give each one a
+ * policy): a member whose server dies is restarted and its threads resumed there. A member whose
  * client gave up is replaced with a new client from its factory; its threads are resumed on the replacement when
  * next used. Health is checked on a timer ({@link Builder#healthCheckEvery(Duration, Duration)}): a member whose
  * client is closed, whose spawned process died, or whose server does not answer ({@code /readyz} for a member with
@@ -136,7 +136,7 @@ public final class CodexPool implements AutoCloseable {
     /**
      * {@return the client of the member named {@code memberName} at this moment, empty when the pool has no member of
      * that name} The pool owns the client: use it for calls of its own ({@code rpc()}, {@code listThreads()}, its
-     * server's process), not to close it. A member that gave up restoring its server gets a new client, which this
+     * server's process), not to close it. A member that gave up restarting its server gets a new client, which this
      * then returns.
      *
      * @param memberName the member's name, as given to the builder (spawned members: {@code spawned-1}, …)
@@ -240,7 +240,7 @@ public final class CodexPool implements AutoCloseable {
          * and then every {@link #resolveEvery(Duration) interval}, builds a client with {@code factory} for each
          * endpoint it did not have, and drains the members no longer named. Each member's health is asked of its
          * endpoint's {@code /readyz}. Give each client a {@link CodexClientBuilder#restartPolicy(RestartPolicy)
-         * restart policy}: a server that restarts at the same address is reconnected and its threads resumed.
+         * restart policy}: a server that restarts at the same address is connected to again and its threads resumed.
          *
          * <pre>{@code
          * CodexPool.builder()

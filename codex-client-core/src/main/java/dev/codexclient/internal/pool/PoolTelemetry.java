@@ -27,7 +27,7 @@ final class PoolTelemetry {
             try {
                 event.accept(listener);
             } catch (RuntimeException e) {
-                Log.LOG.warn("the pool's event listener failed", e);
+                Log.LOG.warn("the pool's telemetry listener failed", e);
             }
         }
     }

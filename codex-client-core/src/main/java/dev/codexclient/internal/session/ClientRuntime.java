@@ -382,7 +382,7 @@ public final class ClientRuntime {
      */
     public Map<String, DynamicTool> threadTools(List<DynamicTool> threadOnly) {
         Objects.requireNonNull(threadOnly, "tools");
-        if (!threadOnly.isEmpty() && !settings.handshake().experimentalApi()) {
+        if (!threadOnly.isEmpty() && !settings.introduction().experimentalApi()) {
             throw new IllegalStateException("dynamic tools are an experimental codex API: call "
                     + "experimentalApi(true) on the builder to declare tools on a thread");
         }
