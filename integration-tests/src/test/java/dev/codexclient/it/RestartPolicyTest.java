@@ -323,7 +323,7 @@ class RestartPolicyTest {
                 assertThat(waiting).isNotDone();
                 clock.advance(Duration.ofMillis(1));
                 assertThat(failureOf(waiting, WAIT)).isInstanceOf(CodexTimeoutException.class)
-                        .hasMessageContaining("waiting for the connection to be restored");
+                        .hasMessageContaining("waiting for the connection to be restarted");
                 // The outage goes on and ends; the client works.
                 nextAttempt();
                 events.next(ConnectionReplaced.class);

@@ -179,7 +179,7 @@ class RealCodexAutoConfigurationTest {
                         Health during = indicator.health();
                         assertThat(during.getStatus()).isEqualTo(Status.DOWN);
                         assertThat(during.getDetails()).containsEntry("restarting", true);
-                        assertThat(during.getDetails().get("reason").toString()).contains("restoring");
+                        assertThat(during.getDetails().get("reason").toString()).contains("restarting");
                         assertThat(during.getDetails()).containsKey("error").containsEntry("exitCode", 137);
 
                         assertThat(restored.await(60, TimeUnit.SECONDS)).as("the restore").isTrue();
