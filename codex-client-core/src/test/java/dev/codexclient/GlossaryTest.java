@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -103,7 +102,9 @@ class GlossaryTest {
                 ? word.substring(0, word.length() - 1) : word;
         String[] parts = stem.split(" ");
         String body = Stream.of(parts).map(Pattern::quote).collect(Collectors.joining("\\s+(?:\\*\\s+)?"));
-        return Pattern.compile("(?<![\\p{L}\\p{N}])" + body, Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+        // The rest of the word is part of the match only so that the report shows the word as written.
+        return Pattern.compile("(?<![\\p{L}\\p{N}])" + body + "[\\p{L}\\p{N}]*",
+                Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
     }
 
     private static boolean matches(List<Pattern> words, String line) {
@@ -190,8 +191,4 @@ class GlossaryTest {
         }
     }
 
-    @SuppressWarnings("unused")
-    private static String lower(String s) {
-        return s.toLowerCase(Locale.ROOT);
-    }
 }
