@@ -180,6 +180,7 @@ public final class CodexPool implements AutoCloseable {
         private Duration initialBackoff = Duration.ofSeconds(5);
         private Duration maxBackoff = Duration.ofMinutes(2);
         private Duration drainTimeout = Duration.ofMinutes(10);
+        private Duration queueTimeout = Duration.ofMinutes(10);
         private CodexTelemetryListener listener = CodexTelemetryListener.NONE;
         private Scheduler scheduler;
         private Executor executor;
@@ -387,6 +388,20 @@ public final class CodexPool implements AutoCloseable {
         }
 
         /**
+         * How long a turn may wait in a member's queue for a place (default 10 min): past it, the turn leaves the
+         * queue and fails with {@link dev.codexclient.errors.CodexTimeoutException} without having started. It
+         * bounds {@link PooledThread#startTurn(String)}'s wait, with the member's request timeout for
+         * {@code turn/start}.
+         *
+         * @param timeout positive
+         * @return this builder
+         */
+        public Builder queueTimeout(Duration timeout) {
+            this.queueTimeout = positive(timeout, "queueTimeout");
+            return this;
+        }
+
+        /**
          * The most turns that wait for a place on one member (default 64); 0 rejects at once when it is full.
          *
          * @param turns the bound of each member's queue, at least 0
@@ -422,7 +437,7 @@ public final class CodexPool implements AutoCloseable {
             boolean ownExecutor = executor == null;
             PoolSettings settings = new PoolSettings(resolver, resolvedFactory, resolveEvery, healthCheckEvery,
                     checkTimeout, ejectAfter, initialBackoff, maxBackoff, drainTimeout, maxTurns, maxQueued,
-                    listener, scheduler == null ? new SystemScheduler() : scheduler,
+                    queueTimeout, listener, scheduler == null ? new SystemScheduler() : scheduler,
                     ownExecutor ? PoolSettings.poolThread() : executor, scheduler == null, ownExecutor);
             return new CodexPool(PoolRuntime.start(List.copyOf(specs), settings));
         }

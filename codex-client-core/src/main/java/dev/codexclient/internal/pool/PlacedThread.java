@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.function.BiFunction;
 
 /**
  * The state behind one pooled thread: the member it is placed on, its handle on that member's client of the moment,
@@ -88,18 +89,19 @@ public final class PlacedThread {
     }
 
     /**
-     * Starts the turn on the thread's current handle; when the server lost a thread that had no turn, starts the
-     * thread again with its params and the turn on the new one.
+     * Starts the turn on the thread's current handle with {@code start}; when the server lost a thread that had no
+     * turn, starts the thread again with its params and the turn on the new one.
      */
-    CompletableFuture<CodexTurn> launch(TurnStartParams params) {
+    <T> CompletableFuture<T> launch(TurnStartParams params,
+                                    BiFunction<CodexThread, TurnStartParams, CompletableFuture<T>> start) {
         String asked = params.threadId();
-        return handle().thenCompose(t -> t.startTurnAsync(retarget(params, asked, t)))
+        return handle().thenCompose(t -> start.apply(t, retarget(params, asked, t)))
                 .exceptionallyCompose(e -> {
                     Throwable cause = RpcConnection.unwrap(e);
                     if (!lost(cause) || hadTurn || startParams == null) {
                         return CompletableFuture.failedFuture(cause);
                     }
-                    return recreate().thenCompose(t -> t.startTurnAsync(retarget(params, asked, t)));
+                    return recreate().thenCompose(t -> start.apply(t, retarget(params, asked, t)));
                 })
                 .whenComplete((turn, e) -> {
                     if (e == null) {

@@ -141,9 +141,13 @@ final class PoolMaintenance {
         }
     }
 
-    /** Drains a member its resolver no longer names, then closes it (at the latest after the drain timeout). */
+    /**
+     * Drains a member its resolver no longer names, then closes it once idle, at the latest after the drain timeout.
+     * Both closers belong to this retirement: a member named again and then dropped again is retired afresh, and the
+     * first retirement's timer, still due, must not cut the second one's drain short.
+     */
     private void retire(PoolMember m) {
-        m.drain();
+        long retirement = m.drain();
         MemberStats s = m.stats();
         Log.LOG.info("pool member {} is no longer named: it drains ({} turns)", m.name(),
                 s.runningTurns() + s.queuedTurns());
@@ -151,8 +155,8 @@ final class PoolMaintenance {
                 s.runningTurns() + s.queuedTurns())));
         Runnable closeIfStillDraining = () -> onPoolThread(() -> {
             synchronized (membership) {
-                if (!m.draining() || m.closed()) {
-                    return; // named again meanwhile
+                if (!m.drainingSince(retirement) || m.closed()) {
+                    return; // named again meanwhile, or retired again since
                 }
                 members.remove(m);
             }

@@ -1,10 +1,15 @@
 package dev.codexclient.internal.pool;
 
 import dev.codexclient.CodexClient;
+import dev.codexclient.CodexThread;
 import dev.codexclient.CodexTurn;
+import dev.codexclient.errors.CodexDeadlockException;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexPoolRejectedException;
+import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.telemetry.PoolMemberAdded;
+import dev.codexclient.internal.rpc.Lanes;
+import dev.codexclient.internal.session.Waits;
 import dev.codexclient.pool.MemberStats;
 import dev.codexclient.protocol.ThreadStartParams;
 import dev.codexclient.protocol.TurnStartParams;
@@ -12,12 +17,16 @@ import dev.codexclient.transport.ReadinessProbe;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -90,25 +99,85 @@ public final class PoolRuntime {
 
     /** Starts a thread on the least loaded healthy member. */
     public PlacedThread startThread(ThreadStartParams params) {
-        checkOpen();
-        PoolMember m = members.place();
-        return new PlacedThread(m, events, m.client().startThread(params), params);
+        return place("thread/start", m -> new PlacedThread(m, events, m.client().startThread(params), params));
     }
 
     /** Resumes a stored thread on the least loaded healthy member. */
     public PlacedThread resumeThread(String threadId) {
-        checkOpen();
-        PoolMember m = members.place();
-        return new PlacedThread(m, events, m.client().resumeThread(threadId), null);
+        return place("thread/resume " + threadId,
+                m -> new PlacedThread(m, events, m.client().resumeThread(threadId), null));
     }
 
-    /** Starts a turn on {@code thread}'s member, now or when a place frees up. */
-    public CompletableFuture<CodexTurn> startTurn(PlacedThread thread, TurnStartParams params) {
+    /**
+     * Runs {@code call} on the least loaded healthy member; when the member's connection is lost under the call (its
+     * server died a moment ago and the pool could not know yet), runs it again on another healthy member, or, with
+     * none, on the same one, whose client then waits for its restarted server within its request timeout (or is
+     * replaced, when it gave up). A lost connection is the only failure tried again: a server that answers with an
+     * error answered. Sending {@code thread/start} again is safe: a thread started on a server that died before the
+     * answer had no turn, so nothing of it was stored.
+     */
+    private PlacedThread place(String what, Function<PoolMember, PlacedThread> call) {
+        checkOpen();
+        Set<PoolMember> lost = new HashSet<>();
+        int attempts = members.size() + 1;
+        for (int attempt = 1; ; attempt++) {
+            PoolMember m = members.place(lost);
+            try {
+                return call.apply(m);
+            } catch (CodexTransportException e) {
+                if (closed || draining || attempt >= attempts) {
+                    throw e;
+                }
+                lost.add(m);
+                Log.LOG.info("pool member {} lost its connection during {}; placing it again: {}", m.name(), what,
+                        e.getMessage());
+            }
+        }
+    }
+
+    /**
+     * Starts a turn on {@code thread}'s member, now or when a place frees up.
+     *
+     * @param start  starts the turn on the thread's handle of the moment (a plain turn, or one with an output type)
+     * @param turnOf the turn of what {@code start} gives, whose end gives its place back
+     */
+    public <T> CompletableFuture<T> startTurn(PlacedThread thread, TurnStartParams params,
+                                              BiFunction<CodexThread, TurnStartParams, CompletableFuture<T>> start,
+                                              Function<T, CodexTurn> turnOf) {
         if (draining || closed) {
             return CompletableFuture.failedFuture(new CodexPoolRejectedException(
                     "the pool is " + (closed ? "closed" : "draining") + ": it accepts no new turns"));
         }
-        return thread.member().submit(() -> thread.launch(params));
+        return thread.member().submit(thread.id(), () -> thread.launch(params, start), turnOf);
+    }
+
+    /**
+     * {@link #startTurn} for a caller that blocks until the turn started: bounded by the queue's wait and the
+     * member's request timeout for {@code turn/start}. Refused at once where the wait for a place could never end:
+     * while delivering an event of a codex thread whose own running turn holds a place on the member, when the
+     * member has no free place (that turn ends on the very thread that would wait).
+     */
+    public <T> T startTurnAndWait(PlacedThread thread, TurnStartParams params,
+                                  BiFunction<CodexThread, TurnStartParams, CompletableFuture<T>> start,
+                                  Function<T, CodexTurn> turnOf) {
+        PoolMember m = thread.member();
+        String lane = Lanes.currentKey();
+        if (lane != null && m.places().full() && m.places().heldBy(lane)) {
+            throw new CodexDeadlockException("startTurn was called while delivering an event of thread " + lane
+                    + ", whose running turn holds a place on pool member " + m.name() + ", which has no free place:"
+                    + " that turn ends on this very thread, so the wait for a place could never end. Use"
+                    + " startTurnAsync(…) there");
+        }
+        CompletableFuture<T> started = startTurn(thread, params, start, turnOf);
+        try {
+            return started.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            started.cancel(true);
+            throw new CodexException("interrupted while waiting for a turn of thread " + thread.id() + " to start", e);
+        } catch (ExecutionException e) {
+            throw Waits.rethrow(e.getCause());
+        }
     }
 
     /** Checks every member's health now, one after another; returns how many are healthy after it. */

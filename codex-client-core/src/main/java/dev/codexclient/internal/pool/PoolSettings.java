@@ -20,8 +20,8 @@ import java.util.function.Supplier;
 public record PoolSettings(MemberResolver resolver, Function<PoolEndpoint, CodexClient> resolvedFactory,
                     Duration resolveEvery, Duration healthCheckEvery, Duration checkTimeout, int ejectAfter,
                     Duration initialBackoff, Duration maxBackoff, Duration drainTimeout, int maxTurns,
-                    int maxQueued, CodexTelemetryListener listener, Scheduler scheduler, Executor executor,
-                    boolean ownScheduler, boolean ownExecutor) {
+                    int maxQueued, Duration maxQueueWait, CodexTelemetryListener listener, Scheduler scheduler,
+                    Executor executor, boolean ownScheduler, boolean ownExecutor) {
 
     private static final AtomicInteger POOLS = new AtomicInteger();
 
@@ -41,7 +41,8 @@ public record PoolSettings(MemberResolver resolver, Function<PoolEndpoint, Codex
     /** A member given to the builder. */
     PoolMember member(String name, Optional<URI> address, boolean resolved, Supplier<CodexClient> factory,
                       ReadinessProbe probe) {
-        return new PoolMember(name, address, resolved, factory, probe, maxTurns, maxQueued,
+        return new PoolMember(name, address, resolved, factory, probe,
+                new TurnPlaces(name, maxTurns, maxQueued, maxQueueWait, scheduler),
                 new MemberHealth(ejectAfter, initialBackoff, maxBackoff));
     }
 
