@@ -235,8 +235,9 @@ final class RequestAnswerer {
         String family = platformOs.equals("windows") ? "windows" : "unix";
         String home = Path.of(System.getProperty("java.io.tmpdir"), "codex-fake-home").toAbsolutePath().toString();
         Map<String, Object> result = new LinkedHashMap<>();
-        result.put("userAgent", "codex_fake/0.169.0 (" + platformOs + "; " + System.getProperty("os.arch")
-                + ") codex-client-testkit");
+        // The pinned version: the client takes the server for that codex when it checks which methods it has.
+        result.put("userAgent", "codex_fake/" + CodexBinary.PINNED_VERSION + " (" + platformOs + "; "
+                + System.getProperty("os.arch") + ") codex-client-testkit");
         result.put("codexHome", home);
         result.put("platformFamily", family);
         result.put("platformOs", platformOs);

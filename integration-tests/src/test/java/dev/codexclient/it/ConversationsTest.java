@@ -35,7 +35,7 @@ class ConversationsTest {
 
     private static CompletableFuture<CodexTurn> say(CodexConversations conversations, String conversation, String text,
                                                     List<DynamicTool> tools, List<Boolean> started) {
-        return conversations.startTurn(conversation, ThreadStartParams.builder().build(), tools, opened -> {
+        return conversations.startTurn(conversation, ThreadStartParams.builder().build(), () -> tools, opened -> {
             started.add(opened.started());
             return opened.thread().turnParams().input(Inputs.text(text)).build();
         });

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.codexclient.testkit.CodexBinary;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -92,7 +93,7 @@ public final class ThreadStore {
                 .put("modelProvider", "openai").put("createdAt", now).put("updatedAt", now);
         thread.putObject("status").put("type", "idle");
         thread.putNull("path");
-        thread.put("cwd", cwd).put("cliVersion", "0.169.0").put("source", "appServer").putNull("agentNickname")
+        thread.put("cwd", cwd).put("cliVersion", CodexBinary.PINNED_VERSION).put("source", "appServer").putNull("agentNickname")
                 .putNull("agentRole").putNull("gitInfo").putNull("name").putNull("projectId");
         thread.putArray("turns");
         threads.put(id, new Stored(thread.deepCopy(), sequence.incrementAndGet()));
