@@ -1,6 +1,6 @@
 package dev.codexclient.agent;
 
-import dev.codexclient.events.TokenCounts;
+import dev.codexclient.telemetry.TokenCounts;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;

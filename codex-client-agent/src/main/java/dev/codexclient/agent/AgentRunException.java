@@ -1,8 +1,8 @@
 package dev.codexclient.agent;
 
 import dev.codexclient.errors.CodexException;
-import dev.codexclient.events.TokenCounts;
 import dev.codexclient.protocol.CodexErrorInfo;
+import dev.codexclient.telemetry.TokenCounts;
 import java.util.Objects;
 import java.util.Optional;
 

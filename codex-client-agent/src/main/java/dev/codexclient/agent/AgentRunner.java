@@ -6,6 +6,7 @@ import dev.codexclient.CodexThread;
 import dev.codexclient.CodexTurn;
 import dev.codexclient.DynamicTool;
 import dev.codexclient.Inputs;
+import dev.codexclient.IntegrationTelemetry;
 import dev.codexclient.StructuredTurn;
 import dev.codexclient.TurnResult;
 import dev.codexclient.errors.CodexException;
@@ -35,7 +36,7 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>{@code
  * try (AgentRunner runner = AgentRunner.builder()
- *         .client(() -> CodexClient.builder().codexBinary(codex).eventListener(audit))
+ *         .client(() -> CodexClient.builder().codexBinary(codex).telemetryListener(audit))
  *         .sessions(SessionStore.inDirectory(stateDir))
  *         .warmClient(true)
  *         .build()) {
@@ -74,7 +75,8 @@ import org.slf4j.LoggerFactory;
  * Every text the runner builds (messages, a failed turn's details, the stderr tail, tool invocations, log lines)
  * passes through the client's masking ({@link CodexClient#mask}), so a secret given to
  * {@link CodexClientBuilder#secret} never shows in them, even when the model's provider echoes it back.
- * <b>Events</b> ({@link AgentRunEvent}) go to the listener of the run's client. A runner is safe for concurrent runs.
+ * <b>Telemetry</b> ({@link AgentRunTelemetry}) goes to the listener of the run's client. A runner is safe for
+ * concurrent runs.
  */
 public final class AgentRunner implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AgentRunner.class);
@@ -158,7 +160,8 @@ public final class AgentRunner implements AutoCloseable {
             ThreadOpener.Opened opened = opener.open(codex, run, tools, tracker, failures);
             thread = opened.thread();
             lease.routes().add(thread.id(), run.approvals());
-            codex.publishEvent(new AgentRunEvent.Started(tracker.runId(), thread.id(), opened.resumed()));
+            IntegrationTelemetry.publish(codex,
+                    new AgentRunTelemetry.Started(tracker.runId(), thread.id(), opened.resumed()));
             AgentResult<T> result = turn(codex, tracker, failures, run, opened, deadline);
             failure = Optional.empty();
             return result;
@@ -166,7 +169,7 @@ public final class AgentRunner implements AutoCloseable {
             failure = Optional.of(e.phase());
             throw e;
         } finally {
-            codex.publishEvent(new AgentRunEvent.Completed(tracker.runId(),
+            IntegrationTelemetry.publish(codex, new AgentRunTelemetry.Completed(tracker.runId(),
                     Optional.ofNullable(thread).map(CodexThread::id), tracker.usage(),
                     Duration.ofNanos(System.nanoTime() - startNanos), failure));
             end(lease, thread, tracker);
@@ -271,7 +274,7 @@ public final class AgentRunner implements AutoCloseable {
             deadlinePassed = true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            turn.interrupt();
+            turn.interruptAsync();
             throw failures.failure(FailurePhase.RESPONSE, "the thread waiting for the run was interrupted", e,
                     threadId);
         } catch (ExecutionException e) {
@@ -286,7 +289,7 @@ public final class AgentRunner implements AutoCloseable {
             return done;
         }
         if (!result.isDone()) {
-            turn.interrupt();
+            turn.interruptAsync();
             try {
                 result.get(interruptWait.toNanos(), TimeUnit.NANOSECONDS);
             } catch (TimeoutException e) {
@@ -356,8 +359,8 @@ public final class AgentRunner implements AutoCloseable {
         /**
          * The client of the runs, configured but not built: where codex comes from (the executable, its home, its
          * environment, or another transport), timeouts, client info, login, secrets to mask, and the
-         * {@link CodexClientBuilder#eventListener event listener}, which also gets the
-         * {@link AgentRunEvent run events}. The runner sets the approval policy (each run's answers its own
+         * {@link CodexClientBuilder#telemetryListener telemetry listener}, which also gets the
+         * {@link AgentRunTelemetry run telemetry}. The runner sets the approval policy (each run's answers its own
          * thread's requests; a policy set here is replaced) and builds it; each run's tools are its thread's own
          * ({@link CodexClient#startThread(dev.codexclient.protocol.ThreadStartParams, List)}), and tools declared
          * here are offered to every run. By default a client spawning {@code codex} from the PATH.

@@ -2,11 +2,12 @@ package dev.codexclient.agent;
 
 import dev.codexclient.CodexClient;
 import dev.codexclient.DynamicTool;
+import dev.codexclient.IntegrationTelemetry;
 import dev.codexclient.ToolResult;
-import dev.codexclient.events.TokenCounts;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.ThreadItem;
 import dev.codexclient.protocol.ThreadTokenUsage;
+import dev.codexclient.telemetry.TokenCounts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -138,8 +139,8 @@ final class RunTracker {
             String name = invocation.kind() == ToolInvocation.Kind.DYNAMIC_TOOL
                     || invocation.kind() == ToolInvocation.Kind.MCP_TOOL ? invocation.name()
                     : invocation.kind().name().toLowerCase(java.util.Locale.ROOT);
-            c.publishEvent(new AgentRunEvent.ToolInvoked(runId, invocation.kind(), name, invocation.outcome(),
-                    invocation.duration()));
+            IntegrationTelemetry.publish(c, new AgentRunTelemetry.ToolInvoked(runId, invocation.kind(), name,
+                    invocation.outcome(), invocation.duration()));
         }
     }
 

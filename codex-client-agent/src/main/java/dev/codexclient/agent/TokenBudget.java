@@ -1,6 +1,6 @@
 package dev.codexclient.agent;
 
-import dev.codexclient.events.TokenCounts;
+import dev.codexclient.telemetry.TokenCounts;
 import java.util.Optional;
 import java.util.OptionalLong;
 

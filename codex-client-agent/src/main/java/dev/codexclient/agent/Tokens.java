@@ -1,7 +1,7 @@
 package dev.codexclient.agent;
 
-import dev.codexclient.events.TokenCounts;
 import dev.codexclient.protocol.TokenUsageBreakdown;
+import dev.codexclient.telemetry.TokenCounts;
 
 /**
  * Token arithmetic on {@link TokenCounts}, the one shape of token counts in the hand-written API (a run's usage here,

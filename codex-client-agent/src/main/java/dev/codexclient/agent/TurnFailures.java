@@ -1,9 +1,9 @@
 package dev.codexclient.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.codexclient.events.TokenCounts;
 import dev.codexclient.protocol.CodexErrorInfo;
 import dev.codexclient.protocol.TurnError;
+import dev.codexclient.telemetry.TokenCounts;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.UnaryOperator;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.codexclient.CodexClient;
-import dev.codexclient.events.CodexEventListener;
-import dev.codexclient.events.ExtensionEvent;
+import dev.codexclient.telemetry.CodexTelemetryListener;
+import dev.codexclient.telemetry.ExtensionTelemetry;
 import dev.codexclient.testkit.ModelStep;
 import dev.codexclient.testkit.ScriptedModelServer;
 import java.io.IOException;
@@ -59,13 +59,13 @@ class RealCodexSecretTest {
     @Test
     void aKeyTheProviderEchoesBackIsMaskedInTheFailureItsEventsAndTheLog() {
         model.enqueue(ModelStep.failEchoingAuthorization(400));
-        List<ExtensionEvent> events = new CopyOnWriteArrayList<>();
+        List<ExtensionTelemetry> events = new CopyOnWriteArrayList<>();
         AgentRunner runner = AgentRunner.builder()
                 .client(() -> CodexClient.builder().codexBinary(TestCodex.binary()).workingDirectory(tmp)
                         .stdio(model::applyEnvironment).secret(key).requestTimeout(Duration.ofSeconds(30))
-                        .eventListener(new CodexEventListener() {
+                        .telemetryListener(new CodexTelemetryListener() {
                             @Override
-                            public void extensionEvent(ExtensionEvent event) {
+                            public void extensionTelemetry(ExtensionTelemetry event) {
                                 events.add(event);
                             }
                         }))
@@ -88,6 +88,6 @@ class RealCodexSecretTest {
                 failure.codexErrorInfo().map(Object::toString).orElse(""), String.valueOf(failure.usage()),
                 events.toString(), log);
         assertThat(everything).doesNotContain(key).doesNotContain(key.substring(8));
-        assertThat(events).last().isInstanceOf(AgentRunEvent.Completed.class);
+        assertThat(events).last().isInstanceOf(AgentRunTelemetry.Completed.class);
     }
 }

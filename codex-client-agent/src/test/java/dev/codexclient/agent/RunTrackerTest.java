@@ -2,9 +2,9 @@ package dev.codexclient.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.codexclient.events.TokenCounts;
 import dev.codexclient.protocol.ThreadTokenUsage;
 import dev.codexclient.protocol.TokenUsageBreakdown;
+import dev.codexclient.telemetry.TokenCounts;
 import org.junit.jupiter.api.Test;
 
 /**
