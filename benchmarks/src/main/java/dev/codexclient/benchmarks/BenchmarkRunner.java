@@ -41,20 +41,25 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * {@code -Dbench.scale=1,10} chooses its numbers of threads, {@code -Dbench.scale.turns} its turns per thread and
  * {@code -Dbench.scale.spawn} how many servers start at once.
  *
- * <p>Figures 9 (time to ready, {@link StartupFigure}) and 10 (a restore whatever the history, {@link RestoreFigure})
- * run the real codex too, for a minute and a few minutes; a full run includes them, a smoke run of every figure does
- * not (their tests, tagged real-codex, run them at smoke sizes).
+ * <p>Figure 9 (an agent run's overhead, {@link AgentRunFigure}) runs the real codex too, for a minute or two: it runs
+ * with {@code -Dbench.only=9}, and a run of every figure leaves it out. Figures 10 (time to ready,
+ * {@link StartupFigure}) and 11 (a restore whatever the history, {@link RestoreFigure}) run the real codex too, for a
+ * minute and a few minutes; a full run includes them, a smoke run of every figure does not (their tests, tagged
+ * real-codex, run them at smoke sizes).
  */
 public final class BenchmarkRunner {
     /** The highest figure number. */
-    static final int FIGURES = 10;
+    static final int FIGURES = 11;
 
     /** The figure a run of every figure leaves out unless asked: it needs the real codex and takes minutes. */
     static final int SCALING = 8;
 
+    /** The agent run's overhead: it needs the real codex, so a run of every figure leaves it out too. */
+    static final int AGENT_RUN = 9;
+
     /** Figures on the real codex that a full run includes: time to ready, and a restore whatever the history. */
-    static final int STARTUP = 9;
-    static final int RESTORE = 10;
+    static final int STARTUP = 10;
+    static final int RESTORE = 11;
 
     /**
      * Sizes of one run.
@@ -64,8 +69,8 @@ public final class BenchmarkRunner {
      * @param unitTestWarmup unmeasured cycles of figure 7 before its {@code unitTestCycles} measured ones
      * @param unitTestColdJvms fresh JVMs of figure 7, each timing its first cycle
      * @param scaling sizes of figure 8, and whether a run of every figure includes it
-     * @param startupWarmup unmeasured rounds of figure 9 before its {@code startupRounds} measured ones
-     * @param restore sizes of figure 10
+     * @param startupWarmup unmeasured rounds of figure 10 before its {@code startupRounds} measured ones
+     * @param restore sizes of figure 11
      */
     public record Config(boolean smoke, int deltaLines, int mixLines, int streamRounds, int roundTrips,
                          int roundTripWarmup, int roundTripRounds, int coldStarts, long floodBytes,
@@ -113,7 +118,10 @@ public final class BenchmarkRunner {
             if (figure == SCALING) {
                 return scaling.inFullRun();
             }
-            // A smoke run of every figure needs no codex: figures 9 and 10 have smoke tests of their own.
+            if (figure == AGENT_RUN) {
+                return false;
+            }
+            // A smoke run of every figure needs no codex: figures 10 and 11 have smoke tests of their own.
             return !smoke || figure != STARTUP && figure != RESTORE;
         }
 
@@ -218,6 +226,9 @@ public final class BenchmarkRunner {
             }
             if (config.runs(SCALING)) {
                 new ScalingFigure(out, work, config.scaling()).run();
+            }
+            if (config.runs(AGENT_RUN)) {
+                new AgentRunFigure(out).run(config.smoke() ? 1 : 5, config.smoke() ? 2 : 20);
             }
             if (config.runs(STARTUP)) {
                 new StartupFigure(out, work, config.startupWarmup(), config.startupRounds()).run();

@@ -19,7 +19,7 @@ import java.util.function.Predicate;
 
 /**
  * A {@code codex app-server} spoken to with hand-written JSON lines and nothing else: the floor a client can reach
- * (spawn, {@code initialize}, and on to the first event of a turn), for figure 9 ({@link StartupFigure}).
+ * (spawn, {@code initialize}, and on to the first event of a turn), for figures 10 and 11 ({@link StartupFigure}, {@link RestoreFigure}).
  */
 final class RawCodex implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();

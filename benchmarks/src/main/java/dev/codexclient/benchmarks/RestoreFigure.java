@@ -6,13 +6,13 @@ import dev.codexclient.RestartPolicy;
 import dev.codexclient.Subscription;
 import dev.codexclient.benchmarks.BenchmarkRunner.Row;
 import dev.codexclient.benchmarks.Results.Bound;
-import dev.codexclient.events.CodexEventListener;
-import dev.codexclient.events.ConnectionRestored;
-import dev.codexclient.events.RecoveryCompleted;
 import dev.codexclient.internal.transport.NpmLauncher;
 import dev.codexclient.protocol.AskForApproval;
 import dev.codexclient.protocol.SandboxMode;
 import dev.codexclient.protocol.ThreadStartParams;
+import dev.codexclient.telemetry.CodexTelemetryListener;
+import dev.codexclient.telemetry.ConnectionReplaced;
+import dev.codexclient.telemetry.RestartCompleted;
 import dev.codexclient.testkit.IsolatedHome;
 import dev.codexclient.testkit.ModelStep;
 import dev.codexclient.testkit.Recording;
@@ -34,10 +34,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Figure 10, a restore that costs the same whatever the history: on the real codex with the scripted model, a client
+ * Figure 11, a restore that costs the same whatever the history: on the real codex with the scripted model, a client
  * under a restart policy holds a few threads of L turns each (one of them with a turn running), and its server is
  * SIGKILLed again and again. Per kill: the time from the kill until every held thread is resumed
- * ({@link RecoveryCompleted}), and the part of it after the new server's handshake ({@link ConnectionRestored}), which
+ * ({@link RestartCompleted}), and the part of it after the new server's handshake ({@link ConnectionReplaced}), which
  * is the resumes alone. For L = 1, 100 and 1,000. The history is built first, as fast as the model can answer
  * (instantly); how long that took is in the table.
  *
@@ -54,7 +54,7 @@ final class RestoreFigure {
     private static final Duration TIMEOUT = Duration.ofMinutes(2);
 
     /**
-     * Sizes of figure 10.
+     * Sizes of figure 11.
      *
      * @param lengths the turns each held thread has behind it, one layout each
      * @param threads threads held, one of which has a turn running at each kill
@@ -93,7 +93,7 @@ final class RestoreFigure {
     }
 
     void run() throws Exception {
-        BenchmarkRunner.log("10. restore: threads of " + settings.lengths() + " turns, " + settings.threads()
+        BenchmarkRunner.log("11. restore: threads of " + settings.lengths() + " turns, " + settings.threads()
                 + " held, " + settings.kills() + " SIGKILLs each");
         Path launcher = ScalingFigure.binary();
         Path workspace = Files.createDirectories(root.resolve("workspace"));
@@ -128,12 +128,12 @@ final class RestoreFigure {
                     .stdio(home::applyEnvironment)
                     .restartPolicy(RestartPolicy.builder().maxAttempts(3).backoff(Duration.ZERO,
                             Duration.ofMillis(10)).budget(1000, Duration.ofMinutes(10)).build())
-                    .eventListener(recovery)
+                    .telemetryListener(recovery)
                     .build()) {
                 long setupStarted = System.nanoTime();
                 List<CodexThread> threads = history(client, workspace, length);
                 double setupSeconds = (System.nanoTime() - setupStarted) / 1e9;
-                BenchmarkRunner.log(String.format(Locale.ROOT, "10. restore: %d threads of %d turns built in %.0f s",
+                BenchmarkRunner.log(String.format(Locale.ROOT, "11. restore: %d threads of %d turns built in %.0f s",
                         threads.size(), length, setupSeconds));
                 List<Subscription> listening = new ArrayList<>();
                 threads.forEach(t -> listening.add(t.onEvent(n -> { })));
@@ -149,7 +149,7 @@ final class RestoreFigure {
                     client.serverProcessTree().forEach(ProcessHandle::destroyForcibly);
                     long restored = next(recovery.restored, "the new server's handshake");
                     long doneAt = next(recovery.completedAt, "the end of the restore");
-                    RecoveryCompleted done = next(recovery.completed, "the end of the restore");
+                    RestartCompleted done = next(recovery.completed, "the end of the restore");
                     if (done.threadsResumed() != threads.size()) {
                         throw new IllegalStateException("the restore after kill " + (k + 1) + " resumed "
                                 + done.threadsResumed() + " of " + threads.size() + " threads");
@@ -240,7 +240,7 @@ final class RestoreFigure {
     }
 
     private void report(List<Measured> measured) {
-        StringBuilder table = new StringBuilder("### 10 Restore: SIGKILL with threads of growing history\n\n")
+        StringBuilder table = new StringBuilder("### 11 Restore: SIGKILL with threads of growing history\n\n")
                 .append(settings.threads()).append(" threads held (one with a turn running), ")
                 .append(settings.kills()).append(" SIGKILLs per history length; resume: handshake done → every held "
                         + "thread resumed; whole: kill → every held thread resumed. Cold thread/resume: one thread "
@@ -267,7 +267,7 @@ final class RestoreFigure {
                     m.setupSeconds(), resume, spread(m.resumeMs()), whole, spread(m.totalMs()), m.fullResumeMs(),
                     kb(m.fullResumeBytes()), m.leanResumeMs(), kb(m.leanResumeBytes())));
             if (m != first) {
-                out.add(new Row("10 Restore", m.length() + " turns per thread × " + settings.threads() + " held, "
+                out.add(new Row("11 Restore", m.length() + " turns per thread × " + settings.threads() + " held, "
                         + "SIGKILL, median of " + settings.kills(),
                         String.format(Locale.ROOT, "resume %.0f ms (%s); whole %.0f ms (%s)", resume,
                                 spread(m.resumeMs()), whole, spread(m.totalMs())),
@@ -277,7 +277,7 @@ final class RestoreFigure {
                                 + Results.x(whole / Results.median(first.totalMs())) + " whole",
                         "—", "info"));
             }
-            out.add(new Row("10 Restore", "cold thread/resume of a thread of " + m.length() + " turns on a new "
+            out.add(new Row("11 Restore", "cold thread/resume of a thread of " + m.length() + " turns on a new "
                     + "server, with its turns (as before) against without (median of " + settings.resumes() + ")",
                     String.format(Locale.ROOT, "without %.0f ms, %s", m.leanResumeMs(), kb(m.leanResumeBytes())),
                     String.format(Locale.ROOT, "with %.0f ms, %s", m.fullResumeMs(), kb(m.fullResumeBytes())),
@@ -289,7 +289,7 @@ final class RestoreFigure {
         out.put("restore.flat.ratio", ratio);
         String status = out.target("restore.flat", "resume of held threads after a SIGKILL, slowest / fastest history"
                 + " length", ratio, Bound.AT_MOST, TARGET, "×");
-        out.add(new Row("10 Restore", "resume of held threads after a SIGKILL across " + settings.lengths()
+        out.add(new Row("11 Restore", "resume of held threads after a SIGKILL across " + settings.lengths()
                 + " turns per thread", String.format(Locale.ROOT, "slowest median %.0f ms", highest),
                 String.format(Locale.ROOT, "fastest median %.0f ms", lowest), Results.x(ratio),
                 "≤ " + Results.number(TARGET) + "×", status));
@@ -305,9 +305,9 @@ final class RestoreFigure {
     }
 
     /** When the restores of the client's connection reach their steps. */
-    private static final class Recovery implements CodexEventListener {
+    private static final class Recovery implements CodexTelemetryListener {
         final BlockingQueue<Long> restored = new LinkedBlockingQueue<>();
-        final BlockingQueue<RecoveryCompleted> completed = new LinkedBlockingQueue<>();
+        final BlockingQueue<RestartCompleted> completed = new LinkedBlockingQueue<>();
         final BlockingQueue<Long> completedAt = new LinkedBlockingQueue<>();
 
         void clear() {
@@ -317,12 +317,12 @@ final class RestoreFigure {
         }
 
         @Override
-        public void connectionRestored(ConnectionRestored event) {
+        public void connectionReplaced(ConnectionReplaced event) {
             restored.add(System.nanoTime());
         }
 
         @Override
-        public void recoveryCompleted(RecoveryCompleted event) {
+        public void restartCompleted(RestartCompleted event) {
             completedAt.add(System.nanoTime());
             completed.add(event);
         }
