@@ -43,7 +43,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *
  * <p>Figure 9 (an agent run's overhead, {@link AgentRunFigure}) runs the real codex too, for a minute or two: it runs
  * with {@code -Dbench.only=9}, and a run of every figure leaves it out. Figures 10 (time to ready,
- * {@link StartupFigure}) and 11 (a restore whatever the history, {@link RestoreFigure}) run the real codex too, for a
+ * {@link StartupFigure}) and 11 (a restart whatever the history, {@link RestartFigure}) run the real codex too, for a
  * minute and a few minutes; a full run includes them, a smoke run of every figure does not (their tests, tagged
  * real-codex, run them at smoke sizes).
  */
@@ -57,9 +57,9 @@ public final class BenchmarkRunner {
     /** The agent run's overhead: it needs the real codex, so a run of every figure leaves it out too. */
     static final int AGENT_RUN = 9;
 
-    /** Figures on the real codex that a full run includes: time to ready, and a restore whatever the history. */
+    /** Figures on the real codex that a full run includes: time to ready, and a restart whatever the history. */
     static final int STARTUP = 10;
-    static final int RESTORE = 11;
+    static final int RESTART = 11;
 
     /**
      * Sizes of one run.
@@ -70,13 +70,13 @@ public final class BenchmarkRunner {
      * @param unitTestColdJvms fresh JVMs of figure 7, each timing its first cycle
      * @param scaling sizes of figure 8, and whether a run of every figure includes it
      * @param startupWarmup unmeasured rounds of figure 10 before its {@code startupRounds} measured ones
-     * @param restore sizes of figure 11
+     * @param restart sizes of figure 11
      */
     public record Config(boolean smoke, int deltaLines, int mixLines, int streamRounds, int roundTrips,
                          int roundTripWarmup, int roundTripRounds, int coldStarts, long floodBytes,
                          int isolationTurns, int isolationRounds, Duration isolationBlock, int unitTestWarmup,
                          int unitTestCycles, int unitTestColdJvms, ScalingSettings scaling, int startupWarmup,
-                         int startupRounds, RestoreFigure.Settings restore, Path results, Set<Integer> figures) {
+                         int startupRounds, RestartFigure.Settings restart, Path results, Set<Integer> figures) {
 
         public Config {
             figures = Set.copyOf(figures);
@@ -85,21 +85,21 @@ public final class BenchmarkRunner {
         /** The full run documented in BENCHMARKS.md. */
         public static Config full(Path results) {
             return new Config(false, 1_000_000, 200_000, 5, 20_000, 5_000, 5, 5, 100L * 1024 * 1024, 64, 400,
-                    Duration.ofSeconds(1), 3_000, 1_000, 5, ScalingSettings.full(), 3, 15, RestoreFigure.Settings.full(),
+                    Duration.ofSeconds(1), 3_000, 1_000, 5, ScalingSettings.full(), 3, 15, RestartFigure.Settings.full(),
                     results, Set.of());
         }
 
         /** Tiny sizes: seconds, for CI. */
         public static Config smoke(Path results) {
             return new Config(true, 2_000, 500, 1, 200, 50, 2, 1, 1024 * 1024, 4, 5, Duration.ofMillis(50), 5, 10,
-                    1, ScalingSettings.smoke(), 0, 2, RestoreFigure.Settings.smoke(), results, Set.of());
+                    1, ScalingSettings.smoke(), 0, 2, RestartFigure.Settings.smoke(), results, Set.of());
         }
 
         /** The same sizes, running only the given figures (all of them when {@code figures} is empty). */
         public Config only(Set<Integer> figures) {
             return new Config(smoke, deltaLines, mixLines, streamRounds, roundTrips, roundTripWarmup,
                     roundTripRounds, coldStarts, floodBytes, isolationTurns, isolationRounds, isolationBlock,
-                    unitTestWarmup, unitTestCycles, unitTestColdJvms, scaling, startupWarmup, startupRounds, restore,
+                    unitTestWarmup, unitTestCycles, unitTestColdJvms, scaling, startupWarmup, startupRounds, restart,
                     results, figures);
         }
 
@@ -107,7 +107,7 @@ public final class BenchmarkRunner {
         public Config scaling(ScalingSettings scaling) {
             return new Config(smoke, deltaLines, mixLines, streamRounds, roundTrips, roundTripWarmup,
                     roundTripRounds, coldStarts, floodBytes, isolationTurns, isolationRounds, isolationBlock,
-                    unitTestWarmup, unitTestCycles, unitTestColdJvms, scaling, startupWarmup, startupRounds, restore,
+                    unitTestWarmup, unitTestCycles, unitTestColdJvms, scaling, startupWarmup, startupRounds, restart,
                     results, figures);
         }
 
@@ -122,7 +122,7 @@ public final class BenchmarkRunner {
                 return false;
             }
             // A smoke run of every figure needs no codex: figures 10 and 11 have smoke tests of their own.
-            return !smoke || figure != STARTUP && figure != RESTORE;
+            return !smoke || figure != STARTUP && figure != RESTART;
         }
 
         /** A full run of every figure: the runs {@link Spread} compares. */
@@ -233,8 +233,8 @@ public final class BenchmarkRunner {
             if (config.runs(STARTUP)) {
                 new StartupFigure(out, work, config.startupWarmup(), config.startupRounds()).run();
             }
-            if (config.runs(RESTORE)) {
-                new RestoreFigure(out, work, config.restore()).run();
+            if (config.runs(RESTART)) {
+                new RestartFigure(out, work, config.restart()).run();
             }
         } finally {
             deleteTree(work);

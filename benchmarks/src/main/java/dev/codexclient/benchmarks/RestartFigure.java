@@ -34,19 +34,19 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Figure 11, a restore that costs the same whatever the history: on the real codex with the scripted model, a client
+ * Figure 11, a restart that costs the same whatever the history: on the real codex with the scripted model, a client
  * under a restart policy holds a few threads of L turns each (one of them with a turn running), and its server is
  * SIGKILLed again and again. Per kill: the time from the kill until every held thread is resumed
  * ({@link RestartCompleted}), and the part of it after the new server's handshake ({@link ConnectionReplaced}), which
  * is the resumes alone. For L = 1, 100 and 1,000. The history is built first, as fast as the model can answer
  * (instantly); how long that took is in the table.
  *
- * <p>Also, once per L, what one thread costs a restore with its turns and without them: after the client is closed,
- * a new server (the native codex, spoken to with JSON lines) resumes one of the threads cold, as a restore does,
+ * <p>Also, once per L, what one thread costs a restart with its turns and without them: after the client is closed,
+ * a new server (the native codex, spoken to with JSON lines) resumes one of the threads cold, as a restart does,
  * alternately with its turns and with {@code excludeTurns}. Codex replays the thread's stored history on a new server
  * either way; the turns are what the answer carries on top.
  */
-final class RestoreFigure {
+final class RestartFigure {
     /** The target: the resumes at every history length within this factor of each other. */
     static final double TARGET = 1.2;
     /** The text of the turn kept running at each kill: the model never answers it. */
@@ -86,14 +86,14 @@ final class RestoreFigure {
     /** How many times the model was asked to hold on. */
     private final AtomicInteger holds = new AtomicInteger();
 
-    RestoreFigure(Results out, Path work, Settings settings) {
+    RestartFigure(Results out, Path work, Settings settings) {
         this.out = out;
-        this.root = work.resolve("restore");
+        this.root = work.resolve("restart");
         this.settings = settings;
     }
 
     void run() throws Exception {
-        BenchmarkRunner.log("11. restore: threads of " + settings.lengths() + " turns, " + settings.threads()
+        BenchmarkRunner.log("11. restart: threads of " + settings.lengths() + " turns, " + settings.threads()
                 + " held, " + settings.kills() + " SIGKILLs each");
         Path launcher = ScalingFigure.binary();
         Path workspace = Files.createDirectories(root.resolve("workspace"));
@@ -116,24 +116,24 @@ final class RestoreFigure {
     }
 
     private Measured layout(Path launcher, ScriptedModelServer model, Path workspace, int length) throws Exception {
-        Recovery recovery = new Recovery();
+        Restarts restarts = new Restarts();
         try (IsolatedHome home = IsolatedHome.in(root.resolve("home-" + length))) {
             model.writeCodexHome(home.codexHome());
             try (CodexClient client = CodexClient.builder()
                     .codexBinary(launcher)
                     .workingDirectory(workspace)
-                    .clientInfo("codex-client-benchmarks", "codex-client restore benchmark", "0")
+                    .clientInfo("codex-client-benchmarks", "codex-client restart benchmark", "0")
                     .requestTimeout(TIMEOUT)
                     .initializeTimeout(TIMEOUT)
                     .stdio(home::applyEnvironment)
                     .restartPolicy(RestartPolicy.builder().maxAttempts(3).backoff(Duration.ZERO,
                             Duration.ofMillis(10)).budget(1000, Duration.ofMinutes(10)).build())
-                    .telemetryListener(recovery)
+                    .telemetryListener(restarts)
                     .build()) {
                 long setupStarted = System.nanoTime();
                 List<CodexThread> threads = history(client, workspace, length);
                 double setupSeconds = (System.nanoTime() - setupStarted) / 1e9;
-                BenchmarkRunner.log(String.format(Locale.ROOT, "11. restore: %d threads of %d turns built in %.0f s",
+                BenchmarkRunner.log(String.format(Locale.ROOT, "11. restart: %d threads of %d turns built in %.0f s",
                         threads.size(), length, setupSeconds));
                 List<Subscription> listening = new ArrayList<>();
                 threads.forEach(t -> listening.add(t.onEvent(n -> { })));
@@ -144,18 +144,18 @@ final class RestoreFigure {
                     int asked = holds.get();
                     busy.startTurnAsync(HOLD);
                     awaitHold(asked + 1);
-                    recovery.clear();
+                    restarts.clear();
                     long killed = System.nanoTime();
                     client.serverProcessTree().forEach(ProcessHandle::destroyForcibly);
-                    long restored = next(recovery.restored, "the new server's handshake");
-                    long doneAt = next(recovery.completedAt, "the end of the restore");
-                    RestartCompleted done = next(recovery.completed, "the end of the restore");
+                    long replaced = next(restarts.replaced, "the new server's handshake");
+                    long doneAt = next(restarts.completedAt, "the end of the restart");
+                    RestartCompleted done = next(restarts.completed, "the end of the restart");
                     if (done.threadsResumed() != threads.size()) {
-                        throw new IllegalStateException("the restore after kill " + (k + 1) + " resumed "
+                        throw new IllegalStateException("the restart after kill " + (k + 1) + " resumed "
                                 + done.threadsResumed() + " of " + threads.size() + " threads");
                     }
                     total[k] = (doneAt - killed) / 1e6;
-                    resume[k] = (doneAt - restored) / 1e6;
+                    resume[k] = (doneAt - replaced) / 1e6;
                 }
                 listening.forEach(Subscription::close);
                 client.close();
@@ -240,7 +240,7 @@ final class RestoreFigure {
     }
 
     private void report(List<Measured> measured) {
-        StringBuilder table = new StringBuilder("### 11 Restore: SIGKILL with threads of growing history\n\n")
+        StringBuilder table = new StringBuilder("### 11 Restart: SIGKILL with threads of growing history\n\n")
                 .append(settings.threads()).append(" threads held (one with a turn running), ")
                 .append(settings.kills()).append(" SIGKILLs per history length; resume: handshake done → every held "
                         + "thread resumed; whole: kill → every held thread resumed. Cold thread/resume: one thread "
@@ -252,7 +252,7 @@ final class RestoreFigure {
         double highest = 0;
         Measured first = measured.get(0);
         for (Measured m : measured) {
-            String key = "restore.n" + m.length();
+            String key = "restart.n" + m.length();
             double resume = Results.median(m.resumeMs());
             double whole = Results.median(m.totalMs());
             lowest = Math.min(lowest, resume);
@@ -267,7 +267,7 @@ final class RestoreFigure {
                     m.setupSeconds(), resume, spread(m.resumeMs()), whole, spread(m.totalMs()), m.fullResumeMs(),
                     kb(m.fullResumeBytes()), m.leanResumeMs(), kb(m.leanResumeBytes())));
             if (m != first) {
-                out.add(new Row("11 Restore", m.length() + " turns per thread × " + settings.threads() + " held, "
+                out.add(new Row("11 Restart", m.length() + " turns per thread × " + settings.threads() + " held, "
                         + "SIGKILL, median of " + settings.kills(),
                         String.format(Locale.ROOT, "resume %.0f ms (%s); whole %.0f ms (%s)", resume,
                                 spread(m.resumeMs()), whole, spread(m.totalMs())),
@@ -277,7 +277,7 @@ final class RestoreFigure {
                                 + Results.x(whole / Results.median(first.totalMs())) + " whole",
                         "—", "info"));
             }
-            out.add(new Row("11 Restore", "cold thread/resume of a thread of " + m.length() + " turns on a new "
+            out.add(new Row("11 Restart", "cold thread/resume of a thread of " + m.length() + " turns on a new "
                     + "server, with its turns (as before) against without (median of " + settings.resumes() + ")",
                     String.format(Locale.ROOT, "without %.0f ms, %s", m.leanResumeMs(), kb(m.leanResumeBytes())),
                     String.format(Locale.ROOT, "with %.0f ms, %s", m.fullResumeMs(), kb(m.fullResumeBytes())),
@@ -286,10 +286,10 @@ final class RestoreFigure {
             out.put(key + ".leanResumeBytes", m.leanResumeBytes());
         }
         double ratio = highest / lowest;
-        out.put("restore.flat.ratio", ratio);
-        String status = out.target("restore.flat", "resume of held threads after a SIGKILL, slowest / fastest history"
+        out.put("restart.flat.ratio", ratio);
+        String status = out.target("restart.flat", "resume of held threads after a SIGKILL, slowest / fastest history"
                 + " length", ratio, Bound.AT_MOST, TARGET, "×");
-        out.add(new Row("11 Restore", "resume of held threads after a SIGKILL across " + settings.lengths()
+        out.add(new Row("11 Restart", "resume of held threads after a SIGKILL across " + settings.lengths()
                 + " turns per thread", String.format(Locale.ROOT, "slowest median %.0f ms", highest),
                 String.format(Locale.ROOT, "fastest median %.0f ms", lowest), Results.x(ratio),
                 "≤ " + Results.number(TARGET) + "×", status));
@@ -304,21 +304,21 @@ final class RestoreFigure {
         return Results.range(values, v -> String.format(Locale.ROOT, "%.0f", v)) + " ms";
     }
 
-    /** When the restores of the client's connection reach their steps. */
-    private static final class Recovery implements CodexTelemetryListener {
-        final BlockingQueue<Long> restored = new LinkedBlockingQueue<>();
+    /** When the restarts of the client's connection reach their steps. */
+    private static final class Restarts implements CodexTelemetryListener {
+        final BlockingQueue<Long> replaced = new LinkedBlockingQueue<>();
         final BlockingQueue<RestartCompleted> completed = new LinkedBlockingQueue<>();
         final BlockingQueue<Long> completedAt = new LinkedBlockingQueue<>();
 
         void clear() {
-            restored.clear();
+            replaced.clear();
             completed.clear();
             completedAt.clear();
         }
 
         @Override
         public void connectionReplaced(ConnectionReplaced event) {
-            restored.add(System.nanoTime());
+            replaced.add(System.nanoTime());
         }
 
         @Override

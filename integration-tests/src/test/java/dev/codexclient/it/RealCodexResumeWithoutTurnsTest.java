@@ -33,14 +33,14 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The real app-server SIGKILLed with two threads held, one idle with a few turns behind it and one with a turn
- * running: the restore resumes both without their turns where the server can leave them out (codex 0.151.0 and
+ * running: the restart resumes both without their turns where the server can leave them out (codex 0.151.0 and
  * later without {@code experimentalApi}), lists the latest turns of the one with the running turn only, settles that
  * turn with {@link CodexServerRestartedException}, and the history survives ({@code thread/read}). On servers that
  * cannot (0.98.0, 0.120.0) it resumes them with their turns, as before. Seen on the wire, between client and server.
  */
 @Tag("real-codex")
 @Timeout(300)
-class RealCodexRestoreWithoutTurnsTest {
+class RealCodexResumeWithoutTurnsTest {
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -82,9 +82,9 @@ class RealCodexRestoreWithoutTurnsTest {
                         () -> running.id() != null && !running.id().isEmpty());
 
                 client.serverProcessTree().forEach(ProcessHandle::destroyForcibly);
-                RestartCompleted recovered = events.future(RestartCompleted.class).get(WAIT.toSeconds(),
+                RestartCompleted restarted = events.future(RestartCompleted.class).get(WAIT.toSeconds(),
                         TimeUnit.SECONDS);
-                assertThat(recovered.threadsResumed()).isEqualTo(2);
+                assertThat(restarted.threadsResumed()).isEqualTo(2);
 
                 try {
                     running.result().get(WAIT.toSeconds(), TimeUnit.SECONDS);
@@ -93,22 +93,22 @@ class RealCodexRestoreWithoutTurnsTest {
                     assertThat(e.getCause()).isInstanceOf(CodexServerRestartedException.class);
                 }
 
-                // The connection that was restored: the last one opened (an attempt may have failed before it).
-                List<JsonNode> restored = messages(wire.resolve("connection-" + connections.get() + ".jsonl"));
-                List<JsonNode> restoreRequests = restored.stream().filter(m -> m.path("dir").asText().equals("sent"))
+                // The connection of the restart: the last one opened (an attempt may have failed before it).
+                List<JsonNode> replaced = messages(wire.resolve("connection-" + connections.get() + ".jsonl"));
+                List<JsonNode> restartRequests = replaced.stream().filter(m -> m.path("dir").asText().equals("sent"))
                         .map(m -> m.path("message")).toList();
-                List<JsonNode> restoreResponses = restored.stream()
+                List<JsonNode> restartResponses = replaced.stream()
                         .filter(m -> m.path("dir").asText().equals("received") && !m.path("message").has("method"))
                         .map(m -> m.path("message")).toList();
-                List<JsonNode> resumes = restoreRequests.stream()
+                List<JsonNode> resumes = restartRequests.stream()
                         .filter(m -> m.path("method").asText().equals("thread/resume")).toList();
                 assertThat(resumes).extracting(m -> m.path("params").path("threadId").asText())
                         .containsExactlyInAnyOrder(idle.id(), busy.id());
                 assertThat(resumes).allSatisfy(m -> assertThat(m.path("params").path("excludeTurns").asBoolean())
                         .isEqualTo(leavesOut));
-                List<JsonNode> lists = restoreRequests.stream()
+                List<JsonNode> lists = restartRequests.stream()
                         .filter(m -> m.path("method").asText().equals("thread/turns/list")).toList();
-                List<JsonNode> answers = restoreResponses.stream()
+                List<JsonNode> answers = restartResponses.stream()
                         .filter(m -> resumes.stream().anyMatch(r -> r.path("id").equals(m.path("id")))).toList();
                 assertThat(answers).hasSize(2);
                 if (leavesOut) {
@@ -118,7 +118,7 @@ class RealCodexRestoreWithoutTurnsTest {
                         assertThat(m.path("params").path("threadId").asText()).isEqualTo(busy.id());
                         assertThat(m.path("params").path("limit").asInt()).isEqualTo(5);
                     });
-                    JsonNode page = restoreResponses.stream()
+                    JsonNode page = restartResponses.stream()
                             .filter(m -> m.path("id").equals(lists.get(0).path("id"))).findFirst().orElseThrow();
                     assertThat(page.path("result").path("data")).as("the latest turns: %s", page).isNotEmpty();
                 } else {

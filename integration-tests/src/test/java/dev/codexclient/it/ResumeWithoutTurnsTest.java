@@ -33,13 +33,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The client's own resumes ask for no history they do not use, where the server can leave it out: a restore resumes
+ * The client's own resumes ask for no history they do not use, where the server can leave it out: a restart resumes
  * held threads without their turns and lists only the latest turns of a thread with turns running at the loss; a
  * handle resumed by id has no turns. Which servers can, by version and {@code experimentalApi}, and what happens
  * when one refuses all the same. Against the fake, which answers as codex 0.169.0 unless told another version.
  */
 @Timeout(60)
-class RestoreWithoutTurnsTest {
+class ResumeWithoutTurnsTest {
     private static final Duration BACKOFF = Duration.ofMillis(100);
 
     private final ManualScheduler clock = new ManualScheduler();
@@ -87,7 +87,7 @@ class RestoreWithoutTurnsTest {
         return running;
     }
 
-    /** Ends the connection with an exit, and lets the client's next attempt restore it. */
+    /** Ends the connection with an exit, and lets the client's next attempt replace it. */
     private void lose(FakeCodexAppServer fake) {
         fake.apply(Fault.exit(137));
         nextAttempt();
