@@ -1,7 +1,7 @@
 package com.example.codexclient.consumer.micrometer;
 
 import dev.codexclient.CodexClient;
-import dev.codexclient.micrometer.MicrometerEventListener;
+import dev.codexclient.micrometer.MicrometerTelemetryListener;
 import dev.codexclient.transport.Transport;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
@@ -22,7 +22,7 @@ public final class ObservedClients {
     /** A client over {@code transport} that reports to the registries. */
     public CodexClient connect(Transport transport) {
         return CodexClient.builder().transport(transport)
-                .eventListener(MicrometerEventListener.builder(observations).meterRegistry(meters).build())
+                .telemetryListener(MicrometerTelemetryListener.builder(observations).meterRegistry(meters).build())
                 .build();
     }
 }

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.codexclient.CodexClient;
 import dev.codexclient.micrometer.DefaultCodexTurnObservationConvention;
-import dev.codexclient.micrometer.MicrometerEventListener;
+import dev.codexclient.micrometer.MicrometerTelemetryListener;
 import dev.codexclient.testkit.FakeCodexAppServer;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -44,10 +44,10 @@ class ObservedClientsTest {
             assertTrue(turnObserved.await(30, TimeUnit.SECONDS), "the turn's observation stopped");
         }
         assertEquals(1, meters.get(DefaultCodexTurnObservationConvention.NAME).timer().count(), "the turn's timer");
-        assertEquals(150, meters.get(MicrometerEventListener.TOKENS).counters().stream()
+        assertEquals(150, meters.get(MicrometerTelemetryListener.TOKENS).counters().stream()
                 .mapToDouble(Counter::count).sum(), "the turn's tokens");
         boolean named = Boolean.getBoolean("consumer.namedModule");
         assertEquals(named, ObservedClients.class.getModule().isNamed(), "the consumer's module");
-        assertEquals(named, MicrometerEventListener.class.getModule().isNamed(), "codex-client-micrometer's module");
+        assertEquals(named, MicrometerTelemetryListener.class.getModule().isNamed(), "codex-client-micrometer's module");
     }
 }
