@@ -28,8 +28,8 @@ public final class Reviewer {
     public Verdict review(Path root, Path workspaces) {
         try (Workspace ws = Workspace.builder().parentDirectory(workspaces).allowedRoot(root)
                 .mount(HostMount.of(root.resolve("src"), "src")).build()) {
-            AgentResult<Verdict> result = runner.run(AgentRun.builder("Review ./src").workspace(ws)
-                    .output(Verdict.class).timeout(Duration.ofSeconds(30)).build());
+            AgentResult<Verdict> result = runner.run(AgentRun.builder("Review ./src", Verdict.class).workspace(ws)
+                    .timeout(Duration.ofSeconds(30)).build());
             return result.output().orElseThrow();
         }
     }
