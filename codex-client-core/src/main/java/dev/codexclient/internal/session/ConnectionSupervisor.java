@@ -511,6 +511,9 @@ public final class ConnectionSupervisor {
             return;
         }
         Generation g = current;
+        // A loss being restored: the turns that were running wait for their thread's resume, which will not come
+        // now, and nothing else will end the client (the outage's next step only fails the calls that wait).
+        boolean restoring = policy != null && g.lossHandled.get() && terminal == null;
         Generation a = attempting;
         if (a != null) {
             a.connection.closing();
@@ -528,6 +531,9 @@ public final class ConnectionSupervisor {
                 g.connection.close();
                 carried.cancelAll();
                 g.next.completeExceptionally(closedException());
+                if (restoring) {
+                    client.ended(closedException());
+                }
             } finally {
                 shutDownCallbacks();
             }
