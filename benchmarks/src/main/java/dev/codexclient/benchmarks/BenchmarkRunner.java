@@ -40,13 +40,21 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * leaves it out: {@code -Dbench.only=8} runs it alone, {@code -Dbench.scaling=true} adds it to a run of every figure;
  * {@code -Dbench.scale=1,10} chooses its numbers of threads, {@code -Dbench.scale.turns} its turns per thread and
  * {@code -Dbench.scale.spawn} how many servers start at once.
+ *
+ * <p>Figure 10 (the soak, {@link SoakFigure}) runs for half an hour by default and only alone: {@code -Dbench.only=10};
+ * {@code -Dbench.soak.minutes=60} for the record, {@code -Dbench.soak.minutes=3} (or {@code -Dbench.smoke=true}) to
+ * see that it works; {@code -Dbench.soak.killEverySeconds}, {@code -Dbench.soak.workers} and
+ * {@code -Dbench.soak.spare=true} (a warm spare) change its load.
  */
 public final class BenchmarkRunner {
     /** The highest figure number. */
-    static final int FIGURES = 8;
+    static final int FIGURES = 10;
 
     /** The figure a run of every figure leaves out unless asked: it needs the real codex and takes minutes. */
     static final int SCALING = 8;
+
+    /** The soak ({@link SoakFigure}): half an hour or more of the real codex; it runs only when asked for. */
+    static final int SOAK = 10;
 
     /**
      * Sizes of one run.
@@ -94,7 +102,10 @@ public final class BenchmarkRunner {
         }
 
         boolean runs(int figure) {
-            return figures.isEmpty() ? figure != SCALING || scaling.inFullRun() : figures.contains(figure);
+            if (figures.isEmpty()) {
+                return figure == SCALING ? scaling.inFullRun() : figure != SOAK;
+            }
+            return figures.contains(figure);
         }
 
         /** A full run of every figure: the runs {@link Spread} compares. */
@@ -198,6 +209,10 @@ public final class BenchmarkRunner {
             }
             if (config.runs(SCALING)) {
                 new ScalingFigure(out, work, config.scaling()).run();
+            }
+            if (config.runs(SOAK)) {
+                new SoakFigure(out, work, config.results(),
+                        (config.smoke() ? SoakSettings.smoke() : SoakSettings.full()).withProperties()).run();
             }
         } finally {
             deleteTree(work);
