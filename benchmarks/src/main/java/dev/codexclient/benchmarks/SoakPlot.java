@@ -16,7 +16,7 @@ final class SoakPlot {
     private static final int PANEL = 170;
     private static final int LEFT = 70;
     private static final int RIGHT = 20;
-    private static final int TOP = 40;
+    private static final int TOP = 60;
     private static final int GAP = 45;
 
     private SoakPlot() {
