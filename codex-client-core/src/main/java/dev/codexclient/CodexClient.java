@@ -96,19 +96,6 @@ public final class CodexClient implements AutoCloseable {
         return new CodexClientBuilder();
     }
 
-    /**
-     * Publishes an integration's event through this client's {@link CodexClientBuilder#eventListener listener},
-     * after the events the client queued before it and on the same thread rules (see
-     * {@link dev.codexclient.events.CodexEventListener}). Does nothing when the client has no listener. Never
-     * blocks; works on a closed client too.
-     *
-     * @param event the event
-     */
-    public void publishEvent(dev.codexclient.events.ExtensionEvent event) {
-        Objects.requireNonNull(event, "event");
-        runtime.events().emit(l -> l.extensionEvent(event));
-    }
-
     /** {@return what the server reported about itself in its {@code initialize} result} */
     public ServerInfo serverInfo() {
         return runtime.serverInfo();
@@ -226,7 +213,11 @@ public final class CodexClient implements AutoCloseable {
 
 
     /**
-     * Resumes a stored thread by id, with the settings it was stored with.
+     * Resumes a stored thread by id, with the settings it was stored with, to go on with it: where the server can
+     * (codex 0.125.0 and later; 0.129.0 to 0.150.x with {@link CodexClientBuilder#experimentalApi(boolean)}), it
+     * leaves the thread's turns out of its answer, so that resuming costs the same after ten turns or ten thousand,
+     * and {@link CodexThread#info()} then holds no turns. {@link CodexThread#read()} gives the history; so does
+     * {@link #resumeThread(ThreadResumeParams)} with the thread id alone, which asks for it.
      *
      * @param threadId the id of the stored thread
      * @return the handle of the resumed thread
@@ -235,11 +226,14 @@ public final class CodexClient implements AutoCloseable {
      * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request, e.g. for an unknown id
      */
     public CodexThread resumeThread(String threadId) {
-        return resumeThread(ThreadResumeParams.builder().threadId(threadId).build());
+        Objects.requireNonNull(threadId, "threadId");
+        return handle(await(runtime.resumeThreadWithoutTurns(threadId), "thread/resume").thread());
     }
 
     /**
-     * Resumes a stored thread with overrides.
+     * Resumes a stored thread with overrides. {@code excludeTurns(true)} in the params asks for the thread without
+     * its turns where the server can leave them out; a server that cannot (before codex 0.125.0; 0.129.0 to 0.150.x
+     * without {@link CodexClientBuilder#experimentalApi(boolean)}) is not sent the member and answers with the turns.
      *
      * @param params the {@code thread/resume} params: the thread id and the settings to change
      * @return the handle of the resumed thread
@@ -279,7 +273,8 @@ public final class CodexClient implements AutoCloseable {
      *         throws
      */
     public CompletableFuture<CodexThread> resumeThreadAsync(String threadId) {
-        return resumeThreadAsync(ThreadResumeParams.builder().threadId(threadId).build());
+        Objects.requireNonNull(threadId, "threadId");
+        return runtime.resumeThreadWithoutTurns(threadId).thenApply(r -> handle(r.thread()));
     }
 
     /**
@@ -552,7 +547,8 @@ public final class CodexClient implements AutoCloseable {
      * <p>What it waits for, each step bounded:
      * <ol>
      *   <li>the server to end: a spawned server has its stdin closed and gets the
-     *       {@link CodexClientBuilder#closeTimeout(Duration) close timeout} (5 s by default) to exit on its own, then
+     *       {@link CodexClientBuilder#closeTimeout(Duration) close timeout}
+     *       ({@link dev.codexclient.transport.Transport#DEFAULT_CLOSE_TIMEOUT} by default) to exit on its own, then
      *       it and
      *       every process it started are terminated (SIGTERM, then SIGKILL a second or two later). Idle codex exits
      *       at once; some versions first wait for a command that is still running, which the close timeout cuts

@@ -58,8 +58,8 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 final class SoakFigure {
     private static final String[] KINDS = {SoakModel.CHAT, SoakModel.APPROVE, SoakModel.CALL};
-    /** How long a killed member may take to serve again before the kill counts as not recovered. */
-    private static final Duration RECOVERY_WAIT = Duration.ofSeconds(60);
+    /** How long a killed member may take to serve again before the kill counts as one it did not come back from. */
+    private static final Duration SERVING_AGAIN_WAIT = Duration.ofSeconds(60);
     /** No kill closer to the end than this. */
     private static final Duration LAST_KILL_BEFORE_END = Duration.ofSeconds(15);
     /** How long one probe of a killed member's new server may take. */
@@ -153,7 +153,7 @@ final class SoakFigure {
         timers.scheduleAtFixedRate(() -> ledger.sample(minute.incrementAndGet()), 1, 1, TimeUnit.MINUTES);
         Random random = new Random(settings.seed());
         timers.scheduleAtFixedRate(() -> {
-            // A kill right at the end would be cut off by the close: its recovery could not be seen.
+            // A kill right at the end would be cut off by the close: the member's return could not be seen.
             if (end - System.nanoTime() > LAST_KILL_BEFORE_END.toNanos()) {
                 kill(pool, random, ledger);
             }
@@ -173,7 +173,7 @@ final class SoakFigure {
         } finally {
             stopping = true;
             timers.shutdownNow();
-            timers.awaitTermination(RECOVERY_WAIT.toSeconds() + 10, TimeUnit.SECONDS);
+            timers.awaitTermination(SERVING_AGAIN_WAIT.toSeconds() + 10, TimeUnit.SECONDS);
         }
         if (minute.get() < settings.minutes()) {
             ledger.sample(settings.minutes());
@@ -222,7 +222,7 @@ final class SoakFigure {
                     + ", thread " + thread.id() + " on " + thread.memberName() + ")";
             started.cancel(true);
             if (turn != null) {
-                turn.interrupt();
+                turn.interruptAsync();
             }
         } catch (ExecutionException e) {
             failure = e.getCause() instanceof CompletionException c ? c.getCause() : e.getCause();
@@ -261,20 +261,20 @@ final class SoakFigure {
             processes.seen(p);
             p.destroyForcibly();
         });
-        long recoveredMs = -1;
-        while (System.nanoTime() - killed < RECOVERY_WAIT.toNanos() && !stopping) {
+        long servingAgainMs = -1;
+        while (System.nanoTime() - killed < SERVING_AGAIN_WAIT.toNanos() && !stopping) {
             Optional<MemberStats> now = pool.stats().stream().filter(s -> s.name().equals(victim.name()))
                     .findFirst();
             Optional<CodexClient> current = pool.memberClient(victim.name());
             if (now.isPresent() && current.isPresent() && now.get().serverPid().filter(p -> p != pid).isPresent()
                     && serves(current.get())) {
-                recoveredMs = (System.nanoTime() - killed) / 1_000_000;
+                servingAgainMs = (System.nanoTime() - killed) / 1_000_000;
                 now.get().serverPid().flatMap(ProcessHandle::of).ifPresent(processes::seen);
                 break;
             }
             pause(Duration.ofMillis(20));
         }
-        ledger.killed(new SoakLedger.Kill(at, victim.name(), recoveredMs));
+        ledger.killed(new SoakLedger.Kill(at, victim.name(), servingAgainMs));
     }
 
     /** Whether the client's server answers a cheap call now: an answer, even an error, is a server that serves. */

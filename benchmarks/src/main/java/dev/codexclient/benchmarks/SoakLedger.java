@@ -48,9 +48,9 @@ final class SoakLedger {
      *
      * @param atSeconds   when, in seconds since the load began
      * @param member      whose server
-     * @param recoveredMs how long until the member served on a new server, or -1 when it did not within the wait
+     * @param servingAgainMs how long until the member served on a new server, or -1 when it did not within the wait
      */
-    record Kill(double atSeconds, String member, long recoveredMs) {
+    record Kill(double atSeconds, String member, long servingAgainMs) {
     }
 
     private final long startNanos;

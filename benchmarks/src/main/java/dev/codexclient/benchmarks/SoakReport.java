@@ -98,17 +98,17 @@ final class SoakReport {
     }
 
     private void kills(List<Kill> kills) {
-        long[] recovered = kills.stream().filter(k -> k.recoveredMs() >= 0).mapToLong(Kill::recoveredMs).sorted()
+        long[] back = kills.stream().filter(k -> k.servingAgainMs() >= 0).mapToLong(Kill::servingAgainMs).sorted()
                 .toArray();
-        long notRecovered = kills.size() - recovered.length;
-        String text = recovered.length == 0 ? kills.size() + " kills"
+        long notBack = kills.size() - back.length;
+        String text = back.length == 0 ? kills.size() + " kills"
                 : String.format(Locale.ROOT, "%d kills; serving again after median %d ms, max %d ms", kills.size(),
-                recovered[recovered.length / 2], recovered[recovered.length - 1]);
+                back[back.length / 2], back[back.length - 1]);
         out.put("soak.kills", kills.size());
-        out.put("soak.notRecovered", notRecovered);
+        out.put("soak.notServingAgain", notBack);
         out.add(new Row(FIGURE, "SIGKILLs and the time until the member served on a new server", text, "—", "—",
-                "every kill recovered", out.target("soak.notRecovered", "soak: kills not recovered within 60 s",
-                        notRecovered, Bound.AT_MOST, 0, "")));
+                "every member back", out.target("soak.notServingAgain",
+                        "soak: killed members not serving again within 60 s", notBack, Bound.AT_MOST, 0, "")));
     }
 
     /** A row saying whether {@code what} stayed flat: the last window's values within the first window's spread. */

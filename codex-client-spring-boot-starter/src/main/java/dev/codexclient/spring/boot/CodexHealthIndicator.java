@@ -21,10 +21,10 @@ import org.springframework.boot.actuate.health.HealthIndicator;
 
 /**
  * The health of a {@link CodexClient}'s app-server: UP while the client is open and its server is there; DOWN when
- * the server was lost (with the cause: its exit code and the tail of its stderr), while a restart policy restores it
- * ({@code recovering: true}), or when the client is closed. Back UP once a restart restored the server.
+ * the server was lost (with the cause: its exit code and the tail of its stderr), while a restart policy restarts it
+ * ({@code restarting: true}), or when the client is closed. Back UP once a restart replaced the server.
  *
- * <p>By default the check costs the server nothing: it reads the client's state (the connection open, no recovery
+ * <p>By default the check costs the server nothing: it reads the client's state (the connection open, no restart
  * under way), which the client learns from the connection itself (a server that exits ends its output at once). With
  * {@code codex.health.probe=true} it also sends {@code thread/loaded/list} (limit one), which the server answers
  * from memory, and is DOWN when no answer comes within the indicator's timeout; that request is traffic like any
@@ -97,10 +97,10 @@ public final class CodexHealthIndicator implements HealthIndicator {
         Health.Builder health = details(client, new Health.Builder());
         CodexConnectionMonitor.State state = monitor.map(CodexConnectionMonitor::state)
                 .orElse(new CodexConnectionMonitor.State(Optional.empty(), false));
-        if (state.recovering()) {
+        if (state.restarting()) {
             cause(health.down(), state.cause());
-            return health.withDetail("recovering", true)
-                    .withDetail("reason", "the app-server was lost; restoring it (codex.restart)").build();
+            return health.withDetail("restarting", true)
+                    .withDetail("reason", "the app-server was lost; restarting it (codex.restart)").build();
         }
         if (client.isClosed()) {
             cause(health.down(), state.cause());

@@ -123,7 +123,7 @@ public class CodexProperties {
     /** The Actuator health indicator. */
     private final Health health = new Health();
 
-    /** The restart policy: how a lost app-server is restored ({@code codex.restart.*}). */
+    /** The restart policy: how a lost app-server is replaced ({@code codex.restart.*}). */
     private final Restart restart = new Restart();
 
     /** The Flow publishers: what a subscription holds for a slow subscriber ({@code codex.publisher.*}). */
@@ -802,16 +802,16 @@ public class CodexProperties {
     }
 
     /**
-     * The {@code codex.restart.*} properties: a lost app-server is respawned (or a dropped socket reconnected), the
+     * The {@code codex.restart.*} properties: a lost app-server is respawned (or a dropped socket connected again), the
      * handshake redone and every thread the client holds resumed; see {@link dev.codexclient.RestartPolicy}. Unset
      * values keep the policy's defaults.
      */
     public static class Restart {
 
-        /** Whether a lost server is restored; off by default (a lost server then closes the client). */
+        /** Whether a lost server is replaced; off by default (a lost server then closes the client). */
         private boolean enabled;
 
-        /** Attempts per outage (default 5). */
+        /** Attempts per restart (default 5). */
         private Integer maxAttempts;
 
         /** The bound of the wait before the first attempt (default 200 ms); it doubles per attempt. */
@@ -831,7 +831,7 @@ public class CodexProperties {
         }
 
         /**
-         * Whether the client restores a lost server.
+         * Whether the client replaces a lost server.
          *
          * @return {@code codex.restart.enabled}
          */
@@ -842,14 +842,14 @@ public class CodexProperties {
         /**
          * Sets {@code codex.restart.enabled}.
          *
-         * @param enabled whether to restore a lost server
+         * @param enabled whether to replace a lost server
          */
         public void setEnabled(boolean enabled) {
             this.enabled = enabled;
         }
 
         /**
-         * Attempts per outage.
+         * Attempts per restart.
          *
          * @return {@code codex.restart.max-attempts}, or null for the policy's default
          */

@@ -94,7 +94,7 @@ class CodexHealthTest {
             Health health = context.getBean(CodexHealthIndicator.class).health();
             assertThat(health.getStatus()).isEqualTo(Status.DOWN);
             assertThat(health.getDetails()).containsEntry("reason", "the app-server was lost")
-                    .doesNotContainKey("recovering");
+                    .doesNotContainKey("restarting");
             assertThat(health.getDetails().get("error").toString()).contains("CodexTransportException");
             assertThat(context.getBean(CodexConnectionMonitor.class).state().cause()).isPresent();
         });

@@ -6,9 +6,9 @@ import dev.codexclient.ApprovalPolicy;
 import dev.codexclient.ApprovalRequest;
 import dev.codexclient.CodexClient;
 import dev.codexclient.TurnResult;
-import dev.codexclient.events.CodexEventListener;
-import dev.codexclient.events.ConnectionRestored;
-import dev.codexclient.events.Disconnected;
+import dev.codexclient.telemetry.CodexTelemetryListener;
+import dev.codexclient.telemetry.ConnectionReplaced;
+import dev.codexclient.telemetry.Disconnected;
 import dev.codexclient.protocol.AskForApproval;
 import dev.codexclient.protocol.SandboxMode;
 import dev.codexclient.protocol.ThreadStartParams;
@@ -147,14 +147,14 @@ class RealCodexAutoConfigurationTest {
         Path codex = binary();
         CountDownLatch lost = new CountDownLatch(1);
         CountDownLatch restored = new CountDownLatch(1);
-        CodexEventListener recovery = new CodexEventListener() {
+        CodexTelemetryListener recovery = new CodexTelemetryListener() {
             @Override
             public void disconnected(Disconnected event) {
                 lost.countDown();
             }
 
             @Override
-            public void connectionRestored(ConnectionRestored event) {
+            public void connectionReplaced(ConnectionReplaced event) {
                 restored.countDown();
             }
         };
@@ -165,7 +165,7 @@ class RealCodexAutoConfigurationTest {
             properties.addAll(List.of("codex.restart.enabled=true", "codex.restart.initial-backoff=2s",
                     "codex.restart.max-backoff=2s"));
             runner.withPropertyValues(properties.toArray(String[]::new))
-                    .withBean(CodexEventListener.class, () -> recovery)
+                    .withBean(CodexTelemetryListener.class, () -> recovery)
                     .run(context -> {
                         CodexClient client = context.getBean(CodexClient.class);
                         CodexHealthIndicator indicator = context.getBean(CodexHealthIndicator.class);
@@ -178,8 +178,8 @@ class RealCodexAutoConfigurationTest {
 
                         Health during = indicator.health();
                         assertThat(during.getStatus()).isEqualTo(Status.DOWN);
-                        assertThat(during.getDetails()).containsEntry("recovering", true);
-                        assertThat(during.getDetails().get("reason").toString()).contains("restoring");
+                        assertThat(during.getDetails()).containsEntry("restarting", true);
+                        assertThat(during.getDetails().get("reason").toString()).contains("restarting");
                         assertThat(during.getDetails()).containsKey("error").containsEntry("exitCode", 137);
 
                         assertThat(restored.await(60, TimeUnit.SECONDS)).as("the restore").isTrue();
@@ -222,7 +222,7 @@ class RealCodexAutoConfigurationTest {
                 Health health = context.getBean(CodexHealthIndicator.class).health();
                 assertThat(health.getStatus()).isEqualTo(Status.DOWN);
                 assertThat(health.getDetails()).containsEntry("reason", "the app-server was lost")
-                        .containsEntry("exitCode", 137).doesNotContainKey("recovering");
+                        .containsEntry("exitCode", 137).doesNotContainKey("restarting");
                 assertThat(log.list).anySatisfy(e -> {
                     assertThat(e.getLevel()).isEqualTo(Level.WARN);
                     assertThat(e.getFormattedMessage()).contains("lost the app-server").contains("137")
