@@ -253,7 +253,7 @@ class WorkspaceTest {
     @Test
     void aFileThatGrowsWhileCopiedFailsTheWorkspace() {
         Path growing = repo.resolve("src/Main.java");
-        Workspace.Builder b = builder().mount(HostMount.of(repo, "repo")).beforeRead(p -> {
+        Workspace.Builder b = builder().mount(HostMount.of(repo, "repo")).beforeOpen(p -> {
             if (p.equals(growing)) {
                 try {
                     Files.writeString(growing, "more", StandardOpenOption.APPEND);
@@ -270,26 +270,27 @@ class WorkspaceTest {
     void aDirectorySwappedForALinkWhileCopyingIsRefused() throws IOException {
         Path src = repo.resolve("src");
         Path moved = host.resolve("moved-src");
-        Workspace.Builder b = builder().mount(HostMount.of(repo, "repo")).beforeRead(p -> {
+        Workspace.Builder b = builder().mount(HostMount.of(repo, "repo")).beforeOpen(p -> {
             if (p.equals(src.resolve("Main.java"))) {
                 try {
-                    // src was listed; now it is a link to a directory outside the mount with the same file in it.
+                    // src was opened; now it is a link to a directory outside the mount with the same files in it.
                     Files.move(src, moved);
-                    Files.createDirectories(host.resolve("outside"));
-                    Files.writeString(host.resolve("outside/Main.java"), "class Main {}\n");
+                    write(host.resolve("outside/Main.java"), "class Main {}\n");
+                    write(host.resolve("outside/gen/Gen.java"), "class Gen {}\n");
                     Files.createSymbolicLink(src, host.resolve("outside"));
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
             }
         });
-        assertSecurity(b::build, Reason.SYMLINK_ESCAPE);
+        assertSecurity(b::build, Reason.FILE_CHANGED);
+        assertThat(listing(parent)).isEmpty();
     }
 
     @Test
     void aFileThatShrinksWhileCopiedFailsTheWorkspace() {
         Path shrinking = repo.resolve("src/Main.java");
-        Workspace.Builder b = builder().mount(HostMount.of(repo, "repo")).beforeRead(p -> {
+        Workspace.Builder b = builder().mount(HostMount.of(repo, "repo")).beforeOpen(p -> {
             if (p.equals(shrinking)) {
                 try {
                     Files.writeString(shrinking, "x");
