@@ -1,5 +1,9 @@
 package dev.codexclient.agent;
 
+import static dev.codexclient.agent.HostFiles.assertSecurity;
+import static dev.codexclient.agent.HostFiles.listing;
+import static dev.codexclient.agent.HostFiles.write;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
@@ -8,14 +12,11 @@ import dev.codexclient.agent.WorkspacePreview.SkipReason;
 import dev.codexclient.agent.WorkspaceSecurityException.Reason;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -335,26 +336,5 @@ class WorkspaceTest {
     void overlappingMountPathsAreRefused() {
         assertThatThrownBy(() -> builder().mount(HostMount.of(repo, "a")).mount(HostMount.of(repo, "a/b")).build())
                 .isInstanceOf(IllegalArgumentException.class);
-    }
-
-    private static void assertSecurity(org.assertj.core.api.ThrowableAssert.ThrowingCallable call, Reason reason) {
-        assertThatThrownBy(call).isInstanceOfSatisfying(WorkspaceSecurityException.class,
-                e -> assertThat(e.reason()).as(e.getMessage()).isEqualTo(reason));
-    }
-
-    private static void write(Path file, String text) throws IOException {
-        Files.createDirectories(file.getParent());
-        Files.writeString(file, text, StandardCharsets.UTF_8);
-    }
-
-    private static java.util.List<Path> listing(Path dir) {
-        if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
-            return java.util.List.of();
-        }
-        try (Stream<Path> s = Files.list(dir)) {
-            return s.toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }
