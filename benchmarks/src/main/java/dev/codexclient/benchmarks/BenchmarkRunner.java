@@ -42,14 +42,20 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * {@code -Dbench.scale.spawn} how many servers start at once.
  *
  * <p>Figure 9 (an agent run's overhead, {@link AgentRunFigure}) runs the real codex too, for a minute or two: it runs
- * with {@code -Dbench.only=9}, and a run of every figure leaves it out. Figures 10 (time to ready,
- * {@link StartupFigure}) and 11 (a restart whatever the history, {@link RestartFigure}) run the real codex too, for a
- * minute and a few minutes; a full run includes them, a smoke run of every figure does not (their tests, tagged
- * real-codex, run them at smoke sizes).
+ * with {@code -Dbench.only=9}, and a run of every figure leaves it out.
+ *
+ * <p>Figure 10 (the soak, {@link SoakFigure}) runs for half an hour by default and only alone: {@code -Dbench.only=10};
+ * {@code -Dbench.soak.minutes=60} for the record, {@code -Dbench.soak.minutes=3} (or {@code -Dbench.smoke=true}) to
+ * see that it works; {@code -Dbench.soak.killEverySeconds}, {@code -Dbench.soak.workers} and
+ * {@code -Dbench.soak.spare=true} (a warm spare) change its load.
+ *
+ * <p>Figures 11 (time to ready, {@link StartupFigure}) and 12 (a restart whatever the history, {@link RestartFigure})
+ * run the real codex too, for a minute and a few minutes; a full run includes them, a smoke run of every figure does
+ * not (their tests, tagged real-codex, run them at smoke sizes).
  */
 public final class BenchmarkRunner {
     /** The highest figure number. */
-    static final int FIGURES = 11;
+    static final int FIGURES = 12;
 
     /** The figure a run of every figure leaves out unless asked: it needs the real codex and takes minutes. */
     static final int SCALING = 8;
@@ -57,9 +63,12 @@ public final class BenchmarkRunner {
     /** The agent run's overhead: it needs the real codex, so a run of every figure leaves it out too. */
     static final int AGENT_RUN = 9;
 
+    /** The soak ({@link SoakFigure}): half an hour or more of the real codex; it runs only when asked for. */
+    static final int SOAK = 10;
+
     /** Figures on the real codex that a full run includes: time to ready, and a restart whatever the history. */
-    static final int STARTUP = 10;
-    static final int RESTART = 11;
+    static final int STARTUP = 11;
+    static final int RESTART = 12;
 
     /**
      * Sizes of one run.
@@ -69,8 +78,8 @@ public final class BenchmarkRunner {
      * @param unitTestWarmup unmeasured cycles of figure 7 before its {@code unitTestCycles} measured ones
      * @param unitTestColdJvms fresh JVMs of figure 7, each timing its first cycle
      * @param scaling sizes of figure 8, and whether a run of every figure includes it
-     * @param startupWarmup unmeasured rounds of figure 10 before its {@code startupRounds} measured ones
-     * @param restart sizes of figure 11
+     * @param startupWarmup unmeasured rounds of figure 11 before its {@code startupRounds} measured ones
+     * @param restart sizes of figure 12
      */
     public record Config(boolean smoke, int deltaLines, int mixLines, int streamRounds, int roundTrips,
                          int roundTripWarmup, int roundTripRounds, int coldStarts, long floodBytes,
@@ -118,10 +127,10 @@ public final class BenchmarkRunner {
             if (figure == SCALING) {
                 return scaling.inFullRun();
             }
-            if (figure == AGENT_RUN) {
+            if (figure == AGENT_RUN || figure == SOAK) {
                 return false;
             }
-            // A smoke run of every figure needs no codex: figures 10 and 11 have smoke tests of their own.
+            // A smoke run of every figure needs no codex: figures 11 and 12 have smoke tests of their own.
             return !smoke || figure != STARTUP && figure != RESTART;
         }
 
@@ -229,6 +238,10 @@ public final class BenchmarkRunner {
             }
             if (config.runs(AGENT_RUN)) {
                 new AgentRunFigure(out).run(config.smoke() ? 1 : 5, config.smoke() ? 2 : 20);
+            }
+            if (config.runs(SOAK)) {
+                new SoakFigure(out, work, config.results(),
+                        (config.smoke() ? SoakSettings.smoke() : SoakSettings.full()).withProperties()).run();
             }
             if (config.runs(STARTUP)) {
                 new StartupFigure(out, work, config.startupWarmup(), config.startupRounds()).run();

@@ -19,8 +19,8 @@ import java.util.function.Predicate;
 
 /**
  * A {@code codex app-server} spoken to with hand-written JSON lines and nothing else: the floor a client can reach
- * (spawn, {@code initialize}, and on to the first event of a turn, or a cold {@code thread/resume}), for figures 10
- * and 11 ({@link StartupFigure}, {@link RestartFigure}).
+ * (spawn, {@code initialize}, and on to the first event of a turn, or a cold {@code thread/resume}), for figures 11
+ * and 12 ({@link StartupFigure}, {@link RestartFigure}).
  */
 final class RawCodex implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -15,7 +15,6 @@ import dev.codexclient.telemetry.ConnectionReplaced;
 import dev.codexclient.telemetry.RestartCompleted;
 import dev.codexclient.testkit.IsolatedHome;
 import dev.codexclient.testkit.ModelStep;
-import dev.codexclient.testkit.Recording;
 import dev.codexclient.testkit.ScriptedModelServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,7 +33,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Figure 11, a restart that costs the same whatever the history: on the real codex with the scripted model, a client
+ * Figure 12, a restart that costs the same whatever the history: on the real codex with the scripted model, a client
  * under a restart policy holds a few threads of L turns each (one of them with a turn running), and its server is
  * SIGKILLed again and again. Per kill: the time from the kill until every held thread is resumed
  * ({@link RestartCompleted}), and the part of it after the new server's handshake ({@link ConnectionReplaced}), which
@@ -54,7 +53,7 @@ final class RestartFigure {
     private static final Duration TIMEOUT = Duration.ofMinutes(2);
 
     /**
-     * Sizes of figure 11.
+     * Sizes of figure 12.
      *
      * @param lengths the turns each held thread has behind it, one layout each
      * @param threads threads held, one of which has a turn running at each kill
@@ -93,13 +92,13 @@ final class RestartFigure {
     }
 
     void run() throws Exception {
-        BenchmarkRunner.log("11. restart: threads of " + settings.lengths() + " turns, " + settings.threads()
+        BenchmarkRunner.log("12. restart: threads of " + settings.lengths() + " turns, " + settings.threads()
                 + " held, " + settings.kills() + " SIGKILLs each");
         Path launcher = ScalingFigure.binary();
         Path workspace = Files.createDirectories(root.resolve("workspace"));
         List<Measured> measured = new ArrayList<>();
         // Keeping the requests would keep every conversation so far, once per turn: the square of the history.
-        try (ScriptedModelServer model = ScriptedModelServer.start(Recording.off())) {
+        try (ScriptedModelServer model = ScriptedModelServer.start().recordRequests(false)) {
             model.whenAlways(r -> {
                 if (r.lastUserText().equals(HOLD)) {
                     holds.incrementAndGet();
@@ -133,7 +132,7 @@ final class RestartFigure {
                 long setupStarted = System.nanoTime();
                 List<CodexThread> threads = history(client, workspace, length);
                 double setupSeconds = (System.nanoTime() - setupStarted) / 1e9;
-                BenchmarkRunner.log(String.format(Locale.ROOT, "11. restart: %d threads of %d turns built in %.0f s",
+                BenchmarkRunner.log(String.format(Locale.ROOT, "12. restart: %d threads of %d turns built in %.0f s",
                         threads.size(), length, setupSeconds));
                 List<Subscription> listening = new ArrayList<>();
                 threads.forEach(t -> listening.add(t.onEvent(n -> { })));
@@ -240,7 +239,7 @@ final class RestartFigure {
     }
 
     private void report(List<Measured> measured) {
-        StringBuilder table = new StringBuilder("### 11 Restart: SIGKILL with threads of growing history\n\n")
+        StringBuilder table = new StringBuilder("### 12 Restart: SIGKILL with threads of growing history\n\n")
                 .append(settings.threads()).append(" threads held (one with a turn running), ")
                 .append(settings.kills()).append(" SIGKILLs per history length; resume: handshake done → every held "
                         + "thread resumed; whole: kill → every held thread resumed. Cold thread/resume: one thread "
@@ -267,7 +266,7 @@ final class RestartFigure {
                     m.setupSeconds(), resume, spread(m.resumeMs()), whole, spread(m.totalMs()), m.fullResumeMs(),
                     kb(m.fullResumeBytes()), m.leanResumeMs(), kb(m.leanResumeBytes())));
             if (m != first) {
-                out.add(new Row("11 Restart", m.length() + " turns per thread × " + settings.threads() + " held, "
+                out.add(new Row("12 Restart", m.length() + " turns per thread × " + settings.threads() + " held, "
                         + "SIGKILL, median of " + settings.kills(),
                         String.format(Locale.ROOT, "resume %.0f ms (%s); whole %.0f ms (%s)", resume,
                                 spread(m.resumeMs()), whole, spread(m.totalMs())),
@@ -277,7 +276,7 @@ final class RestartFigure {
                                 + Results.x(whole / Results.median(first.totalMs())) + " whole",
                         "—", "info"));
             }
-            out.add(new Row("11 Restart", "cold thread/resume of a thread of " + m.length() + " turns on a new "
+            out.add(new Row("12 Restart", "cold thread/resume of a thread of " + m.length() + " turns on a new "
                     + "server, with its turns (as before) against without (median of " + settings.resumes() + ")",
                     String.format(Locale.ROOT, "without %.0f ms, %s", m.leanResumeMs(), kb(m.leanResumeBytes())),
                     String.format(Locale.ROOT, "with %.0f ms, %s", m.fullResumeMs(), kb(m.fullResumeBytes())),
@@ -289,7 +288,7 @@ final class RestartFigure {
         out.put("restart.flat.ratio", ratio);
         String status = out.target("restart.flat", "resume of held threads after a SIGKILL, slowest / fastest history"
                 + " length", ratio, Bound.AT_MOST, TARGET, "×");
-        out.add(new Row("11 Restart", "resume of held threads after a SIGKILL across " + settings.lengths()
+        out.add(new Row("12 Restart", "resume of held threads after a SIGKILL across " + settings.lengths()
                 + " turns per thread", String.format(Locale.ROOT, "slowest median %.0f ms", highest),
                 String.format(Locale.ROOT, "fastest median %.0f ms", lowest), Results.x(ratio),
                 "≤ " + Results.number(TARGET) + "×", status));

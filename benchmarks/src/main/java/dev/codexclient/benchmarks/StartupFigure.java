@@ -24,7 +24,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Figure 10, time to ready, on the real codex (the pinned version, or {@code -Dcodex.binary}) with the scripted model:
+ * Figure 11, time to ready, on the real codex (the pinned version, or {@code -Dcodex.binary}) with the scripted model:
  * how long a user waits from {@code build()} to the first event of the first turn, and how much of it is
  * {@code build()} (spawn and handshake). Four ways, each once per round, in an order that turns with the rounds, with
  * one {@code CODEX_HOME} for all:
@@ -78,7 +78,7 @@ final class StartupFigure {
     }
 
     void run() throws Exception {
-        BenchmarkRunner.log("10. time to ready: " + warmup + " warm-up and " + rounds + " measured rounds");
+        BenchmarkRunner.log("11. time to ready: " + warmup + " warm-up and " + rounds + " measured rounds");
         Path launcher = ScalingFigure.binary();
         Path workspace = Files.createDirectories(root.resolve("workspace"));
         try (ScriptedModelServer model = ScriptedModelServer.start();
@@ -89,7 +89,7 @@ final class StartupFigure {
             home.applyEnvironment(environment);
             NpmLauncher.Resolution resolved = NpmLauncher.resolve(launcher, environment);
             if (!(resolved instanceof NpmLauncher.Native nativeCodex)) {
-                out.add(new Row("10 Time to ready", "build() and the first event of the first turn", "not run",
+                out.add(new Row("11 Time to ready", "build() and the first event of the first turn", "not run",
                         launcher + " is not the npm launcher of codex, whose native binary is the floor", "—",
                         "≤ " + Results.number(TARGET) + "×", "not run"));
                 return;
@@ -174,7 +174,7 @@ final class StartupFigure {
         String status = out.target("startup.build", "build() on the real codex / bare native spawn + initialize",
                 ratio, Bound.AT_MOST, TARGET, "×");
         String floorText = "bare native spawn + initialize " + ms(floor) + " (" + spread(ready.get(Way.FLOOR)) + ")";
-        out.add(new Row("10 Time to ready", "build() (spawn + handshake), median of " + rounds,
+        out.add(new Row("11 Time to ready", "build() (spawn + handshake), median of " + rounds,
                 ms(build) + " (" + spread(ready.get(Way.SDK)) + ")", floorText,
                 Results.x(ratio) + " (rounds " + Results.x(min(perRound)) + "–" + Results.x(max(perRound)) + ")",
                 "≤ " + Results.number(TARGET) + "×", status));
@@ -182,7 +182,7 @@ final class StartupFigure {
             double[] r = ratios(ready.get(w), ready.get(Way.FLOOR));
             double median = Results.median(ready.get(w));
             out.put("startup." + w.key + ".ratio", median / floor);
-            out.add(new Row("10 Time to ready", (w == Way.SDK_LAUNCHER ? "build() with the npm launcher kept"
+            out.add(new Row("11 Time to ready", (w == Way.SDK_LAUNCHER ? "build() with the npm launcher kept"
                     : "bare npm launcher spawn + initialize") + ", median of " + rounds,
                     ms(median) + " (" + spread(ready.get(w)) + ")", floorText,
                     Results.x(median / floor) + " (rounds " + Results.x(min(r)) + "–" + Results.x(max(r)) + ")",
@@ -195,7 +195,7 @@ final class StartupFigure {
             double[] r = ratios(event.get(w), event.get(Way.FLOOR));
             double median = Results.median(event.get(w));
             out.put("startup." + w.key + ".firstEventRatio", median / eventFloor);
-            out.add(new Row("10 Time to ready", "start → thread/start → turn/start → the turn's first event, "
+            out.add(new Row("11 Time to ready", "start → thread/start → turn/start → the turn's first event, "
                     + w.text + ", median of " + rounds, ms(median) + " (" + spread(event.get(w)) + ")",
                     eventFloorText,
                     Results.x(median / eventFloor) + " (rounds " + Results.x(min(r)) + "–" + Results.x(max(r)) + ")",

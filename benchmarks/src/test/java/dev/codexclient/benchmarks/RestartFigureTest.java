@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Figure 11 at smoke sizes (threads of 1 and 3 turns, two held, two SIGKILLs each) against the real codex: every
+ * Figure 12 at smoke sizes (threads of 1 and 3 turns, two held, two SIGKILLs each) against the real codex: every
  * restart resumes every held thread, every history length produces its numbers and the flatness ratio is there.
  * Never asserts a timing.
  */
@@ -37,19 +37,19 @@ class RestartFigureTest {
                     .isLessThan(report.numbers().get(key + ".fullResumeBytes"));
         }
         assertThat(report.numbers().get("restart.flat.ratio")).isGreaterThanOrEqualTo(1.0);
-        assertThat(report.markdown()).contains("### 11 Restart");
+        assertThat(report.markdown()).contains("### 12 Restart");
         assertThat(RunFile.read(report.jsonFile()).targets()).extracting(Results.Target::id)
                 .containsExactly("restart.flat");
         assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList()).isEmpty();
     }
 
     @Test
-    void aFullRunIncludesFiguresTenAndElevenAndASmokeRunOfEveryFigureLeavesThemOut(@TempDir Path results) {
+    void aFullRunIncludesFiguresElevenAndTwelveAndASmokeRunOfEveryFigureLeavesThemOut(@TempDir Path results) {
         assertThat(BenchmarkRunner.Config.full(results).runs(BenchmarkRunner.STARTUP)).isTrue();
         assertThat(BenchmarkRunner.Config.full(results).runs(BenchmarkRunner.RESTART)).isTrue();
         assertThat(BenchmarkRunner.Config.smoke(results).runs(BenchmarkRunner.STARTUP)).isFalse();
         assertThat(BenchmarkRunner.Config.smoke(results).runs(BenchmarkRunner.RESTART)).isFalse();
-        assertThat(BenchmarkRunner.Config.smoke(results).only(Set.of(11)).runs(BenchmarkRunner.RESTART)).isTrue();
-        assertThat(BenchmarkRunner.figures("10,11")).containsExactly(10, 11);
+        assertThat(BenchmarkRunner.Config.smoke(results).only(Set.of(12)).runs(BenchmarkRunner.RESTART)).isTrue();
+        assertThat(BenchmarkRunner.figures("11,12")).containsExactly(11, 12);
     }
 }

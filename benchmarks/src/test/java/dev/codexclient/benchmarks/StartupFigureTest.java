@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Figure 10 at smoke sizes (two rounds, no warm-up) against the real codex: every way to ready produces its numbers,
+ * Figure 11 at smoke sizes (two rounds, no warm-up) against the real codex: every way to ready produces its numbers,
  * the target's ratio is there, and no server outlives the figure. Never asserts a timing.
  */
 @Tag("real-codex")
@@ -32,7 +32,7 @@ class StartupFigureTest {
         assertThat(report.numbers().get("startup.build.ratio")).isPositive();
         assertThat(report.numbers().get("startup.build.ratioMin"))
                 .isLessThanOrEqualTo(report.numbers().get("startup.build.ratioMax"));
-        assertThat(report.rows()).filteredOn(r -> r.figure().equals("10 Time to ready")).hasSize(6);
+        assertThat(report.rows()).filteredOn(r -> r.figure().equals("11 Time to ready")).hasSize(6);
         assertThat(RunFile.read(report.jsonFile()).targets()).extracting(Results.Target::id)
                 .containsExactly("startup.build");
         assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList()).isEmpty();

@@ -1,8 +1,7 @@
 package dev.codexclient.testkit;
 
 /**
- * What a {@link FakeCodexAppServer} (or a {@link ScriptedModelServer}, of the model requests it receives) keeps of the
- * traffic, for {@code takeRequest}, {@code requests()},
+ * What a {@link FakeCodexAppServer} keeps of the traffic, for {@code takeRequest}, {@code requests()},
  * {@code receivedMessages()} and the like to verify:
  * <ul>
  *   <li>{@link #all()} (the default): everything, for the fake's life, like MockWebServer keeps every request;</li>

@@ -66,42 +66,27 @@ public final class ScriptedModelServer implements AutoCloseable {
     private final List<ModelRequest> requests = new ArrayList<>();
     private final List<ModelRequest> unmatched = new ArrayList<>();
     private final LinkedBlockingQueue<ModelRequest> untaken = new LinkedBlockingQueue<>();
+    // Guarded by lock.
+    private boolean recording = true;
+    private int received;
     private final CountDownLatch closed = new CountDownLatch(1);
     private final ResponsesStream stream = new ResponsesStream(MODEL);
-    private final Recording recording;
-    private int received;
     private IsolatedHome isolatedHome;
 
     private record Rule(Predicate<ModelRequest> predicate, Deque<ModelStep> steps, boolean repeat) {
     }
 
-    private ScriptedModelServer(HttpServer server, ExecutorService executor, Recording recording) {
+    private ScriptedModelServer(HttpServer server, ExecutorService executor) {
         this.server = server;
         this.executor = executor;
-        this.recording = recording;
     }
 
     /**
-     * Starts a server on an ephemeral port of 127.0.0.1 that keeps every request.
+     * Starts a server on an ephemeral port of 127.0.0.1.
      *
      * @return the running server; close it to stop it
      */
     public static ScriptedModelServer start() {
-        return start(Recording.all());
-    }
-
-    /**
-     * Starts a server on an ephemeral port of 127.0.0.1 that keeps what {@code recording} says of the requests, for
-     * {@link #requests()} and {@link #takeRequest(Duration)}: all of them, the newest {@code n}, or none. Each request
-     * carries the conversation so far, so a long run that keeps them all holds the square of its length: a thread of
-     * a thousand turns makes codex send half a million messages in all. {@link #requestCount()} counts every request
-     * whatever the setting; with {@link Recording#off()} the methods that return requests fail at once.
-     *
-     * @param recording what to keep
-     * @return the running server; close it to stop it
-     */
-    public static ScriptedModelServer start(Recording recording) {
-        Objects.requireNonNull(recording, "recording");
         int serverId = SERVER_IDS.incrementAndGet();
         AtomicInteger threads = new AtomicInteger();
         ThreadFactory factory = runnable -> {
@@ -113,7 +98,7 @@ public final class ScriptedModelServer implements AutoCloseable {
         try {
             HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
             http.setExecutor(executor);
-            ScriptedModelServer model = new ScriptedModelServer(http, executor, recording);
+            ScriptedModelServer model = new ScriptedModelServer(http, executor);
             http.createContext("/", model::handle);
             http.start();
             return model;
@@ -121,6 +106,22 @@ public final class ScriptedModelServer implements AutoCloseable {
             executor.shutdownNow();
             throw new UncheckedIOException("cannot start the scripted model server", e);
         }
+    }
+
+    /**
+     * Whether requests are kept for {@link #requests()} and {@link #takeRequest(Duration)} (default true). A run of
+     * thousands of turns turns it off so that its memory stays flat: requests are still matched against the rules
+     * and answered, and a rule's predicate still sees each one; only requests no rule matched are kept
+     * ({@link #unmatchedRequests()}).
+     *
+     * @param record whether to keep the requests from now on
+     * @return this server
+     */
+    public ScriptedModelServer recordRequests(boolean record) {
+        synchronized (lock) {
+            recording = record;
+        }
+        return this;
     }
 
     /** {@return the port the server listens on} */
@@ -206,13 +207,11 @@ public final class ScriptedModelServer implements AutoCloseable {
      * @throws InterruptedException when the thread is interrupted while waiting
      */
     public Optional<ModelRequest> takeRequest(Duration timeout) throws InterruptedException {
-        kept();
         return Optional.ofNullable(untaken.poll(timeout.toNanos(), TimeUnit.NANOSECONDS));
     }
 
-    /** {@return every request received so far and kept (see {@link #start(Recording)}), in arrival order} */
+    /** {@return every request received so far, in arrival order} */
     public List<ModelRequest> requests() {
-        kept();
         synchronized (lock) {
             return List.copyOf(requests);
         }
@@ -222,13 +221,6 @@ public final class ScriptedModelServer implements AutoCloseable {
     public int requestCount() {
         synchronized (lock) {
             return received;
-        }
-    }
-
-    private void kept() {
-        if (recording.isOff()) {
-            throw new IllegalStateException("this scripted model server keeps no requests (" + recording
-                    + "); start it with ScriptedModelServer.start(Recording.all()) or Recording.last(n)");
         }
     }
 
@@ -380,11 +372,8 @@ public final class ScriptedModelServer implements AutoCloseable {
                 request = ModelRequest.create(received++, exchange.getRequestMethod(),
                         exchange.getRequestURI().getPath(), exchange.getRequestHeaders(),
                         new String(bytes, StandardCharsets.UTF_8));
-                if (!recording.isOff()) {
+                if (recording) {
                     requests.add(request);
-                    if (requests.size() > recording.limit()) {
-                        requests.remove(0);
-                    }
                 }
                 boolean responses = "POST".equals(request.method()) && request.path().endsWith("/responses");
                 step = responses ? nextStep(request) : Optional.empty();
@@ -392,11 +381,8 @@ public final class ScriptedModelServer implements AutoCloseable {
                     unmatched.add(request);
                 }
             }
-            if (!recording.isOff()) {
+            if (recording) {
                 untaken.add(request);
-                while (untaken.size() > recording.limit()) {
-                    untaken.poll();
-                }
             }
             if (!"POST".equals(request.method()) || !request.path().endsWith("/responses")) {
                 sendError(exchange, 404, "ScriptedModelServer serves only POST /v1/responses, not "

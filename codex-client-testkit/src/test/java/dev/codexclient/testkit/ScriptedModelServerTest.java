@@ -317,29 +317,4 @@ class ScriptedModelServerTest {
         List<Event> events = events(response.body());
         return events.get(events.size() - 2).data().path("item").path("content").get(0).path("text").asText();
     }
-
-    @Test
-    void aServerThatKeepsTheNewestRequestsCountsThemAllAndOneThatKeepsNoneSaysSoAtOnce() throws Exception {
-        try (ScriptedModelServer last = ScriptedModelServer.start(Recording.last(2));
-             ScriptedModelServer none = ScriptedModelServer.start(Recording.off())) {
-            for (ScriptedModelServer server : List.of(last, none)) {
-                server.whenAlways(r -> true, ModelStep.reply("ok"));
-                for (String text : List.of("one", "two", "three")) {
-                    HttpRequest request = HttpRequest.newBuilder(URI.create(server.baseUrl() + "/responses"))
-                            .timeout(Duration.ofSeconds(10)).header("content-type", "application/json")
-                            .POST(HttpRequest.BodyPublishers.ofString(userBody(text), StandardCharsets.UTF_8))
-                            .build();
-                    assertThat(http.send(request, HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
-                }
-                assertThat(server.requestCount()).isEqualTo(3);
-            }
-            assertThat(last.requests()).extracting(ModelRequest::lastUserText).containsExactly("two", "three");
-            assertThat(last.takeRequest(Duration.ofSeconds(1))).hasValueSatisfying(r ->
-                    assertThat(r.lastUserText()).isEqualTo("two"));
-            assertThatThrownBy(none::requests).isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining("Recording.off()");
-            assertThatThrownBy(() -> none.takeRequest(Duration.ofSeconds(10)))
-                    .isInstanceOf(IllegalStateException.class);
-        }
-    }
 }
