@@ -436,11 +436,6 @@ public final class ClientRuntime {
         return closed.get() || supervisor.isClosed();
     }
 
-    /** {@return {@code text} with every secret of this client masked; the empty string for null} */
-    public String mask(CharSequence text) {
-        return redactor.redact(text);
-    }
-
     /** {@return the redacted tail of a spawned server's standard error; empty for other transports} */
     public String serverStderrTail() {
         return supervisor.transport() instanceof StdioTransport stdio ? stdio.stderrTail() : "";
