@@ -436,14 +436,14 @@ public final class ClientRuntime {
         return closed.get() || supervisor.isClosed();
     }
 
-    /** {@return {@code text} with every secret of this client masked; the empty string for null} */
-    public String mask(CharSequence text) {
-        return redactor.redact(text);
-    }
-
     /** {@return the redacted tail of a spawned server's standard error; empty for other transports} */
     public String serverStderrTail() {
         return supervisor.transport() instanceof StdioTransport stdio ? stdio.stderrTail() : "";
+    }
+
+    /** {@return {@code text} with every secret this client masks replaced, as its logs and reports mask them} */
+    public String mask(CharSequence text) {
+        return redactor.redact(text);
     }
 
     /** {@return the server process of the moment, when the client runs it as a child} */
