@@ -132,7 +132,9 @@ public final class CodexHealthCheck {
             details.put("reason", "the app-server was lost; restoring it (codex.restart)");
             return new Result(false, details);
         }
-        if (client.isClosed()) {
+        // A cause without a recovery under way is a loss for good: DOWN even before the client has marked itself
+        // closed, which it does just after its listeners heard that the recovery gave up.
+        if (client.isClosed() || state.cause().isPresent()) {
             cause(details, state.cause());
             details.put("reason", state.cause().isPresent() ? "the app-server was lost" : "the client is closed");
             return new Result(false, details);
