@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
@@ -146,7 +147,37 @@ public final class CodexClient implements AutoCloseable {
      * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request
      */
     public CodexThread startThread(ThreadStartParams params) {
-        return handle(await(rpc.threadStart(runtime.withTools(params)), "thread/start").thread());
+        return startThread(params, List.of());
+    }
+
+    /**
+     * Starts a thread with tools of its own: declared to codex on this thread only, beside this client's
+     * {@link CodexClientBuilder#tool(DynamicTool) dynamic tools}, and answered for this thread only. Different threads
+     * of one client can so offer different tools, e.g. those of the conversation or the user they serve. Codex keeps
+     * a thread's tools with the thread; after the server closes the thread (it unloads it), give them again to
+     * {@link #resumeThread(ThreadResumeParams, List)}. Dynamic tools need
+     * {@link CodexClientBuilder#experimentalApi(boolean) experimentalApi(true)}.
+     *
+     * <pre>{@code
+     * CodexThread thread = codex.startThread(ThreadStartParams.builder().build(),
+     *         List.of(DynamicTool.of("lookup_ticket", "Look up a ticket by id", LookupTicket.class,
+     *                 args -> ToolResult.text(tickets.find(args.id()).summary()))));
+     * }</pre>
+     *
+     * @param params the {@code thread/start} params
+     * @param tools  the thread's own tools; empty for none
+     * @return the handle of the new thread
+     * @throws IllegalArgumentException when two tools share a name or one has the name of a tool of the client
+     * @throws IllegalStateException   when tools are given and the client was built without the experimental API
+     * @throws CodexTransportException when the connection is closed or ends
+     * @throws CodexTimeoutException   when the server does not answer in time
+     * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request
+     */
+    public CodexThread startThread(ThreadStartParams params, List<DynamicTool> tools) {
+        Map<String, DynamicTool> own = runtime.threadTools(tools);
+        ThreadInfo started = await(rpc.threadStart(runtime.withTools(params, own)), "thread/start").thread();
+        runtime.declareTools(started.id(), own);
+        return handle(started);
     }
 
     /**
@@ -166,13 +197,31 @@ public final class CodexClient implements AutoCloseable {
      *         {@link #startThread(ThreadStartParams)} throws
      */
     public CompletableFuture<CodexThread> startThreadAsync(ThreadStartParams params) {
+        return startThreadAsync(params, List.of());
+    }
+
+    /**
+     * {@link #startThread(ThreadStartParams, List)} without blocking.
+     *
+     * @param params the {@code thread/start} params
+     * @param tools  the thread's own tools; empty for none
+     * @return a future of the new thread's handle; it fails with the exceptions
+     *         {@link #startThread(ThreadStartParams, List)} throws
+     */
+    public CompletableFuture<CodexThread> startThreadAsync(ThreadStartParams params, List<DynamicTool> tools) {
+        Map<String, DynamicTool> own;
         ThreadStartParams withTools;
         try {
-            withTools = runtime.withTools(params);
+            own = runtime.threadTools(tools);
+            withTools = runtime.withTools(params, own);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-        return rpc.threadStart(withTools).thenApply(r -> handle(r.thread()));
+        // Declared before the future completes: no turn, so no tool call, can start earlier.
+        return rpc.threadStart(withTools).thenApply(r -> {
+            runtime.declareTools(r.thread().id(), own);
+            return handle(r.thread());
+        });
     }
 
 
@@ -199,7 +248,27 @@ public final class CodexClient implements AutoCloseable {
      * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request, e.g. for an unknown id
      */
     public CodexThread resumeThread(ThreadResumeParams params) {
-        return handle(await(runtime.resumeThread(params), "thread/resume").thread());
+        return resumeThread(params, List.of());
+    }
+
+    /**
+     * Resumes a stored thread that has tools of its own (see {@link #startThread(ThreadStartParams, List)}): codex
+     * kept their declarations with the thread, and this client answers their calls with {@code tools} from now on.
+     *
+     * @param params the {@code thread/resume} params: the thread id and the settings to change
+     * @param tools  the thread's own tools; empty for none
+     * @return the handle of the resumed thread
+     * @throws IllegalArgumentException when two tools share a name or one has the name of a tool of the client
+     * @throws IllegalStateException   when tools are given and the client was built without the experimental API
+     * @throws CodexTransportException when the connection is closed or ends
+     * @throws CodexTimeoutException   when the server does not answer in time
+     * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request, e.g. for an unknown id
+     */
+    public CodexThread resumeThread(ThreadResumeParams params, List<DynamicTool> tools) {
+        Map<String, DynamicTool> own = runtime.threadTools(tools);
+        ThreadInfo resumed = await(runtime.resumeThread(params), "thread/resume").thread();
+        runtime.declareTools(resumed.id(), own);
+        return handle(resumed);
     }
 
     /**
@@ -221,7 +290,28 @@ public final class CodexClient implements AutoCloseable {
      *         {@link #resumeThread(ThreadResumeParams)} throws
      */
     public CompletableFuture<CodexThread> resumeThreadAsync(ThreadResumeParams params) {
-        return runtime.resumeThread(params).thenApply(r -> handle(r.thread()));
+        return resumeThreadAsync(params, List.of());
+    }
+
+    /**
+     * {@link #resumeThread(ThreadResumeParams, List)} without blocking.
+     *
+     * @param params the {@code thread/resume} params
+     * @param tools  the thread's own tools; empty for none
+     * @return a future of the resumed thread's handle; it fails with the exceptions
+     *         {@link #resumeThread(ThreadResumeParams, List)} throws
+     */
+    public CompletableFuture<CodexThread> resumeThreadAsync(ThreadResumeParams params, List<DynamicTool> tools) {
+        Map<String, DynamicTool> own;
+        try {
+            own = runtime.threadTools(tools);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return runtime.resumeThread(params).thenApply(r -> {
+            runtime.declareTools(r.thread().id(), own);
+            return handle(r.thread());
+        });
     }
 
     /**

@@ -2,17 +2,14 @@ package dev.codexclient.pool;
 
 import dev.codexclient.CodexClient;
 import dev.codexclient.CodexClientBuilder;
-import dev.codexclient.CodexThread;
-import dev.codexclient.CodexTurn;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexPoolRejectedException;
 import dev.codexclient.events.CodexEventListener;
-import dev.codexclient.events.PoolMemberAdded;
-import dev.codexclient.events.PooledThreadRecreated;
+import dev.codexclient.internal.pool.PoolRuntime;
+import dev.codexclient.internal.pool.PoolSettings;
 import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.internal.time.SystemScheduler;
 import dev.codexclient.protocol.ThreadStartParams;
-import dev.codexclient.protocol.TurnStartParams;
 import dev.codexclient.transport.ReadinessProbe;
 import java.net.URI;
 import java.time.Duration;
@@ -20,14 +17,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Runs threads over several app-servers ("members"): spawned children, endpoints you give, or both. A new thread
@@ -63,32 +55,10 @@ import org.slf4j.LoggerFactory;
  * closes every member, ending every process the pool spawned.
  */
 public final class CodexPool implements AutoCloseable {
-    /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
-    private static final class Log {
-        static final Logger LOG = LoggerFactory.getLogger(CodexPool.class);
-    }
+    private final PoolRuntime runtime;
 
-
-    private final PoolMembers members;
-    private final PoolSettings settings;
-    private final PoolEvents events;
-    private final PoolMaintenance maintenance;
-    private volatile boolean draining;
-    private volatile boolean closed;
-
-    private CodexPool(List<PoolMember> fixed, PoolSettings settings) {
-        this.settings = settings;
-        this.events = new PoolEvents(settings.listener());
-        this.members = new PoolMembers(fixed);
-        this.maintenance = new PoolMaintenance(members, settings, events);
-        for (PoolMember m : fixed) {
-            events.emit(l -> l.poolMemberAdded(new PoolMemberAdded(m.name(), m.address())));
-        }
-    }
-
-    /** The first resolution (on the building thread), then the timers. */
-    private void start() {
-        maintenance.start();
+    private CodexPool(PoolRuntime runtime) {
+        this.runtime = runtime;
     }
 
     /** {@return a new builder of a pool, with no members yet} */
@@ -122,10 +92,7 @@ public final class CodexPool implements AutoCloseable {
      */
     public PooledThread startThread(ThreadStartParams params) {
         Objects.requireNonNull(params, "params");
-        checkOpen();
-        PoolMember m = members.place();
-        CodexThread t = m.client().startThread(params);
-        return new PooledThread(this, m, t, params);
+        return new PooledThread(runtime, runtime.startThread(params));
     }
 
     /**
@@ -141,38 +108,21 @@ public final class CodexPool implements AutoCloseable {
      */
     public PooledThread resumeThread(String threadId) {
         Objects.requireNonNull(threadId, "threadId");
-        checkOpen();
-        PoolMember m = members.place();
-        return new PooledThread(this, m, m.client().resumeThread(threadId), null);
-    }
-
-    /** Starts a turn on {@code thread}'s member, now or when a place frees up. */
-    CompletableFuture<CodexTurn> startTurn(PooledThread thread, TurnStartParams params) {
-        if (draining || closed) {
-            return CompletableFuture.failedFuture(new CodexPoolRejectedException(
-                    "the pool is " + (closed ? "closed" : "draining") + ": it accepts no new turns"));
-        }
-        return thread.member().submit(() -> thread.launch(params));
-    }
-
-    /** Reports a pooled thread started again on its member's restarted server. */
-    void recreated(PoolMember member, String oldId, String newId) {
-        member.replacedThread(oldId, newId);
-        events.emit(l -> l.pooledThreadRecreated(new PooledThreadRecreated(member.name(), oldId, newId)));
+        return new PooledThread(runtime, runtime.resumeThread(threadId));
     }
 
     /**
      * Checks every member's health now, one after another, as the pool's timer does
      * ({@link Builder#healthCheckEvery(Duration, Duration)}): a member with an address is asked {@code /readyz},
      * another a cheap call ({@code thread/loaded/list}), each waiting at most the check timeout; a member whose
-     * client gave up is replaced, which builds a new client and so blocks for its start. A member that fails gets no new threads
-     * until a later check passes; after {@link Builder#ejectAfter(int) a number of failures in a row} it is
-     * ejected, and checked again only after its backoff. A draining member is not checked.
+     * client gave up is replaced, which builds a new client and so blocks for its start. A member that fails gets no
+     * new threads until a later check passes; after {@link Builder#ejectAfter(int) a number of failures in a row} it
+     * is ejected, and checked again only after its backoff. A draining member is not checked.
      *
      * @return how many members are healthy after the check
      */
     public int checkHealth() {
-        return members.checkHealth(maintenance::check);
+        return runtime.checkHealth();
     }
 
     /**
@@ -180,7 +130,7 @@ public final class CodexPool implements AutoCloseable {
      * once, but the members one after another: the list is not one instant of the whole pool. For monitoring.
      */
     public List<MemberStats> stats() {
-        return members.stats();
+        return runtime.stats();
     }
 
     /**
@@ -193,7 +143,7 @@ public final class CodexPool implements AutoCloseable {
      */
     public Optional<CodexClient> memberClient(String memberName) {
         Objects.requireNonNull(memberName, "memberName");
-        return members.client(memberName);
+        return runtime.memberClient(memberName);
     }
 
     /**
@@ -206,96 +156,19 @@ public final class CodexPool implements AutoCloseable {
      *         thread was interrupted (its interrupt status is set again)
      */
     public boolean drain(Duration timeout) {
-        draining = true;
-        try {
-            members.idle().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            return true;
-        } catch (TimeoutException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw new CodexException("draining the pool failed", e.getCause());
-        }
+        Objects.requireNonNull(timeout, "timeout");
+        return runtime.drain(timeout);
     }
 
     /** Closes every member (its server process too, for a spawned one); queued turns fail. Idempotent. */
     @Override
     public void close() {
-        if (!maintenance.stop()) {
-            return;
-        }
-        closed = true;
-        draining = true;
-        settings.shutdown();
-        members.closeAll(events);
-    }
-
-    private void checkOpen() {
-        if (closed || draining) {
-            throw new CodexPoolRejectedException("the pool is " + (closed ? "closed" : "draining")
-                    + ": it accepts no new threads");
-        }
-    }
-
-    /** Where a member stands. */
-    public enum MemberState {
-        /** New threads may go to it. */
-        READY,
-        /** Its last check failed (or its client is closed): no new threads until a check passes. */
-        NOT_READY,
-        /** It failed its checks too many times in a row: no new threads, checked again after a backoff. */
-        EJECTED,
-        /** Its resolver no longer names it: no new threads or turns; it closes once its turns ended. */
-        DRAINING
-    }
-
-    /**
-     * The counts of one member.
-     *
-     * @param name          the member's name
-     * @param healthy       whether new threads may go to it (its state is {@link MemberState#READY})
-     * @param runningTurns  turns running (started and not ended)
-     * @param queuedTurns   turns waiting for a place
-     * @param threads       threads placed on it
-     * @param rejectedTurns turns rejected because its queue was full
-     * @param replacements  how often its client was replaced after giving up
-     * @param serverPid     the process of a spawned server, when there is one
-     * @param state         where it stands: ready, not ready, ejected, draining
-     * @param address       its address, when it has one
-     */
-    public record MemberStats(String name, boolean healthy, int runningTurns, int queuedTurns, int threads,
-                              long rejectedTurns, long replacements, Optional<Long> serverPid, MemberState state,
-                              Optional<URI> address) {
-        /**
-         * Checks that every member is present.
-         *
-         * @param name          the member's name
-         * @param healthy       whether new threads may go to it
-         * @param runningTurns  turns running (started and not ended)
-         * @param queuedTurns   turns waiting for a place
-         * @param threads       threads placed on it
-         * @param rejectedTurns turns rejected because its queue was full
-         * @param replacements  how often its client was replaced after giving up
-         * @param serverPid     the process of a spawned server, when there is one
-         * @param state         where it stands
-         * @param address       its address, when it has one
-         */
-        public MemberStats {
-            Objects.requireNonNull(name, "name");
-            Objects.requireNonNull(serverPid, "serverPid");
-            Objects.requireNonNull(state, "state");
-            Objects.requireNonNull(address, "address");
-        }
+        runtime.close();
     }
 
     /** Configures and builds a {@link CodexPool}. */
     public static final class Builder {
-        private record Spec(String name, Supplier<CodexClient> factory, URI readiness) {
-        }
-
-        private final List<Spec> specs = new ArrayList<>();
+        private final List<PoolRuntime.GivenMember> specs = new ArrayList<>();
         private int maxTurns = 8;
         private int maxQueued = 64;
         private MemberResolver resolver;
@@ -307,6 +180,7 @@ public final class CodexPool implements AutoCloseable {
         private Duration initialBackoff = Duration.ofSeconds(5);
         private Duration maxBackoff = Duration.ofMinutes(2);
         private Duration drainTimeout = Duration.ofMinutes(10);
+        private Duration queueTimeout = Duration.ofMinutes(10);
         private CodexEventListener listener = CodexEventListener.NONE;
         private Scheduler scheduler;
         private Executor executor;
@@ -323,8 +197,8 @@ public final class CodexPool implements AutoCloseable {
          * @return this builder
          */
         public Builder member(String name, Supplier<CodexClient> factory) {
-            specs.add(new Spec(Objects.requireNonNull(name, "name"), Objects.requireNonNull(factory, "factory"),
-                    null));
+            specs.add(new PoolRuntime.GivenMember(Objects.requireNonNull(name, "name"), Optional.empty(),
+                    Objects.requireNonNull(factory, "factory")));
             return this;
         }
 
@@ -339,8 +213,8 @@ public final class CodexPool implements AutoCloseable {
          * @return this builder
          */
         public Builder member(String name, URI uri, Supplier<CodexClient> factory) {
-            specs.add(new Spec(Objects.requireNonNull(name, "name"), Objects.requireNonNull(factory, "factory"),
-                    Objects.requireNonNull(uri, "uri")));
+            specs.add(new PoolRuntime.GivenMember(Objects.requireNonNull(name, "name"),
+                    Optional.of(Objects.requireNonNull(uri, "uri")), Objects.requireNonNull(factory, "factory")));
             return this;
         }
 
@@ -514,6 +388,20 @@ public final class CodexPool implements AutoCloseable {
         }
 
         /**
+         * How long a turn may wait in a member's queue for a place (default 10 min): past it, the turn leaves the
+         * queue and fails with {@link dev.codexclient.errors.CodexTimeoutException} without having started. It
+         * bounds {@link PooledThread#startTurn(String)}'s wait, with the member's request timeout for
+         * {@code turn/start}.
+         *
+         * @param timeout positive
+         * @return this builder
+         */
+        public Builder queueTimeout(Duration timeout) {
+            this.queueTimeout = positive(timeout, "queueTimeout");
+            return this;
+        }
+
+        /**
          * The most turns that wait for a place on one member (default 64); 0 rejects at once when it is full.
          *
          * @param turns the bound of each member's queue, at least 0
@@ -549,30 +437,9 @@ public final class CodexPool implements AutoCloseable {
             boolean ownExecutor = executor == null;
             PoolSettings settings = new PoolSettings(resolver, resolvedFactory, resolveEvery, healthCheckEvery,
                     checkTimeout, ejectAfter, initialBackoff, maxBackoff, drainTimeout, maxTurns, maxQueued,
-                    listener, scheduler == null ? new SystemScheduler() : scheduler,
+                    queueTimeout, listener, scheduler == null ? new SystemScheduler() : scheduler,
                     ownExecutor ? PoolSettings.poolThread() : executor, scheduler == null, ownExecutor);
-            List<PoolMember> built = new ArrayList<>();
-            try {
-                for (Spec s : specs) {
-                    ReadinessProbe probe = s.readiness() == null ? null : ReadinessProbe.of(s.readiness());
-                    built.add(settings.member(s.name(), Optional.ofNullable(s.readiness()), false, s.factory(),
-                            probe));
-                }
-            } catch (RuntimeException e) {
-                for (PoolMember m : built) {
-                    try {
-                        m.close();
-                    } catch (RuntimeException suppressed) {
-                        e.addSuppressed(suppressed);
-                    }
-                }
-                settings.shutdown();
-                throw e;
-            }
-            Log.LOG.debug("pool of {} members built", built.size());
-            CodexPool pool = new CodexPool(built, settings);
-            pool.start();
-            return pool;
+            return new CodexPool(PoolRuntime.start(List.copyOf(specs), settings));
         }
     }
 }

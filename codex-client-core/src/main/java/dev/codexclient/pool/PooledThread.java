@@ -5,14 +5,16 @@ import dev.codexclient.CodexThread;
 import dev.codexclient.CodexTurn;
 import dev.codexclient.Inputs;
 import dev.codexclient.errors.CodexException;
-import dev.codexclient.internal.rpc.RpcConnection;
-import dev.codexclient.internal.session.Waits;
-import dev.codexclient.protocol.ThreadStartParams;
+import dev.codexclient.internal.pool.PlacedThread;
+import dev.codexclient.internal.pool.PoolRuntime;
+import dev.codexclient.StructuredTurn;
 import dev.codexclient.protocol.TurnStartParams;
+import dev.codexclient.protocol.UserInput;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /**
  * A thread of a {@link CodexPool}, placed on one member. Its turns go through the member's cap and queue:
@@ -30,28 +32,12 @@ import java.util.concurrent.ExecutionException;
  * reason.
  */
 public final class PooledThread {
-    private final CodexPool pool;
-    private final PoolMember member;
-    /** What the user started it with; null for a resumed thread, which is never re-created. */
-    private final ThreadStartParams startParams;
-    private volatile String id;
-    private volatile CodexThread thread;
-    private volatile long placedOn;
-    private volatile boolean hadTurn;
-    /** The ids it had before it was started again: turn params naming one are aimed at the current id. */
-    private final java.util.Set<String> formerIds = java.util.concurrent.ConcurrentHashMap.newKeySet();
-    // Guarded by this: one re-creation however many turns find the thread lost.
-    private CompletableFuture<CodexThread> recreating;
+    private final PoolRuntime pool;
+    private final PlacedThread placed;
 
-    PooledThread(CodexPool pool, PoolMember member, CodexThread thread, ThreadStartParams startParams) {
+    PooledThread(PoolRuntime pool, PlacedThread placed) {
         this.pool = pool;
-        this.member = member;
-        this.thread = thread;
-        this.id = thread.id();
-        this.startParams = startParams;
-        this.hadTurn = startParams == null;
-        this.placedOn = member.generation();
-        member.placed(id);
+        this.placed = placed;
     }
 
     /**
@@ -59,12 +45,12 @@ public final class PooledThread {
      * server, except when a thread with no turn yet had to be started again there (see the class description).
      */
     public String id() {
-        return id;
+        return placed.id();
     }
 
     /** {@return the name of the member the thread is placed on; a thread stays on its member} */
     public String memberName() {
-        return member.name();
+        return placed.memberName();
     }
 
     /**
@@ -76,17 +62,7 @@ public final class PooledThread {
      * @throws CodexException when the thread cannot be resumed on the new client, with the server's reason
      */
     public CodexThread thread() {
-        if (placedOn == member.generation()) {
-            return thread;
-        }
-        try {
-            return handle().get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new CodexException("interrupted while resuming thread " + id + " on its member's new client", e);
-        } catch (ExecutionException e) {
-            throw Waits.rethrow(e.getCause());
-        }
+        return placed.thread();
     }
 
     /**
@@ -94,43 +70,85 @@ public final class PooledThread {
      * to close it. After the member's client was replaced, this is the new one.
      */
     public CodexClient client() {
-        return member.client();
+        return placed.client();
     }
+
+    // ------------------------------------------------------------------------------------------------ turns
+    // Each blocking form waits for a place in the member's queue (at most the pool's queue timeout) and for the
+    // server's answer to turn/start (at most the member's request timeout); each async twin never blocks.
 
     /**
      * Starts a turn with one text input and returns it once the member had a place for it and the server accepted
      * it, like {@link CodexThread#startTurn(String)}. A turn that has to wait for a place waits in the member's
-     * queue, so this can block for as long as the turns ahead of it run; {@link #startTurnAsync(String)} never
-     * blocks.
+     * queue, at most the pool's {@link CodexPool.Builder#queueTimeout(java.time.Duration) queue timeout};
+     * {@link #startTurnAsync(String)} never blocks.
      *
      * @param text the user's message
      * @return the running turn; it holds its place until it ends
      * @throws dev.codexclient.errors.CodexPoolRejectedException when the member's queue is full or the pool is
      *         draining or closed (also when it closes while the turn waits)
+     * @throws dev.codexclient.errors.CodexTimeoutException when no place freed up within the queue timeout, or the
+     *         server did not answer {@code turn/start} within the member's request timeout
+     * @throws dev.codexclient.errors.CodexDeadlockException when called while delivering an event of this thread
+     *         whose running turn holds a place on a member with no free place: that wait could never end
      */
     public CodexTurn startTurn(String text) {
-        return startTurn(params(text));
+        return startTurn(List.of(Inputs.text(text)));
     }
 
     /**
-     * Starts a turn, like {@link #startTurn(String)}; {@code params.threadId()} must be this thread's id.
+     * Starts a turn with the given inputs (text, images, skills, mentions; see {@link Inputs}), like
+     * {@link #startTurn(String)}.
+     *
+     * @param input the inputs, in order
+     * @return the running turn; it holds its place until it ends
+     * @throws dev.codexclient.errors.CodexPoolRejectedException as {@link #startTurn(String)}
+     */
+    public CodexTurn startTurn(List<UserInput> input) {
+        return startTurn(params(input));
+    }
+
+    /**
+     * Starts a turn with full control over its overrides, like {@link #startTurn(String)}; {@code params.threadId()}
+     * must be this thread's id ({@link #turnParams()} gives a builder with it set).
      *
      * @param params the {@code turn/start} params: this thread's id, the input and any overrides
      * @return the running turn; it holds its place until it ends
-     * @throws dev.codexclient.errors.CodexPoolRejectedException when the member's queue is full or the pool is
-     *         draining or closed (also when it closes while the turn waits)
+     * @throws dev.codexclient.errors.CodexPoolRejectedException as {@link #startTurn(String)}
      */
     public CodexTurn startTurn(TurnStartParams params) {
-        CompletableFuture<CodexTurn> started = startTurnAsync(params);
-        try {
-            return started.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            started.cancel(true);
-            throw new CodexException("interrupted while waiting for a turn of thread " + id + " to start", e);
-        } catch (ExecutionException e) {
-            throw Waits.rethrow(e.getCause());
-        }
+        Objects.requireNonNull(params, "params");
+        return pool.startTurnAndWait(placed, params, CodexThread::startTurnAsync, Function.identity());
+    }
+
+    /**
+     * Starts a turn whose final message must be JSON matching the schema derived from {@code outputType}, like
+     * {@link CodexThread#startTurn(String, Class)}, once the member has a place for it (as
+     * {@link #startTurn(String)} waits for one).
+     *
+     * @param <T>        the type of the output
+     * @param text       the user's message
+     * @param outputType the class of the output; its schema is sent as the turn's {@code outputSchema}
+     * @return the running turn, whose result parses the final message into {@code outputType}
+     * @throws dev.codexclient.errors.CodexPoolRejectedException as {@link #startTurn(String)}
+     */
+    public <T> StructuredTurn<T> startTurn(String text, Class<T> outputType) {
+        return startTurn(turnParams().input(List.of(Inputs.text(text))), outputType);
+    }
+
+    /**
+     * Like {@link #startTurn(String, Class)}, with the other turn parameters from {@code params}.
+     *
+     * @param <T>        the type of the output
+     * @param params     the turn parameters, from {@link #turnParams()}; its output schema is replaced
+     * @param outputType the class of the output; its schema is sent as the turn's {@code outputSchema}
+     * @return the running turn, whose result parses the final message into {@code outputType}
+     * @throws dev.codexclient.errors.CodexPoolRejectedException as {@link #startTurn(String)}
+     */
+    public <T> StructuredTurn<T> startTurn(TurnStartParams.Builder params, Class<T> outputType) {
+        Objects.requireNonNull(params, "params");
+        Objects.requireNonNull(outputType, "outputType");
+        return pool.startTurnAndWait(placed, params.build(), structured(outputType), StructuredTurn::turn);
     }
 
     /**
@@ -140,11 +158,23 @@ public final class PooledThread {
      * @param text the user's message
      * @return a future of the turn: it completes once a place is free and the server accepted the turn, and fails
      *         with {@link dev.codexclient.errors.CodexPoolRejectedException} when the member's queue is full or the
-     *         pool is draining or closed (also when it closes while the turn waits), or as
-     *         {@link CodexThread#startTurnAsync(TurnStartParams)} fails; the turn holds its place until it ends
+     *         pool is draining or closed (also when it closes while the turn waits), with
+     *         {@link dev.codexclient.errors.CodexTimeoutException} when no place freed up within the queue timeout,
+     *         or as {@link CodexThread#startTurnAsync(TurnStartParams)} fails; the turn holds its place until it
+     *         ends. Cancelling the future takes a waiting turn out of the queue.
      */
     public CompletableFuture<CodexTurn> startTurnAsync(String text) {
-        return startTurnAsync(params(text));
+        return startTurnAsync(List.of(Inputs.text(text)));
+    }
+
+    /**
+     * {@link #startTurn(List)} without blocking, as {@link #startTurnAsync(String)}.
+     *
+     * @param input the inputs, in order
+     * @return a future of the turn, as {@link #startTurnAsync(String)} returns it
+     */
+    public CompletableFuture<CodexTurn> startTurnAsync(List<UserInput> input) {
+        return startTurnAsync(params(input));
     }
 
     /**
@@ -156,94 +186,44 @@ public final class PooledThread {
      */
     public CompletableFuture<CodexTurn> startTurnAsync(TurnStartParams params) {
         Objects.requireNonNull(params, "params");
-        return pool.startTurn(this, params);
-    }
-
-    private TurnStartParams params(String text) {
-        return TurnStartParams.builder().threadId(id).input(List.of(Inputs.text(text))).build();
+        return pool.startTurn(placed, params, CodexThread::startTurnAsync, Function.identity());
     }
 
     /**
-     * Starts the turn on the thread's current handle; when the server lost a thread that had no turn, starts the
-     * thread again with its params and the turn on the new one.
+     * {@link #startTurn(TurnStartParams.Builder, Class)} without blocking, as {@link #startTurnAsync(String)}.
+     *
+     * @param <T>        the type of the output
+     * @param params     the turn parameters, from {@link #turnParams()}; its output schema is replaced
+     * @param outputType the class of the output; its schema is sent as the turn's {@code outputSchema}
+     * @return a future of the running turn, as {@link #startTurnAsync(String)} returns it
      */
-    CompletableFuture<CodexTurn> launch(TurnStartParams params) {
-        String asked = params.threadId();
-        return handle().thenCompose(t -> t.startTurnAsync(retarget(params, asked, t)))
-                .exceptionallyCompose(e -> {
-                    Throwable cause = RpcConnection.unwrap(e);
-                    if (!lost(cause) || hadTurn || startParams == null) {
-                        return CompletableFuture.failedFuture(cause);
-                    }
-                    return recreate().thenCompose(t -> t.startTurnAsync(retarget(params, asked, t)));
-                })
-                .whenComplete((turn, e) -> {
-                    if (e == null) {
-                        hadTurn = true;
-                    }
-                });
+    public <T> CompletableFuture<StructuredTurn<T>> startTurnAsync(TurnStartParams.Builder params,
+                                                                   Class<T> outputType) {
+        Objects.requireNonNull(params, "params");
+        Objects.requireNonNull(outputType, "outputType");
+        return pool.startTurn(placed, params.build(), structured(outputType), StructuredTurn::turn);
     }
 
-    /** The params of a turn of this thread, aimed at the thread's current id when they name a former one. */
-    private TurnStartParams retarget(TurnStartParams params, String asked, CodexThread now) {
-        return asked.equals(now.id()) || !formerIds.contains(asked) ? params
-                : params.toBuilder().threadId(now.id()).build();
+    /**
+     * {@return a new builder for {@link #startTurn(TurnStartParams)}, with this thread's id of the moment set}
+     * Turn params naming an id the thread had before it was started again go to its current id.
+     */
+    public TurnStartParams.Builder turnParams() {
+        return TurnStartParams.builder().threadId(id());
     }
 
-    /** codex's answer to resuming a thread it never stored: "no rollout found for thread id …". */
-    private static boolean lost(Throwable failure) {
-        String message = failure.getMessage();
-        return failure instanceof CodexException && message != null
-                && message.toLowerCase(java.util.Locale.ROOT).contains("no rollout found");
+    /** Starts a structured turn on the handle of the moment: its schema from {@code outputType}, its parse too. */
+    private static <T> BiFunction<CodexThread, TurnStartParams, CompletableFuture<StructuredTurn<T>>> structured(
+            Class<T> outputType) {
+        return (thread, params) -> thread.startTurnAsync(params.toBuilder(), outputType);
     }
 
-    private synchronized CompletableFuture<CodexThread> recreate() {
-        if (recreating != null && !recreating.isCompletedExceptionally()) {
-            return recreating;
-        }
-        String old = id;
-        long now = member.generation();
-        recreating = member.client().startThreadAsync(startParams).thenApply(t -> {
-            formerIds.add(old);
-            thread = t;
-            id = t.id();
-            placedOn = now;
-            pool.recreated(member, old, t.id());
-            return t;
-        });
-        return recreating;
+    private TurnStartParams params(List<UserInput> input) {
+        return TurnStartParams.builder().threadId(id()).input(List.copyOf(input)).build();
     }
 
     /** {@return whether the member's client of the moment holds this handle} For tests. */
     boolean current() {
-        return placedOn == member.generation();
-    }
-
-    PoolMember member() {
-        return member;
-    }
-
-    /** The handle on the member's current client, resuming the thread there after a replacement. */
-    CompletableFuture<CodexThread> handle() {
-        long now = member.generation();
-        if (placedOn == now) {
-            return CompletableFuture.completedFuture(thread);
-        }
-        if (!hadTurn && startParams != null) {
-            return member.client().resumeThreadAsync(id).handle((t, e) -> {
-                if (e == null) {
-                    thread = t;
-                    placedOn = now;
-                    return CompletableFuture.completedFuture(t);
-                }
-                Throwable cause = RpcConnection.unwrap(e);
-                return lost(cause) ? recreate() : CompletableFuture.<CodexThread>failedFuture(cause);
-            }).thenCompose(f -> f);
-        }
-        return member.client().resumeThreadAsync(id).thenApply(t -> {
-            thread = t;
-            placedOn = now;
-            return t;
-        });
+        return placed.current();
     }
 }

@@ -12,6 +12,7 @@ import dev.codexclient.events.PoolMemberEjected;
 import dev.codexclient.events.PoolMemberReadmitted;
 import dev.codexclient.internal.time.ManualScheduler;
 import dev.codexclient.pool.CodexPool;
+import dev.codexclient.pool.MemberState;
 import dev.codexclient.pool.MemberResolver;
 import dev.codexclient.pool.PoolEndpoint;
 import dev.codexclient.pool.PoolProbe;
@@ -83,7 +84,7 @@ class PoolHealthTest {
                 .requestTimeout(Duration.ofSeconds(10)).initializeTimeout(Duration.ofSeconds(10)).build();
     }
 
-    private CodexPool.MemberState state(CodexPool pool, String member) {
+    private MemberState state(CodexPool pool, String member) {
         return pool.stats().stream().filter(s -> s.name().equals(member)).findFirst().orElseThrow().state();
     }
 
@@ -98,16 +99,16 @@ class PoolHealthTest {
                 .readmitBackoff(Duration.ofSeconds(2), Duration.ofSeconds(5)).eventListener(listener).build()) {
             clock.advance(EVERY);
             assertThat(readyzAsked).hasValue(1);
-            assertThat(state(pool, "a")).isEqualTo(CodexPool.MemberState.READY);
+            assertThat(state(pool, "a")).isEqualTo(MemberState.READY);
 
             status.set(503);
             clock.advance(EVERY);
             // One failure: not ready (no new threads), not yet ejected.
-            assertThat(state(pool, "a")).isEqualTo(CodexPool.MemberState.NOT_READY);
+            assertThat(state(pool, "a")).isEqualTo(MemberState.NOT_READY);
             assertThat(events).isEmpty();
             assertThat(pool.startThread().memberName()).isEqualTo("b");
             clock.advance(EVERY);
-            assertThat(state(pool, "a")).isEqualTo(CodexPool.MemberState.EJECTED);
+            assertThat(state(pool, "a")).isEqualTo(MemberState.EJECTED);
             assertThat(events).containsExactly("ejected a after 2, back in PT2S: its /readyz did not answer 200");
             assertThat(readyzAsked).hasValue(3);
 
@@ -124,10 +125,10 @@ class PoolHealthTest {
             status.set(200);
             clock.advance(EVERY.multipliedBy(4));                   // t=13
             assertThat(readyzAsked).hasValue(5);
-            assertThat(state(pool, "a")).isEqualTo(CodexPool.MemberState.EJECTED);
+            assertThat(state(pool, "a")).isEqualTo(MemberState.EJECTED);
             clock.advance(EVERY);                                   // t=14: asked, passes
             assertThat(readyzAsked).hasValue(6);
-            assertThat(state(pool, "a")).isEqualTo(CodexPool.MemberState.READY);
+            assertThat(state(pool, "a")).isEqualTo(MemberState.READY);
             assertThat(events).last().isEqualTo("readmitted a after PT11S");
             // b has a thread; a has none: the next goes to a.
             assertThat(pool.startThread().memberName()).isEqualTo("a");
@@ -150,7 +151,7 @@ class PoolHealthTest {
                 .readmitBackoff(Duration.ofSeconds(1), Duration.ofSeconds(1)).eventListener(listener).build()) {
             pool.memberClient("only").orElseThrow().close();
             clock.advance(EVERY);
-            assertThat(state(pool, "only")).isEqualTo(CodexPool.MemberState.EJECTED);
+            assertThat(state(pool, "only")).isEqualTo(MemberState.EJECTED);
             assertThat(events).singleElement().asString()
                     .contains("its client could not be replaced: the server is gone for good");
             assertThatThrownBy(pool::startThread).isInstanceOf(CodexPoolRejectedException.class)
@@ -165,8 +166,8 @@ class PoolHealthTest {
                 .member("b", () -> client(fakeB))
                 .healthCheckEvery(EVERY, Duration.ofMillis(100)).ejectAfter(1).eventListener(listener).build()) {
             clock.advance(EVERY);
-            assertThat(state(pool, "a")).isEqualTo(CodexPool.MemberState.EJECTED);
-            assertThat(state(pool, "b")).isEqualTo(CodexPool.MemberState.READY);
+            assertThat(state(pool, "a")).isEqualTo(MemberState.EJECTED);
+            assertThat(state(pool, "b")).isEqualTo(MemberState.READY);
             assertThat(events).singleElement().asString()
                     .contains("its server did not answer thread/loaded/list within PT0.1S");
             assertThat(pool.startThread().startTurn("hi").await(WAIT).status()).isEqualTo(TurnStatus.COMPLETED);

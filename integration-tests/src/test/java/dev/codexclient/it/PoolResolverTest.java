@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.codexclient.CodexClient;
 import dev.codexclient.CodexTurn;
+import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexPoolRejectedException;
 import dev.codexclient.events.CodexEventListener;
 import dev.codexclient.events.PoolMemberAdded;
@@ -82,6 +83,10 @@ class PoolResolverTest {
     }
 
     private CodexPool pool() {
+        return pool(Duration.ofMinutes(10));
+    }
+
+    private CodexPool pool(Duration drainTimeout) {
         CodexEventListener listener = new CodexEventListener() {
             @Override
             public void poolMemberAdded(PoolMemberAdded event) {
@@ -96,7 +101,7 @@ class PoolResolverTest {
         };
         return PoolProbe.useScheduler(CodexPool.builder(), clock).resolver(resolver(), this::client)
                 .resolveEvery(EVERY).healthCheckEvery(Duration.ZERO, Duration.ofSeconds(5)).eventListener(listener)
-                .build();
+                .drainTimeout(drainTimeout).build();
     }
 
     private static List<String> names(CodexPool pool) {
@@ -203,6 +208,68 @@ class PoolResolverTest {
             assertThat(pool.stats()).isEmpty();
             clock.advance(EVERY);
             assertThat(names(pool)).containsExactly("a:READY");
+        }
+    }
+
+    @Test
+    void aDrainingMemberWhoseTurnNeverEndsIsClosedAtItsDrainTimeoutFailingTheTurnTyped() throws Exception {
+        Duration drainTimeout = Duration.ofMinutes(2);
+        fake("a").onTurnStart(t -> t.neverComplete());
+        answer.set(List.of("a", "b"));
+        try (CodexPool pool = pool(drainTimeout)) {
+            PooledThread onA = pool.startThread();
+            assertThat(onA.memberName()).isEqualTo("a");
+            CodexTurn stuck = onA.startTurnAsync("forever").get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            answer.set(List.of("b"));
+            clock.advance(EVERY);
+            assertThat(names(pool)).containsExactly("a:DRAINING", "b:READY");
+
+            // Just before the timeout the member still drains, its client open and its turn running.
+            clock.advance(drainTimeout.minusSeconds(1));
+            assertThat(names(pool)).containsExactly("a:DRAINING", "b:READY");
+            assertThat(clients.get("a").get(0).isClosed()).isFalse();
+            assertThat(stuck.result()).isNotDone();
+
+            // At the timeout it is closed anyway: it leaves, and its turn fails typed instead of hanging.
+            clock.advance(Duration.ofSeconds(1));
+            awaitCondition("the member left", () -> names(pool).equals(List.of("b:READY")));
+            assertThat(clients.get("a").get(0).isClosed()).isTrue();
+            assertThat(failureOf(stuck.result(), WAIT)).isInstanceOf(CodexException.class);
+        }
+    }
+
+    @Test
+    void aMemberRetiredAgainDrainsForAWholeTimeoutFromItsSecondRetirement() throws Exception {
+        Duration drainTimeout = Duration.ofMinutes(2);
+        fake("a").onTurnStart(t -> t.neverComplete());
+        answer.set(List.of("a"));
+        try (CodexPool pool = pool(drainTimeout)) {
+            PooledThread thread = pool.startThread();
+            CodexTurn running = thread.startTurnAsync("long").get(WAIT.toSeconds(), TimeUnit.SECONDS);
+
+            // Retired at t=30 s, named again at t=60 s, retired again at t=90 s.
+            answer.set(List.of());
+            clock.advance(EVERY);
+            answer.set(List.of("a"));
+            clock.advance(EVERY);
+            assertThat(names(pool)).containsExactly("a:READY");
+            answer.set(List.of());
+            clock.advance(EVERY);
+            assertThat(names(pool)).containsExactly("a:DRAINING");
+            assertThat(events).containsExactly("added a fake:a", "removed a threads=1 turns=1", "added a fake:a",
+                    "removed a threads=1 turns=1");
+
+            // The first retirement's deadline (t=150 s) passes: the second drain goes on.
+            clock.advance(drainTimeout.minus(EVERY.multipliedBy(2)));
+            assertThat(names(pool)).containsExactly("a:DRAINING");
+            assertThat(clients.get("a").get(0).isClosed()).isFalse();
+
+            // The second one's (t=210 s) closes it.
+            clock.advance(EVERY.multipliedBy(2));
+            awaitCondition("the member left", () -> pool.stats().isEmpty());
+            assertThat(clients.get("a")).hasSize(1);
+            assertThat(clients.get("a").get(0).isClosed()).isTrue();
+            assertThat(failureOf(running.result(), WAIT)).isInstanceOf(CodexException.class);
         }
     }
 }

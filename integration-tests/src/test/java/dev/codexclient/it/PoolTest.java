@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.codexclient.CodexClient;
 import dev.codexclient.pool.CodexPool;
+import dev.codexclient.pool.MemberStats;
 import dev.codexclient.CodexTurn;
 import dev.codexclient.pool.PooledThread;
 import dev.codexclient.TurnResult;
@@ -31,7 +32,7 @@ class PoolTest {
                 .requestTimeout(Duration.ofSeconds(10)).initializeTimeout(Duration.ofSeconds(10)).build();
     }
 
-    private static CodexPool.MemberStats stats(CodexPool pool, String member) {
+    private static MemberStats stats(CodexPool pool, String member) {
         return pool.stats().stream().filter(s -> s.name().equals(member)).findFirst().orElseThrow();
     }
 
@@ -43,7 +44,7 @@ class PoolTest {
             List<PooledThread> threads = List.of(pool.startThread(), pool.startThread(), pool.startThread(),
                     pool.startThread());
             assertThat(threads).extracting(PooledThread::memberName).containsExactly("a", "b", "a", "b");
-            assertThat(pool.stats()).extracting(CodexPool.MemberStats::threads).containsExactly(2, 2);
+            assertThat(pool.stats()).extracting(MemberStats::threads).containsExactly(2, 2);
             assertThat(a.threadIds()).hasSize(2);
             assertThat(b.threadIds()).hasSize(2);
         }
@@ -63,7 +64,7 @@ class PoolTest {
                 assertThat(queued).isNotDone();
                 assertThat(failureOf(third.startTurnAsync("three"), WAIT)).isInstanceOf(CodexPoolRejectedException.class)
                         .hasMessageContaining("its cap");
-                CodexPool.MemberStats s = stats(pool, "only");
+                MemberStats s = stats(pool, "only");
                 assertThat(s.runningTurns()).isEqualTo(1);
                 assertThat(s.queuedTurns()).isEqualTo(1);
                 assertThat(s.rejectedTurns()).isEqualTo(1);

@@ -3,6 +3,7 @@ package dev.codexclient.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.codexclient.pool.CodexPool;
+import dev.codexclient.pool.MemberStats;
 import dev.codexclient.pool.PooledThread;
 import dev.codexclient.RestartPolicy;
 import dev.codexclient.TurnResult;
@@ -62,7 +63,7 @@ class RealCodexPoolTest {
             runEveryTurn(threads, "hello 2");
             // A turn's place is given back when its result completes, which may be just after the test saw it.
             assertThat(pool.drain(WAIT)).isTrue();
-            CodexPool.MemberStats restarted = pool.stats().get(0);
+            MemberStats restarted = pool.stats().get(0);
             assertThat(restarted.serverPid()).isPresent().get().isNotEqualTo(pids.get(0));
             assertThat(restarted.healthy()).isTrue();
             assertThat(restarted.runningTurns()).isZero();

@@ -97,7 +97,7 @@ public final class ServerRequestRouter {
     private final Map<String, ApprovalPolicy<?>> kindApprovals;
     private final Map<String, Route<?, ?>> userRoutes;
     private final Map<String, Function<JsonNode, CompletionStage<?>>> rawRoutes;
-    private final Map<String, DynamicTool> tools = new HashMap<>();
+    private final ToolTable tools;
     private final Set<String> warned = ConcurrentHashMap.newKeySet();
     /**
      * The defaults overridden by the user's routes; built on the first server request, because the defaults load
@@ -109,10 +109,11 @@ public final class ServerRequestRouter {
      * @param mapper     the protocol's mapper
      * @param userMapper the mapper of the user's types (tool arguments)
      * @param handlers   what the user registered
+     * @param tools      the dynamic tools, the client's and each thread's own
      * @param callbacks  where synchronous approval policies run
      */
     public ServerRequestRouter(ObjectMapper mapper, ObjectMapper userMapper, RequestHandlers handlers,
-                               Executor callbacks) {
+                               ToolTable tools, Executor callbacks) {
         this.mapper = mapper;
         this.userMapper = userMapper;
         this.callbacks = callbacks;
@@ -120,9 +121,7 @@ public final class ServerRequestRouter {
         this.kindApprovals = handlers.kindApprovals();
         this.userRoutes = handlers.routes();
         this.rawRoutes = handlers.rawRoutes();
-        for (DynamicTool t : handlers.tools()) {
-            this.tools.put(t.name(), t);
-        }
+        this.tools = tools;
     }
 
     private synchronized Map<String, Route<?, ?>> routes() {
@@ -195,8 +194,11 @@ public final class ServerRequestRouter {
             return approvals == null && !kindApprovals.containsKey(method);
         }
         if (method.equals(ServerRequestMethods.ITEM_TOOL_CALL.method())) {
-            JsonNode tool = request.message().path("params").path("tool");
-            return !tool.isTextual() || !tools.containsKey(tool.textValue());
+            JsonNode params = request.message().path("params");
+            JsonNode tool = params.path("tool");
+            JsonNode threadId = params.path("threadId");
+            return !tool.isTextual()
+                    || tools.find(threadId.isTextual() ? threadId.textValue() : null, tool.textValue()).isEmpty();
         }
         return true;
     }
@@ -421,7 +423,7 @@ public final class ServerRequestRouter {
     }
 
     private CompletionStage<DynamicToolCallResponse> callTool(DynamicToolCallParams call) {
-        DynamicTool tool = tools.get(call.tool());
+        DynamicTool tool = tools.find(call.threadId(), call.tool()).orElse(null);
         if (tool == null) {
             Log.LOG.warn("The model called dynamic tool {}, which this client did not declare", call.tool());
             return CompletableFuture.completedFuture(response(ToolResult.failure(

@@ -142,6 +142,15 @@ public final class Lanes {
         return lane != null && lane.owner() == this && lane.key.equals(key);
     }
 
+    /**
+     * {@return the key of the lane whose task the current thread runs, on any connection, or null when it runs none}
+     * Codex thread ids are unique across servers, so a key names one thread wherever it came from.
+     */
+    public static String currentKey() {
+        Lane lane = CURRENT.get();
+        return lane == null ? null : lane.key;
+    }
+
     /** Whether the current thread is running a task of any of these lanes. */
     public boolean isRunningAny() {
         Lane lane = CURRENT.get();

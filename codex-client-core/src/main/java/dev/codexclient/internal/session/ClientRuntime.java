@@ -18,6 +18,7 @@ import dev.codexclient.internal.Redactor;
 import dev.codexclient.internal.events.EventEmitter;
 import dev.codexclient.internal.requests.ServerRequestRouter;
 import dev.codexclient.internal.requests.ServerRequestTelemetry;
+import dev.codexclient.internal.requests.ToolTable;
 import dev.codexclient.internal.rpc.IncomingNotification;
 import dev.codexclient.internal.rpc.IncomingRequest;
 import dev.codexclient.internal.rpc.JsonWireCodec;
@@ -39,6 +40,7 @@ import dev.codexclient.transport.TransportKind;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -78,6 +80,8 @@ public final class ClientRuntime {
     private final EventEmitter events;
     private final Listeners<ServerNotification> listeners = new Listeners<>("notification");
     private final ServerRequestRouter router;
+    /** The dynamic tools: the client's, declared on every thread, and each thread's own. */
+    private final ToolTable tools;
     private final HeldThreads held;
     private final ConnectionSupervisor supervisor;
     private final Calls calls;
@@ -114,7 +118,8 @@ public final class ClientRuntime {
         this.handshake = new Handshake(mapper, settings.handshake(), settings.initializeTimeout(), scheduler);
         // Before the connections: each one reports how the router answered the server's requests.
         // Synchronous approval policies block while they decide: they run where server-request handlers run.
-        this.router = new ServerRequestRouter(mapper, userMapper, settings.handlers(), this::runHandler);
+        this.tools = new ToolTable(settings.handlers().tools());
+        this.router = new ServerRequestRouter(mapper, userMapper, settings.handlers(), tools, this::runHandler);
         this.held = new HeldThreads(this, settings.replayBytes());
         // With a restart policy the executor outlives each connection: the client shuts it down itself.
         boolean connectionOwnsCallbacks = ownsCallbacks && settings.restartPolicy().isEmpty();
@@ -203,8 +208,13 @@ public final class ClientRuntime {
         @Override
         public void onNotification(IncomingNotification raw) {
             ServerNotification n = raw.notification();
-            listeners.deliver(n);
             String threadId = raw.threadId().orElse(null);
+            if (threadId != null && n instanceof ServerNotification.ThreadClosed) {
+                // Unloaded: it calls no tool before a thread/resume, which declares its tools again. Before the
+                // listeners, so one that sees the closing sees the tools gone.
+                tools.forget(threadId);
+            }
+            listeners.deliver(n);
             if (threadId != null) {
                 held.dispatch(threadId, raw.turnId().orElse(null), n, raw.size());
             }
@@ -330,21 +340,24 @@ public final class ClientRuntime {
     }
 
     /**
-     * {@return {@code params} with this client's dynamic tools added to {@code dynamicTools}, after any the params
-     * already declare}
+     * {@return {@code params} with this client's dynamic tools and the thread's own added to {@code dynamicTools},
+     * after any the params already declare}
      *
-     * @param params the {@code thread/start} params
+     * @param params     the {@code thread/start} params
+     * @param threadOnly the thread's own tools, as {@link #threadTools} checked them; empty for none
      */
-    public ThreadStartParams withTools(ThreadStartParams params) {
+    public ThreadStartParams withTools(ThreadStartParams params, Map<String, DynamicTool> threadOnly) {
         Objects.requireNonNull(params, "params");
-        if (settings.handlers().tools().isEmpty()) {
+        List<DynamicTool> declared = new ArrayList<>(tools.clientTools());
+        declared.addAll(threadOnly.values());
+        if (declared.isEmpty()) {
             return params;
         }
         List<JsonNode> specs = new ArrayList<>();
         if (params.dynamicTools() != null) {
             params.dynamicTools().forEach(t -> specs.add(mapper.valueToTree(t)));
         }
-        for (DynamicTool t : settings.handlers().tools()) {
+        for (DynamicTool t : declared) {
             ObjectNode spec = mapper.createObjectNode();
             spec.put("type", "function");
             spec.put("name", t.name());
@@ -355,6 +368,36 @@ public final class ClientRuntime {
         ObjectNode tree = mapper.valueToTree(params);
         tree.set("dynamicTools", mapper.valueToTree(specs));
         return convert(tree, ThreadStartParams.class);
+    }
+
+    /**
+     * Checks the tools given to one thread.
+     *
+     * @param threadOnly the thread's own tools
+     * @return them by name, in order
+     * @throws IllegalStateException    when the client was not built with the experimental API, which dynamic tools
+     *                                  need
+     * @throws IllegalArgumentException when two share a name, or one has the name of a tool of the client
+     */
+    public Map<String, DynamicTool> threadTools(List<DynamicTool> threadOnly) {
+        Objects.requireNonNull(threadOnly, "tools");
+        if (!threadOnly.isEmpty() && !settings.handshake().experimentalApi()) {
+            throw new IllegalStateException("dynamic tools are an experimental codex API: call "
+                    + "experimentalApi(true) on the builder to declare tools on a thread");
+        }
+        return tools.checked(threadOnly);
+    }
+
+    /**
+     * Answers the tool calls of a started or resumed thread with its own tools, from now on.
+     *
+     * @param threadId   the thread
+     * @param threadOnly its tools, as {@link #threadTools} checked them
+     */
+    public void declareTools(String threadId, Map<String, DynamicTool> threadOnly) {
+        if (!threadOnly.isEmpty()) {
+            tools.declare(threadId, threadOnly);
+        }
     }
 
     /**

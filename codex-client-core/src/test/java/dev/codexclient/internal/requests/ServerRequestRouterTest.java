@@ -37,7 +37,7 @@ class ServerRequestRouterTest {
     private static ServerRequestRouter router(ApprovalPolicy<ApprovalRequest> approvals,
                                               Map<String, ServerRequestRouter.Route<?, ?>> routes) {
         return new ServerRequestRouter(JSON, new ObjectMapper(), new RequestHandlers(approvals, Map.of(), routes,
-                Map.of(), List.of()), Runnable::run);
+                Map.of(), List.of()), new ToolTable(List.of()), Runnable::run);
     }
 
     private static ServerRequestDecision decided(ServerRequestRouter router, IncomingRequest request)

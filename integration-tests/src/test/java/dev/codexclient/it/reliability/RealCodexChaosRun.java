@@ -3,6 +3,7 @@ package dev.codexclient.it.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.codexclient.pool.CodexPool;
+import dev.codexclient.pool.MemberStats;
 import dev.codexclient.CodexTurn;
 import dev.codexclient.pool.PooledThread;
 import dev.codexclient.RestartPolicy;
@@ -155,7 +156,7 @@ class RealCodexChaosRun {
                 Random random = new Random(42);
                 while (System.nanoTime() < deadline) {
                     Thread.sleep(TimeUnit.SECONDS.toMillis(killEvery));
-                    List<Long> pids = pool.stats().stream().map(CodexPool.MemberStats::serverPid)
+                    List<Long> pids = pool.stats().stream().map(MemberStats::serverPid)
                             .flatMap(java.util.Optional::stream).toList();
                     if (!pids.isEmpty()) {
                         ProcessHandle.of(pids.get(random.nextInt(pids.size()))).ifPresent(p -> {

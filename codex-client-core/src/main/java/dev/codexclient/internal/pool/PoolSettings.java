@@ -1,9 +1,10 @@
-package dev.codexclient.pool;
+package dev.codexclient.internal.pool;
 
 import dev.codexclient.CodexClient;
 import dev.codexclient.events.CodexEventListener;
-import dev.codexclient.internal.pool.MemberHealth;
 import dev.codexclient.internal.time.Scheduler;
+import dev.codexclient.pool.MemberResolver;
+import dev.codexclient.pool.PoolEndpoint;
 import dev.codexclient.transport.ReadinessProbe;
 import java.net.URI;
 import java.time.Duration;
@@ -15,11 +16,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-/** What a {@link CodexPool} was built with, and how it makes a member. */
-record PoolSettings(MemberResolver resolver, Function<PoolEndpoint, CodexClient> resolvedFactory,
+/** What a pool was built with (the public builder's settings, read by the engine), and how it makes a member. */
+public record PoolSettings(MemberResolver resolver, Function<PoolEndpoint, CodexClient> resolvedFactory,
                     Duration resolveEvery, Duration healthCheckEvery, Duration checkTimeout, int ejectAfter,
                     Duration initialBackoff, Duration maxBackoff, Duration drainTimeout, int maxTurns,
-                    int maxQueued, CodexEventListener listener, Scheduler scheduler, Executor executor,
+                    int maxQueued, Duration maxQueueWait, CodexEventListener listener, Scheduler scheduler, Executor executor,
                     boolean ownScheduler, boolean ownExecutor) {
 
     private static final AtomicInteger POOLS = new AtomicInteger();
@@ -28,7 +29,7 @@ record PoolSettings(MemberResolver resolver, Function<PoolEndpoint, CodexClient>
      * The pool's one thread: resolutions and health checks block (DNS, {@code /readyz}, a call), so they run here,
      * never on the timer thread every client shares.
      */
-    static ExecutorService poolThread() {
+    public static ExecutorService poolThread() {
         int n = POOLS.incrementAndGet();
         return Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "codex-pool-" + n);
@@ -40,7 +41,8 @@ record PoolSettings(MemberResolver resolver, Function<PoolEndpoint, CodexClient>
     /** A member given to the builder. */
     PoolMember member(String name, Optional<URI> address, boolean resolved, Supplier<CodexClient> factory,
                       ReadinessProbe probe) {
-        return new PoolMember(name, address, resolved, factory, probe, maxTurns, maxQueued,
+        return new PoolMember(name, address, resolved, factory, probe,
+                new TurnPlaces(name, maxTurns, maxQueued, maxQueueWait, scheduler),
                 new MemberHealth(ejectAfter, initialBackoff, maxBackoff));
     }
 

@@ -1,13 +1,15 @@
-package dev.codexclient.pool;
+package dev.codexclient.internal.pool;
 
 import dev.codexclient.CodexClient;
 import dev.codexclient.errors.CodexPoolRejectedException;
 import dev.codexclient.events.PoolMemberRemoved;
+import dev.codexclient.pool.MemberStats;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
@@ -34,6 +36,10 @@ final class PoolMembers implements Iterable<PoolMember> {
         return members.stream();
     }
 
+    int size() {
+        return members.size();
+    }
+
     void add(PoolMember member) {
         members.add(member);
     }
@@ -48,8 +54,21 @@ final class PoolMembers implements Iterable<PoolMember> {
      * @throws CodexPoolRejectedException when no member is healthy, or there is none
      */
     PoolMember place() {
-        return members.stream().filter(PoolMember::healthy)
-                .min(Comparator.comparingInt(PoolMember::load).thenComparingInt(PoolMember::threadCount))
+        return place(Set.of());
+    }
+
+    /**
+     * The healthy member with the least load, among those not in {@code avoid} when there is one; else among all.
+     *
+     * @param avoid members a call just lost its connection to: another healthy member is preferred
+     * @throws CodexPoolRejectedException when no member is healthy, or there is none
+     */
+    PoolMember place(Set<PoolMember> avoid) {
+        Comparator<PoolMember> leastLoaded = Comparator.comparingInt(PoolMember::load)
+                .thenComparingInt(PoolMember::threadCount);
+        List<PoolMember> healthy = members.stream().filter(PoolMember::healthy).toList();
+        return healthy.stream().filter(m -> !avoid.contains(m)).min(leastLoaded)
+                .or(() -> healthy.stream().min(leastLoaded))
                 .orElseThrow(() -> new CodexPoolRejectedException(members.isEmpty()
                         ? "the pool has no member (its resolver named none yet)"
                         : "no member of the pool is healthy"));
@@ -74,8 +93,8 @@ final class PoolMembers implements Iterable<PoolMember> {
     }
 
     /** The counts of each member, one member after another. */
-    List<CodexPool.MemberStats> stats() {
-        List<CodexPool.MemberStats> out = new ArrayList<>();
+    List<MemberStats> stats() {
+        List<MemberStats> out = new ArrayList<>();
         for (PoolMember m : members) {
             out.add(m.stats());
         }
@@ -106,7 +125,7 @@ final class PoolMembers implements Iterable<PoolMember> {
         RuntimeException first = null;
         for (PoolMember m : members) {
             if (!m.draining()) {
-                CodexPool.MemberStats st = m.stats();
+                MemberStats st = m.stats();
                 events.emit(l -> l.poolMemberRemoved(new PoolMemberRemoved(m.name(), st.threads(),
                         st.runningTurns() + st.queuedTurns())));
             }

@@ -1,18 +1,16 @@
-package dev.codexclient.pool;
+package dev.codexclient.internal.pool;
 
 import dev.codexclient.CodexClient;
 import dev.codexclient.CodexTurn;
 import dev.codexclient.errors.CodexPoolRejectedException;
 import dev.codexclient.errors.CodexRpcException;
-import dev.codexclient.internal.pool.MemberHealth;
 import dev.codexclient.internal.rpc.RpcConnection;
+import dev.codexclient.pool.MemberState;
+import dev.codexclient.pool.MemberStats;
 import dev.codexclient.protocol.ThreadLoadedListParams;
 import dev.codexclient.transport.ReadinessProbe;
 import java.net.URI;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -26,11 +24,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One app-server of a {@link CodexPool}: its client (replaced when it gave up), its cap of running turns with the
+ * One app-server of a pool: its client (replaced when it gave up), its cap of running turns with the
  * bounded queue in front of it, its health, whether it drains, and its counts.
  *
  * <p>Threading: the cap, the queue and the drain are guarded by this object; turns are started outside the lock.
- * The health is guarded by {@link #healthLock}, so the pool's timer and {@link CodexPool#checkHealth()} check one
+ * The health is guarded by {@link #healthLock}, so the pool's timer and a check asked for by the user check one
  * member one at a time.
  */
 final class PoolMember {
@@ -40,17 +38,12 @@ final class PoolMember {
     }
 
 
-    /** A turn waiting for a place. */
-    private record Waiting(Supplier<CompletableFuture<CodexTurn>> start, CompletableFuture<CodexTurn> out) {
-    }
-
     private final String name;
     private final Optional<URI> address;
     private final boolean resolved;
     private final Supplier<CodexClient> factory;
     private final ReadinessProbe probe;
-    private final int maxTurns;
-    private final int maxQueued;
+    private final TurnPlaces places;
     private final Set<String> threads = ConcurrentHashMap.newKeySet();
     private final Object healthLock = new Object();
     private final MemberHealth health;
@@ -61,21 +54,17 @@ final class PoolMember {
     private volatile boolean draining;
     private volatile boolean closed;
     // Guarded by this.
-    private int running;
-    private final ArrayDeque<Waiting> queue = new ArrayDeque<>();
-    private final List<CompletableFuture<Void>> idleWaiters = new ArrayList<>();
-    private long rejected;
     private long replacements;
+    private long retirements;
 
     PoolMember(String name, Optional<URI> address, boolean resolved, Supplier<CodexClient> factory,
-               ReadinessProbe probe, int maxTurns, int maxQueued, MemberHealth health) {
+               ReadinessProbe probe, TurnPlaces places, MemberHealth health) {
         this.name = name;
         this.address = address;
         this.resolved = resolved;
         this.factory = factory;
         this.probe = probe;
-        this.maxTurns = maxTurns;
-        this.maxQueued = maxQueued;
+        this.places = places;
         this.health = health;
         this.client = factory.get();
     }
@@ -222,17 +211,27 @@ final class PoolMember {
         return threads.size();
     }
 
-    synchronized int load() {
-        return running + queue.size();
+    int load() {
+        return places.load();
     }
 
     boolean draining() {
         return draining;
     }
 
-    /** Stops taking threads and turns; the running and queued ones go on. */
-    void drain() {
+    /**
+     * Stops taking threads and turns; the running and queued ones go on.
+     *
+     * @return the number of this retirement, for {@link #drainingSince(long)}
+     */
+    synchronized long drain() {
         draining = true;
+        return ++retirements;
+    }
+
+    /** {@return whether it still drains from the retirement {@link #drain()} numbered so} */
+    synchronized boolean drainingSince(long retirement) {
+        return draining && retirements == retirement;
     }
 
     /** Takes threads and turns again: its resolver named it again before it closed. False when already closed. */
@@ -244,90 +243,41 @@ final class PoolMember {
         return true;
     }
 
-    /** Starts a turn now when the cap allows, queues it when the queue has room, rejects it otherwise. */
-    CompletableFuture<CodexTurn> submit(Supplier<CompletableFuture<CodexTurn>> launch) {
-        CompletableFuture<CodexTurn> out = new CompletableFuture<>();
-        synchronized (this) {
-            if (closed) {
-                return CompletableFuture.failedFuture(new CodexPoolRejectedException("pool member " + name
-                        + " is closed"));
-            }
-            if (draining) {
-                return CompletableFuture.failedFuture(new CodexPoolRejectedException("pool member " + name
-                        + " was removed from the pool and drains: it takes no new turns"));
-            }
-            if (running >= maxTurns) {
-                if (queue.size() >= maxQueued) {
-                    rejected++;
-                    return CompletableFuture.failedFuture(new CodexPoolRejectedException("pool member " + name
-                            + " runs " + running + " turns (its cap) and " + queue.size()
-                            + " wait (its queue's bound)"));
-                }
-                queue.add(new Waiting(launch, out));
-                return out;
-            }
-            running++;
+    /**
+     * Starts a turn now when the cap allows, queues it when the queue has room, rejects it otherwise (and when the
+     * member is closed or drains).
+     */
+    <T> CompletableFuture<T> submit(String thread, Supplier<CompletableFuture<T>> start,
+                                    Function<T, CodexTurn> turnOf) {
+        if (closed) {
+            return CompletableFuture.failedFuture(new CodexPoolRejectedException("pool member " + name
+                    + " is closed"));
         }
-        launch(launch, out);
-        return out;
+        if (draining) {
+            return CompletableFuture.failedFuture(new CodexPoolRejectedException("pool member " + name
+                    + " was removed from the pool and drains: it takes no new turns"));
+        }
+        return places.submit(thread, start, turnOf);
     }
 
-    private void launch(Supplier<CompletableFuture<CodexTurn>> start, CompletableFuture<CodexTurn> out) {
-        CompletableFuture<CodexTurn> started;
-        try {
-            started = start.get();
-        } catch (RuntimeException e) {
-            started = CompletableFuture.failedFuture(e);
-        }
-        started.whenComplete((turn, e) -> {
-            if (e != null) {
-                release();
-                out.completeExceptionally(RpcConnection.unwrap(e));
-            } else {
-                // The place is held until the turn ends, however it ends.
-                turn.result().whenComplete((r, x) -> release());
-                out.complete(turn);
-            }
-        });
-    }
-
-    private void release() {
-        Waiting next;
-        List<CompletableFuture<Void>> nowIdle = List.of();
-        synchronized (this) {
-            next = closed ? null : queue.poll();
-            if (next == null) {
-                running--;
-                if (running == 0 && queue.isEmpty()) {
-                    nowIdle = new ArrayList<>(idleWaiters);
-                    idleWaiters.clear();
-                }
-            }
-        }
-        nowIdle.forEach(f -> f.complete(null));
-        if (next != null) {
-            launch(next.start(), next.out());
-        }
+    /** {@return its places: the cap, the line, who holds a place} */
+    TurnPlaces places() {
+        return places;
     }
 
     /** Completes when no turn runs or waits. */
-    synchronized CompletableFuture<Void> idle() {
-        if (running == 0 && queue.isEmpty()) {
-            return CompletableFuture.completedFuture(null);
-        }
-        CompletableFuture<Void> f = new CompletableFuture<>();
-        idleWaiters.add(f);
-        return f;
+    CompletableFuture<Void> idle() {
+        return places.idle();
     }
 
-    synchronized CodexPool.MemberStats stats() {
+    synchronized MemberStats stats() {
         CodexClient c = client;
         Optional<Long> pid = c.serverProcess().map(ProcessHandle::pid);
-        CodexPool.MemberState state = closed || draining ? CodexPool.MemberState.DRAINING
-                : ejected ? CodexPool.MemberState.EJECTED
-                : ready && !c.isClosed() ? CodexPool.MemberState.READY : CodexPool.MemberState.NOT_READY;
-        return new CodexPool.MemberStats(name, state == CodexPool.MemberState.READY, running, queue.size(),
-                threads.size(), rejected, replacements, pid, state, address);
+        MemberState state = closed || draining ? MemberState.DRAINING
+                : ejected ? MemberState.EJECTED
+                : ready && !c.isClosed() ? MemberState.READY : MemberState.NOT_READY;
+        return new MemberStats(name, state == MemberState.READY, places.running(), places.queued(),
+                threads.size(), places.rejected(), replacements, pid, state, address);
     }
 
     boolean closed() {
@@ -335,19 +285,13 @@ final class PoolMember {
     }
 
     void close() {
-        List<Waiting> dropped;
         synchronized (this) {
             if (closed) {
                 return;
             }
             closed = true;
-            dropped = new ArrayList<>(queue);
-            queue.clear();
         }
-        for (Waiting w : dropped) {
-            w.out().completeExceptionally(new CodexPoolRejectedException("pool member " + name
-                    + " was closed before a place freed up"));
-        }
+        places.close();
         client.close();
     }
 }

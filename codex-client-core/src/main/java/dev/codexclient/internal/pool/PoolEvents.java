@@ -1,4 +1,4 @@
-package dev.codexclient.pool;
+package dev.codexclient.internal.pool;
 
 import dev.codexclient.events.CodexEventListener;
 import java.util.function.Consumer;

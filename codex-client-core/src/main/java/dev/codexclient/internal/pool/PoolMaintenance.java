@@ -1,9 +1,11 @@
-package dev.codexclient.pool;
+package dev.codexclient.internal.pool;
 
 import dev.codexclient.events.PoolMemberAdded;
 import dev.codexclient.events.PoolMemberEjected;
 import dev.codexclient.events.PoolMemberReadmitted;
 import dev.codexclient.events.PoolMemberRemoved;
+import dev.codexclient.pool.MemberStats;
+import dev.codexclient.pool.PoolEndpoint;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,7 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What a {@link CodexPool} does on its own, on its timers: follows its resolver's answer (members added, drained,
+ * What a pool does on its own, on its timers: follows its resolver's answer (members added, drained,
  * closed) and checks its members' health (ejection, re-admission), reporting each change to the pool's listener.
  * The jobs run on the pool's thread, one at a time; each timer's next run is timed from the end of the previous one.
  */
@@ -139,18 +141,22 @@ final class PoolMaintenance {
         }
     }
 
-    /** Drains a member its resolver no longer names, then closes it (at the latest after the drain timeout). */
+    /**
+     * Drains a member its resolver no longer names, then closes it once idle, at the latest after the drain timeout.
+     * Both closers belong to this retirement: a member named again and then dropped again is retired afresh, and the
+     * first retirement's timer, still due, must not cut the second one's drain short.
+     */
     private void retire(PoolMember m) {
-        m.drain();
-        CodexPool.MemberStats s = m.stats();
+        long retirement = m.drain();
+        MemberStats s = m.stats();
         Log.LOG.info("pool member {} is no longer named: it drains ({} turns)", m.name(),
                 s.runningTurns() + s.queuedTurns());
         events.emit(l -> l.poolMemberRemoved(new PoolMemberRemoved(m.name(), s.threads(),
                 s.runningTurns() + s.queuedTurns())));
         Runnable closeIfStillDraining = () -> onPoolThread(() -> {
             synchronized (membership) {
-                if (!m.draining() || m.closed()) {
-                    return; // named again meanwhile
+                if (!m.drainingSince(retirement) || m.closed()) {
+                    return; // named again meanwhile, or retired again since
                 }
                 members.remove(m);
             }
