@@ -6,6 +6,7 @@ import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.internal.flow.BufferedSubscription;
 import dev.codexclient.internal.flow.DeltaCoalescing;
 import dev.codexclient.internal.rpc.RpcConnection;
+import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.protocol.ServerNotification;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Flow;
@@ -104,10 +105,15 @@ public final class FlowPublishers {
                                                                  String source) {
         // Rule 1.9: a null subscriber is refused by throwing (the constructor's null check).
         String lane = LANE_PREFIX + LANES.incrementAndGet();
+        ClientSettings settings = runtime.settings();
+        // Pacing merges the deltas it holds back, whatever the overflow rule: it needs the coalescer.
+        boolean pacing = !settings.publisherDeltaInterval().isZero();
         BufferedSubscription<ServerNotification> s = new BufferedSubscription<>(subscriber,
-                task -> runtime.onLane(lane, task), runtime.settings().publisherBufferSize(), source,
-                runtime.settings().publisherOverflow() == PublisherOverflow.COALESCE_DELTAS ? DeltaCoalescing::merge
-                        : (earlier, later) -> null);
+                task -> runtime.onLane(lane, task), settings.publisherBufferSize(), source,
+                settings.publisherOverflow() == PublisherOverflow.COALESCE_DELTAS || pacing ? DeltaCoalescing::merge
+                        : (earlier, later) -> null,
+                pacing ? new BufferedSubscription.Pacing<>(runtime.scheduler(),
+                        Scheduler.saturatedNanos(settings.publisherDeltaInterval()), DeltaCoalescing::isDelta) : null);
         s.start();
         return s;
     }
