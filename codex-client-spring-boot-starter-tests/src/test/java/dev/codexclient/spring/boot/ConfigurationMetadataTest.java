@@ -35,6 +35,7 @@ class ConfigurationMetadataTest {
                 "codex.shutdown-grace-period", "codex.restart.enabled", "codex.restart.max-attempts",
                 "codex.restart.initial-backoff", "codex.restart.max-backoff", "codex.restart.budget",
                 "codex.restart.budget-window", "codex.publisher.buffer-size", "codex.publisher.overflow",
+                "codex.publisher.delta-interval",
                 "management.health.codex.enabled");
         List<String> undescribed = new ArrayList<>();
         properties.forEach((name, property) -> {
@@ -55,6 +56,7 @@ class ConfigurationMetadataTest {
         assertThat(properties.get("codex.shutdown-grace-period").path("defaultValue").asText()).isEqualTo("10s");
         assertThat(properties.get("codex.publisher.overflow").path("defaultValue").asText())
                 .isEqualTo("coalesce-deltas");
+        assertThat(properties.get("codex.publisher.delta-interval").path("defaultValue").asText()).isEqualTo("50ms");
         assertThat(properties.get("codex.restart.max-attempts").path("defaultValue").asInt()).isEqualTo(5);
         assertThat(properties.get("codex.restart.initial-backoff").path("defaultValue").asText()).isEqualTo("200ms");
         assertThat(properties.get("codex.restart.max-backoff").path("defaultValue").asText()).isEqualTo("10s");

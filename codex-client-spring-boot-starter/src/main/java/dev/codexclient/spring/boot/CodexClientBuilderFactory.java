@@ -268,5 +268,8 @@ final class CodexClientBuilderFactory {
         if (publisher.overflow() != null) {
             builder.publisherOverflow(publisher.overflow());
         }
+        if (publisher.deltaInterval() != null) {
+            builder.publisherDeltaInterval(publisher.deltaInterval());
+        }
     }
 }

@@ -112,7 +112,8 @@ public record CodexProperties(
         unixSocket = unixSocket != null ? unixSocket : new UnixSocket(null, null, null);
         health = health != null ? health : new Health(Duration.ofSeconds(2), false);
         restart = restart != null ? restart : Restart.DEFAULTS;
-        publisher = publisher != null ? publisher : new Publisher(null, PublisherOverflow.COALESCE_DELTAS);
+        publisher = publisher != null ? publisher
+                : new Publisher(null, PublisherOverflow.COALESCE_DELTAS, Duration.ofMillis(50));
     }
 
     /**
@@ -219,11 +220,17 @@ public record CodexProperties(
      * {@code thread.publisher()} or {@code codex.notifications()} holds for a subscriber that lags (a Server-Sent
      * Events client on a slow link).
      *
-     * @param bufferSize Events a subscription holds beyond its subscriber's demand. Default: the client's (4096).
-     * @param overflow   What a subscription does when more wait: coalesce-deltas (the starter's default) first
-     *                   merges the waiting text deltas of one item, so a slow reader gets the whole text in fewer
-     *                   events; fail ends it with a CodexBackpressureException.
+     * @param bufferSize    Events a subscription holds beyond its subscriber's demand. Default: the client's (4096).
+     * @param overflow      What a subscription does when more wait: coalesce-deltas (the starter's default) first
+     *                      merges the waiting text deltas of one item, so a slow reader gets the whole text in fewer
+     *                      events; fail ends it with a CodexBackpressureException.
+     * @param deltaInterval The shortest time between two text deltas a subscription hands over; the deltas of one
+     *                      item that arrive meanwhile are merged into the one that waits. A streaming HTTP response
+     *                      keeps requesting while its network buffers fill, so without it a slow reader gets every
+     *                      delta as an event of its own, some twenty bytes of framing for a character or two; with
+     *                      it, at most one delta event per interval. 0 hands each delta over as it comes.
      */
-    public record Publisher(Integer bufferSize, @DefaultValue("coalesce-deltas") PublisherOverflow overflow) {
+    public record Publisher(Integer bufferSize, @DefaultValue("coalesce-deltas") PublisherOverflow overflow,
+                            @DefaultValue("50ms") Duration deltaInterval) {
     }
 }
