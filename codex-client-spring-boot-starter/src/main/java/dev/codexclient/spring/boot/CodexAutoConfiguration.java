@@ -95,7 +95,7 @@ public class CodexAutoConfiguration {
         // Only a client the monitor listens to (the auto-configured one) and that was made (a lazy one may not be).
         return new CodexShutdown(() -> monitor.attached() && factory.containsSingleton("codexClient")
                 && factory.getSingleton("codexClient") instanceof CodexClient c ? c : null,
-                monitor, properties.shutdownGracePeriod());
+                monitor, properties.withDefaults().shutdownGracePeriod());
     }
 
     /**

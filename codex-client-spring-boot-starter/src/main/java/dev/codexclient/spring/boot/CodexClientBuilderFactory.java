@@ -34,7 +34,7 @@ final class CodexClientBuilderFactory {
     }
 
     CodexClientBuilderFactory(CodexProperties properties, CodexExecutables executables) {
-        this.properties = properties;
+        this.properties = properties.withDefaults();
         this.executables = executables;
     }
 

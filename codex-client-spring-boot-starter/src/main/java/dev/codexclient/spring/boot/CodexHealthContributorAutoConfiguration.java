@@ -36,8 +36,9 @@ public class CodexHealthContributorAutoConfiguration {
     /** Through the provider, so a lazy client ({@code codex.lazy=true}) is not made by the indicator's creation. */
     static CodexHealthCheck check(ObjectProvider<CodexClient> client, ObjectProvider<CodexConnectionMonitor> monitor,
                                   CodexProperties properties) {
+        CodexProperties.Health health = properties.withDefaults().health();
         return new CodexHealthCheck(client::getObject, Optional.ofNullable(monitor.getIfAvailable()),
-                properties.health().timeout(), properties.health().probe());
+                health.timeout(), health.probe());
     }
 
     /** Spring Boot 4.0: health types in {@code org.springframework.boot.health.contributor}. */

@@ -24,7 +24,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * {@link dev.codexclient.transport.Transport} bean of the application takes the place of both.
  *
  * <p>A property left unset is null here and keeps the client's own default (see
- * {@link dev.codexclient.CodexClientBuilder}); lists and maps are empty, never null.
+ * {@link dev.codexclient.CodexClientBuilder}); bound lists and maps are empty, never null.
  *
  * @param enabled               Whether to auto-configure a CodexClient at all.
  * @param lazy                  Whether the client is built and connected when first asked for (through an
@@ -76,11 +76,11 @@ public record CodexProperties(
         @DefaultValue("true") boolean enabled,
         boolean lazy,
         String binary,
-        List<String> command,
+        @DefaultValue List<String> command,
         Path home,
         Path workingDirectory,
-        Map<String, String> environment,
-        List<String> removeEnvironment,
+        @DefaultValue Map<String, String> environment,
+        @DefaultValue List<String> removeEnvironment,
         String apiKey,
         @DefaultValue ClientInfo clientInfo,
         Duration requestTimeout,
@@ -90,7 +90,7 @@ public record CodexProperties(
         Duration interruptGracePeriod,
         Duration turnWatchdog,
         Boolean experimentalApi,
-        List<String> optOutNotifications,
+        @DefaultValue List<String> optOutNotifications,
         @DefaultValue("decline") DefaultApprovalPolicy approvalPolicy,
         @DefaultValue WebSocket websocket,
         @DefaultValue UnixSocket unixSocket,
@@ -98,22 +98,25 @@ public record CodexProperties(
         @DefaultValue Restart restart,
         @DefaultValue Publisher publisher) {
 
-    /** Unset lists and maps become empty, unset groups their defaults; every collection is an unmodifiable copy. */
-    public CodexProperties {
-        command = copy(command);
-        environment = environment == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(environment));
-        removeEnvironment = copy(removeEnvironment);
-        optOutNotifications = copy(optOutNotifications);
-        clientInfo = clientInfo != null ? clientInfo : new ClientInfo(null, null, null);
-        closeTimeout = closeTimeout != null ? closeTimeout : Duration.ofSeconds(5);
-        shutdownGracePeriod = shutdownGracePeriod != null ? shutdownGracePeriod : Duration.ofSeconds(10);
-        approvalPolicy = approvalPolicy != null ? approvalPolicy : DefaultApprovalPolicy.DECLINE;
-        websocket = websocket != null ? websocket : new WebSocket(null, null, false, null);
-        unixSocket = unixSocket != null ? unixSocket : new UnixSocket(null, null, null);
-        health = health != null ? health : new Health(Duration.ofSeconds(2), false);
-        restart = restart != null ? restart : Restart.DEFAULTS;
-        publisher = publisher != null ? publisher
-                : new Publisher(null, PublisherOverflow.COALESCE_DELTAS, Duration.ofMillis(50));
+    /**
+     * These properties with what is unset in code (null lists, maps and groups, which binding never leaves null)
+     * replaced by the defaults binding gives, the collections unmodifiable: what the auto-configuration reads.
+     */
+    CodexProperties withDefaults() {
+        return new CodexProperties(enabled, lazy, binary, copy(command), home, workingDirectory,
+                environment == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(environment)),
+                copy(removeEnvironment), apiKey,
+                clientInfo != null ? clientInfo : new ClientInfo(null, null, null), requestTimeout, initializeTimeout,
+                closeTimeout != null ? closeTimeout : Duration.ofSeconds(5),
+                shutdownGracePeriod != null ? shutdownGracePeriod : Duration.ofSeconds(10), interruptGracePeriod,
+                turnWatchdog, experimentalApi, copy(optOutNotifications),
+                approvalPolicy != null ? approvalPolicy : DefaultApprovalPolicy.DECLINE,
+                websocket != null ? websocket : new WebSocket(null, null, false, null),
+                unixSocket != null ? unixSocket : new UnixSocket(null, null, null),
+                health != null && health.timeout() != null ? health : new Health(Duration.ofSeconds(2), false),
+                restart != null ? restart : Restart.DEFAULTS,
+                publisher != null ? publisher
+                        : new Publisher(null, PublisherOverflow.COALESCE_DELTAS, Duration.ofMillis(50)));
     }
 
     /**
@@ -123,7 +126,7 @@ public record CodexProperties(
      */
     public static CodexProperties defaults() {
         return new CodexProperties(true, false, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null, null, null, null).withDefaults();
     }
 
     private static List<String> copy(List<String> list) {
