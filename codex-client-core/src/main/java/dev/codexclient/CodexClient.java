@@ -494,7 +494,9 @@ public final class CodexClient implements AutoCloseable {
      * server ({@code pid()}, {@code onExit()}, {@code info()}) or to end it from outside the client. The handle stays
      * available after the process ended ({@code isAlive()} then says so).
      *
-     * <p>With codex installed by npm, the process may be the Node launcher, whose child is the native binary
+     * <p>With codex installed by npm, the process is the native codex binary, which the client runs in place of
+     * the npm launcher (see {@link dev.codexclient.transport.StdioTransport.Builder#bypassNpmLauncher(boolean)}).
+     * When the launcher runs after all, the process may be the Node launcher, whose child is the native binary
      * ({@code descendants()} reaches it); the launcher forwards SIGTERM ({@code destroy()}) to it. {@link #close()}
      * ends the whole tree either way.
      */
@@ -504,11 +506,13 @@ public final class CodexClient implements AutoCloseable {
 
     /**
      * {@return the server's processes as they are now: {@link #serverProcess()} first, then every live process it
-     * started, each after its parent} Empty when this client runs no server process. With codex installed by npm
-     * and a Node without {@code process.execve} (added in 22.15 and 23.11), the first is the Node launcher and the
-     * second the native {@code codex} binary it runs, which itself may run commands of a turn; with a newer Node the
-     * launcher has become the native binary, which is then the first. To end the server from outside as a crash
-     * would, {@code destroyForcibly()} each of them. A process started or ended after the call is not reflected.
+     * started, each after its parent} Empty when this client runs no server process. The first is the native
+     * {@code codex} binary, also when codex was installed by npm, and the others are the commands of its turns. When
+     * the npm launcher runs (turned off with
+     * {@link dev.codexclient.transport.StdioTransport.Builder#bypassNpmLauncher(boolean)}, or a launcher the client
+     * does not recognise) with a Node without {@code process.execve} (added in 22.15 and 23.11), the first is the
+     * Node launcher and the second the native binary it runs. To end the server from outside as a crash would,
+     * {@code destroyForcibly()} each of them. A process started or ended after the call is not reflected.
      */
     public List<ProcessHandle> serverProcessTree() {
         Optional<ProcessHandle> root = serverProcess();

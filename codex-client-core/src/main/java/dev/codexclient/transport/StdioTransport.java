@@ -129,6 +129,7 @@ public final class StdioTransport implements Transport {
         private int stderrTailLines = 50;
         private int stderrTailBytes = 16 * 1024;
         private final List<String> secrets = new ArrayList<>();
+        private boolean bypassNpmLauncher = true;
 
         private Builder() {
         }
@@ -341,6 +342,25 @@ public final class StdioTransport implements Transport {
         }
 
         /**
+         * Whether to run the native codex binary when the executable is the npm launcher of {@code @openai/codex}
+         * (default true). The {@code codex} that npm installs ({@code node_modules/.bin/codex}, {@code codex} on the
+         * {@code PATH} after {@code npm install -g}) is a Node.js script that finds the platform's native binary and
+         * runs it as its child, with a few environment variables set and, before codex 0.169.0, its helpers
+         * directory (ripgrep) in front of {@code PATH}. With this on, the transport does the same itself and spawns
+         * the binary directly: the server starts in about half the time and takes one process and tens of
+         * megabytes less. A launcher it does not recognise (an unknown layout or environment variable) is run as it
+         * is, and an INFO line on {@code dev.codexclient.transport.stdio} says why. Any other executable, a wrapper
+         * script of yours included, always runs as it is.
+         *
+         * @param bypass false to always run the executable as given
+         * @return this builder
+         */
+        public Builder bypassNpmLauncher(boolean bypass) {
+            this.bypassNpmLauncher = bypass;
+            return this;
+        }
+
+        /**
          * Builds the transport; nothing is spawned until {@link StdioTransport#start(MessageSink)}.
          *
          * @return a new, unstarted transport
@@ -352,7 +372,7 @@ public final class StdioTransport implements Transport {
             }
             StdioConnection.Config config = new StdioConnection.Config(executable, args,
                     Optional.ofNullable(workingDirectory), environment, removedEnvironment, maxLineBytes,
-                    gracefulCloseTimeout, stderrTailLines, stderrTailBytes, redactor, HOW_TO_FIX);
+                    gracefulCloseTimeout, stderrTailLines, stderrTailBytes, redactor, HOW_TO_FIX, bypassNpmLauncher);
             return new StdioTransport(new StdioConnection(config));
         }
     }

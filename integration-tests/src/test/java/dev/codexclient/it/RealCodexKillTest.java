@@ -60,7 +60,7 @@ class RealCodexKillTest {
 
             CodexTransportException onModel = transportFailure(waitingOnModel.result());
             CodexTransportException onApproval = transportFailure(waitingOnApproval.result());
-            // The launcher mirrors the native binary's death by SIGKILL: 128 + 9.
+            // A death by SIGKILL, reported as the launcher would mirror it: 128 + 9.
             assertThat(onModel.exitCode()).hasValue(137);
             assertThat(onApproval.exitCode()).hasValue(137);
 

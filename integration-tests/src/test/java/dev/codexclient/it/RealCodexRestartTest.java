@@ -118,7 +118,7 @@ class RealCodexRestartTest {
             idle.startTurn("warm up the idle one").await(WAIT);
 
             long killed = client.serverProcess().orElseThrow().pid();
-            // The tree reaches the native binary, whether the npm launcher runs it as a child or became it.
+            // The tree reaches the native binary, which the client runs itself, or the npm launcher runs or became.
             List<ProcessHandle> tree = client.serverProcessTree();
             assertThat(tree.get(0).pid()).isEqualTo(killed);
             assertThat(tree).anySatisfy(p -> assertThat(p.info().command()).hasValueSatisfying(
@@ -235,7 +235,7 @@ class RealCodexRestartTest {
     }
 
     /**
-     * SIGKILLs the server process tree (the npm launcher and the native binary), children first; returns the pid of
+     * SIGKILLs the server process tree (the native binary, the npm launcher when it runs), children first; returns the pid of
      * the process the client spawned.
      */
     private static long sigkill(CodexClient client) {

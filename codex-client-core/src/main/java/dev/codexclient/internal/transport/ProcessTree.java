@@ -13,9 +13,11 @@ import java.util.Map;
 /**
  * Ends a child process together with everything it spawned.
  *
- * <p>The npm {@code codex} launcher is a node script that runs the native binary as its own child. Killing only
- * the launcher would orphan the binary, which then keeps our pipes open and runs on. Descendants can only be found
- * while their parent lives (orphans are re-parented), so callers take a snapshot before the parent goes away.
+ * <p>A server has children of its own: the commands of its turns, and the native binary when the npm {@code codex}
+ * launcher (a node script) runs it, which the transport does only when it cannot run the binary itself
+ * ({@link NpmLauncher}). Killing only the server would orphan them, and an orphaned binary keeps our pipes open and
+ * runs on. Descendants can only be found while their parent lives (orphans are re-parented), so callers take a
+ * snapshot before the parent goes away.
  */
 public final class ProcessTree {
 

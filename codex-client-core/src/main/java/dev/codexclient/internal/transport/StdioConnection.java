@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -49,11 +50,18 @@ public final class StdioConnection {
     /** How long a failed write waits for the child to exit before reporting the write error itself. */
     private static final Duration WRITE_FAILURE_EXIT_WAIT = Duration.ofMillis(500);
 
-    /** What to run and how. */
+    /** Launchers already reported as kept, so that a pool or a restarting client says it once per launcher. */
+    private static final Set<Path> KEPT_LAUNCHERS = ConcurrentHashMap.newKeySet();
+
+    /**
+     * What to run and how.
+     *
+     * @param bypassNpmLauncher whether to run the native codex in place of the npm launcher ({@link NpmLauncher})
+     */
     public record Config(String executable, List<String> args, Optional<Path> workingDirectory,
                          Map<String, String> environmentAdditions, Set<String> environmentRemovals,
                          int maxLineBytes, Duration gracefulCloseTimeout, int stderrTailLines,
-                         int stderrTailBytes, Redactor redactor, String howToFix) {
+                         int stderrTailBytes, Redactor redactor, String howToFix, boolean bypassNpmLauncher) {
         public Config {
             args = List.copyOf(args);
             environmentAdditions = Map.copyOf(environmentAdditions);
@@ -108,6 +116,9 @@ public final class StdioConnection {
                 state = State.CLOSED;
                 throw e;
             }
+            if (config.bypassNpmLauncher()) {
+                binary = bypassLauncher(binary, env);
+            }
             List<String> command = new ArrayList<>();
             command.add(binary.toString());
             command.addAll(config.args());
@@ -134,6 +145,25 @@ public final class StdioConnection {
             reader.start();
             Log.LOG.debug("started {}", description);
         }
+    }
+
+    /**
+     * The native codex in place of the npm launcher, with the launcher's changes made to {@code env}; the executable
+     * itself when it is not the launcher, or when the launcher is kept (said once per launcher, with the reason).
+     */
+    private static Path bypassLauncher(Path executable, Map<String, String> env) {
+        NpmLauncher.Resolution r = NpmLauncher.resolve(executable, env);
+        if (r instanceof NpmLauncher.Native n) {
+            n.applyTo(env);
+            Log.LOG.debug("running the native codex {} in place of the npm launcher {} (@openai/codex {})",
+                    n.binary(), n.launcher(), n.packageVersion());
+            return n.binary();
+        }
+        if (r instanceof NpmLauncher.Kept k && KEPT_LAUNCHERS.add(k.launcher())) {
+            Log.LOG.info("{} is the npm launcher of codex, but {}: running the launcher, which costs a Node.js "
+                    + "process per server", k.launcher(), k.why());
+        }
+        return executable;
     }
 
     /** Writes one message and its newline, then flushes. */

@@ -48,7 +48,7 @@ class RealCodexFaultTest {
                     CodexTurn turn = thread.startTurn("work slowly");
                     await("the turn to run", WAIT, () -> events.stream()
                             .anyMatch(e -> e instanceof ServerNotification.TurnStarted));
-                    // codex is a node launcher and the native binary under it: SIGKILL both, no goodbye.
+                    // codex and whatever it runs (the npm launcher too, when it runs): SIGKILL all, no goodbye.
                     List<ProcessHandle> spawned = ProcessHandle.current().descendants()
                             .filter(p -> !before.contains(p.pid())).collect(Collectors.toList());
                     assertThat(spawned).isNotEmpty();

@@ -63,7 +63,7 @@ class RealCodexMemoryRun {
         }
     }
 
-    /** The resident memory of a process and its descendants (the npm launcher and the native binary). */
+    /** The resident memory of a process and its descendants (the native binary, and the npm launcher when it runs). */
     private static long treeRss(ProcessHandle root) throws IOException {
         long total = rss(root.pid());
         for (ProcessHandle p : (Iterable<ProcessHandle>) root.descendants()::iterator) {

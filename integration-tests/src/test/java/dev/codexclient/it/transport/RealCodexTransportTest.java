@@ -36,7 +36,9 @@ class RealCodexTransportTest {
 
     @Test
     void stdioHandshakeWithTheRealServer() throws Exception {
-        StdioTransport.Builder builder = StdioTransport.builder().executable(RealCodex.binary());
+        // The launcher kept, so that closing has a tree to end: node and the native binary it runs as a child.
+        StdioTransport.Builder builder = StdioTransport.builder().executable(RealCodex.binary())
+                .bypassNpmLauncher(false);
         home.applyEnvironment(builder);
         StdioTransport transport = builder.build();
         RecordingSink sink = new RecordingSink();
