@@ -75,6 +75,9 @@ class CodexShutdownGraceTest {
             CodexClient client = context.getBean(CodexClient.class);
             CodexTurn turn = client.startThread().startTurn("Release it");
             asked.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            // The monitor counts the turn when its event arrives, on the client's callback thread.
+            CodexConnectionMonitor monitor = context.getBean(CodexConnectionMonitor.class);
+            await(() -> monitor.runningTurns() == 1);
 
             CompletableFuture<Void> closed = CompletableFuture.runAsync(((ConfigurableApplicationContext) context)::close);
             await(() -> logged("waiting up to PT1H (codex.shutdown-grace-period) for 1 running turn(s)"));
@@ -97,6 +100,9 @@ class CodexShutdownGraceTest {
             CodexClient client = context.getBean(CodexClient.class);
             CodexTurn turn = client.startThread().startTurn("Release it");
             asked.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            // The monitor counts the turn when its event arrives, on the client's callback thread.
+            CodexConnectionMonitor monitor = context.getBean(CodexConnectionMonitor.class);
+            await(() -> monitor.runningTurns() == 1);
 
             ((ConfigurableApplicationContext) context).close();
 
