@@ -3,12 +3,13 @@
 # pinned schema (codex-client-schema-drift's command line), and runs the compatibility flows (CompatibilityTest) and the
 # drift tests (SchemaDriftRealCodexTest) against all of them in one Maven run.
 #
-#   .ci/compat-matrix.sh                                   # 0.98.0, 0.120.0 and the pinned version
+#   .ci/compat-matrix.sh                                   # 0.98.0, 0.120.0, 0.169.0 and the pinned version
 #   CODEX_COMPAT_VERSIONS="0.98.0 0.150.0" .ci/compat-matrix.sh
 #
 # Why these versions: 0.98.0 is the oldest supported (legacy codex/event/* notifications, an initialize result
 # with only userAgent, per-session turn ids); 0.120.0 speaks the current protocol but lacks thread/revert and
-# sends turn/completed without items; the pinned version is what the SDK is generated from (docs/COMPATIBILITY.md).
+# sends turn/completed without items; 0.169.0, the previous pin, still has the server request currentTime/read and
+# the old shape of AgentMessageDisplay; the pinned version is what the SDK is generated from (docs/COMPATIBILITY.md).
 #
 # Writes target/compat/: drift-VERSION.txt and drift-VERSION.json, compatibility.md (the flows by version) and
 # summary.md. Fails when a flow fails on any version, when the pinned codex publishes a schema other than the
@@ -19,7 +20,7 @@ cd "$(dirname "$0")/.."
 
 started=$(date +%s)
 PINNED="$(cat schema/VERSION)"
-VERSIONS="${CODEX_COMPAT_VERSIONS:-0.98.0 0.120.0 ${PINNED}}"
+VERSIONS="${CODEX_COMPAT_VERSIONS:-0.98.0 0.120.0 0.169.0 ${PINNED}}"
 CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/codex-client/codex"
 OUT="target/compat"
 mkdir -p "${OUT}"

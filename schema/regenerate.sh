@@ -38,6 +38,19 @@ for flavor in stable experimental; do
     echo "codex $version did not write $flavor/codex_app_server_protocol.schemas.json" >&2
     exit 1
   fi
+done
+
+# Methods the old pin has and the new one lacks: removed server requests are kept in schema/retained.json (an
+# older server may still send them, and the client must answer); the others are listed for the maintainer.
+previous="$(cat "$root/schema/VERSION")"
+if [[ "$previous" != "$version" ]]; then
+  mvn -B -q ${MAVEN_OFFLINE:+-o} -f "$root/pom.xml" -pl schema/generator compile \
+    org.codehaus.mojo:exec-maven-plugin:3.5.0:java -Dexec.mainClass=dev.codexclient.generator.Retain \
+    -Dexec.args="--old $root/schema --old-version $previous --new $work --retained $root/schema/retained.json \
+--overrides $root/schema/codegen-overrides.json --server-requests"
+fi
+
+for flavor in stable experimental; do
   rm -rf "$root/schema/$flavor"
   mv "$work/$flavor" "$root/schema/$flavor"
 done

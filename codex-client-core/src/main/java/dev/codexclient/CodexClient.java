@@ -226,7 +226,11 @@ public final class CodexClient implements AutoCloseable {
 
 
     /**
-     * Resumes a stored thread by id, with the settings it was stored with.
+     * Resumes a stored thread by id, with the settings it was stored with, to go on with it: where the server can
+     * (codex 0.125.0 and later; 0.129.0 to 0.150.x with {@link CodexClientBuilder#experimentalApi(boolean)}), it
+     * leaves the thread's turns out of its answer, so that resuming costs the same after ten turns or ten thousand,
+     * and {@link CodexThread#info()} then holds no turns. {@link CodexThread#read()} gives the history; so does
+     * {@link #resumeThread(ThreadResumeParams)} with the thread id alone, which asks for it.
      *
      * @param threadId the id of the stored thread
      * @return the handle of the resumed thread
@@ -235,11 +239,14 @@ public final class CodexClient implements AutoCloseable {
      * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request, e.g. for an unknown id
      */
     public CodexThread resumeThread(String threadId) {
-        return resumeThread(ThreadResumeParams.builder().threadId(threadId).build());
+        Objects.requireNonNull(threadId, "threadId");
+        return handle(await(runtime.resumeThreadWithoutTurns(threadId), "thread/resume").thread());
     }
 
     /**
-     * Resumes a stored thread with overrides.
+     * Resumes a stored thread with overrides. {@code excludeTurns(true)} in the params asks for the thread without
+     * its turns where the server can leave them out; a server that cannot (before codex 0.125.0; 0.129.0 to 0.150.x
+     * without {@link CodexClientBuilder#experimentalApi(boolean)}) is not sent the member and answers with the turns.
      *
      * @param params the {@code thread/resume} params: the thread id and the settings to change
      * @return the handle of the resumed thread
@@ -279,7 +286,8 @@ public final class CodexClient implements AutoCloseable {
      *         throws
      */
     public CompletableFuture<CodexThread> resumeThreadAsync(String threadId) {
-        return resumeThreadAsync(ThreadResumeParams.builder().threadId(threadId).build());
+        Objects.requireNonNull(threadId, "threadId");
+        return runtime.resumeThreadWithoutTurns(threadId).thenApply(r -> handle(r.thread()));
     }
 
     /**

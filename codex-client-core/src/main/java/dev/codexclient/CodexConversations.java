@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Conversations kept on codex threads: each conversation id (a chat session, a user, a ticket) maps to one codex
@@ -22,7 +23,7 @@ import java.util.function.Function;
  *
  * <pre>{@code
  * CodexConversations conversations = CodexConversations.builder(codex).build();
- * CodexTurn turn = conversations.startTurn("user-42", ThreadStartParams.builder().build(), List.of(),
+ * CodexTurn turn = conversations.startTurn("user-42", ThreadStartParams.builder().build(), List::of,
  *         opened -> opened.thread().turnParams().input(Inputs.text("What did I ask before?")).build()).join();
  * }</pre>
  *
@@ -162,18 +163,19 @@ public final class CodexConversations implements AutoCloseable {
      *
      * @param conversationId the conversation
      * @param newThread      the params of the thread, when one is started; its id is then stored
-     * @param tools          the thread's own tools (see {@link CodexClient#startThread(ThreadStartParams, List)}),
-     *                       declared when the thread is started or resumed; empty for none
+     * @param tools          the thread's own tools (see {@link CodexClient#startThread(ThreadStartParams, List)}):
+     *                       asked for only when the thread is started or resumed, which is when codex takes them;
+     *                       runs on a callback thread
      * @param turn           makes the turn's params once the thread is there; runs on a callback thread
      * @return a future of the started turn; it fails with what starting or resuming the thread, {@code turn}, or
      *         {@code turn/start} failed with, and the conversation's next turn still runs
      */
     public CompletableFuture<CodexTurn> startTurn(String conversationId, ThreadStartParams newThread,
-                                                  List<DynamicTool> tools,
+                                                  Supplier<List<DynamicTool>> tools,
                                                   Function<Opened, TurnStartParams> turn) {
         Objects.requireNonNull(conversationId, "conversationId");
         Objects.requireNonNull(newThread, "newThread");
-        List<DynamicTool> own = List.copyOf(tools);
+        Objects.requireNonNull(tools, "tools");
         Objects.requireNonNull(turn, "turn");
         Conversation conversation = conversations.computeIfAbsent(conversationId, id -> new Conversation());
         CompletableFuture<Void> done = new CompletableFuture<>();
@@ -183,7 +185,7 @@ public final class CodexConversations implements AutoCloseable {
             conversation.tail = done;
         }
         CompletableFuture<CodexTurn> started = previous
-                .thenCompose(v -> open(conversationId, conversation, newThread, own))
+                .thenCompose(v -> open(conversationId, conversation, newThread, tools))
                 .thenCompose(opened -> opened.thread().startTurnAsync(turn.apply(opened)));
         started.whenComplete((t, error) -> {
             if (error != null) {
@@ -196,11 +198,12 @@ public final class CodexConversations implements AutoCloseable {
     }
 
     private CompletableFuture<Opened> open(String conversationId, Conversation conversation,
-                                           ThreadStartParams newThread, List<DynamicTool> tools) {
+                                           ThreadStartParams newThread, Supplier<List<DynamicTool>> toolsOf) {
         CodexThread loaded = conversation.loaded;
         if (loaded != null) {
             return CompletableFuture.completedFuture(new Opened(loaded, false));
         }
+        List<DynamicTool> tools = List.copyOf(toolsOf.get());
         Optional<String> stored = store.threadId(conversationId);
         CompletableFuture<Opened> opened = stored.isPresent()
                 ? client.resumeThreadAsync(ThreadResumeParams.builder().threadId(stored.get()).excludeTurns(true)

@@ -1262,6 +1262,70 @@ public sealed interface ClientRequest {
     }
 
     /**
+     * Search with best-effort incremental {@code thread/search/partial} notifications. The final response is authoritative for results, ordering, and cursors.
+     * <p>
+     * Method {@code thread/search/stream}; the result is {@link dev.codexclient.protocol.ThreadSearchResponse}.
+     *
+     * @param id The request id. (required)
+     * @param params The params. (required)
+     */
+    @Experimental
+    record ThreadSearchStream(@JsonProperty("id") RequestId id,
+            @JsonProperty("params") ThreadSearchParams params) implements ClientRequest {
+        /**
+         * Always {@code thread/search/stream}.
+         *
+         * @return the tag value
+         */
+        @Override
+        public String method() {
+            return "thread/search/stream";
+        }
+    }
+
+    /**
+     * Method {@code thread/search/cancel}; the result is {@link dev.codexclient.protocol.ThreadSearchCancelResponse}.
+     *
+     * @param id The request id. (required)
+     * @param params The params. (required)
+     */
+    @Experimental
+    record ThreadSearchCancel(@JsonProperty("id") RequestId id,
+            @JsonProperty("params") ThreadSearchCancelParams params) implements ClientRequest {
+        /**
+         * Always {@code thread/search/cancel}.
+         *
+         * @return the tag value
+         */
+        @Override
+        public String method() {
+            return "thread/search/cancel";
+        }
+    }
+
+    /**
+     * Cancel a {@code thread/search/stream} request on this connection.
+     * <p>
+     * Method {@code thread/search/stream/cancel}; the result is {@link dev.codexclient.protocol.ThreadSearchCancelResponse}.
+     *
+     * @param id The request id. (required)
+     * @param params The params. (required)
+     */
+    @Experimental
+    record ThreadSearchStreamCancel(@JsonProperty("id") RequestId id,
+            @JsonProperty("params") ThreadSearchCancelParams params) implements ClientRequest {
+        /**
+         * Always {@code thread/search/stream/cancel}.
+         *
+         * @return the tag value
+         */
+        @Override
+        public String method() {
+            return "thread/search/stream/cancel";
+        }
+    }
+
+    /**
      * Method {@code thread/searchOccurrences}; the result is {@link dev.codexclient.protocol.ThreadSearchOccurrencesResponse}.
      *
      * @param id The request id. (required)
@@ -2267,6 +2331,26 @@ public sealed interface ClientRequest {
     }
 
     /**
+     * Method {@code thread/realtime/list}; the result is {@link dev.codexclient.protocol.ThreadRealtimeListResponse}.
+     *
+     * @param id The request id. (required)
+     * @param params The params. (required)
+     */
+    @Experimental
+    record ThreadRealtimeList(@JsonProperty("id") RequestId id,
+            @JsonProperty("params") ThreadRealtimeListParams params) implements ClientRequest {
+        /**
+         * Always {@code thread/realtime/list}.
+         *
+         * @return the tag value
+         */
+        @Override
+        public String method() {
+            return "thread/realtime/list";
+        }
+    }
+
+    /**
      * Method {@code thread/realtime/listVoices}; the result is {@link dev.codexclient.protocol.ThreadRealtimeListVoicesResponse}.
      *
      * @param id The request id. (required)
@@ -2424,6 +2508,25 @@ public sealed interface ClientRequest {
         @Override
         public String method() {
             return "modelProvider/config/write";
+        }
+    }
+
+    /**
+     * Method {@code modelProvider/default/set}; the result is {@link dev.codexclient.protocol.ConfigWriteResponse}.
+     *
+     * @param id The request id. (required)
+     * @param params The params. (required)
+     */
+    record ModelProviderDefaultSet(@JsonProperty("id") RequestId id,
+            @JsonProperty("params") ModelProviderDefaultSetParams params) implements ClientRequest {
+        /**
+         * Always {@code modelProvider/default/set}.
+         *
+         * @return the tag value
+         */
+        @Override
+        public String method() {
+            return "modelProvider/default/set";
         }
     }
 

@@ -363,6 +363,28 @@ public final class ClientRequestMethods {
     public static final MethodDescriptor<ThreadSearchParams, ThreadSearchResponse> THREAD_SEARCH = ClientRequestDescriptors.ThreadSearch.DESCRIPTOR;
 
     /**
+     * Search with best-effort incremental {@code thread/search/partial} notifications. The final response is authoritative for results, ordering, and cursors.
+     * <p>
+     * {@code thread/search/stream}: params {@link ThreadSearchParams}, result {@link ThreadSearchResponse}.
+     */
+    @Experimental
+    public static final MethodDescriptor<ThreadSearchParams, ThreadSearchResponse> THREAD_SEARCH_STREAM = ClientRequestDescriptors.ThreadSearchStream.DESCRIPTOR;
+
+    /**
+     * {@code thread/search/cancel}: params {@link ThreadSearchCancelParams}, result {@link ThreadSearchCancelResponse}.
+     */
+    @Experimental
+    public static final MethodDescriptor<ThreadSearchCancelParams, ThreadSearchCancelResponse> THREAD_SEARCH_CANCEL = ClientRequestDescriptors.ThreadSearchCancel.DESCRIPTOR;
+
+    /**
+     * Cancel a {@code thread/search/stream} request on this connection.
+     * <p>
+     * {@code thread/search/stream/cancel}: params {@link ThreadSearchCancelParams}, result {@link ThreadSearchCancelResponse}.
+     */
+    @Experimental
+    public static final MethodDescriptor<ThreadSearchCancelParams, ThreadSearchCancelResponse> THREAD_SEARCH_STREAM_CANCEL = ClientRequestDescriptors.ThreadSearchStreamCancel.DESCRIPTOR;
+
+    /**
      * {@code thread/searchOccurrences}: params {@link ThreadSearchOccurrencesParams}, result {@link ThreadSearchOccurrencesResponse}.
      */
     @Experimental
@@ -640,6 +662,12 @@ public final class ClientRequestMethods {
     public static final MethodDescriptor<ThreadTimelineListParams, ThreadTimelineListResponse> THREAD_TIMELINE_LIST = ClientRequestDescriptors.ThreadTimelineList.DESCRIPTOR;
 
     /**
+     * {@code thread/realtime/list}: params {@link ThreadRealtimeListParams}, result {@link ThreadRealtimeListResponse}.
+     */
+    @Experimental
+    public static final MethodDescriptor<ThreadRealtimeListParams, ThreadRealtimeListResponse> THREAD_REALTIME_LIST = ClientRequestDescriptors.ThreadRealtimeList.DESCRIPTOR;
+
+    /**
      * {@code thread/realtime/listVoices}: params {@link ThreadRealtimeListVoicesParams}, result {@link ThreadRealtimeListVoicesResponse}.
      */
     @Experimental
@@ -679,6 +707,11 @@ public final class ClientRequestMethods {
      * {@code modelProvider/config/write}: params {@link ModelProviderConfigWriteParams}, result {@link ModelProviderConfigWriteResponse}.
      */
     public static final MethodDescriptor<ModelProviderConfigWriteParams, ModelProviderConfigWriteResponse> MODEL_PROVIDER_CONFIG_WRITE = ClientRequestDescriptors.ModelProviderConfigWrite.DESCRIPTOR;
+
+    /**
+     * {@code modelProvider/default/set}: params {@link ModelProviderDefaultSetParams}, result {@link ConfigWriteResponse}.
+     */
+    public static final MethodDescriptor<ModelProviderDefaultSetParams, ConfigWriteResponse> MODEL_PROVIDER_DEFAULT_SET = ClientRequestDescriptors.ModelProviderDefaultSet.DESCRIPTOR;
 
     /**
      * {@code modelProvider/capabilities/read}: params {@link ModelProviderCapabilitiesReadParams}, result {@link ModelProviderCapabilitiesReadResponse}.
@@ -1113,6 +1146,9 @@ public final class ClientRequestMethods {
             THREAD_SECTION_UPDATE,
             THREAD_SECTION_DELETE,
             THREAD_SEARCH,
+            THREAD_SEARCH_STREAM,
+            THREAD_SEARCH_CANCEL,
+            THREAD_SEARCH_STREAM_CANCEL,
             THREAD_SEARCH_OCCURRENCES,
             THREAD_LOADED_LIST,
             THREAD_READ,
@@ -1165,6 +1201,7 @@ public final class ClientRequestMethods {
             THREAD_REALTIME_APPEND_SPEECH,
             THREAD_REALTIME_STOP,
             THREAD_TIMELINE_LIST,
+            THREAD_REALTIME_LIST,
             THREAD_REALTIME_LIST_VOICES,
             REVIEW_START,
             MODEL_LIST,
@@ -1173,6 +1210,7 @@ public final class ClientRequestMethods {
             ACCOUNT_GATEWAY_OAUTH_CANCEL,
             MODEL_PROVIDER_LIST,
             MODEL_PROVIDER_CONFIG_WRITE,
+            MODEL_PROVIDER_DEFAULT_SET,
             MODEL_PROVIDER_CAPABILITIES_READ,
             EXPERIMENTAL_FEATURE_LIST,
             PERMISSION_PROFILE_LIST,

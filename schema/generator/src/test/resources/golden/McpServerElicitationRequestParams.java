@@ -27,6 +27,13 @@ public sealed interface McpServerElicitationRequestParams {
     String mode();
 
     /**
+     * Registration scope, not necessarily the server's execution environment. Null on {@link Unrecognized}.
+     *
+     * @return the value
+     */
+    String environmentId();
+
+    /**
      * Common member {@code serverName}. Null on {@link Unrecognized}.
      *
      * @return the value
@@ -50,6 +57,7 @@ public sealed interface McpServerElicitationRequestParams {
     /**
      * A device-authenticated approval; accepted responses contain the proof in {@code content}.
      *
+     * @param environmentId Registration scope, not necessarily the server's execution environment. (optional)
      * @param serverName The schema gives no description of {@code serverName}. (optional)
      * @param threadId The schema gives no description of {@code threadId}. (optional)
      * @param turnId Active Codex turn when this elicitation was observed, if app-server could correlate one. This is nullable because MCP models elicitation as a standalone server-to-client request identified by the MCP server request id. It may be triggered during a turn, but turn context is app-server correlation rather than part of the protocol identity of the elicitation itself. (optional)
@@ -60,7 +68,8 @@ public sealed interface McpServerElicitationRequestParams {
      * @param unknownMembers members the schema of this SDK version does not declare, kept as read and written back unchanged; {@link UnknownMembers#none()} when there are none
      */
     @Experimental
-    record OpenaiUserVerification(@JsonProperty("serverName") String serverName,
+    record OpenaiUserVerification(@JsonProperty("environmentId") String environmentId,
+            @JsonProperty("serverName") String serverName,
             @JsonProperty("threadId") String threadId, @JsonProperty("turnId") String turnId,
             @JsonProperty("_meta") JsonNode meta, @JsonProperty("challenge") String challenge,
             @JsonProperty("description") String description, @JsonProperty("title") String title,
@@ -68,6 +77,7 @@ public sealed interface McpServerElicitationRequestParams {
         /**
          * Creates a value without unknown members.
          *
+         * @param environmentId Registration scope, not necessarily the server's execution environment. (optional)
          * @param serverName The schema gives no description of {@code serverName}. (optional)
          * @param threadId The schema gives no description of {@code threadId}. (optional)
          * @param turnId Active Codex turn when this elicitation was observed, if app-server could correlate one. This is nullable because MCP models elicitation as a standalone server-to-client request identified by the MCP server request id. It may be triggered during a turn, but turn context is app-server correlation rather than part of the protocol identity of the elicitation itself. (optional)
@@ -76,9 +86,9 @@ public sealed interface McpServerElicitationRequestParams {
          * @param description The schema gives no description of {@code description}. (required)
          * @param title The schema gives no description of {@code title}. (required)
          */
-        public OpenaiUserVerification(String serverName, String threadId, String turnId,
-                JsonNode meta, String challenge, String description, String title) {
-            this(serverName, threadId, turnId, meta, challenge, description, title, UnknownMembers.none());
+        public OpenaiUserVerification(String environmentId, String serverName, String threadId,
+                String turnId, JsonNode meta, String challenge, String description, String title) {
+            this(environmentId, serverName, threadId, turnId, meta, challenge, description, title, UnknownMembers.none());
         }
 
         /**
@@ -95,6 +105,7 @@ public sealed interface McpServerElicitationRequestParams {
     /**
      * The {@code form} variant (the schema gives no description).
      *
+     * @param environmentId Registration scope, not necessarily the server's execution environment. (optional)
      * @param serverName The schema gives no description of {@code serverName}. (optional)
      * @param threadId The schema gives no description of {@code threadId}. (optional)
      * @param turnId Active Codex turn when this elicitation was observed, if app-server could correlate one. This is nullable because MCP models elicitation as a standalone server-to-client request identified by the MCP server request id. It may be triggered during a turn, but turn context is app-server correlation rather than part of the protocol identity of the elicitation itself. (optional)
@@ -103,7 +114,8 @@ public sealed interface McpServerElicitationRequestParams {
      * @param requestedSchema The schema gives no description of {@code requestedSchema}. (required)
      * @param unknownMembers members the schema of this SDK version does not declare, kept as read and written back unchanged; {@link UnknownMembers#none()} when there are none
      */
-    record Form(@JsonProperty("serverName") String serverName,
+    record Form(@JsonProperty("environmentId") String environmentId,
+            @JsonProperty("serverName") String serverName,
             @JsonProperty("threadId") String threadId, @JsonProperty("turnId") String turnId,
             @JsonProperty("_meta") JsonNode meta, @JsonProperty("message") String message,
             @JsonProperty("requestedSchema") McpElicitationSchema requestedSchema,
@@ -111,6 +123,7 @@ public sealed interface McpServerElicitationRequestParams {
         /**
          * Creates a value without unknown members.
          *
+         * @param environmentId Registration scope, not necessarily the server's execution environment. (optional)
          * @param serverName The schema gives no description of {@code serverName}. (optional)
          * @param threadId The schema gives no description of {@code threadId}. (optional)
          * @param turnId Active Codex turn when this elicitation was observed, if app-server could correlate one. This is nullable because MCP models elicitation as a standalone server-to-client request identified by the MCP server request id. It may be triggered during a turn, but turn context is app-server correlation rather than part of the protocol identity of the elicitation itself. (optional)
@@ -118,9 +131,9 @@ public sealed interface McpServerElicitationRequestParams {
          * @param message The schema gives no description of {@code message}. (required)
          * @param requestedSchema The schema gives no description of {@code requestedSchema}. (required)
          */
-        public Form(String serverName, String threadId, String turnId, JsonNode meta,
-                String message, McpElicitationSchema requestedSchema) {
-            this(serverName, threadId, turnId, meta, message, requestedSchema, UnknownMembers.none());
+        public Form(String environmentId, String serverName, String threadId, String turnId,
+                JsonNode meta, String message, McpElicitationSchema requestedSchema) {
+            this(environmentId, serverName, threadId, turnId, meta, message, requestedSchema, UnknownMembers.none());
         }
 
         /**
@@ -137,6 +150,7 @@ public sealed interface McpServerElicitationRequestParams {
     /**
      * The {@code openai/form} variant (the schema gives no description).
      *
+     * @param environmentId Registration scope, not necessarily the server's execution environment. (optional)
      * @param serverName The schema gives no description of {@code serverName}. (optional)
      * @param threadId The schema gives no description of {@code threadId}. (optional)
      * @param turnId Active Codex turn when this elicitation was observed, if app-server could correlate one. This is nullable because MCP models elicitation as a standalone server-to-client request identified by the MCP server request id. It may be triggered during a turn, but turn context is app-server correlation rather than part of the protocol identity of the elicitation itself. (optional)
@@ -145,7 +159,8 @@ public sealed interface McpServerElicitationRequestParams {
      * @param requestedSchema The schema gives no description of {@code requestedSchema}. (required)
      * @param unknownMembers members the schema of this SDK version does not declare, kept as read and written back unchanged; {@link UnknownMembers#none()} when there are none
      */
-    record OpenaiSlashForm(@JsonProperty("serverName") String serverName,
+    record OpenaiSlashForm(@JsonProperty("environmentId") String environmentId,
+            @JsonProperty("serverName") String serverName,
             @JsonProperty("threadId") String threadId, @JsonProperty("turnId") String turnId,
             @JsonProperty("_meta") JsonNode meta, @JsonProperty("message") String message,
             @JsonProperty("requestedSchema") JsonNode requestedSchema,
@@ -153,6 +168,7 @@ public sealed interface McpServerElicitationRequestParams {
         /**
          * Creates a value without unknown members.
          *
+         * @param environmentId Registration scope, not necessarily the server's execution environment. (optional)
          * @param serverName The schema gives no description of {@code serverName}. (optional)
          * @param threadId The schema gives no description of {@code threadId}. (optional)
          * @param turnId Active Codex turn when this elicitation was observed, if app-server could correlate one. This is nullable because MCP models elicitation as a standalone server-to-client request identified by the MCP server request id. It may be triggered during a turn, but turn context is app-server correlation rather than part of the protocol identity of the elicitation itself. (optional)
@@ -160,9 +176,9 @@ public sealed interface McpServerElicitationRequestParams {
          * @param message The schema gives no description of {@code message}. (required)
          * @param requestedSchema The schema gives no description of {@code requestedSchema}. (required)
          */
-        public OpenaiSlashForm(String serverName, String threadId, String turnId, JsonNode meta,
-                String message, JsonNode requestedSchema) {
-            this(serverName, threadId, turnId, meta, message, requestedSchema, UnknownMembers.none());
+        public OpenaiSlashForm(String environmentId, String serverName, String threadId,
+                String turnId, JsonNode meta, String message, JsonNode requestedSchema) {
+            this(environmentId, serverName, threadId, turnId, meta, message, requestedSchema, UnknownMembers.none());
         }
 
         /**
@@ -179,6 +195,7 @@ public sealed interface McpServerElicitationRequestParams {
     /**
      * The {@code openaiForm} variant (the schema gives no description).
      *
+     * @param environmentId Registration scope, not necessarily the server's execution environment. (optional)
      * @param serverName The schema gives no description of {@code serverName}. (optional)
      * @param threadId The schema gives no description of {@code threadId}. (optional)
      * @param turnId Active Codex turn when this elicitation was observed, if app-server could correlate one. This is nullable because MCP models elicitation as a standalone server-to-client request identified by the MCP server request id. It may be triggered during a turn, but turn context is app-server correlation rather than part of the protocol identity of the elicitation itself. (optional)
@@ -187,7 +204,8 @@ public sealed interface McpServerElicitationRequestParams {
      * @param requestedSchema The schema gives no description of {@code requestedSchema}. (required)
      * @param unknownMembers members the schema of this SDK version does not declare, kept as read and written back unchanged; {@link UnknownMembers#none()} when there are none
      */
-    record OpenaiForm(@JsonProperty("serverName") String serverName,
+    record OpenaiForm(@JsonProperty("environmentId") String environmentId,
+            @JsonProperty("serverName") String serverName,
             @JsonProperty("threadId") String threadId, @JsonProperty("turnId") String turnId,
             @JsonProperty("_meta") JsonNode meta, @JsonProperty("message") String message,
             @JsonProperty("requestedSchema") JsonNode requestedSchema,
@@ -195,6 +213,7 @@ public sealed interface McpServerElicitationRequestParams {
         /**
          * Creates a value without unknown members.
          *
+         * @param environmentId Registration scope, not necessarily the server's execution environment. (optional)
          * @param serverName The schema gives no description of {@code serverName}. (optional)
          * @param threadId The schema gives no description of {@code threadId}. (optional)
          * @param turnId Active Codex turn when this elicitation was observed, if app-server could correlate one. This is nullable because MCP models elicitation as a standalone server-to-client request identified by the MCP server request id. It may be triggered during a turn, but turn context is app-server correlation rather than part of the protocol identity of the elicitation itself. (optional)
@@ -202,9 +221,9 @@ public sealed interface McpServerElicitationRequestParams {
          * @param message The schema gives no description of {@code message}. (required)
          * @param requestedSchema The schema gives no description of {@code requestedSchema}. (required)
          */
-        public OpenaiForm(String serverName, String threadId, String turnId, JsonNode meta,
-                String message, JsonNode requestedSchema) {
-            this(serverName, threadId, turnId, meta, message, requestedSchema, UnknownMembers.none());
+        public OpenaiForm(String environmentId, String serverName, String threadId, String turnId,
+                JsonNode meta, String message, JsonNode requestedSchema) {
+            this(environmentId, serverName, threadId, turnId, meta, message, requestedSchema, UnknownMembers.none());
         }
 
         /**
@@ -221,6 +240,7 @@ public sealed interface McpServerElicitationRequestParams {
     /**
      * The {@code url} variant (the schema gives no description).
      *
+     * @param environmentId Registration scope, not necessarily the server's execution environment. (optional)
      * @param serverName The schema gives no description of {@code serverName}. (optional)
      * @param threadId The schema gives no description of {@code threadId}. (optional)
      * @param turnId Active Codex turn when this elicitation was observed, if app-server could correlate one. This is nullable because MCP models elicitation as a standalone server-to-client request identified by the MCP server request id. It may be triggered during a turn, but turn context is app-server correlation rather than part of the protocol identity of the elicitation itself. (optional)
@@ -230,7 +250,8 @@ public sealed interface McpServerElicitationRequestParams {
      * @param url The schema gives no description of {@code url}. (required)
      * @param unknownMembers members the schema of this SDK version does not declare, kept as read and written back unchanged; {@link UnknownMembers#none()} when there are none
      */
-    record Url(@JsonProperty("serverName") String serverName,
+    record Url(@JsonProperty("environmentId") String environmentId,
+            @JsonProperty("serverName") String serverName,
             @JsonProperty("threadId") String threadId, @JsonProperty("turnId") String turnId,
             @JsonProperty("_meta") JsonNode meta,
             @JsonProperty("elicitationId") String elicitationId,
@@ -239,6 +260,7 @@ public sealed interface McpServerElicitationRequestParams {
         /**
          * Creates a value without unknown members.
          *
+         * @param environmentId Registration scope, not necessarily the server's execution environment. (optional)
          * @param serverName The schema gives no description of {@code serverName}. (optional)
          * @param threadId The schema gives no description of {@code threadId}. (optional)
          * @param turnId Active Codex turn when this elicitation was observed, if app-server could correlate one. This is nullable because MCP models elicitation as a standalone server-to-client request identified by the MCP server request id. It may be triggered during a turn, but turn context is app-server correlation rather than part of the protocol identity of the elicitation itself. (optional)
@@ -247,9 +269,9 @@ public sealed interface McpServerElicitationRequestParams {
          * @param message The schema gives no description of {@code message}. (required)
          * @param url The schema gives no description of {@code url}. (required)
          */
-        public Url(String serverName, String threadId, String turnId, JsonNode meta,
-                String elicitationId, String message, String url) {
-            this(serverName, threadId, turnId, meta, elicitationId, message, url, UnknownMembers.none());
+        public Url(String environmentId, String serverName, String threadId, String turnId,
+                JsonNode meta, String elicitationId, String message, String url) {
+            this(environmentId, serverName, threadId, turnId, meta, elicitationId, message, url, UnknownMembers.none());
         }
 
         /**
@@ -277,6 +299,16 @@ public sealed interface McpServerElicitationRequestParams {
         @Override
         public String mode() {
             return raw.path("mode").textValue();
+        }
+
+        /**
+         * Always null: the variant is unknown.
+         *
+         * @return null
+         */
+        @Override
+        public String environmentId() {
+            return null;
         }
 
         /**

@@ -1300,6 +1300,25 @@ public sealed interface ServerNotification {
     }
 
     /**
+     * Method {@code thread/search/partial}.
+     *
+     * @param emittedAtMs Unix timestamp (in milliseconds) when app-server emitted this notification. (optional)
+     * @param params The params. (required)
+     */
+    record ThreadSearchPartial(@JsonProperty("emittedAtMs") Long emittedAtMs,
+            @JsonProperty("params") ThreadSearchPartialNotification params) implements ServerNotification {
+        /**
+         * Always {@code thread/search/partial}.
+         *
+         * @return the tag value
+         */
+        @Override
+        public String method() {
+            return "thread/search/partial";
+        }
+    }
+
+    /**
      * Final exit notification for a {@code process/spawn} session.
      * <p>
      * Method {@code process/exited}.

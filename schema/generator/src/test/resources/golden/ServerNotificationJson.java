@@ -125,6 +125,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
             case "item/plan/delta": return readItemPlanDelta(p, c);
             case "command/exec/outputDelta": return readCommandExecOutputDelta(p, c);
             case "process/outputDelta": return readProcessOutputDelta(p, c);
+            case "thread/search/partial": return readThreadSearchPartial(p, c);
             case "process/exited": return readProcessExited(p, c);
             case "item/commandExecution/outputDelta": return readItemCommandExecutionOutputDelta(p, c);
             case "item/commandExecution/terminalInteraction": return readItemCommandExecutionTerminalInteraction(p, c);
@@ -1051,6 +1052,29 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
             throw BindingSupport.wrap(e, ServerNotification.ProcessOutputDelta.class, member, c);
         }
         return new ServerNotification.ProcessOutputDelta(emittedAtMs, params);
+    }
+
+    private static ServerNotification.ThreadSearchPartial readThreadSearchPartial(JsonParser p,
+            DeserializationContext c) throws IOException {
+        Long emittedAtMs = null;
+        ThreadSearchPartialNotification params = null;
+        String member = null;
+        try {
+            for (JsonToken token = p.currentToken(); token == JsonToken.FIELD_NAME; token = p.nextToken()) {
+                member = p.currentName();
+                p.nextToken();
+                switch (member) {
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "params" -> params = ThreadSearchPartialNotificationJson.read(p, c);
+                    case "method" -> p.skipChildren();
+                    case "id" -> BindingSupport.noRequestId(p, c);
+                    default -> p.skipChildren();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            throw BindingSupport.wrap(e, ServerNotification.ThreadSearchPartial.class, member, c);
+        }
+        return new ServerNotification.ThreadSearchPartial(emittedAtMs, params);
     }
 
     private static ServerNotification.ProcessExited readProcessExited(JsonParser p,
@@ -2252,6 +2276,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
             case "item/plan/delta" -> writeItemPlanDelta(g, (ServerNotification.ItemPlanDelta) v, s);
             case "command/exec/outputDelta" -> writeCommandExecOutputDelta(g, (ServerNotification.CommandExecOutputDelta) v, s);
             case "process/outputDelta" -> writeProcessOutputDelta(g, (ServerNotification.ProcessOutputDelta) v, s);
+            case "thread/search/partial" -> writeThreadSearchPartial(g, (ServerNotification.ThreadSearchPartial) v, s);
             case "process/exited" -> writeProcessExited(g, (ServerNotification.ProcessExited) v, s);
             case "item/commandExecution/outputDelta" -> writeItemCommandExecutionOutputDelta(g, (ServerNotification.ItemCommandExecutionOutputDelta) v, s);
             case "item/commandExecution/terminalInteraction" -> writeItemCommandExecutionTerminalInteraction(g, (ServerNotification.ItemCommandExecutionTerminalInteraction) v, s);
@@ -2873,6 +2898,21 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
         if (v.params() != null) {
             g.writeFieldName("params");
             ProcessOutputDeltaNotificationJson.write(g, v.params(), s);
+        }
+        if (v.emittedAtMs() != null) {
+            g.writeFieldName("emittedAtMs");
+            BindingSupport.write(g, v.emittedAtMs());
+        }
+        g.writeEndObject();
+    }
+
+    private static void writeThreadSearchPartial(JsonGenerator g,
+            ServerNotification.ThreadSearchPartial v, SerializerProvider s) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("method", "thread/search/partial");
+        if (v.params() != null) {
+            g.writeFieldName("params");
+            ThreadSearchPartialNotificationJson.write(g, v.params(), s);
         }
         if (v.emittedAtMs() != null) {
             g.writeFieldName("emittedAtMs");

@@ -293,12 +293,11 @@ public final class CodexChatModel implements ChatModel, StreamingChatModel, Auto
         ThreadStartParams.Builder newThread = threadParams.toBuilder();
         MessageInput.instructions(request.messages()).ifPresent(newThread::developerInstructions);
         String model = request.modelName();
-        List<DynamicTool> declared = toolsFor(memoryId, request);
         if (memoryId == null) {
-            return client.startThreadAsync(newThread.ephemeral(true).build(), declared)
+            return client.startThreadAsync(newThread.ephemeral(true).build(), toolsFor(null, request))
                     .thenCompose(thread -> thread.startTurnAsync(turnParams(thread, request, true, model)));
         }
-        return conversations.startTurn(memoryId.toString(), newThread.build(), declared,
+        return conversations.startTurn(memoryId.toString(), newThread.build(), () -> toolsFor(memoryId, request),
                 opened -> turnParams(opened.thread(), request, opened.started(), model));
     }
 

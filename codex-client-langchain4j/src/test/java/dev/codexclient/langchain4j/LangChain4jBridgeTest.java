@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.codexclient.CodexClient;
+import dev.codexclient.DynamicTool;
 import dev.codexclient.errors.CodexTurnFailedException;
 import dev.codexclient.protocol.ThreadStartParams;
 import dev.codexclient.testkit.ClientReply;
@@ -21,6 +22,9 @@ import dev.langchain4j.model.chat.request.json.JsonObjectSchema;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.service.tool.ToolExecutionResult;
 import dev.langchain4j.service.tool.ToolExecutor;
+import dev.langchain4j.service.tool.ToolProvider;
+import dev.langchain4j.service.tool.ToolProviderRequest;
+import dev.langchain4j.service.tool.ToolProviderResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -133,5 +137,43 @@ class LangChain4jBridgeTest {
             assertThatThrownBy(() -> model.chat(ChatRequest.builder().messages(AiMessage.from("alone")).build()))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no user message");
         }
+    }
+
+    @Test
+    void aToolProviderIsAskedWhenTheConversationsThreadStartsWithItsMemoryIdAndMessage(FakeCodexAppServer fake) {
+        fake.onTurnStart(turn -> turn.agentMessage("ok").completed());
+        List<ToolProviderRequest> asked = new java.util.concurrent.CopyOnWriteArrayList<>();
+        AtomicReference<Object> memoryOfCall = new AtomicReference<>();
+        ToolProvider provider = request -> {
+            asked.add(request);
+            ToolExecutor executor = (call, memoryId) -> {
+                memoryOfCall.set(memoryId);
+                return "provided for " + memoryId;
+            };
+            return ToolProviderResult.builder().add(LOOKUP, executor).build();
+        };
+        try (CodexClient client = client(fake);
+             CodexChatModel model = CodexChatModel.builder(client).toolProvider(provider).build()) {
+            model.chat(model.memoryIdTransformer().apply(ChatRequest.builder()
+                    .messages(UserMessage.from("find T-1")).build(), "m-1"));
+            assertThat(asked).singleElement().satisfies(r -> {
+                assertThat(r.chatMemoryId()).isEqualTo("m-1");
+                assertThat(r.userMessage().singleText()).isEqualTo("find T-1");
+            });
+            assertThat(fake.takeRequest("thread/start", WAIT).params().path("dynamicTools").get(0).path("name")
+                    .asText()).isEqualTo("lookup_ticket");
+            String threadId = fake.threadIds().get(0);
+            ClientReply reply = fake.requestToolCall(threadId, "t", "lookup_ticket", Map.of("id", "T-1"))
+                    .awaitResponse(WAIT);
+            assertThat(text(reply)).isEqualTo("provided for m-1");
+            assertThat(memoryOfCall.get()).isEqualTo("m-1");
+            // The thread has its tools: the provider is not asked again for the conversation's next message.
+            model.chat(model.memoryIdTransformer().apply(ChatRequest.builder()
+                    .messages(UserMessage.from("find T-1"), AiMessage.from("ok"), UserMessage.from("and T-2")).build(),
+                    "m-1"));
+            assertThat(asked).hasSize(1);
+        }
+        List<DynamicTool> direct = LangChain4jTools.from(provider, new ToolProviderRequest("m-2", UserMessage.from("x")));
+        assertThat(direct).extracting(DynamicTool::name).containsExactly("lookup_ticket");
     }
 }

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.annotation.JsonSerialize;
  *
  * @param authMode The schema gives no description of {@code authMode}. (optional)
  * @param planType The schema gives no description of {@code planType}. (optional)
+ * @param reason Set when initial routing discovery completes for the same authenticated owner. (optional)
  * @param unknownMembers members the schema of this SDK version does not declare, kept as read and written back unchanged; {@link UnknownMembers#none()} when there are none
  */
 @JsonDeserialize(
@@ -19,14 +20,17 @@ import com.fasterxml.jackson.databind.annotation.JsonSerialize;
         using = AccountUpdatedNotificationJson.Ser.class
 )
 public record AccountUpdatedNotification(@JsonProperty("authMode") AuthMode authMode,
-        @JsonProperty("planType") PlanType planType, UnknownMembers unknownMembers) {
+        @JsonProperty("planType") PlanType planType,
+        @JsonProperty("reason") AccountUpdateReason reason, UnknownMembers unknownMembers) {
     /**
      * Creates a value without unknown members.
      *
      * @param authMode The schema gives no description of {@code authMode}. (optional)
      * @param planType The schema gives no description of {@code planType}. (optional)
+     * @param reason Set when initial routing discovery completes for the same authenticated owner. (optional)
      */
-    public AccountUpdatedNotification(AuthMode authMode, PlanType planType) {
-        this(authMode, planType, UnknownMembers.none());
+    public AccountUpdatedNotification(AuthMode authMode, PlanType planType,
+            AccountUpdateReason reason) {
+        this(authMode, planType, reason, UnknownMembers.none());
     }
 }

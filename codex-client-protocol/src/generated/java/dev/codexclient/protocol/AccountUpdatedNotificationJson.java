@@ -53,6 +53,7 @@ final class AccountUpdatedNotificationJson extends StdDeserializer<AccountUpdate
         }
         AuthMode authMode = null;
         PlanType planType = null;
+        AccountUpdateReason reason = null;
         Map<String, JsonNode> unknown = null;
         String member = null;
         try {
@@ -62,13 +63,14 @@ final class AccountUpdatedNotificationJson extends StdDeserializer<AccountUpdate
                 switch (member) {
                     case "authMode" -> authMode = AuthModeJson.read(p, c);
                     case "planType" -> planType = PlanTypeJson.read(p, c);
+                    case "reason" -> reason = AccountUpdateReasonJson.read(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }
         } catch (IOException | RuntimeException e) {
             throw BindingSupport.wrap(e, AccountUpdatedNotification.class, member, c);
         }
-        return new AccountUpdatedNotification(authMode, planType, UnknownMembers.of(unknown));
+        return new AccountUpdatedNotification(authMode, planType, reason, UnknownMembers.of(unknown));
     }
 
     static void write(JsonGenerator g, AccountUpdatedNotification v, SerializerProvider s) throws
@@ -85,6 +87,10 @@ final class AccountUpdatedNotificationJson extends StdDeserializer<AccountUpdate
         if (v.planType() != null) {
             g.writeFieldName("planType");
             PlanTypeJson.write(g, v.planType(), s);
+        }
+        if (v.reason() != null) {
+            g.writeFieldName("reason");
+            AccountUpdateReasonJson.write(g, v.reason(), s);
         }
         BindingSupport.writeUnknown(g, v.unknownMembers(), s);
         g.writeEndObject();

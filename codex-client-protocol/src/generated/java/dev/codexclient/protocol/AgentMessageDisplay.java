@@ -4,15 +4,12 @@ package dev.codexclient.protocol;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * A presentation instruction for Chat to apply to this answer when recovering history.
- *
- * @param action Unknown actions must be left for the producing client to handle. (required)
- * @param blockType The schema gives no description of {@code blockType}. (optional)
- * @param checkTrustedContacts The schema gives no description of {@code checkTrustedContacts}. (optional)
- * @param cyberTrustedAccess The schema gives no description of {@code cyberTrustedAccess}. (optional)
- * @param unknownMembers members the schema of this SDK version does not declare, kept as read and written back unchanged; {@link UnknownMembers#none()} when there are none
+ * How Chat should present a recovered answer.
+ * <p>
+ * Variants are told apart by {@code mode}; an unknown value decodes as {@link Unrecognized}, which keeps the raw object and writes it back unchanged.
  */
 @JsonDeserialize(
         using = AgentMessageDisplayJson.class
@@ -20,21 +17,133 @@ import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 @JsonSerialize(
         using = AgentMessageDisplayJson.Ser.class
 )
-public record AgentMessageDisplay(@JsonProperty("action") String action,
-        @JsonProperty("blockType") String blockType,
-        @JsonProperty("checkTrustedContacts") Boolean checkTrustedContacts,
-        @JsonProperty("cyberTrustedAccess") Boolean cyberTrustedAccess,
-        UnknownMembers unknownMembers) {
+public sealed interface AgentMessageDisplay {
     /**
-     * Creates a value without unknown members.
+     * The discriminator {@code mode}.
      *
-     * @param action Unknown actions must be left for the producing client to handle. (required)
-     * @param blockType The schema gives no description of {@code blockType}. (optional)
-     * @param checkTrustedContacts The schema gives no description of {@code checkTrustedContacts}. (optional)
-     * @param cyberTrustedAccess The schema gives no description of {@code cyberTrustedAccess}. (optional)
+     * @return the tag value
      */
-    public AgentMessageDisplay(String action, String blockType, Boolean checkTrustedContacts,
-            Boolean cyberTrustedAccess) {
-        this(action, blockType, checkTrustedContacts, cyberTrustedAccess, UnknownMembers.none());
+    String mode();
+
+    /**
+     * The {@code show} variant (the schema gives no description).
+     *
+     * @param annotation The schema gives no description of {@code annotation}. (optional)
+     * @param trustedContacts The schema gives no description of {@code trustedContacts}. (required)
+     * @param version The schema gives no description of {@code version}. (required)
+     * @param unknownMembers members the schema of this SDK version does not declare, kept as read and written back unchanged; {@link UnknownMembers#none()} when there are none
+     */
+    record Show(@JsonProperty("annotation") AnswerAnnotation annotation,
+            @JsonProperty("trustedContacts") TrustedContacts trustedContacts,
+            @JsonProperty("version") int version,
+            UnknownMembers unknownMembers) implements AgentMessageDisplay {
+        /**
+         * Creates a value without unknown members.
+         *
+         * @param annotation The schema gives no description of {@code annotation}. (optional)
+         * @param trustedContacts The schema gives no description of {@code trustedContacts}. (required)
+         * @param version The schema gives no description of {@code version}. (required)
+         */
+        public Show(AnswerAnnotation annotation, TrustedContacts trustedContacts, int version) {
+            this(annotation, trustedContacts, version, UnknownMembers.none());
+        }
+
+        /**
+         * Always {@code show}.
+         *
+         * @return the tag value
+         */
+        @Override
+        public String mode() {
+            return "show";
+        }
+    }
+
+    /**
+     * The {@code hide} variant (the schema gives no description).
+     *
+     * @param replacement The schema gives no description of {@code replacement}. (required)
+     * @param version The schema gives no description of {@code version}. (required)
+     * @param unknownMembers members the schema of this SDK version does not declare, kept as read and written back unchanged; {@link UnknownMembers#none()} when there are none
+     */
+    record Hide(@JsonProperty("replacement") AnswerReplacement replacement,
+            @JsonProperty("version") int version,
+            UnknownMembers unknownMembers) implements AgentMessageDisplay {
+        /**
+         * Creates a value without unknown members.
+         *
+         * @param replacement The schema gives no description of {@code replacement}. (required)
+         * @param version The schema gives no description of {@code version}. (required)
+         */
+        public Hide(AnswerReplacement replacement, int version) {
+            this(replacement, version, UnknownMembers.none());
+        }
+
+        /**
+         * Always {@code hide}.
+         *
+         * @return the tag value
+         */
+        @Override
+        public String mode() {
+            return "hide";
+        }
+    }
+
+    /**
+     * The {@code block} variant (the schema gives no description).
+     *
+     * @param reason The schema gives no description of {@code reason}. (required)
+     * @param version The schema gives no description of {@code version}. (required)
+     * @param unknownMembers members the schema of this SDK version does not declare, kept as read and written back unchanged; {@link UnknownMembers#none()} when there are none
+     */
+    record Block(@JsonProperty("reason") BlockReason reason, @JsonProperty("version") int version,
+            UnknownMembers unknownMembers) implements AgentMessageDisplay {
+        /**
+         * Creates a value without unknown members.
+         *
+         * @param reason The schema gives no description of {@code reason}. (required)
+         * @param version The schema gives no description of {@code version}. (required)
+         */
+        public Block(BlockReason reason, int version) {
+            this(reason, version, UnknownMembers.none());
+        }
+
+        /**
+         * Always {@code block}.
+         *
+         * @return the tag value
+         */
+        @Override
+        public String mode() {
+            return "block";
+        }
+    }
+
+    /**
+     * A variant whose tag this version of the SDK does not know; {@code raw} is written back unchanged. Its {@code toString()} shows the shape of the object, not its values, which may hold anything the server sent.
+     *
+     * @param raw the object as read
+     */
+    record Unrecognized(ObjectNode raw) implements AgentMessageDisplay {
+        /**
+         * The tag as read, or null when it is not a string.
+         *
+         * @return the tag
+         */
+        @Override
+        public String mode() {
+            return raw.path("mode").textValue();
+        }
+
+        /**
+         * The tag and the shape of the object, without its values.
+         *
+         * @return the text
+         */
+        @Override
+        public String toString() {
+            return "Unrecognized[mode=" + mode() + ", raw=" + BindingSupport.shape(raw) + "]";
+        }
     }
 }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import java.io.IOException;
 import java.util.Map;
@@ -38,7 +39,8 @@ final class AgentMessageDisplayJson extends StdDeserializer<AgentMessageDisplay>
     }
 
     /**
-     * Reads a {@code AgentMessageDisplay} object, or {@code null}, where the parser stands.
+     * Reads a {@code AgentMessageDisplay}, or {@code null}. When {@code mode} is the first member, as codex writes it,
+     * the variant is bound in the same pass; otherwise the object is read as a tree first.
      */
     static AgentMessageDisplay read(JsonParser p, DeserializationContext c) throws IOException {
         JsonToken t = p.currentToken();
@@ -50,10 +52,54 @@ final class AgentMessageDisplayJson extends StdDeserializer<AgentMessageDisplay>
         } else if (t != JsonToken.FIELD_NAME && t != JsonToken.END_OBJECT) {
             return BindingSupport.unexpected(p, c, AgentMessageDisplay.class);
         }
-        String action = null;
-        String blockType = null;
-        Boolean checkTrustedContacts = null;
-        Boolean cyberTrustedAccess = null;
+        if (t == JsonToken.FIELD_NAME && p.currentName().equals("mode")) {
+            if (p.nextToken() == JsonToken.VALUE_STRING) {
+                String tag = BindingSupport.tag(p);
+                p.nextToken();
+                AgentMessageDisplay v = variant(tag, p, c);
+                if (v != null) {
+                    return v;
+                }
+                ObjectNode raw = BindingSupport.objectNode(c);
+                raw.put("mode", tag);
+                return new AgentMessageDisplay.Unrecognized(BindingSupport.readRest(raw, p, c));
+            }
+            // a tag that is not a string: kept as read
+            ObjectNode raw = BindingSupport.objectNode(c);
+            raw.set("mode", BindingSupport.tree(p, c));
+            p.nextToken();
+            return new AgentMessageDisplay.Unrecognized(BindingSupport.readRest(raw, p, c));
+        }
+        ObjectNode raw = BindingSupport.readRest(BindingSupport.objectNode(c), p, c);
+        JsonNode tag = raw.get("mode");
+        if (tag != null && tag.isTextual()) {
+            AgentMessageDisplay v = variant(tag.textValue(), BindingSupport.members(raw, p), c);
+            if (v != null) {
+                return v;
+            }
+        }
+        return new AgentMessageDisplay.Unrecognized(raw);
+    }
+
+    /**
+     * Binds the variant tagged {@code tag} from the member after the tag; null for an unknown tag,
+     * with nothing read.
+     */
+    private static AgentMessageDisplay variant(String tag, JsonParser p, DeserializationContext c)
+            throws IOException {
+        switch (tag) {
+            case "show": return readShow(p, c);
+            case "hide": return readHide(p, c);
+            case "block": return readBlock(p, c);
+            default: return null;
+        }
+    }
+
+    private static AgentMessageDisplay.Show readShow(JsonParser p, DeserializationContext c) throws
+            IOException {
+        AnswerAnnotation annotation = null;
+        TrustedContacts trustedContacts = null;
+        int version = 0;
         Map<String, JsonNode> unknown = null;
         String member = null;
         try {
@@ -61,17 +107,63 @@ final class AgentMessageDisplayJson extends StdDeserializer<AgentMessageDisplay>
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "action" -> action = BindingSupport.string(p, c);
-                    case "blockType" -> blockType = BindingSupport.string(p, c);
-                    case "checkTrustedContacts" -> checkTrustedContacts = BindingSupport.boolOrNull(p, c);
-                    case "cyberTrustedAccess" -> cyberTrustedAccess = BindingSupport.boolOrNull(p, c);
+                    case "annotation" -> annotation = AnswerAnnotationJson.read(p, c);
+                    case "trustedContacts" -> trustedContacts = TrustedContactsJson.read(p, c);
+                    case "version" -> version = BindingSupport.intValue(p, c);
+                    case "mode" -> p.skipChildren();
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }
         } catch (IOException | RuntimeException e) {
-            throw BindingSupport.wrap(e, AgentMessageDisplay.class, member, c);
+            throw BindingSupport.wrap(e, AgentMessageDisplay.Show.class, member, c);
         }
-        return new AgentMessageDisplay(action, blockType, checkTrustedContacts, cyberTrustedAccess, UnknownMembers.of(unknown));
+        return new AgentMessageDisplay.Show(annotation, trustedContacts, version, UnknownMembers.of(unknown));
+    }
+
+    private static AgentMessageDisplay.Hide readHide(JsonParser p, DeserializationContext c) throws
+            IOException {
+        AnswerReplacement replacement = null;
+        int version = 0;
+        Map<String, JsonNode> unknown = null;
+        String member = null;
+        try {
+            for (JsonToken token = p.currentToken(); token == JsonToken.FIELD_NAME; token = p.nextToken()) {
+                member = p.currentName();
+                p.nextToken();
+                switch (member) {
+                    case "replacement" -> replacement = AnswerReplacementJson.read(p, c);
+                    case "version" -> version = BindingSupport.intValue(p, c);
+                    case "mode" -> p.skipChildren();
+                    default -> unknown = BindingSupport.unknown(unknown, member, p, c);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            throw BindingSupport.wrap(e, AgentMessageDisplay.Hide.class, member, c);
+        }
+        return new AgentMessageDisplay.Hide(replacement, version, UnknownMembers.of(unknown));
+    }
+
+    private static AgentMessageDisplay.Block readBlock(JsonParser p, DeserializationContext c)
+            throws IOException {
+        BlockReason reason = null;
+        int version = 0;
+        Map<String, JsonNode> unknown = null;
+        String member = null;
+        try {
+            for (JsonToken token = p.currentToken(); token == JsonToken.FIELD_NAME; token = p.nextToken()) {
+                member = p.currentName();
+                p.nextToken();
+                switch (member) {
+                    case "reason" -> reason = BlockReasonJson.read(p, c);
+                    case "version" -> version = BindingSupport.intValue(p, c);
+                    case "mode" -> p.skipChildren();
+                    default -> unknown = BindingSupport.unknown(unknown, member, p, c);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            throw BindingSupport.wrap(e, AgentMessageDisplay.Block.class, member, c);
+        }
+        return new AgentMessageDisplay.Block(reason, version, UnknownMembers.of(unknown));
     }
 
     static void write(JsonGenerator g, AgentMessageDisplay v, SerializerProvider s) throws
@@ -80,23 +172,60 @@ final class AgentMessageDisplayJson extends StdDeserializer<AgentMessageDisplay>
             g.writeNull();
             return;
         }
+        if (v instanceof AgentMessageDisplay.Unrecognized x) {
+            BindingSupport.writeTree(g, x.raw(), s);
+            return;
+        }
+        switch (v.mode()) {
+            case "show" -> writeShow(g, (AgentMessageDisplay.Show) v, s);
+            case "hide" -> writeHide(g, (AgentMessageDisplay.Hide) v, s);
+            case "block" -> writeBlock(g, (AgentMessageDisplay.Block) v, s);
+            default -> throw new IllegalStateException("not a variant: " + v.getClass());
+        }
+    }
+
+    private static void writeShow(JsonGenerator g, AgentMessageDisplay.Show v, SerializerProvider s)
+            throws IOException {
         g.writeStartObject();
-        if (v.action() != null) {
-            g.writeFieldName("action");
-            BindingSupport.write(g, v.action());
+        g.writeStringField("mode", "show");
+        if (v.annotation() != null) {
+            g.writeFieldName("annotation");
+            AnswerAnnotationJson.write(g, v.annotation(), s);
         }
-        if (v.blockType() != null) {
-            g.writeFieldName("blockType");
-            BindingSupport.write(g, v.blockType());
+        if (v.trustedContacts() != null) {
+            g.writeFieldName("trustedContacts");
+            TrustedContactsJson.write(g, v.trustedContacts(), s);
         }
-        if (v.checkTrustedContacts() != null) {
-            g.writeFieldName("checkTrustedContacts");
-            BindingSupport.write(g, v.checkTrustedContacts());
+        g.writeFieldName("version");
+        g.writeNumber(v.version());
+        BindingSupport.writeUnknown(g, v.unknownMembers(), s);
+        g.writeEndObject();
+    }
+
+    private static void writeHide(JsonGenerator g, AgentMessageDisplay.Hide v, SerializerProvider s)
+            throws IOException {
+        g.writeStartObject();
+        g.writeStringField("mode", "hide");
+        if (v.replacement() != null) {
+            g.writeFieldName("replacement");
+            AnswerReplacementJson.write(g, v.replacement(), s);
         }
-        if (v.cyberTrustedAccess() != null) {
-            g.writeFieldName("cyberTrustedAccess");
-            BindingSupport.write(g, v.cyberTrustedAccess());
+        g.writeFieldName("version");
+        g.writeNumber(v.version());
+        BindingSupport.writeUnknown(g, v.unknownMembers(), s);
+        g.writeEndObject();
+    }
+
+    private static void writeBlock(JsonGenerator g, AgentMessageDisplay.Block v,
+            SerializerProvider s) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("mode", "block");
+        if (v.reason() != null) {
+            g.writeFieldName("reason");
+            BlockReasonJson.write(g, v.reason(), s);
         }
+        g.writeFieldName("version");
+        g.writeNumber(v.version());
         BindingSupport.writeUnknown(g, v.unknownMembers(), s);
         g.writeEndObject();
     }

@@ -754,6 +754,47 @@ public interface ClientRequestApi {
     }
 
     /**
+     * Search with best-effort incremental {@code thread/search/partial} notifications. The final response is authoritative for results, ordering, and cursors.
+     * <p>
+     * Sends {@code thread/search/stream}.
+     *
+     * @param params the params
+     * @return the future {@link ThreadSearchResponse}
+     */
+    @Experimental
+    default CompletableFuture<ThreadSearchResponse> threadSearchStream(ThreadSearchParams params) {
+        return call(ClientRequestDescriptors.ThreadSearchStream.DESCRIPTOR, params);
+    }
+
+    /**
+     * Request cancellation on the same connection. {@code thread/search/cancel} targets only {@code thread/search}; {@code thread/search/stream/cancel} targets only {@code thread/search/stream}. Cancellation is idempotent: the cancel response acknowledges the request, and an interrupted search completes with an error after its subprocess is stopped and reaped. If completion races cancellation, the original search may still succeed. An already-completed search is unaffected.
+     * <p>
+     * Sends {@code thread/search/cancel}.
+     *
+     * @param params the params
+     * @return the future {@link ThreadSearchCancelResponse}
+     */
+    @Experimental
+    default CompletableFuture<ThreadSearchCancelResponse> threadSearchCancel(
+            ThreadSearchCancelParams params) {
+        return call(ClientRequestDescriptors.ThreadSearchCancel.DESCRIPTOR, params);
+    }
+
+    /**
+     * Cancel a {@code thread/search/stream} request on this connection.
+     * <p>
+     * Sends {@code thread/search/stream/cancel}.
+     *
+     * @param params the params
+     * @return the future {@link ThreadSearchCancelResponse}
+     */
+    @Experimental
+    default CompletableFuture<ThreadSearchCancelResponse> threadSearchStreamCancel(
+            ThreadSearchCancelParams params) {
+        return call(ClientRequestDescriptors.ThreadSearchStreamCancel.DESCRIPTOR, params);
+    }
+
+    /**
      * Parameters for searching visible message occurrences within one paginated thread.
      * <p>
      * Sends {@code thread/searchOccurrences}.
@@ -1366,6 +1407,18 @@ public interface ClientRequestApi {
     }
 
     /**
+     * Sends {@code thread/realtime/list}.
+     *
+     * @param params the params
+     * @return the future {@link ThreadRealtimeListResponse}
+     */
+    @Experimental
+    default CompletableFuture<ThreadRealtimeListResponse> threadRealtimeList(
+            ThreadRealtimeListParams params) {
+        return call(ClientRequestDescriptors.ThreadRealtimeList.DESCRIPTOR, params);
+    }
+
+    /**
      * EXPERIMENTAL - list voices supported by thread realtime.
      * <p>
      * Sends {@code thread/realtime/listVoices}.
@@ -1476,6 +1529,17 @@ public interface ClientRequestApi {
     default CompletableFuture<ModelProviderConfigWriteResponse> modelProviderConfigWrite(
             ModelProviderConfigWriteParams params) {
         return call(ClientRequestDescriptors.ModelProviderConfigWrite.DESCRIPTOR, params);
+    }
+
+    /**
+     * Sends {@code modelProvider/default/set}.
+     *
+     * @param params the params
+     * @return the future {@link ConfigWriteResponse}
+     */
+    default CompletableFuture<ConfigWriteResponse> modelProviderDefaultSet(
+            ModelProviderDefaultSetParams params) {
+        return call(ClientRequestDescriptors.ModelProviderDefaultSet.DESCRIPTOR, params);
     }
 
     /**

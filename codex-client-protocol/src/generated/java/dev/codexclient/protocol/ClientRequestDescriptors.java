@@ -437,6 +437,27 @@ final class ClientRequestDescriptors {
         }
     }
 
+    static final class ThreadSearchStream {
+        static final MethodDescriptor<ThreadSearchParams, ThreadSearchResponse> DESCRIPTOR = new MethodDescriptor<>("thread/search/stream", ThreadSearchParams.class, ThreadSearchResponse.class, ParamsPresence.REQUIRED, true);
+
+        private ThreadSearchStream() {
+        }
+    }
+
+    static final class ThreadSearchCancel {
+        static final MethodDescriptor<ThreadSearchCancelParams, ThreadSearchCancelResponse> DESCRIPTOR = new MethodDescriptor<>("thread/search/cancel", ThreadSearchCancelParams.class, ThreadSearchCancelResponse.class, ParamsPresence.REQUIRED, true);
+
+        private ThreadSearchCancel() {
+        }
+    }
+
+    static final class ThreadSearchStreamCancel {
+        static final MethodDescriptor<ThreadSearchCancelParams, ThreadSearchCancelResponse> DESCRIPTOR = new MethodDescriptor<>("thread/search/stream/cancel", ThreadSearchCancelParams.class, ThreadSearchCancelResponse.class, ParamsPresence.REQUIRED, true);
+
+        private ThreadSearchStreamCancel() {
+        }
+    }
+
     static final class ThreadSearchOccurrences {
         static final MethodDescriptor<ThreadSearchOccurrencesParams, ThreadSearchOccurrencesResponse> DESCRIPTOR = new MethodDescriptor<>("thread/searchOccurrences", ThreadSearchOccurrencesParams.class, ThreadSearchOccurrencesResponse.class, ParamsPresence.REQUIRED, true);
 
@@ -801,6 +822,13 @@ final class ClientRequestDescriptors {
         }
     }
 
+    static final class ThreadRealtimeList {
+        static final MethodDescriptor<ThreadRealtimeListParams, ThreadRealtimeListResponse> DESCRIPTOR = new MethodDescriptor<>("thread/realtime/list", ThreadRealtimeListParams.class, ThreadRealtimeListResponse.class, ParamsPresence.REQUIRED, true);
+
+        private ThreadRealtimeList() {
+        }
+    }
+
     static final class ThreadRealtimeListVoices {
         static final MethodDescriptor<ThreadRealtimeListVoicesParams, ThreadRealtimeListVoicesResponse> DESCRIPTOR = new MethodDescriptor<>("thread/realtime/listVoices", ThreadRealtimeListVoicesParams.class, ThreadRealtimeListVoicesResponse.class, ParamsPresence.REQUIRED, true);
 
@@ -854,6 +882,13 @@ final class ClientRequestDescriptors {
         static final MethodDescriptor<ModelProviderConfigWriteParams, ModelProviderConfigWriteResponse> DESCRIPTOR = new MethodDescriptor<>("modelProvider/config/write", ModelProviderConfigWriteParams.class, ModelProviderConfigWriteResponse.class, ParamsPresence.REQUIRED, false);
 
         private ModelProviderConfigWrite() {
+        }
+    }
+
+    static final class ModelProviderDefaultSet {
+        static final MethodDescriptor<ModelProviderDefaultSetParams, ConfigWriteResponse> DESCRIPTOR = new MethodDescriptor<>("modelProvider/default/set", ModelProviderDefaultSetParams.class, ConfigWriteResponse.class, ParamsPresence.REQUIRED, false);
+
+        private ModelProviderDefaultSet() {
         }
     }
 

@@ -147,6 +147,9 @@ final class ClientRequestJson extends StdDeserializer<ClientRequest> {
             case "threadSection/update": return readThreadSectionUpdate(p, c);
             case "threadSection/delete": return readThreadSectionDelete(p, c);
             case "thread/search": return readThreadSearch(p, c);
+            case "thread/search/stream": return readThreadSearchStream(p, c);
+            case "thread/search/cancel": return readThreadSearchCancel(p, c);
+            case "thread/search/stream/cancel": return readThreadSearchStreamCancel(p, c);
             case "thread/searchOccurrences": return readThreadSearchOccurrences(p, c);
             case "thread/loaded/list": return readThreadLoadedList(p, c);
             case "thread/read": return readThreadRead(p, c);
@@ -199,6 +202,7 @@ final class ClientRequestJson extends StdDeserializer<ClientRequest> {
             case "thread/realtime/appendSpeech": return readThreadRealtimeAppendSpeech(p, c);
             case "thread/realtime/stop": return readThreadRealtimeStop(p, c);
             case "thread/timeline/list": return readThreadTimelineList(p, c);
+            case "thread/realtime/list": return readThreadRealtimeList(p, c);
             case "thread/realtime/listVoices": return readThreadRealtimeListVoices(p, c);
             case "review/start": return readReviewStart(p, c);
             case "model/list": return readModelList(p, c);
@@ -207,6 +211,7 @@ final class ClientRequestJson extends StdDeserializer<ClientRequest> {
             case "account/gatewayOAuth/cancel": return readAccountGatewayOAuthCancel(p, c);
             case "modelProvider/list": return readModelProviderList(p, c);
             case "modelProvider/config/write": return readModelProviderConfigWrite(p, c);
+            case "modelProvider/default/set": return readModelProviderDefaultSet(p, c);
             case "modelProvider/capabilities/read": return readModelProviderCapabilitiesRead(p, c);
             case "experimentalFeature/list": return readExperimentalFeatureList(p, c);
             case "permissionProfile/list": return readPermissionProfileList(p, c);
@@ -1612,6 +1617,72 @@ final class ClientRequestJson extends StdDeserializer<ClientRequest> {
         return new ClientRequest.ThreadSearch(id, params);
     }
 
+    private static ClientRequest.ThreadSearchStream readThreadSearchStream(JsonParser p,
+            DeserializationContext c) throws IOException {
+        RequestId id = null;
+        ThreadSearchParams params = null;
+        String member = null;
+        try {
+            for (JsonToken token = p.currentToken(); token == JsonToken.FIELD_NAME; token = p.nextToken()) {
+                member = p.currentName();
+                p.nextToken();
+                switch (member) {
+                    case "id" -> id = BindingSupport.requestId(p, c);
+                    case "params" -> params = ThreadSearchParamsJson.read(p, c);
+                    case "method" -> p.skipChildren();
+                    default -> p.skipChildren();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            throw BindingSupport.wrap(e, ClientRequest.ThreadSearchStream.class, member, c);
+        }
+        return new ClientRequest.ThreadSearchStream(id, params);
+    }
+
+    private static ClientRequest.ThreadSearchCancel readThreadSearchCancel(JsonParser p,
+            DeserializationContext c) throws IOException {
+        RequestId id = null;
+        ThreadSearchCancelParams params = null;
+        String member = null;
+        try {
+            for (JsonToken token = p.currentToken(); token == JsonToken.FIELD_NAME; token = p.nextToken()) {
+                member = p.currentName();
+                p.nextToken();
+                switch (member) {
+                    case "id" -> id = BindingSupport.requestId(p, c);
+                    case "params" -> params = ThreadSearchCancelParamsJson.read(p, c);
+                    case "method" -> p.skipChildren();
+                    default -> p.skipChildren();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            throw BindingSupport.wrap(e, ClientRequest.ThreadSearchCancel.class, member, c);
+        }
+        return new ClientRequest.ThreadSearchCancel(id, params);
+    }
+
+    private static ClientRequest.ThreadSearchStreamCancel readThreadSearchStreamCancel(JsonParser p,
+            DeserializationContext c) throws IOException {
+        RequestId id = null;
+        ThreadSearchCancelParams params = null;
+        String member = null;
+        try {
+            for (JsonToken token = p.currentToken(); token == JsonToken.FIELD_NAME; token = p.nextToken()) {
+                member = p.currentName();
+                p.nextToken();
+                switch (member) {
+                    case "id" -> id = BindingSupport.requestId(p, c);
+                    case "params" -> params = ThreadSearchCancelParamsJson.read(p, c);
+                    case "method" -> p.skipChildren();
+                    default -> p.skipChildren();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            throw BindingSupport.wrap(e, ClientRequest.ThreadSearchStreamCancel.class, member, c);
+        }
+        return new ClientRequest.ThreadSearchStreamCancel(id, params);
+    }
+
     private static ClientRequest.ThreadSearchOccurrences readThreadSearchOccurrences(JsonParser p,
             DeserializationContext c) throws IOException {
         RequestId id = null;
@@ -2756,6 +2827,28 @@ final class ClientRequestJson extends StdDeserializer<ClientRequest> {
         return new ClientRequest.ThreadTimelineList(id, params);
     }
 
+    private static ClientRequest.ThreadRealtimeList readThreadRealtimeList(JsonParser p,
+            DeserializationContext c) throws IOException {
+        RequestId id = null;
+        ThreadRealtimeListParams params = null;
+        String member = null;
+        try {
+            for (JsonToken token = p.currentToken(); token == JsonToken.FIELD_NAME; token = p.nextToken()) {
+                member = p.currentName();
+                p.nextToken();
+                switch (member) {
+                    case "id" -> id = BindingSupport.requestId(p, c);
+                    case "params" -> params = ThreadRealtimeListParamsJson.read(p, c);
+                    case "method" -> p.skipChildren();
+                    default -> p.skipChildren();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            throw BindingSupport.wrap(e, ClientRequest.ThreadRealtimeList.class, member, c);
+        }
+        return new ClientRequest.ThreadRealtimeList(id, params);
+    }
+
     private static ClientRequest.ThreadRealtimeListVoices readThreadRealtimeListVoices(JsonParser p,
             DeserializationContext c) throws IOException {
         RequestId id = null;
@@ -2928,6 +3021,28 @@ final class ClientRequestJson extends StdDeserializer<ClientRequest> {
             throw BindingSupport.wrap(e, ClientRequest.ModelProviderConfigWrite.class, member, c);
         }
         return new ClientRequest.ModelProviderConfigWrite(id, params);
+    }
+
+    private static ClientRequest.ModelProviderDefaultSet readModelProviderDefaultSet(JsonParser p,
+            DeserializationContext c) throws IOException {
+        RequestId id = null;
+        ModelProviderDefaultSetParams params = null;
+        String member = null;
+        try {
+            for (JsonToken token = p.currentToken(); token == JsonToken.FIELD_NAME; token = p.nextToken()) {
+                member = p.currentName();
+                p.nextToken();
+                switch (member) {
+                    case "id" -> id = BindingSupport.requestId(p, c);
+                    case "params" -> params = ModelProviderDefaultSetParamsJson.read(p, c);
+                    case "method" -> p.skipChildren();
+                    default -> p.skipChildren();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            throw BindingSupport.wrap(e, ClientRequest.ModelProviderDefaultSet.class, member, c);
+        }
+        return new ClientRequest.ModelProviderDefaultSet(id, params);
     }
 
     private static ClientRequest.ModelProviderCapabilitiesRead readModelProviderCapabilitiesRead(
@@ -4371,6 +4486,9 @@ final class ClientRequestJson extends StdDeserializer<ClientRequest> {
             case "threadSection/update" -> writeThreadSectionUpdate(g, (ClientRequest.ThreadSectionUpdate) v, s);
             case "threadSection/delete" -> writeThreadSectionDelete(g, (ClientRequest.ThreadSectionDelete) v, s);
             case "thread/search" -> writeThreadSearch(g, (ClientRequest.ThreadSearch) v, s);
+            case "thread/search/stream" -> writeThreadSearchStream(g, (ClientRequest.ThreadSearchStream) v, s);
+            case "thread/search/cancel" -> writeThreadSearchCancel(g, (ClientRequest.ThreadSearchCancel) v, s);
+            case "thread/search/stream/cancel" -> writeThreadSearchStreamCancel(g, (ClientRequest.ThreadSearchStreamCancel) v, s);
             case "thread/searchOccurrences" -> writeThreadSearchOccurrences(g, (ClientRequest.ThreadSearchOccurrences) v, s);
             case "thread/loaded/list" -> writeThreadLoadedList(g, (ClientRequest.ThreadLoadedList) v, s);
             case "thread/read" -> writeThreadRead(g, (ClientRequest.ThreadRead) v, s);
@@ -4423,6 +4541,7 @@ final class ClientRequestJson extends StdDeserializer<ClientRequest> {
             case "thread/realtime/appendSpeech" -> writeThreadRealtimeAppendSpeech(g, (ClientRequest.ThreadRealtimeAppendSpeech) v, s);
             case "thread/realtime/stop" -> writeThreadRealtimeStop(g, (ClientRequest.ThreadRealtimeStop) v, s);
             case "thread/timeline/list" -> writeThreadTimelineList(g, (ClientRequest.ThreadTimelineList) v, s);
+            case "thread/realtime/list" -> writeThreadRealtimeList(g, (ClientRequest.ThreadRealtimeList) v, s);
             case "thread/realtime/listVoices" -> writeThreadRealtimeListVoices(g, (ClientRequest.ThreadRealtimeListVoices) v, s);
             case "review/start" -> writeReviewStart(g, (ClientRequest.ReviewStart) v, s);
             case "model/list" -> writeModelList(g, (ClientRequest.ModelList) v, s);
@@ -4431,6 +4550,7 @@ final class ClientRequestJson extends StdDeserializer<ClientRequest> {
             case "account/gatewayOAuth/cancel" -> writeAccountGatewayOAuthCancel(g, (ClientRequest.AccountGatewayOAuthCancel) v, s);
             case "modelProvider/list" -> writeModelProviderList(g, (ClientRequest.ModelProviderList) v, s);
             case "modelProvider/config/write" -> writeModelProviderConfigWrite(g, (ClientRequest.ModelProviderConfigWrite) v, s);
+            case "modelProvider/default/set" -> writeModelProviderDefaultSet(g, (ClientRequest.ModelProviderDefaultSet) v, s);
             case "modelProvider/capabilities/read" -> writeModelProviderCapabilitiesRead(g, (ClientRequest.ModelProviderCapabilitiesRead) v, s);
             case "experimentalFeature/list" -> writeExperimentalFeatureList(g, (ClientRequest.ExperimentalFeatureList) v, s);
             case "permissionProfile/list" -> writePermissionProfileList(g, (ClientRequest.PermissionProfileList) v, s);
@@ -5409,6 +5529,51 @@ final class ClientRequestJson extends StdDeserializer<ClientRequest> {
         g.writeEndObject();
     }
 
+    private static void writeThreadSearchStream(JsonGenerator g, ClientRequest.ThreadSearchStream v,
+            SerializerProvider s) throws IOException {
+        g.writeStartObject();
+        if (v.id() != null) {
+            g.writeFieldName("id");
+            BindingSupport.write(g, v.id());
+        }
+        g.writeStringField("method", "thread/search/stream");
+        if (v.params() != null) {
+            g.writeFieldName("params");
+            ThreadSearchParamsJson.write(g, v.params(), s);
+        }
+        g.writeEndObject();
+    }
+
+    private static void writeThreadSearchCancel(JsonGenerator g, ClientRequest.ThreadSearchCancel v,
+            SerializerProvider s) throws IOException {
+        g.writeStartObject();
+        if (v.id() != null) {
+            g.writeFieldName("id");
+            BindingSupport.write(g, v.id());
+        }
+        g.writeStringField("method", "thread/search/cancel");
+        if (v.params() != null) {
+            g.writeFieldName("params");
+            ThreadSearchCancelParamsJson.write(g, v.params(), s);
+        }
+        g.writeEndObject();
+    }
+
+    private static void writeThreadSearchStreamCancel(JsonGenerator g,
+            ClientRequest.ThreadSearchStreamCancel v, SerializerProvider s) throws IOException {
+        g.writeStartObject();
+        if (v.id() != null) {
+            g.writeFieldName("id");
+            BindingSupport.write(g, v.id());
+        }
+        g.writeStringField("method", "thread/search/stream/cancel");
+        if (v.params() != null) {
+            g.writeFieldName("params");
+            ThreadSearchCancelParamsJson.write(g, v.params(), s);
+        }
+        g.writeEndObject();
+    }
+
     private static void writeThreadSearchOccurrences(JsonGenerator g,
             ClientRequest.ThreadSearchOccurrences v, SerializerProvider s) throws IOException {
         g.writeStartObject();
@@ -6189,6 +6354,21 @@ final class ClientRequestJson extends StdDeserializer<ClientRequest> {
         g.writeEndObject();
     }
 
+    private static void writeThreadRealtimeList(JsonGenerator g, ClientRequest.ThreadRealtimeList v,
+            SerializerProvider s) throws IOException {
+        g.writeStartObject();
+        if (v.id() != null) {
+            g.writeFieldName("id");
+            BindingSupport.write(g, v.id());
+        }
+        g.writeStringField("method", "thread/realtime/list");
+        if (v.params() != null) {
+            g.writeFieldName("params");
+            ThreadRealtimeListParamsJson.write(g, v.params(), s);
+        }
+        g.writeEndObject();
+    }
+
     private static void writeThreadRealtimeListVoices(JsonGenerator g,
             ClientRequest.ThreadRealtimeListVoices v, SerializerProvider s) throws IOException {
         g.writeStartObject();
@@ -6301,6 +6481,21 @@ final class ClientRequestJson extends StdDeserializer<ClientRequest> {
         if (v.params() != null) {
             g.writeFieldName("params");
             ModelProviderConfigWriteParamsJson.write(g, v.params(), s);
+        }
+        g.writeEndObject();
+    }
+
+    private static void writeModelProviderDefaultSet(JsonGenerator g,
+            ClientRequest.ModelProviderDefaultSet v, SerializerProvider s) throws IOException {
+        g.writeStartObject();
+        if (v.id() != null) {
+            g.writeFieldName("id");
+            BindingSupport.write(g, v.id());
+        }
+        g.writeStringField("method", "modelProvider/default/set");
+        if (v.params() != null) {
+            g.writeFieldName("params");
+            ModelProviderDefaultSetParamsJson.write(g, v.params(), s);
         }
         g.writeEndObject();
     }

@@ -86,6 +86,13 @@ public sealed interface CodexErrorInfo {
     /**
      * The schema gives no description of this value.
      * <p>
+     * Wire value {@code bioPolicy}.
+     */
+    Simple BIO_POLICY = Simple.BIO_POLICY;
+
+    /**
+     * The schema gives no description of this value.
+     * <p>
      * Wire value {@code misalignmentPolicyViolation}.
      */
     Simple MISALIGNMENT_POLICY_VIOLATION = Simple.MISALIGNMENT_POLICY_VIOLATION;
@@ -213,6 +220,13 @@ public sealed interface CodexErrorInfo {
          * Wire value {@code cyberPolicy}.
          */
         CYBER_POLICY("cyberPolicy"),
+
+        /**
+         * The schema gives no description of this value.
+         * <p>
+         * Wire value {@code bioPolicy}.
+         */
+        BIO_POLICY("bioPolicy"),
 
         /**
          * The schema gives no description of this value.

@@ -56,6 +56,7 @@ final class CodexErrorInfoJson extends StdDeserializer<CodexErrorInfo> {
                 case "modelNotFound": return CodexErrorInfo.Simple.MODEL_NOT_FOUND;
                 case "policyCapacityUnavailable": return CodexErrorInfo.Simple.POLICY_CAPACITY_UNAVAILABLE;
                 case "cyberPolicy": return CodexErrorInfo.Simple.CYBER_POLICY;
+                case "bioPolicy": return CodexErrorInfo.Simple.BIO_POLICY;
                 case "misalignmentPolicyViolation": return CodexErrorInfo.Simple.MISALIGNMENT_POLICY_VIOLATION;
                 case "tooManyDenials": return CodexErrorInfo.Simple.TOO_MANY_DENIALS;
                 case "internalServerError": return CodexErrorInfo.Simple.INTERNAL_SERVER_ERROR;

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.annotation.JsonSerialize;
  *
  * @param cursor Opaque pagination cursor returned by a previous call. (optional)
  * @param detail Controls how much MCP inventory data to fetch for each server. Defaults to {@code Full} when omitted. (optional)
+ * @param environmentId Select this environment's registration. Requires {@code serverName} and {@code threadId}. When omitted, a named request uses the same server as older clients. (optional)
  * @param limit Optional page size; defaults to a server-defined value. (optional)
  * @param serverName Limit discovery to one server. With a thread ID, reuse that thread's MCP connection. (optional)
  * @param threadId The schema gives no description of {@code threadId}. (optional)
@@ -24,7 +25,8 @@ import com.fasterxml.jackson.databind.annotation.JsonSerialize;
         using = ListMcpServerStatusParamsJson.Ser.class
 )
 public record ListMcpServerStatusParams(@JsonProperty("cursor") String cursor,
-        @JsonProperty("detail") McpServerStatusDetail detail, @JsonProperty("limit") Long limit,
+        @JsonProperty("detail") McpServerStatusDetail detail,
+        @JsonProperty("environmentId") String environmentId, @JsonProperty("limit") Long limit,
         @JsonProperty("serverName") String serverName, @JsonProperty("threadId") String threadId,
         UnknownMembers unknownMembers) {
     /**
@@ -32,13 +34,14 @@ public record ListMcpServerStatusParams(@JsonProperty("cursor") String cursor,
      *
      * @param cursor Opaque pagination cursor returned by a previous call. (optional)
      * @param detail Controls how much MCP inventory data to fetch for each server. Defaults to {@code Full} when omitted. (optional)
+     * @param environmentId Select this environment's registration. Requires {@code serverName} and {@code threadId}. When omitted, a named request uses the same server as older clients. (optional)
      * @param limit Optional page size; defaults to a server-defined value. (optional)
      * @param serverName Limit discovery to one server. With a thread ID, reuse that thread's MCP connection. (optional)
      * @param threadId The schema gives no description of {@code threadId}. (optional)
      */
-    public ListMcpServerStatusParams(String cursor, McpServerStatusDetail detail, Long limit,
-            String serverName, String threadId) {
-        this(cursor, detail, limit, serverName, threadId, UnknownMembers.none());
+    public ListMcpServerStatusParams(String cursor, McpServerStatusDetail detail,
+            String environmentId, Long limit, String serverName, String threadId) {
+        this(cursor, detail, environmentId, limit, serverName, threadId, UnknownMembers.none());
     }
 
     /**
@@ -59,6 +62,7 @@ public record ListMcpServerStatusParams(@JsonProperty("cursor") String cursor,
         Builder b = new Builder();
         b.cursor = cursor;
         b.detail = detail;
+        b.environmentId = environmentId;
         b.limit = limit;
         b.serverName = serverName;
         b.threadId = threadId;
@@ -73,6 +77,8 @@ public record ListMcpServerStatusParams(@JsonProperty("cursor") String cursor,
         private String cursor;
 
         private McpServerStatusDetail detail;
+
+        private String environmentId;
 
         private Long limit;
 
@@ -104,6 +110,17 @@ public record ListMcpServerStatusParams(@JsonProperty("cursor") String cursor,
          */
         public Builder detail(McpServerStatusDetail value) {
             this.detail = value;
+            return this;
+        }
+
+        /**
+         * Sets {@code environmentId}: Select this environment's registration. Requires {@code serverName} and {@code threadId}. When omitted, a named request uses the same server as older clients.
+         *
+         * @param value the value (optional)
+         * @return this builder
+         */
+        public Builder environmentId(String value) {
+            this.environmentId = value;
             return this;
         }
 
@@ -147,7 +164,7 @@ public record ListMcpServerStatusParams(@JsonProperty("cursor") String cursor,
          * @throws IllegalStateException if a required component was not set
          */
         public ListMcpServerStatusParams build() {
-            return new ListMcpServerStatusParams(cursor, detail, limit, serverName, threadId, unknownMembers);
+            return new ListMcpServerStatusParams(cursor, detail, environmentId, limit, serverName, threadId, unknownMembers);
         }
     }
 }

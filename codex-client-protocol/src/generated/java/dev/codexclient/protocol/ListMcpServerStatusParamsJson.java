@@ -53,6 +53,7 @@ final class ListMcpServerStatusParamsJson extends StdDeserializer<ListMcpServerS
         }
         String cursor = null;
         McpServerStatusDetail detail = null;
+        String environmentId = null;
         Long limit = null;
         String serverName = null;
         String threadId = null;
@@ -65,6 +66,7 @@ final class ListMcpServerStatusParamsJson extends StdDeserializer<ListMcpServerS
                 switch (member) {
                     case "cursor" -> cursor = BindingSupport.string(p, c);
                     case "detail" -> detail = McpServerStatusDetailJson.read(p, c);
+                    case "environmentId" -> environmentId = BindingSupport.string(p, c);
                     case "limit" -> limit = BindingSupport.longOrNull(p, c);
                     case "serverName" -> serverName = BindingSupport.string(p, c);
                     case "threadId" -> threadId = BindingSupport.string(p, c);
@@ -74,7 +76,7 @@ final class ListMcpServerStatusParamsJson extends StdDeserializer<ListMcpServerS
         } catch (IOException | RuntimeException e) {
             throw BindingSupport.wrap(e, ListMcpServerStatusParams.class, member, c);
         }
-        return new ListMcpServerStatusParams(cursor, detail, limit, serverName, threadId, UnknownMembers.of(unknown));
+        return new ListMcpServerStatusParams(cursor, detail, environmentId, limit, serverName, threadId, UnknownMembers.of(unknown));
     }
 
     static void write(JsonGenerator g, ListMcpServerStatusParams v, SerializerProvider s) throws
@@ -91,6 +93,10 @@ final class ListMcpServerStatusParamsJson extends StdDeserializer<ListMcpServerS
         if (v.detail() != null) {
             g.writeFieldName("detail");
             McpServerStatusDetailJson.write(g, v.detail(), s);
+        }
+        if (v.environmentId() != null) {
+            g.writeFieldName("environmentId");
+            BindingSupport.write(g, v.environmentId());
         }
         if (v.limit() != null) {
             g.writeFieldName("limit");

@@ -16,6 +16,7 @@ import java.util.Map;
  *
  * @param meta Additional MCP request metadata. Account and turn routing keys are reserved. (optional)
  * @param connectorId The schema gives no description of {@code connectorId}. (optional)
+ * @param environmentId Exact registration scope; omission preserves legacy name-only selection. (optional)
  * @param originCallId Originating MCP tool call used to select the resource's app. (optional)
  * @param server The schema gives no description of {@code server}. (required)
  * @param target Explicit hosted app/account. Omit to retain legacy resource discovery. (optional)
@@ -31,6 +32,7 @@ import java.util.Map;
 )
 public record McpResourceReadParams(@JsonProperty("_meta") Map<String, JsonNode> meta,
         @JsonProperty("connectorId") String connectorId,
+        @JsonProperty("environmentId") String environmentId,
         @JsonProperty("originCallId") String originCallId, @JsonProperty("server") String server,
         @JsonProperty("target") McpResourceReadTarget target,
         @JsonProperty("threadId") String threadId, @JsonProperty("uri") String uri,
@@ -40,6 +42,7 @@ public record McpResourceReadParams(@JsonProperty("_meta") Map<String, JsonNode>
      *
      * @param meta Additional MCP request metadata. Account and turn routing keys are reserved. (optional)
      * @param connectorId The schema gives no description of {@code connectorId}. (optional)
+     * @param environmentId Exact registration scope; omission preserves legacy name-only selection. (optional)
      * @param originCallId Originating MCP tool call used to select the resource's app. (optional)
      * @param server The schema gives no description of {@code server}. (required)
      * @param target Explicit hosted app/account. Omit to retain legacy resource discovery. (optional)
@@ -47,9 +50,9 @@ public record McpResourceReadParams(@JsonProperty("_meta") Map<String, JsonNode>
      * @param uri The schema gives no description of {@code uri}. (required)
      */
     public McpResourceReadParams(Map<String, JsonNode> meta, String connectorId,
-            String originCallId, String server, McpResourceReadTarget target, String threadId,
-            String uri) {
-        this(meta, connectorId, originCallId, server, target, threadId, uri, UnknownMembers.none());
+            String environmentId, String originCallId, String server, McpResourceReadTarget target,
+            String threadId, String uri) {
+        this(meta, connectorId, environmentId, originCallId, server, target, threadId, uri, UnknownMembers.none());
     }
 
     /**
@@ -70,6 +73,7 @@ public record McpResourceReadParams(@JsonProperty("_meta") Map<String, JsonNode>
         Builder b = new Builder();
         b.meta = meta;
         b.connectorId = connectorId;
+        b.environmentId = environmentId;
         b.originCallId = originCallId;
         b.server = server;
         b.target = target;
@@ -86,6 +90,8 @@ public record McpResourceReadParams(@JsonProperty("_meta") Map<String, JsonNode>
         private Map<String, JsonNode> meta;
 
         private String connectorId;
+
+        private String environmentId;
 
         private String originCallId;
 
@@ -121,6 +127,17 @@ public record McpResourceReadParams(@JsonProperty("_meta") Map<String, JsonNode>
          */
         public Builder connectorId(String value) {
             this.connectorId = value;
+            return this;
+        }
+
+        /**
+         * Sets {@code environmentId}: Exact registration scope; omission preserves legacy name-only selection.
+         *
+         * @param value the value (optional)
+         * @return this builder
+         */
+        public Builder environmentId(String value) {
+            this.environmentId = value;
             return this;
         }
 
@@ -196,7 +213,7 @@ public record McpResourceReadParams(@JsonProperty("_meta") Map<String, JsonNode>
             if (!missing.isEmpty()) {
                 throw new IllegalStateException("McpResourceReadParams is missing required component(s): " + String.join(", ", missing));
             }
-            return new McpResourceReadParams(meta, connectorId, originCallId, server, target, threadId, uri, unknownMembers);
+            return new McpResourceReadParams(meta, connectorId, environmentId, originCallId, server, target, threadId, uri, unknownMembers);
         }
     }
 }

@@ -53,6 +53,7 @@ final class McpResourceReadParamsJson extends StdDeserializer<McpResourceReadPar
         }
         Map<String, JsonNode> meta = null;
         String connectorId = null;
+        String environmentId = null;
         String originCallId = null;
         String server = null;
         McpResourceReadTarget target = null;
@@ -67,6 +68,7 @@ final class McpResourceReadParamsJson extends StdDeserializer<McpResourceReadPar
                 switch (member) {
                     case "_meta" -> meta = readMapOfJson(p, c);
                     case "connectorId" -> connectorId = BindingSupport.string(p, c);
+                    case "environmentId" -> environmentId = BindingSupport.string(p, c);
                     case "originCallId" -> originCallId = BindingSupport.string(p, c);
                     case "server" -> server = BindingSupport.string(p, c);
                     case "target" -> target = McpResourceReadTargetJson.read(p, c);
@@ -78,7 +80,7 @@ final class McpResourceReadParamsJson extends StdDeserializer<McpResourceReadPar
         } catch (IOException | RuntimeException e) {
             throw BindingSupport.wrap(e, McpResourceReadParams.class, member, c);
         }
-        return new McpResourceReadParams(meta, connectorId, originCallId, server, target, threadId, uri, UnknownMembers.of(unknown));
+        return new McpResourceReadParams(meta, connectorId, environmentId, originCallId, server, target, threadId, uri, UnknownMembers.of(unknown));
     }
 
     static void write(JsonGenerator g, McpResourceReadParams v, SerializerProvider s) throws
@@ -95,6 +97,10 @@ final class McpResourceReadParamsJson extends StdDeserializer<McpResourceReadPar
         if (v.connectorId() != null) {
             g.writeFieldName("connectorId");
             BindingSupport.write(g, v.connectorId());
+        }
+        if (v.environmentId() != null) {
+            g.writeFieldName("environmentId");
+            BindingSupport.write(g, v.environmentId());
         }
         if (v.originCallId() != null) {
             g.writeFieldName("originCallId");

@@ -100,6 +100,7 @@ final class McpServerElicitationRequestParamsJson extends StdDeserializer<McpSer
 
     private static McpServerElicitationRequestParams.OpenaiUserVerification readOpenaiUserVerification(
             JsonParser p, DeserializationContext c) throws IOException {
+        String environmentId = null;
         String serverName = null;
         String threadId = null;
         String turnId = null;
@@ -114,6 +115,7 @@ final class McpServerElicitationRequestParamsJson extends StdDeserializer<McpSer
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
+                    case "environmentId" -> environmentId = BindingSupport.string(p, c);
                     case "serverName" -> serverName = BindingSupport.string(p, c);
                     case "threadId" -> threadId = BindingSupport.string(p, c);
                     case "turnId" -> turnId = BindingSupport.string(p, c);
@@ -128,11 +130,12 @@ final class McpServerElicitationRequestParamsJson extends StdDeserializer<McpSer
         } catch (IOException | RuntimeException e) {
             throw BindingSupport.wrap(e, McpServerElicitationRequestParams.OpenaiUserVerification.class, member, c);
         }
-        return new McpServerElicitationRequestParams.OpenaiUserVerification(serverName, threadId, turnId, meta, challenge, description, title, UnknownMembers.of(unknown));
+        return new McpServerElicitationRequestParams.OpenaiUserVerification(environmentId, serverName, threadId, turnId, meta, challenge, description, title, UnknownMembers.of(unknown));
     }
 
     private static McpServerElicitationRequestParams.Form readForm(JsonParser p,
             DeserializationContext c) throws IOException {
+        String environmentId = null;
         String serverName = null;
         String threadId = null;
         String turnId = null;
@@ -146,6 +149,7 @@ final class McpServerElicitationRequestParamsJson extends StdDeserializer<McpSer
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
+                    case "environmentId" -> environmentId = BindingSupport.string(p, c);
                     case "serverName" -> serverName = BindingSupport.string(p, c);
                     case "threadId" -> threadId = BindingSupport.string(p, c);
                     case "turnId" -> turnId = BindingSupport.string(p, c);
@@ -159,11 +163,12 @@ final class McpServerElicitationRequestParamsJson extends StdDeserializer<McpSer
         } catch (IOException | RuntimeException e) {
             throw BindingSupport.wrap(e, McpServerElicitationRequestParams.Form.class, member, c);
         }
-        return new McpServerElicitationRequestParams.Form(serverName, threadId, turnId, meta, message, requestedSchema, UnknownMembers.of(unknown));
+        return new McpServerElicitationRequestParams.Form(environmentId, serverName, threadId, turnId, meta, message, requestedSchema, UnknownMembers.of(unknown));
     }
 
     private static McpServerElicitationRequestParams.OpenaiSlashForm readOpenaiSlashForm(
             JsonParser p, DeserializationContext c) throws IOException {
+        String environmentId = null;
         String serverName = null;
         String threadId = null;
         String turnId = null;
@@ -177,6 +182,7 @@ final class McpServerElicitationRequestParamsJson extends StdDeserializer<McpSer
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
+                    case "environmentId" -> environmentId = BindingSupport.string(p, c);
                     case "serverName" -> serverName = BindingSupport.string(p, c);
                     case "threadId" -> threadId = BindingSupport.string(p, c);
                     case "turnId" -> turnId = BindingSupport.string(p, c);
@@ -190,11 +196,12 @@ final class McpServerElicitationRequestParamsJson extends StdDeserializer<McpSer
         } catch (IOException | RuntimeException e) {
             throw BindingSupport.wrap(e, McpServerElicitationRequestParams.OpenaiSlashForm.class, member, c);
         }
-        return new McpServerElicitationRequestParams.OpenaiSlashForm(serverName, threadId, turnId, meta, message, requestedSchema, UnknownMembers.of(unknown));
+        return new McpServerElicitationRequestParams.OpenaiSlashForm(environmentId, serverName, threadId, turnId, meta, message, requestedSchema, UnknownMembers.of(unknown));
     }
 
     private static McpServerElicitationRequestParams.OpenaiForm readOpenaiForm(JsonParser p,
             DeserializationContext c) throws IOException {
+        String environmentId = null;
         String serverName = null;
         String threadId = null;
         String turnId = null;
@@ -208,6 +215,7 @@ final class McpServerElicitationRequestParamsJson extends StdDeserializer<McpSer
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
+                    case "environmentId" -> environmentId = BindingSupport.string(p, c);
                     case "serverName" -> serverName = BindingSupport.string(p, c);
                     case "threadId" -> threadId = BindingSupport.string(p, c);
                     case "turnId" -> turnId = BindingSupport.string(p, c);
@@ -221,11 +229,12 @@ final class McpServerElicitationRequestParamsJson extends StdDeserializer<McpSer
         } catch (IOException | RuntimeException e) {
             throw BindingSupport.wrap(e, McpServerElicitationRequestParams.OpenaiForm.class, member, c);
         }
-        return new McpServerElicitationRequestParams.OpenaiForm(serverName, threadId, turnId, meta, message, requestedSchema, UnknownMembers.of(unknown));
+        return new McpServerElicitationRequestParams.OpenaiForm(environmentId, serverName, threadId, turnId, meta, message, requestedSchema, UnknownMembers.of(unknown));
     }
 
     private static McpServerElicitationRequestParams.Url readUrl(JsonParser p,
             DeserializationContext c) throws IOException {
+        String environmentId = null;
         String serverName = null;
         String threadId = null;
         String turnId = null;
@@ -240,6 +249,7 @@ final class McpServerElicitationRequestParamsJson extends StdDeserializer<McpSer
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
+                    case "environmentId" -> environmentId = BindingSupport.string(p, c);
                     case "serverName" -> serverName = BindingSupport.string(p, c);
                     case "threadId" -> threadId = BindingSupport.string(p, c);
                     case "turnId" -> turnId = BindingSupport.string(p, c);
@@ -254,7 +264,7 @@ final class McpServerElicitationRequestParamsJson extends StdDeserializer<McpSer
         } catch (IOException | RuntimeException e) {
             throw BindingSupport.wrap(e, McpServerElicitationRequestParams.Url.class, member, c);
         }
-        return new McpServerElicitationRequestParams.Url(serverName, threadId, turnId, meta, elicitationId, message, url, UnknownMembers.of(unknown));
+        return new McpServerElicitationRequestParams.Url(environmentId, serverName, threadId, turnId, meta, elicitationId, message, url, UnknownMembers.of(unknown));
     }
 
     static void write(JsonGenerator g, McpServerElicitationRequestParams v, SerializerProvider s)
@@ -282,6 +292,10 @@ final class McpServerElicitationRequestParamsJson extends StdDeserializer<McpSer
             IOException {
         g.writeStartObject();
         g.writeStringField("mode", "openai/userVerification");
+        if (v.environmentId() != null) {
+            g.writeFieldName("environmentId");
+            BindingSupport.write(g, v.environmentId());
+        }
         if (v.serverName() != null) {
             g.writeFieldName("serverName");
             BindingSupport.write(g, v.serverName());
@@ -318,6 +332,10 @@ final class McpServerElicitationRequestParamsJson extends StdDeserializer<McpSer
             SerializerProvider s) throws IOException {
         g.writeStartObject();
         g.writeStringField("mode", "form");
+        if (v.environmentId() != null) {
+            g.writeFieldName("environmentId");
+            BindingSupport.write(g, v.environmentId());
+        }
         if (v.serverName() != null) {
             g.writeFieldName("serverName");
             BindingSupport.write(g, v.serverName());
@@ -351,6 +369,10 @@ final class McpServerElicitationRequestParamsJson extends StdDeserializer<McpSer
             IOException {
         g.writeStartObject();
         g.writeStringField("mode", "openai/form");
+        if (v.environmentId() != null) {
+            g.writeFieldName("environmentId");
+            BindingSupport.write(g, v.environmentId());
+        }
         if (v.serverName() != null) {
             g.writeFieldName("serverName");
             BindingSupport.write(g, v.serverName());
@@ -382,6 +404,10 @@ final class McpServerElicitationRequestParamsJson extends StdDeserializer<McpSer
             IOException {
         g.writeStartObject();
         g.writeStringField("mode", "openaiForm");
+        if (v.environmentId() != null) {
+            g.writeFieldName("environmentId");
+            BindingSupport.write(g, v.environmentId());
+        }
         if (v.serverName() != null) {
             g.writeFieldName("serverName");
             BindingSupport.write(g, v.serverName());
@@ -412,6 +438,10 @@ final class McpServerElicitationRequestParamsJson extends StdDeserializer<McpSer
             SerializerProvider s) throws IOException {
         g.writeStartObject();
         g.writeStringField("mode", "url");
+        if (v.environmentId() != null) {
+            g.writeFieldName("environmentId");
+            BindingSupport.write(g, v.environmentId());
+        }
         if (v.serverName() != null) {
             g.writeFieldName("serverName");
             BindingSupport.write(g, v.serverName());

@@ -14,6 +14,7 @@ import java.util.List;
  * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param clientRegistration Registration strategy for this login only; omission selects automatic discovery. (optional)
+ * @param environmentId Exact registration scope; omission preserves legacy name-only selection. (optional)
  * @param name The schema gives no description of {@code name}. (required)
  * @param scopes The schema gives no description of {@code scopes}. (optional)
  * @param threadId The schema gives no description of {@code threadId}. (optional)
@@ -28,21 +29,23 @@ import java.util.List;
 )
 public record McpServerOauthLoginParams(
         @JsonProperty("clientRegistration") McpServerOauthClientRegistration clientRegistration,
-        @JsonProperty("name") String name, @JsonProperty("scopes") List<String> scopes,
-        @JsonProperty("threadId") String threadId, @JsonProperty("timeoutSecs") Long timeoutSecs,
-        UnknownMembers unknownMembers) {
+        @JsonProperty("environmentId") String environmentId, @JsonProperty("name") String name,
+        @JsonProperty("scopes") List<String> scopes, @JsonProperty("threadId") String threadId,
+        @JsonProperty("timeoutSecs") Long timeoutSecs, UnknownMembers unknownMembers) {
     /**
      * Creates a value without unknown members.
      *
      * @param clientRegistration Registration strategy for this login only; omission selects automatic discovery. (optional)
+     * @param environmentId Exact registration scope; omission preserves legacy name-only selection. (optional)
      * @param name The schema gives no description of {@code name}. (required)
      * @param scopes The schema gives no description of {@code scopes}. (optional)
      * @param threadId The schema gives no description of {@code threadId}. (optional)
      * @param timeoutSecs The schema gives no description of {@code timeoutSecs}. (optional)
      */
     public McpServerOauthLoginParams(McpServerOauthClientRegistration clientRegistration,
-            String name, List<String> scopes, String threadId, Long timeoutSecs) {
-        this(clientRegistration, name, scopes, threadId, timeoutSecs, UnknownMembers.none());
+            String environmentId, String name, List<String> scopes, String threadId,
+            Long timeoutSecs) {
+        this(clientRegistration, environmentId, name, scopes, threadId, timeoutSecs, UnknownMembers.none());
     }
 
     /**
@@ -62,6 +65,7 @@ public record McpServerOauthLoginParams(
     public Builder toBuilder() {
         Builder b = new Builder();
         b.clientRegistration = clientRegistration;
+        b.environmentId = environmentId;
         b.name = name;
         b.scopes = scopes;
         b.threadId = threadId;
@@ -75,6 +79,8 @@ public record McpServerOauthLoginParams(
      */
     public static final class Builder {
         private McpServerOauthClientRegistration clientRegistration;
+
+        private String environmentId;
 
         private String name;
 
@@ -97,6 +103,17 @@ public record McpServerOauthLoginParams(
          */
         public Builder clientRegistration(McpServerOauthClientRegistration value) {
             this.clientRegistration = value;
+            return this;
+        }
+
+        /**
+         * Sets {@code environmentId}: Exact registration scope; omission preserves legacy name-only selection.
+         *
+         * @param value the value (optional)
+         * @return this builder
+         */
+        public Builder environmentId(String value) {
+            this.environmentId = value;
             return this;
         }
 
@@ -168,7 +185,7 @@ public record McpServerOauthLoginParams(
             if (!missing.isEmpty()) {
                 throw new IllegalStateException("McpServerOauthLoginParams is missing required component(s): " + String.join(", ", missing));
             }
-            return new McpServerOauthLoginParams(clientRegistration, name, scopes, threadId, timeoutSecs, unknownMembers);
+            return new McpServerOauthLoginParams(clientRegistration, environmentId, name, scopes, threadId, timeoutSecs, unknownMembers);
         }
     }
 }

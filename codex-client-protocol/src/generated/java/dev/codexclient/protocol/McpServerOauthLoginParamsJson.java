@@ -54,6 +54,7 @@ final class McpServerOauthLoginParamsJson extends StdDeserializer<McpServerOauth
             return BindingSupport.unexpected(p, c, McpServerOauthLoginParams.class);
         }
         McpServerOauthClientRegistration clientRegistration = null;
+        String environmentId = null;
         String name = null;
         List<String> scopes = null;
         String threadId = null;
@@ -66,6 +67,7 @@ final class McpServerOauthLoginParamsJson extends StdDeserializer<McpServerOauth
                 p.nextToken();
                 switch (member) {
                     case "clientRegistration" -> clientRegistration = McpServerOauthClientRegistrationJson.read(p, c);
+                    case "environmentId" -> environmentId = BindingSupport.string(p, c);
                     case "name" -> name = BindingSupport.string(p, c);
                     case "scopes" -> scopes = readListOfString(p, c);
                     case "threadId" -> threadId = BindingSupport.string(p, c);
@@ -76,7 +78,7 @@ final class McpServerOauthLoginParamsJson extends StdDeserializer<McpServerOauth
         } catch (IOException | RuntimeException e) {
             throw BindingSupport.wrap(e, McpServerOauthLoginParams.class, member, c);
         }
-        return new McpServerOauthLoginParams(clientRegistration, name, scopes, threadId, timeoutSecs, UnknownMembers.of(unknown));
+        return new McpServerOauthLoginParams(clientRegistration, environmentId, name, scopes, threadId, timeoutSecs, UnknownMembers.of(unknown));
     }
 
     static void write(JsonGenerator g, McpServerOauthLoginParams v, SerializerProvider s) throws
@@ -89,6 +91,10 @@ final class McpServerOauthLoginParamsJson extends StdDeserializer<McpServerOauth
         if (v.clientRegistration() != null) {
             g.writeFieldName("clientRegistration");
             McpServerOauthClientRegistrationJson.write(g, v.clientRegistration(), s);
+        }
+        if (v.environmentId() != null) {
+            g.writeFieldName("environmentId");
+            BindingSupport.write(g, v.environmentId());
         }
         if (v.name() != null) {
             g.writeFieldName("name");

@@ -16,6 +16,7 @@ import java.util.Map;
  * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
  * @param authStatus The schema gives no description of {@code authStatus}. (required)
+ * @param environmentId Environment that contributed this registration; null for a thread-wide server. Older servers omit this field. (optional)
  * @param httpOrigin HTTP origin of the effective configured endpoint, including plugin servers. Excludes credentials, path, query, and fragment; null for non-HTTP transports. (optional)
  * @param name The schema gives no description of {@code name}. (required)
  * @param pluginId The schema gives no description of {@code pluginId}. (optional)
@@ -36,6 +37,7 @@ import java.util.Map;
         using = McpServerStatusJson.Ser.class
 )
 public record McpServerStatus(@JsonProperty("authStatus") McpAuthStatus authStatus,
+        @JsonProperty("environmentId") String environmentId,
         @JsonProperty("httpOrigin") String httpOrigin, @JsonProperty("name") String name,
         @JsonProperty("pluginId") String pluginId,
         @JsonProperty("resourceTemplates") List<ResourceTemplate> resourceTemplates,
@@ -50,6 +52,7 @@ public record McpServerStatus(@JsonProperty("authStatus") McpAuthStatus authStat
      * Creates a value without unknown members.
      *
      * @param authStatus The schema gives no description of {@code authStatus}. (required)
+     * @param environmentId Environment that contributed this registration; null for a thread-wide server. Older servers omit this field. (optional)
      * @param httpOrigin HTTP origin of the effective configured endpoint, including plugin servers. Excludes credentials, path, query, and fragment; null for non-HTTP transports. (optional)
      * @param name The schema gives no description of {@code name}. (required)
      * @param pluginId The schema gives no description of {@code pluginId}. (optional)
@@ -62,12 +65,12 @@ public record McpServerStatus(@JsonProperty("authStatus") McpAuthStatus authStat
      * @param tools The schema gives no description of {@code tools}. (required)
      * @param toolsError Tool discovery failed and no catalog was returned. Null when a catalog is returned, including cached or empty catalogs. (optional)
      */
-    public McpServerStatus(McpAuthStatus authStatus, String httpOrigin, String name,
-            String pluginId, List<ResourceTemplate> resourceTemplates, List<Resource> resources,
-            McpServerConnectionStatus runtimeStatus, JsonNode serverCapabilities,
-            McpServerInfo serverInfo, JsonNode toolListMeta, Map<String, Tool> tools,
-            String toolsError) {
-        this(authStatus, httpOrigin, name, pluginId, resourceTemplates, resources, runtimeStatus, serverCapabilities, serverInfo, toolListMeta, tools, toolsError, UnknownMembers.none());
+    public McpServerStatus(McpAuthStatus authStatus, String environmentId, String httpOrigin,
+            String name, String pluginId, List<ResourceTemplate> resourceTemplates,
+            List<Resource> resources, McpServerConnectionStatus runtimeStatus,
+            JsonNode serverCapabilities, McpServerInfo serverInfo, JsonNode toolListMeta,
+            Map<String, Tool> tools, String toolsError) {
+        this(authStatus, environmentId, httpOrigin, name, pluginId, resourceTemplates, resources, runtimeStatus, serverCapabilities, serverInfo, toolListMeta, tools, toolsError, UnknownMembers.none());
     }
 
     /**
@@ -87,6 +90,7 @@ public record McpServerStatus(@JsonProperty("authStatus") McpAuthStatus authStat
     public Builder toBuilder() {
         Builder b = new Builder();
         b.authStatus = authStatus;
+        b.environmentId = environmentId;
         b.httpOrigin = httpOrigin;
         b.name = name;
         b.pluginId = pluginId;
@@ -107,6 +111,8 @@ public record McpServerStatus(@JsonProperty("authStatus") McpAuthStatus authStat
      */
     public static final class Builder {
         private McpAuthStatus authStatus;
+
+        private String environmentId;
 
         private String httpOrigin;
 
@@ -143,6 +149,17 @@ public record McpServerStatus(@JsonProperty("authStatus") McpAuthStatus authStat
          */
         public Builder authStatus(McpAuthStatus value) {
             this.authStatus = value;
+            return this;
+        }
+
+        /**
+         * Sets {@code environmentId}: Environment that contributed this registration; null for a thread-wide server. Older servers omit this field.
+         *
+         * @param value the value (optional)
+         * @return this builder
+         */
+        public Builder environmentId(String value) {
+            this.environmentId = value;
             return this;
         }
 
@@ -313,7 +330,7 @@ public record McpServerStatus(@JsonProperty("authStatus") McpAuthStatus authStat
             if (!missing.isEmpty()) {
                 throw new IllegalStateException("McpServerStatus is missing required component(s): " + String.join(", ", missing));
             }
-            return new McpServerStatus(authStatus, httpOrigin, name, pluginId, resourceTemplates, resources, runtimeStatus, serverCapabilities, serverInfo, toolListMeta, tools, toolsError, unknownMembers);
+            return new McpServerStatus(authStatus, environmentId, httpOrigin, name, pluginId, resourceTemplates, resources, runtimeStatus, serverCapabilities, serverInfo, toolListMeta, tools, toolsError, unknownMembers);
         }
     }
 }

@@ -53,6 +53,7 @@ final class McpServerStatusJson extends StdDeserializer<McpServerStatus> {
             return BindingSupport.unexpected(p, c, McpServerStatus.class);
         }
         McpAuthStatus authStatus = null;
+        String environmentId = null;
         String httpOrigin = null;
         String name = null;
         String pluginId = null;
@@ -72,6 +73,7 @@ final class McpServerStatusJson extends StdDeserializer<McpServerStatus> {
                 p.nextToken();
                 switch (member) {
                     case "authStatus" -> authStatus = McpAuthStatusJson.read(p, c);
+                    case "environmentId" -> environmentId = BindingSupport.string(p, c);
                     case "httpOrigin" -> httpOrigin = BindingSupport.string(p, c);
                     case "name" -> name = BindingSupport.string(p, c);
                     case "pluginId" -> pluginId = BindingSupport.string(p, c);
@@ -89,7 +91,7 @@ final class McpServerStatusJson extends StdDeserializer<McpServerStatus> {
         } catch (IOException | RuntimeException e) {
             throw BindingSupport.wrap(e, McpServerStatus.class, member, c);
         }
-        return new McpServerStatus(authStatus, httpOrigin, name, pluginId, resourceTemplates, resources, runtimeStatus, serverCapabilities, serverInfo, toolListMeta, tools, toolsError, UnknownMembers.of(unknown));
+        return new McpServerStatus(authStatus, environmentId, httpOrigin, name, pluginId, resourceTemplates, resources, runtimeStatus, serverCapabilities, serverInfo, toolListMeta, tools, toolsError, UnknownMembers.of(unknown));
     }
 
     static void write(JsonGenerator g, McpServerStatus v, SerializerProvider s) throws IOException {
@@ -101,6 +103,10 @@ final class McpServerStatusJson extends StdDeserializer<McpServerStatus> {
         if (v.authStatus() != null) {
             g.writeFieldName("authStatus");
             McpAuthStatusJson.write(g, v.authStatus(), s);
+        }
+        if (v.environmentId() != null) {
+            g.writeFieldName("environmentId");
+            BindingSupport.write(g, v.environmentId());
         }
         if (v.httpOrigin() != null) {
             g.writeFieldName("httpOrigin");

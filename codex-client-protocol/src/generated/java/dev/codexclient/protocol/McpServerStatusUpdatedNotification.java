@@ -4,10 +4,15 @@ package dev.codexclient.protocol;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The {@code McpServerStatusUpdatedNotification} object of the protocol (the schema gives no description).
+ * <p>
+ * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
+ * @param environmentId Registration scope, not necessarily the server's execution environment. (optional)
  * @param error The schema gives no description of {@code error}. (optional)
  * @param failureReason The schema gives no description of {@code failureReason}. (optional)
  * @param name The schema gives no description of {@code name}. (required)
@@ -21,22 +26,158 @@ import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 @JsonSerialize(
         using = McpServerStatusUpdatedNotificationJson.Ser.class
 )
-public record McpServerStatusUpdatedNotification(@JsonProperty("error") String error,
+public record McpServerStatusUpdatedNotification(
+        @JsonProperty("environmentId") String environmentId, @JsonProperty("error") String error,
         @JsonProperty("failureReason") McpServerStartupFailureReason failureReason,
         @JsonProperty("name") String name, @JsonProperty("status") McpServerStartupState status,
         @JsonProperty("threadId") String threadId, UnknownMembers unknownMembers) {
     /**
      * Creates a value without unknown members.
      *
+     * @param environmentId Registration scope, not necessarily the server's execution environment. (optional)
      * @param error The schema gives no description of {@code error}. (optional)
      * @param failureReason The schema gives no description of {@code failureReason}. (optional)
      * @param name The schema gives no description of {@code name}. (required)
      * @param status The schema gives no description of {@code status}. (required)
      * @param threadId The schema gives no description of {@code threadId}. (optional)
      */
-    public McpServerStatusUpdatedNotification(String error,
+    public McpServerStatusUpdatedNotification(String environmentId, String error,
             McpServerStartupFailureReason failureReason, String name, McpServerStartupState status,
             String threadId) {
-        this(error, failureReason, name, status, threadId, UnknownMembers.none());
+        this(environmentId, error, failureReason, name, status, threadId, UnknownMembers.none());
+    }
+
+    /**
+     * Returns a builder; required components must be set before {@link Builder#build()}.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Returns a builder initialised with the components of this record, unknown members included.
+     *
+     * @return a new builder
+     */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.environmentId = environmentId;
+        b.error = error;
+        b.failureReason = failureReason;
+        b.name = name;
+        b.status = status;
+        b.threadId = threadId;
+        b.unknownMembers = unknownMembers;
+        return b;
+    }
+
+    /**
+     * Builds {@link McpServerStatusUpdatedNotification}; unset optional components stay absent.
+     */
+    public static final class Builder {
+        private String environmentId;
+
+        private String error;
+
+        private McpServerStartupFailureReason failureReason;
+
+        private String name;
+
+        private McpServerStartupState status;
+
+        private String threadId;
+
+        private UnknownMembers unknownMembers = UnknownMembers.none();
+
+        private Builder() {
+        }
+
+        /**
+         * Sets {@code environmentId}: Registration scope, not necessarily the server's execution environment.
+         *
+         * @param value the value (optional)
+         * @return this builder
+         */
+        public Builder environmentId(String value) {
+            this.environmentId = value;
+            return this;
+        }
+
+        /**
+         * Sets {@code error}.
+         *
+         * @param value the value (optional)
+         * @return this builder
+         */
+        public Builder error(String value) {
+            this.error = value;
+            return this;
+        }
+
+        /**
+         * Sets {@code failureReason}.
+         *
+         * @param value the value (optional)
+         * @return this builder
+         */
+        public Builder failureReason(McpServerStartupFailureReason value) {
+            this.failureReason = value;
+            return this;
+        }
+
+        /**
+         * Sets {@code name}.
+         *
+         * @param value the value (required)
+         * @return this builder
+         */
+        public Builder name(String value) {
+            this.name = value;
+            return this;
+        }
+
+        /**
+         * Sets {@code status}.
+         *
+         * @param value the value (required)
+         * @return this builder
+         */
+        public Builder status(McpServerStartupState value) {
+            this.status = value;
+            return this;
+        }
+
+        /**
+         * Sets {@code threadId}.
+         *
+         * @param value the value (optional)
+         * @return this builder
+         */
+        public Builder threadId(String value) {
+            this.threadId = value;
+            return this;
+        }
+
+        /**
+         * Creates the record.
+         *
+         * @return the record
+         * @throws IllegalStateException if a required component was not set
+         */
+        public McpServerStatusUpdatedNotification build() {
+            List<String> missing = new ArrayList<>();
+            if (name == null) {
+                missing.add("name");
+            }
+            if (status == null) {
+                missing.add("status");
+            }
+            if (!missing.isEmpty()) {
+                throw new IllegalStateException("McpServerStatusUpdatedNotification is missing required component(s): " + String.join(", ", missing));
+            }
+            return new McpServerStatusUpdatedNotification(environmentId, error, failureReason, name, status, threadId, unknownMembers);
+        }
     }
 }

@@ -51,6 +51,7 @@ final class McpServerStatusUpdatedNotificationJson extends StdDeserializer<McpSe
         } else if (t != JsonToken.FIELD_NAME && t != JsonToken.END_OBJECT) {
             return BindingSupport.unexpected(p, c, McpServerStatusUpdatedNotification.class);
         }
+        String environmentId = null;
         String error = null;
         McpServerStartupFailureReason failureReason = null;
         String name = null;
@@ -63,6 +64,7 @@ final class McpServerStatusUpdatedNotificationJson extends StdDeserializer<McpSe
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
+                    case "environmentId" -> environmentId = BindingSupport.string(p, c);
                     case "error" -> error = BindingSupport.string(p, c);
                     case "failureReason" -> failureReason = McpServerStartupFailureReasonJson.read(p, c);
                     case "name" -> name = BindingSupport.string(p, c);
@@ -74,7 +76,7 @@ final class McpServerStatusUpdatedNotificationJson extends StdDeserializer<McpSe
         } catch (IOException | RuntimeException e) {
             throw BindingSupport.wrap(e, McpServerStatusUpdatedNotification.class, member, c);
         }
-        return new McpServerStatusUpdatedNotification(error, failureReason, name, status, threadId, UnknownMembers.of(unknown));
+        return new McpServerStatusUpdatedNotification(environmentId, error, failureReason, name, status, threadId, UnknownMembers.of(unknown));
     }
 
     static void write(JsonGenerator g, McpServerStatusUpdatedNotification v, SerializerProvider s)
@@ -84,6 +86,10 @@ final class McpServerStatusUpdatedNotificationJson extends StdDeserializer<McpSe
             return;
         }
         g.writeStartObject();
+        if (v.environmentId() != null) {
+            g.writeFieldName("environmentId");
+            BindingSupport.write(g, v.environmentId());
+        }
         if (v.error() != null) {
             g.writeFieldName("error");
             BindingSupport.write(g, v.error());

@@ -15,6 +15,7 @@ import java.util.List;
  *
  * @param meta The schema gives no description of {@code _meta}. (optional)
  * @param arguments The schema gives no description of {@code arguments}. (optional)
+ * @param environmentId Exact registration scope; omission preserves legacy name-only selection. (optional)
  * @param server The schema gives no description of {@code server}. (required)
  * @param threadId The schema gives no description of {@code threadId}. (required)
  * @param tool The schema gives no description of {@code tool}. (required)
@@ -27,7 +28,8 @@ import java.util.List;
         using = McpServerToolCallParamsJson.Ser.class
 )
 public record McpServerToolCallParams(@JsonProperty("_meta") JsonNode meta,
-        @JsonProperty("arguments") JsonNode arguments, @JsonProperty("server") String server,
+        @JsonProperty("arguments") JsonNode arguments,
+        @JsonProperty("environmentId") String environmentId, @JsonProperty("server") String server,
         @JsonProperty("threadId") String threadId, @JsonProperty("tool") String tool,
         UnknownMembers unknownMembers) {
     /**
@@ -35,13 +37,14 @@ public record McpServerToolCallParams(@JsonProperty("_meta") JsonNode meta,
      *
      * @param meta The schema gives no description of {@code _meta}. (optional)
      * @param arguments The schema gives no description of {@code arguments}. (optional)
+     * @param environmentId Exact registration scope; omission preserves legacy name-only selection. (optional)
      * @param server The schema gives no description of {@code server}. (required)
      * @param threadId The schema gives no description of {@code threadId}. (required)
      * @param tool The schema gives no description of {@code tool}. (required)
      */
-    public McpServerToolCallParams(JsonNode meta, JsonNode arguments, String server,
-            String threadId, String tool) {
-        this(meta, arguments, server, threadId, tool, UnknownMembers.none());
+    public McpServerToolCallParams(JsonNode meta, JsonNode arguments, String environmentId,
+            String server, String threadId, String tool) {
+        this(meta, arguments, environmentId, server, threadId, tool, UnknownMembers.none());
     }
 
     /**
@@ -62,6 +65,7 @@ public record McpServerToolCallParams(@JsonProperty("_meta") JsonNode meta,
         Builder b = new Builder();
         b.meta = meta;
         b.arguments = arguments;
+        b.environmentId = environmentId;
         b.server = server;
         b.threadId = threadId;
         b.tool = tool;
@@ -76,6 +80,8 @@ public record McpServerToolCallParams(@JsonProperty("_meta") JsonNode meta,
         private JsonNode meta;
 
         private JsonNode arguments;
+
+        private String environmentId;
 
         private String server;
 
@@ -107,6 +113,17 @@ public record McpServerToolCallParams(@JsonProperty("_meta") JsonNode meta,
          */
         public Builder arguments(JsonNode value) {
             this.arguments = value;
+            return this;
+        }
+
+        /**
+         * Sets {@code environmentId}: Exact registration scope; omission preserves legacy name-only selection.
+         *
+         * @param value the value (optional)
+         * @return this builder
+         */
+        public Builder environmentId(String value) {
+            this.environmentId = value;
             return this;
         }
 
@@ -163,7 +180,7 @@ public record McpServerToolCallParams(@JsonProperty("_meta") JsonNode meta,
             if (!missing.isEmpty()) {
                 throw new IllegalStateException("McpServerToolCallParams is missing required component(s): " + String.join(", ", missing));
             }
-            return new McpServerToolCallParams(meta, arguments, server, threadId, tool, unknownMembers);
+            return new McpServerToolCallParams(meta, arguments, environmentId, server, threadId, tool, unknownMembers);
         }
     }
 }

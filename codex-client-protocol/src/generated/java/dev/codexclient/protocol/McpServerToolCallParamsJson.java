@@ -52,6 +52,7 @@ final class McpServerToolCallParamsJson extends StdDeserializer<McpServerToolCal
         }
         JsonNode meta = null;
         JsonNode arguments = null;
+        String environmentId = null;
         String server = null;
         String threadId = null;
         String tool = null;
@@ -64,6 +65,7 @@ final class McpServerToolCallParamsJson extends StdDeserializer<McpServerToolCal
                 switch (member) {
                     case "_meta" -> meta = BindingSupport.tree(p, c);
                     case "arguments" -> arguments = BindingSupport.tree(p, c);
+                    case "environmentId" -> environmentId = BindingSupport.string(p, c);
                     case "server" -> server = BindingSupport.string(p, c);
                     case "threadId" -> threadId = BindingSupport.string(p, c);
                     case "tool" -> tool = BindingSupport.string(p, c);
@@ -73,7 +75,7 @@ final class McpServerToolCallParamsJson extends StdDeserializer<McpServerToolCal
         } catch (IOException | RuntimeException e) {
             throw BindingSupport.wrap(e, McpServerToolCallParams.class, member, c);
         }
-        return new McpServerToolCallParams(meta, arguments, server, threadId, tool, UnknownMembers.of(unknown));
+        return new McpServerToolCallParams(meta, arguments, environmentId, server, threadId, tool, UnknownMembers.of(unknown));
     }
 
     static void write(JsonGenerator g, McpServerToolCallParams v, SerializerProvider s) throws
@@ -90,6 +92,10 @@ final class McpServerToolCallParamsJson extends StdDeserializer<McpServerToolCal
         if (v.arguments() != null) {
             g.writeFieldName("arguments");
             BindingSupport.writeTree(g, v.arguments(), s);
+        }
+        if (v.environmentId() != null) {
+            g.writeFieldName("environmentId");
+            BindingSupport.write(g, v.environmentId());
         }
         if (v.server() != null) {
             g.writeFieldName("server");

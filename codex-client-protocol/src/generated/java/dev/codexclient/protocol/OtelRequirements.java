@@ -13,6 +13,8 @@ import java.util.Map;
  *
  * @param environment The schema gives no description of {@code environment}. (optional)
  * @param exporter The schema gives no description of {@code exporter}. (optional)
+ * @param headersHelper The schema gives no description of {@code headers_helper}. (optional)
+ * @param headersHelperRefreshIntervalMs The schema gives no description of {@code headers_helper_refresh_interval_ms}. (optional)
  * @param logAgentResponses The schema gives no description of {@code log_agent_responses}. (optional)
  * @param logGuardianAssessments The schema gives no description of {@code log_guardian_assessments}. (optional)
  * @param logSseDeltas The schema gives no description of {@code log_sse_deltas}. (optional)
@@ -32,6 +34,8 @@ import java.util.Map;
 )
 public record OtelRequirements(@JsonProperty("environment") String environment,
         @JsonProperty("exporter") OtelExporter exporter,
+        @JsonProperty("headers_helper") String headersHelper,
+        @JsonProperty("headers_helper_refresh_interval_ms") Long headersHelperRefreshIntervalMs,
         @JsonProperty("log_agent_responses") Boolean logAgentResponses,
         @JsonProperty("log_guardian_assessments") Boolean logGuardianAssessments,
         @JsonProperty("log_sse_deltas") Boolean logSseDeltas,
@@ -47,6 +51,8 @@ public record OtelRequirements(@JsonProperty("environment") String environment,
      *
      * @param environment The schema gives no description of {@code environment}. (optional)
      * @param exporter The schema gives no description of {@code exporter}. (optional)
+     * @param headersHelper The schema gives no description of {@code headers_helper}. (optional)
+     * @param headersHelperRefreshIntervalMs The schema gives no description of {@code headers_helper_refresh_interval_ms}. (optional)
      * @param logAgentResponses The schema gives no description of {@code log_agent_responses}. (optional)
      * @param logGuardianAssessments The schema gives no description of {@code log_guardian_assessments}. (optional)
      * @param logSseDeltas The schema gives no description of {@code log_sse_deltas}. (optional)
@@ -57,12 +63,13 @@ public record OtelRequirements(@JsonProperty("environment") String environment,
      * @param traceExporter The schema gives no description of {@code trace_exporter}. (optional)
      * @param tracestate The schema gives no description of {@code tracestate}. (optional)
      */
-    public OtelRequirements(String environment, OtelExporter exporter, Boolean logAgentResponses,
+    public OtelRequirements(String environment, OtelExporter exporter, String headersHelper,
+            Long headersHelperRefreshIntervalMs, Boolean logAgentResponses,
             Boolean logGuardianAssessments, Boolean logSseDeltas, Boolean logUserPrompt,
             OtelExporter metricsExporter, Map<String, String> spanAttributes,
             OtelToolResultLogConfig toolResult, OtelExporter traceExporter,
             Map<String, Map<String, String>> tracestate) {
-        this(environment, exporter, logAgentResponses, logGuardianAssessments, logSseDeltas, logUserPrompt, metricsExporter, spanAttributes, toolResult, traceExporter, tracestate, UnknownMembers.none());
+        this(environment, exporter, headersHelper, headersHelperRefreshIntervalMs, logAgentResponses, logGuardianAssessments, logSseDeltas, logUserPrompt, metricsExporter, spanAttributes, toolResult, traceExporter, tracestate, UnknownMembers.none());
     }
 
     /**
@@ -83,6 +90,8 @@ public record OtelRequirements(@JsonProperty("environment") String environment,
         Builder b = new Builder();
         b.environment = environment;
         b.exporter = exporter;
+        b.headersHelper = headersHelper;
+        b.headersHelperRefreshIntervalMs = headersHelperRefreshIntervalMs;
         b.logAgentResponses = logAgentResponses;
         b.logGuardianAssessments = logGuardianAssessments;
         b.logSseDeltas = logSseDeltas;
@@ -103,6 +112,10 @@ public record OtelRequirements(@JsonProperty("environment") String environment,
         private String environment;
 
         private OtelExporter exporter;
+
+        private String headersHelper;
+
+        private Long headersHelperRefreshIntervalMs;
 
         private Boolean logAgentResponses;
 
@@ -146,6 +159,28 @@ public record OtelRequirements(@JsonProperty("environment") String environment,
          */
         public Builder exporter(OtelExporter value) {
             this.exporter = value;
+            return this;
+        }
+
+        /**
+         * Sets {@code headers_helper}.
+         *
+         * @param value the value (optional)
+         * @return this builder
+         */
+        public Builder headersHelper(String value) {
+            this.headersHelper = value;
+            return this;
+        }
+
+        /**
+         * Sets {@code headers_helper_refresh_interval_ms}.
+         *
+         * @param value the value (optional)
+         * @return this builder
+         */
+        public Builder headersHelperRefreshIntervalMs(Long value) {
+            this.headersHelperRefreshIntervalMs = value;
             return this;
         }
 
@@ -255,7 +290,7 @@ public record OtelRequirements(@JsonProperty("environment") String environment,
          * @throws IllegalStateException if a required component was not set
          */
         public OtelRequirements build() {
-            return new OtelRequirements(environment, exporter, logAgentResponses, logGuardianAssessments, logSseDeltas, logUserPrompt, metricsExporter, spanAttributes, toolResult, traceExporter, tracestate, unknownMembers);
+            return new OtelRequirements(environment, exporter, headersHelper, headersHelperRefreshIntervalMs, logAgentResponses, logGuardianAssessments, logSseDeltas, logUserPrompt, metricsExporter, spanAttributes, toolResult, traceExporter, tracestate, unknownMembers);
         }
     }
 }

@@ -52,6 +52,8 @@ final class OtelRequirementsJson extends StdDeserializer<OtelRequirements> {
         }
         String environment = null;
         OtelExporter exporter = null;
+        String headersHelper = null;
+        Long headersHelperRefreshIntervalMs = null;
         Boolean logAgentResponses = null;
         Boolean logGuardianAssessments = null;
         Boolean logSseDeltas = null;
@@ -70,6 +72,8 @@ final class OtelRequirementsJson extends StdDeserializer<OtelRequirements> {
                 switch (member) {
                     case "environment" -> environment = BindingSupport.string(p, c);
                     case "exporter" -> exporter = OtelExporterJson.read(p, c);
+                    case "headers_helper" -> headersHelper = BindingSupport.string(p, c);
+                    case "headers_helper_refresh_interval_ms" -> headersHelperRefreshIntervalMs = BindingSupport.longOrNull(p, c);
                     case "log_agent_responses" -> logAgentResponses = BindingSupport.boolOrNull(p, c);
                     case "log_guardian_assessments" -> logGuardianAssessments = BindingSupport.boolOrNull(p, c);
                     case "log_sse_deltas" -> logSseDeltas = BindingSupport.boolOrNull(p, c);
@@ -85,7 +89,7 @@ final class OtelRequirementsJson extends StdDeserializer<OtelRequirements> {
         } catch (IOException | RuntimeException e) {
             throw BindingSupport.wrap(e, OtelRequirements.class, member, c);
         }
-        return new OtelRequirements(environment, exporter, logAgentResponses, logGuardianAssessments, logSseDeltas, logUserPrompt, metricsExporter, spanAttributes, toolResult, traceExporter, tracestate, UnknownMembers.of(unknown));
+        return new OtelRequirements(environment, exporter, headersHelper, headersHelperRefreshIntervalMs, logAgentResponses, logGuardianAssessments, logSseDeltas, logUserPrompt, metricsExporter, spanAttributes, toolResult, traceExporter, tracestate, UnknownMembers.of(unknown));
     }
 
     static void write(JsonGenerator g, OtelRequirements v, SerializerProvider s) throws
@@ -102,6 +106,14 @@ final class OtelRequirementsJson extends StdDeserializer<OtelRequirements> {
         if (v.exporter() != null) {
             g.writeFieldName("exporter");
             OtelExporterJson.write(g, v.exporter(), s);
+        }
+        if (v.headersHelper() != null) {
+            g.writeFieldName("headers_helper");
+            BindingSupport.write(g, v.headersHelper());
+        }
+        if (v.headersHelperRefreshIntervalMs() != null) {
+            g.writeFieldName("headers_helper_refresh_interval_ms");
+            BindingSupport.write(g, v.headersHelperRefreshIntervalMs());
         }
         if (v.logAgentResponses() != null) {
             g.writeFieldName("log_agent_responses");

@@ -14,7 +14,6 @@ import java.util.Map;
  * @param id The schema gives no description of {@code id}. (required)
  * @param metadata The schema gives no description of {@code metadata}. (required)
  * @param name The schema gives no description of {@code name}. (required)
- * @param position The schema gives no description of {@code position}. (required)
  * @param recencyAt Newest non-archived member thread's recency, in Unix seconds; null when none exist. (optional)
  * @param roots The schema gives no description of {@code roots}. (required)
  * @param updatedAt The schema gives no description of {@code updatedAt}. (required)
@@ -28,9 +27,8 @@ import java.util.Map;
 )
 public record Project(@JsonProperty("createdAt") long createdAt, @JsonProperty("id") String id,
         @JsonProperty("metadata") Map<String, String> metadata, @JsonProperty("name") String name,
-        @JsonProperty("position") long position, @JsonProperty("recencyAt") Long recencyAt,
-        @JsonProperty("roots") List<ProjectRoot> roots, @JsonProperty("updatedAt") long updatedAt,
-        UnknownMembers unknownMembers) {
+        @JsonProperty("recencyAt") Long recencyAt, @JsonProperty("roots") List<ProjectRoot> roots,
+        @JsonProperty("updatedAt") long updatedAt, UnknownMembers unknownMembers) {
     /**
      * Creates a value without unknown members.
      *
@@ -38,13 +36,12 @@ public record Project(@JsonProperty("createdAt") long createdAt, @JsonProperty("
      * @param id The schema gives no description of {@code id}. (required)
      * @param metadata The schema gives no description of {@code metadata}. (required)
      * @param name The schema gives no description of {@code name}. (required)
-     * @param position The schema gives no description of {@code position}. (required)
      * @param recencyAt Newest non-archived member thread's recency, in Unix seconds; null when none exist. (optional)
      * @param roots The schema gives no description of {@code roots}. (required)
      * @param updatedAt The schema gives no description of {@code updatedAt}. (required)
      */
     public Project(long createdAt, String id, Map<String, String> metadata, String name,
-            long position, Long recencyAt, List<ProjectRoot> roots, long updatedAt) {
-        this(createdAt, id, metadata, name, position, recencyAt, roots, updatedAt, UnknownMembers.none());
+            Long recencyAt, List<ProjectRoot> roots, long updatedAt) {
+        this(createdAt, id, metadata, name, recencyAt, roots, updatedAt, UnknownMembers.none());
     }
 }

@@ -56,7 +56,6 @@ final class ProjectJson extends StdDeserializer<Project> {
         String id = null;
         Map<String, String> metadata = null;
         String name = null;
-        long position = 0;
         Long recencyAt = null;
         List<ProjectRoot> roots = null;
         long updatedAt = 0;
@@ -71,7 +70,6 @@ final class ProjectJson extends StdDeserializer<Project> {
                     case "id" -> id = BindingSupport.string(p, c);
                     case "metadata" -> metadata = readMapOfString(p, c);
                     case "name" -> name = BindingSupport.string(p, c);
-                    case "position" -> position = BindingSupport.longValue(p, c);
                     case "recencyAt" -> recencyAt = BindingSupport.longOrNull(p, c);
                     case "roots" -> roots = readListOfProjectRoot(p, c);
                     case "updatedAt" -> updatedAt = BindingSupport.longValue(p, c);
@@ -81,7 +79,7 @@ final class ProjectJson extends StdDeserializer<Project> {
         } catch (IOException | RuntimeException e) {
             throw BindingSupport.wrap(e, Project.class, member, c);
         }
-        return new Project(createdAt, id, metadata, name, position, recencyAt, roots, updatedAt, UnknownMembers.of(unknown));
+        return new Project(createdAt, id, metadata, name, recencyAt, roots, updatedAt, UnknownMembers.of(unknown));
     }
 
     static void write(JsonGenerator g, Project v, SerializerProvider s) throws IOException {
@@ -104,8 +102,6 @@ final class ProjectJson extends StdDeserializer<Project> {
             g.writeFieldName("name");
             BindingSupport.write(g, v.name());
         }
-        g.writeFieldName("position");
-        g.writeNumber(v.position());
         if (v.recencyAt() != null) {
             g.writeFieldName("recencyAt");
             BindingSupport.write(g, v.recencyAt());

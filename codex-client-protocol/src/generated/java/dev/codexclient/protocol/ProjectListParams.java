@@ -13,7 +13,7 @@ import com.fasterxml.jackson.databind.annotation.JsonSerialize;
  * @param cursor The schema gives no description of {@code cursor}. (optional)
  * @param limit The schema gives no description of {@code limit}. (optional)
  * @param sortDirection Requires sortKey. Defaults to asc for position and desc for recencyAt. (optional)
- * @param sortKey Defaults to position. Recency sorting always places empty projects last. (optional)
+ * @param sortKey Defaults to position. Recency sorting always places empty projects last. Use the returned order; numeric positions are not exposed in project responses. (optional)
  * @param unknownMembers members the schema of this SDK version does not declare, kept as read and written back unchanged; {@link UnknownMembers#none()} when there are none
  */
 @JsonDeserialize(
@@ -33,7 +33,7 @@ public record ProjectListParams(@JsonProperty("cursor") String cursor,
      * @param cursor The schema gives no description of {@code cursor}. (optional)
      * @param limit The schema gives no description of {@code limit}. (optional)
      * @param sortDirection Requires sortKey. Defaults to asc for position and desc for recencyAt. (optional)
-     * @param sortKey Defaults to position. Recency sorting always places empty projects last. (optional)
+     * @param sortKey Defaults to position. Recency sorting always places empty projects last. Use the returned order; numeric positions are not exposed in project responses. (optional)
      */
     public ProjectListParams(String cursor, Long limit, SortDirection sortDirection,
             ProjectSortKey sortKey) {
@@ -115,7 +115,7 @@ public record ProjectListParams(@JsonProperty("cursor") String cursor,
         }
 
         /**
-         * Sets {@code sortKey}: Defaults to position. Recency sorting always places empty projects last.
+         * Sets {@code sortKey}: Defaults to position. Recency sorting always places empty projects last. Use the returned order; numeric positions are not exposed in project responses.
          *
          * @param value the value (optional)
          * @return this builder

@@ -12,7 +12,7 @@ import java.util.List;
  * <p>
  * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *
- * @param beforeProjectId The schema gives no description of {@code beforeProjectId}. (optional)
+ * @param beforeProjectId Place the project before this ID, or append it when omitted or null. (optional)
  * @param projectId The schema gives no description of {@code projectId}. (required)
  * @param unknownMembers members the schema of this SDK version does not declare, kept as read and written back unchanged; {@link UnknownMembers#none()} when there are none
  */
@@ -28,7 +28,7 @@ public record ProjectMoveParams(@JsonProperty("beforeProjectId") String beforePr
     /**
      * Creates a value without unknown members.
      *
-     * @param beforeProjectId The schema gives no description of {@code beforeProjectId}. (optional)
+     * @param beforeProjectId Place the project before this ID, or append it when omitted or null. (optional)
      * @param projectId The schema gives no description of {@code projectId}. (required)
      */
     public ProjectMoveParams(String beforeProjectId, String projectId) {
@@ -71,7 +71,7 @@ public record ProjectMoveParams(@JsonProperty("beforeProjectId") String beforePr
         }
 
         /**
-         * Sets {@code beforeProjectId}.
+         * Sets {@code beforeProjectId}: Place the project before this ID, or append it when omitted or null.
          *
          * @param value the value (optional)
          * @return this builder

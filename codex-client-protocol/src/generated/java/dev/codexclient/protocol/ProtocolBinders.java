@@ -181,6 +181,7 @@ public final class ProtocolBinders {
             case "dev.codexclient.protocol.ThreadRealtimeAppendAudioResponse": return new ThreadRealtimeAppendAudioResponseJson();
             case "dev.codexclient.protocol.ThreadRealtimeAppendSpeechResponse": return new ThreadRealtimeAppendSpeechResponseJson();
             case "dev.codexclient.protocol.ThreadRealtimeAppendTextResponse": return new ThreadRealtimeAppendTextResponseJson();
+            case "dev.codexclient.protocol.ThreadRealtimeListResponse": return new ThreadRealtimeListResponseJson();
             case "dev.codexclient.protocol.ThreadRealtimeListVoicesResponse": return new ThreadRealtimeListVoicesResponseJson();
             case "dev.codexclient.protocol.ThreadRealtimeStartResponse": return new ThreadRealtimeStartResponseJson();
             case "dev.codexclient.protocol.ThreadRealtimeStopResponse": return new ThreadRealtimeStopResponseJson();
@@ -188,6 +189,7 @@ public final class ProtocolBinders {
             case "dev.codexclient.protocol.ThreadRevertResponse": return new ThreadRevertResponseJson();
             case "dev.codexclient.protocol.ThreadSampleCancelResponse": return new ThreadSampleCancelResponseJson();
             case "dev.codexclient.protocol.ThreadSampleResponse": return new ThreadSampleResponseJson();
+            case "dev.codexclient.protocol.ThreadSearchCancelResponse": return new ThreadSearchCancelResponseJson();
             case "dev.codexclient.protocol.ThreadSearchOccurrencesResponse": return new ThreadSearchOccurrencesResponseJson();
             case "dev.codexclient.protocol.ThreadSearchResponse": return new ThreadSearchResponseJson();
             case "dev.codexclient.protocol.ThreadSectionCreateResponse": return new ThreadSectionCreateResponseJson();

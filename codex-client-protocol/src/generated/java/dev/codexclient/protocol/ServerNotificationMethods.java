@@ -208,6 +208,11 @@ public final class ServerNotificationMethods {
     public static final NotificationDescriptor<ProcessOutputDeltaNotification> PROCESS_OUTPUT_DELTA = new NotificationDescriptor<>("process/outputDelta", ProcessOutputDeltaNotification.class, ParamsPresence.REQUIRED, false);
 
     /**
+     * {@code thread/search/partial}: params {@link ThreadSearchPartialNotification}.
+     */
+    public static final NotificationDescriptor<ThreadSearchPartialNotification> THREAD_SEARCH_PARTIAL = new NotificationDescriptor<>("thread/search/partial", ThreadSearchPartialNotification.class, ParamsPresence.REQUIRED, false);
+
+    /**
      * Final exit notification for a {@code process/spawn} session.
      * <p>
      * {@code process/exited}: params {@link ProcessExitedNotification}.
@@ -519,6 +524,7 @@ public final class ServerNotificationMethods {
             ITEM_PLAN_DELTA,
             COMMAND_EXEC_OUTPUT_DELTA,
             PROCESS_OUTPUT_DELTA,
+            THREAD_SEARCH_PARTIAL,
             PROCESS_EXITED,
             ITEM_COMMAND_EXECUTION_OUTPUT_DELTA,
             ITEM_COMMAND_EXECUTION_TERMINAL_INTERACTION,

@@ -207,28 +207,6 @@ public sealed interface ServerRequest {
     }
 
     /**
-     * Read the current time from an external clock owned by the client.
-     * <p>
-     * Method {@code currentTime/read}; the result is {@link dev.codexclient.protocol.CurrentTimeReadResponse}.
-     *
-     * @param id The request id. (required)
-     * @param params The params. (required)
-     */
-    @Experimental
-    record CurrentTimeRead(@JsonProperty("id") RequestId id,
-            @JsonProperty("params") CurrentTimeReadParams params) implements ServerRequest {
-        /**
-         * Always {@code currentTime/read}.
-         *
-         * @return the tag value
-         */
-        @Override
-        public String method() {
-            return "currentTime/read";
-        }
-    }
-
-    /**
      * Request to approve a patch. This request is used for Turns started via the legacy APIs (i.e. SendUserTurn, SendUserMessage).
      * <p>
      * Method {@code applyPatchApproval}; the result is {@link dev.codexclient.protocol.ApplyPatchApprovalResponse}.
@@ -267,6 +245,28 @@ public sealed interface ServerRequest {
         @Override
         public String method() {
             return "execCommandApproval";
+        }
+    }
+
+    /**
+     * Read the current time from an external clock owned by the client.
+     * <p>
+     * Method {@code currentTime/read}; the result is {@link dev.codexclient.protocol.CurrentTimeReadResponse}.
+     *
+     * @param id The request id. (required)
+     * @param params The params. (required)
+     */
+    @Experimental
+    record CurrentTimeRead(@JsonProperty("id") RequestId id,
+            @JsonProperty("params") CurrentTimeReadParams params) implements ServerRequest {
+        /**
+         * Always {@code currentTime/read}.
+         *
+         * @return the tag value
+         */
+        @Override
+        public String method() {
+            return "currentTime/read";
         }
     }
 

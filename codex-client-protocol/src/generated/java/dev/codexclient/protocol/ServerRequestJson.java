@@ -94,9 +94,9 @@ final class ServerRequestJson extends StdDeserializer<ServerRequest> {
             case "item/tool/call": return readItemToolCall(p, c);
             case "account/chatgptAuthTokens/refresh": return readAccountChatgptAuthTokensRefresh(p, c);
             case "attestation/generate": return readAttestationGenerate(p, c);
-            case "currentTime/read": return readCurrentTimeRead(p, c);
             case "applyPatchApproval": return readApplyPatchApproval(p, c);
             case "execCommandApproval": return readExecCommandApproval(p, c);
+            case "currentTime/read": return readCurrentTimeRead(p, c);
             default: return null;
         }
     }
@@ -277,28 +277,6 @@ final class ServerRequestJson extends StdDeserializer<ServerRequest> {
         return new ServerRequest.AttestationGenerate(id, params);
     }
 
-    private static ServerRequest.CurrentTimeRead readCurrentTimeRead(JsonParser p,
-            DeserializationContext c) throws IOException {
-        RequestId id = null;
-        CurrentTimeReadParams params = null;
-        String member = null;
-        try {
-            for (JsonToken token = p.currentToken(); token == JsonToken.FIELD_NAME; token = p.nextToken()) {
-                member = p.currentName();
-                p.nextToken();
-                switch (member) {
-                    case "id" -> id = BindingSupport.requestId(p, c);
-                    case "params" -> params = CurrentTimeReadParamsJson.read(p, c);
-                    case "method" -> p.skipChildren();
-                    default -> p.skipChildren();
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            throw BindingSupport.wrap(e, ServerRequest.CurrentTimeRead.class, member, c);
-        }
-        return new ServerRequest.CurrentTimeRead(id, params);
-    }
-
     private static ServerRequest.ApplyPatchApproval readApplyPatchApproval(JsonParser p,
             DeserializationContext c) throws IOException {
         RequestId id = null;
@@ -343,6 +321,28 @@ final class ServerRequestJson extends StdDeserializer<ServerRequest> {
         return new ServerRequest.ExecCommandApproval(id, params);
     }
 
+    private static ServerRequest.CurrentTimeRead readCurrentTimeRead(JsonParser p,
+            DeserializationContext c) throws IOException {
+        RequestId id = null;
+        CurrentTimeReadParams params = null;
+        String member = null;
+        try {
+            for (JsonToken token = p.currentToken(); token == JsonToken.FIELD_NAME; token = p.nextToken()) {
+                member = p.currentName();
+                p.nextToken();
+                switch (member) {
+                    case "id" -> id = BindingSupport.requestId(p, c);
+                    case "params" -> params = CurrentTimeReadParamsJson.read(p, c);
+                    case "method" -> p.skipChildren();
+                    default -> p.skipChildren();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            throw BindingSupport.wrap(e, ServerRequest.CurrentTimeRead.class, member, c);
+        }
+        return new ServerRequest.CurrentTimeRead(id, params);
+    }
+
     static void write(JsonGenerator g, ServerRequest v, SerializerProvider s) throws IOException {
         if (v == null) {
             g.writeNull();
@@ -361,9 +361,9 @@ final class ServerRequestJson extends StdDeserializer<ServerRequest> {
             case "item/tool/call" -> writeItemToolCall(g, (ServerRequest.ItemToolCall) v, s);
             case "account/chatgptAuthTokens/refresh" -> writeAccountChatgptAuthTokensRefresh(g, (ServerRequest.AccountChatgptAuthTokensRefresh) v, s);
             case "attestation/generate" -> writeAttestationGenerate(g, (ServerRequest.AttestationGenerate) v, s);
-            case "currentTime/read" -> writeCurrentTimeRead(g, (ServerRequest.CurrentTimeRead) v, s);
             case "applyPatchApproval" -> writeApplyPatchApproval(g, (ServerRequest.ApplyPatchApproval) v, s);
             case "execCommandApproval" -> writeExecCommandApproval(g, (ServerRequest.ExecCommandApproval) v, s);
+            case "currentTime/read" -> writeCurrentTimeRead(g, (ServerRequest.CurrentTimeRead) v, s);
             default -> throw new IllegalStateException("not a variant: " + v.getClass());
         }
     }
@@ -492,21 +492,6 @@ final class ServerRequestJson extends StdDeserializer<ServerRequest> {
         g.writeEndObject();
     }
 
-    private static void writeCurrentTimeRead(JsonGenerator g, ServerRequest.CurrentTimeRead v,
-            SerializerProvider s) throws IOException {
-        g.writeStartObject();
-        if (v.id() != null) {
-            g.writeFieldName("id");
-            BindingSupport.write(g, v.id());
-        }
-        g.writeStringField("method", "currentTime/read");
-        if (v.params() != null) {
-            g.writeFieldName("params");
-            CurrentTimeReadParamsJson.write(g, v.params(), s);
-        }
-        g.writeEndObject();
-    }
-
     private static void writeApplyPatchApproval(JsonGenerator g, ServerRequest.ApplyPatchApproval v,
             SerializerProvider s) throws IOException {
         g.writeStartObject();
@@ -533,6 +518,21 @@ final class ServerRequestJson extends StdDeserializer<ServerRequest> {
         if (v.params() != null) {
             g.writeFieldName("params");
             ExecCommandApprovalParamsJson.write(g, v.params(), s);
+        }
+        g.writeEndObject();
+    }
+
+    private static void writeCurrentTimeRead(JsonGenerator g, ServerRequest.CurrentTimeRead v,
+            SerializerProvider s) throws IOException {
+        g.writeStartObject();
+        if (v.id() != null) {
+            g.writeFieldName("id");
+            BindingSupport.write(g, v.id());
+        }
+        g.writeStringField("method", "currentTime/read");
+        if (v.params() != null) {
+            g.writeFieldName("params");
+            CurrentTimeReadParamsJson.write(g, v.params(), s);
         }
         g.writeEndObject();
     }

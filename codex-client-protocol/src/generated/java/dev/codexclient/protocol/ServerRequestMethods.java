@@ -66,14 +66,6 @@ public final class ServerRequestMethods {
     public static final MethodDescriptor<AttestationGenerateParams, AttestationGenerateResponse> ATTESTATION_GENERATE = new MethodDescriptor<>("attestation/generate", AttestationGenerateParams.class, AttestationGenerateResponse.class, ParamsPresence.REQUIRED, false);
 
     /**
-     * Read the current time from an external clock owned by the client.
-     * <p>
-     * {@code currentTime/read}: params {@link CurrentTimeReadParams}, result {@link CurrentTimeReadResponse}.
-     */
-    @Experimental
-    public static final MethodDescriptor<CurrentTimeReadParams, CurrentTimeReadResponse> CURRENT_TIME_READ = new MethodDescriptor<>("currentTime/read", CurrentTimeReadParams.class, CurrentTimeReadResponse.class, ParamsPresence.REQUIRED, true);
-
-    /**
      * Request to approve a patch. This request is used for Turns started via the legacy APIs (i.e. SendUserTurn, SendUserMessage).
      * <p>
      * {@code applyPatchApproval}: params {@link ApplyPatchApprovalParams}, result {@link ApplyPatchApprovalResponse}.
@@ -88,6 +80,14 @@ public final class ServerRequestMethods {
     public static final MethodDescriptor<ExecCommandApprovalParams, ExecCommandApprovalResponse> EXEC_COMMAND_APPROVAL = new MethodDescriptor<>("execCommandApproval", ExecCommandApprovalParams.class, ExecCommandApprovalResponse.class, ParamsPresence.REQUIRED, false);
 
     /**
+     * Read the current time from an external clock owned by the client.
+     * <p>
+     * {@code currentTime/read}: params {@link CurrentTimeReadParams}, result {@link CurrentTimeReadResponse}.
+     */
+    @Experimental
+    public static final MethodDescriptor<CurrentTimeReadParams, CurrentTimeReadResponse> CURRENT_TIME_READ = new MethodDescriptor<>("currentTime/read", CurrentTimeReadParams.class, CurrentTimeReadResponse.class, ParamsPresence.REQUIRED, true);
+
+    /**
      * Every method, in schema order.
      */
     public static final List<MethodDescriptor<?, ?>> ALL = List.of(
@@ -99,9 +99,9 @@ public final class ServerRequestMethods {
             ITEM_TOOL_CALL,
             ACCOUNT_CHATGPT_AUTH_TOKENS_REFRESH,
             ATTESTATION_GENERATE,
-            CURRENT_TIME_READ,
             APPLY_PATCH_APPROVAL,
-            EXEC_COMMAND_APPROVAL);
+            EXEC_COMMAND_APPROVAL,
+            CURRENT_TIME_READ);
 
     private static final Map<String, MethodDescriptor<?, ?>> BY_METHOD = new LinkedHashMap<>();
 

@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Calling {@code thread/guardianReview} subscribes the connection to the thread. The subscription remains after the review completes, keeping the thread loaded until the client calls {@code thread/unsubscribe} or disconnects.
+ * Calling {@code thread/guardianReview} subscribes the connection to the thread. The subscription remains after the review completes, keeping the thread loaded until the client calls {@code thread/unsubscribe} or disconnects. Sequential calls on the same loaded thread can reuse Guardian history across direct reviews and live approvals. The reviewer keeps a separate conversation from the actor and follows the parent thread's normal persistence settings. A retry evaluates the final call again under the current policy.
  * <p>
  * Build values with {@link #builder()}: the canonical constructor lists the schema's members in schema order, so it changes when a codex release adds one (see docs/COMPATIBILITY.md).
  *

@@ -412,6 +412,7 @@ public sealed interface ThreadItem {
      * @param appContext The schema gives no description of {@code appContext}. (optional)
      * @param arguments The schema gives no description of {@code arguments}. (required)
      * @param durationMs The duration of the MCP tool call in milliseconds. (optional)
+     * @param environmentId Registration scope, not necessarily the server's execution environment. (optional)
      * @param error The schema gives no description of {@code error}. (optional)
      * @param id The schema gives no description of {@code id}. (required)
      * @param mcpAppResourceUri Legacy compatibility field; prefer {@code mcpAppUi.resourceUri} when available. (optional)
@@ -429,6 +430,7 @@ public sealed interface ThreadItem {
             @JsonProperty("appContext") McpToolCallAppContext appContext,
             @JsonProperty("arguments") JsonNode arguments,
             @JsonProperty("durationMs") Long durationMs,
+            @JsonProperty("environmentId") String environmentId,
             @JsonProperty("error") McpToolCallError error, @JsonProperty("id") String id,
             @JsonProperty("mcpAppResourceUri") String mcpAppResourceUri,
             @JsonProperty("mcpAppUi") McpAppUi mcpAppUi, @JsonProperty("pluginId") String pluginId,
@@ -444,6 +446,7 @@ public sealed interface ThreadItem {
          * @param appContext The schema gives no description of {@code appContext}. (optional)
          * @param arguments The schema gives no description of {@code arguments}. (required)
          * @param durationMs The duration of the MCP tool call in milliseconds. (optional)
+         * @param environmentId Registration scope, not necessarily the server's execution environment. (optional)
          * @param error The schema gives no description of {@code error}. (optional)
          * @param id The schema gives no description of {@code id}. (required)
          * @param mcpAppResourceUri Legacy compatibility field; prefer {@code mcpAppUi.resourceUri} when available. (optional)
@@ -456,10 +459,11 @@ public sealed interface ThreadItem {
          * @param tool The schema gives no description of {@code tool}. (required)
          */
         public McpToolCall(Long completedAtMs, Long startedAtMs, McpToolCallAppContext appContext,
-                JsonNode arguments, Long durationMs, McpToolCallError error, String id,
-                String mcpAppResourceUri, McpAppUi mcpAppUi, String pluginId, Boolean readOnlyHint,
-                McpToolCallResult result, String server, McpToolCallStatus status, String tool) {
-            this(completedAtMs, startedAtMs, appContext, arguments, durationMs, error, id, mcpAppResourceUri, mcpAppUi, pluginId, readOnlyHint, result, server, status, tool, UnknownMembers.none());
+                JsonNode arguments, Long durationMs, String environmentId, McpToolCallError error,
+                String id, String mcpAppResourceUri, McpAppUi mcpAppUi, String pluginId,
+                Boolean readOnlyHint, McpToolCallResult result, String server,
+                McpToolCallStatus status, String tool) {
+            this(completedAtMs, startedAtMs, appContext, arguments, durationMs, environmentId, error, id, mcpAppResourceUri, mcpAppUi, pluginId, readOnlyHint, result, server, status, tool, UnknownMembers.none());
         }
 
         /**

@@ -376,6 +376,7 @@ final class ThreadItemJson extends StdDeserializer<ThreadItem> {
         McpToolCallAppContext appContext = null;
         JsonNode arguments = null;
         Long durationMs = null;
+        String environmentId = null;
         McpToolCallError error = null;
         String id = null;
         String mcpAppResourceUri = null;
@@ -398,6 +399,7 @@ final class ThreadItemJson extends StdDeserializer<ThreadItem> {
                     case "appContext" -> appContext = McpToolCallAppContextJson.read(p, c);
                     case "arguments" -> arguments = BindingSupport.tree(p, c);
                     case "durationMs" -> durationMs = BindingSupport.longOrNull(p, c);
+                    case "environmentId" -> environmentId = BindingSupport.string(p, c);
                     case "error" -> error = McpToolCallErrorJson.read(p, c);
                     case "id" -> id = BindingSupport.string(p, c);
                     case "mcpAppResourceUri" -> mcpAppResourceUri = BindingSupport.string(p, c);
@@ -415,7 +417,7 @@ final class ThreadItemJson extends StdDeserializer<ThreadItem> {
         } catch (IOException | RuntimeException e) {
             throw BindingSupport.wrap(e, ThreadItem.McpToolCall.class, member, c);
         }
-        return new ThreadItem.McpToolCall(completedAtMs, startedAtMs, appContext, arguments, durationMs, error, id, mcpAppResourceUri, mcpAppUi, pluginId, readOnlyHint, result, server, status, tool, UnknownMembers.of(unknown));
+        return new ThreadItem.McpToolCall(completedAtMs, startedAtMs, appContext, arguments, durationMs, environmentId, error, id, mcpAppResourceUri, mcpAppUi, pluginId, readOnlyHint, result, server, status, tool, UnknownMembers.of(unknown));
     }
 
     private static ThreadItem.DynamicToolCall readDynamicToolCall(JsonParser p,
@@ -1066,6 +1068,10 @@ final class ThreadItemJson extends StdDeserializer<ThreadItem> {
         if (v.durationMs() != null) {
             g.writeFieldName("durationMs");
             BindingSupport.write(g, v.durationMs());
+        }
+        if (v.environmentId() != null) {
+            g.writeFieldName("environmentId");
+            BindingSupport.write(g, v.environmentId());
         }
         if (v.error() != null) {
             g.writeFieldName("error");

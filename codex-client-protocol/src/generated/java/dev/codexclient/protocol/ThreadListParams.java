@@ -21,6 +21,7 @@ import java.util.List;
  * @param cwd Optional cwd filter or filters; when set, only threads whose session cwd exactly matches one of these paths are returned. (optional)
  * @param excludedThreadIds Thread IDs to exclude before applying the result limit. Up to 100 entries; invalid IDs or a larger list are rejected, never truncated. Send the same exclusions on each page. Omitted, null, or empty means no exclusions. (optional)
  * @param includeAttachedThreads Include persistent threads attached to a parent when searching by title. (optional; experimental)
+ * @param includedThreadIds Restrict results to up to 100 thread IDs before pagination. Omit or send null for unrestricted results. An empty list matches nothing. Exclusions still apply. Repeat the same IDs on each page. The local store uses indexed metadata for this filter. (optional)
  * @param limit Optional page size; defaults to a reasonable server-side value. (optional)
  * @param modelProviders Optional provider filter; when set, only sessions recorded under these providers are returned. When present but empty, includes all providers. (optional)
  * @param originators Optional originator allowlist, matching any supplied value exactly. Supported by hosted backends only; the local app-server rejects a nonempty list. Omitted or empty lists leave originators unrestricted. (optional)
@@ -31,7 +32,7 @@ import java.util.List;
  * @param sortDirection Optional sort direction; defaults to descending (newest first). (optional)
  * @param sortKey Optional sort key; defaults to created_at. (optional)
  * @param sourceKinds Optional source filter; when set, only sessions from these source kinds are returned. When omitted or empty, defaults to interactive sources. (optional)
- * @param useStateDbOnly If true, return from the state DB without scanning JSONL rollouts to repair thread metadata. Omitted or false preserves scan-and-repair behavior. (optional)
+ * @param useStateDbOnly If true, the local store returns indexed metadata without scanning JSONL rollouts for repairs. Requests with {@code includedThreadIds} always use indexed metadata. (optional)
  * @param unknownMembers members the schema of this SDK version does not declare, kept as read and written back unchanged; {@link UnknownMembers#none()} when there are none
  */
 @JsonDeserialize(
@@ -48,6 +49,7 @@ public record ThreadListParams(
         @JsonProperty("cursor") String cursor, @JsonProperty("cwd") ThreadListCwdFilter cwd,
         @JsonProperty("excludedThreadIds") List<String> excludedThreadIds,
         @JsonProperty("includeAttachedThreads") @Experimental Boolean includeAttachedThreads,
+        @JsonProperty("includedThreadIds") List<String> includedThreadIds,
         @JsonProperty("limit") Long limit,
         @JsonProperty("modelProviders") List<String> modelProviders,
         @JsonProperty("originators") List<String> originators,
@@ -70,6 +72,7 @@ public record ThreadListParams(
      * @param cwd Optional cwd filter or filters; when set, only threads whose session cwd exactly matches one of these paths are returned. (optional)
      * @param excludedThreadIds Thread IDs to exclude before applying the result limit. Up to 100 entries; invalid IDs or a larger list are rejected, never truncated. Send the same exclusions on each page. Omitted, null, or empty means no exclusions. (optional)
      * @param includeAttachedThreads Include persistent threads attached to a parent when searching by title. (optional; experimental)
+     * @param includedThreadIds Restrict results to up to 100 thread IDs before pagination. Omit or send null for unrestricted results. An empty list matches nothing. Exclusions still apply. Repeat the same IDs on each page. The local store uses indexed metadata for this filter. (optional)
      * @param limit Optional page size; defaults to a reasonable server-side value. (optional)
      * @param modelProviders Optional provider filter; when set, only sessions recorded under these providers are returned. When present but empty, includes all providers. (optional)
      * @param originators Optional originator allowlist, matching any supplied value exactly. Supported by hosted backends only; the local app-server rejects a nonempty list. Omitted or empty lists leave originators unrestricted. (optional)
@@ -80,16 +83,16 @@ public record ThreadListParams(
      * @param sortDirection Optional sort direction; defaults to descending (newest first). (optional)
      * @param sortKey Optional sort key; defaults to created_at. (optional)
      * @param sourceKinds Optional source filter; when set, only sessions from these source kinds are returned. When omitted or empty, defaults to interactive sources. (optional)
-     * @param useStateDbOnly If true, return from the state DB without scanning JSONL rollouts to repair thread metadata. Omitted or false preserves scan-and-repair behavior. (optional)
+     * @param useStateDbOnly If true, the local store returns indexed metadata without scanning JSONL rollouts for repairs. Requests with {@code includedThreadIds} always use indexed metadata. (optional)
      */
     public ThreadListParams(String ancestorThreadId, Boolean archived, String attachedToThreadId,
             Boolean currentAccountOnly, String cursor, ThreadListCwdFilter cwd,
-            List<String> excludedThreadIds, Boolean includeAttachedThreads, Long limit,
-            List<String> modelProviders, List<String> originators, String parentThreadId,
-            Tristate<String> projectId, String searchTerm, Tristate<String> sectionId,
-            SortDirection sortDirection, ThreadSortKey sortKey, List<ThreadSourceKind> sourceKinds,
-            Boolean useStateDbOnly) {
-        this(ancestorThreadId, archived, attachedToThreadId, currentAccountOnly, cursor, cwd, excludedThreadIds, includeAttachedThreads, limit, modelProviders, originators, parentThreadId, projectId, searchTerm, sectionId, sortDirection, sortKey, sourceKinds, useStateDbOnly, UnknownMembers.none());
+            List<String> excludedThreadIds, Boolean includeAttachedThreads,
+            List<String> includedThreadIds, Long limit, List<String> modelProviders,
+            List<String> originators, String parentThreadId, Tristate<String> projectId,
+            String searchTerm, Tristate<String> sectionId, SortDirection sortDirection,
+            ThreadSortKey sortKey, List<ThreadSourceKind> sourceKinds, Boolean useStateDbOnly) {
+        this(ancestorThreadId, archived, attachedToThreadId, currentAccountOnly, cursor, cwd, excludedThreadIds, includeAttachedThreads, includedThreadIds, limit, modelProviders, originators, parentThreadId, projectId, searchTerm, sectionId, sortDirection, sortKey, sourceKinds, useStateDbOnly, UnknownMembers.none());
     }
 
     /**
@@ -116,6 +119,7 @@ public record ThreadListParams(
         b.cwd = cwd;
         b.excludedThreadIds = excludedThreadIds;
         b.includeAttachedThreads = includeAttachedThreads;
+        b.includedThreadIds = includedThreadIds;
         b.limit = limit;
         b.modelProviders = modelProviders;
         b.originators = originators;
@@ -150,6 +154,8 @@ public record ThreadListParams(
         private List<String> excludedThreadIds;
 
         private Boolean includeAttachedThreads;
+
+        private List<String> includedThreadIds;
 
         private Long limit;
 
@@ -274,6 +280,27 @@ public record ThreadListParams(
         public Builder includeAttachedThreads(Boolean value) {
             this.includeAttachedThreads = value;
             return this;
+        }
+
+        /**
+         * Sets {@code includedThreadIds}: Restrict results to up to 100 thread IDs before pagination. Omit or send null for unrestricted results. An empty list matches nothing. Exclusions still apply. Repeat the same IDs on each page. The local store uses indexed metadata for this filter.
+         *
+         * @param value the value (optional)
+         * @return this builder
+         */
+        public Builder includedThreadIds(List<String> value) {
+            this.includedThreadIds = value;
+            return this;
+        }
+
+        /**
+         * Sets {@code includedThreadIds} from the given elements.
+         *
+         * @param values the elements
+         * @return this builder
+         */
+        public Builder includedThreadIds(String... values) {
+            return includedThreadIds(new ArrayList<>(Arrays.asList(values)));
         }
 
         /**
@@ -439,7 +466,7 @@ public record ThreadListParams(
         }
 
         /**
-         * Sets {@code useStateDbOnly}: If true, return from the state DB without scanning JSONL rollouts to repair thread metadata. Omitted or false preserves scan-and-repair behavior.
+         * Sets {@code useStateDbOnly}: If true, the local store returns indexed metadata without scanning JSONL rollouts for repairs. Requests with {@code includedThreadIds} always use indexed metadata.
          *
          * @param value the value (optional)
          * @return this builder
@@ -456,7 +483,7 @@ public record ThreadListParams(
          * @throws IllegalStateException if a required component was not set
          */
         public ThreadListParams build() {
-            return new ThreadListParams(ancestorThreadId, archived, attachedToThreadId, currentAccountOnly, cursor, cwd, excludedThreadIds, includeAttachedThreads, limit, modelProviders, originators, parentThreadId, projectId == null ? Tristate.absent() : projectId, searchTerm, sectionId == null ? Tristate.absent() : sectionId, sortDirection, sortKey, sourceKinds, useStateDbOnly, unknownMembers);
+            return new ThreadListParams(ancestorThreadId, archived, attachedToThreadId, currentAccountOnly, cursor, cwd, excludedThreadIds, includeAttachedThreads, includedThreadIds, limit, modelProviders, originators, parentThreadId, projectId == null ? Tristate.absent() : projectId, searchTerm, sectionId == null ? Tristate.absent() : sectionId, sortDirection, sortKey, sourceKinds, useStateDbOnly, unknownMembers);
         }
     }
 }

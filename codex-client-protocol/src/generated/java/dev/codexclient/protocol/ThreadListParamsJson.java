@@ -59,6 +59,7 @@ final class ThreadListParamsJson extends StdDeserializer<ThreadListParams> {
         ThreadListCwdFilter cwd = null;
         List<String> excludedThreadIds = null;
         Boolean includeAttachedThreads = null;
+        List<String> includedThreadIds = null;
         Long limit = null;
         List<String> modelProviders = null;
         List<String> originators = null;
@@ -85,6 +86,7 @@ final class ThreadListParamsJson extends StdDeserializer<ThreadListParams> {
                     case "cwd" -> cwd = ThreadListCwdFilterJson.read(p, c);
                     case "excludedThreadIds" -> excludedThreadIds = readListOfString(p, c);
                     case "includeAttachedThreads" -> includeAttachedThreads = BindingSupport.boolOrNull(p, c);
+                    case "includedThreadIds" -> includedThreadIds = readListOfString(p, c);
                     case "limit" -> limit = BindingSupport.longOrNull(p, c);
                     case "modelProviders" -> modelProviders = readListOfString(p, c);
                     case "originators" -> originators = readListOfString(p, c);
@@ -102,7 +104,7 @@ final class ThreadListParamsJson extends StdDeserializer<ThreadListParams> {
         } catch (IOException | RuntimeException e) {
             throw BindingSupport.wrap(e, ThreadListParams.class, member, c);
         }
-        return new ThreadListParams(ancestorThreadId, archived, attachedToThreadId, currentAccountOnly, cursor, cwd, excludedThreadIds, includeAttachedThreads, limit, modelProviders, originators, parentThreadId, projectId, searchTerm, sectionId, sortDirection, sortKey, sourceKinds, useStateDbOnly, UnknownMembers.of(unknown));
+        return new ThreadListParams(ancestorThreadId, archived, attachedToThreadId, currentAccountOnly, cursor, cwd, excludedThreadIds, includeAttachedThreads, includedThreadIds, limit, modelProviders, originators, parentThreadId, projectId, searchTerm, sectionId, sortDirection, sortKey, sourceKinds, useStateDbOnly, UnknownMembers.of(unknown));
     }
 
     static void write(JsonGenerator g, ThreadListParams v, SerializerProvider s) throws
@@ -143,6 +145,10 @@ final class ThreadListParamsJson extends StdDeserializer<ThreadListParams> {
         if (v.includeAttachedThreads() != null) {
             g.writeFieldName("includeAttachedThreads");
             BindingSupport.write(g, v.includeAttachedThreads());
+        }
+        if (v.includedThreadIds() != null) {
+            g.writeFieldName("includedThreadIds");
+            writeListOfString(g, v.includedThreadIds(), s);
         }
         if (v.limit() != null) {
             g.writeFieldName("limit");

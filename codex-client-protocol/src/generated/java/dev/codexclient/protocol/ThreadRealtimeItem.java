@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
 
 /**
  * EXPERIMENTAL - a thread-scoped realtime item in the canonical timeline.
@@ -33,6 +34,13 @@ public sealed interface ThreadRealtimeItem {
     String id();
 
     /**
+     * Canonical observation time in Unix milliseconds for eligible voice calls. Null on {@link Unrecognized}.
+     *
+     * @return the value
+     */
+    Long observedAtMs();
+
+    /**
      * Common member {@code realtimeSessionId}. Null on {@link Unrecognized}.
      *
      * @return the value
@@ -43,20 +51,23 @@ public sealed interface ThreadRealtimeItem {
      * The {@code realtimeSessionStarted} variant (the schema gives no description).
      *
      * @param id The schema gives no description of {@code id}. (optional)
+     * @param observedAtMs Canonical observation time in Unix milliseconds for eligible voice calls. (optional)
      * @param realtimeSessionId The schema gives no description of {@code realtimeSessionId}. (optional)
      * @param unknownMembers members the schema of this SDK version does not declare, kept as read and written back unchanged; {@link UnknownMembers#none()} when there are none
      */
     record RealtimeSessionStarted(@JsonProperty("id") String id,
+            @JsonProperty("observedAtMs") Long observedAtMs,
             @JsonProperty("realtimeSessionId") String realtimeSessionId,
             UnknownMembers unknownMembers) implements ThreadRealtimeItem {
         /**
          * Creates a value without unknown members.
          *
          * @param id The schema gives no description of {@code id}. (optional)
+         * @param observedAtMs Canonical observation time in Unix milliseconds for eligible voice calls. (optional)
          * @param realtimeSessionId The schema gives no description of {@code realtimeSessionId}. (optional)
          */
-        public RealtimeSessionStarted(String id, String realtimeSessionId) {
-            this(id, realtimeSessionId, UnknownMembers.none());
+        public RealtimeSessionStarted(String id, Long observedAtMs, String realtimeSessionId) {
+            this(id, observedAtMs, realtimeSessionId, UnknownMembers.none());
         }
 
         /**
@@ -71,15 +82,54 @@ public sealed interface ThreadRealtimeItem {
     }
 
     /**
+     * The {@code frame} variant (the schema gives no description).
+     *
+     * @param id The schema gives no description of {@code id}. (optional)
+     * @param observedAtMs Canonical observation time in Unix milliseconds for eligible voice calls. (optional)
+     * @param realtimeSessionId The schema gives no description of {@code realtimeSessionId}. (optional)
+     * @param channels The schema gives no description of {@code channels}. (required)
+     * @param unknownMembers members the schema of this SDK version does not declare, kept as read and written back unchanged; {@link UnknownMembers#none()} when there are none
+     */
+    record Frame(@JsonProperty("id") String id, @JsonProperty("observedAtMs") Long observedAtMs,
+            @JsonProperty("realtimeSessionId") String realtimeSessionId,
+            @JsonProperty("channels") ThreadRealtimeFrameChannels channels,
+            UnknownMembers unknownMembers) implements ThreadRealtimeItem {
+        /**
+         * Creates a value without unknown members.
+         *
+         * @param id The schema gives no description of {@code id}. (optional)
+         * @param observedAtMs Canonical observation time in Unix milliseconds for eligible voice calls. (optional)
+         * @param realtimeSessionId The schema gives no description of {@code realtimeSessionId}. (optional)
+         * @param channels The schema gives no description of {@code channels}. (required)
+         */
+        public Frame(String id, Long observedAtMs, String realtimeSessionId,
+                ThreadRealtimeFrameChannels channels) {
+            this(id, observedAtMs, realtimeSessionId, channels, UnknownMembers.none());
+        }
+
+        /**
+         * Always {@code frame}.
+         *
+         * @return the tag value
+         */
+        @Override
+        public String type() {
+            return "frame";
+        }
+    }
+
+    /**
      * The {@code transcriptSegment} variant (the schema gives no description).
      *
      * @param id The schema gives no description of {@code id}. (optional)
+     * @param observedAtMs Canonical observation time in Unix milliseconds for eligible voice calls. (optional)
      * @param realtimeSessionId The schema gives no description of {@code realtimeSessionId}. (optional)
      * @param role The schema gives no description of {@code role}. (required)
      * @param text The schema gives no description of {@code text}. (required)
      * @param unknownMembers members the schema of this SDK version does not declare, kept as read and written back unchanged; {@link UnknownMembers#none()} when there are none
      */
     record TranscriptSegment(@JsonProperty("id") String id,
+            @JsonProperty("observedAtMs") Long observedAtMs,
             @JsonProperty("realtimeSessionId") String realtimeSessionId,
             @JsonProperty("role") ThreadRealtimeTranscriptRole role,
             @JsonProperty("text") String text,
@@ -88,13 +138,14 @@ public sealed interface ThreadRealtimeItem {
          * Creates a value without unknown members.
          *
          * @param id The schema gives no description of {@code id}. (optional)
+         * @param observedAtMs Canonical observation time in Unix milliseconds for eligible voice calls. (optional)
          * @param realtimeSessionId The schema gives no description of {@code realtimeSessionId}. (optional)
          * @param role The schema gives no description of {@code role}. (required)
          * @param text The schema gives no description of {@code text}. (required)
          */
-        public TranscriptSegment(String id, String realtimeSessionId,
+        public TranscriptSegment(String id, Long observedAtMs, String realtimeSessionId,
                 ThreadRealtimeTranscriptRole role, String text) {
-            this(id, realtimeSessionId, role, text, UnknownMembers.none());
+            this(id, observedAtMs, realtimeSessionId, role, text, UnknownMembers.none());
         }
 
         /**
@@ -112,6 +163,7 @@ public sealed interface ThreadRealtimeItem {
      * The {@code bemItemPromoted} variant (the schema gives no description).
      *
      * @param id The schema gives no description of {@code id}. (optional)
+     * @param observedAtMs Canonical observation time in Unix milliseconds for eligible voice calls. (optional)
      * @param realtimeSessionId The schema gives no description of {@code realtimeSessionId}. (optional)
      * @param itemId The schema gives no description of {@code item_id}. (required)
      * @param presentation The schema gives no description of {@code presentation}. (required)
@@ -119,6 +171,7 @@ public sealed interface ThreadRealtimeItem {
      * @param unknownMembers members the schema of this SDK version does not declare, kept as read and written back unchanged; {@link UnknownMembers#none()} when there are none
      */
     record BemItemPromoted(@JsonProperty("id") String id,
+            @JsonProperty("observedAtMs") Long observedAtMs,
             @JsonProperty("realtimeSessionId") String realtimeSessionId,
             @JsonProperty("item_id") String itemId,
             @JsonProperty("presentation") ThreadRealtimeBemItemPresentation presentation,
@@ -128,14 +181,15 @@ public sealed interface ThreadRealtimeItem {
          * Creates a value without unknown members.
          *
          * @param id The schema gives no description of {@code id}. (optional)
+         * @param observedAtMs Canonical observation time in Unix milliseconds for eligible voice calls. (optional)
          * @param realtimeSessionId The schema gives no description of {@code realtimeSessionId}. (optional)
          * @param itemId The schema gives no description of {@code item_id}. (required)
          * @param presentation The schema gives no description of {@code presentation}. (required)
          * @param turnId The schema gives no description of {@code turn_id}. (required)
          */
-        public BemItemPromoted(String id, String realtimeSessionId, String itemId,
-                ThreadRealtimeBemItemPresentation presentation, String turnId) {
-            this(id, realtimeSessionId, itemId, presentation, turnId, UnknownMembers.none());
+        public BemItemPromoted(String id, Long observedAtMs, String realtimeSessionId,
+                String itemId, ThreadRealtimeBemItemPresentation presentation, String turnId) {
+            this(id, observedAtMs, realtimeSessionId, itemId, presentation, turnId, UnknownMembers.none());
         }
 
         /**
@@ -153,11 +207,13 @@ public sealed interface ThreadRealtimeItem {
      * The {@code realtimeSessionClosed} variant (the schema gives no description).
      *
      * @param id The schema gives no description of {@code id}. (optional)
+     * @param observedAtMs Canonical observation time in Unix milliseconds for eligible voice calls. (optional)
      * @param realtimeSessionId The schema gives no description of {@code realtimeSessionId}. (optional)
      * @param outcome The schema gives no description of {@code outcome}. (required)
      * @param unknownMembers members the schema of this SDK version does not declare, kept as read and written back unchanged; {@link UnknownMembers#none()} when there are none
      */
     record RealtimeSessionClosed(@JsonProperty("id") String id,
+            @JsonProperty("observedAtMs") Long observedAtMs,
             @JsonProperty("realtimeSessionId") String realtimeSessionId,
             @JsonProperty("outcome") ThreadRealtimeSessionOutcome outcome,
             UnknownMembers unknownMembers) implements ThreadRealtimeItem {
@@ -165,12 +221,13 @@ public sealed interface ThreadRealtimeItem {
          * Creates a value without unknown members.
          *
          * @param id The schema gives no description of {@code id}. (optional)
+         * @param observedAtMs Canonical observation time in Unix milliseconds for eligible voice calls. (optional)
          * @param realtimeSessionId The schema gives no description of {@code realtimeSessionId}. (optional)
          * @param outcome The schema gives no description of {@code outcome}. (required)
          */
-        public RealtimeSessionClosed(String id, String realtimeSessionId,
+        public RealtimeSessionClosed(String id, Long observedAtMs, String realtimeSessionId,
                 ThreadRealtimeSessionOutcome outcome) {
-            this(id, realtimeSessionId, outcome, UnknownMembers.none());
+            this(id, observedAtMs, realtimeSessionId, outcome, UnknownMembers.none());
         }
 
         /**
@@ -181,6 +238,102 @@ public sealed interface ThreadRealtimeItem {
         @Override
         public String type() {
             return "realtimeSessionClosed";
+        }
+    }
+
+    /**
+     * The {@code turnInputAccepted} variant (the schema gives no description).
+     *
+     * @param id The schema gives no description of {@code id}. (optional)
+     * @param observedAtMs Canonical observation time in Unix milliseconds for eligible voice calls. (optional)
+     * @param realtimeSessionId The schema gives no description of {@code realtimeSessionId}. (optional)
+     * @param handoffId The schema gives no description of {@code handoff_id}. (required)
+     * @param input The schema gives no description of {@code input}. (required)
+     * @param inputItemId The schema gives no description of {@code input_item_id}. (required)
+     * @param mode The schema gives no description of {@code mode}. (required)
+     * @param sourceEventIds The schema gives no description of {@code source_event_ids}. (required)
+     * @param turnId The schema gives no description of {@code turn_id}. (required)
+     * @param unknownMembers members the schema of this SDK version does not declare, kept as read and written back unchanged; {@link UnknownMembers#none()} when there are none
+     */
+    record TurnInputAccepted(@JsonProperty("id") String id,
+            @JsonProperty("observedAtMs") Long observedAtMs,
+            @JsonProperty("realtimeSessionId") String realtimeSessionId,
+            @JsonProperty("handoff_id") String handoffId, @JsonProperty("input") String input,
+            @JsonProperty("input_item_id") String inputItemId,
+            @JsonProperty("mode") ThreadRealtimeHandoffMode mode,
+            @JsonProperty("source_event_ids") List<String> sourceEventIds,
+            @JsonProperty("turn_id") String turnId,
+            UnknownMembers unknownMembers) implements ThreadRealtimeItem {
+        /**
+         * Creates a value without unknown members.
+         *
+         * @param id The schema gives no description of {@code id}. (optional)
+         * @param observedAtMs Canonical observation time in Unix milliseconds for eligible voice calls. (optional)
+         * @param realtimeSessionId The schema gives no description of {@code realtimeSessionId}. (optional)
+         * @param handoffId The schema gives no description of {@code handoff_id}. (required)
+         * @param input The schema gives no description of {@code input}. (required)
+         * @param inputItemId The schema gives no description of {@code input_item_id}. (required)
+         * @param mode The schema gives no description of {@code mode}. (required)
+         * @param sourceEventIds The schema gives no description of {@code source_event_ids}. (required)
+         * @param turnId The schema gives no description of {@code turn_id}. (required)
+         */
+        public TurnInputAccepted(String id, Long observedAtMs, String realtimeSessionId,
+                String handoffId, String input, String inputItemId, ThreadRealtimeHandoffMode mode,
+                List<String> sourceEventIds, String turnId) {
+            this(id, observedAtMs, realtimeSessionId, handoffId, input, inputItemId, mode, sourceEventIds, turnId, UnknownMembers.none());
+        }
+
+        /**
+         * Always {@code turnInputAccepted}.
+         *
+         * @return the tag value
+         */
+        @Override
+        public String type() {
+            return "turnInputAccepted";
+        }
+    }
+
+    /**
+     * The {@code sessionEndInputSaved} variant (the schema gives no description).
+     *
+     * @param id The schema gives no description of {@code id}. (optional)
+     * @param observedAtMs Canonical observation time in Unix milliseconds for eligible voice calls. (optional)
+     * @param realtimeSessionId The schema gives no description of {@code realtimeSessionId}. (optional)
+     * @param input The schema gives no description of {@code input}. (required)
+     * @param inputItemId The schema gives no description of {@code input_item_id}. (required)
+     * @param sourceEventIds The schema gives no description of {@code source_event_ids}. (required)
+     * @param unknownMembers members the schema of this SDK version does not declare, kept as read and written back unchanged; {@link UnknownMembers#none()} when there are none
+     */
+    record SessionEndInputSaved(@JsonProperty("id") String id,
+            @JsonProperty("observedAtMs") Long observedAtMs,
+            @JsonProperty("realtimeSessionId") String realtimeSessionId,
+            @JsonProperty("input") String input, @JsonProperty("input_item_id") String inputItemId,
+            @JsonProperty("source_event_ids") List<String> sourceEventIds,
+            UnknownMembers unknownMembers) implements ThreadRealtimeItem {
+        /**
+         * Creates a value without unknown members.
+         *
+         * @param id The schema gives no description of {@code id}. (optional)
+         * @param observedAtMs Canonical observation time in Unix milliseconds for eligible voice calls. (optional)
+         * @param realtimeSessionId The schema gives no description of {@code realtimeSessionId}. (optional)
+         * @param input The schema gives no description of {@code input}. (required)
+         * @param inputItemId The schema gives no description of {@code input_item_id}. (required)
+         * @param sourceEventIds The schema gives no description of {@code source_event_ids}. (required)
+         */
+        public SessionEndInputSaved(String id, Long observedAtMs, String realtimeSessionId,
+                String input, String inputItemId, List<String> sourceEventIds) {
+            this(id, observedAtMs, realtimeSessionId, input, inputItemId, sourceEventIds, UnknownMembers.none());
+        }
+
+        /**
+         * Always {@code sessionEndInputSaved}.
+         *
+         * @return the tag value
+         */
+        @Override
+        public String type() {
+            return "sessionEndInputSaved";
         }
     }
 
@@ -207,6 +360,16 @@ public sealed interface ThreadRealtimeItem {
          */
         @Override
         public String id() {
+            return null;
+        }
+
+        /**
+         * Always null: the variant is unknown.
+         *
+         * @return null
+         */
+        @Override
+        public Long observedAtMs() {
             return null;
         }
 

@@ -11,6 +11,8 @@ import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -89,9 +91,12 @@ final class ThreadRealtimeItemJson extends StdDeserializer<ThreadRealtimeItem> {
             throws IOException {
         switch (tag) {
             case "realtimeSessionStarted": return readRealtimeSessionStarted(p, c);
+            case "frame": return readFrame(p, c);
             case "transcriptSegment": return readTranscriptSegment(p, c);
             case "bemItemPromoted": return readBemItemPromoted(p, c);
             case "realtimeSessionClosed": return readRealtimeSessionClosed(p, c);
+            case "turnInputAccepted": return readTurnInputAccepted(p, c);
+            case "sessionEndInputSaved": return readSessionEndInputSaved(p, c);
             default: return null;
         }
     }
@@ -99,6 +104,7 @@ final class ThreadRealtimeItemJson extends StdDeserializer<ThreadRealtimeItem> {
     private static ThreadRealtimeItem.RealtimeSessionStarted readRealtimeSessionStarted(
             JsonParser p, DeserializationContext c) throws IOException {
         String id = null;
+        Long observedAtMs = null;
         String realtimeSessionId = null;
         Map<String, JsonNode> unknown = null;
         String member = null;
@@ -108,6 +114,7 @@ final class ThreadRealtimeItemJson extends StdDeserializer<ThreadRealtimeItem> {
                 p.nextToken();
                 switch (member) {
                     case "id" -> id = BindingSupport.string(p, c);
+                    case "observedAtMs" -> observedAtMs = BindingSupport.longOrNull(p, c);
                     case "realtimeSessionId" -> realtimeSessionId = BindingSupport.string(p, c);
                     case "type" -> p.skipChildren();
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
@@ -116,12 +123,40 @@ final class ThreadRealtimeItemJson extends StdDeserializer<ThreadRealtimeItem> {
         } catch (IOException | RuntimeException e) {
             throw BindingSupport.wrap(e, ThreadRealtimeItem.RealtimeSessionStarted.class, member, c);
         }
-        return new ThreadRealtimeItem.RealtimeSessionStarted(id, realtimeSessionId, UnknownMembers.of(unknown));
+        return new ThreadRealtimeItem.RealtimeSessionStarted(id, observedAtMs, realtimeSessionId, UnknownMembers.of(unknown));
+    }
+
+    private static ThreadRealtimeItem.Frame readFrame(JsonParser p, DeserializationContext c) throws
+            IOException {
+        String id = null;
+        Long observedAtMs = null;
+        String realtimeSessionId = null;
+        ThreadRealtimeFrameChannels channels = null;
+        Map<String, JsonNode> unknown = null;
+        String member = null;
+        try {
+            for (JsonToken token = p.currentToken(); token == JsonToken.FIELD_NAME; token = p.nextToken()) {
+                member = p.currentName();
+                p.nextToken();
+                switch (member) {
+                    case "id" -> id = BindingSupport.string(p, c);
+                    case "observedAtMs" -> observedAtMs = BindingSupport.longOrNull(p, c);
+                    case "realtimeSessionId" -> realtimeSessionId = BindingSupport.string(p, c);
+                    case "channels" -> channels = ThreadRealtimeFrameChannelsJson.read(p, c);
+                    case "type" -> p.skipChildren();
+                    default -> unknown = BindingSupport.unknown(unknown, member, p, c);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            throw BindingSupport.wrap(e, ThreadRealtimeItem.Frame.class, member, c);
+        }
+        return new ThreadRealtimeItem.Frame(id, observedAtMs, realtimeSessionId, channels, UnknownMembers.of(unknown));
     }
 
     private static ThreadRealtimeItem.TranscriptSegment readTranscriptSegment(JsonParser p,
             DeserializationContext c) throws IOException {
         String id = null;
+        Long observedAtMs = null;
         String realtimeSessionId = null;
         ThreadRealtimeTranscriptRole role = null;
         String text = null;
@@ -133,6 +168,7 @@ final class ThreadRealtimeItemJson extends StdDeserializer<ThreadRealtimeItem> {
                 p.nextToken();
                 switch (member) {
                     case "id" -> id = BindingSupport.string(p, c);
+                    case "observedAtMs" -> observedAtMs = BindingSupport.longOrNull(p, c);
                     case "realtimeSessionId" -> realtimeSessionId = BindingSupport.string(p, c);
                     case "role" -> role = ThreadRealtimeTranscriptRoleJson.read(p, c);
                     case "text" -> text = BindingSupport.string(p, c);
@@ -143,12 +179,13 @@ final class ThreadRealtimeItemJson extends StdDeserializer<ThreadRealtimeItem> {
         } catch (IOException | RuntimeException e) {
             throw BindingSupport.wrap(e, ThreadRealtimeItem.TranscriptSegment.class, member, c);
         }
-        return new ThreadRealtimeItem.TranscriptSegment(id, realtimeSessionId, role, text, UnknownMembers.of(unknown));
+        return new ThreadRealtimeItem.TranscriptSegment(id, observedAtMs, realtimeSessionId, role, text, UnknownMembers.of(unknown));
     }
 
     private static ThreadRealtimeItem.BemItemPromoted readBemItemPromoted(JsonParser p,
             DeserializationContext c) throws IOException {
         String id = null;
+        Long observedAtMs = null;
         String realtimeSessionId = null;
         String itemId = null;
         ThreadRealtimeBemItemPresentation presentation = null;
@@ -161,6 +198,7 @@ final class ThreadRealtimeItemJson extends StdDeserializer<ThreadRealtimeItem> {
                 p.nextToken();
                 switch (member) {
                     case "id" -> id = BindingSupport.string(p, c);
+                    case "observedAtMs" -> observedAtMs = BindingSupport.longOrNull(p, c);
                     case "realtimeSessionId" -> realtimeSessionId = BindingSupport.string(p, c);
                     case "item_id" -> itemId = BindingSupport.string(p, c);
                     case "presentation" -> presentation = ThreadRealtimeBemItemPresentationJson.read(p, c);
@@ -172,12 +210,13 @@ final class ThreadRealtimeItemJson extends StdDeserializer<ThreadRealtimeItem> {
         } catch (IOException | RuntimeException e) {
             throw BindingSupport.wrap(e, ThreadRealtimeItem.BemItemPromoted.class, member, c);
         }
-        return new ThreadRealtimeItem.BemItemPromoted(id, realtimeSessionId, itemId, presentation, turnId, UnknownMembers.of(unknown));
+        return new ThreadRealtimeItem.BemItemPromoted(id, observedAtMs, realtimeSessionId, itemId, presentation, turnId, UnknownMembers.of(unknown));
     }
 
     private static ThreadRealtimeItem.RealtimeSessionClosed readRealtimeSessionClosed(JsonParser p,
             DeserializationContext c) throws IOException {
         String id = null;
+        Long observedAtMs = null;
         String realtimeSessionId = null;
         ThreadRealtimeSessionOutcome outcome = null;
         Map<String, JsonNode> unknown = null;
@@ -188,6 +227,7 @@ final class ThreadRealtimeItemJson extends StdDeserializer<ThreadRealtimeItem> {
                 p.nextToken();
                 switch (member) {
                     case "id" -> id = BindingSupport.string(p, c);
+                    case "observedAtMs" -> observedAtMs = BindingSupport.longOrNull(p, c);
                     case "realtimeSessionId" -> realtimeSessionId = BindingSupport.string(p, c);
                     case "outcome" -> outcome = ThreadRealtimeSessionOutcomeJson.read(p, c);
                     case "type" -> p.skipChildren();
@@ -197,7 +237,75 @@ final class ThreadRealtimeItemJson extends StdDeserializer<ThreadRealtimeItem> {
         } catch (IOException | RuntimeException e) {
             throw BindingSupport.wrap(e, ThreadRealtimeItem.RealtimeSessionClosed.class, member, c);
         }
-        return new ThreadRealtimeItem.RealtimeSessionClosed(id, realtimeSessionId, outcome, UnknownMembers.of(unknown));
+        return new ThreadRealtimeItem.RealtimeSessionClosed(id, observedAtMs, realtimeSessionId, outcome, UnknownMembers.of(unknown));
+    }
+
+    private static ThreadRealtimeItem.TurnInputAccepted readTurnInputAccepted(JsonParser p,
+            DeserializationContext c) throws IOException {
+        String id = null;
+        Long observedAtMs = null;
+        String realtimeSessionId = null;
+        String handoffId = null;
+        String input = null;
+        String inputItemId = null;
+        ThreadRealtimeHandoffMode mode = null;
+        List<String> sourceEventIds = null;
+        String turnId = null;
+        Map<String, JsonNode> unknown = null;
+        String member = null;
+        try {
+            for (JsonToken token = p.currentToken(); token == JsonToken.FIELD_NAME; token = p.nextToken()) {
+                member = p.currentName();
+                p.nextToken();
+                switch (member) {
+                    case "id" -> id = BindingSupport.string(p, c);
+                    case "observedAtMs" -> observedAtMs = BindingSupport.longOrNull(p, c);
+                    case "realtimeSessionId" -> realtimeSessionId = BindingSupport.string(p, c);
+                    case "handoff_id" -> handoffId = BindingSupport.string(p, c);
+                    case "input" -> input = BindingSupport.string(p, c);
+                    case "input_item_id" -> inputItemId = BindingSupport.string(p, c);
+                    case "mode" -> mode = ThreadRealtimeHandoffModeJson.read(p, c);
+                    case "source_event_ids" -> sourceEventIds = readListOfString(p, c);
+                    case "turn_id" -> turnId = BindingSupport.string(p, c);
+                    case "type" -> p.skipChildren();
+                    default -> unknown = BindingSupport.unknown(unknown, member, p, c);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            throw BindingSupport.wrap(e, ThreadRealtimeItem.TurnInputAccepted.class, member, c);
+        }
+        return new ThreadRealtimeItem.TurnInputAccepted(id, observedAtMs, realtimeSessionId, handoffId, input, inputItemId, mode, sourceEventIds, turnId, UnknownMembers.of(unknown));
+    }
+
+    private static ThreadRealtimeItem.SessionEndInputSaved readSessionEndInputSaved(JsonParser p,
+            DeserializationContext c) throws IOException {
+        String id = null;
+        Long observedAtMs = null;
+        String realtimeSessionId = null;
+        String input = null;
+        String inputItemId = null;
+        List<String> sourceEventIds = null;
+        Map<String, JsonNode> unknown = null;
+        String member = null;
+        try {
+            for (JsonToken token = p.currentToken(); token == JsonToken.FIELD_NAME; token = p.nextToken()) {
+                member = p.currentName();
+                p.nextToken();
+                switch (member) {
+                    case "id" -> id = BindingSupport.string(p, c);
+                    case "observedAtMs" -> observedAtMs = BindingSupport.longOrNull(p, c);
+                    case "realtimeSessionId" -> realtimeSessionId = BindingSupport.string(p, c);
+                    case "input" -> input = BindingSupport.string(p, c);
+                    case "input_item_id" -> inputItemId = BindingSupport.string(p, c);
+                    case "source_event_ids" -> sourceEventIds = readListOfString(p, c);
+                    case "type" -> p.skipChildren();
+                    default -> unknown = BindingSupport.unknown(unknown, member, p, c);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            throw BindingSupport.wrap(e, ThreadRealtimeItem.SessionEndInputSaved.class, member, c);
+        }
+        return new ThreadRealtimeItem.SessionEndInputSaved(id, observedAtMs, realtimeSessionId, input, inputItemId, sourceEventIds, UnknownMembers.of(unknown));
     }
 
     static void write(JsonGenerator g, ThreadRealtimeItem v, SerializerProvider s) throws
@@ -212,9 +320,12 @@ final class ThreadRealtimeItemJson extends StdDeserializer<ThreadRealtimeItem> {
         }
         switch (v.type()) {
             case "realtimeSessionStarted" -> writeRealtimeSessionStarted(g, (ThreadRealtimeItem.RealtimeSessionStarted) v, s);
+            case "frame" -> writeFrame(g, (ThreadRealtimeItem.Frame) v, s);
             case "transcriptSegment" -> writeTranscriptSegment(g, (ThreadRealtimeItem.TranscriptSegment) v, s);
             case "bemItemPromoted" -> writeBemItemPromoted(g, (ThreadRealtimeItem.BemItemPromoted) v, s);
             case "realtimeSessionClosed" -> writeRealtimeSessionClosed(g, (ThreadRealtimeItem.RealtimeSessionClosed) v, s);
+            case "turnInputAccepted" -> writeTurnInputAccepted(g, (ThreadRealtimeItem.TurnInputAccepted) v, s);
+            case "sessionEndInputSaved" -> writeSessionEndInputSaved(g, (ThreadRealtimeItem.SessionEndInputSaved) v, s);
             default -> throw new IllegalStateException("not a variant: " + v.getClass());
         }
     }
@@ -227,9 +338,37 @@ final class ThreadRealtimeItemJson extends StdDeserializer<ThreadRealtimeItem> {
             g.writeFieldName("id");
             BindingSupport.write(g, v.id());
         }
+        if (v.observedAtMs() != null) {
+            g.writeFieldName("observedAtMs");
+            BindingSupport.write(g, v.observedAtMs());
+        }
         if (v.realtimeSessionId() != null) {
             g.writeFieldName("realtimeSessionId");
             BindingSupport.write(g, v.realtimeSessionId());
+        }
+        BindingSupport.writeUnknown(g, v.unknownMembers(), s);
+        g.writeEndObject();
+    }
+
+    private static void writeFrame(JsonGenerator g, ThreadRealtimeItem.Frame v,
+            SerializerProvider s) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("type", "frame");
+        if (v.id() != null) {
+            g.writeFieldName("id");
+            BindingSupport.write(g, v.id());
+        }
+        if (v.observedAtMs() != null) {
+            g.writeFieldName("observedAtMs");
+            BindingSupport.write(g, v.observedAtMs());
+        }
+        if (v.realtimeSessionId() != null) {
+            g.writeFieldName("realtimeSessionId");
+            BindingSupport.write(g, v.realtimeSessionId());
+        }
+        if (v.channels() != null) {
+            g.writeFieldName("channels");
+            ThreadRealtimeFrameChannelsJson.write(g, v.channels(), s);
         }
         BindingSupport.writeUnknown(g, v.unknownMembers(), s);
         g.writeEndObject();
@@ -242,6 +381,10 @@ final class ThreadRealtimeItemJson extends StdDeserializer<ThreadRealtimeItem> {
         if (v.id() != null) {
             g.writeFieldName("id");
             BindingSupport.write(g, v.id());
+        }
+        if (v.observedAtMs() != null) {
+            g.writeFieldName("observedAtMs");
+            BindingSupport.write(g, v.observedAtMs());
         }
         if (v.realtimeSessionId() != null) {
             g.writeFieldName("realtimeSessionId");
@@ -266,6 +409,10 @@ final class ThreadRealtimeItemJson extends StdDeserializer<ThreadRealtimeItem> {
         if (v.id() != null) {
             g.writeFieldName("id");
             BindingSupport.write(g, v.id());
+        }
+        if (v.observedAtMs() != null) {
+            g.writeFieldName("observedAtMs");
+            BindingSupport.write(g, v.observedAtMs());
         }
         if (v.realtimeSessionId() != null) {
             g.writeFieldName("realtimeSessionId");
@@ -295,6 +442,10 @@ final class ThreadRealtimeItemJson extends StdDeserializer<ThreadRealtimeItem> {
             g.writeFieldName("id");
             BindingSupport.write(g, v.id());
         }
+        if (v.observedAtMs() != null) {
+            g.writeFieldName("observedAtMs");
+            BindingSupport.write(g, v.observedAtMs());
+        }
         if (v.realtimeSessionId() != null) {
             g.writeFieldName("realtimeSessionId");
             BindingSupport.write(g, v.realtimeSessionId());
@@ -305,6 +456,108 @@ final class ThreadRealtimeItemJson extends StdDeserializer<ThreadRealtimeItem> {
         }
         BindingSupport.writeUnknown(g, v.unknownMembers(), s);
         g.writeEndObject();
+    }
+
+    private static void writeTurnInputAccepted(JsonGenerator g,
+            ThreadRealtimeItem.TurnInputAccepted v, SerializerProvider s) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("type", "turnInputAccepted");
+        if (v.id() != null) {
+            g.writeFieldName("id");
+            BindingSupport.write(g, v.id());
+        }
+        if (v.observedAtMs() != null) {
+            g.writeFieldName("observedAtMs");
+            BindingSupport.write(g, v.observedAtMs());
+        }
+        if (v.realtimeSessionId() != null) {
+            g.writeFieldName("realtimeSessionId");
+            BindingSupport.write(g, v.realtimeSessionId());
+        }
+        if (v.handoffId() != null) {
+            g.writeFieldName("handoff_id");
+            BindingSupport.write(g, v.handoffId());
+        }
+        if (v.input() != null) {
+            g.writeFieldName("input");
+            BindingSupport.write(g, v.input());
+        }
+        if (v.inputItemId() != null) {
+            g.writeFieldName("input_item_id");
+            BindingSupport.write(g, v.inputItemId());
+        }
+        if (v.mode() != null) {
+            g.writeFieldName("mode");
+            ThreadRealtimeHandoffModeJson.write(g, v.mode(), s);
+        }
+        if (v.sourceEventIds() != null) {
+            g.writeFieldName("source_event_ids");
+            writeListOfString(g, v.sourceEventIds(), s);
+        }
+        if (v.turnId() != null) {
+            g.writeFieldName("turn_id");
+            BindingSupport.write(g, v.turnId());
+        }
+        BindingSupport.writeUnknown(g, v.unknownMembers(), s);
+        g.writeEndObject();
+    }
+
+    private static void writeSessionEndInputSaved(JsonGenerator g,
+            ThreadRealtimeItem.SessionEndInputSaved v, SerializerProvider s) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("type", "sessionEndInputSaved");
+        if (v.id() != null) {
+            g.writeFieldName("id");
+            BindingSupport.write(g, v.id());
+        }
+        if (v.observedAtMs() != null) {
+            g.writeFieldName("observedAtMs");
+            BindingSupport.write(g, v.observedAtMs());
+        }
+        if (v.realtimeSessionId() != null) {
+            g.writeFieldName("realtimeSessionId");
+            BindingSupport.write(g, v.realtimeSessionId());
+        }
+        if (v.input() != null) {
+            g.writeFieldName("input");
+            BindingSupport.write(g, v.input());
+        }
+        if (v.inputItemId() != null) {
+            g.writeFieldName("input_item_id");
+            BindingSupport.write(g, v.inputItemId());
+        }
+        if (v.sourceEventIds() != null) {
+            g.writeFieldName("source_event_ids");
+            writeListOfString(g, v.sourceEventIds(), s);
+        }
+        BindingSupport.writeUnknown(g, v.unknownMembers(), s);
+        g.writeEndObject();
+    }
+
+    private static List<String> readListOfString(JsonParser p, DeserializationContext c) throws
+            IOException {
+        if (p.currentToken() == JsonToken.VALUE_NULL) {
+            return null;
+        }
+        BindingSupport.expectArray(p, c);
+        List<String> out = new ArrayList<>();
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+            out.add(BindingSupport.string(p, c));
+        }
+        return out;
+    }
+
+    private static void writeListOfString(JsonGenerator g, List<String> v, SerializerProvider s)
+            throws IOException {
+        if (v == null) {
+            g.writeNull();
+            return;
+        }
+        g.writeStartArray();
+        for (String item : v) {
+            BindingSupport.write(g, item);
+        }
+        g.writeEndArray();
     }
 
     static final class Ser extends StdSerializer<ThreadRealtimeItem> {

@@ -18,7 +18,7 @@ import java.util.List;
  * @param cursor Opaque pagination cursor returned by a previous call. (optional)
  * @param includeAttachedThreads Include persistent threads attached to a parent in search results. (optional)
  * @param limit Optional page size; defaults to a reasonable server-side value. (optional)
- * @param searchTerm Required substring/full-text query for thread search. (required)
+ * @param searchTerm Required substring/full-text query. {@code thread/search/stream} limits this to 65,536 UTF-8 bytes after trimming surrounding whitespace. (required)
  * @param sortDirection Optional sort direction; defaults to descending (newest first). (optional)
  * @param sortKey Optional sort key; defaults to created_at. (optional)
  * @param sourceKinds Optional source filter; when set, only sessions from these source kinds are returned. When omitted or empty, defaults to interactive sources. (optional)
@@ -48,7 +48,7 @@ public record ThreadSearchParams(@JsonProperty("archived") Boolean archived,
      * @param cursor Opaque pagination cursor returned by a previous call. (optional)
      * @param includeAttachedThreads Include persistent threads attached to a parent in search results. (optional)
      * @param limit Optional page size; defaults to a reasonable server-side value. (optional)
-     * @param searchTerm Required substring/full-text query for thread search. (required)
+     * @param searchTerm Required substring/full-text query. {@code thread/search/stream} limits this to 65,536 UTF-8 bytes after trimming surrounding whitespace. (required)
      * @param sortDirection Optional sort direction; defaults to descending (newest first). (optional)
      * @param sortKey Optional sort key; defaults to created_at. (optional)
      * @param sourceKinds Optional source filter; when set, only sessions from these source kinds are returned. When omitted or empty, defaults to interactive sources. (optional)
@@ -172,7 +172,7 @@ public record ThreadSearchParams(@JsonProperty("archived") Boolean archived,
         }
 
         /**
-         * Sets {@code searchTerm}: Required substring/full-text query for thread search.
+         * Sets {@code searchTerm}: Required substring/full-text query. {@code thread/search/stream} limits this to 65,536 UTF-8 bytes after trimming surrounding whitespace.
          *
          * @param value the value (required)
          * @return this builder

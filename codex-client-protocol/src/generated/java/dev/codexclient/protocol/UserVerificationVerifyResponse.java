@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 /**
  * The {@code UserVerificationVerifyResponse} object of the protocol (the schema gives no description).
  *
+ * @param biometricType Native-reported authentication method for this signature. Older servers omit it. This is approval context, not part of the signed proof. (optional)
  * @param proof The schema gives no description of {@code proof}. (required)
  * @param unknownMembers members the schema of this SDK version does not declare, kept as read and written back unchanged; {@link UnknownMembers#none()} when there are none
  */
@@ -18,14 +19,17 @@ import com.fasterxml.jackson.databind.annotation.JsonSerialize;
         using = UserVerificationVerifyResponseJson.Ser.class
 )
 @Experimental
-public record UserVerificationVerifyResponse(@JsonProperty("proof") UserVerificationProof proof,
-        UnknownMembers unknownMembers) {
+public record UserVerificationVerifyResponse(
+        @JsonProperty("biometricType") UserVerificationBiometricType biometricType,
+        @JsonProperty("proof") UserVerificationProof proof, UnknownMembers unknownMembers) {
     /**
      * Creates a value without unknown members.
      *
+     * @param biometricType Native-reported authentication method for this signature. Older servers omit it. This is approval context, not part of the signed proof. (optional)
      * @param proof The schema gives no description of {@code proof}. (required)
      */
-    public UserVerificationVerifyResponse(UserVerificationProof proof) {
-        this(proof, UnknownMembers.none());
+    public UserVerificationVerifyResponse(UserVerificationBiometricType biometricType,
+            UserVerificationProof proof) {
+        this(biometricType, proof, UnknownMembers.none());
     }
 }

@@ -51,6 +51,7 @@ final class UserVerificationVerifyResponseJson extends StdDeserializer<UserVerif
         } else if (t != JsonToken.FIELD_NAME && t != JsonToken.END_OBJECT) {
             return BindingSupport.unexpected(p, c, UserVerificationVerifyResponse.class);
         }
+        UserVerificationBiometricType biometricType = null;
         UserVerificationProof proof = null;
         Map<String, JsonNode> unknown = null;
         String member = null;
@@ -59,6 +60,7 @@ final class UserVerificationVerifyResponseJson extends StdDeserializer<UserVerif
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
+                    case "biometricType" -> biometricType = UserVerificationBiometricTypeJson.read(p, c);
                     case "proof" -> proof = UserVerificationProofJson.read(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
@@ -66,7 +68,7 @@ final class UserVerificationVerifyResponseJson extends StdDeserializer<UserVerif
         } catch (IOException | RuntimeException e) {
             throw BindingSupport.wrap(e, UserVerificationVerifyResponse.class, member, c);
         }
-        return new UserVerificationVerifyResponse(proof, UnknownMembers.of(unknown));
+        return new UserVerificationVerifyResponse(biometricType, proof, UnknownMembers.of(unknown));
     }
 
     static void write(JsonGenerator g, UserVerificationVerifyResponse v, SerializerProvider s)
@@ -76,6 +78,10 @@ final class UserVerificationVerifyResponseJson extends StdDeserializer<UserVerif
             return;
         }
         g.writeStartObject();
+        if (v.biometricType() != null) {
+            g.writeFieldName("biometricType");
+            UserVerificationBiometricTypeJson.write(g, v.biometricType(), s);
+        }
         if (v.proof() != null) {
             g.writeFieldName("proof");
             UserVerificationProofJson.write(g, v.proof(), s);

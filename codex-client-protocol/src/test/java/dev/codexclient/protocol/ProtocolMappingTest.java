@@ -303,16 +303,18 @@ class ProtocolMappingTest {
 
     @Test
     void methodCountsAndTables() {
-        assertThat(ClientRequestMethods.ALL).hasSize(184);
+        assertThat(ClientRequestMethods.ALL).hasSize(189);
+        // 10 from the schema plus currentTime/read, retained from 0.169.0 (schema/retained.json)
         assertThat(ServerRequestMethods.ALL).hasSize(11);
-        // 86 from the schema plus the two raw-response notifications added by the overrides
-        assertThat(ServerNotificationMethods.ALL).hasSize(88);
+        assertThat(ServerRequestMethods.byMethod("currentTime/read")).contains(ServerRequestMethods.CURRENT_TIME_READ);
+        // 87 from the schema plus the two raw-response notifications added by the overrides
+        assertThat(ServerNotificationMethods.ALL).hasSize(89);
         assertThat(ServerNotificationMethods.ALL.stream().filter(d -> !d.method().startsWith("rawResponse")))
-                .hasSize(86);
+                .hasSize(87);
         assertThat(ClientNotificationMethods.ALL).hasSize(1);
-        assertThat(ClientRequest.class.getPermittedSubclasses()).hasSize(185);
+        assertThat(ClientRequest.class.getPermittedSubclasses()).hasSize(190);
         assertThat(ServerRequest.class.getPermittedSubclasses()).hasSize(12);
-        assertThat(ServerNotification.class.getPermittedSubclasses()).hasSize(89);
+        assertThat(ServerNotification.class.getPermittedSubclasses()).hasSize(90);
         assertThat(ClientNotification.class.getPermittedSubclasses()).hasSize(2);
 
         assertThat(ClientRequestMethods.ACCOUNT_LOGOUT.resultType()).isEqualTo(LogoutAccountResponse.class);
@@ -351,7 +353,7 @@ class ProtocolMappingTest {
             assertThat(d.experimental()).as(d.method())
                     .isEqualTo(extra || !stableMethods.contains("ServerNotification:" + d.method()));
         }
-        assertThat(experimentalMethods).isEqualTo(76);
+        assertThat(experimentalMethods).isEqualTo(80);
         assertThat(ClientRequest.ThreadSample.class.isAnnotationPresent(Experimental.class)).isTrue();
         assertThat(ClientRequest.ThreadStart.class.isAnnotationPresent(Experimental.class)).isFalse();
 
@@ -385,7 +387,7 @@ class ProtocolMappingTest {
             }
         }
         assertThat(wrong).isEmpty();
-        assertThat(experimentalTypes).isEqualTo(167);
+        assertThat(experimentalTypes).isEqualTo(172);
         assertThat(experimentalFields).isEqualTo(75);
         assertThat(component(ThreadStartParams.class, "dynamicTools").isAnnotationPresent(Experimental.class)).isTrue();
         assertThat(component(ThreadStartParams.class, "model").isAnnotationPresent(Experimental.class)).isFalse();

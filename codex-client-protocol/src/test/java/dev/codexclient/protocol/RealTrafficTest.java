@@ -13,15 +13,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Replays a recorded session with the real codex (JSONL, one {@code {"dir":"sent"|"received","message":{…}}} per
  * line) through the generated types: every message must decode to a known variant, and every response through the
  * result type of the request it answers; re-encoding must give back the input (null ≡ absent, numbers by value).
  *
- * <p>The recording lives at {@code src/test/resources/real-traffic/codex-<codex.version>.jsonl}; the system
- * property {@code realTraffic.file} points the test at another file.
+ * <p>The recordings live at {@code src/test/resources/real-traffic/codex-<version>.jsonl}: the pinned version's
+ * ({@code codex.version}) must be there, and the older ones stay, so that what an older server sent still decodes
+ * with the types of the pinned one. The system property {@code realTraffic.file} points the test at one other file.
  */
 class RealTrafficTest {
     /**
@@ -29,19 +33,29 @@ class RealTrafficTest {
      * tables (checked below), so the list cannot hide a decoding bug.
      */
     private static final Set<String> ABSENT_FROM_SCHEMA_PREFIXES = Set.of("codex/event/");
+    private static final Path RECORDINGS = Path.of("src/test/resources/real-traffic");
 
-    private static Path recording() {
+    static Stream<Path> recordings() throws Exception {
         String override = System.getProperty("realTraffic.file");
         if (override != null && !override.isBlank()) {
-            return Path.of(override);
+            return Stream.of(Path.of(override));
         }
-        String version = System.getProperty("codex.version", "0.169.0");
-        return Path.of("src/test/resources/real-traffic/codex-" + version + ".jsonl");
+        try (Stream<Path> files = Files.list(RECORDINGS)) {
+            return files.filter(f -> f.getFileName().toString().matches("codex-.*\\.jsonl")).sorted().toList().stream();
+        }
     }
 
     @Test
-    void recordedSessionDecodesAndReencodes() throws Exception {
-        Path file = recording();
+    void thePinnedVersionHasARecording() {
+        String version = System.getProperty("codex.version", "0.171.0");
+        assertThat(RECORDINGS.resolve("codex-" + version + ".jsonl"))
+                .as("the real-traffic recording of the pinned codex (see RecordRealTraffic in the testkit)")
+                .isRegularFile();
+    }
+
+    @ParameterizedTest
+    @MethodSource("recordings")
+    void recordedSessionDecodesAndReencodes(Path file) throws Exception {
         assertThat(file).as("the real-traffic recording (see the class Javadoc)").isRegularFile();
         for (ObjectMapper mapper : List.of(ProtocolJson.mapper(), new ObjectMapper())) {
             replay(file, mapper);

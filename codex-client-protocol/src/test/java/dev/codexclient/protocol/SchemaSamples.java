@@ -35,6 +35,35 @@ final class SchemaSamples {
         flatten(m.readTree(schema.resolve("experimental/codex_app_server_protocol.schemas.json").toFile()), defs);
         flatten(m.readTree(schema.resolve("stable/codex_app_server_protocol.schemas.json").toFile()), stableDefs);
         overrides = m.readTree(schema.resolve("codegen-overrides.json").toFile());
+        Path retained = schema.resolve("retained.json");
+        if (Files.isRegularFile(retained)) {
+            mergeRetained(m.readTree(retained.toFile()));
+        }
+    }
+
+    /**
+     * Adds the methods kept from older schemas (schema/retained.json) as the generator does: their definitions, and
+     * their variants appended to the method unions (the stable ones too, unless experimental).
+     */
+    private void mergeRetained(JsonNode retained) {
+        retained.path("definitions").fields().forEachRemaining(e -> {
+            defs.putIfAbsent(e.getKey(), e.getValue());
+            stableDefs.putIfAbsent(e.getKey(), e.getValue());
+        });
+        retained.path("experimentalDefinitions").fields().forEachRemaining(e -> defs.putIfAbsent(e.getKey(), e.getValue()));
+        for (JsonNode method : retained.path("methods")) {
+            String union = method.path("union").asText();
+            append(defs, union, method.get("variant"));
+            if (!method.path("experimental").asBoolean()) {
+                append(stableDefs, union, method.get("variant"));
+            }
+        }
+    }
+
+    private static void append(Map<String, JsonNode> bundle, String union, JsonNode variant) {
+        com.fasterxml.jackson.databind.node.ObjectNode copy = bundle.get(union).deepCopy();
+        ((com.fasterxml.jackson.databind.node.ArrayNode) copy.get("oneOf")).add(variant);
+        bundle.put(union, copy);
     }
 
     static Path schemaDir() {
@@ -87,7 +116,22 @@ final class SchemaSamples {
                 candidates.retainAll(c);
             }
         }
+        if (candidates != null && candidates.size() > 1) {
+            // a member fixed to one value in every variant (AgentMessageDisplay's version: 1) is not the tag
+            candidates.removeIf(c -> !distinctStrings(s.get("oneOf"), c));
+        }
         return candidates == null || candidates.size() != 1 ? null : candidates.get(0);
+    }
+
+    private static boolean distinctStrings(JsonNode variants, String member) {
+        java.util.Set<String> values = new java.util.HashSet<>();
+        for (JsonNode v : variants) {
+            JsonNode value = v.path("properties").path(member).path("enum").path(0);
+            if (!value.isTextual() || !values.add(value.asText())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** One sample per union alternative (or one for plain types), in the given mode. */

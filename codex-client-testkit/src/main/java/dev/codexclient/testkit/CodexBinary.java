@@ -40,7 +40,7 @@ import java.util.regex.Pattern;
 public final class CodexBinary {
 
     /** The codex version this SDK's protocol was generated from. */
-    public static final String PINNED_VERSION = "0.169.0";
+    public static final String PINNED_VERSION = "0.171.0";
 
     /** How long an npm install may take before it is abandoned. */
     public static final Duration INSTALL_TIMEOUT = Duration.ofMinutes(10);

@@ -184,6 +184,14 @@ final class RequestAnswerer {
                     thread -> respond(connection, request, Reply.result(Json.object())));
             case "thread/unarchive" -> found(connection, request, store.setArchived(threadId(request), false),
                     thread -> respond(connection, request, Reply.result(Json.object().set("thread", thread))));
+            case "thread/turns/list" -> {
+                try {
+                    found(connection, request, store.turns(threadId(request), params),
+                            page -> respond(connection, request, Reply.result(page)));
+                } catch (ThreadStore.InvalidCursorException e) {
+                    respond(connection, request, Reply.error(-32600, e.getMessage()));
+                }
+            }
             case "thread/read" -> found(connection, request,
                     store.read(threadId(request), params.path("includeTurns").asBoolean(false)),
                     thread -> respond(connection, request, Reply.result(Json.object().set("thread", thread))));
@@ -235,8 +243,9 @@ final class RequestAnswerer {
         String family = platformOs.equals("windows") ? "windows" : "unix";
         String home = Path.of(System.getProperty("java.io.tmpdir"), "codex-fake-home").toAbsolutePath().toString();
         Map<String, Object> result = new LinkedHashMap<>();
-        result.put("userAgent", "codex_fake/0.169.0 (" + platformOs + "; " + System.getProperty("os.arch")
-                + ") codex-client-testkit");
+        // The pinned version: the client takes the server for that codex when it checks which methods it has.
+        result.put("userAgent", "codex_fake/" + CodexBinary.PINNED_VERSION + " (" + platformOs + "; "
+                + System.getProperty("os.arch") + ") codex-client-testkit");
         result.put("codexHome", home);
         result.put("platformFamily", family);
         result.put("platformOs", platformOs);

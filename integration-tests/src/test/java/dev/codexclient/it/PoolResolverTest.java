@@ -87,6 +87,10 @@ class PoolResolverTest {
     }
 
     private CodexPool pool(Duration drainTimeout) {
+        return pool(drainTimeout, false);
+    }
+
+    private CodexPool pool(Duration drainTimeout, boolean sharedStorage) {
         CodexEventListener listener = new CodexEventListener() {
             @Override
             public void poolMemberAdded(PoolMemberAdded event) {
@@ -101,7 +105,7 @@ class PoolResolverTest {
         };
         return PoolProbe.useScheduler(CodexPool.builder(), clock).resolver(resolver(), this::client)
                 .resolveEvery(EVERY).healthCheckEvery(Duration.ZERO, Duration.ofSeconds(5)).eventListener(listener)
-                .drainTimeout(drainTimeout).build();
+                .drainTimeout(drainTimeout).sharedStorage(sharedStorage).build();
     }
 
     private static List<String> names(CodexPool pool) {
@@ -270,6 +274,40 @@ class PoolResolverTest {
             assertThat(clients.get("a")).hasSize(1);
             assertThat(clients.get("a").get(0).isClosed()).isTrue();
             assertThat(failureOf(running.result(), WAIT)).isInstanceOf(CodexException.class);
+        }
+    }
+
+    @Test
+    void withSharedStorageTheThreadsOfARemovedMemberGoOnElsewhereOnceNothingOfThemRunsThere() throws Exception {
+        fake("a").onTurnStart(t -> t.pause(Duration.ofSeconds(30)).interrupted());
+        answer.set(List.of("a", "b"));
+        try (CodexPool pool = pool(Duration.ofMinutes(10), true)) {
+            PooledThread idle = pool.startThread();
+            pool.startThread(); // on b
+            PooledThread busy = pool.startThread();
+            assertThat(List.of(idle.memberName(), busy.memberName())).containsExactly("a", "a");
+            CodexTurn running = busy.startTurnAsync("long").get(WAIT.toSeconds(), TimeUnit.SECONDS);
+
+            answer.set(List.of("b"));
+            clock.advance(EVERY);
+            assertThat(names(pool)).containsExactly("a:DRAINING", "b:READY");
+
+            // Nothing of idle runs on a: its next turn resumes it on b, under its id.
+            assertThat(idle.startTurn("go on").await(WAIT).status()).isEqualTo(TurnStatus.COMPLETED);
+            assertThat(idle.memberName()).isEqualTo("b");
+            assertThat(fake("b").takeRequest("thread/resume", WAIT).params().path("threadId").asText())
+                    .isEqualTo(idle.id());
+
+            // busy's turn still runs on a: it stays there, and its next turn is refused while a drains.
+            assertThat(failureOf(busy.startTurnAsync("more"), WAIT)).isInstanceOf(CodexPoolRejectedException.class)
+                    .hasMessageContaining("drains");
+            assertThat(busy.memberName()).isEqualTo("a");
+            running.interrupt();
+            running.await(WAIT);
+            awaitCondition("a left", () -> names(pool).equals(List.of("b:READY")));
+            assertThat(busy.startTurn("after").await(WAIT).status()).isEqualTo(TurnStatus.COMPLETED);
+            assertThat(busy.memberName()).isEqualTo("b");
+            assertThat(pool.stats().get(0).threads()).isEqualTo(3);
         }
     }
 }

@@ -16,6 +16,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
@@ -41,7 +43,11 @@ final class PoolMember {
     private final String name;
     private final Optional<URI> address;
     private final boolean resolved;
-    private final Supplier<CodexClient> factory;
+    /** Builds a new client: its server's start, tried again while codex finds its state database busy. */
+    private final Supplier<CodexClient> start;
+    /** The client a replacement takes instead of starting one; null for a member no spare stands in for. */
+    private final WarmSpare spare;
+    private final Executor executor;
     private final ReadinessProbe probe;
     private final TurnPlaces places;
     private final Set<String> threads = ConcurrentHashMap.newKeySet();
@@ -57,16 +63,19 @@ final class PoolMember {
     private long replacements;
     private long retirements;
 
-    PoolMember(String name, Optional<URI> address, boolean resolved, Supplier<CodexClient> factory,
-               ReadinessProbe probe, TurnPlaces places, MemberHealth health) {
+    PoolMember(String name, Optional<URI> address, boolean resolved, Supplier<CodexClient> start,
+               ReadinessProbe probe, TurnPlaces places, MemberHealth health, WarmSpare spare, Executor executor) {
         this.name = name;
         this.address = address;
         this.resolved = resolved;
-        this.factory = factory;
+        this.start = start;
+        this.spare = spare;
+        this.executor = executor;
         this.probe = probe;
         this.places = places;
         this.health = health;
-        this.client = factory.get();
+        this.client = start.get();
+        watchServer();
     }
 
     String name() {
@@ -86,7 +95,10 @@ final class PoolMember {
         return generation;
     }
 
-    /** The member's client; one that gave up is replaced by a new one from the factory first. */
+    /**
+     * The member's client; one that gave up is replaced first, by the warm spare when one is ready, else by a new
+     * one from the factory.
+     */
     CodexClient client() {
         CodexClient c = client;
         if (c.isClosed() && !closed) {
@@ -94,14 +106,67 @@ final class PoolMember {
                 if (client.isClosed() && !closed) {
                     Log.LOG.warn("pool member {} gave up restoring its server; replacing its client", name);
                     client.close();
-                    client = factory.get();
+                    client = spare == null ? start.get() : spare.take().orElseGet(start);
                     generation++;
                     replacements++;
                 }
                 c = client;
             }
+            watchServer();
         }
         return c;
+    }
+
+    // Guarded by this: the server process whose exit is watched.
+    private long watchedPid = -1;
+
+    /**
+     * With a warm spare, watches the exit of the client's server process, so that a crash is answered by the spare at
+     * once, not by a restart or at the next use. Called whenever the member may run a new process.
+     */
+    private void watchServer() {
+        if (spare == null) {
+            return;
+        }
+        CodexClient c = client;
+        Optional<ProcessHandle> server = c.serverProcess();
+        if (server.isEmpty()) {
+            return;
+        }
+        synchronized (this) {
+            if (watchedPid == server.get().pid()) {
+                return;
+            }
+            watchedPid = server.get().pid();
+        }
+        server.get().onExit().thenRun(() -> {
+            try {
+                executor.execute(() -> serverExited(c));
+            } catch (RejectedExecutionException e) {
+                // the pool closes
+            }
+        });
+    }
+
+    /** The server of {@code lost} exited: the warm spare, when ready, takes its place at once. */
+    private void serverExited(CodexClient lost) {
+        CodexClient taken;
+        synchronized (this) {
+            if (closed || client != lost) {
+                return;
+            }
+            Optional<CodexClient> ready = spare.take();
+            if (ready.isEmpty()) {
+                return; // the client's restart policy, or the next use, replaces it
+            }
+            taken = ready.get();
+            client = taken;
+            generation++;
+            replacements++;
+        }
+        Log.LOG.warn("pool member {} lost its server; the warm spare took its place", name);
+        lost.close();
+        watchServer();
     }
 
     /**
@@ -145,6 +210,7 @@ final class PoolMember {
         if (dead != null) {
             return dead;
         }
+        watchServer();
         if (probe != null) {
             return probe.isReady() ? null : "its /readyz did not answer 200";
         }
@@ -200,6 +266,18 @@ final class PoolMember {
 
     void placed(String threadId) {
         threads.add(threadId);
+    }
+
+    void forget(String threadId) {
+        threads.remove(threadId);
+    }
+
+    /**
+     * {@return whether a thread of this member may leave it for good} The member is lost (closed, ejected, or drains
+     * after its resolver dropped it) and no turn of the thread holds a place on it, so nothing of the thread runs here.
+     */
+    boolean lostFor(String threadId) {
+        return (closed || ejected || draining) && !places.heldBy(threadId);
     }
 
     void replacedThread(String oldId, String newId) {

@@ -56,11 +56,13 @@ public final class PoolRuntime {
     private final PoolSettings settings;
     private final PoolEvents events;
     private final PoolMaintenance maintenance;
+    private final Optional<WarmSpare> spare;
     private volatile boolean draining;
     private volatile boolean closed;
 
-    private PoolRuntime(List<PoolMember> fixed, PoolSettings settings) {
+    private PoolRuntime(List<PoolMember> fixed, PoolSettings settings, Optional<WarmSpare> spare) {
         this.settings = settings;
+        this.spare = spare;
         this.events = new PoolEvents(settings.listener());
         this.members = new PoolMembers(fixed);
         this.maintenance = new PoolMaintenance(members, settings, events);
@@ -75,10 +77,12 @@ public final class PoolRuntime {
      */
     public static PoolRuntime start(List<GivenMember> given, PoolSettings settings) {
         List<PoolMember> built = new ArrayList<>();
+        Optional<WarmSpare> spare = settings.warmSpare();
         try {
             for (GivenMember g : given) {
                 ReadinessProbe probe = g.readiness().map(ReadinessProbe::of).orElse(null);
-                built.add(settings.member(g.name(), g.readiness(), false, g.factory(), probe));
+                built.add(settings.member(g.name(), g.readiness(), false, g.factory(), probe,
+                        g.readiness().isEmpty() ? spare.orElse(null) : null));
             }
         } catch (RuntimeException e) {
             for (PoolMember m : built) {
@@ -92,20 +96,22 @@ public final class PoolRuntime {
             throw e;
         }
         Log.LOG.debug("pool of {} members built", built.size());
-        PoolRuntime pool = new PoolRuntime(built, settings);
+        PoolRuntime pool = new PoolRuntime(built, settings, spare);
         pool.maintenance.start();
+        spare.ifPresent(WarmSpare::refill);
         return pool;
     }
 
     /** Starts a thread on the least loaded healthy member. */
     public PlacedThread startThread(ThreadStartParams params) {
-        return place("thread/start", m -> new PlacedThread(m, events, m.client().startThread(params), params));
+        return place("thread/start",
+                m -> new PlacedThread(m, events, settings.scheduler(), m.client().startThread(params), params));
     }
 
     /** Resumes a stored thread on the least loaded healthy member. */
     public PlacedThread resumeThread(String threadId) {
         return place("thread/resume " + threadId,
-                m -> new PlacedThread(m, events, m.client().resumeThread(threadId), null));
+                m -> new PlacedThread(m, events, settings.scheduler(), m.client().resumeThread(threadId), null));
     }
 
     /**
@@ -148,6 +154,7 @@ public final class PoolRuntime {
             return CompletableFuture.failedFuture(new CodexPoolRejectedException(
                     "the pool is " + (closed ? "closed" : "draining") + ": it accepts no new turns"));
         }
+        relocate(thread);
         return thread.member().submit(thread.id(), () -> thread.launch(params, start), turnOf);
     }
 
@@ -160,6 +167,7 @@ public final class PoolRuntime {
     public <T> T startTurnAndWait(PlacedThread thread, TurnStartParams params,
                                   BiFunction<CodexThread, TurnStartParams, CompletableFuture<T>> start,
                                   Function<T, CodexTurn> turnOf) {
+        relocate(thread);
         PoolMember m = thread.member();
         String lane = Lanes.currentKey();
         if (lane != null && m.places().full() && m.places().heldBy(lane)) {
@@ -180,6 +188,38 @@ public final class PoolRuntime {
         }
     }
 
+    /** {@return the thread's handle on its member's client of the moment, moved first off a member lost for good} */
+    public CodexThread thread(PlacedThread thread) {
+        relocate(thread);
+        return thread.thread();
+    }
+
+    /**
+     * With storage the members share, moves a thread off a member it lost for good (closed, ejected, or drained
+     * away by its resolver, and no turn of the thread running there) to the least loaded healthy member, where its
+     * next use resumes it from that storage. Without a healthy member to go to, it stays, and its turn fails as it
+     * would have.
+     */
+    private void relocate(PlacedThread thread) {
+        if (!settings.sharedStorage()) {
+            return;
+        }
+        PoolMember from = thread.member();
+        if (!from.lostFor(thread.id())) {
+            return;
+        }
+        PoolMember to;
+        try {
+            to = members.place(Set.of(from));
+        } catch (CodexPoolRejectedException e) {
+            return;
+        }
+        if (to != from && thread.moveTo(from, to)) {
+            Log.LOG.info("thread {} leaves pool member {}, lost for good, for {}", thread.id(), from.name(),
+                    to.name());
+        }
+    }
+
     /** Checks every member's health now, one after another; returns how many are healthy after it. */
     public int checkHealth() {
         return members.checkHealth(maintenance::check);
@@ -188,6 +228,11 @@ public final class PoolRuntime {
     /** The counts of each member, in the order the members were added. */
     public List<MemberStats> stats() {
         return members.stats();
+    }
+
+    /** {@return whether a warm spare is started and waits} */
+    public boolean spareReady() {
+        return spare.map(WarmSpare::isReady).orElse(false);
     }
 
     /** The client of the member of that name at this moment. */
@@ -218,6 +263,7 @@ public final class PoolRuntime {
         }
         closed = true;
         draining = true;
+        spare.ifPresent(WarmSpare::close);
         settings.shutdown();
         members.closeAll(events);
     }

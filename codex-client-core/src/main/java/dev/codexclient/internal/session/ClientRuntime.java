@@ -153,7 +153,7 @@ public final class ClientRuntime {
         }
         serverInfo = done.info();
         opened(done.took());
-        supervisor.established();
+        supervisor.established(serverInfo);
     }
 
     /** What the runtime does when its connection is replaced or ends for good. */
@@ -166,6 +166,11 @@ public final class ClientRuntime {
         @Override
         public void restored(ServerInfo info) {
             serverInfo = info;
+        }
+
+        @Override
+        public TurnPaging paging(ServerInfo info) {
+            return TurnPaging.of(info, settings.handshake().experimentalApi());
         }
 
         @Override
@@ -336,7 +341,27 @@ public final class ClientRuntime {
      * @return the server's answer
      */
     public CompletableFuture<ThreadResumeResponse> resumeThread(ThreadResumeParams params) {
+        if (Boolean.TRUE.equals(params.excludeTurns())) {
+            // A wish, not a requirement: a server that cannot leave the turns out returns them.
+            return supervisor.paging().resume(params, p -> supervisor.resume(null, p, null));
+        }
         return supervisor.resume(null, params, null);
+    }
+
+    /**
+     * Resumes a thread for a handle of it, without its turns where the server can leave them out, waiting out an
+     * outage.
+     *
+     * @param threadId the thread's id
+     * @return the server's answer
+     */
+    public CompletableFuture<ThreadResumeResponse> resumeThreadWithoutTurns(String threadId) {
+        return supervisor.paging().resume(threadId, p -> supervisor.resume(null, p, null));
+    }
+
+    /** What the server of the moment can leave out of a thread's history. */
+    TurnPaging turnPaging() {
+        return supervisor.paging();
     }
 
     /**

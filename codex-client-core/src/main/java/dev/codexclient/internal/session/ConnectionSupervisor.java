@@ -16,6 +16,7 @@ import dev.codexclient.internal.rpc.RpcConnection;
 import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.protocol.ThreadResumeParams;
 import dev.codexclient.protocol.ThreadResumeResponse;
+import dev.codexclient.protocol.ThreadTurnsListResponse;
 import dev.codexclient.transport.Transport;
 import java.time.Duration;
 import java.util.LinkedHashSet;
@@ -67,6 +68,9 @@ public final class ConnectionSupervisor {
         /** The server of a new connection described itself. */
         void restored(ServerInfo info);
 
+        /** What the server that described itself so can leave out of a thread's history. */
+        TurnPaging paging(ServerInfo info);
+
         /** The connection ended for good (no policy, the policy gave up, or the user closed the client). */
         void ended(CodexTransportException cause);
     }
@@ -81,6 +85,8 @@ public final class ConnectionSupervisor {
         private final AtomicBoolean lossHandled = new AtomicBoolean();
         /** Set when the connection ended; read by the publication of a connection lost while being set up. */
         private volatile CodexTransportException lostCause;
+        /** What its server can leave out of a thread's history; known once its handshake is done. */
+        volatile TurnPaging paging = TurnPaging.NONE;
 
         Generation(long number, Transport transport, BiFunction<Transport, RpcConnection.Handler, RpcConnection> open,
                    RpcConnection.Handler handler) {
@@ -179,9 +185,19 @@ public final class ConnectionSupervisor {
         return self[0];
     }
 
-    /** The first handshake succeeded: from now on a lost connection is restored under the policy. */
-    void established() {
+    /**
+     * The first handshake succeeded: from now on a lost connection is restored under the policy.
+     *
+     * @param info what the server said of itself
+     */
+    void established(ServerInfo info) {
+        current.paging = client.paging(info);
         established = true;
+    }
+
+    /** What the server of the moment can leave out of a thread's history. */
+    TurnPaging paging() {
+        return current.paging;
     }
 
     /** The connection of the moment (closed during an outage). */
@@ -307,8 +323,8 @@ public final class ConnectionSupervisor {
         if (link.loadedOn() >= g.number) {
             return CompletableFuture.completedFuture(null);
         }
-        return resume(g, ThreadResumeParams.builder().threadId(link.id()).build(), null)
-                .thenAccept(r -> link.loadedOn(g.number));
+        // Only loaded: the thread's history is not needed.
+        return g.paging.resume(link.id(), p -> resume(g, p, null)).thenAccept(r -> link.loadedOn(g.number));
     }
 
     /**
@@ -416,7 +432,8 @@ public final class ConnectionSupervisor {
             }
             attempting = g;
             ThreadRestore restore = new ThreadRestore(held, carried, events, (on, params) -> resume(on, params, null),
-                    cause);
+                    (on, params) -> on.connection.call("thread/turns/list", params, ThreadTurnsListResponse.class,
+                            null), cause);
             if (closed.get()) {
                 // close() may have looked for an attempt before this one was set: end it here.
                 attempting = null;
@@ -429,6 +446,7 @@ public final class ConnectionSupervisor {
             client.handshake(g.connection)
                     .thenCompose(info -> {
                         client.restored(info);
+                        g.paging = client.paging(info);
                         if (events.enabled()) {
                             Duration downtime = Duration.ofNanos(scheduler.nanoTime() - since);
                             events.emit(l -> l.connectionRestored(new ConnectionRestored(attempt, info, downtime)));

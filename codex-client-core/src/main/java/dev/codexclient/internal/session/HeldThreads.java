@@ -117,6 +117,12 @@ public final class HeldThreads {
         }
     }
 
+    /** {@return how many turns of a thread are running (started and named by the server), 0 when it is not held} */
+    int runningTurns(String threadId) {
+        ThreadState r = routers.get(threadId);
+        return r == null ? 0 : r.activeTurns().size();
+    }
+
     /** Lets go of a thread at once (it could not be resumed): its turns fail, its listeners are closed. */
     void forget(String threadId, String why) {
         releaseNow(threadId, why);

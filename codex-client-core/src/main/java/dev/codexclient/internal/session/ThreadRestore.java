@@ -9,8 +9,12 @@ import dev.codexclient.internal.events.EventEmitter;
 import dev.codexclient.internal.requests.ServerRequestCarryOver;
 import dev.codexclient.internal.rpc.RpcConnection;
 import dev.codexclient.protocol.ThreadResumeParams;
+import dev.codexclient.protocol.ThreadInfo;
 import dev.codexclient.protocol.ThreadResumeResponse;
 import dev.codexclient.protocol.ThreadStatus;
+import dev.codexclient.protocol.ThreadTurnsListParams;
+import dev.codexclient.protocol.ThreadTurnsListResponse;
+import dev.codexclient.protocol.Turn;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -33,6 +37,10 @@ import org.slf4j.LoggerFactory;
  * or fail with {@link CodexServerRestartedException}); a thread the server no longer has (an ephemeral thread,
  * another {@code CODEX_HOME}) is let go. A transport failure fails the round, and so the attempt.
  *
+ * <p>A restore costs the same after ten turns or ten thousand: where the server can leave them out
+ * ({@link TurnPaging}), a thread is resumed without its turns, and only a thread with turns running at the loss
+ * has its latest turns listed, as many as it had running and a few more, to settle them.
+ *
  * <p>One instance serves one attempt: it counts what it resumed and what it could not, for the
  * {@link dev.codexclient.events.RecoveryCompleted} of the attempt that succeeds.
  */
@@ -45,24 +53,36 @@ final class ThreadRestore {
     private final HeldThreads held;
     private final ServerRequestCarryOver carried;
     private final EventEmitter events;
+    /**
+     * Turns listed beyond those running at the loss: a turn another client started on the thread since then must
+     * not push one of them out of the page.
+     */
+    static final int EXTRA_TURNS = 4;
+
     private final BiFunction<ConnectionSupervisor.Generation, ThreadResumeParams,
             CompletableFuture<ThreadResumeResponse>> resume;
+    private final BiFunction<ConnectionSupervisor.Generation, ThreadTurnsListParams,
+            CompletableFuture<ThreadTurnsListResponse>> turns;
     private final CodexTransportException cause;
     private int resumed;
     private int notResumed;
 
     /**
      * @param resume sends {@code thread/resume} on the given connection (the supervisor's one place it is sent from)
+     * @param turns  sends {@code thread/turns/list} on the given connection
      * @param cause  the loss the restore ends, the cause of a turn the server no longer runs
      */
     ThreadRestore(HeldThreads held, ServerRequestCarryOver carried, EventEmitter events,
                   BiFunction<ConnectionSupervisor.Generation, ThreadResumeParams,
                           CompletableFuture<ThreadResumeResponse>> resume,
+                  BiFunction<ConnectionSupervisor.Generation, ThreadTurnsListParams,
+                          CompletableFuture<ThreadTurnsListResponse>> turns,
                   CodexTransportException cause) {
         this.held = held;
         this.carried = carried;
         this.events = events;
         this.resume = resume;
+        this.turns = turns;
         this.cause = cause;
     }
 
@@ -95,10 +115,12 @@ final class ThreadRestore {
     private CompletableFuture<Void> resumeAll(ConnectionSupervisor.Generation g, Set<String> ids) {
         List<CompletableFuture<Void>> resumes = new ArrayList<>();
         for (String id : ids) {
-            resumes.add(resume.apply(g, ThreadResumeParams.builder().threadId(id).build()).handle((r, e) -> {
+            CompletableFuture<ThreadInfo> resumed = g.paging.resume(id, p -> resume.apply(g, p))
+                    .thenCompose(r -> withRunningTurns(g, id, r));
+            resumes.add(resumed.handle((thread, e) -> {
                 Throwable failure = e == null ? null : RpcConnection.unwrap(e);
                 if (failure == null) {
-                    resumed(g, id, r);
+                    resumed(g, id, thread);
                     return null;
                 }
                 if (failure instanceof CodexTransportException te) {
@@ -111,12 +133,41 @@ final class ThreadRestore {
         return CompletableFuture.allOf(resumes.toArray(CompletableFuture[]::new));
     }
 
-    private void resumed(ConnectionSupervisor.Generation g, String id, ThreadResumeResponse r) {
-        held.link(id).ifPresent(l -> l.loadedOn(g.number));
-        if (r.thread() != null) {
-            held.resumed(r.thread(), (threadId, turnId) -> new CodexServerRestartedException(threadId, turnId, cause));
+    /**
+     * The thread as the server reported it, with the turns that settle those running at the loss: the response's
+     * own when it has them, else (turns left out) the thread's latest turns; when listing them fails for any reason
+     * but a lost connection, the thread is resumed again with its turns.
+     */
+    private CompletableFuture<ThreadInfo> withRunningTurns(ConnectionSupervisor.Generation g, String id,
+                                                           ThreadResumeResponse r) {
+        ThreadInfo thread = r.thread();
+        int running = held.runningTurns(id);
+        if (thread == null || running == 0 || !g.paging.available()
+                || thread.turns() != null && !thread.turns().isEmpty()) {
+            return CompletableFuture.completedFuture(thread);
         }
-        if (r.thread() == null || !(r.thread().status() instanceof ThreadStatus.Active)) {
+        return turns.apply(g, g.paging.latest(id, running + EXTRA_TURNS)).handle((page, e) -> {
+            if (e == null) {
+                List<Turn> latest = page.data() == null ? List.of() : page.data();
+                return CompletableFuture.completedFuture(thread.toBuilder().turns(latest).build());
+            }
+            Throwable failure = RpcConnection.unwrap(e);
+            if (failure instanceof CodexTransportException te) {
+                return CompletableFuture.<ThreadInfo>failedFuture(te);
+            }
+            Log.LOG.debug("listing the latest turns of thread {} failed ({}); resuming it with its turns", id,
+                    failure.getMessage());
+            return resume.apply(g, ThreadResumeParams.builder().threadId(id).build()).thenApply(
+                    ThreadResumeResponse::thread);
+        }).thenCompose(f -> f);
+    }
+
+    private void resumed(ConnectionSupervisor.Generation g, String id, ThreadInfo thread) {
+        held.link(id).ifPresent(l -> l.loadedOn(g.number));
+        if (thread != null) {
+            held.resumed(thread, (threadId, turnId) -> new CodexServerRestartedException(threadId, turnId, cause));
+        }
+        if (thread == null || !(thread.status() instanceof ThreadStatus.Active)) {
             // Nothing runs on the thread: none of its requests will be sent again.
             carried.cancelThread(id);
         }

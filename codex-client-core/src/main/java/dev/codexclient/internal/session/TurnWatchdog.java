@@ -2,12 +2,13 @@ package dev.codexclient.internal.session;
 
 import dev.codexclient.internal.rpc.RpcConnection;
 import dev.codexclient.internal.time.Scheduler;
-import dev.codexclient.protocol.ThreadInfo;
 import dev.codexclient.protocol.ThreadReadParams;
 import dev.codexclient.protocol.Turn;
 import dev.codexclient.protocol.TurnStatus;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,8 +17,8 @@ import org.slf4j.LoggerFactory;
  * Watches one turn for silence. Codex can lose a turn's {@code turn/completed} (a crashed sub-task, a dropped
  * subscription) or hang on a model stream that never ends; without a watchdog the caller waits forever.
  *
- * <p>When the turn has seen no event for the idle time, the watchdog asks the server for the truth
- * ({@code thread/read} with turns): a turn the server reports as over is completed from that report; a turn still
+ * <p>When the turn has seen no event for the idle time, the watchdog asks the server for the truth (the thread's
+ * latest turns, {@code thread/turns/list}, where the server has it; else {@code thread/read} with turns): a turn the server reports as over is completed from that report; a turn still
  * running (or one the server cannot report on) is interrupted, and the client's interrupt grace period then
  * completes it as {@link TurnResult#stalled() stalled} if {@code turn/completed} still does not come.
  *
@@ -32,6 +33,8 @@ public final class TurnWatchdog {
 
     /** The least time the thread/read of a check may take; codex reads the rollout from disk for it. */
     private static final Duration MIN_READ_TIMEOUT = Duration.ofSeconds(5);
+    /** How many of the thread's newest turns a check asks for: the watched one is the newest, but for a race. */
+    static final int LATEST_TURNS = 4;
 
     private final RoutedTurn turn;
     private final ClientRuntime runtime;
@@ -95,11 +98,18 @@ public final class TurnWatchdog {
         }
         long silenceStarted = lastEventNanos;
         Log.LOG.debug("{} saw no event for {} ms; reading the thread", turn, idle.toMillis());
-        ThreadReadParams read = ThreadReadParams.builder().threadId(turn.threadId()).includeTurns(true).build();
         String turnId = turn.boundId();
-        runtime.calls().withTimeout(readTimeout()).threadRead(read)
-                .thenApply(r -> find(r.thread(), turnId))
-                .whenComplete((found, error) -> {
+        Calls calls = runtime.calls().withTimeout(readTimeout());
+        TurnPaging paging = runtime.turnPaging();
+        // The turn is the thread's newest, or nearly: its latest turns cost the same whatever the thread's history;
+        // reading the whole thread is what is left when they do not have it (or the server has no such list).
+        CompletableFuture<Optional<Turn>> onServer = !paging.available() ? read(calls, turnId)
+                : calls.threadTurnsList(paging.latest(turn.threadId(), LATEST_TURNS))
+                        .thenApply(page -> find(page.data(), turnId))
+                        .exceptionally(e -> Optional.empty())
+                        .thenCompose(found -> found.isPresent() ? CompletableFuture.completedFuture(found)
+                                : read(calls, turnId));
+        onServer.whenComplete((found, error) -> {
                     if (error != null) {
                         Log.LOG.debug("thread/read for the watchdog of {} failed: {}", turn,
                                 RpcConnection.unwrap(error).toString());
@@ -118,11 +128,16 @@ public final class TurnWatchdog {
         return t.compareTo(max) < 0 ? t : max;
     }
 
-    private static Optional<Turn> find(ThreadInfo thread, String turnId) {
-        if (thread == null || thread.turns() == null) {
+    private CompletableFuture<Optional<Turn>> read(Calls calls, String turnId) {
+        ThreadReadParams read = ThreadReadParams.builder().threadId(turn.threadId()).includeTurns(true).build();
+        return calls.threadRead(read).thenApply(r -> find(r.thread() == null ? null : r.thread().turns(), turnId));
+    }
+
+    private static Optional<Turn> find(List<Turn> turns, String turnId) {
+        if (turns == null) {
             return Optional.empty();
         }
-        return thread.turns().stream().filter(t -> turnId.equals(t.id())).findFirst();
+        return turns.stream().filter(t -> turnId.equals(t.id())).findFirst();
     }
 
     private void decide(Optional<Turn> onServer, long silenceStarted) {

@@ -283,8 +283,7 @@ public final class CodexChatModel implements ChatModel, AutoCloseable {
         }
         String id = conversation.toString();
         ConversationTools own = tools.computeIfAbsent(id, k -> new ConversationTools());
-        List<DynamicTool> declared = toolsOf(own, callbacks);
-        return conversations.startTurn(id, newThread.build(), declared, opened -> {
+        return conversations.startTurn(id, newThread.build(), () -> toolsOf(own, callbacks), opened -> {
             // Turns of a conversation run one at a time: the tools change only between them.
             update(own, callbacks, context, opened.started() ? null : id);
             return turnParams(opened.thread(), prompt, opened.started(), model);

@@ -8,9 +8,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.palantir.javapoet.JavaFile;
 import com.palantir.javapoet.TypeSpec;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -49,10 +52,33 @@ public final class Generator {
     }
 
     public static Generator load(Path experimental, Path stableBundle, Path overrides) throws IOException {
+        return load(experimental, stableBundle, overrides, null);
+    }
+
+    /**
+     * Reads a schema directory as schema/ lays it out: {@code experimental/} and {@code stable/} bundles, and
+     * {@code retained.json} when it exists.
+     */
+    public static Generator fromSchemaDir(Path schemaDir, Path overrides) throws IOException {
+        Path retained = schemaDir.resolve("retained.json");
+        return load(schemaDir.resolve("experimental/codex_app_server_protocol.schemas.json"),
+                schemaDir.resolve("stable/codex_app_server_protocol.schemas.json"), overrides,
+                Files.isRegularFile(retained) ? retained : null);
+    }
+
+    /**
+     * Reads the bundles, the overrides and, when {@code retained} is not null, the methods kept from older
+     * schemas ({@link Retained}), which join the bundles before anything reads them.
+     */
+    public static Generator load(Path experimental, Path stableBundle, Path overrides, Path retained)
+            throws IOException {
         ObjectMapper m = new ObjectMapper();
-        return new Generator(flatten(m.readTree(experimental.toFile()), experimental.toString()),
-                flatten(m.readTree(stableBundle.toFile()), stableBundle.toString()),
-                Overrides.read(m.readTree(overrides.toFile())));
+        Map<String, JsonNode> defs = flatten(m.readTree(experimental.toFile()), experimental.toString());
+        Map<String, JsonNode> stable = flatten(m.readTree(stableBundle.toFile()), stableBundle.toString());
+        if (retained != null) {
+            Retained.read(m.readTree(retained.toFile()), retained.toString()).mergeInto(defs, stable);
+        }
+        return new Generator(defs, stable, Overrides.read(m.readTree(overrides.toFile())));
     }
 
     static Map<String, JsonNode> flatten(JsonNode bundle, String where) {
@@ -81,6 +107,11 @@ public final class Generator {
             throw new GeneratorException(where + ": definition " + name + " exists twice with different shapes");
         }
         out.put(name, schema);
+    }
+
+    /** {@return whether two definitions are the same but for their title, {@code $schema} and description} */
+    static boolean sameShape(JsonNode a, JsonNode b) {
+        return strip(a).equals(strip(b));
     }
 
     private static JsonNode strip(JsonNode n) {
@@ -173,9 +204,15 @@ public final class Generator {
         return "string".equals(v.path("type").asText()) && v.path("enum").isArray();
     }
 
-    /** The discriminator of an internally tagged union, or null. */
+    /**
+     * The discriminator of an internally tagged union, or null: a required member that every variant fixes to one
+     * string, a different one in each variant. A member fixed to the same value everywhere (0.171.0's
+     * {@code AgentMessageDisplay} has {@code version: 1} in every variant next to its tag {@code mode}) tells the
+     * variants apart no more than any other member does, so it is a plain member of each.
+     */
     private String tagOf(String name, JsonNode s) {
         List<String> candidates = null;
+        Map<String, Set<String>> values = new HashMap<>();
         for (JsonNode v : s.get("oneOf")) {
             List<String> c = new ArrayList<>();
             for (Iterator<Map.Entry<String, JsonNode>> it = v.path("properties").fields(); it.hasNext(); ) {
@@ -183,6 +220,9 @@ public final class Generator {
                 JsonNode en = e.getValue().path("enum");
                 if (en.isArray() && en.size() == 1 && contains(v.path("required"), e.getKey())) {
                     c.add(e.getKey());
+                    // a number can never be a tag (the binders read tags as strings): it counts as no value
+                    values.computeIfAbsent(e.getKey(), k -> new HashSet<>())
+                            .add(en.get(0).isTextual() ? en.get(0).asText() : null);
                 }
             }
             if (candidates == null) {
@@ -193,6 +233,10 @@ public final class Generator {
         }
         if (candidates == null || candidates.isEmpty()) {
             return null;
+        }
+        int variants = s.get("oneOf").size();
+        if (candidates.size() > 1) {
+            candidates.removeIf(c -> values.get(c).contains(null) || values.get(c).size() != variants);
         }
         if (candidates.size() > 1) {
             throw new GeneratorException(name + ": ambiguous union discriminator " + candidates);

@@ -55,10 +55,7 @@ public final class Main {
         if (overrides == null) {
             overrides = schemaDir.resolve("codegen-overrides.json");
         }
-        Generator gen = Generator.load(
-                schemaDir.resolve("experimental/codex_app_server_protocol.schemas.json"),
-                schemaDir.resolve("stable/codex_app_server_protocol.schemas.json"),
-                overrides);
+        Generator gen = Generator.fromSchemaDir(schemaDir, overrides);
         Map<String, String> files = gen.generate();
         Path pkgDir = out.resolve(Generator.PACKAGE.replace('.', '/'));
         if (Files.isDirectory(pkgDir)) {

@@ -162,6 +162,31 @@ class GeneratorErrorsTest {
     }
 
     @Test
+    void aMemberFixedToOneValueInEveryVariantIsNotTheTag() throws Exception {
+        // codex 0.171.0's AgentMessageDisplay: mode tells the variants apart, version is 1 in all of them
+        String display = """
+                "Display": {"oneOf": [
+                  {"type": "object", "required": ["mode", "version"], "properties": {
+                    "mode": {"enum": ["show"], "type": "string"}, "version": {"enum": [1], "format": "uint8", "type": "integer"}}},
+                  {"type": "object", "required": ["mode", "version"], "properties": {
+                    "mode": {"enum": ["hide"], "type": "string"}, "version": {"enum": [1], "format": "uint8", "type": "integer"}}}]}
+                """;
+        String out = run("ABParams", display, "{\"handwrittenTypes\": [\"RequestId\"]}").get("Display");
+        assertThat(out).contains("Variants are told apart by {@code mode}").contains("record Show(")
+                .contains("int version");
+        // two members that each tell every variant apart: no way to choose
+        String twoTags = """
+                "Two": {"oneOf": [
+                  {"type": "object", "required": ["a", "b"], "properties": {
+                    "a": {"enum": ["x"], "type": "string"}, "b": {"enum": ["p"], "type": "string"}}},
+                  {"type": "object", "required": ["a", "b"], "properties": {
+                    "a": {"enum": ["y"], "type": "string"}, "b": {"enum": ["q"], "type": "string"}}}]}
+                """;
+        assertThatThrownBy(() -> run("ABParams", twoTags, "{\"handwrittenTypes\": [\"RequestId\"]}"))
+                .isInstanceOf(GeneratorException.class).hasMessageContaining("ambiguous union discriminator [a, b]");
+    }
+
+    @Test
     void staleSecretOverrideFails() {
         assertThatThrownBy(() -> run("ABParams", LOGIN, """
                 {"handwrittenTypes": ["RequestId"], "secretFields": ["Login.ApiKey.apiKey", "ABParams.token"]}"""))

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.codexclient.testkit.CodexBinary;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -23,6 +24,7 @@ public final class ThreadStore {
     /** Threads in one {@code thread/list} page when the request gives no {@code limit}. */
     private static final int DEFAULT_LIST_LIMIT = 25;
     private static final String LIST_CURSOR_PREFIX = "fake-cursor-";
+    private static final String TURNS_CURSOR_PREFIX = "fake-turns-cursor-";
 
     /** A stored thread: the public thread object plus what only the store needs. */
     private static final class Stored {
@@ -36,7 +38,7 @@ public final class ThreadStore {
         }
     }
 
-    /** {@code thread/list} was given a cursor this store never handed out. */
+    /** {@code thread/list} or {@code thread/turns/list} was given a cursor this store never handed out. */
     public static final class InvalidCursorException extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
@@ -70,7 +72,53 @@ public final class ThreadStore {
         String threadId = params.path("threadId").asText("");
         Stored stored = threads.get(threadId);
         ObjectNode thread = stored != null ? publicThread(stored) : create(threadId, params, null);
+        if (params.path("excludeTurns").asBoolean(false)) {
+            thread.putArray("turns");
+        }
         return threadResponse(thread, params);
+    }
+
+    /**
+     * A page of a thread's ended turns, as {@code thread/turns/list} answers: newest first unless
+     * {@code sortDirection} is {@code asc}, {@code limit} turns (all by default) and an opaque {@code nextCursor}.
+     *
+     * @param threadId the thread's id
+     * @param params the request's params
+     * @return the result, or empty when the store does not hold the thread
+     * @throws InvalidCursorException when the cursor is not one this store handed out
+     */
+    public Optional<ObjectNode> turns(String threadId, JsonNode params) {
+        Stored stored = threads.get(threadId);
+        if (stored == null) {
+            return Optional.empty();
+        }
+        List<JsonNode> all = new ArrayList<>();
+        synchronized (stored) {
+            stored.thread.path("turns").forEach(t -> all.add(t.deepCopy()));
+        }
+        if (!"asc".equals(params.path("sortDirection").asText())) {
+            java.util.Collections.reverse(all);
+        }
+        int offset = 0;
+        String cursor = params.path("cursor").asText("");
+        if (!cursor.isEmpty()) {
+            if (!cursor.matches(TURNS_CURSOR_PREFIX + "[0-9]{1,9}")) {
+                throw new InvalidCursorException(cursor);
+            }
+            offset = Math.min(Integer.parseInt(cursor.substring(TURNS_CURSOR_PREFIX.length())), all.size());
+        }
+        long requested = params.path("limit").asLong(0);
+        int end = requested > 0 ? (int) Math.min(all.size(), offset + requested) : all.size();
+        ObjectNode result = Json.object();
+        ArrayNode data = result.putArray("data");
+        all.subList(offset, end).forEach(data::add);
+        if (end < all.size()) {
+            result.put("nextCursor", TURNS_CURSOR_PREFIX + end);
+        } else {
+            result.putNull("nextCursor");
+        }
+        result.putNull("backwardsCursor");
+        return Optional.of(result);
     }
 
     /**
@@ -92,7 +140,7 @@ public final class ThreadStore {
                 .put("modelProvider", "openai").put("createdAt", now).put("updatedAt", now);
         thread.putObject("status").put("type", "idle");
         thread.putNull("path");
-        thread.put("cwd", cwd).put("cliVersion", "0.169.0").put("source", "appServer").putNull("agentNickname")
+        thread.put("cwd", cwd).put("cliVersion", CodexBinary.PINNED_VERSION).put("source", "appServer").putNull("agentNickname")
                 .putNull("agentRole").putNull("gitInfo").putNull("name").putNull("projectId");
         thread.putArray("turns");
         threads.put(id, new Stored(thread.deepCopy(), sequence.incrementAndGet()));
