@@ -96,19 +96,6 @@ public final class CodexClient implements AutoCloseable {
         return new CodexClientBuilder();
     }
 
-    /**
-     * Publishes an integration's event through this client's {@link CodexClientBuilder#eventListener listener},
-     * after the events the client queued before it and on the same thread rules (see
-     * {@link dev.codexclient.events.CodexEventListener}). Does nothing when the client has no listener. Never
-     * blocks; works on a closed client too.
-     *
-     * @param event the event
-     */
-    public void publishEvent(dev.codexclient.events.ExtensionEvent event) {
-        Objects.requireNonNull(event, "event");
-        runtime.events().emit(l -> l.extensionEvent(event));
-    }
-
     /** {@return what the server reported about itself in its {@code initialize} result} */
     public ServerInfo serverInfo() {
         return runtime.serverInfo();
@@ -560,7 +547,8 @@ public final class CodexClient implements AutoCloseable {
      * <p>What it waits for, each step bounded:
      * <ol>
      *   <li>the server to end: a spawned server has its stdin closed and gets the
-     *       {@link CodexClientBuilder#closeTimeout(Duration) close timeout} (5 s by default) to exit on its own, then
+     *       {@link CodexClientBuilder#closeTimeout(Duration) close timeout}
+     *       ({@link dev.codexclient.transport.Transport#DEFAULT_CLOSE_TIMEOUT} by default) to exit on its own, then
      *       it and
      *       every process it started are terminated (SIGTERM, then SIGKILL a second or two later). Idle codex exits
      *       at once; some versions first wait for a command that is still running, which the close timeout cuts

@@ -4,13 +4,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.codexclient.errors.CodexTimeoutException;
 import dev.codexclient.errors.CodexTransportException;
-import dev.codexclient.events.CodexEventListener;
+import dev.codexclient.telemetry.CodexTelemetryListener;
 import dev.codexclient.internal.ClientVersion;
 import dev.codexclient.internal.Redactor;
 import dev.codexclient.internal.requests.RequestHandlerRegistry;
 import dev.codexclient.internal.rpc.CallbackPool;
 import dev.codexclient.internal.session.ClientRuntime;
 import dev.codexclient.internal.session.ClientSettings;
+import dev.codexclient.internal.session.ServerSource;
 import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.protocol.ChatgptAuthTokensRefreshParams;
 import dev.codexclient.protocol.ChatgptAuthTokensRefreshResponse;
@@ -68,7 +69,7 @@ public final class CodexClientBuilder {
     /** The client's clock and timer; tests put a manual one here (see {@link #scheduler(Scheduler)}). */
     private Scheduler scheduler;
     private LoginAccountParams login;
-    private CodexEventListener eventListener = CodexEventListener.NONE;
+    private CodexTelemetryListener telemetryListener = CodexTelemetryListener.NONE;
     private final List<Consumer<ServerNotification>> listeners = new ArrayList<>();
 
     CodexClientBuilder() {
@@ -107,17 +108,17 @@ public final class CodexClientBuilder {
     }
 
     /**
-     * Restores a lost connection (off by default): when the spawned app-server dies, a new one is spawned; when
-     * a WebSocket or Unix-socket connection drops, the client reconnects (with a
+     * Restarts a lost connection (off by default): when the spawned app-server dies, a new one is spawned; when
+     * a WebSocket or Unix-socket connection drops, the client connects again (with a
      * {@link #transportFactory(Supplier) transport factory}). Either way the handshake is redone and every
      * thread the client holds is resumed ({@code thread/resume}); {@link CodexThread} handles and their
      * listeners stay valid. A turn running at the loss goes on if the server reached again still runs it,
      * completes from the server's report if it finished meanwhile, and otherwise (a new server) ends with
      * {@link dev.codexclient.errors.CodexServerRestartedException} naming its thread and turn. Calls pending at
-     * the loss fail with {@link CodexTransportException}; calls made during the restore wait for it, within
+     * the loss fail with {@link CodexTransportException}; calls made during the restart wait for it, within
      * their timeout. An approval or other server request still being decided is not asked again when the
      * server sends it anew after the resume: the decision goes to the new connection, once. When the policy
-     * gives up, the client ends as it would without one. The {@link #eventListener(CodexEventListener) event
+     * gives up, the client ends as it would without one. The {@link #telemetryListener(CodexTelemetryListener) event
      * listener} sees each step.
      *
      * @param policy how often and how fast to try again, see {@link RestartPolicy}
@@ -209,9 +210,9 @@ public final class CodexClientBuilder {
      * SIGTERM, and SIGKILL a second or two later. {@code Duration.ZERO} skips the wait. For a WebSocket: the
      * bound on the close handshake.
      *
-     * <p>Without this setting the transport's own close timeout applies: for the spawned server
-     * {@link StdioTransport.Builder#gracefulCloseTimeout(Duration)} (5 s by default, settable through
-     * {@link #stdio(Consumer)}); when both are set, this one wins. It applies as well to a transport given with
+     * <p>Without this setting the transport's own close timeout applies ({@link Transport#DEFAULT_CLOSE_TIMEOUT}
+     * unless its builder set another, for the spawned server with {@link #stdio(Consumer)}); when both are set, this
+     * one wins. It applies as well to a transport given with
      * {@link #transport(Transport)}.
      *
      * @param timeout the longest wait, zero or more
@@ -634,15 +635,15 @@ public final class CodexClientBuilder {
     }
 
     /**
-     * The listener told about this client's connection, requests, server requests, turns and recovery (see
-     * {@link CodexEventListener} for when and on which thread). One per client; combine several with
-     * {@link CodexEventListener#composite(CodexEventListener...)}. None by default, which costs nothing.
+     * The listener told about this client's connection, requests, server requests, turns and restarts (see
+     * {@link CodexTelemetryListener} for when and on which thread). One per client; combine several with
+     * {@link CodexTelemetryListener#composite(CodexTelemetryListener...)}. None by default, which costs nothing.
      *
      * @param listener the listener; a later call replaces it
      * @return this builder
      */
-    public CodexClientBuilder eventListener(CodexEventListener listener) {
-        this.eventListener = Objects.requireNonNull(listener, "listener");
+    public CodexClientBuilder telemetryListener(CodexTelemetryListener listener) {
+        this.telemetryListener = Objects.requireNonNull(listener, "listener");
         return this;
     }
 
@@ -708,13 +709,13 @@ public final class CodexClientBuilder {
 
     /** The settings as they are now, fixed: what the runtime reads. */
     private ClientSettings settings() {
-        ClientSettings.Handshake handshake = new ClientSettings.Handshake(clientName, clientTitle, clientVersion,
-                experimentalApi, optOut, Optional.ofNullable(login));
+        ClientSettings.Introduction introduction = new ClientSettings.Introduction(clientName, clientTitle,
+                clientVersion, experimentalApi, optOut, Optional.ofNullable(login));
         return new ClientSettings(server.transports(), Optional.ofNullable(restartPolicy),
-                Optional.ofNullable(closeTimeout), handshake, requestTimeout, initializeTimeout, interruptGrace,
-                Optional.ofNullable(turnWatchdog), retryPolicy, userMapper, replayLimit, replayBytes,
-                publisherBufferSize, publisherOverflow, publisherDeltaInterval, redactor, Optional.ofNullable(scheduler),
-                eventListener, listeners, requestHandlers.handlers());
+                Optional.ofNullable(closeTimeout), introduction, requestTimeout, initializeTimeout, interruptGrace,
+                Optional.ofNullable(turnWatchdog), retryPolicy, Optional.ofNullable(userMapper), replayLimit,
+                replayBytes, publisherBufferSize, publisherOverflow, publisherDeltaInterval, redactor,
+                Optional.ofNullable(scheduler), telemetryListener, listeners, requestHandlers.handlers());
     }
 
     /** Puts a clock and timer of the caller's in place of the system's (tests move a manual one by hand). */

@@ -169,12 +169,12 @@ public final class CodexThread {
 
     /** A turn whose start request is on its way. */
     private final class StartingTurn {
-        final ThreadState router;
+        final ThreadState state;
         final CodexTurn turn;
         final CompletableFuture<TurnStartResponse> response;
 
-        StartingTurn(ThreadState router, CodexTurn turn, CompletableFuture<TurnStartResponse> response) {
-            this.router = router;
+        StartingTurn(ThreadState state, CodexTurn turn, CompletableFuture<TurnStartResponse> response) {
+            this.state = state;
             this.turn = turn;
             this.response = response;
         }
@@ -191,7 +191,7 @@ public final class CodexThread {
                 failed(e);
                 throw e;
             }
-            if (!router.claim(turn.routed(), turnId)) {
+            if (!state.claim(turn.routed(), turnId)) {
                 // The thread was let go of while the request was out (closed by the server): the turn already
                 // failed with the reason; it still gets its id.
                 turn.routed().bind(turnId, List.of());
@@ -201,7 +201,7 @@ public final class CodexThread {
         }
 
         void failed(Throwable cause) {
-            router.startFailed(turn.routed());
+            state.startFailed(turn.routed());
             turn.routed().fail(cause);
         }
     }
@@ -212,15 +212,15 @@ public final class CodexThread {
             throw new IllegalArgumentException("TurnStartParams.threadId is " + params.threadId()
                     + ", not this thread's id " + id);
         }
-        ThreadState router = runtime.held().hold(link);
-        CodexTurn turn = new CodexTurn(this, runtime, router);
+        ThreadState state = runtime.held().hold(link);
+        CodexTurn turn = new CodexTurn(this, runtime, state);
         // Registered before the request leaves, so events racing the response are held for this turn.
-        if (!router.starting(turn.routed())) {
-            runtime.held().unhold(router);
-            router = runtime.held().hold(link);
-            router.starting(turn.routed());
+        if (!state.starting(turn.routed())) {
+            runtime.held().unhold(state);
+            state = runtime.held().hold(link);
+            state.starting(turn.routed());
         }
-        return new StartingTurn(router, turn, runtime.turnStart(link, params));
+        return new StartingTurn(state, turn, runtime.turnStart(link, params));
     }
 
     /** {@return a new builder for {@link #startTurn(TurnStartParams)}, with this thread's id already set} */
@@ -354,7 +354,7 @@ public final class CodexThread {
         return runtime.calls().threadArchive(ThreadArchiveParams.builder().threadId(id).build());
     }
 
-    /** Restores an archived thread. */
+    /** Brings an archived thread back. */
     public void unarchive() {
         runtime.waits().call(unarchiveCall(), "thread/unarchive");
     }
@@ -362,7 +362,7 @@ public final class CodexThread {
     /**
      * {@link #unarchive()} without blocking.
      *
-     * @return a future that completes when the server has restored the thread
+     * @return a future that completes when the server has unarchived the thread
      */
     public CompletableFuture<Void> unarchiveAsync() {
         return unarchiveCall().thenApply(r -> null);
@@ -467,16 +467,16 @@ public final class CodexThread {
      * Every event of this thread, in wire order (turn events included), from now on. The client holds the thread
      * while the subscription is open; {@link Subscription#close()} stops the deliveries.
      *
-     * @param listener called with each event of the thread, on the thread's callback lane; it may call back into the
+     * @param listener called with each event of the thread, on the thread's delivery lane; it may call back into the
      *                 client
      * @return the subscription, whose {@code close()} removes the listener
      */
     public Subscription onEvent(Consumer<? super ServerNotification> listener) {
         Objects.requireNonNull(listener, "listener");
-        ThreadState router = runtime.held().hold(link);
-        Listeners.Entry<ServerNotification> entry = router.listeners().entry(listener,
-                () -> runtime.held().unhold(router));
-        router.listeners().add(entry);
+        ThreadState state = runtime.held().hold(link);
+        Listeners.Entry<ServerNotification> entry = state.listeners().entry(listener,
+                () -> runtime.held().unhold(state));
+        state.listeners().add(entry);
         return entry;
     }
 

@@ -55,10 +55,10 @@ public final class CodexTurn {
     /** The turn's life: routing, listeners and replay, timers, its end. */
     private final TurnState<TurnResult> state;
 
-    CodexTurn(CodexThread thread, ClientRuntime runtime, ThreadState router) {
+    CodexTurn(CodexThread thread, ClientRuntime runtime, ThreadState threadState) {
         this.thread = thread;
         this.runtime = runtime;
-        this.state = new TurnState<>(runtime, thread.id(), router, end -> new TurnResult(end.threadId(),
+        this.state = new TurnState<>(runtime, thread.id(), threadState, end -> new TurnResult(end.threadId(),
                 end.turnId(), end.status(), end.turn(), end.finalText(), end.items(), end.usage(), end.diff(),
                 end.plan(), end.error(), end.deadlineExceeded(), end.stalled(), runtime.redactor()),
                 TurnResult::failure);
@@ -94,7 +94,7 @@ public final class CodexTurn {
      * Every event of this turn, in wire order, replaying what already arrived. {@link Subscription#close()} stops
      * the deliveries, replay included: a listener closed before its replay ran receives nothing.
      *
-     * @param listener called with each event, on the thread's callback lane; it may call back into the client
+     * @param listener called with each event, on the thread's delivery lane; it may call back into the client
      * @return the subscription, whose {@code close()} removes the listener
      */
     public Subscription onEvent(Consumer<? super ServerNotification> listener) {
@@ -105,7 +105,7 @@ public final class CodexTurn {
     /**
      * Agent message text as it streams ({@code item/agentMessage/delta}), replaying what already arrived.
      *
-     * @param listener called with each delta, in wire order, on the thread's callback lane
+     * @param listener called with each delta, in wire order, on the thread's delivery lane
      * @return the subscription, whose {@code close()} removes the listener
      */
     public Subscription onAgentMessageDelta(Consumer<? super AgentMessageDeltaNotification> listener) {
@@ -119,7 +119,7 @@ public final class CodexTurn {
     /**
      * Items as they start ({@code item/started}), replaying what already arrived.
      *
-     * @param listener called with each item, in wire order, on the thread's callback lane
+     * @param listener called with each item, in wire order, on the thread's delivery lane
      * @return the subscription, whose {@code close()} removes the listener
      */
     public Subscription onItemStarted(Consumer<? super ThreadItem> listener) {
@@ -133,7 +133,7 @@ public final class CodexTurn {
     /**
      * Items as they complete ({@code item/completed}), with their final state, replaying what already arrived.
      *
-     * @param listener called with each item, in wire order, on the thread's callback lane
+     * @param listener called with each item, in wire order, on the thread's delivery lane
      * @return the subscription, whose {@code close()} removes the listener
      */
     public Subscription onItemCompleted(Consumer<? super ThreadItem> listener) {
@@ -147,7 +147,7 @@ public final class CodexTurn {
     /**
      * Command output as it streams ({@code item/commandExecution/outputDelta}), replaying what already arrived.
      *
-     * @param listener called with each chunk of output, in wire order, on the thread's callback lane
+     * @param listener called with each chunk of output, in wire order, on the thread's delivery lane
      * @return the subscription, whose {@code close()} removes the listener
      */
     public Subscription onCommandOutputDelta(Consumer<? super CommandExecutionOutputDeltaNotification> listener) {
@@ -161,7 +161,7 @@ public final class CodexTurn {
     /**
      * Plan updates ({@code turn/plan/updated}), replaying what already arrived.
      *
-     * @param listener called with each update, in wire order, on the thread's callback lane
+     * @param listener called with each update, in wire order, on the thread's delivery lane
      * @return the subscription, whose {@code close()} removes the listener
      */
     public Subscription onPlanUpdated(Consumer<? super TurnPlanUpdatedNotification> listener) {
@@ -175,7 +175,7 @@ public final class CodexTurn {
     /**
      * The turn's aggregated diff whenever it changes ({@code turn/diff/updated}), replaying what already arrived.
      *
-     * @param listener called with each update, in wire order, on the thread's callback lane
+     * @param listener called with each update, in wire order, on the thread's delivery lane
      * @return the subscription, whose {@code close()} removes the listener
      */
     public Subscription onDiffUpdated(Consumer<? super TurnDiffUpdatedNotification> listener) {
@@ -189,7 +189,7 @@ public final class CodexTurn {
     /**
      * Token usage updates ({@code thread/tokenUsage/updated}), replaying what already arrived.
      *
-     * @param listener called with the usage after each update, in wire order, on the thread's callback lane
+     * @param listener called with the usage after each update, in wire order, on the thread's delivery lane
      * @return the subscription, whose {@code close()} removes the listener
      */
     public Subscription onTokenUsage(Consumer<? super ThreadTokenUsage> listener) {
@@ -281,37 +281,78 @@ public final class CodexTurn {
     // ------------------------------------------------------------------------------------------------ control
 
     /**
-     * Adds input to the running turn ({@code turn/steer}).
+     * Adds input to the running turn ({@code turn/steer}), waiting at most the request timeout for the server to take
+     * it.
+     *
+     * @param text the user's message to add
+     * @return the server's answer
+     * @throws dev.codexclient.errors.CodexRpcException when the turn is no longer running
+     */
+    public TurnSteerResponse steer(String text) {
+        return steer(List.of(Inputs.text(text)));
+    }
+
+    /**
+     * Adds input to the running turn ({@code turn/steer}), waiting at most the request timeout for the server to take
+     * it.
+     *
+     * @param input the inputs to add, in order (see {@link Inputs})
+     * @return the server's answer
+     * @throws dev.codexclient.errors.CodexRpcException when the turn is no longer running
+     */
+    public TurnSteerResponse steer(List<UserInput> input) {
+        return runtime.waits().call(steerAsync(input), "turn/steer on " + this);
+    }
+
+    /**
+     * {@link #steer(String)} without blocking.
      *
      * @param text the user's message to add
      * @return a future of the server's answer; it fails with a {@link dev.codexclient.errors.CodexRpcException}
      *         when the turn is no longer running
      */
-    public CompletableFuture<TurnSteerResponse> steer(String text) {
-        return steer(List.of(Inputs.text(text)));
+    public CompletableFuture<TurnSteerResponse> steerAsync(String text) {
+        return steerAsync(List.of(Inputs.text(text)));
     }
 
     /**
-     * Adds input to the running turn ({@code turn/steer}).
+     * {@link #steer(List)} without blocking.
      *
      * @param input the inputs to add, in order (see {@link Inputs})
      * @return a future of the server's answer; it fails with a {@link dev.codexclient.errors.CodexRpcException}
      *         when the turn is no longer running
      */
-    public CompletableFuture<TurnSteerResponse> steer(List<UserInput> input) {
+    public CompletableFuture<TurnSteerResponse> steerAsync(List<UserInput> input) {
+        Objects.requireNonNull(input, "input");
         return runtime.calls().turnSteer(TurnSteerParams.builder()
                 .threadId(thread.id()).expectedTurnId(id()).input(List.copyOf(input)).build());
     }
 
     /**
-     * Asks the server to interrupt the turn. The returned future is the turn's result: it completes when
-     * {@code turn/completed} arrives (normally with status {@code INTERRUPTED}), or after the client's grace period
-     * with a {@link TurnResult#stalled() stalled} result if the server never settles the turn. Interrupting a turn
-     * that has ended does nothing.
+     * Interrupts the turn and waits for it to end, at most {@code timeout}: the turn normally completes with status
+     * {@code INTERRUPTED} once codex has stopped it; if the server never settles it, the client's grace period
+     * completes it as {@link TurnResult#stalled() stalled}. Interrupting a turn that has ended returns its result.
+     *
+     * @param timeout the longest wait for the turn's end
+     * @return the turn's result
+     * @throws CodexTimeoutException  when the turn is still running after {@code timeout} (the interrupt stands)
+     * @throws CodexDeadlockException when called on the turn's own delivery lane, like {@link #await(Duration)}
+     */
+    public TurnResult interrupt(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        state.interrupt();
+        return await(timeout);
+    }
+
+    /**
+     * Asks the server to interrupt the turn, without blocking. The returned future is the turn's result: it completes
+     * when {@code turn/completed} arrives (normally with status {@code INTERRUPTED}), or after the client's grace
+     * period with a {@link TurnResult#stalled() stalled} result if the server never settles the turn. Interrupting a
+     * turn that has ended does nothing.
      *
      * @return the turn's result, like {@link #result()}
      */
-    public CompletableFuture<TurnResult> interrupt() {
+    public CompletableFuture<TurnResult> interruptAsync() {
         state.interrupt();
         return guarded();
     }
@@ -332,7 +373,7 @@ public final class CodexTurn {
     /**
      * Watches the turn for silence: when no event arrives for {@code idle}, the client reads the thread
      * ({@code thread/read} with turns); if the server reports the turn as over, the handle completes from that
-     * report, otherwise the turn is {@link #interrupt() interrupted} and completes as
+     * report, otherwise the turn is {@link #interruptAsync() interrupted} and completes as
      * {@link TurnResult#stalled() stalled} if it still does not settle within the client's grace period.
      * Replaces the client's default ({@link CodexClientBuilder#turnWatchdog(Duration)}) for this turn.
      *

@@ -1,12 +1,12 @@
 package dev.codexclient;
 
-/** Tells whether a client has an event listener. In the client's package for its package-private {@code runtime()}. */
+/** Tells whether a client has a telemetry listener. In the client's package for its package-private {@code runtime()}. */
 public final class ClientEvents {
     private ClientEvents() {
     }
 
     /** Whether {@code client} has a listener at all. */
     public static boolean hasListener(CodexClient client) {
-        return client.runtime().events().enabled();
+        return client.runtime().telemetry().enabled();
     }
 }

@@ -2,6 +2,7 @@ package dev.codexclient.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.codexclient.CodexClient;
+import dev.codexclient.IntegrationTelemetry;
 import dev.codexclient.CodexClientBuilder;
 import dev.codexclient.CodexThread;
 import dev.codexclient.CodexTurn;
@@ -41,7 +42,7 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>{@code
  * AgentRunner runner = AgentRunner.builder()
- *         .client(() -> CodexClient.builder().codexBinary(codex).eventListener(audit))
+ *         .client(() -> CodexClient.builder().codexBinary(codex).telemetryListener(audit))
  *         .sessions(SessionStore.inDirectory(stateDir))
  *         .build();
  * AgentResult<Verdict> result = runner.run(run);
@@ -61,7 +62,7 @@ import org.slf4j.LoggerFactory;
  * same way and fails it in {@link FailurePhase#TOOL}.
  *
  * <p><b>Failures</b> are {@link AgentRunException}s by {@link FailurePhase phase}, with the server's stderr tail.
- * <b>Events</b> ({@link AgentRunEvent}) go to the listener of the run's client
+ * <b>Events</b> ({@link AgentRunTelemetry}) go to the listener of the run's client
  * ({@link Builder#client(Supplier)}). A runner is safe for concurrent runs; each has its own server.
  */
 public final class AgentRunner {
@@ -145,7 +146,8 @@ public final class AgentRunner {
         try {
             Opened opened = open(codex, tracker, run, cwd);
             threadId = opened.thread.id();
-            codex.publishEvent(new AgentRunEvent.Started(tracker.runId(), threadId, opened.resumed));
+            IntegrationTelemetry.publish(codex,
+                    new AgentRunTelemetry.Started(tracker.runId(), threadId, opened.resumed));
             AgentResult<T> result = turn(codex, tracker, run, opened, deadline);
             failure = Optional.empty();
             return result;
@@ -153,8 +155,9 @@ public final class AgentRunner {
             failure = Optional.of(e.phase());
             throw e;
         } finally {
-            codex.publishEvent(new AgentRunEvent.Completed(tracker.runId(), Optional.ofNullable(threadId),
-                    tracker.usage(), Duration.ofNanos(System.nanoTime() - startNanos), failure));
+            IntegrationTelemetry.publish(codex, new AgentRunTelemetry.Completed(tracker.runId(),
+                    Optional.ofNullable(threadId), tracker.usage(), Duration.ofNanos(System.nanoTime() - startNanos),
+                    failure));
             codex.close();
         }
     }
@@ -285,7 +288,7 @@ public final class AgentRunner {
                     "the run passed its deadline " + deadline, null);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            turn.interrupt();
+            turn.interruptAsync();
             throw new AgentRunException(FailurePhase.RESPONSE, "the thread waiting for the run was interrupted", e,
                     details(codex.serverStderrTail(), tracker, threadId));
         } catch (ExecutionException e) {
@@ -303,7 +306,7 @@ public final class AgentRunner {
             return done;
         }
         if (!result.isDone()) {
-            turn.interrupt();
+            turn.interruptAsync();
             try {
                 result.get(interruptWait.toNanos(), TimeUnit.NANOSECONDS);
             } catch (TimeoutException e) {
@@ -370,8 +373,8 @@ public final class AgentRunner {
         /**
          * The client of each run, configured but not built: where codex comes from (the executable, its home, its
          * environment, or another transport), timeouts, client info, login, secrets to mask, and the
-         * {@link CodexClientBuilder#eventListener event listener}, which also gets the
-         * {@link AgentRunEvent run events}. The run adds its dynamic tools and its approval policy and builds it;
+         * {@link CodexClientBuilder#telemetryListener telemetry listener}, which also gets the
+         * {@link AgentRunTelemetry run events}. The run adds its dynamic tools and its approval policy and builds it;
          * the thread's working directory is the run's. By default a client spawning {@code codex} from the PATH.
          *
          * @param builders called once per run for a fresh builder

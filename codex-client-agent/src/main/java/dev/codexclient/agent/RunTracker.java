@@ -1,6 +1,7 @@
 package dev.codexclient.agent;
 
 import dev.codexclient.CodexClient;
+import dev.codexclient.IntegrationTelemetry;
 import dev.codexclient.DynamicTool;
 import dev.codexclient.ToolResult;
 import dev.codexclient.protocol.ServerNotification;
@@ -113,8 +114,8 @@ final class RunTracker {
                 String name = invocation.kind() == ToolInvocation.Kind.DYNAMIC_TOOL
                         || invocation.kind() == ToolInvocation.Kind.MCP_TOOL ? invocation.name()
                         : invocation.kind().name().toLowerCase(java.util.Locale.ROOT);
-                c.publishEvent(new AgentRunEvent.ToolInvoked(runId, invocation.kind(), name, invocation.outcome(),
-                        invocation.duration()));
+                IntegrationTelemetry.publish(c, new AgentRunTelemetry.ToolInvoked(runId, invocation.kind(), name,
+                        invocation.outcome(), invocation.duration()));
             }
         });
     }

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.codexclient.CodexClient;
-import dev.codexclient.events.CodexEventListener;
-import dev.codexclient.events.ExtensionEvent;
+import dev.codexclient.telemetry.CodexTelemetryListener;
+import dev.codexclient.telemetry.ExtensionTelemetry;
 import dev.codexclient.protocol.CodexErrorInfo;
 import dev.codexclient.testkit.FakeCodexAppServer;
 import java.nio.file.Path;
@@ -24,7 +24,7 @@ class FakeServerRunTest {
     @TempDir
     Path dir;
     final FakeCodexAppServer fake = new FakeCodexAppServer();
-    final List<ExtensionEvent> events = new CopyOnWriteArrayList<>();
+    final List<ExtensionTelemetry> events = new CopyOnWriteArrayList<>();
 
     @AfterEach
     void close() {
@@ -35,9 +35,9 @@ class FakeServerRunTest {
         return AgentRunner.builder().client(() -> CodexClient.builder().transport(fake.connectInMemory())
                 .requestTimeout(Duration.ofSeconds(10))
                 .interruptGracePeriod(Duration.ofSeconds(5))
-                .eventListener(new CodexEventListener() {
+                .telemetryListener(new CodexTelemetryListener() {
                     @Override
-                    public void extensionEvent(ExtensionEvent event) {
+                    public void extensionTelemetry(ExtensionTelemetry event) {
                         events.add(event);
                     }
                 })).build();
@@ -56,7 +56,7 @@ class FakeServerRunTest {
                     assertThat(e.getMessage()).contains("no such model");
                     assertThat(e.threadId()).isEmpty();
                 });
-        assertThat(events).singleElement().isInstanceOfSatisfying(AgentRunEvent.Completed.class,
+        assertThat(events).singleElement().isInstanceOfSatisfying(AgentRunTelemetry.Completed.class,
                 c -> assertThat(c.failure()).contains(FailurePhase.REQUEST));
     }
 
@@ -121,16 +121,16 @@ class FakeServerRunTest {
         AgentResult<Void> result = runner().run(run().sessionKey("k").build());
         assertThat(result.text()).isEqualTo("green");
         assertThat(events).hasSize(3);
-        assertThat(events.get(0)).isInstanceOfSatisfying(AgentRunEvent.Started.class, s -> {
+        assertThat(events.get(0)).isInstanceOfSatisfying(AgentRunTelemetry.Started.class, s -> {
             assertThat(s.threadId()).isEqualTo(result.threadId());
             assertThat(s.resumed()).isFalse();
         });
-        assertThat(events.get(1)).isInstanceOfSatisfying(AgentRunEvent.ToolInvoked.class, t -> {
+        assertThat(events.get(1)).isInstanceOfSatisfying(AgentRunTelemetry.ToolInvoked.class, t -> {
             assertThat(t.kind()).isEqualTo(ToolInvocation.Kind.COMMAND);
             assertThat(t.name()).isEqualTo("command");
             assertThat(t.outcome()).isEqualTo(ToolInvocation.Outcome.COMPLETED);
         });
-        assertThat(events.get(2)).isInstanceOfSatisfying(AgentRunEvent.Completed.class, c -> {
+        assertThat(events.get(2)).isInstanceOfSatisfying(AgentRunTelemetry.Completed.class, c -> {
             assertThat(c.usage().totalTokens()).isEqualTo(320);
             assertThat(c.failure()).isEmpty();
             assertThat(c.source()).isEqualTo("agent");

@@ -7,8 +7,8 @@ import dev.codexclient.ApprovalPolicy;
 import dev.codexclient.CodexClient;
 import dev.codexclient.DynamicTool;
 import dev.codexclient.ToolResult;
-import dev.codexclient.events.CodexEventListener;
-import dev.codexclient.events.ExtensionEvent;
+import dev.codexclient.telemetry.CodexTelemetryListener;
+import dev.codexclient.telemetry.ExtensionTelemetry;
 import dev.codexclient.testkit.CodexBinary;
 import dev.codexclient.testkit.ModelStep;
 import dev.codexclient.testkit.ScriptedModelServer;
@@ -33,7 +33,7 @@ class RealCodexAgentTest {
     Path tmp;
     Path repo;
     ScriptedModelServer model;
-    final List<ExtensionEvent> events = new CopyOnWriteArrayList<>();
+    final List<ExtensionTelemetry> events = new CopyOnWriteArrayList<>();
 
     @BeforeEach
     void setUp() throws IOException {
@@ -58,9 +58,9 @@ class RealCodexAgentTest {
                         .stdio(model::applyEnvironment)
                         .requestTimeout(Duration.ofSeconds(30))
                         .interruptGracePeriod(Duration.ofSeconds(10))
-                        .eventListener(new CodexEventListener() {
+                        .telemetryListener(new CodexTelemetryListener() {
                             @Override
-                            public void extensionEvent(ExtensionEvent event) {
+                            public void extensionTelemetry(ExtensionTelemetry event) {
                                 events.add(event);
                             }
                         }));
@@ -86,10 +86,10 @@ class RealCodexAgentTest {
                 assertThat(i.outcome()).isEqualTo(ToolInvocation.Outcome.COMPLETED);
             });
             assertThat(result.usage().totalTokens()).isPositive();
-            assertThat(events).hasAtLeastOneElementOfType(AgentRunEvent.Started.class)
-                    .anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(AgentRunEvent.ToolInvoked.class,
+            assertThat(events).hasAtLeastOneElementOfType(AgentRunTelemetry.Started.class)
+                    .anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(AgentRunTelemetry.ToolInvoked.class,
                             t -> assertThat(t.kind()).isEqualTo(ToolInvocation.Kind.FILE_CHANGE)))
-                    .last().isInstanceOfSatisfying(AgentRunEvent.Completed.class, c -> {
+                    .last().isInstanceOfSatisfying(AgentRunTelemetry.Completed.class, c -> {
                         assertThat(c.failure()).isEmpty();
                         assertThat(c.usage()).isEqualTo(result.usage());
                         assertThat(c.threadId()).contains(result.threadId());
@@ -174,7 +174,7 @@ class RealCodexAgentTest {
                     });
             // Far less than the stall: the turn was interrupted, not waited out.
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(60));
-            assertThat(events).last().isInstanceOfSatisfying(AgentRunEvent.Completed.class,
+            assertThat(events).last().isInstanceOfSatisfying(AgentRunTelemetry.Completed.class,
                     c -> assertThat(c.failure()).contains(FailurePhase.BUDGET));
         }
     }

@@ -4,7 +4,7 @@ import dev.codexclient.CodexClient;
 import dev.codexclient.CodexClientBuilder;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexPoolRejectedException;
-import dev.codexclient.events.CodexEventListener;
+import dev.codexclient.telemetry.CodexTelemetryListener;
 import dev.codexclient.internal.pool.PoolRuntime;
 import dev.codexclient.internal.pool.PoolSettings;
 import dev.codexclient.internal.time.Scheduler;
@@ -42,14 +42,14 @@ import java.util.function.Supplier;
  * {@link Builder#resolveEvery(Duration) interval}: endpoints it did not have become members, members it no longer
  * names drain (no new threads or turns, running turns finish) and close.
  *
- * <p>Members recover on their own with their client's {@link dev.codexclient.RestartPolicy} (give each one a
- * policy): a member whose server dies is restarted or reconnected and its threads resumed there. A member whose
+ * <p>Members restart on their own with their client's {@link dev.codexclient.RestartPolicy} (give each one a
+ * policy): a member whose server dies is restarted and its threads resumed there. A member whose
  * client gave up is replaced with a new client from its factory; its threads are resumed on the replacement when
  * next used. Health is checked on a timer ({@link Builder#healthCheckEvery(Duration, Duration)}): a member whose
  * client is closed, whose spawned process died, or whose server does not answer ({@code /readyz} for a member with
  * an address, a cheap call otherwise) gets no new threads; after {@link Builder#ejectAfter(int) failures in a row} it
  * is ejected and checked again with a growing backoff until it passes. The pool reports these changes to its
- * {@link Builder#eventListener(CodexEventListener) listener}.
+ * {@link Builder#telemetryListener(CodexTelemetryListener) listener}.
  *
  * <p>{@link #drain(Duration)} stops accepting turns and waits for the running and queued ones; {@link #close()}
  * closes every member, ending every process the pool spawned.
@@ -147,7 +147,7 @@ public final class CodexPool implements AutoCloseable {
     /**
      * {@return the client of the member named {@code memberName} at this moment, empty when the pool has no member of
      * that name} The pool owns the client: use it for calls of its own ({@code rpc()}, {@code listThreads()}, its
-     * server's process), not to close it. A member that gave up restoring its server gets a new client, which this
+     * server's process), not to close it. A member that gave up restarting its server gets a new client, which this
      * then returns.
      *
      * @param memberName the member's name, as given to the builder (spawned members: {@code spawned-1}, …)
@@ -196,7 +196,7 @@ public final class CodexPool implements AutoCloseable {
         private PoolSettings.StartRetry startRetry = new PoolSettings.StartRetry(5, Duration.ofMillis(250),
                 Duration.ofSeconds(4));
         private Supplier<CodexClient> warmSpare;
-        private CodexEventListener listener = CodexEventListener.NONE;
+        private CodexTelemetryListener listener = CodexTelemetryListener.NONE;
         private Scheduler scheduler;
         private Executor executor;
 
@@ -256,7 +256,7 @@ public final class CodexPool implements AutoCloseable {
          * and then every {@link #resolveEvery(Duration) interval}, builds a client with {@code factory} for each
          * endpoint it did not have, and drains the members no longer named. Each member's health is asked of its
          * endpoint's {@code /readyz}. Give each client a {@link CodexClientBuilder#restartPolicy(RestartPolicy)
-         * restart policy}: a server that restarts at the same address is reconnected and its threads resumed.
+         * restart policy}: a server that restarts at the same address is connected to again and its threads resumed.
          *
          * <pre>{@code
          * CodexPool.builder()
@@ -388,7 +388,7 @@ public final class CodexPool implements AutoCloseable {
          * takes it instead of starting a new one; either way the replacement costs no start, and the pool starts the
          * next spare on its own thread. The member's threads are resumed on the spare when next used, so the spare
          * must share the members' storage ({@code CODEX_HOME}): build it as the members are built. When no spare is
-         * ready (it is still starting), a member's client restores its server by its own restart policy, or is
+         * ready (it is still starting), a member's client restarts its server by its own restart policy, or is
          * replaced with a new client, as without a spare. A spare costs one idle server's memory.
          *
          * <pre>{@code
@@ -425,13 +425,13 @@ public final class CodexPool implements AutoCloseable {
 
         /**
          * The listener of the pool's own events: members added, removed, ejected and readmitted, threads
-         * re-created ({@link CodexEventListener#poolMemberAdded} and the rest). The members' clients have listeners
+         * re-created ({@link CodexTelemetryListener#poolMemberAdded} and the rest). The members' clients have listeners
          * of their own, given to their builders; the same listener may serve both.
          *
          * @param listener called from the pool's thread, one event at a time
          * @return this builder
          */
-        public Builder eventListener(CodexEventListener listener) {
+        public Builder telemetryListener(CodexTelemetryListener listener) {
             this.listener = Objects.requireNonNull(listener, "listener");
             return this;
         }

@@ -31,7 +31,7 @@ import java.util.function.Function;
  * <p>A thread that has had no turn yet has nothing stored on its server (codex writes a thread's session file with
  * its first turn), so a restarted server cannot resume it. A thread started by {@link CodexPool#startThread} is then
  * started again on its member with the same {@code thread/start} params, and its {@link #id()} changes to the new
- * thread's (reported as {@link dev.codexclient.events.PooledThreadRecreated}). A thread that had turns, or one
+ * thread's (reported as {@link dev.codexclient.telemetry.PooledThreadRecreated}). A thread that had turns, or one
  * taken in by {@link CodexPool#resumeThread(String)}, is not re-created: its turn fails at once with the server's
  * reason.
  */

@@ -1,5 +1,6 @@
 package dev.codexclient.transport;
 
+import dev.codexclient.internal.transport.MessageBufferRanges;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -18,6 +19,22 @@ import java.util.Arrays;
 public final class MessageBuffer {
 
     private static final int[] NO_BOUNDS = new int[0];
+
+    static {
+        // The stream transports' framers hand over ranges of their own read buffers, without a copy: a use that is
+        // theirs alone (a range is valid only while that buffer is), so the methods are not public.
+        MessageBufferRanges.install(new MessageBufferRanges() {
+            @Override
+            public void reset(MessageBuffer buffer, byte[] array) {
+                buffer.reset(array);
+            }
+
+            @Override
+            public void addRange(MessageBuffer buffer, int start, int end) {
+                buffer.addRange(start, end);
+            }
+        });
+    }
 
     private byte[] bytes;
     /** Whether {@link #bytes} is this buffer's own storage, which {@link #add} may write. */
@@ -51,10 +68,8 @@ public final class MessageBuffer {
     /**
      * Empties the buffer; its messages will be ranges of {@code array}, added by {@link #addRange}. The array is
      * the caller's (a stream transport's read buffer): the buffer never writes to it.
-     *
-     * @param array the array the next messages lie in
      */
-    public void reset(byte[] array) {
+    private void reset(byte[] array) {
         this.bytes = array;
         this.own = false;
         this.count = 0;
@@ -71,14 +86,8 @@ public final class MessageBuffer {
         filled = 0;
     }
 
-    /**
-     * Adds a message that lies in the array given to {@link #reset(byte[])}.
-     *
-     * @param start index of its first byte
-     * @param end   index after its last byte
-     * @throws IndexOutOfBoundsException when the range is not inside the array
-     */
-    public void addRange(int start, int end) {
+    /** Adds a message that lies in the array given to {@link #reset(byte[])}; {@code end} is exclusive. */
+    private void addRange(int start, int end) {
         if (start < 0 || end < start || end > bytes.length) {
             throw new IndexOutOfBoundsException("message [" + start + ", " + end + ") of " + bytes.length);
         }
@@ -91,7 +100,7 @@ public final class MessageBuffer {
      * @param message an array holding the message
      * @param offset  index of its first byte
      * @param length  its length in bytes
-     * @throws IllegalStateException when the buffer was {@link #reset(byte[]) reset} to a caller's array and not
+     * @throws IllegalStateException when the buffer holds ranges of a transport's own array and was not
      *                               {@link #clear() cleared} since
      */
     public void add(byte[] message, int offset, int length) {

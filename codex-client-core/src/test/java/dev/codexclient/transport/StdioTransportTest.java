@@ -40,7 +40,7 @@ class StdioTransportTest {
 
     private StdioTransport sh(String script) {
         return track(StdioTransport.builder().executable("sh").args("-c", script)
-                .gracefulCloseTimeout(Duration.ofMillis(500)).build());
+                .closeTimeout(Duration.ofMillis(500)).build());
     }
 
     private StdioTransport track(StdioTransport t) {
@@ -153,7 +153,7 @@ class StdioTransportTest {
     void closeWithZeroSkipsTheGracefulWaitOfAChildThatIgnoresItsStdin() throws Exception {
         // Does not read stdin, so closing it ends nothing; the builder's graceful wait is a minute.
         StdioTransport t = track(StdioTransport.builder().executable("sh").args("-c", "echo '{}'; exec sleep 600")
-                .gracefulCloseTimeout(Duration.ofSeconds(60)).build());
+                .closeTimeout(Duration.ofSeconds(60)).build());
         RecordingSink sink = new RecordingSink();
         t.start(sink);
         sink.awaitCount(1, WAIT);

@@ -1,6 +1,6 @@
 package dev.codexclient.testkit;
 
-import dev.codexclient.CodexSharedThreads;
+import dev.codexclient.internal.SharedThreadCeilings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -45,8 +45,8 @@ public final class CodexTestExtension implements BeforeEachCallback, AfterEachCa
     /** The JVM-wide pools' threads, which belong to no one test, by name prefix, with the most each may have. */
     private static final Map<String, Integer> SHARED_THREADS = Map.of(
             "codex-shared-timer", 1,
-            "codex-shared-callback-", CodexSharedThreads.callbackCeiling(),
-            "codex-shared-handler-", CodexSharedThreads.handlerCeiling(),
+            "codex-shared-callback-", SharedThreadCeilings.callbacks(),
+            "codex-shared-handler-", SharedThreadCeilings.handlers(),
             // The fakes' own workers: test scaffolding, one per scripted turn or connection at a time.
             "codex-shared-fake-worker-", Integer.MAX_VALUE);
 

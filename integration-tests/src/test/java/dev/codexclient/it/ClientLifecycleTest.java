@@ -91,7 +91,7 @@ class ClientLifecycleTest {
             assertThat(failureOf(turn.result(), WAIT)).isInstanceOf(CodexTransportException.class);
             // Controls of a turn of a closed client do nothing harmful.
             assertThat(turn.deadline(Duration.ofMillis(10))).isSameAs(turn);
-            assertThat(failureOf(turn.interrupt(), WAIT)).isInstanceOf(CodexTransportException.class);
+            assertThat(failureOf(turn.interruptAsync(), WAIT)).isInstanceOf(CodexTransportException.class);
         }
     }
 

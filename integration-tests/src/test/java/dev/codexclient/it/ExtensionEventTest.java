@@ -4,10 +4,11 @@ import static dev.codexclient.it.ClientTestSupport.inMemory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.codexclient.CodexClient;
-import dev.codexclient.events.CodexEventListener;
-import dev.codexclient.events.ConnectionClosed;
-import dev.codexclient.events.ConnectionOpened;
-import dev.codexclient.events.ExtensionEvent;
+import dev.codexclient.IntegrationTelemetry;
+import dev.codexclient.telemetry.CodexTelemetryListener;
+import dev.codexclient.telemetry.ConnectionClosed;
+import dev.codexclient.telemetry.ConnectionOpened;
+import dev.codexclient.telemetry.ExtensionTelemetry;
 import dev.codexclient.testkit.FakeCodexAppServer;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * An integration's events reach the client's one listener through {@link CodexClient#publishEvent}, in order with
+ * An integration's telemetry reaches the client's one listener through {@link dev.codexclient.IntegrationTelemetry#publish}, in order with
  * the client's own events, through a composite listener too, and a client without a listener takes them quietly.
  */
 @Timeout(30)
@@ -30,7 +31,7 @@ class ExtensionEventTest {
         fake.close();
     }
 
-    record Marked(String name) implements ExtensionEvent {
+    record Marked(String name) implements ExtensionTelemetry {
         @Override
         public String source() {
             return "test";
@@ -41,7 +42,7 @@ class ExtensionEventTest {
     void publishedEventsReachTheListenerInOrderWithTheClientsOwn() throws Exception {
         List<String> seen = new CopyOnWriteArrayList<>();
         CountDownLatch closed = new CountDownLatch(1);
-        CodexEventListener recorder = new CodexEventListener() {
+        CodexTelemetryListener recorder = new CodexTelemetryListener() {
             @Override
             public void connectionOpened(ConnectionOpened event) {
                 seen.add("opened");
@@ -54,23 +55,23 @@ class ExtensionEventTest {
             }
 
             @Override
-            public void extensionEvent(ExtensionEvent event) {
+            public void extensionTelemetry(ExtensionTelemetry event) {
                 seen.add(event.source() + ":" + ((Marked) event).name());
             }
         };
         List<String> second = new CopyOnWriteArrayList<>();
-        CodexEventListener other = new CodexEventListener() {
+        CodexTelemetryListener other = new CodexTelemetryListener() {
             @Override
-            public void extensionEvent(ExtensionEvent event) {
+            public void extensionTelemetry(ExtensionTelemetry event) {
                 second.add(((Marked) event).name());
             }
         };
-        CodexClient client = inMemory(fake).eventListener(CodexEventListener.composite(recorder, other)).build();
-        client.publishEvent(new Marked("one"));
-        client.publishEvent(new Marked("two"));
+        CodexClient client = inMemory(fake).telemetryListener(CodexTelemetryListener.composite(recorder, other)).build();
+        IntegrationTelemetry.publish(client, new Marked("one"));
+        IntegrationTelemetry.publish(client, new Marked("two"));
         client.close();
         assertThat(closed.await(10, TimeUnit.SECONDS)).isTrue();
-        client.publishEvent(new Marked("after close"));
+        IntegrationTelemetry.publish(client, new Marked("after close"));
         assertThat(seen).startsWith("opened", "test:one", "test:two").contains("closed", "test:after close");
         assertThat(second).containsExactly("one", "two", "after close");
     }
@@ -78,7 +79,7 @@ class ExtensionEventTest {
     @Test
     void aClientWithoutAListenerIgnoresThem() {
         try (CodexClient client = inMemory(fake).build()) {
-            client.publishEvent(new Marked("nobody"));
+            IntegrationTelemetry.publish(client, new Marked("nobody"));
         }
     }
 }

@@ -10,9 +10,9 @@ import dev.codexclient.CodexClient;
 import dev.codexclient.CodexTurn;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexPoolRejectedException;
-import dev.codexclient.events.CodexEventListener;
-import dev.codexclient.events.PoolMemberAdded;
-import dev.codexclient.events.PoolMemberRemoved;
+import dev.codexclient.telemetry.CodexTelemetryListener;
+import dev.codexclient.telemetry.PoolMemberAdded;
+import dev.codexclient.telemetry.PoolMemberRemoved;
 import dev.codexclient.internal.time.ManualScheduler;
 import dev.codexclient.pool.CodexPool;
 import dev.codexclient.pool.MemberResolver;
@@ -91,7 +91,7 @@ class PoolResolverTest {
     }
 
     private CodexPool pool(Duration drainTimeout, boolean sharedStorage) {
-        CodexEventListener listener = new CodexEventListener() {
+        CodexTelemetryListener listener = new CodexTelemetryListener() {
             @Override
             public void poolMemberAdded(PoolMemberAdded event) {
                 events.add("added " + event.member() + " " + event.address().orElseThrow());
@@ -104,7 +104,7 @@ class PoolResolverTest {
             }
         };
         return PoolProbe.useScheduler(CodexPool.builder(), clock).resolver(resolver(), this::client)
-                .resolveEvery(EVERY).healthCheckEvery(Duration.ZERO, Duration.ofSeconds(5)).eventListener(listener)
+                .resolveEvery(EVERY).healthCheckEvery(Duration.ZERO, Duration.ofSeconds(5)).telemetryListener(listener)
                 .drainTimeout(drainTimeout).sharedStorage(sharedStorage).build();
     }
 
@@ -141,7 +141,7 @@ class PoolResolverTest {
             assertThat(clients.get("a").get(0).isClosed()).isFalse();
 
             // Its turn ends: it closes and leaves the pool.
-            running.interrupt();
+            running.interruptAsync();
             assertThat(running.await(WAIT).status()).isEqualTo(TurnStatus.INTERRUPTED);
             awaitCondition("the drained member leaves", () -> names(pool).equals(List.of("b:READY", "c:READY")));
             assertThat(clients.get("a").get(0).isClosed()).isTrue();
@@ -166,7 +166,7 @@ class PoolResolverTest {
             clock.advance(EVERY);
             assertThat(names(pool)).containsExactly("a:READY");
             assertThat(clients.get("a")).hasSize(1);
-            running.interrupt();
+            running.interruptAsync();
             running.await(WAIT);
             fake("a").onTurnStart(t -> t.agentMessage("back").completed());
             assertThat(thread.startTurn("again").await(WAIT).finalText()).isEqualTo("back");
@@ -302,7 +302,7 @@ class PoolResolverTest {
             assertThat(failureOf(busy.startTurnAsync("more"), WAIT)).isInstanceOf(CodexPoolRejectedException.class)
                     .hasMessageContaining("drains");
             assertThat(busy.memberName()).isEqualTo("a");
-            running.interrupt();
+            running.interruptAsync();
             running.await(WAIT);
             awaitCondition("a left", () -> names(pool).equals(List.of("b:READY")));
             assertThat(busy.startTurn("after").await(WAIT).status()).isEqualTo(TurnStatus.COMPLETED);

@@ -11,7 +11,7 @@ import dev.codexclient.CodexVersion;
 import dev.codexclient.RestartPolicy;
 import dev.codexclient.Subscription;
 import dev.codexclient.errors.CodexServerRestartedException;
-import dev.codexclient.events.RecoveryCompleted;
+import dev.codexclient.telemetry.RestartCompleted;
 import dev.codexclient.protocol.TurnStatus;
 import dev.codexclient.testkit.CodexBinary;
 import dev.codexclient.testkit.ModelStep;
@@ -65,7 +65,7 @@ class RealCodexRestoreWithoutTurnsTest {
                     .transportFactory(() -> new Wire(codex.stdioTransport().build(), sent, received))
                     .restartPolicy(RestartPolicy.builder().maxAttempts(3)
                             .backoff(Duration.ofMillis(50), Duration.ofSeconds(1)).build())
-                    .eventListener(events)
+                    .telemetryListener(events)
                     .requestTimeout(Duration.ofSeconds(30))
                     .build()) {
                 CodexThread idle = client.startThread(codex.threadParams().build());
@@ -84,7 +84,7 @@ class RealCodexRestoreWithoutTurnsTest {
                 int receivedBefore = received.size();
 
                 client.serverProcessTree().forEach(ProcessHandle::destroyForcibly);
-                RecoveryCompleted recovered = events.future(RecoveryCompleted.class).get(WAIT.toSeconds(),
+                RestartCompleted recovered = events.future(RestartCompleted.class).get(WAIT.toSeconds(),
                         TimeUnit.SECONDS);
                 assertThat(recovered.threadsResumed()).isEqualTo(2);
 

@@ -17,7 +17,7 @@ import dev.codexclient.RestartPolicy;
 import dev.codexclient.Subscription;
 import dev.codexclient.TurnResult;
 import dev.codexclient.errors.CodexServerRestartedException;
-import dev.codexclient.events.ThreadResumed;
+import dev.codexclient.telemetry.ThreadResumed;
 import dev.codexclient.internal.time.ManualScheduler;
 import dev.codexclient.protocol.ThreadResumeParams;
 import dev.codexclient.protocol.TurnStatus;
@@ -49,7 +49,7 @@ class RestoreWithoutTurnsTest {
         return withClock(CodexClient.builder()
                 .transportFactory(fake::connectInMemory)
                 .restartPolicy(RestartPolicy.builder().maxAttempts(3).backoff(BACKOFF, Duration.ofSeconds(1)).build())
-                .eventListener(events)
+                .telemetryListener(events)
                 .requestTimeout(Duration.ofSeconds(10))
                 .initializeTimeout(Duration.ofSeconds(10)), clock);
     }

@@ -5,7 +5,7 @@ import dev.codexclient.CodexThread;
 import dev.codexclient.CodexTurn;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexRpcException;
-import dev.codexclient.events.PooledThreadRecreated;
+import dev.codexclient.telemetry.PooledThreadRecreated;
 import dev.codexclient.internal.rpc.RpcConnection;
 import dev.codexclient.internal.session.Waits;
 import dev.codexclient.internal.time.Scheduler;
@@ -27,7 +27,7 @@ import java.util.function.BiFunction;
  */
 public final class PlacedThread {
     private volatile PoolMember member;
-    private final PoolEvents events;
+    private final PoolTelemetry events;
     /** The pool's clock, for the pauses between resumes a lost server's writer still blocks. */
     private final Scheduler scheduler;
     /** What the user started it with; null for a resumed thread, which is never re-created. */
@@ -41,7 +41,7 @@ public final class PlacedThread {
     // Guarded by this: one re-creation however many turns find the thread lost.
     private CompletableFuture<CodexThread> recreating;
 
-    PlacedThread(PoolMember member, PoolEvents events, Scheduler scheduler, CodexThread thread,
+    PlacedThread(PoolMember member, PoolTelemetry events, Scheduler scheduler, CodexThread thread,
                  ThreadStartParams startParams) {
         this.member = member;
         this.events = events;

@@ -104,7 +104,7 @@ final class PoolMember {
         if (c.isClosed() && !closed) {
             synchronized (this) {
                 if (client.isClosed() && !closed) {
-                    Log.LOG.warn("pool member {} gave up restoring its server; replacing its client", name);
+                    Log.LOG.warn("pool member {} gave up restarting its server; replacing its client", name);
                     client.close();
                     client = spare == null ? start.get() : spare.take().orElseGet(start);
                     generation++;

@@ -7,7 +7,7 @@ import dev.codexclient.errors.CodexDeadlockException;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexPoolRejectedException;
 import dev.codexclient.errors.CodexTransportException;
-import dev.codexclient.events.PoolMemberAdded;
+import dev.codexclient.telemetry.PoolMemberAdded;
 import dev.codexclient.internal.rpc.Lanes;
 import dev.codexclient.internal.session.Waits;
 import dev.codexclient.pool.MemberStats;
@@ -54,7 +54,7 @@ public final class PoolRuntime {
 
     private final PoolMembers members;
     private final PoolSettings settings;
-    private final PoolEvents events;
+    private final PoolTelemetry events;
     private final PoolMaintenance maintenance;
     private final Optional<WarmSpare> spare;
     private volatile boolean draining;
@@ -63,7 +63,7 @@ public final class PoolRuntime {
     private PoolRuntime(List<PoolMember> fixed, PoolSettings settings, Optional<WarmSpare> spare) {
         this.settings = settings;
         this.spare = spare;
-        this.events = new PoolEvents(settings.listener());
+        this.events = new PoolTelemetry(settings.listener());
         this.members = new PoolMembers(fixed);
         this.maintenance = new PoolMaintenance(members, settings, events);
         for (PoolMember m : fixed) {
@@ -117,7 +117,7 @@ public final class PoolRuntime {
     /**
      * Runs {@code call} on the least loaded healthy member; when the member's connection is lost under the call (its
      * server died a moment ago and the pool could not know yet), runs it again on another healthy member, or, with
-     * none, on the same one, whose client then waits for its restored server within its request timeout (or is
+     * none, on the same one, whose client then waits for its restarted server within its request timeout (or is
      * replaced, when it gave up). A lost connection is the only failure tried again: a server that answers with an
      * error answered. Sending {@code thread/start} again is safe: a thread started on a server that died before the
      * answer had no turn, so nothing of it was stored.

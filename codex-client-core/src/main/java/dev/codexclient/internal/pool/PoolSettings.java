@@ -1,7 +1,7 @@
 package dev.codexclient.internal.pool;
 
 import dev.codexclient.CodexClient;
-import dev.codexclient.events.CodexEventListener;
+import dev.codexclient.telemetry.CodexTelemetryListener;
 import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.pool.MemberResolver;
 import dev.codexclient.pool.PoolEndpoint;
@@ -29,7 +29,7 @@ public record PoolSettings(MemberResolver resolver, Function<PoolEndpoint, Codex
                            Duration resolveEvery, Duration healthCheckEvery, Duration checkTimeout, int ejectAfter,
                            Duration initialBackoff, Duration maxBackoff, Duration drainTimeout, int maxTurns,
                            int maxQueued, Duration maxQueueWait, boolean sharedStorage, StartRetry startRetry,
-                           Supplier<CodexClient> spare, CodexEventListener listener, Scheduler scheduler,
+                           Supplier<CodexClient> spare, CodexTelemetryListener listener, Scheduler scheduler,
                            Executor executor, boolean ownScheduler, boolean ownExecutor) {
 
     /**

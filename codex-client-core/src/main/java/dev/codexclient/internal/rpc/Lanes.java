@@ -244,7 +244,7 @@ public final class Lanes {
         try {
             task.run();
         } catch (Throwable t) {
-            Log.LOG.warn("A codex event listener threw; the event is still delivered to the others", t);
+            Log.LOG.warn("A codex telemetry listener threw; the event is still delivered to the others", t);
         }
     }
 }

@@ -3,7 +3,7 @@ package dev.codexclient.internal.rpc;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexRpcException;
 import dev.codexclient.errors.CodexTransportException;
-import dev.codexclient.internal.events.EventEmitter;
+import dev.codexclient.internal.telemetry.TelemetryEmitter;
 import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.transport.MessageBuffer;
 import dev.codexclient.transport.MessageSink;
@@ -98,33 +98,33 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
     public RpcConnection(Transport transport, WireCodec codec, RpcSettings settings, ExecutorService callbacks,
                          boolean ownsCallbacks, Scheduler scheduler, UnaryOperator<String> redactor, Handler handler) {
         this(transport, codec, settings, callbacks, ownsCallbacks, scheduler, redactor, handler,
-                RequestCorrelator::fullJitter, EventEmitter.none(), null);
+                RequestCorrelator::fullJitter, TelemetryEmitter.none(), null);
     }
 
     /**
-     * A connection that reports its requests to {@code events} and the handling of the server's requests to
+     * A connection that reports its requests to {@code telemetry} and the handling of the server's requests to
      * {@code serverRequestObserver}.
      *
-     * @param events                where request events go; a disabled emitter costs nothing per call
+     * @param telemetry             where request telemetry goes; a disabled emitter costs nothing per call
      * @param serverRequestObserver told how each server request ended; null for none
      */
     public RpcConnection(Transport transport, WireCodec codec, RpcSettings settings, ExecutorService callbacks,
                          boolean ownsCallbacks, Scheduler scheduler, UnaryOperator<String> redactor, Handler handler,
-                         EventEmitter events, ServerRequestObserver serverRequestObserver) {
+                         TelemetryEmitter telemetry, ServerRequestObserver serverRequestObserver) {
         this(transport, codec, settings, callbacks, ownsCallbacks, scheduler, redactor, handler,
-                RequestCorrelator::fullJitter, events, serverRequestObserver);
+                RequestCorrelator::fullJitter, telemetry, serverRequestObserver);
     }
 
     RpcConnection(Transport transport, WireCodec codec, RpcSettings settings, ExecutorService callbacks,
                   boolean ownsCallbacks, Scheduler scheduler, UnaryOperator<String> redactor, Handler handler,
                   LongUnaryOperator jitter) {
         this(transport, codec, settings, callbacks, ownsCallbacks, scheduler, redactor, handler, jitter,
-                EventEmitter.none(), null);
+                TelemetryEmitter.none(), null);
     }
 
     private RpcConnection(Transport transport, WireCodec codec, RpcSettings settings, ExecutorService callbacks,
                           boolean ownsCallbacks, Scheduler scheduler, UnaryOperator<String> redactor,
-                          Handler handler, LongUnaryOperator jitter, EventEmitter events,
+                          Handler handler, LongUnaryOperator jitter, TelemetryEmitter telemetry,
                           ServerRequestObserver serverRequestObserver) {
         this.transport = transport;
         this.codec = codec;
@@ -138,7 +138,7 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         Executor marked = this::runCallback;
         this.lanes = new Lanes(marked);
         this.calls = new RequestCorrelator(settings, scheduler, codec, this::send, marked, redactor, jitter,
-                transport.describe(), handler::refineError, events);
+                transport.describe(), handler::refineError, telemetry);
         this.serverRequests = new ServerRequestDispatcher(handler::onRequest, this::runHandler, codec,
                 this::sendReply, redactor, serverRequestObserver);
     }

@@ -11,11 +11,11 @@ import dev.codexclient.Subscription;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexRpcException;
 import dev.codexclient.errors.CodexTransportException;
-import dev.codexclient.events.CodexEventListener;
-import dev.codexclient.events.ConnectionClosed;
-import dev.codexclient.events.ConnectionOpened;
+import dev.codexclient.telemetry.CodexTelemetryListener;
+import dev.codexclient.telemetry.ConnectionClosed;
+import dev.codexclient.telemetry.ConnectionOpened;
 import dev.codexclient.internal.Redactor;
-import dev.codexclient.internal.events.EventEmitter;
+import dev.codexclient.internal.telemetry.TelemetryEmitter;
 import dev.codexclient.internal.requests.ServerRequestRouter;
 import dev.codexclient.internal.requests.ServerRequestTelemetry;
 import dev.codexclient.internal.requests.ToolTable;
@@ -77,9 +77,9 @@ public final class ClientRuntime {
     private final Scheduler scheduler;
     private final Redactor redactor;
     /** Where the client's telemetry goes; disabled (and free) without a listener. */
-    private final EventEmitter events;
+    private final TelemetryEmitter telemetry;
     private final Listeners<ServerNotification> listeners = new Listeners<>("notification");
-    private final ServerRequestRouter router;
+    private final ServerRequestRouter serverRequests;
     /** The dynamic tools: the client's, declared on every thread, and each thread's own. */
     private final ToolTable tools;
     private final HeldThreads held;
@@ -104,34 +104,35 @@ public final class ClientRuntime {
      */
     public ClientRuntime(ClientSettings settings, Transport first, ExecutorService callbacks, boolean ownsCallbacks) {
         this.settings = settings;
-        this.userMapper = settings.userMapper() != null ? settings.userMapper()
-                : new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+        this.userMapper = settings.userMapper().orElseGet(() -> new ObjectMapper()
+                .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false));
         settings.listeners().forEach(listeners::add);
         this.scheduler = settings.scheduler().orElseGet(SystemScheduler::new);
         this.redactor = settings.redactor();
-        // Delivered like a listener's callback, so a close() from inside the event listener does not wait for itself.
-        this.events = settings.eventListener() == CodexEventListener.NONE ? EventEmitter.none()
-                : new EventEmitter(settings.eventListener(), this::runCallback);
+        // Delivered like a listener's callback, so a close() from inside the telemetry listener does not wait for itself.
+        this.telemetry = settings.telemetryListener() == CodexTelemetryListener.NONE ? TelemetryEmitter.none()
+                : new TelemetryEmitter(settings.telemetryListener(), this::runCallback);
         RetryPolicy retry = settings.retryPolicy();
         RpcSettings rpcSettings = new RpcSettings(settings.requestTimeout(), retry.maxAttempts(),
                 retry.initialBackoff(), retry.maxBackoff(), retry.maxTotal());
-        this.handshake = new Handshake(mapper, settings.handshake(), settings.initializeTimeout(), scheduler);
-        // Before the connections: each one reports how the router answered the server's requests.
+        this.handshake = new Handshake(mapper, settings.introduction(), settings.initializeTimeout(), scheduler);
+        // Before the connections: each one reports how ServerRequestRouter answered the server's requests.
         // Synchronous approval policies block while they decide: they run where server-request handlers run.
         this.tools = new ToolTable(settings.handlers().tools());
-        this.router = new ServerRequestRouter(mapper, userMapper, settings.handlers(), tools, this::runHandler);
+        this.serverRequests = new ServerRequestRouter(mapper, userMapper, settings.handlers(), tools,
+                this::runHandler);
         this.held = new HeldThreads(this, settings.replayBytes());
         // With a restart policy the executor outlives each connection: the client shuts it down itself.
         boolean connectionOwnsCallbacks = ownsCallbacks && settings.restartPolicy().isEmpty();
         JsonWireCodec codec = new JsonWireCodec(mapper);
-        ServerRequestTelemetry requestTelemetry = events.enabled() ? new ServerRequestTelemetry(events, scheduler)
+        ServerRequestTelemetry requestTelemetry = telemetry.enabled() ? new ServerRequestTelemetry(telemetry, scheduler)
                 : null;
         this.supervisor = new ConnectionSupervisor(first, settings.restartPolicy().orElse(null),
                 settings.transports(), (t, handler) -> new RpcConnection(t, codec, rpcSettings, callbacks,
-                connectionOwnsCallbacks, scheduler, redactor::redact, handler, events, requestTelemetry),
-                Session::new, scheduler, settings.requestTimeout(), held, events, new Edges(), callbacks,
+                connectionOwnsCallbacks, scheduler, redactor::redact, handler, telemetry, requestTelemetry),
+                Session::new, scheduler, settings.requestTimeout(), held, telemetry, new Edges(), callbacks,
                 ownsCallbacks);
-        this.calls = new Calls(supervisor, settings.handshake().experimentalApi(), settings.requestTimeout());
+        this.calls = new Calls(supervisor, settings.introduction().experimentalApi(), settings.requestTimeout());
         this.waits = new Waits(supervisor, scheduler, settings.requestTimeout());
     }
 
@@ -164,13 +165,13 @@ public final class ClientRuntime {
         }
 
         @Override
-        public void restored(ServerInfo info) {
+        public void replaced(ServerInfo info) {
             serverInfo = info;
         }
 
         @Override
         public TurnPaging paging(ServerInfo info) {
-            return TurnPaging.of(info, settings.handshake().experimentalApi());
+            return TurnPaging.of(info, settings.introduction().experimentalApi());
         }
 
         @Override
@@ -179,25 +180,25 @@ public final class ClientRuntime {
         }
     }
 
-    /** The client is ready: tells the event listener, which learns of the connection's end from now on. */
+    /** The client is ready: tells the telemetry listener, which learns of the connection's end from now on. */
     private void opened(Duration handshake) {
-        if (!events.enabled()) {
+        if (!telemetry.enabled()) {
             return;
         }
         ConnectionOpened event = new ConnectionOpened(TransportKind.of(supervisor.transport()), serverInfo, handshake);
         openedAtNanos = scheduler.nanoTime();
         opened = true;
-        events.emit(l -> l.connectionOpened(event));
+        telemetry.emit(l -> l.connectionOpened(event));
     }
 
-    /** The connection ended: tells the event listener, when it was told of the opening. */
+    /** The connection ended: tells the telemetry listener, when it was told of the opening. */
     private void closedEvent(CodexTransportException cause) {
-        if (!events.enabled() || !opened) {
+        if (!telemetry.enabled() || !opened) {
             return;
         }
         ConnectionClosed event = new ConnectionClosed(closed.get() ? Optional.empty() : Optional.of(cause),
                 Duration.ofNanos(Math.max(0, scheduler.nanoTime() - openedAtNanos)));
-        events.emit(l -> l.connectionClosed(event));
+        telemetry.emit(l -> l.connectionClosed(event));
     }
 
     // ------------------------------------------------------------------------------------------------ what arrives
@@ -227,7 +228,7 @@ public final class ClientRuntime {
 
         @Override
         public CompletionStage<?> onRequest(IncomingRequest request) {
-            return link.carry(request, router::route);
+            return link.carry(request, serverRequests::route);
         }
 
         @Override
@@ -328,14 +329,14 @@ public final class ClientRuntime {
      * @return the server's answer
      */
     public CompletableFuture<TurnStartResponse> turnStart(ThreadLink link, TurnStartParams params) {
-        if (!supervisor.recovers()) {
+        if (!supervisor.restarts()) {
             return calls.turnStart(params);
         }
         return supervisor.ensureLoaded(link).thenCompose(v -> calls.turnStart(params));
     }
 
     /**
-     * Sends {@code thread/resume} for the user, waiting out an outage.
+     * Sends {@code thread/resume} for the user, waiting out a restart.
      *
      * @param params the params
      * @return the server's answer
@@ -349,8 +350,8 @@ public final class ClientRuntime {
     }
 
     /**
-     * Resumes a thread for a handle of it, without its turns where the server can leave them out, waiting out an
-     * outage.
+     * Resumes a thread for a handle of it, without its turns where the server can leave them out, waiting out a
+     * restart.
      *
      * @param threadId the thread's id
      * @return the server's answer
@@ -406,7 +407,7 @@ public final class ClientRuntime {
      */
     public Map<String, DynamicTool> threadTools(List<DynamicTool> threadOnly) {
         Objects.requireNonNull(threadOnly, "tools");
-        if (!threadOnly.isEmpty() && !settings.handshake().experimentalApi()) {
+        if (!threadOnly.isEmpty() && !settings.introduction().experimentalApi()) {
             throw new IllegalStateException("dynamic tools are an experimental codex API: call "
                     + "experimentalApi(true) on the builder to declare tools on a thread");
         }
@@ -521,8 +522,8 @@ public final class ClientRuntime {
     }
 
     /** {@return where the client's telemetry goes} */
-    public EventEmitter events() {
-        return events;
+    public TelemetryEmitter telemetry() {
+        return telemetry;
     }
 
     /** {@return the threads the client holds} */

@@ -5,11 +5,11 @@ import dev.codexclient.ServerInfo;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexTimeoutException;
 import dev.codexclient.errors.CodexTransportException;
-import dev.codexclient.events.ConnectionRestored;
-import dev.codexclient.events.Disconnected;
-import dev.codexclient.events.RecoveryCompleted;
-import dev.codexclient.events.RecoveryGaveUp;
-import dev.codexclient.internal.events.EventEmitter;
+import dev.codexclient.telemetry.ConnectionReplaced;
+import dev.codexclient.telemetry.Disconnected;
+import dev.codexclient.telemetry.RestartCompleted;
+import dev.codexclient.telemetry.RestartGaveUp;
+import dev.codexclient.internal.telemetry.TelemetryEmitter;
 import dev.codexclient.internal.requests.ServerRequestCarryOver;
 import dev.codexclient.internal.rpc.IncomingRequest;
 import dev.codexclient.internal.rpc.RpcConnection;
@@ -38,18 +38,18 @@ import org.slf4j.LoggerFactory;
  * with a {@link RestartPolicy}, the loop that replaces a lost one and the wait of the calls made meanwhile.
  *
  * <p>Without a policy a lost connection ends the client, as it always did. With one, the loss of the current
- * connection (noticed after the events it had delivered reached their listeners) starts an outage: the policy's
+ * connection (noticed after the events it had delivered reached their listeners) starts a restart: the policy's
  * attempts follow, each after its backoff on the client's scheduler. An attempt opens a new transport from the
  * factory, redoes the handshake and resumes ({@code thread/resume}) the threads the user holds; only then does the
- * new connection become current, so a call made during the outage (which waits, within its timeout) never reaches
+ * new connection become current, so a call made during the restart (which waits, within its timeout) never reaches
  * a server that does not know its thread yet. The turns that were running are settled by their thread's resume: a
  * server reached again may still run them (they go on), may have finished them (they complete from its report);
  * otherwise they fail with {@link dev.codexclient.errors.CodexServerRestartedException}. Handlers of server requests
- * still deciding at the loss are carried over to the requests' replay ({@link ServerRequestCarryOver}). An outage the
+ * still deciding at the loss are carried over to the requests' replay ({@link ServerRequestCarryOver}). A restart the
  * policy gives up on ends the client.
  *
- * <p>The supervisor runs the outage: the attempts, their backoff and their end. The resume rounds of an attempt are
- * {@link ThreadRestore}'s; the policy's budget of attempts over every outage is {@link RestartBudget}'s.
+ * <p>The supervisor runs the restart: the attempts, their backoff and their end. The resume rounds of an attempt are
+ * {@link ResumeRounds}'s; the policy's budget of attempts over every restart is {@link RestartBudget}'s.
  *
  * <p>Threading: losses are reported on the lost connection's delivery lane; attempts run on the callback executor.
  * The current generation is read without locks; each generation's loss is handled once.
@@ -66,7 +66,7 @@ public final class ConnectionSupervisor {
         CompletableFuture<ServerInfo> handshake(RpcConnection connection);
 
         /** The server of a new connection described itself. */
-        void restored(ServerInfo info);
+        void replaced(ServerInfo info);
 
         /** What the server that described itself so can leave out of a thread's history. */
         TurnPaging paging(ServerInfo info);
@@ -103,7 +103,7 @@ public final class ConnectionSupervisor {
     private final Scheduler scheduler;
     private final Duration requestTimeout;
     private final HeldThreads held;
-    private final EventEmitter events;
+    private final TelemetryEmitter telemetry;
     private final Edges client;
     private final ExecutorService callbacks;
     private final boolean ownsCallbacks;
@@ -112,7 +112,7 @@ public final class ConnectionSupervisor {
     private final AtomicBoolean closed = new AtomicBoolean();
     /** The server's requests whose handling outlives a lost connection, for their replay on the new one. */
     private final ServerRequestCarryOver carried = new ServerRequestCarryOver();
-    /** The policy's budget of attempts, over every outage; null without a policy. */
+    /** The policy's budget of attempts, over every restart; null without a policy. */
     private final RestartBudget budget;
 
     private volatile Generation current;
@@ -146,7 +146,7 @@ public final class ConnectionSupervisor {
     ConnectionSupervisor(Transport first, RestartPolicy policy, Supplier<? extends Transport> transports,
                          BiFunction<Transport, RpcConnection.Handler, RpcConnection> open,
                          Function<Link, RpcConnection.Handler> sessions, Scheduler scheduler, Duration requestTimeout,
-                         HeldThreads held, EventEmitter events, Edges client, ExecutorService callbacks,
+                         HeldThreads held, TelemetryEmitter telemetry, Edges client, ExecutorService callbacks,
                          boolean ownsCallbacks) {
         this.policy = policy;
         this.transports = transports;
@@ -155,7 +155,7 @@ public final class ConnectionSupervisor {
         this.scheduler = scheduler;
         this.requestTimeout = requestTimeout;
         this.held = held;
-        this.events = events;
+        this.telemetry = telemetry;
         this.client = client;
         this.callbacks = callbacks;
         this.ownsCallbacks = ownsCallbacks;
@@ -186,7 +186,7 @@ public final class ConnectionSupervisor {
     }
 
     /**
-     * The first handshake succeeded: from now on a lost connection is restored under the policy.
+     * The first handshake succeeded: from now on a lost connection is restarted under the policy.
      *
      * @param info what the server said of itself
      */
@@ -200,7 +200,7 @@ public final class ConnectionSupervisor {
         return current.paging;
     }
 
-    /** The connection of the moment (closed during an outage). */
+    /** The connection of the moment (closed during a restart). */
     public RpcConnection connection() {
         return current.connection;
     }
@@ -215,7 +215,7 @@ public final class ConnectionSupervisor {
         return current.number;
     }
 
-    boolean recovers() {
+    boolean restarts() {
         return policy != null;
     }
 
@@ -227,7 +227,7 @@ public final class ConnectionSupervisor {
     // ------------------------------------------------------------------------------------------------ calls
 
     /**
-     * Sends a request on the current connection. During an outage the request waits for the restored connection,
+     * Sends a request on the current connection. During a restart the request waits for the new connection,
      * the wait counted against {@code timeout}; it fails when the policy gives up or the client closes.
      */
     public <R> CompletableFuture<R> call(String method, Object params, Class<R> resultType, Duration timeout) {
@@ -242,7 +242,7 @@ public final class ConnectionSupervisor {
 
     private <R> CompletableFuture<R> callAfter(Generation lost, String method, Object params, Class<R> resultType,
                                                Duration bound, long deadline) {
-        return restoredAfter(lost, method, bound, deadline).thenCompose(n -> {
+        return replacementOf(lost, method, bound, deadline).thenCompose(n -> {
             long left = deadline - scheduler.nanoTime();
             return n.connection.call(method, params, resultType, Duration.ofNanos(Math.max(left, 1_000_000)));
         });
@@ -252,28 +252,28 @@ public final class ConnectionSupervisor {
      * The connection that replaces {@code lost} once it is usable (skipping any lost in turn while being waited
      * for); fails when the wait outlasts {@code deadline}, the policy gives up or the client closes.
      */
-    private CompletableFuture<Generation> restoredAfter(Generation lost, String method, Duration bound,
+    private CompletableFuture<Generation> replacementOf(Generation lost, String method, Duration bound,
                                                         long deadline) {
-        CompletableFuture<Generation> restored = new CompletableFuture<>();
+        CompletableFuture<Generation> replaced = new CompletableFuture<>();
         lost.next.whenComplete((n, e) -> {
             if (e != null) {
-                restored.completeExceptionally(e);
+                replaced.completeExceptionally(e);
             } else {
-                restored.complete(n);
+                replaced.complete(n);
             }
         });
-        if (!restored.isDone()) {
+        if (!replaced.isDone()) {
             try {
-                Scheduler.Task t = scheduler.schedule(() -> executeCallback(() -> restored.completeExceptionally(
-                        CodexTimeoutException.waitingFor(method + " (waiting for the connection to be restored)",
+                Scheduler.Task t = scheduler.schedule(() -> executeCallback(() -> replaced.completeExceptionally(
+                        CodexTimeoutException.waitingFor(method + " (waiting for the connection to be restarted)",
                                 bound))), deadline - scheduler.nanoTime());
-                restored.whenComplete((v, e) -> t.cancel());
+                replaced.whenComplete((v, e) -> t.cancel());
             } catch (RejectedExecutionException shutDown) {
-                // The client is closing: the outage's end fails the wait.
+                // The client is closing: the restart's end fails the wait.
             }
         }
-        return restored.thenCompose(n -> n.connection.isClosed() && !closed.get()
-                ? restoredAfter(n, method, bound, deadline) : CompletableFuture.completedFuture(n));
+        return replaced.thenCompose(n -> n.connection.isClosed() && !closed.get()
+                ? replacementOf(n, method, bound, deadline) : CompletableFuture.completedFuture(n));
     }
 
     /** Sends a notification on the current connection. */
@@ -306,15 +306,15 @@ public final class ConnectionSupervisor {
     /**
      * Makes sure the thread of {@code link} is loaded on the server its next call reaches: a handle made before a
      * restart, of a thread nobody held when the connection was lost, is resumed first (once per thread and
-     * connection). During an outage that server is the one of the restored connection, not the lost one: the check
-     * waits for the restore, whose resumes cover the threads held until it ends, so a thread first used during the
-     * restore is resumed either by the restore or here, never left unknown to the new server.
+     * connection). During a restart that server is the one of the new connection, not the lost one: the check
+     * waits for the restart, whose resumes cover the threads held until it ends, so a thread first used during the
+     * restart is resumed either by the restart or here, never left unknown to the new server.
      */
     CompletableFuture<Void> ensureLoaded(ThreadLink link) {
         Generation g = current;
         if (g.connection.isClosed() && !closed.get()) {
             long deadline = scheduler.nanoTime() + Scheduler.saturatedNanos(requestTimeout);
-            return restoredAfter(g, "thread/resume", requestTimeout, deadline).thenCompose(n -> loadOn(n, link));
+            return replacementOf(g, "thread/resume", requestTimeout, deadline).thenCompose(n -> loadOn(n, link));
         }
         return loadOn(g, link);
     }
@@ -329,10 +329,10 @@ public final class ConnectionSupervisor {
 
     /**
      * Sends {@code thread/resume}: the one place it is sent from, for a user's resume, a thread first used after a
-     * restore, and the restore itself.
+     * restart, and the restart itself.
      *
-     * @param on      the connection to send it on (a restore's, not current yet, or the one a check found); null
-     *                for the current one, waiting out an outage
+     * @param on      the connection to send it on (a restart's, not current yet, or the one a check found); null
+     *                for the current one, waiting out a restart
      * @param params  the params
      * @param timeout the call's bound; null for the request timeout
      */
@@ -341,7 +341,7 @@ public final class ConnectionSupervisor {
                 : on.connection.call("thread/resume", params, ThreadResumeResponse.class, timeout);
     }
 
-    // ------------------------------------------------------------------------------------------------ recovery
+    // ------------------------------------------------------------------------------------------------ restarts
 
     /** A connection ended; called once per generation, on its lane, after the events it had read were delivered. */
     private void lost(Generation g, CodexTransportException cause) {
@@ -361,10 +361,10 @@ public final class ConnectionSupervisor {
             return;
         }
         Set<String> threads = new LinkedHashSet<>(held.ids());
-        Log.LOG.warn("{}; restoring the connection ({} threads held)",
+        Log.LOG.warn("{}; restarting the connection ({} threads held)",
                 cause.getMessage().lines().findFirst().orElse("the connection ended"), threads.size());
-        if (events.enabled()) {
-            events.emit(l -> l.disconnected(new Disconnected(cause, threads.size())));
+        if (telemetry.enabled()) {
+            telemetry.emit(l -> l.disconnected(new Disconnected(cause, threads.size())));
         }
         // What the lost connection still holds (a dead child's pipes, a dropped socket) is released now, not at
         // the client's close: a client restarted a thousand times must not keep a thousand sets of descriptors.
@@ -374,19 +374,19 @@ public final class ConnectionSupervisor {
             Log.LOG.debug("closing the lost transport failed: {}", e.toString());
         }
         // The turns that were running wait for the resume of their thread, which tells whether they go on.
-        Outage outage = new Outage(g, threads, scheduler.nanoTime(), cause);
-        outage.next(cause);
+        Restart restart = new Restart(g, threads, scheduler.nanoTime(), cause);
+        restart.next(cause);
     }
 
     /** One loss and the attempts that try to end it. */
-    private final class Outage {
+    private final class Restart {
         final Generation lost;
         final Set<String> threadsAtLoss;
         final long since;
         final CodexTransportException cause;
         int attempts;
 
-        Outage(Generation lost, Set<String> threadsAtLoss, long since, CodexTransportException cause) {
+        Restart(Generation lost, Set<String> threadsAtLoss, long since, CodexTransportException cause) {
             this.lost = lost;
             this.threadsAtLoss = threadsAtLoss;
             this.since = since;
@@ -431,7 +431,7 @@ public final class ConnectionSupervisor {
                 return;
             }
             attempting = g;
-            ThreadRestore restore = new ThreadRestore(held, carried, events, (on, params) -> resume(on, params, null),
+            ResumeRounds rounds = new ResumeRounds(held, carried, telemetry, (on, params) -> resume(on, params, null),
                     (on, params) -> on.connection.call("thread/turns/list", params, ThreadTurnsListResponse.class,
                             null), cause);
             if (closed.get()) {
@@ -445,13 +445,13 @@ public final class ConnectionSupervisor {
             }
             client.handshake(g.connection)
                     .thenCompose(info -> {
-                        client.restored(info);
+                        client.replaced(info);
                         g.paging = client.paging(info);
-                        if (events.enabled()) {
+                        if (telemetry.enabled()) {
                             Duration downtime = Duration.ofNanos(scheduler.nanoTime() - since);
-                            events.emit(l -> l.connectionRestored(new ConnectionRestored(attempt, info, downtime)));
+                            telemetry.emit(l -> l.connectionReplaced(new ConnectionReplaced(attempt, info, downtime)));
                         }
-                        return restore.run(g, threadsAtLoss);
+                        return rounds.run(g, threadsAtLoss);
                     })
                     .whenComplete((v, e) -> {
                         if (e != null) {
@@ -460,7 +460,7 @@ public final class ConnectionSupervisor {
                             g.connection.close();
                             failed(attempt, RpcConnection.unwrap(e));
                         } else {
-                            publish(g, restore);
+                            publish(g, rounds);
                         }
                     });
         }
@@ -468,11 +468,11 @@ public final class ConnectionSupervisor {
         private void failed(int attempt, Throwable e) {
             CodexException failure = e instanceof CodexException ce ? ce
                     : new CodexTransportException("could not open a new connection", e);
-            Log.LOG.warn("attempt {} to restore the connection failed: {}", attempt, failure.getMessage());
+            Log.LOG.warn("attempt {} to restart the connection failed: {}", attempt, failure.getMessage());
             next(failure);
         }
 
-        private void publish(Generation g, ThreadRestore restore) {
+        private void publish(Generation g, ResumeRounds rounds) {
             retired = lost;
             current = g;
             attempting = null;
@@ -484,12 +484,12 @@ public final class ConnectionSupervisor {
                 lost.next.completeExceptionally(closedException());
                 return;
             }
-            Log.LOG.info("restored the connection to {} after {} attempt(s)", g.transport.describe(), attempts);
-            if (events.enabled()) {
-                // Before the waiting calls go out: their events follow the end of the recovery.
-                RecoveryCompleted done = new RecoveryCompleted(attempts, restore.resumed(), restore.notResumed(),
+            Log.LOG.info("restarted the connection to {} after {} attempt(s)", g.transport.describe(), attempts);
+            if (telemetry.enabled()) {
+                // Before the waiting calls go out: their events follow the end of the restart.
+                RestartCompleted done = new RestartCompleted(attempts, rounds.resumed(), rounds.notResumed(),
                         Duration.ofNanos(scheduler.nanoTime() - since));
-                events.emit(l -> l.recoveryCompleted(done));
+                telemetry.emit(l -> l.restartCompleted(done));
             }
             lost.next.complete(g);
             carried.cancelThreadless();
@@ -501,13 +501,13 @@ public final class ConnectionSupervisor {
         }
 
         private void giveUp(CodexException lastFailure, String why) {
-            CodexTransportException cause = new CodexTransportException("gave up restoring the connection (" + why
+            CodexTransportException cause = new CodexTransportException("gave up restarting the connection (" + why
                     + "); the last failure: " + lastFailure.getMessage(), lastFailure);
             Log.LOG.error("{}", cause.getMessage());
             terminal = cause;
-            if (events.enabled()) {
+            if (telemetry.enabled()) {
                 int made = attempts;
-                events.emit(l -> l.recoveryGaveUp(new RecoveryGaveUp(cause, made)));
+                telemetry.emit(l -> l.restartGaveUp(new RestartGaveUp(cause, made)));
             }
             lost.next.completeExceptionally(cause);
             carried.cancelAll();
@@ -522,7 +522,7 @@ public final class ConnectionSupervisor {
     // ------------------------------------------------------------------------------------------------ closing
 
     /**
-     * Ends the connection for good: a restore in progress is abandoned, calls waiting for one fail.
+     * Ends the connection for good: a restart in progress is abandoned, calls waiting for one fail.
      *
      * @param transportTimeout bounds the end of the server, null for the transport's own
      */

@@ -22,7 +22,7 @@ import java.util.function.BiFunction;
 public final class HeldThreads {
     private final ClientRuntime runtime;
     private final long maxUnclaimedBytes;
-    private final Map<String, ThreadState> routers = new ConcurrentHashMap<>();
+    private final Map<String, ThreadState> states = new ConcurrentHashMap<>();
 
     HeldThreads(ClientRuntime runtime, long maxUnclaimedBytes) {
         this.runtime = runtime;
@@ -35,7 +35,7 @@ public final class HeldThreads {
      * @param threadId the thread id
      */
     public Optional<ThreadLink> link(String threadId) {
-        ThreadState r = routers.get(threadId);
+        ThreadState r = states.get(threadId);
         return r == null ? Optional.empty() : Optional.of(r.link);
     }
 
@@ -45,7 +45,7 @@ public final class HeldThreads {
      * @param t the server's description of the thread
      */
     public ThreadLink linkFor(ThreadInfo t) {
-        ThreadState r = routers.get(t.id());
+        ThreadState r = states.get(t.id());
         return r != null ? r.link : new ThreadLink(t, runtime.generation());
     }
 
@@ -56,7 +56,7 @@ public final class HeldThreads {
      * @return the thread's state
      */
     public ThreadState hold(ThreadLink link) {
-        return routers.compute(link.id(), (id, r) -> {
+        return states.compute(link.id(), (id, r) -> {
             ThreadState held = r != null ? r : new ThreadState(runtime, link, maxUnclaimedBytes);
             held.holds++;
             return held;
@@ -66,10 +66,10 @@ public final class HeldThreads {
     /**
      * Releases one hold; the last one lets go of the thread (a finished, idle thread).
      *
-     * @param router the state {@link #hold} returned
+     * @param state the state {@link #hold} returned
      */
-    public void unhold(ThreadState router) {
-        routers.computeIfPresent(router.id, (id, r) -> r != router || --r.holds > 0 ? r : null);
+    public void unhold(ThreadState state) {
+        states.computeIfPresent(state.id, (id, r) -> r != state || --r.holds > 0 ? r : null);
     }
 
     /**
@@ -84,7 +84,7 @@ public final class HeldThreads {
     }
 
     private void releaseNow(String threadId, String why) {
-        ThreadState r = routers.remove(threadId);
+        ThreadState r = states.remove(threadId);
         if (r != null) {
             r.close(new CodexException("thread " + threadId + " " + why + "; its turns can no longer complete"));
         }
@@ -92,9 +92,9 @@ public final class HeldThreads {
 
     /** Routes an event of {@code threadId} to the thread's listeners and turns. Runs on the thread's lane. */
     void dispatch(String threadId, String turnId, ServerNotification event, int bytes) {
-        ThreadState router = routers.get(threadId);
-        if (router != null) {
-            router.dispatch(turnId, event, bytes);
+        ThreadState state = states.get(threadId);
+        if (state != null) {
+            state.dispatch(turnId, event, bytes);
         }
         if (event instanceof ServerNotification.ThreadClosed) {
             releaseNow(threadId, "was closed by the server");
@@ -103,15 +103,15 @@ public final class HeldThreads {
 
     /** The ids of the threads held now. */
     List<String> ids() {
-        return new ArrayList<>(routers.keySet());
+        return new ArrayList<>(states.keySet());
     }
 
     /**
-     * A held thread was resumed on a restored connection: its turns that were running at the loss are settled from
+     * A held thread was resumed on a new connection: its turns that were running at the loss are settled from
      * the server's report (see {@link ThreadState#reconcile}).
      */
     void resumed(ThreadInfo onServer, BiFunction<String, String, ? extends Throwable> lost) {
-        ThreadState r = routers.get(onServer.id());
+        ThreadState r = states.get(onServer.id());
         if (r != null) {
             r.reconcile(onServer, lost);
         }
@@ -119,7 +119,7 @@ public final class HeldThreads {
 
     /** {@return how many turns of a thread are running (started and named by the server), 0 when it is not held} */
     int runningTurns(String threadId) {
-        ThreadState r = routers.get(threadId);
+        ThreadState r = states.get(threadId);
         return r == null ? 0 : r.activeTurns().size();
     }
 
@@ -135,9 +135,9 @@ public final class HeldThreads {
      * nothing: a listener blocked on a turn of another thread is released when that thread's lane reaches it.
      */
     void releaseAll(Throwable cause) {
-        for (String id : new ArrayList<>(routers.keySet())) {
+        for (String id : new ArrayList<>(states.keySet())) {
             runtime.onLane(id, () -> {
-                ThreadState r = routers.remove(id);
+                ThreadState r = states.remove(id);
                 if (r != null) {
                     r.close(cause);
                 }
@@ -147,6 +147,6 @@ public final class HeldThreads {
 
     /** {@return how many threads are held} */
     public int size() {
-        return routers.size();
+        return states.size();
     }
 }

@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * A turn as the runtime sees it: what a {@link ThreadState} routes the turn's events to, and what a
- * {@link TurnWatchdog} or the restore settles it with. The public turn handle implements it on a private object of
+ * {@link TurnWatchdog} or the restart settles it with. The public turn handle implements it on a private object of
  * its own, so the runtime never depends on the handle's type.
  *
  * <p>Threading: {@link #accept}, {@link #deliverEarly}, {@link #completeFromServer} and {@link #stall} run on the

@@ -180,7 +180,7 @@ public final class ThreadState {
     }
 
     /**
-     * The thread was resumed on a restored connection, which reported it as {@code onServer}: each turn that was
+     * The thread was resumed on a new connection, which reported it as {@code onServer}: each turn that was
      * running at the loss is settled from that report. A turn the server still runs (a server reached again, whose
      * thread is active) stays, and its events go on arriving; a turn the server finished meanwhile completes from
      * the report; any other (a new server, which lost it) fails with the failure {@code lost} makes for it
@@ -204,7 +204,7 @@ public final class ThreadState {
                 // On the lane, so that a turn/completed that arrived meanwhile settles it first.
                 runtime.onLane(id, () -> t.completeFromServer(reported));
             } else {
-                // Each failed turn leaves this router itself (turnEnded).
+                // Each failed turn leaves this thread's state itself (turnEnded).
                 t.fail(lost.apply(id, turnId));
             }
         }

@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * Whether the server of one connection can resume a thread without its turns ({@code thread/resume} with
  * {@code excludeTurns}) and list a thread's latest turns ({@code thread/turns/list}), so that what the client asks for
  * costs the same after ten turns or ten thousand. Without them {@code thread/resume} returns the thread's whole
- * history, which the client's own resumes (a restore, a thread first used after one) do not use.
+ * history, which the client's own resumes (a restart, a thread first used after one) do not use.
  *
  * <p>Found by exporting the schema of each published codex and trying the requests on the real servers:
  * <ul>

@@ -67,7 +67,7 @@ public final class TurnState<R> implements RoutedTurn {
 
     private final ClientRuntime runtime;
     private final String threadId;
-    private final ThreadState router;
+    private final ThreadState threadState;
     /** Makes the result from the end; and, for the telemetry of a failed end, the failure the result reports. */
     private final Function<End, R> results;
     private final Function<R, CodexException> failureOf;
@@ -98,25 +98,25 @@ public final class TurnState<R> implements RoutedTurn {
     private volatile Scheduler.Task deadlineTask;
     private volatile Scheduler.Task graceTask;
     private volatile TurnWatchdog watchdog;
-    /** The turn's telemetry; null without an event listener, so that nothing is built. */
+    /** The turn's telemetry; null without a telemetry listener, so that nothing is built. */
     private final TurnTelemetry telemetry;
 
     /**
      * @param runtime   the client's runtime
      * @param threadId  the turn's thread
-     * @param router    the thread's state, which routes the turn's events here
+     * @param threadState    the thread's state, which routes the turn's events here
      * @param results   makes the turn's result from its end
      * @param failureOf the failure a result reports, for the telemetry of a failed turn
      */
-    public TurnState(ClientRuntime runtime, String threadId, ThreadState router, Function<End, R> results,
+    public TurnState(ClientRuntime runtime, String threadId, ThreadState threadState, Function<End, R> results,
                      Function<R, CodexException> failureOf) {
         this.runtime = runtime;
         this.threadId = threadId;
-        this.router = router;
+        this.threadState = threadState;
         this.results = results;
         this.failureOf = failureOf;
         this.progress = new TurnProgress(threadId, runtime.settings().replayLimit(), runtime.settings().replayBytes());
-        this.telemetry = runtime.events().enabled() ? new TurnTelemetry(runtime.events(), runtime.scheduler()) : null;
+        this.telemetry = runtime.telemetry().enabled() ? new TurnTelemetry(runtime.telemetry(), runtime.scheduler()) : null;
     }
 
     @Override
@@ -352,7 +352,7 @@ public final class TurnState<R> implements RoutedTurn {
             boolean failed = status == TurnStatus.FAILED || (status != TurnStatus.COMPLETED && error != null);
             telemetry.ended(status, failed ? Optional.of(failureOf.apply(r)) : Optional.empty(), progress.usage());
         }
-        leaveRouter();
+        leaveThread();
         // Nothing more comes: let go of the listeners (a listener added later gets the replay only).
         listeners.closeAll();
         // Completed off the lane so callers' continuations never hold up this thread's events.
@@ -383,7 +383,7 @@ public final class TurnState<R> implements RoutedTurn {
             telemetry.ended(TurnStatus.FAILED, Optional.of(cause instanceof CodexException ce ? ce
                     : new CodexException("the turn could not complete: " + cause, cause)), progress.usage());
         }
-        leaveRouter();
+        leaveThread();
         runtime.runCallback(() -> result.completeExceptionally(cause));
     }
 
@@ -403,9 +403,9 @@ public final class TurnState<R> implements RoutedTurn {
     }
 
     /** The turn no longer needs its thread's routing: the client may let go of the thread. */
-    private void leaveRouter() {
-        router.turnEnded(this);
-        runtime.held().unhold(router);
+    private void leaveThread() {
+        threadState.turnEnded(this);
+        runtime.held().unhold(threadState);
     }
 
     @Override

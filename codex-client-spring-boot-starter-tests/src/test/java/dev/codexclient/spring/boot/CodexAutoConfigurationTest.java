@@ -18,8 +18,8 @@ import dev.codexclient.ToolResult;
 import dev.codexclient.errors.CodexTimeoutException;
 import dev.codexclient.errors.CodexBackpressureException;
 import dev.codexclient.errors.CodexTransportException;
-import dev.codexclient.events.CodexEventListener;
-import dev.codexclient.events.ConnectionOpened;
+import dev.codexclient.telemetry.CodexTelemetryListener;
+import dev.codexclient.telemetry.ConnectionOpened;
 import dev.codexclient.testkit.CodexTestExtension;
 import dev.codexclient.testkit.FakeCodexAppServer;
 import dev.codexclient.testkit.RecordedRequest;
@@ -338,8 +338,8 @@ class CodexAutoConfigurationTest {
         CountDownLatch both = new CountDownLatch(2);
         connectedTo(runner, fake)
                 // Registered in the other order: the beans' order decides.
-                .withBean("second", CodexEventListener.class, () -> new Named("second", 2, heard, both))
-                .withBean("first", CodexEventListener.class, () -> new Named("first", 1, heard, both))
+                .withBean("second", CodexTelemetryListener.class, () -> new Named("second", 2, heard, both))
+                .withBean("first", CodexTelemetryListener.class, () -> new Named("first", 1, heard, both))
                 .run(context -> {
                     // The client tells its listeners of the handshake it made when the context started.
                     assertThat(both.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
@@ -469,7 +469,7 @@ class CodexAutoConfigurationTest {
 
     /** A listener that records its name when the connection opens. */
     private record Named(String name, int order, List<String> heard, CountDownLatch latch)
-            implements CodexEventListener, Ordered {
+            implements CodexTelemetryListener, Ordered {
         @Override
         public void connectionOpened(ConnectionOpened event) {
             heard.add(name);

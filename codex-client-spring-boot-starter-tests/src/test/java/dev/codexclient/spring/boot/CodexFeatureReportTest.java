@@ -2,7 +2,7 @@ package dev.codexclient.spring.boot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.codexclient.micrometer.MicrometerEventListener;
+import dev.codexclient.micrometer.MicrometerTelemetryListener;
 import dev.codexclient.testkit.CodexTestExtension;
 import dev.codexclient.testkit.FakeCodexAppServer;
 import dev.codexclient.transport.Transport;
@@ -73,7 +73,7 @@ class CodexFeatureReportTest {
                 .withBean(Transport.class, fake::connectInMemory)
                 .withBean(ObservationRegistry.class, TestObservationRegistry::create)
                 .run(context -> assertThat(missing(context)).singleElement().asString()
-                        .contains("no MicrometerEventListener was configured").contains("no gen_ai.* meters"));
+                        .contains("no MicrometerTelemetryListener was configured").contains("no gen_ai.* meters"));
     }
 
     @Test
@@ -81,7 +81,7 @@ class CodexFeatureReportTest {
         // Observing the client is the application's choice: codex-client-micrometer left out is not a failure.
         all.withBean(Transport.class, fake::connectInMemory)
                 .withBean(ObservationRegistry.class, TestObservationRegistry::create)
-                .withClassLoader(new FilteredClassLoader(MicrometerEventListener.class))
+                .withClassLoader(new FilteredClassLoader(MicrometerTelemetryListener.class))
                 .run(context -> assertThat(missing(context)).isEmpty());
     }
 

@@ -92,7 +92,7 @@ class CodexHealthTest {
             ActuatorHealth.Report health = ActuatorHealth.codex(context);
             assertThat(health.status()).isEqualTo("DOWN");
             assertThat(health.details()).containsEntry("reason", "the app-server was lost")
-                    .doesNotContainKey("recovering");
+                    .doesNotContainKey("restarting");
             assertThat(health.details().get("error").toString()).contains("CodexTransportException");
             assertThat(context.getBean(CodexConnectionMonitor.class).state().cause()).isPresent();
         });

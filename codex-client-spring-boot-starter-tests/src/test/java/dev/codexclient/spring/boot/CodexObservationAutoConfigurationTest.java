@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.codexclient.CodexClient;
 import dev.codexclient.CodexThread;
-import dev.codexclient.events.CodexEventListener;
-import dev.codexclient.events.RequestEnded;
-import dev.codexclient.micrometer.MicrometerEventListener;
+import dev.codexclient.telemetry.CodexTelemetryListener;
+import dev.codexclient.telemetry.RequestEnded;
+import dev.codexclient.micrometer.MicrometerTelemetryListener;
 import dev.codexclient.testkit.CodexTestExtension;
 import dev.codexclient.testkit.FakeCodexAppServer;
 import dev.codexclient.transport.Transport;
@@ -39,7 +39,7 @@ class CodexObservationAutoConfigurationTest {
         // Events reach the listeners one at a time, in order, each event all listeners before the next one: when
         // this listener hears of thread/read, the Micrometer listener has handled the turn before it.
         CountDownLatch readEnded = new CountDownLatch(1);
-        CodexEventListener probe = new CodexEventListener() {
+        CodexTelemetryListener probe = new CodexTelemetryListener() {
             @Override
             public void requestEnded(RequestEnded event) {
                 if (event.method().equals("thread/read")) {
@@ -51,9 +51,9 @@ class CodexObservationAutoConfigurationTest {
         runner.withBean(Transport.class, fake::connectInMemory)
                 .withBean(ObservationRegistry.class, () -> observations)
                 .withBean(MeterRegistry.class, () -> meters)
-                .withBean(CodexEventListener.class, () -> probe)
+                .withBean(CodexTelemetryListener.class, () -> probe)
                 .run(context -> {
-                    assertThat(context).hasSingleBean(MicrometerEventListener.class);
+                    assertThat(context).hasSingleBean(MicrometerTelemetryListener.class);
                     CodexThread thread = context.getBean(CodexClient.class).startThread();
                     assertThat(thread.startTurn("go").await(WAIT).finalText()).isEqualTo("observed");
                     thread.read();
@@ -74,7 +74,7 @@ class CodexObservationAutoConfigurationTest {
     void withoutAnObservationRegistryThereIsNoMicrometerListener(FakeCodexAppServer fake) {
         runner.withBean(Transport.class, fake::connectInMemory).run(context -> {
             assertThat(context).hasSingleBean(CodexClient.class);
-            assertThat(context).doesNotHaveBean(MicrometerEventListener.class);
+            assertThat(context).doesNotHaveBean(MicrometerTelemetryListener.class);
         });
     }
 
@@ -82,10 +82,10 @@ class CodexObservationAutoConfigurationTest {
     void withoutTheMicrometerModuleThereIsNoMicrometerListener(FakeCodexAppServer fake) {
         runner.withBean(Transport.class, fake::connectInMemory)
                 .withBean(ObservationRegistry.class, TestObservationRegistry::create)
-                .withClassLoader(new FilteredClassLoader(MicrometerEventListener.class))
+                .withClassLoader(new FilteredClassLoader(MicrometerTelemetryListener.class))
                 .run(context -> {
                     assertThat(context).hasSingleBean(CodexClient.class);
-                    assertThat(context).doesNotHaveBean(MicrometerEventListener.class);
+                    assertThat(context).doesNotHaveBean(MicrometerTelemetryListener.class);
                 });
     }
 
@@ -94,6 +94,6 @@ class CodexObservationAutoConfigurationTest {
         runner.withBean(Transport.class, fake::connectInMemory)
                 .withBean(ObservationRegistry.class, TestObservationRegistry::create)
                 .withPropertyValues("codex.enabled=false")
-                .run(context -> assertThat(context).doesNotHaveBean(MicrometerEventListener.class));
+                .run(context -> assertThat(context).doesNotHaveBean(MicrometerTelemetryListener.class));
     }
 }

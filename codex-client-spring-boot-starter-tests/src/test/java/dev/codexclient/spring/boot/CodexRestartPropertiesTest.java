@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.codexclient.CodexClient;
 import dev.codexclient.RestartPolicy;
-import dev.codexclient.events.CodexEventListener;
-import dev.codexclient.events.RecoveryGaveUp;
+import dev.codexclient.telemetry.CodexTelemetryListener;
+import dev.codexclient.telemetry.RestartGaveUp;
 import dev.codexclient.testkit.CodexTestExtension;
 import dev.codexclient.testkit.FakeCodexAppServer;
 import java.nio.file.Files;
@@ -80,14 +80,14 @@ class CodexRestartPropertiesTest {
 
     @Test
     void maxAttemptsBoundsTheAttemptsOfOneOutage(FakeCodexAppServer fake, @TempDir Path dir) throws Exception {
-        // Three attempts allowed per outage, twenty in the window: the policy stops at three.
+        // Three attempts allowed per restart, twenty in the window: the policy stops at three.
         assertThat(attemptsAfterALoss(fake, dir, "codex.restart.max-attempts=3", "codex.restart.budget=20"))
                 .isEqualTo(3);
     }
 
     @Test
     void theBudgetBoundsTheAttemptsInItsWindow(FakeCodexAppServer fake, @TempDir Path dir) throws Exception {
-        // Five attempts allowed per outage, but only two in the window: the budget stops it at two.
+        // Five attempts allowed per restart, but only two in the window: the budget stops it at two.
         assertThat(attemptsAfterALoss(fake, dir, "codex.restart.max-attempts=5", "codex.restart.budget=2",
                 "codex.restart.budget-window=1h")).isEqualTo(2);
     }
@@ -98,10 +98,10 @@ class CodexRestartPropertiesTest {
      * names the last failure.
      */
     private int attemptsAfterALoss(FakeCodexAppServer fake, Path dir, String... restart) throws Exception {
-        CompletableFuture<RecoveryGaveUp> gaveUp = new CompletableFuture<>();
-        CodexEventListener listener = new CodexEventListener() {
+        CompletableFuture<RestartGaveUp> gaveUp = new CompletableFuture<>();
+        CodexTelemetryListener listener = new CodexTelemetryListener() {
             @Override
-            public void recoveryGaveUp(RecoveryGaveUp event) {
+            public void restartGaveUp(RestartGaveUp event) {
                 gaveUp.complete(event);
             }
         };
@@ -122,18 +122,18 @@ class CodexRestartPropertiesTest {
         }
         int[] attempts = new int[1];
         runner.withPropertyValues(properties.toArray(String[]::new))
-                .withBean(CodexEventListener.class, () -> listener)
+                .withBean(CodexTelemetryListener.class, () -> listener)
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     ProcessHandle server = context.getBean(CodexClient.class).serverProcess().orElseThrow();
                     server.destroyForcibly();
-                    RecoveryGaveUp event = gaveUp.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+                    RestartGaveUp event = gaveUp.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
                     attempts[0] = event.attempts();
                     assertThat(Files.readAllLines(starts)).as("the first start and one per attempt")
                             .hasSize(1 + event.attempts());
                     ActuatorHealth.Report health = ActuatorHealth.codex(context);
                     assertThat(health.status()).isEqualTo("DOWN");
-                    assertThat(health.details()).doesNotContainKey("recovering").containsKey("error");
+                    assertThat(health.details()).doesNotContainKey("restarting").containsKey("error");
                 });
         return attempts[0];
     }

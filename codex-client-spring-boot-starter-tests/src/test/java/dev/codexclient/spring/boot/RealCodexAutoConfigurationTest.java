@@ -6,9 +6,9 @@ import dev.codexclient.ApprovalPolicy;
 import dev.codexclient.ApprovalRequest;
 import dev.codexclient.CodexClient;
 import dev.codexclient.TurnResult;
-import dev.codexclient.events.CodexEventListener;
-import dev.codexclient.events.ConnectionRestored;
-import dev.codexclient.events.Disconnected;
+import dev.codexclient.telemetry.CodexTelemetryListener;
+import dev.codexclient.telemetry.ConnectionReplaced;
+import dev.codexclient.telemetry.Disconnected;
 import dev.codexclient.protocol.AskForApproval;
 import dev.codexclient.protocol.SandboxMode;
 import dev.codexclient.protocol.ThreadStartParams;
@@ -144,14 +144,14 @@ class RealCodexAutoConfigurationTest {
         Path codex = binary();
         CountDownLatch lost = new CountDownLatch(1);
         CountDownLatch restored = new CountDownLatch(1);
-        CodexEventListener recovery = new CodexEventListener() {
+        CodexTelemetryListener recovery = new CodexTelemetryListener() {
             @Override
             public void disconnected(Disconnected event) {
                 lost.countDown();
             }
 
             @Override
-            public void connectionRestored(ConnectionRestored event) {
+            public void connectionReplaced(ConnectionReplaced event) {
                 restored.countDown();
             }
         };
@@ -162,7 +162,7 @@ class RealCodexAutoConfigurationTest {
             properties.addAll(List.of("codex.restart.enabled=true", "codex.restart.initial-backoff=2s",
                     "codex.restart.max-backoff=2s"));
             runner.withPropertyValues(properties.toArray(String[]::new))
-                    .withBean(CodexEventListener.class, () -> recovery)
+                    .withBean(CodexTelemetryListener.class, () -> recovery)
                     .run(context -> {
                         CodexClient client = context.getBean(CodexClient.class);
                         assertThat(ActuatorHealth.codex(context).status()).isEqualTo("UP");
@@ -174,8 +174,8 @@ class RealCodexAutoConfigurationTest {
 
                         ActuatorHealth.Report during = ActuatorHealth.codex(context);
                         assertThat(during.status()).isEqualTo("DOWN");
-                        assertThat(during.details()).containsEntry("recovering", true);
-                        assertThat(during.details().get("reason").toString()).contains("restoring");
+                        assertThat(during.details()).containsEntry("restarting", true);
+                        assertThat(during.details().get("reason").toString()).contains("restarting");
                         assertThat(during.details()).containsKey("error").containsEntry("exitCode", 137);
 
                         assertThat(restored.await(60, TimeUnit.SECONDS)).as("the restore").isTrue();
@@ -217,7 +217,7 @@ class RealCodexAutoConfigurationTest {
                 ActuatorHealth.Report health = ActuatorHealth.codex(context);
                 assertThat(health.status()).isEqualTo("DOWN");
                 assertThat(health.details()).containsEntry("reason", "the app-server was lost")
-                        .containsEntry("exitCode", 137).doesNotContainKey("recovering");
+                        .containsEntry("exitCode", 137).doesNotContainKey("restarting");
                 assertThat(log.list).anySatisfy(e -> {
                     assertThat(e.getLevel()).isEqualTo(Level.WARN);
                     assertThat(e.getFormattedMessage()).contains("lost the app-server").contains("137")

@@ -9,7 +9,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.codexclient.CodexClient;
 import dev.codexclient.errors.CodexTransportException;
-import dev.codexclient.micrometer.MicrometerEventListener;
+import dev.codexclient.micrometer.MicrometerTelemetryListener;
 import dev.codexclient.testkit.FakeCodexAppServer;
 import dev.codexclient.transport.Transport;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -64,7 +64,7 @@ class SpringBootLineTest {
                 .web(WebApplicationType.NONE).properties("codex.client-info.name=line-test").run()) {
             assertThat(context.getBean("codexHealthIndicator")).isInstanceOf(ActuatorHealth.CODEX_INDICATOR);
             assertThat(ActuatorHealth.codex(context).status()).isEqualTo("UP");
-            assertThat(context.getBeansOfType(MicrometerEventListener.class)).hasSize(1);
+            assertThat(context.getBeansOfType(MicrometerTelemetryListener.class)).hasSize(1);
 
             FakeCodexAppServer fake = context.getBean(FakeCodexAppServer.class);
             fake.onTurnStart(t -> t.agentMessage("metered").tokenUsage(12, 5).completed());

@@ -4,7 +4,7 @@ import dev.codexclient.ApprovalPolicy;
 import dev.codexclient.ApprovalRequest;
 import dev.codexclient.CodexClient;
 import dev.codexclient.DynamicTool;
-import dev.codexclient.events.CodexEventListener;
+import dev.codexclient.telemetry.CodexTelemetryListener;
 import dev.codexclient.transport.Transport;
 import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;
@@ -36,7 +36,7 @@ import org.springframework.context.annotation.Bean;
  *       {@code ApprovalPolicy<ApprovalRequest.FileChange>} bean decides that kind in its place;</li>
  *   <li>every {@link DynamicTool} bean (which turns on the experimental API, unless
  *       {@code codex.experimental-api} says otherwise);</li>
- *   <li>every {@link CodexEventListener} bean, combined with {@link CodexEventListener#composite} in
+ *   <li>every {@link CodexTelemetryListener} bean, combined with {@link CodexTelemetryListener#composite} in
  *       {@link org.springframework.core.annotation.Order} order;</li>
  *   <li>every {@link CodexClientBuilderCustomizer} bean, applied last.</li>
  * </ul>
@@ -113,7 +113,7 @@ public class CodexAutoConfiguration {
 
     /**
      * Follows the client's connection: logs a lost server at WARN and keeps what the health indicator reports. An
-     * event listener, so the client below registers it with the application's own listeners.
+     * telemetry listener, so the client below registers it with the application's own listeners.
      *
      * @return the monitor
      */
@@ -132,7 +132,7 @@ public class CodexAutoConfiguration {
      * @param commands    the application's policy for command approvals, if any
      * @param fileChanges the application's policy for file-change approvals, if any
      * @param tools       the application's dynamic tools
-     * @param listeners   the application's event listeners
+     * @param listeners   the application's telemetry listeners
      * @param customizers the application's builder customizers
      * @return the client, closed with the context
      */
@@ -142,7 +142,7 @@ public class CodexAutoConfiguration {
                                    ObjectProvider<ApprovalPolicy<ApprovalRequest>> approvals,
                                    ObjectProvider<ApprovalPolicy<ApprovalRequest.Command>> commands,
                                    ObjectProvider<ApprovalPolicy<ApprovalRequest.FileChange>> fileChanges,
-                                   ObjectProvider<DynamicTool> tools, ObjectProvider<CodexEventListener> listeners,
+                                   ObjectProvider<DynamicTool> tools, ObjectProvider<CodexTelemetryListener> listeners,
                                    ObjectProvider<CodexClientBuilderCustomizer> customizers) {
         CodexClientBuilderFactory.Approvals policies = new CodexClientBuilderFactory.Approvals(
                 Optional.ofNullable(approvals.getIfAvailable()), Optional.ofNullable(commands.getIfAvailable()),

@@ -6,7 +6,7 @@ import dev.codexclient.CodexClient;
 import dev.codexclient.CodexClientBuilder;
 import dev.codexclient.DynamicTool;
 import dev.codexclient.RestartPolicy;
-import dev.codexclient.events.CodexEventListener;
+import dev.codexclient.telemetry.CodexTelemetryListener;
 import dev.codexclient.transport.Transport;
 import dev.codexclient.transport.UnixSocketTransport;
 import dev.codexclient.transport.WebSocketTransport;
@@ -56,11 +56,11 @@ final class CodexClientBuilderFactory {
      * @param transport   the application's own transport bean, if any
      * @param approvals   the application's approval policy beans
      * @param tools       the application's dynamic tools, in order
-     * @param listeners   the application's event listeners, in order
+     * @param listeners   the application's telemetry listeners, in order
      * @param customizers applied last, in order
      */
     CodexClientBuilder builder(Optional<Transport> transport, Approvals approvals,
-                                List<DynamicTool> tools, List<CodexEventListener> listeners,
+                                List<DynamicTool> tools, List<CodexTelemetryListener> listeners,
                                 List<CodexClientBuilderCustomizer> customizers) {
         CodexClientBuilder builder = CodexClient.builder();
         connection(builder, transport);
@@ -75,9 +75,9 @@ final class CodexClientBuilderFactory {
         approvals.fileChanges().ifPresent(builder::onFileChangeApproval);
         tools.forEach(builder::tool);
         if (listeners.size() == 1) {
-            builder.eventListener(listeners.get(0));
+            builder.telemetryListener(listeners.get(0));
         } else if (!listeners.isEmpty()) {
-            builder.eventListener(CodexEventListener.composite(listeners.toArray(CodexEventListener[]::new)));
+            builder.telemetryListener(CodexTelemetryListener.composite(listeners.toArray(CodexTelemetryListener[]::new)));
         }
         customizers.forEach(customizer -> customizer.customize(builder));
         return builder;

@@ -29,7 +29,7 @@ final class CodexFeatureReport implements SmartInitializingSingleton {
     static final String HEALTH_3 = "org.springframework.boot.actuate.health.HealthIndicator";
     static final String HEALTH_4 = "org.springframework.boot.health.contributor.HealthIndicator";
     static final String OBSERVATION_REGISTRY = "io.micrometer.observation.ObservationRegistry";
-    static final String MICROMETER_LISTENER = "dev.codexclient.micrometer.MicrometerEventListener";
+    static final String MICROMETER_LISTENER = "dev.codexclient.micrometer.MicrometerTelemetryListener";
 
     private final ListableBeanFactory beans;
     private final Environment environment;
@@ -106,7 +106,7 @@ final class CodexFeatureReport implements SmartInitializingSingleton {
             return Optional.empty();
         }
         return Optional.of("the application has an ObservationRegistry and codex-client-micrometer, but no "
-                + "MicrometerEventListener was configured, so the client's requests and turns are not observed and "
+                + "MicrometerTelemetryListener was configured, so the client's requests and turns are not observed and "
                 + "there are no gen_ai.* meters (Spring Boot " + bootVersion + ")");
     }
 

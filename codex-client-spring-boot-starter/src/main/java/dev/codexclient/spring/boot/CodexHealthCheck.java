@@ -23,12 +23,12 @@ import java.util.function.Supplier;
 /**
  * The health of a {@link CodexClient}'s app-server, apart from any Spring Boot line: UP while the client is open and
  * its server is there; DOWN when the server was lost (with the cause: its exit code and the tail of its stderr),
- * while a restart policy restores it ({@code recovering: true}), or when the client is closed. Back UP once a restart
- * restored the server. The Actuator indicator of each Spring Boot line reports it as it is
+ * while a restart policy restarts it ({@code restarting: true}), or when the client is closed. Back UP once a restart
+ * replaced the server. The Actuator indicator of each Spring Boot line reports it as it is
  * ({@link dev.codexclient.spring.boot.actuate.CodexHealthIndicator} on 3.5,
  * {@link dev.codexclient.spring.boot.health.CodexHealthIndicator} on 4.0).
  *
- * <p>By default the check costs the server nothing: it reads the client's state (the connection open, no recovery
+ * <p>By default the check costs the server nothing: it reads the client's state (the connection open, no restart
  * under way), which the client learns from the connection itself (a server that exits ends its output at once). With
  * {@code codex.health.probe=true} it also sends {@code thread/loaded/list} (limit one), which the server answers
  * from memory, and is DOWN when no answer comes within the timeout; that request is traffic like any other
@@ -126,14 +126,14 @@ public final class CodexHealthCheck {
         serverInfo(client, details);
         CodexConnectionMonitor.State state = monitor.map(CodexConnectionMonitor::state)
                 .orElse(new CodexConnectionMonitor.State(Optional.empty(), false));
-        if (state.recovering()) {
+        if (state.restarting()) {
             cause(details, state.cause());
-            details.put("recovering", true);
-            details.put("reason", "the app-server was lost; restoring it (codex.restart)");
+            details.put("restarting", true);
+            details.put("reason", "the app-server was lost; restarting it (codex.restart)");
             return new Result(false, details);
         }
-        // A cause without a recovery under way is a loss for good: DOWN even before the client has marked itself
-        // closed, which it does just after its listeners heard that the recovery gave up.
+        // A cause without a restart under way is a loss for good: DOWN even before the client has marked itself
+        // closed, which it does just after its listeners heard that the restart gave up.
         if (client.isClosed() || state.cause().isPresent()) {
             cause(details, state.cause());
             details.put("reason", state.cause().isPresent() ? "the app-server was lost" : "the client is closed");

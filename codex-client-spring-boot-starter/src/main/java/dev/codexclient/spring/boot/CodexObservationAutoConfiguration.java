@@ -1,7 +1,7 @@
 package dev.codexclient.spring.boot;
 
 import dev.codexclient.CodexClient;
-import dev.codexclient.micrometer.MicrometerEventListener;
+import dev.codexclient.micrometer.MicrometerTelemetryListener;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
@@ -14,10 +14,10 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * Observes the auto-configured client with Micrometer when the application has {@code codex-client-micrometer} and
- * an {@link ObservationRegistry} (Spring Boot's Actuator makes one): a {@link MicrometerEventListener} bean, which
- * the client picks up like any other event-listener bean. Requests and turns become observations (timers with
+ * an {@link ObservationRegistry} (Spring Boot's Actuator makes one): a {@link MicrometerTelemetryListener} bean, which
+ * the client picks up like any other telemetry listener bean. Requests and turns become observations (timers with
  * Actuator's meter handler, spans with Micrometer Tracing); with a {@link MeterRegistry}, tokens, approvals and
- * server requests are counted too. A {@code MicrometerEventListener} bean of the application's own replaces it.
+ * server requests are counted too. A {@code MicrometerTelemetryListener} bean of the application's own replaces it.
  * When the application has an {@code ObservationRegistry} and no listener results, {@link CodexFeatureReport} says
  * so at start-up.
  */
@@ -29,7 +29,7 @@ import org.springframework.context.annotation.Bean;
         "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
         "org.springframework.boot.actuate.autoconfigure.observation.ObservationAutoConfiguration",
         "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration"})
-@ConditionalOnClass({CodexClient.class, MicrometerEventListener.class, ObservationRegistry.class,
+@ConditionalOnClass({CodexClient.class, MicrometerTelemetryListener.class, ObservationRegistry.class,
         MeterRegistry.class})
 @ConditionalOnBean(ObservationRegistry.class)
 @ConditionalOnProperty(prefix = "codex", name = "enabled", havingValue = "true", matchIfMissing = true)
@@ -48,9 +48,9 @@ public class CodexObservationAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean
-    public MicrometerEventListener codexMicrometerEventListener(ObservationRegistry observations,
+    public MicrometerTelemetryListener codexMicrometerTelemetryListener(ObservationRegistry observations,
                                                                 ObjectProvider<MeterRegistry> meters) {
-        MicrometerEventListener.Builder builder = MicrometerEventListener.builder(observations);
+        MicrometerTelemetryListener.Builder builder = MicrometerTelemetryListener.builder(observations);
         meters.ifAvailable(builder::meterRegistry);
         return builder.build();
     }

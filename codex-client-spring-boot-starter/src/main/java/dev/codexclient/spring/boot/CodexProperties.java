@@ -68,7 +68,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param websocket             An app-server that runs already, reached over a WebSocket.
  * @param unixSocket            An app-server that runs already, reached over a Unix-domain socket.
  * @param health                The Actuator health indicator.
- * @param restart               The restart policy: how a lost app-server is restored.
+ * @param restart               The restart policy: how a lost app-server is replaced.
  * @param publisher             The Flow publishers: what a subscription holds for a slow subscriber.
  */
 @ConfigurationProperties(prefix = "codex")
@@ -180,13 +180,13 @@ public record CodexProperties(
     }
 
     /**
-     * The {@code codex.restart.*} properties: a lost app-server is respawned (or a dropped socket reconnected), the
+     * The {@code codex.restart.*} properties: a lost app-server is respawned (or a dropped socket connected again), the
      * handshake redone and every thread the client holds resumed; see {@link RestartPolicy}, whose defaults these
      * are.
      *
-     * @param enabled        Whether a lost server is restored; off by default (a lost server then closes the
+     * @param enabled        Whether a lost server is replaced; off by default (a lost server then closes the
      *                       client).
-     * @param maxAttempts    Attempts per outage.
+     * @param maxAttempts    Attempts per restart.
      * @param initialBackoff The bound of the wait before the first attempt; it doubles per attempt.
      * @param maxBackoff     The cap of every wait between attempts.
      * @param budget         Attempts allowed in any budget-window: a server that crashes at every start is not

@@ -56,8 +56,8 @@ class RealCodexServiceTest {
         TreeSet<String> removed = new TreeSet<>(IsolatedHome.CLEARED_VARIABLES);
         removed.addAll(IsolatedHome.HOME_VARIABLES);
         registry.add("codex.remove-environment", () -> String.join(",", removed));
-        // The service restores a lost codex (application.properties); the first attempt waits an hour here, so that
-        // health is seen while the restore is under way, whatever the machine's pace.
+        // The service restarts a lost codex (application.properties); the first attempt waits an hour here, so that
+        // health is seen while the restart is under way, whatever the machine's pace.
         registry.add("codex.restart.initial-backoff", () -> "1h");
         registry.add("codex.restart.max-backoff", () -> "1h");
     }
@@ -126,8 +126,8 @@ class RealCodexServiceTest {
         assertThat(health.path("status").asText()).isEqualTo("DOWN");
         assertThat(details.path("exitCode").asInt()).as("SIGKILL: %s", details).isEqualTo(137);
         assertThat(details.path("error").asText()).contains("CodexTransportException");
-        assertThat(details.path("recovering").asBoolean()).as("the restart policy is on it").isTrue();
-        assertThat(details.path("reason").asText()).contains("restoring it (codex.restart)");
+        assertThat(details.path("restarting").asBoolean()).as("the restart policy is on it").isTrue();
+        assertThat(details.path("reason").asText()).contains("restarting it (codex.restart)");
     }
 
     private JsonNode json(String path) {
