@@ -5,7 +5,6 @@ import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexTimeoutException;
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.internal.session.ClientRuntime;
-import dev.codexclient.internal.session.FlowPublishers;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.ThreadForkParams;
 import dev.codexclient.protocol.ThreadInfo;
@@ -18,7 +17,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
@@ -85,7 +83,7 @@ public final class CodexClient implements AutoCloseable {
 
     CodexClient(ClientRuntime runtime) {
         this.runtime = runtime;
-        this.rpc = new CodexRpc(runtime.calls());
+        this.rpc = new CodexRpc(runtime.rpc());
     }
 
     /**
@@ -161,10 +159,7 @@ public final class CodexClient implements AutoCloseable {
      * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request
      */
     public CodexThread startThread(ThreadStartParams params, List<DynamicTool> tools) {
-        Map<String, DynamicTool> own = runtime.threadTools(tools);
-        ThreadInfo started = await(rpc.threadStart(runtime.withTools(params, own)), "thread/start").thread();
-        runtime.declareTools(started.id(), own);
-        return handle(started);
+        return CodexThread.of(runtime.startThread(params, tools));
     }
 
     /**
@@ -196,19 +191,7 @@ public final class CodexClient implements AutoCloseable {
      *         {@link #startThread(ThreadStartParams, List)} throws
      */
     public CompletableFuture<CodexThread> startThreadAsync(ThreadStartParams params, List<DynamicTool> tools) {
-        Map<String, DynamicTool> own;
-        ThreadStartParams withTools;
-        try {
-            own = runtime.threadTools(tools);
-            withTools = runtime.withTools(params, own);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        // Declared before the future completes: no turn, so no tool call, can start earlier.
-        return rpc.threadStart(withTools).thenApply(r -> {
-            runtime.declareTools(r.thread().id(), own);
-            return handle(r.thread());
-        });
+        return runtime.startThreadAsync(params, tools).thenApply(CodexThread::of);
     }
 
 
@@ -227,7 +210,7 @@ public final class CodexClient implements AutoCloseable {
      */
     public CodexThread resumeThread(String threadId) {
         Objects.requireNonNull(threadId, "threadId");
-        return handle(await(runtime.resumeThreadWithoutTurns(threadId), "thread/resume").thread());
+        return CodexThread.of(runtime.resumeThreadWithoutTurns(threadId));
     }
 
     /**
@@ -259,10 +242,7 @@ public final class CodexClient implements AutoCloseable {
      * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request, e.g. for an unknown id
      */
     public CodexThread resumeThread(ThreadResumeParams params, List<DynamicTool> tools) {
-        Map<String, DynamicTool> own = runtime.threadTools(tools);
-        ThreadInfo resumed = await(runtime.resumeThread(params), "thread/resume").thread();
-        runtime.declareTools(resumed.id(), own);
-        return handle(resumed);
+        return CodexThread.of(runtime.resumeThread(params, tools));
     }
 
     /**
@@ -274,7 +254,7 @@ public final class CodexClient implements AutoCloseable {
      */
     public CompletableFuture<CodexThread> resumeThreadAsync(String threadId) {
         Objects.requireNonNull(threadId, "threadId");
-        return runtime.resumeThreadWithoutTurns(threadId).thenApply(r -> handle(r.thread()));
+        return runtime.resumeThreadWithoutTurnsAsync(threadId).thenApply(CodexThread::of);
     }
 
     /**
@@ -297,16 +277,7 @@ public final class CodexClient implements AutoCloseable {
      *         {@link #resumeThread(ThreadResumeParams, List)} throws
      */
     public CompletableFuture<CodexThread> resumeThreadAsync(ThreadResumeParams params, List<DynamicTool> tools) {
-        Map<String, DynamicTool> own;
-        try {
-            own = runtime.threadTools(tools);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        return runtime.resumeThread(params).thenApply(r -> {
-            runtime.declareTools(r.thread().id(), own);
-            return handle(r.thread());
-        });
+        return runtime.resumeThreadAsync(params, tools).thenApply(CodexThread::of);
     }
 
     /**
@@ -332,7 +303,7 @@ public final class CodexClient implements AutoCloseable {
      * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request, e.g. for an unknown id
      */
     public CodexThread forkThread(ThreadForkParams params) {
-        return handle(await(rpc.threadFork(params), "thread/fork").thread());
+        return CodexThread.of(runtime.forkThread(params));
     }
 
     /**
@@ -353,7 +324,7 @@ public final class CodexClient implements AutoCloseable {
      *         throws
      */
     public CompletableFuture<CodexThread> forkThreadAsync(ThreadForkParams params) {
-        return rpc.threadFork(params).thenApply(r -> handle(r.thread()));
+        return runtime.forkThreadAsync(params).thenApply(CodexThread::of);
     }
 
     /**
@@ -364,8 +335,7 @@ public final class CodexClient implements AutoCloseable {
      * @param threadId the codex thread id
      */
     public Optional<CodexThread> thread(String threadId) {
-        // An ended client holds nothing, even while its threads' lanes still deliver what was read before the end.
-        return isClosed() ? Optional.empty() : runtime.held().link(threadId).map(link -> CodexThread.of(runtime, link));
+        return runtime.heldThread(threadId).map(CodexThread::of);
     }
 
     /**
@@ -388,7 +358,7 @@ public final class CodexClient implements AutoCloseable {
             @Override
             public boolean hasNext() {
                 while (!page.hasNext() && !last) {
-                    ThreadListResponse r = await(rpc.threadList(runtime.page(params, cursor)), "thread/list");
+                    ThreadListResponse r = runtime.listPage(params, cursor);
                     page = r.data() == null ? Collections.emptyIterator() : r.data().iterator();
                     cursor = r.nextCursor();
                     last = cursor == null || cursor.isEmpty();
@@ -423,22 +393,8 @@ public final class CodexClient implements AutoCloseable {
      *         exception
      */
     public CompletableFuture<List<ThreadInfo>> listThreadsAsync(ThreadListParams params) {
-        Objects.requireNonNull(params, "params");
-        return listFrom(params, params.cursor(), new ArrayList<>());
+        return runtime.listAllAsync(params);
     }
-
-    private CompletableFuture<List<ThreadInfo>> listFrom(ThreadListParams params, String cursor,
-                                                         List<ThreadInfo> into) {
-        return rpc.threadList(runtime.page(params, cursor)).thenCompose(r -> {
-            if (r.data() != null) {
-                into.addAll(r.data());
-            }
-            String next = r.nextCursor();
-            return next == null || next.isEmpty() ? CompletableFuture.completedFuture(List.copyOf(into))
-                    : listFrom(params, next, into);
-        });
-    }
-
 
     /**
      * Every notification of the connection, in wire order per codex thread, on the lane of its thread. Closing the
@@ -472,7 +428,7 @@ public final class CodexClient implements AutoCloseable {
      * @return a hot publisher of every notification of the connection
      */
     public Flow.Publisher<ServerNotification> notifications() {
-        return FlowPublishers.notifications(runtime);
+        return runtime.notifications();
     }
 
 
@@ -539,6 +495,20 @@ public final class CodexClient implements AutoCloseable {
     }
 
     /**
+     * {@return {@code text} with every secret this client masks replaced by {@code [REDACTED]}} The masking the
+     * client applies to everything it logs and reports: the keys given to {@link CodexClientBuilder#apiKey},
+     * {@link CodexClientBuilder#chatgptAuthTokens} and {@link CodexClientBuilder#secret}, refreshed tokens, and
+     * credentials of well-known shapes. An integration that builds its own messages, logs or records from what the
+     * server sent (a failed turn's message, a command line, the stderr tail) passes them through this, so that a
+     * credential the server echoes back is masked there too. {@code null} gives the empty string.
+     *
+     * @param text the text to mask
+     */
+    public String mask(CharSequence text) {
+        return runtime.redactor().redact(text);
+    }
+
+    /**
      * Closes the client: fails every pending call and running turn with a {@link CodexTransportException}
      * ({@code "the client was closed"}), withdraws the requests the server was still waiting on, ends the
      * connection, and stops every thread the client started. Idempotent; may be called from a listener or a
@@ -561,20 +531,12 @@ public final class CodexClient implements AutoCloseable {
      */
     @Override
     public void close() {
-        runtime.close(runtime.settings().closeTimeout().orElse(null));
+        runtime.close();
     }
 
     /** The runtime this client is the facade of; for test code in this package. */
     ClientRuntime runtime() {
         return runtime;
-    }
-
-    private <T> T await(CompletableFuture<T> future, String what) {
-        return runtime.waits().call(future, what);
-    }
-
-    private CodexThread handle(ThreadInfo described) {
-        return CodexThread.of(runtime, runtime.held().linkFor(described));
     }
 
     static Duration positive(Duration d, String name) {

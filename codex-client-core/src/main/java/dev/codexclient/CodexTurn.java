@@ -2,12 +2,7 @@ package dev.codexclient;
 
 import dev.codexclient.errors.CodexDeadlockException;
 import dev.codexclient.errors.CodexTimeoutException;
-import dev.codexclient.internal.session.ClientRuntime;
-import dev.codexclient.internal.session.FlowPublishers;
-import dev.codexclient.internal.session.RoutedTurn;
-import dev.codexclient.internal.session.ThreadState;
 import dev.codexclient.internal.session.TurnState;
-import dev.codexclient.internal.session.WaitGuardedFuture;
 import dev.codexclient.protocol.AgentMessageDeltaNotification;
 import dev.codexclient.protocol.CommandExecutionOutputDeltaNotification;
 import dev.codexclient.protocol.ServerNotification;
@@ -15,8 +10,6 @@ import dev.codexclient.protocol.ThreadItem;
 import dev.codexclient.protocol.ThreadTokenUsage;
 import dev.codexclient.protocol.TurnDiffUpdatedNotification;
 import dev.codexclient.protocol.TurnPlanUpdatedNotification;
-import dev.codexclient.protocol.TurnStatus;
-import dev.codexclient.protocol.TurnSteerParams;
 import dev.codexclient.protocol.TurnSteerResponse;
 import dev.codexclient.protocol.UserInput;
 import java.time.Duration;
@@ -51,31 +44,17 @@ import java.util.function.Consumer;
  */
 public final class CodexTurn {
     private final CodexThread thread;
-    private final ClientRuntime runtime;
-    /** The turn's life: routing, listeners and replay, timers, its end. */
-    private final TurnState<TurnResult> state;
+    /** The turn's engine: routing, listeners and replay, steering, timers, waits, its end. */
+    private final TurnState state;
 
-    CodexTurn(CodexThread thread, ClientRuntime runtime, ThreadState threadState) {
+    CodexTurn(CodexThread thread, TurnState state) {
         this.thread = thread;
-        this.runtime = runtime;
-        this.state = new TurnState<>(runtime, thread.id(), threadState, end -> new TurnResult(end.threadId(),
-                end.turnId(), end.status(), end.turn(), end.finalText(), end.items(), end.usage(), end.diff(),
-                end.plan(), end.error(), end.deadlineExceeded(), end.stalled(), runtime.redactor()),
-                TurnResult::failure);
-    }
-
-    /** {@return what the runtime sees of this turn} */
-    RoutedTurn routed() {
-        return state;
+        this.state = state;
     }
 
     /** {@return the turn id, as the server assigned it} */
     public String id() {
-        String turnId = state.boundId();
-        if (turnId == null) {
-            throw new IllegalStateException("the turn has no id yet");
-        }
-        return turnId;
+        return state.boundIdOrThrow();
     }
 
     /** {@return the thread the turn runs on} */
@@ -218,7 +197,7 @@ public final class CodexTurn {
      * @throws CodexDeadlockException from {@code hasNext()} when it would wait on the turn's own delivery lane
      */
     public TurnEventStream events() {
-        return new TurnEventStream(this, runtime, null);
+        return new TurnEventStream(this, state, null);
     }
 
     /**
@@ -230,7 +209,7 @@ public final class CodexTurn {
      * @throws IllegalArgumentException when {@code timeout} is zero or negative
      */
     public TurnEventStream events(Duration timeout) {
-        return new TurnEventStream(this, runtime, CodexClient.positive(timeout, "timeout"));
+        return new TurnEventStream(this, state, CodexClient.positive(timeout, "timeout"));
     }
 
     /**
@@ -274,8 +253,7 @@ public final class CodexTurn {
      * @return a publisher of this turn's events, from its start to its end
      */
     public Flow.Publisher<ServerNotification> publisher() {
-        return FlowPublishers.turn(runtime, thread.id(), state.toString(), state::subscribe,
-                state.result().thenApply(r -> r.status() == TurnStatus.FAILED ? r.failure() : null));
+        return state.publisher();
     }
 
     // ------------------------------------------------------------------------------------------------ control
@@ -301,7 +279,8 @@ public final class CodexTurn {
      * @throws dev.codexclient.errors.CodexRpcException when the turn is no longer running
      */
     public TurnSteerResponse steer(List<UserInput> input) {
-        return runtime.waits().call(steerAsync(input), "turn/steer on " + this);
+        Objects.requireNonNull(input, "input");
+        return state.steer(input);
     }
 
     /**
@@ -324,8 +303,7 @@ public final class CodexTurn {
      */
     public CompletableFuture<TurnSteerResponse> steerAsync(List<UserInput> input) {
         Objects.requireNonNull(input, "input");
-        return runtime.calls().turnSteer(TurnSteerParams.builder()
-                .threadId(thread.id()).expectedTurnId(id()).input(List.copyOf(input)).build());
+        return state.steerAsync(input);
     }
 
     /**
@@ -340,8 +318,7 @@ public final class CodexTurn {
      */
     public TurnResult interrupt(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
-        state.interrupt();
-        return await(timeout);
+        return state.interrupt(timeout);
     }
 
     /**
@@ -353,8 +330,7 @@ public final class CodexTurn {
      * @return the turn's result, like {@link #result()}
      */
     public CompletableFuture<TurnResult> interruptAsync() {
-        state.interrupt();
-        return guarded();
+        return state.interruptAsync();
     }
 
     /**
@@ -403,21 +379,7 @@ public final class CodexTurn {
      *         for the turn
      */
     public CompletableFuture<TurnResult> result() {
-        return guarded();
-    }
-
-    /** A copy of the result whose blocking waits fail fast where they could never end. */
-    private CompletableFuture<TurnResult> guarded() {
-        WaitGuardedFuture<TurnResult> copy = new WaitGuardedFuture<>(() -> runtime.waits().checkMayAwait(thread.id(),
-                "waiting for the result of " + this));
-        state.settledResult().whenComplete((r, e) -> {
-            if (e == null) {
-                copy.complete(r);
-            } else {
-                copy.completeExceptionally(e);
-            }
-        });
-        return copy;
+        return state.resultAsync();
     }
 
     /** {@return whether the turn has ended, its result then being available at once} */
@@ -439,11 +401,7 @@ public final class CodexTurn {
      */
     public TurnResult await(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
-        if (!state.isDone()) {
-            runtime.waits().checkMayAwait(thread.id(), "turn.await()");
-        }
-        return runtime.waits().within(state.settledResult(), timeout, () -> CodexTimeoutException.waitingFor(
-                "completion of a turn of thread " + thread.id(), timeout), "a turn");
+        return state.await(timeout);
     }
 
     /** For diagnostics: how many listeners this turn delivers to. */
@@ -453,7 +411,7 @@ public final class CodexTurn {
 
     @Override
     public String toString() {
-        String turnId = state.boundId();
+        String turnId = state.id();
         return "CodexTurn[" + thread.id() + "/" + (turnId != null ? turnId : "starting") + "]";
     }
 }

@@ -29,6 +29,6 @@ public final class IntegrationTelemetry {
     public static void publish(CodexClient client, ExtensionTelemetry telemetry) {
         Objects.requireNonNull(client, "client");
         Objects.requireNonNull(telemetry, "telemetry");
-        client.runtime().telemetry().emit(l -> l.extensionTelemetry(telemetry));
+        client.runtime().publish(telemetry);
     }
 }

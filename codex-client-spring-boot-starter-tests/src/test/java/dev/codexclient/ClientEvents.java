@@ -7,6 +7,6 @@ public final class ClientEvents {
 
     /** Whether {@code client} has a listener at all. */
     public static boolean hasListener(CodexClient client) {
-        return client.runtime().telemetry().enabled();
+        return client.runtime().diagnostics().telemetryEnabled();
     }
 }

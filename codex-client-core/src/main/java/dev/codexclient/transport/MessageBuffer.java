@@ -1,6 +1,5 @@
 package dev.codexclient.transport;
 
-import dev.codexclient.internal.transport.MessageBufferRanges;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -19,22 +18,6 @@ import java.util.Arrays;
 public final class MessageBuffer {
 
     private static final int[] NO_BOUNDS = new int[0];
-
-    static {
-        // The stream transports' framers hand over ranges of their own read buffers, without a copy: a use that is
-        // theirs alone (a range is valid only while that buffer is), so the methods are not public.
-        MessageBufferRanges.install(new MessageBufferRanges() {
-            @Override
-            public void reset(MessageBuffer buffer, byte[] array) {
-                buffer.reset(array);
-            }
-
-            @Override
-            public void addRange(MessageBuffer buffer, int start, int end) {
-                buffer.addRange(start, end);
-            }
-        });
-    }
 
     private byte[] bytes;
     /** Whether {@link #bytes} is this buffer's own storage, which {@link #add} may write. */
@@ -67,9 +50,10 @@ public final class MessageBuffer {
 
     /**
      * Empties the buffer; its messages will be ranges of {@code array}, added by {@link #addRange}. The array is
-     * the caller's (a stream transport's read buffer): the buffer never writes to it.
+     * the caller's (a stream transport's read buffer): the buffer never writes to it. Only the stream transports'
+     * framers fill a buffer this way, through {@link BufferRanges}: a range is valid only while their buffer is.
      */
-    private void reset(byte[] array) {
+    void reset(byte[] array) {
         this.bytes = array;
         this.own = false;
         this.count = 0;
@@ -87,7 +71,7 @@ public final class MessageBuffer {
     }
 
     /** Adds a message that lies in the array given to {@link #reset(byte[])}; {@code end} is exclusive. */
-    private void addRange(int start, int end) {
+    void addRange(int start, int end) {
         if (start < 0 || end < start || end > bytes.length) {
             throw new IndexOutOfBoundsException("message [" + start + ", " + end + ") of " + bytes.length);
         }

@@ -399,7 +399,15 @@ public final class ScriptedModelServer implements AutoCloseable {
     private void answer(HttpExchange exchange, ModelStep step) throws IOException, InterruptedException {
         switch (step.kind()) {
             case FAIL -> {
-                byte[] body = step.failureBody().getBytes(StandardCharsets.UTF_8);
+                String text = step.failureBody();
+                if (step.echoesAuthorization()) {
+                    ObjectNode echo = ModelStep.JSON.createObjectNode();
+                    echo.putObject("error").put("message", "invalid request: authorization="
+                            + Objects.requireNonNullElse(exchange.getRequestHeaders().getFirst("Authorization"), "")
+                            + " was rejected").put("type", "invalid_request_error");
+                    text = echo.toString();
+                }
+                byte[] body = text.getBytes(StandardCharsets.UTF_8);
                 exchange.getResponseHeaders().set("content-type", "application/json");
                 exchange.sendResponseHeaders(step.httpStatus(), body.length == 0 ? -1 : body.length);
                 if (body.length > 0) {

@@ -11,6 +11,7 @@ import dev.codexclient.telemetry.RestartCompleted;
 import dev.codexclient.telemetry.RestartGaveUp;
 import dev.codexclient.internal.telemetry.TelemetryEmitter;
 import dev.codexclient.internal.requests.ServerRequestCarryOver;
+import dev.codexclient.internal.rpc.Callbacks;
 import dev.codexclient.internal.rpc.IncomingRequest;
 import dev.codexclient.internal.rpc.RpcConnection;
 import dev.codexclient.internal.time.Scheduler;
@@ -24,7 +25,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
@@ -105,7 +105,7 @@ public final class ConnectionSupervisor {
     private final HeldThreads held;
     private final TelemetryEmitter telemetry;
     private final Edges client;
-    private final ExecutorService callbacks;
+    private final Callbacks callbacks;
     private final boolean ownsCallbacks;
     /** Set once the first handshake succeeded: a server that fails its first handshake is not restarted. */
     private volatile boolean established;
@@ -146,7 +146,7 @@ public final class ConnectionSupervisor {
     ConnectionSupervisor(Transport first, RestartPolicy policy, Supplier<? extends Transport> transports,
                          BiFunction<Transport, RpcConnection.Handler, RpcConnection> open,
                          Function<Link, RpcConnection.Handler> sessions, Scheduler scheduler, Duration requestTimeout,
-                         HeldThreads held, TelemetryEmitter telemetry, Edges client, ExecutorService callbacks,
+                         HeldThreads held, TelemetryEmitter telemetry, Edges client, Callbacks callbacks,
                          boolean ownsCallbacks) {
         this.policy = policy;
         this.transports = transports;
@@ -264,7 +264,7 @@ public final class ConnectionSupervisor {
         });
         if (!replaced.isDone()) {
             try {
-                Scheduler.Task t = scheduler.schedule(() -> executeCallback(() -> replaced.completeExceptionally(
+                Scheduler.Task t = scheduler.schedule(() -> callbacks.callback(() -> replaced.completeExceptionally(
                         CodexTimeoutException.waitingFor(method + " (waiting for the connection to be restarted)",
                                 bound))), deadline - scheduler.nanoTime());
                 replaced.whenComplete((v, e) -> t.cancel());
@@ -281,23 +281,7 @@ public final class ConnectionSupervisor {
         current.connection.notify(method, params);
     }
 
-    void executeOnLane(String threadId, Runnable task) {
-        current.connection.executeOnLane(threadId, task);
-    }
-
-    void executeCallback(Runnable task) {
-        current.connection.executeCallback(task);
-    }
-
-    void executeHandler(Runnable task) {
-        current.connection.executeHandler(task);
-    }
-
-    boolean isOnLane(String threadId) {
-        Generation r = retired;
-        return current.connection.isOnLane(threadId) || r != null && r.connection.isOnLane(threadId);
-    }
-
+    /** Whether the current thread reads the current connection or the one it replaced. */
     boolean isReaderThread() {
         Generation r = retired;
         return current.connection.isReaderThread() || r != null && r.connection.isReaderThread();
@@ -406,7 +390,7 @@ public final class ConnectionSupervisor {
             int attempt = ++attempts;
             Duration wait = policy.backoff(attempt);
             try {
-                scheduler.schedule(() -> executeCallback(() -> attempt(attempt, lastFailure)), wait);
+                scheduler.schedule(() -> callbacks.callback(() -> attempt(attempt, lastFailure)), wait);
             } catch (RejectedExecutionException shutDown) {
                 lost.next.completeExceptionally(closedException());
             }
@@ -562,7 +546,7 @@ public final class ConnectionSupervisor {
         if (policy == null || !ownsCallbacks) {
             return;
         }
-        RpcConnection.shutDownCallbacks(callbacks, !RpcConnection.inCallback());
+        callbacks.shutDown(!Callbacks.inAnyCallback());
     }
 
     /** The generation's transport, when it runs a process (for {@code CodexClient#serverProcess()}). */

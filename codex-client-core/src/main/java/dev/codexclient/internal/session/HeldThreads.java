@@ -1,6 +1,8 @@
 package dev.codexclient.internal.session;
 
+import dev.codexclient.Subscription;
 import dev.codexclient.errors.CodexException;
+import dev.codexclient.internal.rpc.Callbacks;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.ThreadInfo;
 import java.util.ArrayList;
@@ -9,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 
 /**
  * The codex threads a client holds, each with its {@link ThreadState}. A thread is held while something needs
@@ -20,12 +23,18 @@ import java.util.function.BiFunction;
  * lane.
  */
 public final class HeldThreads {
-    private final ClientRuntime runtime;
+    private final Callbacks callbacks;
     private final long maxUnclaimedBytes;
     private final Map<String, ThreadState> states = new ConcurrentHashMap<>();
+    /** Set once the connection ended for good: a subscription added from then on is ended at once. */
+    private volatile Throwable ended;
 
-    HeldThreads(ClientRuntime runtime, long maxUnclaimedBytes) {
-        this.runtime = runtime;
+    /**
+     * @param callbacks         the client's callbacks, on whose lanes each thread's state lives
+     * @param maxUnclaimedBytes the most bytes a thread holds for turns whose start is not answered yet
+     */
+    public HeldThreads(Callbacks callbacks, long maxUnclaimedBytes) {
+        this.callbacks = callbacks;
         this.maxUnclaimedBytes = maxUnclaimedBytes;
     }
 
@@ -40,16 +49,6 @@ public final class HeldThreads {
     }
 
     /**
-     * {@return the link for a thread the server described: the held one if the thread is held, else a new one}
-     *
-     * @param t the server's description of the thread
-     */
-    public ThreadLink linkFor(ThreadInfo t) {
-        ThreadState r = states.get(t.id());
-        return r != null ? r.link : new ThreadLink(t, runtime.generation());
-    }
-
-    /**
      * Takes hold of a thread: its state exists (or is created) and stays until every hold is released.
      *
      * @param link the thread
@@ -57,7 +56,7 @@ public final class HeldThreads {
      */
     public ThreadState hold(ThreadLink link) {
         return states.compute(link.id(), (id, r) -> {
-            ThreadState held = r != null ? r : new ThreadState(runtime, link, maxUnclaimedBytes);
+            ThreadState held = r != null ? r : new ThreadState(callbacks, link, maxUnclaimedBytes);
             held.holds++;
             return held;
         });
@@ -80,7 +79,29 @@ public final class HeldThreads {
      * @param why      what happened to the thread, for the turns' failure
      */
     public void release(String threadId, String why) {
-        runtime.onLane(threadId, () -> releaseNow(threadId, why));
+        callbacks.onLane(threadId, () -> releaseNow(threadId, why));
+    }
+
+    /**
+     * Adds a listener of one thread's events; the thread is held while it is subscribed.
+     *
+     * @param link     the thread
+     * @param listener the listener
+     * @param onEnd    told why when the client lets go of the thread
+     * @return its subscription
+     */
+    public Subscription subscribe(ThreadLink link, Consumer<? super ServerNotification> listener,
+                                  Consumer<Throwable> onEnd) {
+        ThreadState state = hold(link);
+        Listeners.Entry<ServerNotification> entry = state.listeners().entry(listener, () -> unhold(state), onEnd);
+        state.listeners().add(entry);
+        // Added after the connection's end was handed out, it would otherwise never be told (one added while it
+        // is handed out may be told twice; ending is idempotent).
+        Throwable cause = ended;
+        if (cause != null) {
+            entry.end(cause);
+        }
+        return entry;
     }
 
     private void releaseNow(String threadId, String why) {
@@ -135,8 +156,9 @@ public final class HeldThreads {
      * nothing: a listener blocked on a turn of another thread is released when that thread's lane reaches it.
      */
     void releaseAll(Throwable cause) {
+        ended = cause;
         for (String id : new ArrayList<>(states.keySet())) {
-            runtime.onLane(id, () -> {
+            callbacks.onLane(id, () -> {
                 ThreadState r = states.remove(id);
                 if (r != null) {
                     r.close(cause);
