@@ -505,7 +505,7 @@ public final class CodexClient implements AutoCloseable {
      * @param text the text to mask
      */
     public String mask(CharSequence text) {
-        return runtime.redactor().redact(text);
+        return runtime.mask(text);
     }
 
     /**
