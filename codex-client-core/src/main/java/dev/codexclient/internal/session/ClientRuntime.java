@@ -451,6 +451,11 @@ public final class ClientRuntime {
         return supervisor.transport() instanceof StdioTransport stdio ? stdio.stderrTail() : "";
     }
 
+    /** {@return {@code text} with every secret this client masks replaced, as its logs and reports mask them} */
+    public String mask(CharSequence text) {
+        return redactor.redact(text);
+    }
+
     /** {@return the server process of the moment, when the client runs it as a child} */
     public Optional<ProcessHandle> serverProcess() {
         return supervisor.process();

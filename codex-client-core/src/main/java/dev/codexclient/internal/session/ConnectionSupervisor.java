@@ -515,6 +515,9 @@ public final class ConnectionSupervisor {
             return;
         }
         Generation g = current;
+        // A restart under way: the turns that were running wait for their thread's resume, which will not come now,
+        // and nothing else will end the client (the restart's next step only fails the calls that wait).
+        boolean restarting = policy != null && g.lossHandled.get() && terminal == null;
         Generation a = attempting;
         if (a != null) {
             a.connection.closing();
@@ -532,6 +535,9 @@ public final class ConnectionSupervisor {
                 g.connection.close();
                 carried.cancelAll();
                 g.next.completeExceptionally(closedException());
+                if (restarting) {
+                    client.ended(closedException());
+                }
             } finally {
                 shutDownCallbacks();
             }
