@@ -83,16 +83,6 @@ public final class ClientRuntime {
     private volatile ServerInfo serverInfo;
 
     /**
-     * The text with this client's secrets masked.
-     *
-     * @param text the text; null gives the empty string
-     * @return the masked text
-     */
-    public String mask(CharSequence text) {
-        return redactor.redact(text);
-    }
-
-    /**
      * @param settings      what the client was built with
      * @param first         the first connection's transport, unstarted
      * @param executor      the callback executor
