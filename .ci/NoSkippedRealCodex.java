@@ -36,8 +36,10 @@ import org.w3c.dom.NodeList;
  * skipped, aborted (an assumption) or failed is a failure, and so is a module with expected tests and no run.
  *
  * <p>The testkit's RealCodexTestReport (a JUnit launcher listener, which sees the tags as JUnit resolves them) writes
- * target/real-codex-tests.tsv: a test it saw tagged real-codex that the source scan missed means the scan is wrong,
- * and fails too, as does any test it reports skipped, aborted or not run.
+ * target/real-codex-tests.tsv for the module's last test run: a test it saw tagged real-codex that the source scan
+ * missed means the scan is wrong, and fails too, as does any test it reports skipped, aborted or not run; and an
+ * expected test it does not list was not in the last run, so its XML report is an earlier run's (surefire leaves the
+ * reports of classes a filtered run left out): stale, a failure.
  */
 public final class NoSkippedRealCodex {
     private static final String TAG = JavaTestSources.TAG;
@@ -178,7 +180,8 @@ public final class NoSkippedRealCodex {
                 }
             }
         }
-        checkListenerReport(name, module, expected.keySet(), testClasses, !expected.isEmpty() && !runs.isEmpty());
+        Set<TestId> lastRun = checkListenerReport(name, module, expected.keySet(), testClasses,
+                !expected.isEmpty() && !runs.isEmpty());
         if (expected.isEmpty()) {
             return 0;
         }
@@ -201,7 +204,7 @@ public final class NoSkippedRealCodex {
                 continue;
             }
             for (String dir : dirs) {
-                summary.add(compare(name, dir, ofKind, runs.get(dir)));
+                summary.add(compare(name, dir, ofKind, runs.get(dir), lastRun));
             }
         }
         System.out.printf("%s: %d real-codex tests; %s%n", name, expected.size(), String.join("; ", summary));
@@ -257,8 +260,13 @@ public final class NoSkippedRealCodex {
         }
     }
 
-    /** Each expected test against one run: present, and each of its cases passed. */
-    private String compare(String module, String dir, Set<TestId> expected, Map<TestId, List<String[]>> cases) {
+    /**
+     * Each expected test against one run: present, each of its cases passed, and run by the module's last test run
+     * (when the listener's report says which tests that was: a report of a test it did not run is an earlier run's,
+     * left behind by a run that filtered the test out).
+     */
+    private String compare(String module, String dir, Set<TestId> expected, Map<TestId, List<String[]>> cases,
+                           Set<TestId> lastRun) {
         int ran = 0;
         int caseCount = 0;
         Map<String, List<String>> missingByClass = new TreeMap<>();
@@ -269,6 +277,12 @@ public final class NoSkippedRealCodex {
                 continue;
             }
             boolean passed = true;
+            if (lastRun != null && !lastRun.contains(id)) {
+                problems.add(module + ": STALE in target/" + dir + ": " + id.className() + " " + id.method()
+                        + ": the module's last test run (" + LISTENER_REPORT + ") did not run it; its report is an"
+                        + " earlier run's");
+                passed = false;
+            }
             for (String[] o : outcomes) {
                 if (!o[0].equals("PASSED")) {
                     problems.add(module + ": " + o[0] + " in target/" + dir + ": " + id.className() + " " + o[1]
@@ -329,9 +343,11 @@ public final class NoSkippedRealCodex {
     /**
      * The launcher listener's report: every test it saw tagged real-codex must be one the scan expects, and none may
      * have been skipped. Read only when the module ran tests (its absence is reported as such above).
+     *
+     * @return the tests the module's last test run ran or meant to run, or null without a report
      */
-    private void checkListenerReport(String module, Path dir, Set<TestId> expected, Set<String> testClasses,
-                                     boolean ran) throws IOException {
+    private Set<TestId> checkListenerReport(String module, Path dir, Set<TestId> expected, Set<String> testClasses,
+                                            boolean ran) throws IOException {
         Path tsv = dir.resolve(LISTENER_REPORT);
         if (!Files.isRegularFile(tsv)) {
             if (ran) {
@@ -339,8 +355,9 @@ public final class NoSkippedRealCodex {
                         + " (register dev.codexclient.testkit.internal.junit.RealCodexTestReport in src/test/resources"
                         + "/META-INF/services/org.junit.platform.launcher.TestExecutionListener)");
             }
-            return;
+            return null;
         }
+        Set<TestId> listed = new TreeSet<>();
         for (String line : Files.readAllLines(tsv, StandardCharsets.UTF_8)) {
             if (line.isBlank()) {
                 continue;
@@ -348,6 +365,7 @@ public final class NoSkippedRealCodex {
             // outcome, class, display name, reason, method (the method is missing in reports of older listeners)
             String[] f = line.split("\t", -1);
             String method = f.length > 4 && !f[4].isEmpty() ? f[4] : f[2].replaceFirst("\\(.*", "");
+            listed.add(new TestId(f[1], method));
             if (Set.of("SKIPPED", "ABORTED", "NOT_RUN").contains(f[0])) {
                 problems.add(module + ": " + f[0] + " (" + LISTENER_REPORT + "): " + f[1] + " " + f[2]
                         + (f.length > 3 && !f[3].isEmpty() ? " (" + f[3] + ")" : ""));
@@ -359,6 +377,7 @@ public final class NoSkippedRealCodex {
                         + " the test sources did not find: .ci/NoSkippedRealCodex.java must learn how it is tagged");
             }
         }
+        return listed;
     }
 
     private static String classesOf(Set<TestId> ids) {
