@@ -408,6 +408,8 @@ class RestartPolicyTest {
                 nextAttempt();
                 assertThat(gaveUp.get(WAIT.toSeconds(), TimeUnit.SECONDS).cause().getMessage())
                         .contains("budget of 1 attempts");
+                // The budget refused this outage's only attempt: none was made.
+                assertThat(gaveUp.join().attempts()).isZero();
                 assertThat(client.isClosed()).isTrue();
                 assertThat(opened.get()).isEqualTo(2);
             }

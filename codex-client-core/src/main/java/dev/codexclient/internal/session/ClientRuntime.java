@@ -125,7 +125,7 @@ public final class ClientRuntime {
         this.calls = new Calls(supervisor, settings.introduction().experimentalApi(), settings.requestTimeout());
         this.waits = new Waits(supervisor::isReaderThread, callbacks, scheduler, settings.requestTimeout());
         this.flows = new FlowPublishers(callbacks, settings.publisherBufferSize(), settings.publisherOverflow(),
-                closed::get);
+                settings.publisherDeltaInterval(), scheduler, closed::get);
         TurnState.Context turns = new TurnState.Context(calls, waits, scheduler, callbacks, flows, held,
                 supervisor::paging, telemetry,
                 settings.interruptGrace(), settings.replayLimit(), settings.replayBytes(), results, failures);

@@ -402,6 +402,8 @@ public final class ConnectionSupervisor {
                 return;
             }
             if (!budget.take()) {
+                // This attempt was refused, not made: the count given up with is of the attempts that ran.
+                attempts = attempt - 1;
                 giveUp(lastFailure, "its budget of " + budget.describe() + " is spent");
                 return;
             }

@@ -40,8 +40,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
-import org.springframework.boot.actuate.health.Health;
-import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -71,10 +69,10 @@ class RealCodexAutoConfigurationTest {
                         CodexClient client = context.getBean(CodexClient.class);
                         server[0] = client.serverProcess().orElseThrow();
 
-                        Health health = context.getBean(CodexHealthIndicator.class).health();
-                        assertThat(health.getStatus()).isEqualTo(Status.UP);
-                        assertThat(health.getDetails()).containsEntry("codexVersion", CodexBinary.versionOf(codex));
-                        assertThat(health.getDetails().get("userAgent").toString()).startsWith("spring-it/");
+                        ActuatorHealth.Report health = ActuatorHealth.codex(context);
+                        assertThat(health.status()).isEqualTo("UP");
+                        assertThat(health.details()).containsEntry("codexVersion", CodexBinary.versionOf(codex));
+                        assertThat(health.details().get("userAgent").toString()).startsWith("spring-it/");
 
                         TurnResult result = client.startThread(ThreadStartParams.builder()
                                         .cwd(workspace.toString())
@@ -118,8 +116,7 @@ class RealCodexAutoConfigurationTest {
                         .run(context -> {
                             CodexClient client = context.getBean(CodexClient.class);
                             assertThat(client.serverProcess()).as("nothing spawned").isEmpty();
-                            assertThat(context.getBean(CodexHealthIndicator.class).health().getStatus())
-                                    .isEqualTo(Status.UP);
+                            assertThat(ActuatorHealth.codex(context).status()).isEqualTo("UP");
                             TurnResult result = client.startThread(ThreadStartParams.builder()
                                             .cwd(workspace.toString()).build())
                                     .startTurn("Say hello").await(TURN);
@@ -168,24 +165,22 @@ class RealCodexAutoConfigurationTest {
                     .withBean(CodexTelemetryListener.class, () -> recovery)
                     .run(context -> {
                         CodexClient client = context.getBean(CodexClient.class);
-                        CodexHealthIndicator indicator = context.getBean(CodexHealthIndicator.class);
-                        assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
+                        assertThat(ActuatorHealth.codex(context).status()).isEqualTo("UP");
                         ProcessHandle first = client.serverProcess().orElseThrow();
 
                         first.descendants().forEach(ProcessHandle::destroyForcibly);
                         first.destroyForcibly();
                         assertThat(lost.await(30, TimeUnit.SECONDS)).as("the loss is seen").isTrue();
 
-                        Health during = indicator.health();
-                        assertThat(during.getStatus()).isEqualTo(Status.DOWN);
-                        assertThat(during.getDetails()).containsEntry("restarting", true);
-                        assertThat(during.getDetails().get("reason").toString()).contains("restarting");
-                        assertThat(during.getDetails()).containsKey("error").containsEntry("exitCode", 137);
+                        ActuatorHealth.Report during = ActuatorHealth.codex(context);
+                        assertThat(during.status()).isEqualTo("DOWN");
+                        assertThat(during.details()).containsEntry("restarting", true);
+                        assertThat(during.details().get("reason").toString()).contains("restarting");
+                        assertThat(during.details()).containsKey("error").containsEntry("exitCode", 137);
 
                         assertThat(restored.await(60, TimeUnit.SECONDS)).as("the restore").isTrue();
-                        Health after = indicator.health();
-                        assertThat(after.getStatus()).as("after the restore: %s", after.getDetails())
-                                .isEqualTo(Status.UP);
+                        ActuatorHealth.Report after = ActuatorHealth.codex(context);
+                        assertThat(after.status()).as("after the restore: %s", after.details()).isEqualTo("UP");
                         // The new connection replaces the old one once its threads are resumed, just after the event.
                         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
                         while (client.serverProcess().orElseThrow().pid() == first.pid()) {
@@ -219,9 +214,9 @@ class RealCodexAutoConfigurationTest {
                     assertThat(System.nanoTime()).as("the loss is seen").isLessThan(deadline);
                     Thread.sleep(10);
                 }
-                Health health = context.getBean(CodexHealthIndicator.class).health();
-                assertThat(health.getStatus()).isEqualTo(Status.DOWN);
-                assertThat(health.getDetails()).containsEntry("reason", "the app-server was lost")
+                ActuatorHealth.Report health = ActuatorHealth.codex(context);
+                assertThat(health.status()).isEqualTo("DOWN");
+                assertThat(health.details()).containsEntry("reason", "the app-server was lost")
                         .containsEntry("exitCode", 137).doesNotContainKey("restarting");
                 assertThat(log.list).anySatisfy(e -> {
                     assertThat(e.getLevel()).isEqualTo(Level.WARN);

@@ -171,6 +171,52 @@ class CodexAutoConfigurationTest {
                         .isInstanceOf(CodexBackpressureException.class));
     }
 
+    /** The deltas a subscriber with open demand, subscribed before the turn, got: their texts, in order. */
+    private static List<String> deltasToAnOpenDemand(CodexClient client) throws Exception {
+        CodexThread thread = client.startThread();
+        List<String> deltas = new CopyOnWriteArrayList<>();
+        CountDownLatch subscribed = new CountDownLatch(1);
+        CountDownLatch completed = new CountDownLatch(1);
+        thread.publisher().subscribe(new Flow.Subscriber<>() {
+            public void onSubscribe(Flow.Subscription s) {
+                s.request(Long.MAX_VALUE);
+                subscribed.countDown();
+            }
+
+            public void onNext(ServerNotification item) {
+                if (item instanceof ServerNotification.ItemAgentMessageDelta d) {
+                    deltas.add(d.params().delta());
+                } else if (item instanceof ServerNotification.TurnCompleted) {
+                    completed.countDown();
+                }
+            }
+
+            public void onError(Throwable t) {
+            }
+
+            public void onComplete() {
+            }
+        });
+        assertThat(subscribed.await(5, TimeUnit.SECONDS)).isTrue();
+        thread.startTurn("go").await(WAIT);
+        assertThat(completed.await(5, TimeUnit.SECONDS)).isTrue();
+        return deltas;
+    }
+
+    @Test
+    void theDeltaIntervalSpacesTheDeltasOfAnOpenDemand(FakeCodexAppServer fake) {
+        fake.onTurnStart(t -> t.agentMessageDeltas("a", "b", "c", "d").completed());
+        // An interval longer than the test: after the first delta, the rest wait, merged, until the item completes.
+        connectedTo(runner, fake).withPropertyValues("codex.publisher.delta-interval=1h").run(context -> {
+            List<String> deltas = deltasToAnOpenDemand(context.getBean(CodexClient.class));
+            assertThat(String.join("", deltas)).isEqualTo("abcd");
+            assertThat(deltas).hasSizeLessThanOrEqualTo(2);
+        });
+        connectedTo(runner, fake).withPropertyValues("codex.publisher.delta-interval=0s").run(context ->
+                assertThat(deltasToAnOpenDemand(context.getBean(CodexClient.class)))
+                        .containsExactly("a", "b", "c", "d"));
+    }
+
     @Test
     void withoutTheCoreOnTheClassPathNothingIsConfigured(FakeCodexAppServer fake) {
         connectedTo(runner, fake).withClassLoader(new FilteredClassLoader(CodexClient.class)).run(context -> {

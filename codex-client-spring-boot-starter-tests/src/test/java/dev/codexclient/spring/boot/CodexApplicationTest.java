@@ -21,8 +21,6 @@ import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.actuate.health.HealthIndicator;
-import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.ApplicationContext;
@@ -77,8 +75,7 @@ class CodexApplicationTest {
         assertThat(result.itemsOf(ThreadItem.CommandExecution.class)).extracting(ThreadItem.CommandExecution::status)
                 .containsExactly(CommandExecutionStatus.COMPLETED, CommandExecutionStatus.DECLINED);
         assertThat(fake.clientInfo().orElseThrow().path("name").asText()).isEqualTo("spring-app");
-        assertThat(context.getBean("codexHealthIndicator", HealthIndicator.class).health().getStatus())
-                .isEqualTo(Status.UP);
+        assertThat(ActuatorHealth.codex(context).status()).isEqualTo("UP");
 
         // The service of the README's "Spring Boot" section, as written there.
         fake.enqueueTurn(turn -> turn.agentMessage("Looks good.").completed());

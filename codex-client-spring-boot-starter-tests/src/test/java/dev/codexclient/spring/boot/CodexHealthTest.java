@@ -13,14 +13,11 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.springframework.boot.actuate.health.Health;
-import org.springframework.boot.actuate.health.HealthIndicator;
-import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-/** The Actuator health indicator: when it is contributed, and what it reports. */
+/** The Actuator health indicator of the Spring Boot line under test: when it is contributed, and what it reports. */
 @ExtendWith(CodexTestExtension.class)
 class CodexHealthTest {
     private static final String USER_AGENT = "acme-bot/0.169.0 (Debian 12.0.0; x86_64) xterm (acme-bot; 1.4.0)";
@@ -39,9 +36,10 @@ class CodexHealthTest {
     void upWithTheServersVersionWhileItAnswers(FakeCodexAppServer fake) {
         fake.on("thread/loaded/list").always().respond(Map.of("data", List.of()));
         connectedTo(runner, fake).withPropertyValues("codex.health.probe=true").run(context -> {
-            Health health = context.getBean("codexHealthIndicator", HealthIndicator.class).health();
-            assertThat(health.getStatus()).isEqualTo(Status.UP);
-            assertThat(health.getDetails())
+            ActuatorHealth.Report health = ActuatorHealth.codex(context);
+            assertThat(context.getBean("codexHealthIndicator")).isInstanceOf(ActuatorHealth.CODEX_INDICATOR);
+            assertThat(health.status()).isEqualTo("UP");
+            assertThat(health.details())
                     .containsEntry("codexVersion", "0.169.0")
                     .containsEntry("userAgent", USER_AGENT)
                     .containsEntry("platform", "unix/linux")
@@ -56,17 +54,17 @@ class CodexHealthTest {
         // A server that does not know the method is still there and reading.
         fake.on("thread/loaded/list").always().respondError(-32601, "Method not found");
         connectedTo(runner, fake).withPropertyValues("codex.health.probe=true").run(context ->
-                assertThat(context.getBean(CodexHealthIndicator.class).health().getStatus()).isEqualTo(Status.UP));
+                assertThat(ActuatorHealth.codex(context).status()).isEqualTo("UP"));
     }
 
     @Test
     void downWhenTheServerDoesNotAnswerInTime(FakeCodexAppServer fake) {
         fake.on("thread/loaded/list").always().noReply();
         connectedTo(runner, fake).withPropertyValues("codex.health.probe=true", "codex.health.timeout=50ms").run(context -> {
-            Health health = context.getBean(CodexHealthIndicator.class).health();
-            assertThat(health.getStatus()).isEqualTo(Status.DOWN);
-            assertThat(health.getDetails()).containsEntry("codexVersion", "0.169.0");
-            assertThat(health.getDetails().get("error").toString()).contains("CodexTimeoutException")
+            ActuatorHealth.Report health = ActuatorHealth.codex(context);
+            assertThat(health.status()).isEqualTo("DOWN");
+            assertThat(health.details()).containsEntry("codexVersion", "0.169.0");
+            assertThat(health.details().get("error").toString()).contains("CodexTimeoutException")
                     .contains("50 ms");
         });
     }
@@ -76,7 +74,7 @@ class CodexHealthTest {
         connectedTo(runner, fake).run(context -> {
             int before = fake.requestCount();
             for (int i = 0; i < 3; i++) {
-                assertThat(context.getBean(CodexHealthIndicator.class).health().getStatus()).isEqualTo(Status.UP);
+                assertThat(ActuatorHealth.codex(context).status()).isEqualTo("UP");
             }
             assertThat(fake.requestCount()).as("the checks sent nothing").isEqualTo(before);
         });
@@ -91,11 +89,11 @@ class CodexHealthTest {
             // The client's listeners hear of the end just after the client itself.
             CodexConnectionMonitor monitor = context.getBean(CodexConnectionMonitor.class);
             awaitCondition(() -> monitor.state().cause().isPresent());
-            Health health = context.getBean(CodexHealthIndicator.class).health();
-            assertThat(health.getStatus()).isEqualTo(Status.DOWN);
-            assertThat(health.getDetails()).containsEntry("reason", "the app-server was lost")
+            ActuatorHealth.Report health = ActuatorHealth.codex(context);
+            assertThat(health.status()).isEqualTo("DOWN");
+            assertThat(health.details()).containsEntry("reason", "the app-server was lost")
                     .doesNotContainKey("restarting");
-            assertThat(health.getDetails().get("error").toString()).contains("CodexTransportException");
+            assertThat(health.details().get("error").toString()).contains("CodexTransportException");
             assertThat(context.getBean(CodexConnectionMonitor.class).state().cause()).isPresent();
         });
     }
@@ -105,7 +103,7 @@ class CodexHealthTest {
         connectedTo(runner, fake).withPropertyValues("codex.lazy=true").run(context -> {
             assertThat(context).hasNotFailed();
             assertThat(fake.requestCount()).as("no handshake at the start").isZero();
-            assertThat(context.getBean(CodexHealthIndicator.class).health().getStatus()).isEqualTo(Status.UP);
+            assertThat(ActuatorHealth.codex(context).status()).isEqualTo("UP");
             assertThat(fake.requestCount()).as("the first check connected").isPositive();
         });
     }
@@ -114,9 +112,9 @@ class CodexHealthTest {
     void aLazyClientThatCannotStartLetsTheApplicationStartAndIsDown() {
         runner.withPropertyValues("codex.lazy=true", "codex.binary=/nonexistent/bin/codex").run(context -> {
             assertThat(context).hasNotFailed();
-            Health health = context.getBean(CodexHealthIndicator.class).health();
-            assertThat(health.getStatus()).isEqualTo(Status.DOWN);
-            assertThat(health.getDetails().get("error").toString()).contains("/nonexistent/bin/codex");
+            ActuatorHealth.Report health = ActuatorHealth.codex(context);
+            assertThat(health.status()).isEqualTo("DOWN");
+            assertThat(health.details().get("error").toString()).contains("/nonexistent/bin/codex");
         });
     }
 
@@ -124,9 +122,9 @@ class CodexHealthTest {
     void downWhenTheClientIsClosed(FakeCodexAppServer fake) {
         connectedTo(runner, fake).run(context -> {
             context.getBean(CodexClient.class).close();
-            Health health = context.getBean(CodexHealthIndicator.class).health();
-            assertThat(health.getStatus()).isEqualTo(Status.DOWN);
-            assertThat(health.getDetails()).containsEntry("reason", "the client is closed");
+            ActuatorHealth.Report health = ActuatorHealth.codex(context);
+            assertThat(health.status()).isEqualTo("DOWN");
+            assertThat(health.details()).containsEntry("reason", "the client is closed");
         });
     }
 
@@ -136,35 +134,36 @@ class CodexHealthTest {
             // The check asks the server nothing: it is DOWN once the client saw the end of the connection.
             fake.apply(Fault.exit(3));
             awaitClosed(context.getBean(CodexClient.class));
-            Health health = context.getBean(CodexHealthIndicator.class).health();
-            assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+            ActuatorHealth.Report health = ActuatorHealth.codex(context);
+            assertThat(health.status()).isEqualTo("DOWN");
         });
     }
 
     @Test
     void switchedOffByTheManagementProperty(FakeCodexAppServer fake) {
         connectedTo(runner, fake).withPropertyValues("management.health.codex.enabled=false").run(context ->
-                assertThat(context).hasSingleBean(CodexClient.class).doesNotHaveBean(CodexHealthIndicator.class));
+                assertThat(context).hasSingleBean(CodexClient.class).doesNotHaveBean("codexHealthIndicator"));
     }
 
     @Test
     void withoutActuatorTheClientIsConfiguredWithoutTheIndicator(FakeCodexAppServer fake) {
-        connectedTo(runner, fake).withClassLoader(new FilteredClassLoader(HealthIndicator.class)).run(context ->
-                assertThat(context).hasSingleBean(CodexClient.class).doesNotHaveBean(CodexHealthIndicator.class));
+        connectedTo(runner, fake).withClassLoader(new FilteredClassLoader(ActuatorHealth.HEALTH_INDICATOR))
+                .run(context -> assertThat(context).hasSingleBean(CodexClient.class).doesNotHaveBean("codexHealthIndicator"));
     }
 
     @Test
     void withoutAClientThereIsNoIndicator(FakeCodexAppServer fake) {
         connectedTo(runner, fake).withPropertyValues("codex.enabled=false").run(context ->
-                assertThat(context).doesNotHaveBean(CodexHealthIndicator.class));
+                assertThat(context).doesNotHaveBean("codexHealthIndicator"));
     }
 
     @Test
     void anIndicatorOfTheApplicationsOwnTakesItsPlace(FakeCodexAppServer fake) {
-        connectedTo(runner, fake)
-                .withBean("codexHealthIndicator", HealthIndicator.class, () -> () -> Health.unknown().build())
-                .run(context -> assertThat(context).doesNotHaveBean(CodexHealthIndicator.class)
-                        .hasSingleBean(HealthIndicator.class));
+        ActuatorHealth.withOwnIndicator(connectedTo(runner, fake)).run(context -> {
+            assertThat(context).doesNotHaveBean(ActuatorHealth.CODEX_INDICATOR)
+                    .hasSingleBean(ActuatorHealth.HEALTH_INDICATOR);
+            assertThat(ActuatorHealth.codex(context).status()).isEqualTo("UNKNOWN");
+        });
     }
 
     /** Waits, bounded, for the client to see its connection's end (the reader notices the exit on its own thread). */
