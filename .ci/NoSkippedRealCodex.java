@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
@@ -49,17 +50,41 @@ public final class NoSkippedRealCodex {
     private static final Pattern FAILSAFE = Pattern.compile("IT.*|.*IT|.*ITCase");
 
     private final Path root;
+    /** Properties of the run, over those of the POMs. */
+    private final Map<String, String> properties;
+    /** Profiles of the run, whose properties are over those of the POMs. */
+    private final List<String> profiles;
     /** A set: the same misreading can be met from several classes. */
     private final Set<String> problems = new LinkedHashSet<>();
     private final JavaTestSources scan = new JavaTestSources();
 
-    private NoSkippedRealCodex(Path root) {
+    private NoSkippedRealCodex(Path root, Map<String, String> properties, List<String> profiles) {
         this.root = root;
+        this.properties = properties;
+        this.profiles = profiles;
     }
 
+    /**
+     * Runs the check.
+     *
+     * @param args the project's root (default: the current directory), and the run's {@code -Pprofile} and
+     *             {@code -Dname=value} as on Maven's command line, where they decide which test sources a module
+     *             compiles (e.g. {@code -Pspring-boot-3})
+     */
     public static void main(String[] args) throws Exception {
-        Path root = Path.of(args.length > 0 ? args[0] : ".").toAbsolutePath().normalize();
-        NoSkippedRealCodex check = new NoSkippedRealCodex(root);
+        Path root = Path.of(".");
+        Map<String, String> properties = new LinkedHashMap<>();
+        List<String> profiles = new ArrayList<>();
+        for (String arg : args) {
+            if (arg.startsWith("-D") && arg.contains("=")) {
+                properties.put(arg.substring(2, arg.indexOf('=')), arg.substring(arg.indexOf('=') + 1));
+            } else if (arg.startsWith("-P")) {
+                profiles.addAll(List.of(arg.substring(2).split(",")));
+            } else {
+                root = Path.of(arg);
+            }
+        }
+        NoSkippedRealCodex check = new NoSkippedRealCodex(root.toAbsolutePath().normalize(), properties, profiles);
         int expected = check.run();
         if (!check.problems.isEmpty()) {
             System.err.println("real-codex tests that did not run and pass (" + check.problems.size() + "):");
@@ -112,11 +137,30 @@ public final class NoSkippedRealCodex {
         }
     }
 
-    /** src/test/java and the test sources the module adds with build-helper's add-test-source. */
-    private static List<Path> testSourceRoots(Path module) throws Exception {
+    /**
+     * src/test/java and the test sources the module adds with build-helper's add-test-source, their paths' properties
+     * resolved as Maven would for this run: the run's own, then the module's POM's, then the root POM's.
+     */
+    private List<Path> testSourceRoots(Path module) throws Exception {
         List<Path> roots = new ArrayList<>();
         roots.add(module.resolve("src/test/java"));
-        NodeList executions = xml(module.resolve("pom.xml")).getElementsByTagName("execution");
+        Element pom = xml(module.resolve("pom.xml"));
+        Element rootPom = xml(root.resolve("pom.xml"));
+        Map<String, String> known = new LinkedHashMap<>(pomProperties(rootPom));
+        known.putAll(pomProperties(pom));
+        for (Element project : List.of(rootPom, pom)) {
+            for (Element profilesOf : children(project, "profiles")) {
+                for (Element profile : children(profilesOf, "profile")) {
+                    if (children(profile, "id").stream().anyMatch(id -> profiles.contains(id.getTextContent().trim()))) {
+                        known.putAll(pomProperties(profile));
+                    }
+                }
+            }
+        }
+        known.putAll(properties);
+        known.put("project.basedir", module.toString());
+        known.put("basedir", module.toString());
+        NodeList executions = pom.getElementsByTagName("execution");
         for (int i = 0; i < executions.getLength(); i++) {
             Element execution = (Element) executions.item(i);
             boolean addsTests = false;
@@ -130,15 +174,41 @@ public final class NoSkippedRealCodex {
             }
             NodeList sources = execution.getElementsByTagName("source");
             for (int j = 0; j < sources.getLength(); j++) {
-                String path = sources.item(j).getTextContent().trim()
-                        .replace("${project.basedir}", "").replace("${basedir}", "").replaceFirst("^/", "");
-                Path p = module.resolve(path).normalize();
+                String path = sources.item(j).getTextContent().trim();
+                Matcher m = Pattern.compile("\\$\\{([^}]+)}").matcher(path);
+                StringBuilder resolved = new StringBuilder();
+                boolean complete = true;
+                while (m.find()) {
+                    String value = known.get(m.group(1));
+                    complete &= value != null;
+                    m.appendReplacement(resolved, Matcher.quoteReplacement(value == null ? m.group() : value));
+                }
+                m.appendTail(resolved);
+                if (!complete) {
+                    problems.add(root.relativize(module) + ": cannot tell which test sources " + path + " names: pass"
+                            + " the profile or property the run sets, e.g. .ci/no-skipped-real-codex -Pprofile -Dname=value");
+                    continue;
+                }
+                Path p = module.resolve(resolved.toString()).normalize();
                 if (!roots.contains(p)) {
                     roots.add(p);
                 }
             }
         }
         return roots;
+    }
+
+    /** The {@code <properties>} of a POM's project or of one of its profiles. */
+    private static Map<String, String> pomProperties(Element project) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Element props : children(project, "properties")) {
+            for (Node n = props.getFirstChild(); n != null; n = n.getNextSibling()) {
+                if (n instanceof Element e) {
+                    out.put(e.getTagName(), e.getTextContent().trim());
+                }
+            }
+        }
+        return out;
     }
 
     // ---------------------------------------------------------------------------------------------- one module
