@@ -10,8 +10,6 @@ import dev.codexclient.testkit.ScriptedModelServer;
 import dev.codexclient.transport.ReadinessProbe;
 import dev.codexclient.transport.Transport;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.ClosedWatchServiceException;
@@ -40,7 +38,7 @@ final class ListeningCodex implements AutoCloseable {
     final Path sockets;
     final Path log;
     final Process process;
-    private final URI uri;
+    private volatile URI uri;
     private final Path socket;
 
     private ListeningCodex(ScriptedModelServer model, Path home, Path workspace, Path sockets, List<String> listen,
@@ -63,20 +61,64 @@ final class ListeningCodex implements AutoCloseable {
         this.process = pb.start();
     }
 
-    /** codex listening on {@code ws://127.0.0.1:PORT}, ready (its {@code /readyz} answers 200). */
+    /**
+     * codex listening on {@code ws://127.0.0.1:PORT}, ready (its {@code /readyz} answers 200). codex picks the port
+     * ({@code :0}) and prints it: a port picked here and freed before codex binds it can be taken meanwhile (by the
+     * scripted model server started next, or by a parallel test), and codex then never gets ready.
+     */
     static ListeningCodex webSocket(String... extraArgs) throws IOException {
-        int port = freePort();
-        URI uri = URI.create("ws://127.0.0.1:" + port);
-        List<String> listen = new ArrayList<>(List.of("--listen", uri.toString()));
+        List<String> listen = new ArrayList<>(List.of("--listen", "ws://127.0.0.1:0"));
         listen.addAll(List.of(extraArgs));
-        ListeningCodex codex = create(listen, uri, null);
+        ListeningCodex codex = create(listen, null, null);
         try {
-            ReadinessProbe.of(uri).awaitReady(Duration.ofSeconds(30));
-        } catch (RuntimeException e) {
+            codex.uri = codex.awaitListenAddress(Duration.ofSeconds(30));
+            ReadinessProbe.of(codex.uri).awaitReady(Duration.ofSeconds(30));
+        } catch (RuntimeException | InterruptedException e) {
+            String output = codex.output();
             codex.close();
-            throw new AssertionError("codex did not get ready; its output:\n" + codex.output(), e);
+            throw new AssertionError("codex did not get ready; its output:\n" + output, e);
         }
         return codex;
+    }
+
+    /** The address codex printed ("listening on: ws://127.0.0.1:PORT"). */
+    private URI awaitListenAddress(Duration timeout) throws IOException, InterruptedException {
+        return listenAddress(log, process, timeout);
+    }
+
+    /**
+     * The address a {@code --listen ws://127.0.0.1:0} codex printed to {@code log} ("listening on:
+     * ws://127.0.0.1:PORT"), waited for by file-system events on the log's directory.
+     */
+    static URI listenAddress(Path log, Process process, Duration timeout) throws IOException, InterruptedException {
+        String marker = "listening on: ";
+        Path dir = log.getParent();
+        try (WatchService watcher = dir.getFileSystem().newWatchService()) {
+            dir.register(watcher, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY);
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (true) {
+                String out = Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
+                int at = out.indexOf(marker);
+                int end = at < 0 ? -1 : out.indexOf('\n', at);
+                if (end >= 0) {
+                    return URI.create(out.substring(at + marker.length(), end).strip());
+                }
+                if (!process.isAlive()) {
+                    throw new IllegalStateException("codex exited with " + process.exitValue()
+                            + " before it printed its address");
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw new IllegalStateException("codex printed no listen address within " + timeout);
+                }
+                // Bounded, so that a codex that dies without writing is noticed.
+                WatchKey key = watcher.poll(Math.min(left, TimeUnit.MILLISECONDS.toNanos(500)), TimeUnit.NANOSECONDS);
+                if (key != null) {
+                    key.pollEvents();
+                    key.reset();
+                }
+            }
+        }
     }
 
     /** codex listening on {@code unix://<temp dir>/codex.sock}, ready (the socket exists). */
@@ -93,8 +135,9 @@ final class ListeningCodex implements AutoCloseable {
             try {
                 awaitFile(watcher, socket, codex.process, Duration.ofSeconds(30));
             } catch (RuntimeException | InterruptedException e) {
+                String output = codex.output();
                 codex.close();
-                throw new AssertionError("codex did not create " + socket + "; its output:\n" + codex.output(), e);
+                throw new AssertionError("codex did not create " + socket + "; its output:\n" + output, e);
             }
         }
         return codex;
@@ -259,11 +302,4 @@ final class ListeningCodex implements AutoCloseable {
         }
     }
 
-    static int freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 }

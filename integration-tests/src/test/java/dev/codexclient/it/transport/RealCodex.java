@@ -4,8 +4,6 @@ import dev.codexclient.internal.transport.ProcessTree;
 import dev.codexclient.it.RealCodexFixture;
 import dev.codexclient.testkit.IsolatedHome;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -30,13 +28,6 @@ final class RealCodex {
         return RealCodexFixture.binary();
     }
 
-    static int freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 
     /** A {@code codex app-server --listen ws://127.0.0.1:PORT} process, killed with its descendants on close. */
     static final class WsServer implements AutoCloseable {
@@ -44,14 +35,15 @@ final class RealCodex {
         final int port;
 
         WsServer(IsolatedHome home, List<String> extraArgs) throws IOException, InterruptedException {
-            port = freePort();
+            // codex picks the port and prints it: one picked here could be taken before codex binds it.
             List<String> command = new ArrayList<>(List.of(binary().toString(), "app-server", "--listen",
-                    "ws://127.0.0.1:" + port));
+                    "ws://127.0.0.1:0"));
             command.addAll(extraArgs);
-            ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(home.home().resolve("server.log").toFile());
+            Path log = home.home().resolve("server.log");
+            ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
             home.applyEnvironment(pb.environment());
             process = pb.start();
+            port = ListeningCodex.listenAddress(log, process, Duration.ofSeconds(15)).getPort();
             awaitReady(Duration.ofSeconds(15));
         }
 
