@@ -126,7 +126,10 @@ final class DefaultHandlers {
         put(table, ServerRequestMethods.CURRENT_TIME_READ, p -> CompletableFuture.completedFuture(
                 ServerRequestRouter.Decided.of(CurrentTimeReadResponse.builder()
                         .currentTimeAt(Instant.now().getEpochSecond()).build())));
-        put(table, ServerRequestMethods.ITEM_TOOL_CALL, p -> callTool(p).thenApply(ServerRequestRouter.Decided::of));
+        put(table, ServerRequestMethods.ITEM_TOOL_CALL, p -> {
+            CompletableFuture<DynamicToolCallResponse> called = callTool(p);
+            return Futures.whenCancelled(called.thenApply(ServerRequestRouter.Decided::of), () -> called.cancel(true));
+        });
         return table;
     }
 
