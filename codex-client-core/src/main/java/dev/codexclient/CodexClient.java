@@ -495,6 +495,20 @@ public final class CodexClient implements AutoCloseable {
     }
 
     /**
+     * {@return {@code text} with every secret this client masks replaced by {@code [REDACTED]}} The masking the
+     * client applies to everything it logs and reports: the keys given to {@link CodexClientBuilder#apiKey},
+     * {@link CodexClientBuilder#chatgptAuthTokens} and {@link CodexClientBuilder#secret}, refreshed tokens, and
+     * credentials of well-known shapes. An integration that builds its own messages, logs or records from what the
+     * server sent (a failed turn's message, a command line, the stderr tail) passes them through this, so that a
+     * credential the server echoes back is masked there too. {@code null} gives the empty string.
+     *
+     * @param text the text to mask
+     */
+    public String mask(CharSequence text) {
+        return runtime.mask(text);
+    }
+
+    /**
      * Closes the client: fails every pending call and running turn with a {@link CodexTransportException}
      * ({@code "the client was closed"}), withdraws the requests the server was still waiting on, ends the
      * connection, and stops every thread the client started. Idempotent; may be called from a listener or a

@@ -60,6 +60,7 @@ public final class CodexClientBuilder {
     private long replayBytes = 8L * 1024 * 1024;
     private int publisherBufferSize = 4096;
     private PublisherOverflow publisherOverflow = PublisherOverflow.FAIL;
+    private Duration publisherDeltaInterval = Duration.ZERO;
     /** This client's own: secrets registered with one client are never masked or kept by another. */
     private final Redactor redactor = new Redactor();
     /** Where the server comes from; the stdio transport it spawns masks what the client masks, refreshed tokens too. */
@@ -453,6 +454,28 @@ public final class CodexClientBuilder {
     }
 
     /**
+     * The shortest time between two text deltas a publisher subscription hands to its subscriber (default zero: each
+     * as it comes). A delta due sooner waits, and the deltas of the same item that arrive meanwhile are merged into
+     * it (as {@link PublisherOverflow#COALESCE_DELTAS} merges them), so a subscriber gets at most one delta event per
+     * interval, whatever the model's pace, at the cost of at most this much delay; any other event ends the wait at
+     * once. Meant for a streaming HTTP response (Server-Sent Events), whose network buffers keep requesting while the
+     * reader is slow, so that merging beyond the demand alone would rarely start: there each event costs its framing
+     * (some twenty bytes for one character), and a slow reader gets the text sooner in fewer, larger events.
+     *
+     * @param interval zero, or a positive duration such as 50 ms
+     * @return this builder
+     * @throws IllegalArgumentException when {@code interval} is negative
+     */
+    public CodexClientBuilder publisherDeltaInterval(Duration interval) {
+        Objects.requireNonNull(interval, "interval");
+        if (interval.isNegative()) {
+            throw new IllegalArgumentException("publisherDeltaInterval must not be negative: " + interval);
+        }
+        this.publisherDeltaInterval = interval;
+        return this;
+    }
+
+    /**
      * The mapper that binds your types: dynamic-tool arguments and structured turn output (default: a plain
      * {@link ObjectMapper} that ignores unknown properties). Register modules here, e.g. for {@code Optional}.
      * The protocol's own types keep the client's internal mapper, whatever this one is configured to do.
@@ -700,8 +723,8 @@ public final class CodexClientBuilder {
         return new ClientSettings(server.transports(), Optional.ofNullable(restartPolicy),
                 Optional.ofNullable(closeTimeout), introduction, requestTimeout, initializeTimeout, interruptGrace,
                 Optional.ofNullable(turnWatchdog), retryPolicy, Optional.ofNullable(userMapper), replayLimit,
-                replayBytes, publisherBufferSize, publisherOverflow, redactor, Optional.ofNullable(scheduler),
-                telemetryListener, listeners, requestHandlers.handlers());
+                replayBytes, publisherBufferSize, publisherOverflow, publisherDeltaInterval, redactor,
+                Optional.ofNullable(scheduler), telemetryListener, listeners, requestHandlers.handlers());
     }
 
     /** Puts a clock and timer of the caller's in place of the system's (tests move a manual one by hand). */

@@ -157,7 +157,9 @@ class GlossaryTest {
             return all.filter(Files::isRegularFile)
                     .filter(p -> {
                         String rel = root.relativize(p).toString().replace('\\', '/');
-                        if (rel.startsWith(".") || rel.contains("/target/") || rel.contains("node_modules")
+                        // target/ at the root too: CI's release bundle copies the checkout into target/release.
+                        if (rel.startsWith(".") || rel.startsWith("target/") || rel.contains("/target/")
+                                || rel.contains("node_modules")
                                 || rel.contains("/src/generated/") || rel.startsWith("schema/")) {
                             return false;
                         }

@@ -1,6 +1,7 @@
 package dev.codexclient.agent;
 
 import dev.codexclient.telemetry.ExtensionTelemetry;
+import dev.codexclient.telemetry.TokenCounts;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -93,11 +94,11 @@ public sealed interface AgentRunTelemetry extends ExtensionTelemetry {
      *
      * @param runId    the run's id
      * @param threadId the thread, when one was started or resumed
-     * @param usage    the tokens the run spent ({@link TokenUsage#ZERO} when codex reported none)
+     * @param usage    the tokens the run spent (all zero when codex reported none)
      * @param duration from the run's start to its end
      * @param failure  where it failed, when it did
      */
-    record Completed(String runId, Optional<String> threadId, TokenUsage usage, Duration duration,
+    record Completed(String runId, Optional<String> threadId, TokenCounts usage, Duration duration,
                      Optional<FailurePhase> failure) implements AgentRunTelemetry {
         /**
          * Checks every member is present.

@@ -9,7 +9,6 @@ import dev.codexclient.DynamicTool;
 import dev.codexclient.ToolResult;
 import dev.codexclient.telemetry.CodexTelemetryListener;
 import dev.codexclient.telemetry.ExtensionTelemetry;
-import dev.codexclient.testkit.CodexBinary;
 import dev.codexclient.testkit.ModelStep;
 import dev.codexclient.testkit.ScriptedModelServer;
 import java.io.IOException;
@@ -49,7 +48,7 @@ class RealCodexAgentTest {
     }
 
     private AgentRunner.Builder runner() {
-        Path codex = CodexBinary.pinned();
+        Path codex = TestCodex.binary();
         // The client is spawned outside the workspace: the thread's directory is what codex works in.
         return AgentRunner.builder()
                 .client(() -> CodexClient.builder()
@@ -127,7 +126,8 @@ class RealCodexAgentTest {
             assertThat(runner.sessions().load("review-1")).hasValueSatisfying(e -> {
                 assertThat(e.threadId()).isEqualTo(third.threadId());
                 assertThat(e.fingerprint()).isEqualTo(changed.fingerprint());
-                assertThat(e.codexVersion()).isEqualTo(CodexBinary.PINNED_VERSION);
+                assertThat(e.codexVersion()).isEqualTo(TestCodex.pinnedVersion().orElse(e.codexVersion()))
+                        .isNotEmpty();
             });
         }
     }
@@ -137,8 +137,8 @@ class RealCodexAgentTest {
         model.enqueue(ModelStep.reply("fresh").withUsage(10, 1));
         AgentRunner runner = runner().build();
         try (Workspace ws = workspace()) {
-            runner.sessions().save("k", new SessionEntry("00000000-0000-0000-0000-000000000000",
-                    ws.directory().toString(), ws.fingerprint(), ""));
+            runner.sessions().save("k", new SessionEntry("00000000-0000-0000-0000-000000000000", "",
+                    ws.fingerprint(), ""));
             AgentResult<Void> result = runner.run(AgentRun.builder("hi").workspace(ws).sessionKey("k").build());
             assertThat(result.resumed()).isFalse();
             assertThat(runner.sessions().load("k").orElseThrow().threadId()).isEqualTo(result.threadId());
@@ -244,8 +244,8 @@ class RealCodexAgentTest {
     void structuredOutputIsParsedIntoTheOutputType() {
         model.enqueue(ModelStep.json(new Verdict(true, "looks fine")));
         try (Workspace ws = workspace()) {
-            AgentResult<Verdict> result = runner().build().run(AgentRun.builder("review").workspace(ws)
-                    .output(Verdict.class).build());
+            AgentResult<Verdict> result = runner().build().run(AgentRun.builder("review", Verdict.class).workspace(ws)
+                    .build());
             assertThat(result.output()).contains(new Verdict(true, "looks fine"));
             assertThat(model.requests().get(0).textFormat()).isPresent();
         }
@@ -255,8 +255,8 @@ class RealCodexAgentTest {
     void outputThatDoesNotParseFailsInTheResponsePhase() {
         model.enqueue(ModelStep.reply("not json at all"));
         try (Workspace ws = workspace()) {
-            assertThatThrownBy(() -> runner().build().run(AgentRun.builder("review").workspace(ws)
-                    .output(Verdict.class).build()))
+            assertThatThrownBy(() -> runner().build().run(AgentRun.builder("review", Verdict.class).workspace(ws)
+                    .build()))
                     .isInstanceOfSatisfying(AgentRunException.class,
                             e -> assertThat(e.phase()).isEqualTo(FailurePhase.RESPONSE));
         }

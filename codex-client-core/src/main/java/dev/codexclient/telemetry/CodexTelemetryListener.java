@@ -187,6 +187,14 @@ public interface CodexTelemetryListener {
     }
 
     /**
+     * A pooled thread left a member lost for good for a healthy one (a pool whose members share their storage).
+     *
+     * @param report the thread's id, the member it left and the one it is placed on now
+     */
+    default void pooledThreadMoved(PooledThreadMoved report) {
+    }
+
+    /**
      * One listener that calls each of {@code listeners} in turn, isolating them from each other: one that throws
      * does not keep the next from being called.
      *

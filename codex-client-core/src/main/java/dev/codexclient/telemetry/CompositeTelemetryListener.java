@@ -130,4 +130,9 @@ final class CompositeTelemetryListener implements CodexTelemetryListener {
     public void pooledThreadRecreated(PooledThreadRecreated report) {
         each(l -> l.pooledThreadRecreated(report));
     }
+
+    @Override
+    public void pooledThreadMoved(PooledThreadMoved report) {
+        each(l -> l.pooledThreadMoved(report));
+    }
 }

@@ -13,6 +13,7 @@ import dev.codexclient.errors.CodexPoolRejectedException;
 import dev.codexclient.telemetry.CodexTelemetryListener;
 import dev.codexclient.telemetry.PoolMemberAdded;
 import dev.codexclient.telemetry.PoolMemberRemoved;
+import dev.codexclient.telemetry.PooledThreadMoved;
 import dev.codexclient.internal.time.ManualScheduler;
 import dev.codexclient.pool.CodexPool;
 import dev.codexclient.pool.MemberResolver;
@@ -101,6 +102,11 @@ class PoolResolverTest {
             public void poolMemberRemoved(PoolMemberRemoved event) {
                 events.add("removed " + event.member() + " threads=" + event.threads() + " turns="
                         + event.runningTurns());
+            }
+
+            @Override
+            public void pooledThreadMoved(PooledThreadMoved event) {
+                events.add("moved " + event.threadId() + " " + event.fromMember() + "->" + event.toMember());
             }
         };
         return PoolProbe.useScheduler(CodexPool.builder(), clock).resolver(resolver(), this::client)
@@ -308,6 +314,7 @@ class PoolResolverTest {
             assertThat(busy.startTurn("after").await(WAIT).status()).isEqualTo(TurnStatus.COMPLETED);
             assertThat(busy.memberName()).isEqualTo("b");
             assertThat(pool.stats().get(0).threads()).isEqualTo(3);
+            assertThat(events).contains("moved " + idle.id() + " a->b", "moved " + busy.id() + " a->b");
         }
     }
 }

@@ -104,6 +104,30 @@ class RestartPolicyTest {
     }
 
     @Test
+    void closingTheClientDuringAnOutageEndsTheTurnThatWasRunningAndTheCallsThatWait() throws Exception {
+        try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
+            fake.onTurnStart(t -> t.pause(Duration.ofSeconds(30)).interrupted());
+            CodexClient client = restarting(fake, policy(3)).build();
+            CodexThread thread = client.startThread();
+            CodexTurn running = thread.startTurn("long");
+
+            // The loss is handled and the first attempt waits for its backoff on the clock, which stays put.
+            fake.apply(Fault.exit(137));
+            events.next(Disconnected.class);
+            awaitCondition("the first attempt is scheduled", () -> clock.nextDelay().isPresent());
+            CompletableFuture<ThreadListResponse> waiting = client.rpc().threadList(ThreadListParams.builder()
+                    .build());
+
+            client.close();
+            assertThat(failureOf(running.result(), WAIT)).isInstanceOf(CodexTransportException.class)
+                    .hasMessageContaining("closed");
+            assertThat(failureOf(waiting, WAIT)).isInstanceOf(CodexTransportException.class);
+            assertThat(client.isClosed()).isTrue();
+            assertThat(opened).hasValue(1);
+        }
+    }
+
+    @Test
     void anIdleConnectionLostIsRestoredTheHeldThreadResumedAndItsHandleAndListenersStayValid() throws Exception {
         try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
             fake.onTurnStart(t -> t.agentMessage("after the restart").completed());
@@ -384,6 +408,8 @@ class RestartPolicyTest {
                 nextAttempt();
                 assertThat(gaveUp.get(WAIT.toSeconds(), TimeUnit.SECONDS).cause().getMessage())
                         .contains("budget of 1 attempts");
+                // The budget refused this outage's only attempt: none was made.
+                assertThat(gaveUp.join().attempts()).isZero();
                 assertThat(client.isClosed()).isTrue();
                 assertThat(opened.get()).isEqualTo(2);
             }

@@ -1,11 +1,11 @@
 package dev.codexclient.internal.pool;
 
+import dev.codexclient.pool.MemberStats;
+import dev.codexclient.pool.PoolEndpoint;
 import dev.codexclient.telemetry.PoolMemberAdded;
 import dev.codexclient.telemetry.PoolMemberEjected;
 import dev.codexclient.telemetry.PoolMemberReadmitted;
 import dev.codexclient.telemetry.PoolMemberRemoved;
-import dev.codexclient.pool.MemberStats;
-import dev.codexclient.pool.PoolEndpoint;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;

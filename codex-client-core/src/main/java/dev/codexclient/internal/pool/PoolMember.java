@@ -26,12 +26,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One app-server of a pool: its client (replaced when it gave up), its cap of running turns with the
- * bounded queue in front of it, its health, whether it drains, and its counts.
+ * One app-server of a pool: its client (replaced when it gave up, or at once by the warm spare when its server
+ * exited), its places ({@link TurnPlaces}: the cap of running turns and the bounded queue in front of it), its health,
+ * whether it drains, and its counts.
  *
- * <p>Threading: the cap, the queue and the drain are guarded by this object; turns are started outside the lock.
- * The health is guarded by {@link #healthLock}, so the pool's timer and a check asked for by the user check one
- * member one at a time.
+ * <p>Threading: the client's replacement and the drain are guarded by this object, the places by their own; turns
+ * are started outside both. The health is guarded by {@link #healthLock}, so the pool's timer and a check asked for by
+ * the user check one member one at a time.
  */
 final class PoolMember {
     /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
@@ -62,6 +63,8 @@ final class PoolMember {
     // Guarded by this.
     private long replacements;
     private long retirements;
+    /** The server process whose exit is watched (with a warm spare). */
+    private long watchedPid = -1;
 
     PoolMember(String name, Optional<URI> address, boolean resolved, Supplier<CodexClient> start,
                ReadinessProbe probe, TurnPlaces places, MemberHealth health, WarmSpare spare, Executor executor) {
@@ -116,9 +119,6 @@ final class PoolMember {
         }
         return c;
     }
-
-    // Guarded by this: the server process whose exit is watched.
-    private long watchedPid = -1;
 
     /**
      * With a warm spare, watches the exit of the client's server process, so that a crash is answered by the spare at

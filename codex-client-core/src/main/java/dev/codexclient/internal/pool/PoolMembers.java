@@ -2,8 +2,8 @@ package dev.codexclient.internal.pool;
 
 import dev.codexclient.CodexClient;
 import dev.codexclient.errors.CodexPoolRejectedException;
-import dev.codexclient.telemetry.PoolMemberRemoved;
 import dev.codexclient.pool.MemberStats;
+import dev.codexclient.telemetry.PoolMemberRemoved;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;

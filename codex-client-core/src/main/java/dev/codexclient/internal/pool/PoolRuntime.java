@@ -7,12 +7,13 @@ import dev.codexclient.errors.CodexDeadlockException;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexPoolRejectedException;
 import dev.codexclient.errors.CodexTransportException;
-import dev.codexclient.telemetry.PoolMemberAdded;
 import dev.codexclient.internal.rpc.Lanes;
 import dev.codexclient.internal.session.Waits;
 import dev.codexclient.pool.MemberStats;
 import dev.codexclient.protocol.ThreadStartParams;
 import dev.codexclient.protocol.TurnStartParams;
+import dev.codexclient.telemetry.PoolMemberAdded;
+import dev.codexclient.telemetry.PooledThreadMoved;
 import dev.codexclient.transport.ReadinessProbe;
 import java.net.URI;
 import java.time.Duration;
@@ -215,8 +216,9 @@ public final class PoolRuntime {
             return;
         }
         if (to != from && thread.moveTo(from, to)) {
-            Log.LOG.info("thread {} leaves pool member {}, lost for good, for {}", thread.id(), from.name(),
-                    to.name());
+            String id = thread.id();
+            Log.LOG.info("thread {} leaves pool member {}, lost for good, for {}", id, from.name(), to.name());
+            events.emit(l -> l.pooledThreadMoved(new PooledThreadMoved(id, from.name(), to.name())));
         }
     }
 

@@ -1,10 +1,10 @@
 package dev.codexclient.internal.pool;
 
 import dev.codexclient.CodexClient;
-import dev.codexclient.telemetry.CodexTelemetryListener;
 import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.pool.MemberResolver;
 import dev.codexclient.pool.PoolEndpoint;
+import dev.codexclient.telemetry.CodexTelemetryListener;
 import dev.codexclient.transport.ReadinessProbe;
 import java.net.URI;
 import java.time.Duration;

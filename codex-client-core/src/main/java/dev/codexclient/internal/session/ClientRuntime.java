@@ -127,7 +127,7 @@ public final class ClientRuntime {
         this.calls = new Calls(supervisor, settings.introduction().experimentalApi(), settings.requestTimeout());
         this.waits = new Waits(supervisor::isReaderThread, callbacks, scheduler, settings.requestTimeout());
         this.flows = new FlowPublishers(callbacks, settings.publisherBufferSize(), settings.publisherOverflow(),
-                closed::get);
+                settings.publisherDeltaInterval(), scheduler, closed::get);
         TurnState.Context turns = new TurnState.Context(calls, waits, scheduler, callbacks, flows, held,
                 supervisor::paging, telemetry,
                 settings.interruptGrace(), settings.replayLimit(), settings.replayBytes(), results, failures);
@@ -441,6 +441,11 @@ public final class ClientRuntime {
     /** {@return the redacted tail of a spawned server's standard error; empty for other transports} */
     public String serverStderrTail() {
         return supervisor.transport() instanceof StdioTransport stdio ? stdio.stderrTail() : "";
+    }
+
+    /** {@return {@code text} with every secret this client masks replaced, as its logs and reports mask them} */
+    public String mask(CharSequence text) {
+        return redactor.redact(text);
     }
 
     /** {@return the server process of the moment, when the client runs it as a child} */

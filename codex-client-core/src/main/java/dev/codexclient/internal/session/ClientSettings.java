@@ -36,6 +36,7 @@ import java.util.function.Supplier;
  * @param replayBytes         the most bytes a turn keeps for late listeners
  * @param publisherBufferSize the most events a publisher's subscriber may let wait
  * @param publisherOverflow   what a publisher does when its subscriber lets more wait
+ * @param publisherDeltaInterval the shortest time between two text deltas a subscription hands over; zero for none
  * @param redactor            this client's secrets
  * @param scheduler           the clock and timer; empty for the system's
  * @param telemetryListener       the telemetry listener
@@ -46,7 +47,8 @@ public record ClientSettings(Supplier<? extends Transport> transports, Optional<
                              Optional<Duration> closeTimeout, Introduction introduction, Duration requestTimeout,
                              Duration initializeTimeout, Duration interruptGrace, Optional<Duration> turnWatchdog,
                              RetryPolicy retryPolicy, Optional<ObjectMapper> userMapper, int replayLimit, long replayBytes,
-                             int publisherBufferSize, PublisherOverflow publisherOverflow, Redactor redactor, Optional<Scheduler> scheduler,
+                             int publisherBufferSize, PublisherOverflow publisherOverflow, Duration publisherDeltaInterval,
+                             Redactor redactor, Optional<Scheduler> scheduler,
                              CodexTelemetryListener telemetryListener, List<Consumer<ServerNotification>> listeners,
                              RequestHandlers handlers) {
 

@@ -396,6 +396,8 @@ public final class ConnectionSupervisor {
                 return;
             }
             if (!budget.take()) {
+                // This attempt was refused, not made: the count given up with is of the attempts that ran.
+                attempts = attempt - 1;
                 giveUp(lastFailure, "its budget of " + budget.describe() + " is spent");
                 return;
             }
@@ -514,6 +516,9 @@ public final class ConnectionSupervisor {
             return;
         }
         Generation g = current;
+        // A restart under way: the turns that were running wait for their thread's resume, which will not come now,
+        // and nothing else will end the client (the restart's next step only fails the calls that wait).
+        boolean restarting = policy != null && g.lossHandled.get() && terminal == null;
         Generation a = attempting;
         if (a != null) {
             a.connection.closing();
@@ -531,6 +536,9 @@ public final class ConnectionSupervisor {
                 g.connection.close();
                 cancelCarried();
                 g.next.completeExceptionally(closedException());
+                if (restarting) {
+                    client.ended(closedException());
+                }
             } finally {
                 shutDownCallbacks();
             }

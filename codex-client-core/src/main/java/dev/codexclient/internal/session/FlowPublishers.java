@@ -7,7 +7,9 @@ import dev.codexclient.internal.flow.BufferedSubscription;
 import dev.codexclient.internal.flow.DeltaCoalescing;
 import dev.codexclient.internal.rpc.Callbacks;
 import dev.codexclient.internal.rpc.RpcConnection;
+import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.protocol.ServerNotification;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicLong;
@@ -41,6 +43,8 @@ public final class FlowPublishers {
     private final Callbacks callbacks;
     private final int bufferSize;
     private final PublisherOverflow overflow;
+    /** How text deltas are spaced in time; null for not at all. */
+    private final BufferedSubscription.Pacing<ServerNotification> pacing;
     /** Whether the user closed the client: the end of a source is then a completion, not an error. */
     private final BooleanSupplier closeRequested;
 
@@ -48,13 +52,17 @@ public final class FlowPublishers {
      * @param callbacks      the client's lanes, each subscription getting one of its own
      * @param bufferSize     the most events a subscriber may let wait
      * @param overflow       what a subscription does when its subscriber lets more wait
+     * @param deltaInterval  the shortest time between two text deltas a subscription hands over; zero for none
+     * @param scheduler      the client's clock and timer, on which that time is measured
      * @param closeRequested whether the user closed the client
      */
-    public FlowPublishers(Callbacks callbacks, int bufferSize, PublisherOverflow overflow,
-                          BooleanSupplier closeRequested) {
+    public FlowPublishers(Callbacks callbacks, int bufferSize, PublisherOverflow overflow, Duration deltaInterval,
+                          Scheduler scheduler, BooleanSupplier closeRequested) {
         this.callbacks = callbacks;
         this.bufferSize = bufferSize;
         this.overflow = overflow;
+        this.pacing = deltaInterval.isZero() ? null : new BufferedSubscription.Pacing<>(scheduler,
+                Scheduler.saturatedNanos(deltaInterval), DeltaCoalescing::isDelta);
         this.closeRequested = closeRequested;
     }
 
@@ -117,9 +125,12 @@ public final class FlowPublishers {
                                                           String source) {
         // Rule 1.9: a null subscriber is refused by throwing (the constructor's null check).
         String lane = LANE_PREFIX + LANES.incrementAndGet();
+        // Pacing merges the deltas it holds back, whatever the overflow rule: it needs the coalescer.
         BufferedSubscription<ServerNotification> s = new BufferedSubscription<>(subscriber,
                 task -> callbacks.onLane(lane, task), bufferSize, source,
-                overflow == PublisherOverflow.COALESCE_DELTAS ? DeltaCoalescing::merge : (earlier, later) -> null);
+                overflow == PublisherOverflow.COALESCE_DELTAS || pacing != null ? DeltaCoalescing::merge
+                        : (earlier, later) -> null,
+                pacing);
         s.start();
         return s;
     }

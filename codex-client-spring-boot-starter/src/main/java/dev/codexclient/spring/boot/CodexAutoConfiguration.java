@@ -8,6 +8,7 @@ import dev.codexclient.telemetry.CodexTelemetryListener;
 import dev.codexclient.transport.Transport;
 import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.context.SmartLifecycle;
@@ -94,7 +95,20 @@ public class CodexAutoConfiguration {
         // Only a client the monitor listens to (the auto-configured one) and that was made (a lazy one may not be).
         return new CodexShutdown(() -> monitor.attached() && factory.containsSingleton("codexClient")
                 && factory.getSingleton("codexClient") instanceof CodexClient c ? c : null,
-                monitor, properties.getShutdownGracePeriod());
+                monitor, properties.withDefaults().shutdownGracePeriod());
+    }
+
+    /**
+     * Says at start-up which feature the application should have and does not (see {@link CodexFeatureReport}).
+     *
+     * @param factory     the bean factory, whose bean names it reads
+     * @param environment the application's properties
+     * @return the report
+     */
+    @Bean
+    static SmartInitializingSingleton codexFeatureReport(ConfigurableListableBeanFactory factory,
+                                                         Environment environment) {
+        return CodexFeatureReport.of(factory, environment, factory.getBeanClassLoader());
     }
 
     /**
