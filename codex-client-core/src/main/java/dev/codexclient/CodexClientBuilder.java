@@ -373,7 +373,7 @@ public final class CodexClientBuilder {
      * handlers that block never hold up the delivery of events; closing the client shuts its executor down and
      * waits for its running callbacks). An executor you pass is not shut down by the client. It must run tasks on
      * threads of its own, never on the submitting thread, and have a thread for each listener or handler that may
-     * block at the same time (see the "Threading" section of the README).
+     * block at the same time (see the threading guide, docs/threading.md).
      *
      * @param executor the executor
      * @return this builder

@@ -83,7 +83,7 @@ final class SessionHarness implements AutoCloseable {
         ClientSettings settings = new ClientSettings(this::nextPeer, policy, Optional.empty(),
                 new ClientSettings.Introduction("test", "Test", "0", false, Set.of(), Optional.empty()),
                 REQUEST_TIMEOUT, REQUEST_TIMEOUT, Duration.ofSeconds(5), Optional.empty(), RetryPolicy.none(),
-                Optional.empty(), 1_000, 1 << 20, 64, PublisherOverflow.FAIL, new Redactor(), Optional.of(clock),
+                Optional.empty(), 1_000, 1 << 20, 64, PublisherOverflow.FAIL, Duration.ZERO, new Redactor(), Optional.of(clock),
                 CodexTelemetryListener.NONE, List.of(), new RequestHandlers(null, Map.of(), Map.of(), Map.of(),
                 List.of()));
         this.runtime = new ClientRuntime(settings, nextPeer(), new InlineExecutor(), true,
