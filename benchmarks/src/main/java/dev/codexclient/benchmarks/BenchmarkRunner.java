@@ -48,10 +48,14 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * {@code -Dbench.soak.minutes=60} for the record, {@code -Dbench.soak.minutes=3} (or {@code -Dbench.smoke=true}) to
  * see that it works; {@code -Dbench.soak.killEverySeconds}, {@code -Dbench.soak.workers} and
  * {@code -Dbench.soak.spare=true} (a warm spare) change its load.
+ *
+ * <p>Figures 11 (time to ready, {@link StartupFigure}) and 12 (a restart whatever the history, {@link RestartFigure})
+ * run the real codex too, for a minute and a few minutes; a full run includes them, a smoke run of every figure does
+ * not (their tests, tagged real-codex, run them at smoke sizes).
  */
 public final class BenchmarkRunner {
     /** The highest figure number. */
-    static final int FIGURES = 10;
+    static final int FIGURES = 12;
 
     /** The figure a run of every figure leaves out unless asked: it needs the real codex and takes minutes. */
     static final int SCALING = 8;
@@ -62,6 +66,10 @@ public final class BenchmarkRunner {
     /** The soak ({@link SoakFigure}): half an hour or more of the real codex; it runs only when asked for. */
     static final int SOAK = 10;
 
+    /** Figures on the real codex that a full run includes: time to ready, and a restart whatever the history. */
+    static final int STARTUP = 11;
+    static final int RESTART = 12;
+
     /**
      * Sizes of one run.
      *
@@ -70,12 +78,14 @@ public final class BenchmarkRunner {
      * @param unitTestWarmup unmeasured cycles of figure 7 before its {@code unitTestCycles} measured ones
      * @param unitTestColdJvms fresh JVMs of figure 7, each timing its first cycle
      * @param scaling sizes of figure 8, and whether a run of every figure includes it
+     * @param startupWarmup unmeasured rounds of figure 11 before its {@code startupRounds} measured ones
+     * @param restart sizes of figure 12
      */
     public record Config(boolean smoke, int deltaLines, int mixLines, int streamRounds, int roundTrips,
                          int roundTripWarmup, int roundTripRounds, int coldStarts, long floodBytes,
                          int isolationTurns, int isolationRounds, Duration isolationBlock, int unitTestWarmup,
-                         int unitTestCycles, int unitTestColdJvms, ScalingSettings scaling, Path results,
-                         Set<Integer> figures) {
+                         int unitTestCycles, int unitTestColdJvms, ScalingSettings scaling, int startupWarmup,
+                         int startupRounds, RestartFigure.Settings restart, Path results, Set<Integer> figures) {
 
         public Config {
             figures = Set.copyOf(figures);
@@ -84,34 +94,44 @@ public final class BenchmarkRunner {
         /** The full run documented in BENCHMARKS.md. */
         public static Config full(Path results) {
             return new Config(false, 1_000_000, 200_000, 5, 20_000, 5_000, 5, 5, 100L * 1024 * 1024, 64, 400,
-                    Duration.ofSeconds(1), 3_000, 1_000, 5, ScalingSettings.full(), results, Set.of());
+                    Duration.ofSeconds(1), 3_000, 1_000, 5, ScalingSettings.full(), 3, 15, RestartFigure.Settings.full(),
+                    results, Set.of());
         }
 
         /** Tiny sizes: seconds, for CI. */
         public static Config smoke(Path results) {
             return new Config(true, 2_000, 500, 1, 200, 50, 2, 1, 1024 * 1024, 4, 5, Duration.ofMillis(50), 5, 10,
-                    1, ScalingSettings.smoke(), results, Set.of());
+                    1, ScalingSettings.smoke(), 0, 2, RestartFigure.Settings.smoke(), results, Set.of());
         }
 
         /** The same sizes, running only the given figures (all of them when {@code figures} is empty). */
         public Config only(Set<Integer> figures) {
             return new Config(smoke, deltaLines, mixLines, streamRounds, roundTrips, roundTripWarmup,
                     roundTripRounds, coldStarts, floodBytes, isolationTurns, isolationRounds, isolationBlock,
-                    unitTestWarmup, unitTestCycles, unitTestColdJvms, scaling, results, figures);
+                    unitTestWarmup, unitTestCycles, unitTestColdJvms, scaling, startupWarmup, startupRounds, restart,
+                    results, figures);
         }
 
         /** The same sizes with figure 8's replaced. */
         public Config scaling(ScalingSettings scaling) {
             return new Config(smoke, deltaLines, mixLines, streamRounds, roundTrips, roundTripWarmup,
                     roundTripRounds, coldStarts, floodBytes, isolationTurns, isolationRounds, isolationBlock,
-                    unitTestWarmup, unitTestCycles, unitTestColdJvms, scaling, results, figures);
+                    unitTestWarmup, unitTestCycles, unitTestColdJvms, scaling, startupWarmup, startupRounds, restart,
+                    results, figures);
         }
 
         boolean runs(int figure) {
             if (!figures.isEmpty()) {
                 return figures.contains(figure);
             }
-            return figure == SCALING ? scaling.inFullRun() : figure != AGENT_RUN && figure != SOAK;
+            if (figure == SCALING) {
+                return scaling.inFullRun();
+            }
+            if (figure == AGENT_RUN || figure == SOAK) {
+                return false;
+            }
+            // A smoke run of every figure needs no codex: figures 11 and 12 have smoke tests of their own.
+            return !smoke || figure != STARTUP && figure != RESTART;
         }
 
         /** A full run of every figure: the runs {@link Spread} compares. */
@@ -222,6 +242,12 @@ public final class BenchmarkRunner {
             if (config.runs(SOAK)) {
                 new SoakFigure(out, work, config.results(),
                         (config.smoke() ? SoakSettings.smoke() : SoakSettings.full()).withProperties()).run();
+            }
+            if (config.runs(STARTUP)) {
+                new StartupFigure(out, work, config.startupWarmup(), config.startupRounds()).run();
+            }
+            if (config.runs(RESTART)) {
+                new RestartFigure(out, work, config.restart()).run();
             }
         } finally {
             deleteTree(work);

@@ -34,7 +34,8 @@ import java.util.function.Supplier;
  * For each number of threads N: one app-server carrying N threads, one app-server per thread, and a pool of three
  * app-servers carrying N threads, each under the same load ({@link TurnLoad}); its turn latency, its throughput, and
  * the memory of its servers ({@link ServerMemory}) with the N threads idle, at the peak of the load and at its end;
- * and, as the base of "per server", one app-server with no thread. {@link ScalingTable} writes the rows.
+ * and, as the base of "per server", one app-server with no thread, the native codex alone (as the client runs it)
+ * and under its npm launcher. {@link ScalingTable} writes the rows.
  *
  * <p>Each server gets its own {@code HOME} and {@code CODEX_HOME} under the run's directory; servers are started at
  * most {@link ScalingSettings#spawnParallelism()} at a time, and every process they ran is ended when the figure
@@ -48,6 +49,7 @@ final class ScalingFigure {
     /** The layouts, in the order of the table. */
     enum Layout {
         IDLE_SERVER("baseline", "one app-server, no thread (after initialize)"),
+        IDLE_SERVER_LAUNCHER("baselineLauncher", "one app-server through the npm launcher, no thread"),
         ONE_SERVER("one", "one app-server"),
         SERVER_PER_THREAD("perThread", "one app-server per thread"),
         POOL_OF_3("pool3", "a pool of 3 app-servers");
@@ -110,7 +112,9 @@ final class ScalingFigure {
         });
         try {
             script(model);
-            measured.add(idleServer());
+            measured.add(idleServer(Layout.IDLE_SERVER));
+            left += processes.sweep();
+            measured.add(idleServer(Layout.IDLE_SERVER_LAUNCHER));
             left += processes.sweep();
             for (int n : settings.sizes()) {
                 for (Layout layout : List.of(Layout.ONE_SERVER, Layout.SERVER_PER_THREAD, Layout.POOL_OF_3)) {
@@ -141,7 +145,7 @@ final class ScalingFigure {
     }
 
     /** The codex of {@code -Dcodex.binary} or {@code $CODEX_BINARY}, else the pinned one (installed if missing). */
-    private static Path binary() {
+    static Path binary() {
         String configured = System.getProperty("codex.binary", System.getenv("CODEX_BINARY"));
         return configured != null && !configured.isBlank() ? Path.of(configured) : CodexBinary.pinned();
     }
@@ -173,6 +177,11 @@ final class ScalingFigure {
 
     /** A client builder for a server of its own: a fresh HOME and CODEX_HOME under the figure's directory. */
     private CodexClientBuilder server() {
+        return server(true);
+    }
+
+    /** The same, running the npm launcher in any case when {@code bypassLauncher} is false. */
+    private CodexClientBuilder server(boolean bypassLauncher) {
         IsolatedHome home = IsolatedHome.in(root.resolve("home-" + homes.incrementAndGet()));
         model.writeCodexHome(home.codexHome());
         return CodexClient.builder()
@@ -181,23 +190,29 @@ final class ScalingFigure {
                 .clientInfo("codex-client-benchmarks", "codex-client scaling benchmark", "0")
                 .requestTimeout(Duration.ofSeconds(120))
                 .initializeTimeout(Duration.ofSeconds(120))
-                .stdio(home::applyEnvironment);
+                .stdio(home::applyEnvironment)
+                .stdio(stdio -> stdio.bypassNpmLauncher(bypassLauncher));
     }
 
     private CodexClient spawn() {
-        CodexClient client = server().build();
+        return spawn(true);
+    }
+
+    private CodexClient spawn(boolean bypassLauncher) {
+        CodexClient client = server(bypassLauncher).build();
         processes.track(client);
         return client;
     }
 
     // ------------------------------------------------------------------------------------------------ layouts
 
-    private Measured idleServer() throws Exception {
-        BenchmarkRunner.log("8. scaling: one app-server with no thread");
-        try (CodexClient client = spawn()) {
+    /** One app-server with no thread, the native codex alone or under its npm launcher. */
+    private Measured idleServer(Layout layout) throws Exception {
+        BenchmarkRunner.log("8. scaling: " + layout.text);
+        try (CodexClient client = spawn(layout == Layout.IDLE_SERVER)) {
             ServerMemory.Sample idle = ServerMemory.settled(client::serverProcessTree, IDLE_SAMPLES,
                     settings.sampleEvery());
-            return new Measured(Layout.IDLE_SERVER, 0, 1, idle.processes(), null, 0, 0, idle, idle, idle);
+            return new Measured(layout, 0, 1, idle.processes(), null, 0, 0, idle, idle, idle);
         }
     }
 

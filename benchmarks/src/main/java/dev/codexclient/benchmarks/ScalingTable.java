@@ -11,6 +11,9 @@ import java.util.Locale;
  * and a table of its own below the run's table with every measure in a column.
  */
 final class ScalingTable {
+    /** The target: an idle server without the launcher takes at least this much less PSS. */
+    static final double LAUNCHER_SAVING_MB = 30;
+
     private final Results out;
     ScalingTable(Results out) {
         this.out = out;
@@ -24,15 +27,15 @@ final class ScalingTable {
                 .append(TurnLoad.COMMAND_EVERY).append(" (the 2nd, 7th, …) runs a command (exec_command, then a "
                         + "short reply), the others stream a reply of ").append(ScalingFigure.PROSE.length())
                 .append(" characters. Latency: turn/start "
-                        + "sent → turn/completed seen. Memory: summed over the servers' process trees (launcher, "
-                        + "native codex, commands); RSS counts shared pages in every process, PSS divides them. "
+                        + "sent → turn/completed seen. Memory: summed over the servers' process trees (the native "
+                        + "codex, the commands it runs, and the npm launcher where it runs); RSS counts shared pages in every process, PSS divides them. "
                         + "Idle: the N threads started, no turn yet (the floor of 5 samples); peak: sampled during the load; end: after it. "
                         + "Processes left after closing: ").append(leftProcesses).append(".\n\n");
         table.append("| N | Layout | Servers | Processes | Turns | p50 | p99 | max | Turns/s | RSS idle | RSS peak | "
                 + "RSS end | PSS idle | PSS peak | PSS end | PSS peak / thread | Took |\n");
         table.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (Measured m : measured) {
-            String key = m.layout() == Layout.IDLE_SERVER ? "scaling.baseline"
+            String key = m.load() == null ? "scaling." + m.layout().key
                     : "scaling." + m.layout().key + ".n" + m.threads();
             put(key, m);
             table.append(tableRow(m));
@@ -84,6 +87,22 @@ final class ScalingTable {
     }
 
     private Row row(Measured m, Measured base, List<Measured> all) {
+        if (m.layout() == Layout.IDLE_SERVER_LAUNCHER) {
+            // The launcher's cost per server, against the native codex the client runs, in the same run.
+            double saved = m.idle().pssMb() - base.idle().pssMb();
+            if (Double.isFinite(saved)) {
+                out.put("scaling.idlePss.launcherMinusNativeMb", saved);
+            }
+            String status = Double.isFinite(saved) ? out.target("scaling.idlePss", "idle PSS per server, launcher "
+                    + "minus native codex (MB)", saved, Results.Bound.AT_LEAST, LAUNCHER_SAVING_MB, " MB") : "n/a";
+            return new Row("8 Scaling", "one app-server, no thread, after initialize: the native codex (as the "
+                    + "client runs it) against the npm launcher",
+                    "native: RSS " + mb(base.idle().rssMb()) + ", PSS " + mb(base.idle().pssMb()) + " ("
+                            + base.processes() + " processes)",
+                    "launcher: RSS " + mb(m.idle().rssMb()) + ", PSS " + mb(m.idle().pssMb()) + " ("
+                            + m.processes() + " processes)",
+                    mb(saved) + " PSS less", "≥ " + Results.number(LAUNCHER_SAVING_MB) + " MB less", status);
+        }
         if (m.load() == null) {
             return new Row("8 Scaling", "one app-server, no thread, after initialize",
                     "RSS " + mb(m.idle().rssMb()) + ", PSS " + mb(m.idle().pssMb()) + " (" + m.processes()

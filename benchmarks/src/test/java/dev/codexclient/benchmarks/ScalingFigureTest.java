@@ -24,9 +24,17 @@ class ScalingFigureTest {
         BenchmarkRunner.Report report = new BenchmarkRunner(config).run();
 
         assertThat(report.numbers()).containsEntry("scaling.leftProcesses", 0.0);
-        // Nothing this JVM started is still running: the servers, their launchers and their commands all ended.
+        // Nothing this JVM started is still running: the servers, the launchers and their commands all ended.
         assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList()).isEmpty();
         assertThat(report.numbers().get("scaling.baseline.rssIdleMb")).isPositive();
+        // The idle server as the client runs it is the native codex alone; under its launcher, node comes on top.
+        assertThat(report.numbers().get("scaling.baseline.processes")).isEqualTo(1.0);
+        assertThat(report.numbers().get("scaling.baselineLauncher.rssIdleMb")).isPositive();
+        if (Path.of("/proc/self/smaps_rollup").toFile().canRead()) {
+            assertThat(report.numbers()).containsKey("scaling.idlePss.launcherMinusNativeMb");
+            assertThat(RunFile.read(report.jsonFile()).targets()).extracting(Results.Target::id)
+                    .contains("scaling.idlePss");
+        }
         for (int n : List.of(1, 2)) {
             for (String layout : List.of("one", "perThread", "pool3")) {
                 String key = "scaling." + layout + ".n" + n;
@@ -38,7 +46,7 @@ class ScalingFigureTest {
                 assertThat(report.numbers().get(key + ".turnsPerSec")).isPositive();
                 assertThat(report.numbers().get(key + ".rssIdleMb")).isPositive();
                 assertThat(report.numbers().get(key + ".rssPeakMb")).isPositive();
-                // A server is at least a launcher and the native codex.
+                // A server is at least the native codex.
                 assertThat(report.numbers().get(key + ".processes"))
                         .isGreaterThanOrEqualTo(report.numbers().get(key + ".servers"));
                 if (Path.of("/proc/self/smaps_rollup").toFile().canRead()) {
@@ -49,7 +57,7 @@ class ScalingFigureTest {
             assertThat(report.numbers().get("scaling.perThread.n" + n + ".servers")).isEqualTo((double) n);
             assertThat(report.numbers().get("scaling.pool3.n" + n + ".servers")).isEqualTo(3.0);
         }
-        assertThat(report.rows()).filteredOn(r -> r.figure().equals("8 Scaling")).hasSize(1 + 2 * 3);
+        assertThat(report.rows()).filteredOn(r -> r.figure().equals("8 Scaling")).hasSize(2 + 2 * 3);
         assertThat(report.markdown()).contains("### 8 Scaling").contains("one app-server per thread")
                 .contains("a pool of 3 app-servers");
         RunFile run = RunFile.read(report.jsonFile());

@@ -128,8 +128,9 @@ class SpreadTest {
         assertThat(BenchmarkRunner.figures("8")).containsExactly(8);
         assertThat(BenchmarkRunner.figures("9")).containsExactly(9);
         assertThat(BenchmarkRunner.figures("10")).containsExactly(10);
-        assertThatThrownBy(() -> BenchmarkRunner.figures("11")).hasMessageContaining("1-10");
-        assertThatThrownBy(() -> BenchmarkRunner.figures("0")).hasMessageContaining("1-10");
-        assertThatThrownBy(() -> BenchmarkRunner.figures("x")).hasMessageContaining("1-10");
+        assertThat(BenchmarkRunner.figures("11,12")).containsExactly(11, 12);
+        assertThatThrownBy(() -> BenchmarkRunner.figures("13")).hasMessageContaining("1-12");
+        assertThatThrownBy(() -> BenchmarkRunner.figures("0")).hasMessageContaining("1-12");
+        assertThatThrownBy(() -> BenchmarkRunner.figures("x")).hasMessageContaining("1-12");
     }
 }

@@ -9,7 +9,11 @@ import dev.codexclient.RetryPolicy;
 import dev.codexclient.ClientProbe;
 import dev.codexclient.internal.time.ManualScheduler;
 import dev.codexclient.testkit.FakeCodexAppServer;
+import java.io.ByteArrayOutputStream;
 import java.io.File;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -137,5 +141,33 @@ final class ClientTestSupport {
 
     static void assertNoStackTrace(String text) {
         assertThat(text).doesNotContain("\tat ").doesNotContain("at dev.codexclient").doesNotContain(".java:");
+    }
+
+    /** Runs {@code body} while copying what is written to {@code System.err} (slf4j-simple's output). */
+    static String captureStderr(Runnable body) {
+        PrintStream original = System.err;
+        ByteArrayOutputStream copy = new ByteArrayOutputStream();
+        OutputStream tee = new OutputStream() {
+            @Override
+            public synchronized void write(int b) {
+                original.write(b);
+                copy.write(b);
+            }
+
+            @Override
+            public synchronized void write(byte[] b, int off, int len) {
+                original.write(b, off, len);
+                copy.write(b, off, len);
+            }
+        };
+        System.setErr(new PrintStream(tee, true, StandardCharsets.UTF_8));
+        try {
+            body.run();
+        } finally {
+            System.setErr(original);
+        }
+        synchronized (tee) {
+            return copy.toString(StandardCharsets.UTF_8);
+        }
     }
 }

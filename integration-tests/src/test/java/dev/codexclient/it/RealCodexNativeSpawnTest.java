@@ -12,10 +12,7 @@ import dev.codexclient.protocol.ThreadItem;
 import dev.codexclient.protocol.TurnStatus;
 import dev.codexclient.testkit.CodexBinary;
 import dev.codexclient.testkit.ModelStep;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -125,7 +122,7 @@ class RealCodexNativeSpawnTest {
         try (RealCodexFixture codex = new RealCodexFixture(launcher)) {
             codex.model.enqueue(ModelStep.reply("through the launcher"));
             List<Boolean> serverIsNode = new ArrayList<>();
-            String log = captureStderr(() -> {
+            String log = ClientTestSupport.captureStderr(() -> {
                 try (CodexClient client = codex.client(b -> { })) {
                     serverIsNode.add(isNode(client.serverProcess().orElseThrow()));
                     assertThat(client.startThread(codex.threadParams().build()).startTurn("hello").await(TURN)
@@ -217,37 +214,5 @@ class RealCodexNativeSpawnTest {
             }
         }
         return env;
-    }
-
-    /** Runs {@code body} while copying what is written to {@code System.err} (slf4j-simple's output). */
-    private static String captureStderr(ThrowingRunnable body) throws Exception {
-        PrintStream original = System.err;
-        ByteArrayOutputStream copy = new ByteArrayOutputStream();
-        OutputStream tee = new OutputStream() {
-            @Override
-            public synchronized void write(int b) {
-                original.write(b);
-                copy.write(b);
-            }
-
-            @Override
-            public synchronized void write(byte[] b, int off, int len) {
-                original.write(b, off, len);
-                copy.write(b, off, len);
-            }
-        };
-        System.setErr(new PrintStream(tee, true, StandardCharsets.UTF_8));
-        try {
-            body.run();
-        } finally {
-            System.setErr(original);
-        }
-        synchronized (tee) {
-            return copy.toString(StandardCharsets.UTF_8);
-        }
-    }
-
-    private interface ThrowingRunnable {
-        void run() throws Exception;
     }
 }

@@ -20,10 +20,6 @@ import dev.codexclient.testkit.ClientReply;
 import dev.codexclient.testkit.CodexTestExtension;
 import dev.codexclient.testkit.FakeCodexAppServer;
 import dev.codexclient.testkit.PendingServerRequest;
-import java.io.ByteArrayOutputStream;
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +40,7 @@ class ServerRequestHandlingTest {
 
     @Test
     void withoutHandlersEveryApprovalIsDeclinedAndEachDefaultIsLoggedOnce(FakeCodexAppServer fake) {
-        String log = captureStderr(() -> {
+        String log = ClientTestSupport.captureStderr(() -> {
             try (CodexClient client = inMemory(fake).build()) {
                 String threadId = client.startThread().id();
                 for (int i = 0; i < 2; i++) {
@@ -402,31 +398,4 @@ class ServerRequestHandlingTest {
         return count;
     }
 
-    /** Runs {@code body} while copying what is written to {@code System.err} (slf4j-simple's output). */
-    private static String captureStderr(Runnable body) {
-        PrintStream original = System.err;
-        ByteArrayOutputStream copy = new ByteArrayOutputStream();
-        OutputStream tee = new OutputStream() {
-            @Override
-            public synchronized void write(int b) {
-                original.write(b);
-                copy.write(b);
-            }
-
-            @Override
-            public synchronized void write(byte[] b, int off, int len) {
-                original.write(b, off, len);
-                copy.write(b, off, len);
-            }
-        };
-        System.setErr(new PrintStream(tee, true, StandardCharsets.UTF_8));
-        try {
-            body.run();
-        } finally {
-            System.setErr(original);
-        }
-        synchronized (tee) {
-            return copy.toString(StandardCharsets.UTF_8);
-        }
-    }
 }

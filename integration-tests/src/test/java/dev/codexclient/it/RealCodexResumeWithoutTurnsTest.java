@@ -15,33 +15,32 @@ import dev.codexclient.telemetry.RestartCompleted;
 import dev.codexclient.protocol.TurnStatus;
 import dev.codexclient.testkit.CodexBinary;
 import dev.codexclient.testkit.ModelStep;
-import dev.codexclient.transport.MessageBuffer;
-import dev.codexclient.transport.MessageSink;
-import dev.codexclient.transport.Transport;
-import dev.codexclient.transport.TransportTermination;
+import dev.codexclient.testkit.WireRecorder;
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The real app-server SIGKILLed with two threads held, one idle with a few turns behind it and one with a turn
- * running: the restore resumes both without their turns where the server can leave them out (codex 0.151.0 and
+ * running: the restart resumes both without their turns where the server can leave them out (codex 0.151.0 and
  * later without {@code experimentalApi}), lists the latest turns of the one with the running turn only, settles that
  * turn with {@link CodexServerRestartedException}, and the history survives ({@code thread/read}). On servers that
  * cannot (0.98.0, 0.120.0) it resumes them with their turns, as before. Seen on the wire, between client and server.
  */
 @Tag("real-codex")
 @Timeout(300)
-class RealCodexRestoreWithoutTurnsTest {
+class RealCodexResumeWithoutTurnsTest {
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -51,18 +50,19 @@ class RealCodexRestoreWithoutTurnsTest {
 
     @ParameterizedTest(name = "codex {0}")
     @MethodSource("versions")
-    void heldThreadsAreResumedWithoutTheirTurnsAndOnlyARunningTurnsThreadListsItsLatest(String version)
-            throws Exception {
+    void heldThreadsAreResumedWithoutTheirTurnsAndOnlyARunningTurnsThreadListsItsLatest(String version,
+            @TempDir Path wire) throws Exception {
         boolean leavesOut = CodexVersion.parse(version).isAtLeast("0.151.0");
         try (RealCodexFixture codex = new RealCodexFixture(CodexBinary.version(version))) {
             codex.model.whenAlways(r -> r.lastUserText().startsWith("turn "), ModelStep.reply("noted"));
             codex.model.whenAlways(r -> r.lastUserText().equals("long work"), ModelStep.stall(Duration.ofMinutes(5)));
             codex.model.whenAlways(r -> r.lastUserText().equals("after the restart"), ModelStep.reply("back"));
-            List<JsonNode> sent = new CopyOnWriteArrayList<>();
-            List<JsonNode> received = new CopyOnWriteArrayList<>();
+            // Each connection's messages in a file of its own: connection-1.jsonl, connection-2.jsonl, …
+            AtomicInteger connections = new AtomicInteger();
             RestartPolicyTest.Recorder events = new RestartPolicyTest.Recorder();
             try (CodexClient client = CodexClient.builder()
-                    .transportFactory(() -> new Wire(codex.stdioTransport().build(), sent, received))
+                    .transportFactory(() -> WireRecorder.wrap(codex.stdioTransport().build(),
+                            wire.resolve("connection-" + connections.incrementAndGet() + ".jsonl")))
                     .restartPolicy(RestartPolicy.builder().maxAttempts(3)
                             .backoff(Duration.ofMillis(50), Duration.ofSeconds(1)).build())
                     .telemetryListener(events)
@@ -80,13 +80,11 @@ class RealCodexRestoreWithoutTurnsTest {
                         () -> codex.model.requests().stream().anyMatch(r -> r.lastUserText().equals("long work")));
                 ClientTestSupport.awaitCondition("the running turn is named", WAIT,
                         () -> running.id() != null && !running.id().isEmpty());
-                int sentBefore = sent.size();
-                int receivedBefore = received.size();
 
                 client.serverProcessTree().forEach(ProcessHandle::destroyForcibly);
-                RestartCompleted recovered = events.future(RestartCompleted.class).get(WAIT.toSeconds(),
+                RestartCompleted restarted = events.future(RestartCompleted.class).get(WAIT.toSeconds(),
                         TimeUnit.SECONDS);
-                assertThat(recovered.threadsResumed()).isEqualTo(2);
+                assertThat(restarted.threadsResumed()).isEqualTo(2);
 
                 try {
                     running.result().get(WAIT.toSeconds(), TimeUnit.SECONDS);
@@ -95,19 +93,22 @@ class RealCodexRestoreWithoutTurnsTest {
                     assertThat(e.getCause()).isInstanceOf(CodexServerRestartedException.class);
                 }
 
-                List<JsonNode> restoreRequests = sent.subList(sentBefore, sent.size());
-                List<JsonNode> resumes = restoreRequests.stream()
+                // The connection of the restart: the last one opened (an attempt may have failed before it).
+                List<JsonNode> replaced = messages(wire.resolve("connection-" + connections.get() + ".jsonl"));
+                List<JsonNode> restartRequests = replaced.stream().filter(m -> m.path("dir").asText().equals("sent"))
+                        .map(m -> m.path("message")).toList();
+                List<JsonNode> restartResponses = replaced.stream()
+                        .filter(m -> m.path("dir").asText().equals("received") && !m.path("message").has("method"))
+                        .map(m -> m.path("message")).toList();
+                List<JsonNode> resumes = restartRequests.stream()
                         .filter(m -> m.path("method").asText().equals("thread/resume")).toList();
                 assertThat(resumes).extracting(m -> m.path("params").path("threadId").asText())
                         .containsExactlyInAnyOrder(idle.id(), busy.id());
                 assertThat(resumes).allSatisfy(m -> assertThat(m.path("params").path("excludeTurns").asBoolean())
                         .isEqualTo(leavesOut));
-                List<JsonNode> lists = restoreRequests.stream()
+                List<JsonNode> lists = restartRequests.stream()
                         .filter(m -> m.path("method").asText().equals("thread/turns/list")).toList();
-                // Responses of the new connection only: request ids start again with each connection.
-                List<JsonNode> restoreResponses = received.subList(receivedBefore, received.size()).stream()
-                        .filter(m -> !m.has("method")).toList();
-                List<JsonNode> answers = restoreResponses.stream()
+                List<JsonNode> answers = restartResponses.stream()
                         .filter(m -> resumes.stream().anyMatch(r -> r.path("id").equals(m.path("id")))).toList();
                 assertThat(answers).hasSize(2);
                 if (leavesOut) {
@@ -117,7 +118,7 @@ class RealCodexRestoreWithoutTurnsTest {
                         assertThat(m.path("params").path("threadId").asText()).isEqualTo(busy.id());
                         assertThat(m.path("params").path("limit").asInt()).isEqualTo(5);
                     });
-                    JsonNode page = restoreResponses.stream()
+                    JsonNode page = restartResponses.stream()
                             .filter(m -> m.path("id").equals(lists.get(0).path("id"))).findFirst().orElseThrow();
                     assertThat(page.path("result").path("data")).as("the latest turns: %s", page).isNotEmpty();
                 } else {
@@ -159,78 +160,12 @@ class RealCodexRestoreWithoutTurnsTest {
         }
     }
 
-    /** The stdio transport, with every message it sends and receives kept as JSON. */
-    private static final class Wire implements Transport {
-        private final Transport delegate;
-        private final List<JsonNode> sent;
-        private final List<JsonNode> received;
-
-        Wire(Transport delegate, List<JsonNode> sent, List<JsonNode> received) {
-            this.delegate = delegate;
-            this.sent = sent;
-            this.received = received;
+    /** The messages a {@link WireRecorder} wrote: {@code {"dir": "sent" | "received", "message": {…}}} each. */
+    private static List<JsonNode> messages(Path file) throws IOException {
+        List<JsonNode> lines = new ArrayList<>();
+        for (String line : Files.readAllLines(file)) {
+            lines.add(JSON.readTree(line));
         }
-
-        @Override
-        public void start(MessageSink sink) {
-            delegate.start(new MessageSink() {
-                @Override
-                public void onMessages(MessageBuffer batch) {
-                    for (int i = 0; i < batch.count(); i++) {
-                        received.add(json(batch.copy(i)));
-                    }
-                    sink.onMessages(batch);
-                }
-
-                @Override
-                public void onOversizedMessage(long length) {
-                    sink.onOversizedMessage(length);
-                }
-
-                @Override
-                public void onClosed(TransportTermination termination) {
-                    sink.onClosed(termination);
-                }
-            });
-        }
-
-        @Override
-        public void send(byte[] message) {
-            sent.add(json(message));
-            delegate.send(message);
-        }
-
-        @Override
-        public void close() {
-            delegate.close();
-        }
-
-        @Override
-        public void close(Duration timeout) {
-            delegate.close(timeout);
-        }
-
-        @Override
-        public Optional<ProcessHandle> process() {
-            return delegate.process();
-        }
-
-        @Override
-        public String kind() {
-            return delegate.kind();
-        }
-
-        @Override
-        public String describe() {
-            return delegate.describe();
-        }
-
-        private static JsonNode json(byte[] message) {
-            try {
-                return JSON.readTree(message);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
+        return lines;
     }
 }

@@ -33,13 +33,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The client's own resumes ask for no history they do not use, where the server can leave it out: a restore resumes
+ * The client's own resumes ask for no history they do not use, where the server can leave it out: a restart resumes
  * held threads without their turns and lists only the latest turns of a thread with turns running at the loss; a
  * handle resumed by id has no turns. Which servers can, by version and {@code experimentalApi}, and what happens
  * when one refuses all the same. Against the fake, which answers as codex 0.169.0 unless told another version.
  */
 @Timeout(60)
-class RestoreWithoutTurnsTest {
+class ResumeWithoutTurnsTest {
     private static final Duration BACKOFF = Duration.ofMillis(100);
 
     private final ManualScheduler clock = new ManualScheduler();
@@ -77,6 +77,22 @@ class RestoreWithoutTurnsTest {
         return thread;
     }
 
+    /** Starts a turn whose script the fake has queued, and waits until it streams (it has been named). */
+    private static CodexTurn running(CodexThread thread) throws Exception {
+        CodexTurn running = thread.startTurn("long work");
+        CompletableFuture<Void> streaming = new CompletableFuture<>();
+        running.onEvent(n -> streaming.complete(null));
+        streaming.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        awaitCondition("the turn is named", () -> running.id() != null && !running.id().isEmpty());
+        return running;
+    }
+
+    /** Ends the connection with an exit, and lets the client's next attempt replace it. */
+    private void lose(FakeCodexAppServer fake) {
+        fake.apply(Fault.exit(137));
+        nextAttempt();
+    }
+
     @Test
     void aHeldIdleThreadIsResumedWithoutItsTurnsAndNothingIsListed() throws Exception {
         try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
@@ -108,16 +124,10 @@ class RestoreWithoutTurnsTest {
             fake.enqueueTurn(t -> t.agentMessage("finished while the client was away").neverComplete());
             try (CodexClient client = restarting(fake).build()) {
                 CodexThread thread = threadWithTurns(client, 2);
-                CodexTurn running = thread.startTurn("long work");
-                CompletableFuture<Void> answered = new CompletableFuture<>();
-                running.onEvent(n -> answered.complete(null));
-                answered.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-                awaitCondition("the turn is named", () -> running.id() != null && !running.id().isEmpty());
+                CodexTurn running = running(thread);
                 // The new server finished the turn: it says so in the thread's latest turns.
                 fake.on("thread/turns/list").always().respondWith(req -> latestTurns(running.id()));
-
-                fake.apply(Fault.exit(137));
-                nextAttempt();
+                lose(fake);
 
                 TurnResult result = running.result().get(WAIT.toSeconds(), TimeUnit.SECONDS);
                 assertThat(result.status()).isEqualTo(TurnStatus.COMPLETED);
@@ -140,13 +150,8 @@ class RestoreWithoutTurnsTest {
             fake.enqueueTurn(t -> t.agentMessageDeltas("part").neverComplete());
             try (CodexClient client = restarting(fake).build()) {
                 CodexThread thread = threadWithTurns(client, 1);
-                CodexTurn running = thread.startTurn("long work");
-                CompletableFuture<Void> streaming = new CompletableFuture<>();
-                running.onAgentMessageDelta(d -> streaming.complete(null));
-                streaming.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-
-                fake.apply(Fault.exit(137));
-                nextAttempt();
+                CodexTurn running = running(thread);
+                lose(fake);
 
                 assertThat(failureOf(running.result(), WAIT)).isInstanceOf(CodexServerRestartedException.class);
                 // The fake keeps ended turns only: the listed page held the earlier turn, not the running one.
@@ -164,13 +169,8 @@ class RestoreWithoutTurnsTest {
                     + "thread/turns/list");
             try (CodexClient client = restarting(fake).build()) {
                 CodexThread thread = client.startThread();
-                CodexTurn running = thread.startTurn("long work");
-                CompletableFuture<Void> streaming = new CompletableFuture<>();
-                running.onAgentMessageDelta(d -> streaming.complete(null));
-                streaming.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-
-                fake.apply(Fault.exit(137));
-                nextAttempt();
+                CodexTurn running = running(thread);
+                lose(fake);
 
                 assertThat(failureOf(running.result(), WAIT)).isInstanceOf(CodexServerRestartedException.class);
                 assertThat(events.future(ThreadResumed.class).get(WAIT.toSeconds(), TimeUnit.SECONDS).threadId())
@@ -211,13 +211,8 @@ class RestoreWithoutTurnsTest {
             fake.enqueueTurn(t -> t.agentMessageDeltas("part").neverComplete());
             try (CodexClient client = restarting(fake).build()) {
                 CodexThread thread = threadWithTurns(client, 1);
-                CodexTurn running = thread.startTurn("long work");
-                CompletableFuture<Void> streaming = new CompletableFuture<>();
-                running.onAgentMessageDelta(d -> streaming.complete(null));
-                streaming.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-
-                fake.apply(Fault.exit(137));
-                nextAttempt();
+                CodexTurn running = running(thread);
+                lose(fake);
 
                 assertThat(failureOf(running.result(), WAIT)).isInstanceOf(CodexServerRestartedException.class);
                 assertThat(fake.takeRequest("thread/resume", WAIT).params().has("excludeTurns")).isFalse();
