@@ -41,6 +41,8 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /** Configures and builds a {@link CodexClient}; {@link #build()} spawns the server and performs the handshake. */
+// One job, every setting of a client: the file is long because each setting is documented where a user finds it;
+// what the settings decide lives in ServerSource, RequestHandlerRegistry and the runtime.
 public final class CodexClientBuilder {
     private RestartPolicy restartPolicy;
     private Duration closeTimeout;
