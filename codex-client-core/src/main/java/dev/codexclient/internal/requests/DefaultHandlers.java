@@ -128,7 +128,8 @@ final class DefaultHandlers {
                         .currentTimeAt(Instant.now().getEpochSecond()).build())));
         put(table, ServerRequestMethods.ITEM_TOOL_CALL, p -> {
             CompletableFuture<DynamicToolCallResponse> called = callTool(p);
-            return Futures.whenCancelled(called.thenApply(ServerRequestRouter.Decided::of), () -> called.cancel(true));
+            return Futures.whenCancelled(called.thenApply(ServerRequestRouter.Decided::of),
+                    () -> called.cancel(true));
         });
         return table;
     }
@@ -181,7 +182,7 @@ final class DefaultHandlers {
         return Futures.whenCancelled(decided.thenApply(d -> {
             ApprovalDecision made = Objects.requireNonNull(d, () -> "the approval policy decided null for "
                     + request.method());
-            return new ServerRequestRouter.Decided<>(answer.apply(made), Optional.of(made));
+            return new ServerRequestRouter.Decided<>(Optional.of(answer.apply(made)), Optional.of(made));
         }), () -> decided.cancel(true));
     }
 

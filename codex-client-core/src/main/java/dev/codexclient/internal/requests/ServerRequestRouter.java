@@ -54,23 +54,24 @@ public final class ServerRequestRouter {
      * approval (known where the decision was made: the policy's, or read from the user's typed answer).
      *
      * @param <R>      the response's type
-     * @param response the response
+     * @param response the response; empty for a bare acknowledgement (an empty result)
      * @param approval the approval decision; empty for any other request
      */
-    public record Decided<R>(R response, Optional<ApprovalDecision> approval) {
+    public record Decided<R>(Optional<R> response, Optional<ApprovalDecision> approval) {
         /**
-         * Checks the approval is present or empty.
+         * Checks both are present or empty.
          *
          * @param response the response
          * @param approval the approval decision
          */
         public Decided {
+            Objects.requireNonNull(response, "response");
             Objects.requireNonNull(approval, "approval");
         }
 
-        /** {@return the response of a request that is no approval} */
+        /** {@return the response of a request that is no approval; null, as a handler may answer, is none} */
         static <R> Decided<R> of(R response) {
-            return new Decided<>(response, Optional.empty());
+            return new Decided<>(Optional.ofNullable(response), Optional.empty());
         }
     }
 
@@ -101,7 +102,7 @@ public final class ServerRequestRouter {
             return new Route<>(method, p -> {
                 CompletableFuture<R> source = Objects.requireNonNull(handler.apply(p),
                         () -> "the handler for " + method.method() + " returned null").toCompletableFuture();
-                return Futures.whenCancelled(source.thenApply(r -> new Decided<>(r,
+                return Futures.whenCancelled(source.thenApply(r -> new Decided<>(Optional.ofNullable(r),
                         r == null ? Optional.empty() : approval.apply(r))), () -> source.cancel(true));
             });
         }
@@ -197,7 +198,7 @@ public final class ServerRequestRouter {
         CompletableFuture<? extends Decided<?>> source = decided;
         CompletableFuture<ServerRequestReply> reply = source.handle((d, error) -> {
             if (error == null) {
-                return reported(request, arrived, new ServerRequestReply.Result(tree(d.response())),
+                return reported(request, arrived, new ServerRequestReply.Result(tree(d.response().orElse(null))),
                         byDefault ? ServerRequestOutcome.DEFAULTED : ServerRequestOutcome.ANSWERED, d.approval());
             }
             Throwable cause = RpcConnection.unwrap(error);
