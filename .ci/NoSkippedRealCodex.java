@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
@@ -36,8 +37,10 @@ import org.w3c.dom.NodeList;
  * skipped, aborted (an assumption) or failed is a failure, and so is a module with expected tests and no run.
  *
  * <p>The testkit's RealCodexTestReport (a JUnit launcher listener, which sees the tags as JUnit resolves them) writes
- * target/real-codex-tests.tsv: a test it saw tagged real-codex that the source scan missed means the scan is wrong,
- * and fails too, as does any test it reports skipped, aborted or not run.
+ * target/real-codex-tests.tsv for the module's last test run: a test it saw tagged real-codex that the source scan
+ * missed means the scan is wrong, and fails too, as does any test it reports skipped, aborted or not run; and an
+ * expected test it does not list was not in the last run, so its XML report is an earlier run's (surefire leaves the
+ * reports of classes a filtered run left out): stale, a failure.
  */
 public final class NoSkippedRealCodex {
     private static final String TAG = JavaTestSources.TAG;
@@ -47,17 +50,41 @@ public final class NoSkippedRealCodex {
     private static final Pattern FAILSAFE = Pattern.compile("IT.*|.*IT|.*ITCase");
 
     private final Path root;
+    /** Properties of the run, over those of the POMs. */
+    private final Map<String, String> properties;
+    /** Profiles of the run, whose properties are over those of the POMs. */
+    private final List<String> profiles;
     /** A set: the same misreading can be met from several classes. */
     private final Set<String> problems = new LinkedHashSet<>();
     private final JavaTestSources scan = new JavaTestSources();
 
-    private NoSkippedRealCodex(Path root) {
+    private NoSkippedRealCodex(Path root, Map<String, String> properties, List<String> profiles) {
         this.root = root;
+        this.properties = properties;
+        this.profiles = profiles;
     }
 
+    /**
+     * Runs the check.
+     *
+     * @param args the project's root (default: the current directory), and the run's {@code -Pprofile} and
+     *             {@code -Dname=value} as on Maven's command line, where they decide which test sources a module
+     *             compiles (e.g. {@code -Pspring-boot-3})
+     */
     public static void main(String[] args) throws Exception {
-        Path root = Path.of(args.length > 0 ? args[0] : ".").toAbsolutePath().normalize();
-        NoSkippedRealCodex check = new NoSkippedRealCodex(root);
+        Path root = Path.of(".");
+        Map<String, String> properties = new LinkedHashMap<>();
+        List<String> profiles = new ArrayList<>();
+        for (String arg : args) {
+            if (arg.startsWith("-D") && arg.contains("=")) {
+                properties.put(arg.substring(2, arg.indexOf('=')), arg.substring(arg.indexOf('=') + 1));
+            } else if (arg.startsWith("-P")) {
+                profiles.addAll(List.of(arg.substring(2).split(",")));
+            } else {
+                root = Path.of(arg);
+            }
+        }
+        NoSkippedRealCodex check = new NoSkippedRealCodex(root.toAbsolutePath().normalize(), properties, profiles);
         int expected = check.run();
         if (!check.problems.isEmpty()) {
             System.err.println("real-codex tests that did not run and pass (" + check.problems.size() + "):");
@@ -110,11 +137,30 @@ public final class NoSkippedRealCodex {
         }
     }
 
-    /** src/test/java and the test sources the module adds with build-helper's add-test-source. */
-    private static List<Path> testSourceRoots(Path module) throws Exception {
+    /**
+     * src/test/java and the test sources the module adds with build-helper's add-test-source, their paths' properties
+     * resolved as Maven would for this run: the run's own, then the module's POM's, then the root POM's.
+     */
+    private List<Path> testSourceRoots(Path module) throws Exception {
         List<Path> roots = new ArrayList<>();
         roots.add(module.resolve("src/test/java"));
-        NodeList executions = xml(module.resolve("pom.xml")).getElementsByTagName("execution");
+        Element pom = xml(module.resolve("pom.xml"));
+        Element rootPom = xml(root.resolve("pom.xml"));
+        Map<String, String> known = new LinkedHashMap<>(pomProperties(rootPom));
+        known.putAll(pomProperties(pom));
+        for (Element project : List.of(rootPom, pom)) {
+            for (Element profilesOf : children(project, "profiles")) {
+                for (Element profile : children(profilesOf, "profile")) {
+                    if (children(profile, "id").stream().anyMatch(id -> profiles.contains(id.getTextContent().trim()))) {
+                        known.putAll(pomProperties(profile));
+                    }
+                }
+            }
+        }
+        known.putAll(properties);
+        known.put("project.basedir", module.toString());
+        known.put("basedir", module.toString());
+        NodeList executions = pom.getElementsByTagName("execution");
         for (int i = 0; i < executions.getLength(); i++) {
             Element execution = (Element) executions.item(i);
             boolean addsTests = false;
@@ -128,15 +174,41 @@ public final class NoSkippedRealCodex {
             }
             NodeList sources = execution.getElementsByTagName("source");
             for (int j = 0; j < sources.getLength(); j++) {
-                String path = sources.item(j).getTextContent().trim()
-                        .replace("${project.basedir}", "").replace("${basedir}", "").replaceFirst("^/", "");
-                Path p = module.resolve(path).normalize();
+                String path = sources.item(j).getTextContent().trim();
+                Matcher m = Pattern.compile("\\$\\{([^}]+)}").matcher(path);
+                StringBuilder resolved = new StringBuilder();
+                boolean complete = true;
+                while (m.find()) {
+                    String value = known.get(m.group(1));
+                    complete &= value != null;
+                    m.appendReplacement(resolved, Matcher.quoteReplacement(value == null ? m.group() : value));
+                }
+                m.appendTail(resolved);
+                if (!complete) {
+                    problems.add(root.relativize(module) + ": cannot tell which test sources " + path + " names: pass"
+                            + " the profile or property the run sets, e.g. .ci/no-skipped-real-codex -Pprofile -Dname=value");
+                    continue;
+                }
+                Path p = module.resolve(resolved.toString()).normalize();
                 if (!roots.contains(p)) {
                     roots.add(p);
                 }
             }
         }
         return roots;
+    }
+
+    /** The {@code <properties>} of a POM's project or of one of its profiles. */
+    private static Map<String, String> pomProperties(Element project) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Element props : children(project, "properties")) {
+            for (Node n = props.getFirstChild(); n != null; n = n.getNextSibling()) {
+                if (n instanceof Element e) {
+                    out.put(e.getTagName(), e.getTextContent().trim());
+                }
+            }
+        }
+        return out;
     }
 
     // ---------------------------------------------------------------------------------------------- one module
@@ -178,7 +250,8 @@ public final class NoSkippedRealCodex {
                 }
             }
         }
-        checkListenerReport(name, module, expected.keySet(), testClasses, !expected.isEmpty() && !runs.isEmpty());
+        Set<TestId> lastRun = checkListenerReport(name, module, expected.keySet(), testClasses,
+                !expected.isEmpty() && !runs.isEmpty());
         if (expected.isEmpty()) {
             return 0;
         }
@@ -201,7 +274,7 @@ public final class NoSkippedRealCodex {
                 continue;
             }
             for (String dir : dirs) {
-                summary.add(compare(name, dir, ofKind, runs.get(dir)));
+                summary.add(compare(name, dir, ofKind, runs.get(dir), lastRun));
             }
         }
         System.out.printf("%s: %d real-codex tests; %s%n", name, expected.size(), String.join("; ", summary));
@@ -257,8 +330,13 @@ public final class NoSkippedRealCodex {
         }
     }
 
-    /** Each expected test against one run: present, and each of its cases passed. */
-    private String compare(String module, String dir, Set<TestId> expected, Map<TestId, List<String[]>> cases) {
+    /**
+     * Each expected test against one run: present, each of its cases passed, and run by the module's last test run
+     * (when the listener's report says which tests that was: a report of a test it did not run is an earlier run's,
+     * left behind by a run that filtered the test out).
+     */
+    private String compare(String module, String dir, Set<TestId> expected, Map<TestId, List<String[]>> cases,
+                           Set<TestId> lastRun) {
         int ran = 0;
         int caseCount = 0;
         Map<String, List<String>> missingByClass = new TreeMap<>();
@@ -269,6 +347,12 @@ public final class NoSkippedRealCodex {
                 continue;
             }
             boolean passed = true;
+            if (lastRun != null && !lastRun.contains(id)) {
+                problems.add(module + ": STALE in target/" + dir + ": " + id.className() + " " + id.method()
+                        + ": the module's last test run (" + LISTENER_REPORT + ") did not run it; its report is an"
+                        + " earlier run's");
+                passed = false;
+            }
             for (String[] o : outcomes) {
                 if (!o[0].equals("PASSED")) {
                     problems.add(module + ": " + o[0] + " in target/" + dir + ": " + id.className() + " " + o[1]
@@ -329,9 +413,11 @@ public final class NoSkippedRealCodex {
     /**
      * The launcher listener's report: every test it saw tagged real-codex must be one the scan expects, and none may
      * have been skipped. Read only when the module ran tests (its absence is reported as such above).
+     *
+     * @return the tests the module's last test run ran or meant to run, or null without a report
      */
-    private void checkListenerReport(String module, Path dir, Set<TestId> expected, Set<String> testClasses,
-                                     boolean ran) throws IOException {
+    private Set<TestId> checkListenerReport(String module, Path dir, Set<TestId> expected, Set<String> testClasses,
+                                            boolean ran) throws IOException {
         Path tsv = dir.resolve(LISTENER_REPORT);
         if (!Files.isRegularFile(tsv)) {
             if (ran) {
@@ -339,8 +425,9 @@ public final class NoSkippedRealCodex {
                         + " (register dev.codexclient.testkit.internal.junit.RealCodexTestReport in src/test/resources"
                         + "/META-INF/services/org.junit.platform.launcher.TestExecutionListener)");
             }
-            return;
+            return null;
         }
+        Set<TestId> listed = new TreeSet<>();
         for (String line : Files.readAllLines(tsv, StandardCharsets.UTF_8)) {
             if (line.isBlank()) {
                 continue;
@@ -348,6 +435,7 @@ public final class NoSkippedRealCodex {
             // outcome, class, display name, reason, method (the method is missing in reports of older listeners)
             String[] f = line.split("\t", -1);
             String method = f.length > 4 && !f[4].isEmpty() ? f[4] : f[2].replaceFirst("\\(.*", "");
+            listed.add(new TestId(f[1], method));
             if (Set.of("SKIPPED", "ABORTED", "NOT_RUN").contains(f[0])) {
                 problems.add(module + ": " + f[0] + " (" + LISTENER_REPORT + "): " + f[1] + " " + f[2]
                         + (f.length > 3 && !f[3].isEmpty() ? " (" + f[3] + ")" : ""));
@@ -359,6 +447,7 @@ public final class NoSkippedRealCodex {
                         + " the test sources did not find: .ci/NoSkippedRealCodex.java must learn how it is tagged");
             }
         }
+        return listed;
     }
 
     private static String classesOf(Set<TestId> ids) {

@@ -38,7 +38,7 @@ class AgentReviewTest {
     void reviewsOnTheFake() {
         assertThat(run("fake")).contains("Workspace: ").contains("- /code <- java")
                 .contains("verdict: approve - Workspaces copy only regular files")
-                .contains("finding: WorkspaceCopier").contains("tokens:  1800 of a budget of 200000");
+                .contains("finding: HostTree: a file is read relative to the directory it was listed in").contains("tokens:  1800 of a budget of 200000");
     }
 
     @Test

@@ -46,6 +46,8 @@ public final class RealCodexTestReport implements TestExecutionListener {
 
     /** Outcome and reason of each real-codex test or container that ended, by unique id. */
     private final Map<String, String[]> outcomes = new LinkedHashMap<>();
+    /** The tests a test factory or template registered while it ran, by the unique id of their parent. */
+    private final Map<String, List<TestIdentifier>> dynamic = new LinkedHashMap<>();
 
     /** Creates the listener; the JUnit launcher does, through the service loader. */
     public RealCodexTestReport() {
@@ -54,6 +56,12 @@ public final class RealCodexTestReport implements TestExecutionListener {
     @Override
     public synchronized void testPlanExecutionStarted(TestPlan testPlan) {
         outcomes.clear();
+        dynamic.clear();
+    }
+
+    @Override
+    public synchronized void dynamicTestRegistered(TestIdentifier id) {
+        id.getParentId().ifPresent(parent -> dynamic.computeIfAbsent(parent, k -> new ArrayList<>()).add(id));
     }
 
     @Override
@@ -71,20 +79,24 @@ public final class RealCodexTestReport implements TestExecutionListener {
     public synchronized void testPlanExecutionFinished(TestPlan testPlan) {
         List<String> lines = new ArrayList<>();
         for (TestIdentifier root : testPlan.getRoots()) {
-            collect(testPlan, root, null, lines);
+            collect(testPlan, root, null, false, lines);
         }
         write(lines);
     }
 
-    /** Adds the real-codex tests under {@code id}; {@code notRun} is why, when a container above did not run. */
-    private void collect(TestPlan testPlan, TestIdentifier id, String notRun, List<String> lines) {
+    /**
+     * Adds the real-codex tests under {@code id}; {@code notRun} is why, when a container above did not run, and
+     * {@code tagged} whether one above is tagged (a test inherits its containers' tags).
+     */
+    private void collect(TestPlan testPlan, TestIdentifier id, String notRun, boolean tagged, List<String> lines) {
         String[] outcome = outcomes.get(id.getUniqueId());
         String why = notRun;
         if (why == null && outcome != null && id.isContainer()
                 && (outcome[0].equals("SKIPPED") || outcome[0].equals("ABORTED"))) {
             why = outcome[0] + " container " + id.getDisplayName() + ": " + outcome[1];
         }
-        if (id.isTest() && isRealCodex(id)) {
+        boolean realCodex = tagged || isRealCodex(id);
+        if (id.isTest() && realCodex) {
             String status;
             String reason;
             if (outcome != null) {
@@ -97,8 +109,16 @@ public final class RealCodexTestReport implements TestExecutionListener {
             lines.add(String.join("\t", status, className(testPlan, id), id.getDisplayName(), oneLine(reason),
                     methodName(testPlan, id)));
         }
+        Map<String, TestIdentifier> children = new LinkedHashMap<>();
         for (TestIdentifier child : testPlan.getChildren(id)) {
-            collect(testPlan, child, why, lines);
+            children.put(child.getUniqueId(), child);
+        }
+        // Registered while the plan ran: not every launcher adds them to the plan it hands to this listener.
+        for (TestIdentifier child : dynamic.getOrDefault(id.getUniqueId(), List.of())) {
+            children.putIfAbsent(child.getUniqueId(), child);
+        }
+        for (TestIdentifier child : children.values()) {
+            collect(testPlan, child, why, realCodex, lines);
         }
     }
 
