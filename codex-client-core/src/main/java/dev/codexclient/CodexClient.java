@@ -41,7 +41,7 @@ import java.util.function.Consumer;
  * }
  * }</pre>
  *
- * <p>Threading (the full rules: the "Threading" section of the README). Every method may be called from any
+ * <p>Threading (the full rules: the threading guide, docs/threading.md). Every method may be called from any
  * thread, listeners and handlers included. Listeners of one codex thread run one after another, in wire order, on
  * that thread's delivery lane; server-request handlers (approvals, tools, …) and the dependents of the futures
  * the client returns run on the callback executor; nothing runs on the thread that reads the connection.

@@ -41,6 +41,8 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /** Configures and builds a {@link CodexClient}; {@link #build()} spawns the server and performs the handshake. */
+// One job, every setting of a client: the file is long because each setting is documented where a user finds it;
+// what the settings decide lives in ServerSource, RequestHandlerRegistry and the runtime.
 public final class CodexClientBuilder {
     private RestartPolicy restartPolicy;
     private Duration closeTimeout;
@@ -373,7 +375,7 @@ public final class CodexClientBuilder {
      * handlers that block never hold up the delivery of events; closing the client shuts its executor down and
      * waits for its running callbacks). An executor you pass is not shut down by the client. It must run tasks on
      * threads of its own, never on the submitting thread, and have a thread for each listener or handler that may
-     * block at the same time (see the "Threading" section of the README).
+     * block at the same time (see the threading guide, docs/threading.md).
      *
      * @param executor the executor
      * @return this builder

@@ -24,7 +24,7 @@ import java.util.function.Consumer;
  *
  * <p>Every method that waits for the server has an {@code …Async} twin that returns a {@link CompletableFuture}
  * and never blocks; the blocking form waits at most the client's request timeout. Inside listeners and handlers,
- * both work (see the "Threading" section of the README); the async twins keep the thread that delivers events
+ * both work (see the threading guide, docs/threading.md); the async twins keep the thread that delivers events
  * free.
  *
  * <p>A handle is a thread id plus the client: it never goes stale. The client keeps routing state for the thread

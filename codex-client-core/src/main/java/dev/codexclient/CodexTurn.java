@@ -28,7 +28,7 @@ import java.util.function.Consumer;
  * TurnResult result = turn.await(Duration.ofMinutes(10));
  * }</pre>
  *
- * <p>Events are delivered in wire order on the thread's delivery lane (see the "Threading" section of the README;
+ * <p>Events are delivered in wire order on the thread's delivery lane (see the threading guide, docs/threading.md;
  * never on the connection's reader thread). Nothing is missed by attaching a listener after {@code startTurn}
  * returns: the events the turn has already seen, including those that arrived before the {@code turn/start}
  * response, are replayed to each new listener first, as far as the replay buffer reaches (the client's replay
@@ -238,8 +238,8 @@ public final class CodexTurn {
      * <p>Backpressure: events are handed to {@code onNext} only as requested. Events beyond the outstanding demand
      * wait in the subscription's buffer; when more than {@link CodexClientBuilder#publisherBufferSize(int)} live
      * events wait there (the replayed ones do not count: the turn keeps them anyway), the subscription ends with
-     * {@link dev.codexclient.errors.CodexBackpressureException}, at once, without waiting for demand. The connection is never slowed down and no event
-     * is dropped in silence ({@link CodexClientBuilder#publisherOverflow} with
+     * {@link dev.codexclient.errors.CodexBackpressureException}, at once, without waiting for demand. The connection is never slowed down and no
+     * event is dropped in silence ({@link CodexClientBuilder#publisherOverflow} with
      * {@link PublisherOverflow#COALESCE_DELTAS} first merges waiting text deltas, for a slow reader). Signals come
      * one at a time, never on the connection's reader thread, each
      * subscription on a delivery lane of its own: a slow subscriber holds up neither the thread's listeners nor

@@ -7,7 +7,7 @@ package dev.codexclient.errors;
  * <p>Example: {@code turn.await(…)} inside a listener of the same codex thread. That thread's events, the turn's
  * {@code turn/completed} among them, are delivered one after another on the thread running the listener, so the
  * turn cannot complete while the listener waits for it. Use {@code turn.result().thenAccept(…)} (or a listener for
- * {@code turn/completed}) there instead. See the "Threading" section of the README for what runs where.
+ * {@code turn/completed}) there instead. See the threading guide, docs/threading.md for what runs where.
  */
 public class CodexDeadlockException extends CodexException {
     private static final long serialVersionUID = 1L;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.codexclient.ApprovalPolicy;
 import dev.codexclient.ApprovalRequest;
 import dev.codexclient.DynamicTool;
+import dev.codexclient.internal.Futures;
 import dev.codexclient.internal.Redactor;
 import dev.codexclient.protocol.ChatgptAuthTokensRefreshParams;
 import dev.codexclient.protocol.ChatgptAuthTokensRefreshResponse;
@@ -70,7 +71,7 @@ public final class RequestHandlerRegistry {
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(handler, "handler");
         kindApprovals.remove(method.method());
-        handlers.put(method.method(), new ServerRequestRouter.Route<>(method, handler));
+        handlers.put(method.method(), ServerRequestRouter.Route.of(method, handler));
     }
 
     /**
@@ -85,12 +86,12 @@ public final class RequestHandlerRegistry {
         Objects.requireNonNull(handler, "handler");
         handler(ServerRequestMethods.ACCOUNT_CHATGPT_AUTH_TOKENS_REFRESH, p -> {
             CompletableFuture<ChatgptAuthTokensRefreshResponse> source = handler.apply(p).toCompletableFuture();
-            return ServerRequestRouter.cancelsSource(source, source.thenApply(r -> {
+            return Futures.whenCancelled(source.thenApply(r -> {
                 if (r != null && r.accessToken() != null) {
                     redactor.registerRefreshed(r.accessToken());
                 }
                 return r;
-            }));
+            }), () -> source.cancel(true));
         });
     }
 

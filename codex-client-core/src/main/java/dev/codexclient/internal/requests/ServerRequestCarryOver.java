@@ -1,12 +1,13 @@
 package dev.codexclient.internal.requests;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.codexclient.internal.Futures;
 import dev.codexclient.internal.rpc.IncomingRequest;
+import dev.codexclient.internal.rpc.ServerRequestReply;
 import dev.codexclient.protocol.RequestId;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
@@ -35,7 +36,7 @@ public final class ServerRequestCarryOver {
 
 
     /** A handling whose connection was lost before it answered. */
-    private record Parked(String method, JsonNode params, CompletableFuture<?> stage) {
+    private record Parked(String method, JsonNode params, CompletableFuture<ServerRequestReply> stage) {
         String threadId() {
             JsonNode t = params == null ? null : params.get("threadId");
             return t == null || !t.isTextual() ? null : t.textValue();
@@ -50,11 +51,12 @@ public final class ServerRequestCarryOver {
      * it parks the handling when the connection is lost ({@code lost} true then) and cancels it otherwise (a
      * request the server withdrew).
      */
-    public CompletionStage<?> handle(IncomingRequest request, BooleanSupplier lost,
-                              Function<IncomingRequest, CompletionStage<?>> handler) {
+    public CompletableFuture<ServerRequestReply> handle(IncomingRequest request, BooleanSupplier lost,
+                                                        Function<IncomingRequest, CompletableFuture<ServerRequestReply>>
+                                                                handler) {
         JsonNode params = request.message().get("params");
         Parked earlier = parked.remove(request.id());
-        CompletableFuture<?> handling;
+        CompletableFuture<ServerRequestReply> handling;
         if (earlier != null && earlier.method().equals(request.method())
                 && Objects.equals(earlier.params(), params)) {
             Log.LOG.debug("{} (id {}) sent again after the connection was restarted: answered by its first handling",
@@ -64,31 +66,20 @@ public final class ServerRequestCarryOver {
             if (earlier != null) {
                 earlier.stage().cancel(true);
             }
-            CompletionStage<?> stage = handler.apply(request);
-            if (stage == null) {
-                return null;
-            }
-            handling = stage.toCompletableFuture();
+            handling = handler.apply(request);
         }
-        CompletableFuture<Object> answer = new CompletableFuture<>();
-        handling.whenComplete((v, e) -> {
-            if (e == null) {
-                answer.complete(v);
-            } else {
-                answer.completeExceptionally(e);
-            }
-        });
-        answer.whenComplete((v, e) -> {
-            if (!answer.isCancelled() || handling.isDone()) {
+        CompletableFuture<ServerRequestReply> decided = handling;
+        // The connection's stage for this request; its cancellation parks the handling or cancels it.
+        return Futures.bridge(decided, new CompletableFuture<>(), () -> {
+            if (decided.isDone()) {
                 return;
             }
             if (lost.getAsBoolean()) {
-                parked.put(request.id(), new Parked(request.method(), params, handling));
+                parked.put(request.id(), new Parked(request.method(), params, decided));
             } else {
-                handling.cancel(true);
+                decided.cancel(true);
             }
         });
-        return answer;
     }
 
     /** The requests of {@code threadId} cannot come back (its turns are over or lost): cancels their handling. */

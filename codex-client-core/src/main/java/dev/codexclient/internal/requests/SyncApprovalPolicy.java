@@ -1,6 +1,7 @@
 package dev.codexclient.internal.requests;
 
 import dev.codexclient.ApprovalDecision;
+import dev.codexclient.internal.Futures;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -55,11 +56,7 @@ public final class SyncApprovalPolicy {
                 result.completeExceptionally(e);
             }
         }, null);
-        result.whenComplete((d, e) -> {
-            if (result.isCancelled()) {
-                task.cancel(true);
-            }
-        });
+        Futures.whenCancelled(result, () -> task.cancel(true));
         try {
             executor.execute(task);
         } catch (RejectedExecutionException e) {

@@ -447,7 +447,7 @@ public final class JsonWireCodec implements WireCodec {
     }
 
     @Override
-    public byte[] encodeResult(RequestId id, Object result) throws IOException {
+    public byte[] encodeResult(RequestId id, JsonNode result) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream(128);
         try (JsonGenerator g = mapper.getFactory().createGenerator(out)) {
             g.writeStartObject();

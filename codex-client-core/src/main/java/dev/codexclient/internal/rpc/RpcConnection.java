@@ -50,11 +50,11 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         void onNotification(IncomingNotification notification);
 
         /**
-         * A server request, called on the callback executor. The returned stage's value is serialised as the
-         * {@code result}; an exceptional completion becomes a JSON-RPC error reply. The stage is cancelled when
-         * the server withdraws the request ({@code serverRequest/resolved}).
+         * A server request, called where handlers run. The returned stage's reply is sent; an exceptional completion
+         * becomes a JSON-RPC error reply too. The stage is cancelled when the server withdraws the request
+         * ({@code serverRequest/resolved}) or the connection ends, and nothing is sent then.
          */
-        CompletionStage<?> onRequest(IncomingRequest request);
+        CompletionStage<ServerRequestReply> onRequest(IncomingRequest request);
 
         /** The connection ended; called once, after every pending request has been failed. */
         void onClosed(CodexTransportException cause);
@@ -96,36 +96,33 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
     public RpcConnection(Transport transport, WireCodec codec, RpcSettings settings, ExecutorService executor,
                          boolean ownsCallbacks, Scheduler scheduler, UnaryOperator<String> redactor, Handler handler) {
         this(transport, codec, settings, new Callbacks(executor), ownsCallbacks, scheduler, redactor, handler,
-                RequestCorrelator::fullJitter, TelemetryEmitter.none(), null);
+                RequestCorrelator::fullJitter, TelemetryEmitter.none());
     }
 
     /**
-     * A connection of a client, which reports its requests to {@code telemetry} and the handling of the server's
-     * requests to {@code serverRequestObserver}.
+     * A connection of a client, which reports its requests to {@code telemetry}.
      *
-     * @param callbacks             the client's callbacks, shared by its connections
-     * @param ownsCallbacks         whether {@link #close()} shuts the callback executor down
-     * @param telemetry             where request telemetry goes; a disabled emitter costs nothing per call
-     * @param serverRequestObserver told how each server request ended; null for none
+     * @param callbacks     the client's callbacks, shared by its connections
+     * @param ownsCallbacks whether {@link #close()} shuts the callback executor down
+     * @param telemetry     where request telemetry goes; a disabled emitter costs nothing per call
      */
     public RpcConnection(Transport transport, WireCodec codec, RpcSettings settings, Callbacks callbacks,
                          boolean ownsCallbacks, Scheduler scheduler, UnaryOperator<String> redactor, Handler handler,
-                         TelemetryEmitter telemetry, ServerRequestObserver serverRequestObserver) {
+                         TelemetryEmitter telemetry) {
         this(transport, codec, settings, callbacks, ownsCallbacks, scheduler, redactor, handler,
-                RequestCorrelator::fullJitter, telemetry, serverRequestObserver);
+                RequestCorrelator::fullJitter, telemetry);
     }
 
     RpcConnection(Transport transport, WireCodec codec, RpcSettings settings, ExecutorService executor,
                   boolean ownsCallbacks, Scheduler scheduler, UnaryOperator<String> redactor, Handler handler,
                   LongUnaryOperator jitter) {
         this(transport, codec, settings, new Callbacks(executor), ownsCallbacks, scheduler, redactor, handler, jitter,
-                TelemetryEmitter.none(), null);
+                TelemetryEmitter.none());
     }
 
     private RpcConnection(Transport transport, WireCodec codec, RpcSettings settings, Callbacks callbacks,
                           boolean ownsCallbacks, Scheduler scheduler, UnaryOperator<String> redactor,
-                          Handler handler, LongUnaryOperator jitter, TelemetryEmitter telemetry,
-                          ServerRequestObserver serverRequestObserver) {
+                          Handler handler, LongUnaryOperator jitter, TelemetryEmitter telemetry) {
         this.transport = transport;
         this.codec = codec;
         this.callbacks = callbacks;
@@ -136,7 +133,7 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         this.calls = new RequestCorrelator(settings, scheduler, codec, this::send, callbacks::execute, redactor,
                 jitter, transport.describe(), handler::refineError, telemetry);
         this.serverRequests = new ServerRequestDispatcher(handler::onRequest, callbacks.handlers(), codec,
-                this::sendReply, redactor, serverRequestObserver);
+                this::sendReply, redactor);
     }
 
     /** Starts reading from the transport. */

@@ -3,6 +3,7 @@ package dev.codexclient.internal.rpc;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexRpcException;
+import dev.codexclient.internal.Futures;
 import dev.codexclient.protocol.RequestId;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -19,12 +20,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Requests from the server: runs each one's handler on the callback executor, answers it exactly once with its
- * result or a JSON-RPC error, cancels the handler when the server withdraws the request
- * ({@code serverRequest/resolved}) and then sends no reply, and cancels every handler when the connection ends.
+ * Requests from the server: runs each one's handling where handlers run, answers it exactly once with its
+ * {@link ServerRequestReply} (a result, or a JSON-RPC error), cancels the handling when the server withdraws the
+ * request ({@code serverRequest/resolved}) and then sends no reply, and cancels every handling when the connection
+ * ends.
  *
- * <p>Threading: {@link #dispatch} and {@link #withdraw} from the reader thread; handlers on the callback executor;
- * replies from whichever thread completes a handler's stage.
+ * <p>Threading: {@link #dispatch} and {@link #withdraw} from the reader thread; handlings where handlers run;
+ * replies from whichever thread completes a handling's stage.
  */
 final class ServerRequestDispatcher {
     /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
@@ -32,112 +34,70 @@ final class ServerRequestDispatcher {
         static final Logger LOG = LoggerFactory.getLogger(ServerRequestDispatcher.class);
     }
 
-
     /** Writes one reply; returns quietly when it cannot (the server is gone, or stopped waiting). */
     interface Replies {
         void send(byte[] reply, IncomingRequest request);
     }
 
-    private final Function<IncomingRequest, CompletionStage<?>> handler;
-    private final Executor callbacks;
+    private final Function<IncomingRequest, ? extends CompletionStage<ServerRequestReply>> handler;
+    private final Executor handlers;
     private final WireCodec codec;
     private final Replies replies;
     private final UnaryOperator<String> redactor;
-    private final Map<RequestId, CompletableFuture<?>> inflight = new ConcurrentHashMap<>();
-    /** Told how each request ended; null without a telemetry listener. */
-    private final ServerRequestObserver observer;
+    private final Map<RequestId, CompletableFuture<ServerRequestReply>> inflight = new ConcurrentHashMap<>();
 
     /**
-     * @param handler answers a request: the stage's value is the {@code result}, a failure becomes an error reply;
-     *                its stage is cancelled when the server withdraws the request
+     * @param handler  answers a request; its stage is cancelled when the server withdraws the request
+     * @param handlers where handlers run
      */
-    ServerRequestDispatcher(Function<IncomingRequest, CompletionStage<?>> handler, Executor callbacks, WireCodec codec,
-                            Replies replies, UnaryOperator<String> redactor) {
-        this(handler, callbacks, codec, replies, redactor, null);
-    }
-
-    /** @param observer told how each request ended; null for none */
-    ServerRequestDispatcher(Function<IncomingRequest, CompletionStage<?>> handler, Executor callbacks, WireCodec codec,
-                            Replies replies, UnaryOperator<String> redactor, ServerRequestObserver observer) {
-        this.observer = observer;
+    ServerRequestDispatcher(Function<IncomingRequest, ? extends CompletionStage<ServerRequestReply>> handler,
+                            Executor handlers, WireCodec codec, Replies replies, UnaryOperator<String> redactor) {
         this.handler = handler;
-        this.callbacks = callbacks;
+        this.handlers = handlers;
         this.codec = codec;
         this.replies = replies;
         this.redactor = redactor;
     }
 
     void dispatch(IncomingRequest request) {
-        CompletableFuture<Object> answer = new CompletableFuture<>();
+        CompletableFuture<ServerRequestReply> answer = new CompletableFuture<>();
         inflight.put(request.id(), answer);
         AtomicBoolean replied = new AtomicBoolean();
-        long arrived = observer == null ? 0 : observer.nanoTime();
-        answer.whenComplete((value, error) -> {
+        answer.whenComplete((reply, error) -> {
             // Removed only if still ours: a withdrawn request was removed by withdraw() and gets no reply.
             boolean ours = inflight.remove(request.id(), answer);
             if (!ours || answer.isCancelled() || !replied.compareAndSet(false, true)) {
-                observe(request, arrived, null, null, true);
                 return;
             }
-            if (value instanceof ServerRequestAnswer decided) {
-                // What the handler decided reaches the observer whole; the reply is the part the server reads.
-                observe(request, arrived, decided, null, false);
-                if (decided.error() == null) {
-                    reply(request, decided.result());
-                } else {
-                    replyError(request, RpcConnection.unwrap(decided.error()));
-                }
-            } else if (error == null) {
-                observe(request, arrived, value, null, false);
-                reply(request, value);
+            if (error != null) {
+                replyError(request, RpcConnection.unwrap(error));
+            } else if (reply instanceof ServerRequestReply.Failure f) {
+                replyError(request, RpcConnection.unwrap(f.cause()));
             } else {
-                Throwable cause = RpcConnection.unwrap(error);
-                observe(request, arrived, null, cause, false);
-                replyError(request, cause);
+                // No reply at all is a bare acknowledgement: an empty result.
+                reply(request, reply instanceof ServerRequestReply.Result r ? r.result() : null);
             }
         });
         try {
-            callbacks.execute(() -> {
+            handlers.execute(() -> {
                 if (answer.isDone()) {
                     return;
                 }
                 try {
-                    CompletionStage<?> stage = handler.apply(request);
+                    CompletionStage<ServerRequestReply> stage = handler.apply(request);
                     if (stage == null) {
                         answer.complete(null);
                         return;
                     }
-                    CompletableFuture<?> cf = stage.toCompletableFuture();
-                    // Cancelling our future (withdrawn request) propagates to the handler's own stage.
-                    answer.whenComplete((v, e) -> {
-                        if (answer.isCancelled()) {
-                            cf.cancel(true);
-                        }
-                    });
-                    cf.whenComplete((v, e) -> {
-                        if (e == null) {
-                            answer.complete(v);
-                        } else {
-                            answer.completeExceptionally(e);
-                        }
-                    });
+                    CompletableFuture<ServerRequestReply> source = stage.toCompletableFuture();
+                    // Cancelling our future (a withdrawn request, the connection's end) reaches the handling.
+                    Futures.bridge(source, answer, () -> source.cancel(true));
                 } catch (Throwable t) {
                     answer.completeExceptionally(t);
                 }
             });
         } catch (RejectedExecutionException e) {
-            answer.completeExceptionally(new CodexException("client is closing"));
-        }
-    }
-
-    private void observe(IncomingRequest request, long arrived, Object result, Throwable error, boolean abandoned) {
-        if (observer == null) {
-            return;
-        }
-        try {
-            observer.handled(request, arrived, result, error, abandoned);
-        } catch (RuntimeException e) {
-            Log.LOG.warn("Could not report the handling of {} (id {})", request.method(), request.id(), e);
+            answer.complete(new ServerRequestReply.Failure(new CodexException("client is closing")));
         }
     }
 
@@ -163,7 +123,7 @@ final class ServerRequestDispatcher {
         return inflight.size();
     }
 
-    private void reply(IncomingRequest request, Object result) {
+    private void reply(IncomingRequest request, JsonNode result) {
         byte[] bytes;
         try {
             bytes = codec.encodeResult(request.id(), result);

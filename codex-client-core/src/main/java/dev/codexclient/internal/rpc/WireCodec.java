@@ -48,7 +48,7 @@ public interface WireCodec {
     byte[] encodeRequest(RequestId id, String method, Object params) throws IOException;
 
     /** A result reply; a null result is written as an empty object. */
-    byte[] encodeResult(RequestId id, Object result) throws IOException;
+    byte[] encodeResult(RequestId id, JsonNode result) throws IOException;
 
     /** An error reply; {@code data} may be null. */
     byte[] encodeError(RequestId id, int code, String message, JsonNode data) throws IOException;

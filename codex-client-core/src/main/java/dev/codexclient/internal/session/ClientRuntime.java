@@ -12,6 +12,7 @@ import dev.codexclient.TurnResult;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.internal.Redactor;
+import dev.codexclient.internal.requests.ServerRequestCarryOver;
 import dev.codexclient.internal.requests.ServerRequestRouter;
 import dev.codexclient.internal.requests.ServerRequestTelemetry;
 import dev.codexclient.internal.requests.ToolTable;
@@ -108,20 +109,21 @@ public final class ClientRuntime {
         this.handshake = new Handshake(mapper, settings.introduction(), settings.initializeTimeout(), scheduler);
         this.tools = new ToolTable(settings.handlers().tools());
         // Synchronous approval policies block while they decide: they run where server-request handlers run.
+        // The telemetry of a server request is made where it is decided.
         ServerRequestRouter serverRequests = new ServerRequestRouter(mapper, userMapper, settings.handlers(), tools,
-                callbacks::handler);
+                callbacks::handler, telemetry.enabled() ? new ServerRequestTelemetry(telemetry, scheduler) : null);
         this.held = new HeldThreads(callbacks, settings.replayBytes());
-        this.inbound = new Inbound(settings.listeners(), held, serverRequests, tools, callbacks, () -> serverInfo);
+        ServerRequestCarryOver carried = settings.restartPolicy().isPresent() ? new ServerRequestCarryOver() : null;
+        this.inbound = new Inbound(settings.listeners(), held, serverRequests, carried, tools, callbacks,
+                () -> serverInfo);
         // With a restart policy the executor outlives each connection: the client shuts it down itself.
         boolean connectionOwnsCallbacks = ownsCallbacks && settings.restartPolicy().isEmpty();
         JsonWireCodec codec = new JsonWireCodec(mapper);
-        ServerRequestTelemetry requestTelemetry = telemetry.enabled()
-                ? new ServerRequestTelemetry(telemetry, scheduler) : null;
         this.supervisor = new ConnectionSupervisor(first, settings.restartPolicy().orElse(null),
                 settings.transports(), (t, handler) -> new RpcConnection(t, codec, rpcSettings, callbacks,
-                connectionOwnsCallbacks, scheduler, redactor::redact, handler, telemetry, requestTelemetry),
-                inbound::handler, scheduler, settings.requestTimeout(), held, telemetry, new Edges(), callbacks,
-                ownsCallbacks);
+                connectionOwnsCallbacks, scheduler, redactor::redact, handler, telemetry),
+                inbound::handler, scheduler, settings.requestTimeout(), held, carried, telemetry, new Edges(),
+                callbacks, ownsCallbacks);
         this.calls = new Calls(supervisor, settings.introduction().experimentalApi(), settings.requestTimeout());
         this.waits = new Waits(supervisor::isReaderThread, callbacks, scheduler, settings.requestTimeout());
         this.flows = new FlowPublishers(callbacks, settings.publisherBufferSize(), settings.publisherOverflow(),

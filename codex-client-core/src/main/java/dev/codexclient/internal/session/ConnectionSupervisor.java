@@ -12,7 +12,6 @@ import dev.codexclient.telemetry.RestartGaveUp;
 import dev.codexclient.internal.telemetry.TelemetryEmitter;
 import dev.codexclient.internal.requests.ServerRequestCarryOver;
 import dev.codexclient.internal.rpc.Callbacks;
-import dev.codexclient.internal.rpc.IncomingRequest;
 import dev.codexclient.internal.rpc.RpcConnection;
 import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.protocol.ThreadResumeParams;
@@ -24,7 +23,6 @@ import java.util.LinkedHashSet;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
@@ -111,7 +109,7 @@ public final class ConnectionSupervisor {
     private volatile boolean established;
     private final AtomicBoolean closed = new AtomicBoolean();
     /** The server's requests whose handling outlives a lost connection, for their replay on the new one. */
-    private final ServerRequestCarryOver carried = new ServerRequestCarryOver();
+    private final ServerRequestCarryOver carried;
     /** The policy's budget of attempts, over every restart; null without a policy. */
     private final RestartBudget budget;
 
@@ -123,15 +121,14 @@ public final class ConnectionSupervisor {
     private volatile CodexTransportException terminal;
 
     /**
-     * What a connection's session asks of the supervisor about its own connection: how to hand on a server
-     * request (carried over a restart under a policy), and that the connection ended.
+     * What a connection's handler tells the supervisor about its own connection, and asks of it.
      */
     interface Link {
         /**
-         * Hands {@code request} to {@code route}; under a restart policy, through the carry-over, so that a request
-         * the server sends again after a restart is answered by the handling already deciding it.
+         * Whether the connection was lost and a restart may follow: a server request's handling still deciding
+         * then is carried over to the request's replay on the new connection, not cancelled.
          */
-        CompletionStage<?> carry(IncomingRequest request, Function<IncomingRequest, CompletionStage<?>> route);
+        boolean restarting();
 
         /** The connection ended; called once, on its lane, after the events it had read were delivered. */
         void closed(CodexTransportException cause);
@@ -142,12 +139,13 @@ public final class ConnectionSupervisor {
      * @param transports opens the transport of each connection after the first
      * @param open       builds the dispatcher of a connection over its transport
      * @param sessions   makes the runtime's handling of what one connection receives, given that connection's link
+     * @param carried    the server requests' handlings carried over a restart; null without a policy
      */
     ConnectionSupervisor(Transport first, RestartPolicy policy, Supplier<? extends Transport> transports,
                          BiFunction<Transport, RpcConnection.Handler, RpcConnection> open,
                          Function<Link, RpcConnection.Handler> sessions, Scheduler scheduler, Duration requestTimeout,
-                         HeldThreads held, TelemetryEmitter telemetry, Edges client, Callbacks callbacks,
-                         boolean ownsCallbacks) {
+                         HeldThreads held, ServerRequestCarryOver carried, TelemetryEmitter telemetry, Edges client,
+                         Callbacks callbacks, boolean ownsCallbacks) {
         this.policy = policy;
         this.transports = transports;
         this.open = open;
@@ -155,6 +153,7 @@ public final class ConnectionSupervisor {
         this.scheduler = scheduler;
         this.requestTimeout = requestTimeout;
         this.held = held;
+        this.carried = carried;
         this.telemetry = telemetry;
         this.client = client;
         this.callbacks = callbacks;
@@ -167,13 +166,8 @@ public final class ConnectionSupervisor {
         Generation[] self = new Generation[1];
         Link link = new Link() {
             @Override
-            public CompletionStage<?> carry(IncomingRequest request,
-                                            Function<IncomingRequest, CompletionStage<?>> route) {
-                if (policy == null) {
-                    return route.apply(request);
-                }
-                return carried.handle(request, () -> self[0].connection.isClosed() && !closed.get()
-                        && terminal == null, route);
+            public boolean restarting() {
+                return policy != null && self[0].connection.isClosed() && !closed.get() && terminal == null;
             }
 
             @Override
@@ -339,7 +333,7 @@ public final class ConnectionSupervisor {
             return;
         }
         if (policy == null || closed.get() || !established) {
-            carried.cancelAll();
+            cancelCarried();
             g.next.completeExceptionally(cause);
             client.ended(cause);
             return;
@@ -499,6 +493,13 @@ public final class ConnectionSupervisor {
         }
     }
 
+    /** Nothing parked can come back (the client ends, or never restarts): cancels every parked handling. */
+    private void cancelCarried() {
+        if (carried != null) {
+            carried.cancelAll();
+        }
+    }
+
     private static CodexTransportException closedException() {
         return new CodexTransportException("the client was closed");
     }
@@ -533,7 +534,7 @@ public final class ConnectionSupervisor {
         } finally {
             try {
                 g.connection.close();
-                carried.cancelAll();
+                cancelCarried();
                 g.next.completeExceptionally(closedException());
                 if (restarting) {
                     client.ended(closedException());

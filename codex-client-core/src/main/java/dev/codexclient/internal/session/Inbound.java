@@ -4,23 +4,28 @@ import dev.codexclient.ServerInfo;
 import dev.codexclient.Subscription;
 import dev.codexclient.errors.CodexRpcException;
 import dev.codexclient.errors.CodexTransportException;
+import dev.codexclient.internal.requests.ServerRequestCarryOver;
 import dev.codexclient.internal.requests.ServerRequestRouter;
 import dev.codexclient.internal.requests.ToolTable;
 import dev.codexclient.internal.rpc.Callbacks;
 import dev.codexclient.internal.rpc.IncomingNotification;
 import dev.codexclient.internal.rpc.IncomingRequest;
 import dev.codexclient.internal.rpc.RpcConnection;
+import dev.codexclient.internal.rpc.ServerRequestReply;
 import dev.codexclient.protocol.ServerNotification;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * What arrives on the client's connections and who gets it: each notification goes to the client's notification
  * listeners, then to its thread's state ({@link HeldThreads}); each server request goes to the
  * {@link ServerRequestRouter} through the connection's link to the supervisor, which carries it over a restart. One
- * per client; {@link #handler} makes the handler of each connection.
+ * per client; {@link #handler} makes the handler of each connection. Without a restart policy a server request goes
+ * from the connection straight to {@code ServerRequestRouter}; with one, through the {@link ServerRequestCarryOver}.
  *
  * <p>Threading: notifications arrive on their thread's delivery lane; server requests on the callback executor.
  */
@@ -28,6 +33,8 @@ final class Inbound {
     private final Listeners<ServerNotification> listeners = new Listeners<>("notification");
     private final HeldThreads held;
     private final ServerRequestRouter serverRequests;
+    /** The handlings carried over a restart; null without a restart policy, which keeps the supervisor off the way. */
+    private final ServerRequestCarryOver carried;
     private final ToolTable tools;
     private final Callbacks callbacks;
     /** What the server said of itself last: a newer server's unknown method is named as such. */
@@ -39,15 +46,17 @@ final class Inbound {
      * @param preset         notification listeners registered on the builder, before the handshake
      * @param held           the threads held, which get their threads' notifications
      * @param serverRequests answers the server's requests
+     * @param carried        carries handlings over a restart; null without a restart policy
      * @param tools          the dynamic tools, a closed thread's own forgotten
      * @param callbacks      the client's lanes
      * @param serverInfo     what the server said of itself last
      */
     Inbound(List<Consumer<ServerNotification>> preset, HeldThreads held, ServerRequestRouter serverRequests,
-            ToolTable tools, Callbacks callbacks, Supplier<ServerInfo> serverInfo) {
+            ServerRequestCarryOver carried, ToolTable tools, Callbacks callbacks, Supplier<ServerInfo> serverInfo) {
         preset.forEach(listeners::add);
         this.held = held;
         this.serverRequests = serverRequests;
+        this.carried = carried;
         this.tools = tools;
         this.callbacks = callbacks;
         this.serverInfo = serverInfo;
@@ -55,6 +64,10 @@ final class Inbound {
 
     /** {@return the handler of what one connection receives, which reports its end to {@code link}} */
     RpcConnection.Handler handler(ConnectionSupervisor.Link link) {
+        // Under a restart policy, a request the server sends again after a restart is answered by the handling
+        // already deciding it; without one, the request goes straight to ServerRequestRouter.
+        Function<IncomingRequest, CompletableFuture<ServerRequestReply>> requests = carried == null
+                ? serverRequests::route : request -> carried.handle(request, link::restarting, serverRequests::route);
         return new RpcConnection.Handler() {
             @Override
             public void onNotification(IncomingNotification raw) {
@@ -72,8 +85,8 @@ final class Inbound {
             }
 
             @Override
-            public CompletionStage<?> onRequest(IncomingRequest request) {
-                return link.carry(request, serverRequests::route);
+            public CompletionStage<ServerRequestReply> onRequest(IncomingRequest request) {
+                return requests.apply(request);
             }
 
             @Override

@@ -56,7 +56,7 @@ class CallFutureTest {
                     }
 
                     @Override
-                    public CompletionStage<?> onRequest(IncomingRequest request) {
+                    public CompletionStage<ServerRequestReply> onRequest(IncomingRequest request) {
                         return CompletableFuture.failedFuture(new UnsupportedOperationException());
                     }
 

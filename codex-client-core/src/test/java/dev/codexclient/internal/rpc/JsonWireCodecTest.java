@@ -388,7 +388,7 @@ class JsonWireCodecTest {
                 .isEqualTo("{\"method\":\"initialized\"}");
         assertThat(mapper.readTree(codec.encodeResult(RequestId.of("s"), null)).toString())
                 .isEqualTo("{\"id\":\"s\",\"result\":{}}");
-        assertThat(mapper.readTree(codec.encodeResult(RequestId.of(2), new Answer("a", List.of(1)))).toString())
+        assertThat(mapper.readTree(codec.encodeResult(RequestId.of(2), mapper.valueToTree(new Answer("a", List.of(1))))).toString())
                 .isEqualTo("{\"id\":2,\"result\":{\"who\":\"a\",\"counts\":[1]}}");
         assertThat(mapper.readTree(codec.encodeError(RequestId.of(5), -32601, "no", null)).toString())
                 .isEqualTo("{\"id\":5,\"error\":{\"code\":-32601,\"message\":\"no\"}}");

@@ -34,7 +34,7 @@ class RpcConnectionTest {
             .configure(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
     private final ScriptedTransport transport = new ScriptedTransport();
     private final List<IncomingNotification> notifications = new CopyOnWriteArrayList<>();
-    private volatile Function<IncomingRequest, CompletionStage<?>> requestHandler =
+    private volatile Function<IncomingRequest, CompletionStage<ServerRequestReply>> requestHandler =
             r -> CompletableFuture.failedFuture(new UnsupportedOperationException("no handler for " + r.method()));
     private volatile CodexTransportException closedWith;
     private final SystemScheduler scheduler = new SystemScheduler();
@@ -54,7 +54,7 @@ class RpcConnectionTest {
                     }
 
                     @Override
-                    public CompletionStage<?> onRequest(IncomingRequest request) {
+                    public CompletionStage<ServerRequestReply> onRequest(IncomingRequest request) {
                         return requestHandler.apply(request);
                     }
 
@@ -234,7 +234,8 @@ class RpcConnectionTest {
     @Test
     void serverRequestsAreAnsweredWithTheSameIdAndIdType() throws Exception {
         connect();
-        requestHandler = r -> CompletableFuture.completedFuture(mapper.createObjectNode().put("decision", "accept"));
+        requestHandler = r -> CompletableFuture.completedFuture(new ServerRequestReply.Result(
+                mapper.createObjectNode().put("decision", "accept")));
         transport.inject("{\"id\":7,\"method\":\"item/commandExecution/requestApproval\",\"params\":{}}");
         JsonNode reply = sent();
         assertThat(reply.get("id").isIntegralNumber()).isTrue();
@@ -250,7 +251,7 @@ class RpcConnectionTest {
     @Test
     void resolvedCancelsTheRunningHandlerAndSuppressesItsReply() throws Exception {
         connect();
-        CompletableFuture<Object> handlerStage = new CompletableFuture<>();
+        CompletableFuture<ServerRequestReply> handlerStage = new CompletableFuture<>();
         CountDownLatch invoked = new CountDownLatch(1);
         requestHandler = r -> {
             invoked.countDown();
@@ -261,7 +262,7 @@ class RpcConnectionTest {
         transport.inject("{\"method\":\"serverRequest/resolved\",\"params\":{\"threadId\":\"t\",\"requestId\":0}}");
         waitUntil(handlerStage::isCancelled);
         // Everything after the cancellation runs on this thread: no reply can still be on its way.
-        handlerStage.complete("too late"); // no effect: already cancelled
+        handlerStage.complete(new ServerRequestReply.Result(mapper.createObjectNode())); // no effect: cancelled
         assertThat(transport.sent).isEmpty();
         assertThat(rpc.inflightServerRequestCount()).isZero();
         waitUntil(() -> notifications.stream().anyMatch(n -> n.method().equals("serverRequest/resolved")));
@@ -325,7 +326,7 @@ class RpcConnectionTest {
                     }
 
                     @Override
-                    public CompletionStage<?> onRequest(IncomingRequest request) {
+                    public CompletionStage<ServerRequestReply> onRequest(IncomingRequest request) {
                         return CompletableFuture.completedFuture(null);
                     }
 
@@ -374,7 +375,7 @@ class RpcConnectionTest {
                     }
 
                     @Override
-                    public CompletionStage<?> onRequest(IncomingRequest request) {
+                    public CompletionStage<ServerRequestReply> onRequest(IncomingRequest request) {
                         return CompletableFuture.completedFuture(null);
                     }
 

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 class ServerRequestDispatcherTest {
     private final ObjectMapper mapper = new ObjectMapper();
     private final List<JsonNode> replies = new ArrayList<>();
-    private Function<IncomingRequest, CompletionStage<?>> handler =
+    private Function<IncomingRequest, CompletionStage<ServerRequestReply>> handler =
             r -> CompletableFuture.completedFuture(null);
     private final ServerRequestDispatcher dispatcher = new ServerRequestDispatcher(r -> handler.apply(r),
             Runnable::run, new JsonWireCodec(mapper), (bytes, request) -> {
@@ -42,7 +42,8 @@ class ServerRequestDispatcherTest {
 
     @Test
     void aResultIsSentUnderTheRequestsIdAndIdType() {
-        handler = r -> CompletableFuture.completedFuture(mapper.createObjectNode().put("decision", "accept"));
+        handler = r -> CompletableFuture.completedFuture(new ServerRequestReply.Result(
+                mapper.createObjectNode().put("decision", "accept")));
         dispatcher.dispatch(request(RequestId.of(7), "item/commandExecution/requestApproval"));
         dispatcher.dispatch(request(RequestId.of("abc-1"), "x"));
 
@@ -67,12 +68,13 @@ class ServerRequestDispatcherTest {
             throw new IllegalStateException("kaboom sk-SECRET");
         };
         dispatcher.dispatch(request(RequestId.of(1), "item/tool/call"));
-        handler = r -> CompletableFuture.failedFuture(new IllegalArgumentException("bad params"));
+        handler = r -> CompletableFuture.completedFuture(new ServerRequestReply.Failure(
+                new IllegalArgumentException("bad params")));
         dispatcher.dispatch(request(RequestId.of(2), "m"));
         handler = r -> CompletableFuture.failedFuture(new UnsupportedOperationException("no such method"));
         dispatcher.dispatch(request(RequestId.of(3), "m"));
-        handler = r -> CompletableFuture.failedFuture(new CodexRpcException("", -32099, "custom",
-                mapper.createObjectNode().put("why", "because")));
+        handler = r -> CompletableFuture.completedFuture(new ServerRequestReply.Failure(new CodexRpcException("",
+                -32099, "custom", mapper.createObjectNode().put("why", "because"))));
         dispatcher.dispatch(request(RequestId.of(4), "m"));
 
         assertThat(replies).extracting(r -> r.get("error").get("code").asInt())
@@ -84,7 +86,7 @@ class ServerRequestDispatcherTest {
 
     @Test
     void aWithdrawnRequestCancelsItsHandlerAndIsNeverAnswered() {
-        CompletableFuture<Object> stage = new CompletableFuture<>();
+        CompletableFuture<ServerRequestReply> stage = new CompletableFuture<>();
         handler = r -> stage;
         dispatcher.dispatch(request(RequestId.of(0), "item/commandExecution/requestApproval"));
         assertThat(dispatcher.inflightCount()).isEqualTo(1);
@@ -92,16 +94,16 @@ class ServerRequestDispatcherTest {
         dispatcher.withdraw(RequestId.of(0));
 
         assertThat(stage).isCancelled();
-        stage.complete("too late"); // no effect: already cancelled
+        stage.complete(new ServerRequestReply.Result(mapper.createObjectNode())); // no effect: already cancelled
         assertThat(replies).isEmpty();
         assertThat(dispatcher.inflightCount()).isZero();
     }
 
     @Test
     void cancelAllStopsEveryHandlerWithoutReplies() {
-        CompletableFuture<Object> a = new CompletableFuture<>();
-        CompletableFuture<Object> b = new CompletableFuture<>();
-        List<CompletableFuture<Object>> stages = new ArrayList<>(List.of(a, b));
+        CompletableFuture<ServerRequestReply> a = new CompletableFuture<>();
+        CompletableFuture<ServerRequestReply> b = new CompletableFuture<>();
+        List<CompletableFuture<ServerRequestReply>> stages = new ArrayList<>(List.of(a, b));
         handler = r -> stages.remove(0);
         dispatcher.dispatch(request(RequestId.of(0), "m"));
         dispatcher.dispatch(request(RequestId.of(1), "m"));
