@@ -131,7 +131,8 @@ public final class ClientRuntime {
                 connectionOwnsCallbacks, scheduler, redactor::redact, handler, events, requestTelemetry),
                 Session::new, scheduler, settings.requestTimeout(), held, events, new Edges(), callbacks,
                 ownsCallbacks);
-        this.calls = new Calls(supervisor, settings.handshake().experimentalApi(), settings.requestTimeout());
+        this.calls = new Calls(supervisor, settings.handshake().experimentalApi(), settings.requestTimeout(),
+                this::serverInfo);
         this.waits = new Waits(supervisor, scheduler, settings.requestTimeout());
     }
 
