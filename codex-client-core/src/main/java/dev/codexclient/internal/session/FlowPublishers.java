@@ -10,6 +10,7 @@ import dev.codexclient.protocol.ServerNotification;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BinaryOperator;
 import java.util.function.Consumer;
 
 /**
@@ -102,12 +103,18 @@ public final class FlowPublishers {
     private static BufferedSubscription<ServerNotification> open(ClientRuntime runtime,
                                                                  Flow.Subscriber<? super ServerNotification> subscriber,
                                                                  String source) {
-        // Rule 1.9: a null subscriber is refused by throwing (the constructor's null check).
-        String lane = LANE_PREFIX + LANES.incrementAndGet();
-        BufferedSubscription<ServerNotification> s = new BufferedSubscription<>(subscriber,
-                task -> runtime.onLane(lane, task), runtime.settings().publisherBufferSize(), source,
+        return open(runtime, subscriber, source,
                 runtime.settings().publisherOverflow() == PublisherOverflow.COALESCE_DELTAS ? DeltaCoalescing::merge
                         : (earlier, later) -> null);
+    }
+
+    /** A started subscription of other items than notifications (a thread search's rows), none merged. */
+    static <T> BufferedSubscription<T> open(ClientRuntime runtime, Flow.Subscriber<? super T> subscriber,
+                                            String source, BinaryOperator<T> coalescer) {
+        // Rule 1.9: a null subscriber is refused by throwing (the constructor's null check).
+        String lane = LANE_PREFIX + LANES.incrementAndGet();
+        BufferedSubscription<T> s = new BufferedSubscription<>(subscriber, task -> runtime.onLane(lane, task),
+                runtime.settings().publisherBufferSize(), source, coalescer);
         s.start();
         return s;
     }
