@@ -65,27 +65,7 @@ fi
 # Every flow on every version, from the table CompatibilityTest writes (a flow × version it did not run reads "not
 # run"): a filter or tag configuration that leaves combinations out must not pass as green.
 table=integration-tests/target/compatibility.md
-if [ ! -f "${table}" ]; then
-  echo "compat: CompatibilityTest wrote no table (${table}): the flows did not run" >&2
-  failed=1
-else
-  missing="$(awk -F'|' -v versions="${VERSIONS}" '
-    BEGIN { n = split(versions, want, " ") }
-    NR == 1 { for (i = 3; i < NF; i++) { v = $i; gsub(/^ *codex | *$/, "", v); col[v] = i }; next }
-    NR == 2 { next }
-    /^\|/ { line = $0; gsub(/\\\|/, "/", line); split(line, f, "|")   # a failure text may hold an escaped |
-             flow = f[2]; gsub(/^ *| *$/, "", flow); flows++
-             for (k = 1; k <= n; k++) { cell = (want[k] in col) ? f[col[want[k]]] : "no column"
-                                        gsub(/^ *| *$/, "", cell)
-                                        if (cell != "✓") print "  " flow " on codex " want[k] ": " cell } }
-    /^$/ { exit }
-    END { if (flows == 0) print "  no flow in the table" }' "${table}")"
-  if [ -n "${missing}" ]; then
-    echo "compat: not every flow passed on every version:" >&2
-    echo "${missing}" >&2
-    failed=1
-  fi
-fi
+.ci/compat-table-check "${VERSIONS}" "${table}" || failed=1
 for t in CompatibilityTest SchemaDriftRealCodexTest; do
   report="integration-tests/target/surefire-reports/TEST-dev.codexclient.it.${t}.xml"
   ran=$(sed -n 's/.*<testsuite [^>]*tests="\([0-9]*\)".*/\1/p' "${report}" 2>/dev/null | head -1)

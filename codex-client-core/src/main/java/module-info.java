@@ -10,7 +10,9 @@ module dev.codexclient.core {
 
     exports dev.codexclient;
     exports dev.codexclient.errors;
-    exports dev.codexclient.events;
+    exports dev.codexclient.telemetry;
     exports dev.codexclient.pool;
     exports dev.codexclient.transport;
+    // The one internal package another module reads: the testkit checks leftover threads against the shared ceilings.
+    exports dev.codexclient.internal to dev.codexclient.testkit;
 }

@@ -1,5 +1,5 @@
 /**
- * Metrics and tracing for codex-client with Micrometer: a {@link dev.codexclient.events.CodexEventListener} that
+ * Metrics and tracing for codex-client with Micrometer: a {@link dev.codexclient.telemetry.CodexTelemetryListener} that
  * turns a client's requests and turns into observations, and counts tokens, approvals and server requests.
  */
 module dev.codexclient.micrometer {

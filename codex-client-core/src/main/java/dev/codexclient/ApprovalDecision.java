@@ -33,18 +33,21 @@ import java.util.Objects;
  * <pre>{@code
  * ApprovalDecision d = command.acceptWithProposedAmendment().orElse(ApprovalDecision.ACCEPT);
  * }</pre>
+ *
+ * <p>The type is sealed: code that must tell the kinds apart switches over {@link Common} (whose constants are the
+ * four above) and the protocol-valued records.
  */
-public sealed interface ApprovalDecision permits StandardDecision, ApprovalDecision.Command,
+public sealed interface ApprovalDecision permits ApprovalDecision.Common, ApprovalDecision.Command,
         ApprovalDecision.FileChange, ApprovalDecision.Legacy, ApprovalDecision.Permissions {
 
     /** Allow this one action. */
-    ApprovalDecision ACCEPT = StandardDecision.ACCEPT;
+    ApprovalDecision ACCEPT = Common.ACCEPT;
     /** Allow this action and, for the rest of the session, others like it. */
-    ApprovalDecision ACCEPT_FOR_SESSION = StandardDecision.ACCEPT_FOR_SESSION;
+    ApprovalDecision ACCEPT_FOR_SESSION = Common.ACCEPT_FOR_SESSION;
     /** Refuse the action; the turn goes on without it. */
-    ApprovalDecision DECLINE = StandardDecision.DECLINE;
+    ApprovalDecision DECLINE = Common.DECLINE;
     /** Refuse the action and stop the turn. */
-    ApprovalDecision CANCEL = StandardDecision.CANCEL;
+    ApprovalDecision CANCEL = Common.CANCEL;
 
     /**
      * A command-approval decision of the protocol, e.g. {@code AcceptWithExecpolicyAmendment}, or one from a
@@ -117,6 +120,21 @@ public sealed interface ApprovalDecision permits StandardDecision, ApprovalDecis
      */
     static ApprovalDecision of(PermissionsRequestApprovalResponse grant) {
         return new Permissions(grant);
+    }
+
+    /**
+     * The four decisions every kind of approval understands: {@link ApprovalDecision#ACCEPT} and the others are its
+     * constants, the same objects under a shorter name.
+     */
+    enum Common implements ApprovalDecision {
+        /** Allow this one action. */
+        ACCEPT,
+        /** Allow this action and, for the rest of the session, others like it. */
+        ACCEPT_FOR_SESSION,
+        /** Refuse the action; the turn goes on without it. */
+        DECLINE,
+        /** Refuse the action and stop the turn. */
+        CANCEL
     }
 
     /**

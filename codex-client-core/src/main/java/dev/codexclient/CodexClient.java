@@ -5,8 +5,6 @@ import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexTimeoutException;
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.internal.session.ClientRuntime;
-import dev.codexclient.internal.session.FlowPublishers;
-import dev.codexclient.internal.session.ThreadSearchEngine;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.ThreadForkParams;
 import dev.codexclient.protocol.ThreadInfo;
@@ -20,7 +18,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
@@ -87,7 +84,7 @@ public final class CodexClient implements AutoCloseable {
 
     CodexClient(ClientRuntime runtime) {
         this.runtime = runtime;
-        this.rpc = new CodexRpc(runtime.calls());
+        this.rpc = new CodexRpc(runtime.rpc());
     }
 
     /**
@@ -96,19 +93,6 @@ public final class CodexClient implements AutoCloseable {
      */
     public static CodexClientBuilder builder() {
         return new CodexClientBuilder();
-    }
-
-    /**
-     * Publishes an integration's event through this client's {@link CodexClientBuilder#eventListener listener},
-     * after the events the client queued before it and on the same thread rules (see
-     * {@link dev.codexclient.events.CodexEventListener}). Does nothing when the client has no listener. Never
-     * blocks; works on a closed client too.
-     *
-     * @param event the event
-     */
-    public void publishEvent(dev.codexclient.events.ExtensionEvent event) {
-        Objects.requireNonNull(event, "event");
-        runtime.events().emit(l -> l.extensionEvent(event));
     }
 
     /** {@return what the server reported about itself in its {@code initialize} result} */
@@ -176,10 +160,7 @@ public final class CodexClient implements AutoCloseable {
      * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request
      */
     public CodexThread startThread(ThreadStartParams params, List<DynamicTool> tools) {
-        Map<String, DynamicTool> own = runtime.threadTools(tools);
-        ThreadInfo started = await(rpc.threadStart(runtime.withTools(params, own)), "thread/start").thread();
-        runtime.declareTools(started.id(), own);
-        return handle(started);
+        return CodexThread.of(runtime.startThread(params, tools));
     }
 
     /**
@@ -211,24 +192,16 @@ public final class CodexClient implements AutoCloseable {
      *         {@link #startThread(ThreadStartParams, List)} throws
      */
     public CompletableFuture<CodexThread> startThreadAsync(ThreadStartParams params, List<DynamicTool> tools) {
-        Map<String, DynamicTool> own;
-        ThreadStartParams withTools;
-        try {
-            own = runtime.threadTools(tools);
-            withTools = runtime.withTools(params, own);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        // Declared before the future completes: no turn, so no tool call, can start earlier.
-        return rpc.threadStart(withTools).thenApply(r -> {
-            runtime.declareTools(r.thread().id(), own);
-            return handle(r.thread());
-        });
+        return runtime.startThreadAsync(params, tools).thenApply(CodexThread::of);
     }
 
 
     /**
-     * Resumes a stored thread by id, with the settings it was stored with.
+     * Resumes a stored thread by id, with the settings it was stored with, to go on with it: where the server can
+     * (codex 0.125.0 and later; 0.129.0 to 0.150.x with {@link CodexClientBuilder#experimentalApi(boolean)}), it
+     * leaves the thread's turns out of its answer, so that resuming costs the same after ten turns or ten thousand,
+     * and {@link CodexThread#info()} then holds no turns. {@link CodexThread#read()} gives the history; so does
+     * {@link #resumeThread(ThreadResumeParams)} with the thread id alone, which asks for it.
      *
      * @param threadId the id of the stored thread
      * @return the handle of the resumed thread
@@ -237,11 +210,14 @@ public final class CodexClient implements AutoCloseable {
      * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request, e.g. for an unknown id
      */
     public CodexThread resumeThread(String threadId) {
-        return resumeThread(ThreadResumeParams.builder().threadId(threadId).build());
+        Objects.requireNonNull(threadId, "threadId");
+        return CodexThread.of(runtime.resumeThreadWithoutTurns(threadId));
     }
 
     /**
-     * Resumes a stored thread with overrides.
+     * Resumes a stored thread with overrides. {@code excludeTurns(true)} in the params asks for the thread without
+     * its turns where the server can leave them out; a server that cannot (before codex 0.125.0; 0.129.0 to 0.150.x
+     * without {@link CodexClientBuilder#experimentalApi(boolean)}) is not sent the member and answers with the turns.
      *
      * @param params the {@code thread/resume} params: the thread id and the settings to change
      * @return the handle of the resumed thread
@@ -267,10 +243,7 @@ public final class CodexClient implements AutoCloseable {
      * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request, e.g. for an unknown id
      */
     public CodexThread resumeThread(ThreadResumeParams params, List<DynamicTool> tools) {
-        Map<String, DynamicTool> own = runtime.threadTools(tools);
-        ThreadInfo resumed = await(runtime.resumeThread(params), "thread/resume").thread();
-        runtime.declareTools(resumed.id(), own);
-        return handle(resumed);
+        return CodexThread.of(runtime.resumeThread(params, tools));
     }
 
     /**
@@ -281,7 +254,8 @@ public final class CodexClient implements AutoCloseable {
      *         throws
      */
     public CompletableFuture<CodexThread> resumeThreadAsync(String threadId) {
-        return resumeThreadAsync(ThreadResumeParams.builder().threadId(threadId).build());
+        Objects.requireNonNull(threadId, "threadId");
+        return runtime.resumeThreadWithoutTurnsAsync(threadId).thenApply(CodexThread::of);
     }
 
     /**
@@ -304,16 +278,7 @@ public final class CodexClient implements AutoCloseable {
      *         {@link #resumeThread(ThreadResumeParams, List)} throws
      */
     public CompletableFuture<CodexThread> resumeThreadAsync(ThreadResumeParams params, List<DynamicTool> tools) {
-        Map<String, DynamicTool> own;
-        try {
-            own = runtime.threadTools(tools);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        return runtime.resumeThread(params).thenApply(r -> {
-            runtime.declareTools(r.thread().id(), own);
-            return handle(r.thread());
-        });
+        return runtime.resumeThreadAsync(params, tools).thenApply(CodexThread::of);
     }
 
     /**
@@ -339,7 +304,7 @@ public final class CodexClient implements AutoCloseable {
      * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request, e.g. for an unknown id
      */
     public CodexThread forkThread(ThreadForkParams params) {
-        return handle(await(rpc.threadFork(params), "thread/fork").thread());
+        return CodexThread.of(runtime.forkThread(params));
     }
 
     /**
@@ -360,7 +325,7 @@ public final class CodexClient implements AutoCloseable {
      *         throws
      */
     public CompletableFuture<CodexThread> forkThreadAsync(ThreadForkParams params) {
-        return rpc.threadFork(params).thenApply(r -> handle(r.thread()));
+        return runtime.forkThreadAsync(params).thenApply(CodexThread::of);
     }
 
     /**
@@ -371,8 +336,7 @@ public final class CodexClient implements AutoCloseable {
      * @param threadId the codex thread id
      */
     public Optional<CodexThread> thread(String threadId) {
-        // An ended client holds nothing, even while its threads' lanes still deliver what was read before the end.
-        return isClosed() ? Optional.empty() : runtime.held().link(threadId).map(link -> CodexThread.of(runtime, link));
+        return runtime.heldThread(threadId).map(CodexThread::of);
     }
 
     /**
@@ -395,7 +359,7 @@ public final class CodexClient implements AutoCloseable {
             @Override
             public boolean hasNext() {
                 while (!page.hasNext() && !last) {
-                    ThreadListResponse r = await(rpc.threadList(runtime.page(params, cursor)), "thread/list");
+                    ThreadListResponse r = runtime.listPage(params, cursor);
                     page = r.data() == null ? Collections.emptyIterator() : r.data().iterator();
                     cursor = r.nextCursor();
                     last = cursor == null || cursor.isEmpty();
@@ -423,6 +387,17 @@ public final class CodexClient implements AutoCloseable {
     }
 
     /**
+     * Every stored thread matching {@code params}, all pages, without blocking.
+     *
+     * @param params the filter and page size; its {@code cursor}, if any, is where the first page starts
+     * @return a future of every matching thread, in the server's order; it fails with the first failed page's
+     *         exception
+     */
+    public CompletableFuture<List<ThreadInfo>> listThreadsAsync(ThreadListParams params) {
+        return runtime.listAllAsync(params);
+    }
+
+    /**
      * Searches the stored threads for {@code searchTerm}, streaming: provisional rows as codex finds them, then the
      * final page ({@code thread/search/stream}, codex 0.171.0 and later, experimental: build the client with
      * {@code experimentalApi(true)}). See {@link ThreadSearch}.
@@ -443,34 +418,8 @@ public final class CodexClient implements AutoCloseable {
      * @return the running search; close it to cancel it
      */
     public ThreadSearch searchThreads(ThreadSearchParams params) {
-        Objects.requireNonNull(params, "params");
-        return new ThreadSearch(ThreadSearchEngine.start(runtime, params, runtime.settings().publisherBufferSize()));
+        return new ThreadSearch(runtime.searchThreads(params));
     }
-
-    /**
-     * Every stored thread matching {@code params}, all pages, without blocking.
-     *
-     * @param params the filter and page size; its {@code cursor}, if any, is where the first page starts
-     * @return a future of every matching thread, in the server's order; it fails with the first failed page's
-     *         exception
-     */
-    public CompletableFuture<List<ThreadInfo>> listThreadsAsync(ThreadListParams params) {
-        Objects.requireNonNull(params, "params");
-        return listFrom(params, params.cursor(), new ArrayList<>());
-    }
-
-    private CompletableFuture<List<ThreadInfo>> listFrom(ThreadListParams params, String cursor,
-                                                         List<ThreadInfo> into) {
-        return rpc.threadList(runtime.page(params, cursor)).thenCompose(r -> {
-            if (r.data() != null) {
-                into.addAll(r.data());
-            }
-            String next = r.nextCursor();
-            return next == null || next.isEmpty() ? CompletableFuture.completedFuture(List.copyOf(into))
-                    : listFrom(params, next, into);
-        });
-    }
-
 
     /**
      * Every notification of the connection, in wire order per codex thread, on the lane of its thread. Closing the
@@ -504,7 +453,7 @@ public final class CodexClient implements AutoCloseable {
      * @return a hot publisher of every notification of the connection
      */
     public Flow.Publisher<ServerNotification> notifications() {
-        return FlowPublishers.notifications(runtime);
+        return runtime.notifications();
     }
 
 
@@ -571,6 +520,20 @@ public final class CodexClient implements AutoCloseable {
     }
 
     /**
+     * {@return {@code text} with every secret this client masks replaced by {@code [REDACTED]}} The masking the
+     * client applies to everything it logs and reports: the keys given to {@link CodexClientBuilder#apiKey},
+     * {@link CodexClientBuilder#chatgptAuthTokens} and {@link CodexClientBuilder#secret}, refreshed tokens, and
+     * credentials of well-known shapes. An integration that builds its own messages, logs or records from what the
+     * server sent (a failed turn's message, a command line, the stderr tail) passes them through this, so that a
+     * credential the server echoes back is masked there too. {@code null} gives the empty string.
+     *
+     * @param text the text to mask
+     */
+    public String mask(CharSequence text) {
+        return runtime.mask(text);
+    }
+
+    /**
      * Closes the client: fails every pending call and running turn with a {@link CodexTransportException}
      * ({@code "the client was closed"}), withdraws the requests the server was still waiting on, ends the
      * connection, and stops every thread the client started. Idempotent; may be called from a listener or a
@@ -579,7 +542,8 @@ public final class CodexClient implements AutoCloseable {
      * <p>What it waits for, each step bounded:
      * <ol>
      *   <li>the server to end: a spawned server has its stdin closed and gets the
-     *       {@link CodexClientBuilder#closeTimeout(Duration) close timeout} (5 s by default) to exit on its own, then
+     *       {@link CodexClientBuilder#closeTimeout(Duration) close timeout}
+     *       ({@link dev.codexclient.transport.Transport#DEFAULT_CLOSE_TIMEOUT} by default) to exit on its own, then
      *       it and
      *       every process it started are terminated (SIGTERM, then SIGKILL a second or two later). Idle codex exits
      *       at once; some versions first wait for a command that is still running, which the close timeout cuts
@@ -592,20 +556,12 @@ public final class CodexClient implements AutoCloseable {
      */
     @Override
     public void close() {
-        runtime.close(runtime.settings().closeTimeout().orElse(null));
+        runtime.close();
     }
 
     /** The runtime this client is the facade of; for test code in this package. */
     ClientRuntime runtime() {
         return runtime;
-    }
-
-    private <T> T await(CompletableFuture<T> future, String what) {
-        return runtime.waits().call(future, what);
-    }
-
-    private CodexThread handle(ThreadInfo described) {
-        return CodexThread.of(runtime, runtime.held().linkFor(described));
     }
 
     static Duration positive(Duration d, String name) {

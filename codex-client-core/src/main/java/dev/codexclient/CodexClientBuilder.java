@@ -4,13 +4,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.codexclient.errors.CodexTimeoutException;
 import dev.codexclient.errors.CodexTransportException;
-import dev.codexclient.events.CodexEventListener;
+import dev.codexclient.telemetry.CodexTelemetryListener;
 import dev.codexclient.internal.ClientVersion;
 import dev.codexclient.internal.Redactor;
 import dev.codexclient.internal.requests.RequestHandlerRegistry;
 import dev.codexclient.internal.rpc.CallbackPool;
 import dev.codexclient.internal.session.ClientRuntime;
 import dev.codexclient.internal.session.ClientSettings;
+import dev.codexclient.internal.session.ServerSource;
+import dev.codexclient.internal.session.TurnState;
 import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.protocol.ChatgptAuthTokensRefreshParams;
 import dev.codexclient.protocol.ChatgptAuthTokensRefreshResponse;
@@ -58,6 +60,7 @@ public final class CodexClientBuilder {
     private long replayBytes = 8L * 1024 * 1024;
     private int publisherBufferSize = 4096;
     private PublisherOverflow publisherOverflow = PublisherOverflow.FAIL;
+    private Duration publisherDeltaInterval = Duration.ZERO;
     /** This client's own: secrets registered with one client are never masked or kept by another. */
     private final Redactor redactor = new Redactor();
     /** Where the server comes from; the stdio transport it spawns masks what the client masks, refreshed tokens too. */
@@ -67,7 +70,7 @@ public final class CodexClientBuilder {
     /** The client's clock and timer; tests put a manual one here (see {@link #scheduler(Scheduler)}). */
     private Scheduler scheduler;
     private LoginAccountParams login;
-    private CodexEventListener eventListener = CodexEventListener.NONE;
+    private CodexTelemetryListener telemetryListener = CodexTelemetryListener.NONE;
     private final List<Consumer<ServerNotification>> listeners = new ArrayList<>();
 
     CodexClientBuilder() {
@@ -106,17 +109,17 @@ public final class CodexClientBuilder {
     }
 
     /**
-     * Restores a lost connection (off by default): when the spawned app-server dies, a new one is spawned; when
-     * a WebSocket or Unix-socket connection drops, the client reconnects (with a
+     * Restarts a lost connection (off by default): when the spawned app-server dies, a new one is spawned; when
+     * a WebSocket or Unix-socket connection drops, the client connects again (with a
      * {@link #transportFactory(Supplier) transport factory}). Either way the handshake is redone and every
      * thread the client holds is resumed ({@code thread/resume}); {@link CodexThread} handles and their
      * listeners stay valid. A turn running at the loss goes on if the server reached again still runs it,
      * completes from the server's report if it finished meanwhile, and otherwise (a new server) ends with
      * {@link dev.codexclient.errors.CodexServerRestartedException} naming its thread and turn. Calls pending at
-     * the loss fail with {@link CodexTransportException}; calls made during the restore wait for it, within
+     * the loss fail with {@link CodexTransportException}; calls made during the restart wait for it, within
      * their timeout. An approval or other server request still being decided is not asked again when the
      * server sends it anew after the resume: the decision goes to the new connection, once. When the policy
-     * gives up, the client ends as it would without one. The {@link #eventListener(CodexEventListener) event
+     * gives up, the client ends as it would without one. The {@link #telemetryListener(CodexTelemetryListener) event
      * listener} sees each step.
      *
      * @param policy how often and how fast to try again, see {@link RestartPolicy}
@@ -208,9 +211,9 @@ public final class CodexClientBuilder {
      * SIGTERM, and SIGKILL a second or two later. {@code Duration.ZERO} skips the wait. For a WebSocket: the
      * bound on the close handshake.
      *
-     * <p>Without this setting the transport's own close timeout applies: for the spawned server
-     * {@link StdioTransport.Builder#gracefulCloseTimeout(Duration)} (5 s by default, settable through
-     * {@link #stdio(Consumer)}); when both are set, this one wins. It applies as well to a transport given with
+     * <p>Without this setting the transport's own close timeout applies ({@link Transport#DEFAULT_CLOSE_TIMEOUT}
+     * unless its builder set another, for the spawned server with {@link #stdio(Consumer)}); when both are set, this
+     * one wins. It applies as well to a transport given with
      * {@link #transport(Transport)}.
      *
      * @param timeout the longest wait, zero or more
@@ -451,6 +454,28 @@ public final class CodexClientBuilder {
     }
 
     /**
+     * The shortest time between two text deltas a publisher subscription hands to its subscriber (default zero: each
+     * as it comes). A delta due sooner waits, and the deltas of the same item that arrive meanwhile are merged into
+     * it (as {@link PublisherOverflow#COALESCE_DELTAS} merges them), so a subscriber gets at most one delta event per
+     * interval, whatever the model's pace, at the cost of at most this much delay; any other event ends the wait at
+     * once. Meant for a streaming HTTP response (Server-Sent Events), whose network buffers keep requesting while the
+     * reader is slow, so that merging beyond the demand alone would rarely start: there each event costs its framing
+     * (some twenty bytes for one character), and a slow reader gets the text sooner in fewer, larger events.
+     *
+     * @param interval zero, or a positive duration such as 50 ms
+     * @return this builder
+     * @throws IllegalArgumentException when {@code interval} is negative
+     */
+    public CodexClientBuilder publisherDeltaInterval(Duration interval) {
+        Objects.requireNonNull(interval, "interval");
+        if (interval.isNegative()) {
+            throw new IllegalArgumentException("publisherDeltaInterval must not be negative: " + interval);
+        }
+        this.publisherDeltaInterval = interval;
+        return this;
+    }
+
+    /**
      * The mapper that binds your types: dynamic-tool arguments and structured turn output (default: a plain
      * {@link ObjectMapper} that ignores unknown properties). Register modules here, e.g. for {@code Optional}.
      * The protocol's own types keep the client's internal mapper, whatever this one is configured to do.
@@ -611,15 +636,15 @@ public final class CodexClientBuilder {
     }
 
     /**
-     * The listener told about this client's connection, requests, server requests, turns and recovery (see
-     * {@link CodexEventListener} for when and on which thread). One per client; combine several with
-     * {@link CodexEventListener#composite(CodexEventListener...)}. None by default, which costs nothing.
+     * The listener told about this client's connection, requests, server requests, turns and restarts (see
+     * {@link CodexTelemetryListener} for when and on which thread). One per client; combine several with
+     * {@link CodexTelemetryListener#composite(CodexTelemetryListener...)}. None by default, which costs nothing.
      *
      * @param listener the listener; a later call replaces it
      * @return this builder
      */
-    public CodexClientBuilder eventListener(CodexEventListener listener) {
-        this.eventListener = Objects.requireNonNull(listener, "listener");
+    public CodexClientBuilder telemetryListener(CodexTelemetryListener listener) {
+        this.telemetryListener = Objects.requireNonNull(listener, "listener");
         return this;
     }
 
@@ -671,7 +696,9 @@ public final class CodexClientBuilder {
             }
             throw e;
         }
-        ClientRuntime runtime = new ClientRuntime(settings(), t, callbacks, ownsExecutor);
+        // The runtime makes each turn's result from its end, in the value type of this package.
+        ClientRuntime runtime = new ClientRuntime(settings(), t, callbacks, ownsExecutor,
+                end -> result(end, redactor), TurnResult::failure);
         try {
             runtime.start();
             return new CodexClient(runtime);
@@ -683,15 +710,21 @@ public final class CodexClientBuilder {
         }
     }
 
+    /** The result of a turn that ended as {@code end} says; secrets {@code redactor} knows are masked. */
+    private static TurnResult result(TurnState.End end, Redactor redactor) {
+        return new TurnResult(end.threadId(), end.turnId(), end.status(), end.turn(), end.finalText(), end.items(),
+                end.usage(), end.diff(), end.plan(), end.error(), end.deadlineExceeded(), end.stalled(), redactor);
+    }
+
     /** The settings as they are now, fixed: what the runtime reads. */
     private ClientSettings settings() {
-        ClientSettings.Handshake handshake = new ClientSettings.Handshake(clientName, clientTitle, clientVersion,
-                experimentalApi, optOut, Optional.ofNullable(login));
+        ClientSettings.Introduction introduction = new ClientSettings.Introduction(clientName, clientTitle,
+                clientVersion, experimentalApi, optOut, Optional.ofNullable(login));
         return new ClientSettings(server.transports(), Optional.ofNullable(restartPolicy),
-                Optional.ofNullable(closeTimeout), handshake, requestTimeout, initializeTimeout, interruptGrace,
-                Optional.ofNullable(turnWatchdog), retryPolicy, userMapper, replayLimit, replayBytes,
-                publisherBufferSize, publisherOverflow, redactor, Optional.ofNullable(scheduler), eventListener,
-                listeners, requestHandlers.handlers());
+                Optional.ofNullable(closeTimeout), introduction, requestTimeout, initializeTimeout, interruptGrace,
+                Optional.ofNullable(turnWatchdog), retryPolicy, Optional.ofNullable(userMapper), replayLimit,
+                replayBytes, publisherBufferSize, publisherOverflow, publisherDeltaInterval, redactor,
+                Optional.ofNullable(scheduler), telemetryListener, listeners, requestHandlers.handlers());
     }
 
     /** Puts a clock and timer of the caller's in place of the system's (tests move a manual one by hand). */

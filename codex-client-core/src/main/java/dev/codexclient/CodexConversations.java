@@ -28,7 +28,8 @@ import java.util.function.Supplier;
  * }</pre>
  *
  * <p>Threading: every method may be called from any thread; {@link #startTurn} never blocks. The mapping is written
- * to the store when a thread starts, from a dependent of the {@code thread/start} call.
+ * to the store when a thread starts, from a dependent of the {@code thread/start} call. A small entry per conversation
+ * seen (the tail of its turns, its loaded thread) stays in memory until {@link #forget}.
  */
 public final class CodexConversations implements AutoCloseable {
     /**
@@ -88,7 +89,12 @@ public final class CodexConversations implements AutoCloseable {
      *                input may have to carry what came before (a history kept elsewhere)
      */
     public record Opened(CodexThread thread, boolean started) {
-        /** Checks the thread. */
+        /**
+         * Checks the thread.
+         *
+         * @param thread  the conversation's thread
+         * @param started whether the thread was started for this turn
+         */
         public Opened {
             Objects.requireNonNull(thread, "thread");
         }

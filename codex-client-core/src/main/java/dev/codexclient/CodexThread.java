@@ -2,27 +2,10 @@ package dev.codexclient;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.codexclient.errors.CodexProtocolException;
-import dev.codexclient.internal.rpc.RpcConnection;
-import dev.codexclient.internal.session.ClientRuntime;
-import dev.codexclient.internal.session.FlowPublishers;
-import dev.codexclient.internal.session.Listeners;
 import dev.codexclient.internal.session.ThreadLink;
-import dev.codexclient.internal.session.ThreadState;
-import dev.codexclient.internal.session.Waits;
 import dev.codexclient.protocol.ServerNotification;
-import dev.codexclient.protocol.ThreadArchiveParams;
-import dev.codexclient.protocol.ThreadCompactStartParams;
-import dev.codexclient.protocol.ThreadForkParams;
 import dev.codexclient.protocol.ThreadInfo;
-import dev.codexclient.protocol.ThreadReadParams;
-import dev.codexclient.protocol.ThreadReadResponse;
-import dev.codexclient.protocol.ThreadRevertParams;
-import dev.codexclient.protocol.ThreadRevertResponse;
-import dev.codexclient.protocol.ThreadSetNameParams;
-import dev.codexclient.protocol.ThreadUnarchiveParams;
-import dev.codexclient.protocol.ThreadUnsubscribeParams;
 import dev.codexclient.protocol.TurnStartParams;
-import dev.codexclient.protocol.TurnStartResponse;
 import dev.codexclient.protocol.UserInput;
 import java.util.List;
 import java.util.Objects;
@@ -52,13 +35,11 @@ import java.util.function.Consumer;
  * {@link CodexClient#resumeThread(String) resumed} before the server accepts turns on it.)
  */
 public final class CodexThread {
-    private final ClientRuntime runtime;
-    /** What every handle of this thread shares while the client holds it: its description, where it is loaded. */
+    /** The thread's engine, which every handle of this thread shares while the client holds it. */
     private final ThreadLink link;
     private final String id;
 
-    CodexThread(ClientRuntime runtime, ThreadLink link) {
-        this.runtime = runtime;
+    private CodexThread(ThreadLink link) {
         this.link = link;
         this.id = link.id();
     }
@@ -108,16 +89,7 @@ public final class CodexThread {
      * @return the running turn
      */
     public CodexTurn startTurn(TurnStartParams params) {
-        StartingTurn s = begin(params);
-        TurnStartResponse response;
-        try {
-            response = runtime.waits().call(s.response(), "turn/start on thread " + id);
-        } catch (RuntimeException e) {
-            s.failed(e);
-            throw e;
-        }
-        // Claimed here rather than in a dependent of the response: the blocking form needs no callback thread.
-        return s.claim(response);
+        return new CodexTurn(this, link.startTurn(params));
     }
 
     /**
@@ -147,80 +119,11 @@ public final class CodexThread {
      * @return a future of the running turn; it fails when the server rejects the turn or the connection ends
      */
     public CompletableFuture<CodexTurn> startTurnAsync(TurnStartParams params) {
-        StartingTurn s;
-        try {
-            s = begin(params);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        return s.response().handle((r, e) -> {
-            if (e != null) {
-                Throwable cause = RpcConnection.unwrap(e);
-                s.failed(cause);
-                throw Waits.asCompletionException(cause);
-            }
-            return s.claim(r);
-        });
+        return link.startTurnAsync(params).thenApply(state -> new CodexTurn(this, state));
     }
 
     private TurnStartParams params(List<UserInput> input) {
         return TurnStartParams.builder().threadId(id).input(List.copyOf(input)).build();
-    }
-
-    /** A turn whose start request is on its way. */
-    private final class StartingTurn {
-        final ThreadState router;
-        final CodexTurn turn;
-        final CompletableFuture<TurnStartResponse> response;
-
-        StartingTurn(ThreadState router, CodexTurn turn, CompletableFuture<TurnStartResponse> response) {
-            this.router = router;
-            this.turn = turn;
-            this.response = response;
-        }
-
-        CompletableFuture<TurnStartResponse> response() {
-            return response;
-        }
-
-        CodexTurn claim(TurnStartResponse r) {
-            String turnId = r.turn() == null ? null : r.turn().id();
-            if (turnId == null) {
-                CodexProtocolException e = new CodexProtocolException("the turn/start response of thread " + id
-                        + " names no turn");
-                failed(e);
-                throw e;
-            }
-            if (!router.claim(turn.routed(), turnId)) {
-                // The thread was let go of while the request was out (closed by the server): the turn already
-                // failed with the reason; it still gets its id.
-                turn.routed().bind(turnId, List.of());
-            }
-            runtime.settings().turnWatchdog().ifPresent(turn::watchdog);
-            return turn;
-        }
-
-        void failed(Throwable cause) {
-            router.startFailed(turn.routed());
-            turn.routed().fail(cause);
-        }
-    }
-
-    private StartingTurn begin(TurnStartParams params) {
-        Objects.requireNonNull(params, "params");
-        if (!id.equals(params.threadId())) {
-            throw new IllegalArgumentException("TurnStartParams.threadId is " + params.threadId()
-                    + ", not this thread's id " + id);
-        }
-        ThreadState router = runtime.held().hold(link);
-        CodexTurn turn = new CodexTurn(this, runtime, router);
-        // Registered before the request leaves, so events racing the response are held for this turn.
-        if (!router.starting(turn.routed())) {
-            runtime.held().unhold(router);
-            router = runtime.held().hold(link);
-            router.starting(turn.routed());
-        }
-        return new StartingTurn(router, turn, runtime.turnStart(link, params));
     }
 
     /** {@return a new builder for {@link #startTurn(TurnStartParams)}, with this thread's id already set} */
@@ -273,7 +176,7 @@ public final class CodexThread {
     }
 
     private <T> StructuredTurn<T> structured(CodexTurn turn, Class<T> outputType) {
-        return new StructuredTurn<>(turn, outputType, runtime.userMapper());
+        return new StructuredTurn<>(turn, outputType, link.userMapper());
     }
 
     // ------------------------------------------------------------------------------------------------ thread ops
@@ -286,7 +189,7 @@ public final class CodexThread {
      * @return the thread as the server stores it now
      */
     public ThreadInfo read() {
-        return remember(runtime.waits().call(readCall(), "thread/read").thread());
+        return link.read();
     }
 
     /**
@@ -295,15 +198,7 @@ public final class CodexThread {
      * @return a future of the thread as the server stores it now
      */
     public CompletableFuture<ThreadInfo> readAsync() {
-        return readCall().thenApply(r -> remember(r.thread()));
-    }
-
-    private CompletableFuture<ThreadReadResponse> readCall() {
-        return runtime.calls().threadRead(ThreadReadParams.builder().threadId(id).includeTurns(true).build());
-    }
-
-    private ThreadInfo remember(ThreadInfo t) {
-        return link.remember(t);
+        return link.readAsync();
     }
 
     /**
@@ -312,7 +207,7 @@ public final class CodexThread {
      * @param name the new name
      */
     public void setName(String name) {
-        runtime.waits().call(setNameCall(name), "thread/name/set");
+        link.setName(name);
     }
 
     /**
@@ -322,11 +217,7 @@ public final class CodexThread {
      * @return a future that completes when the server has set the name
      */
     public CompletableFuture<Void> setNameAsync(String name) {
-        return setNameCall(name).thenApply(r -> null);
-    }
-
-    private CompletableFuture<?> setNameCall(String name) {
-        return runtime.calls().threadNameSet(ThreadSetNameParams.builder().threadId(id).name(name).build());
+        return link.setNameAsync(name);
     }
 
     /**
@@ -334,8 +225,7 @@ public final class CodexThread {
      * on it and closing its listeners.
      */
     public void archive() {
-        runtime.waits().call(archiveCall(), "thread/archive");
-        runtime.held().release(id, "was archived");
+        link.archive();
     }
 
     /**
@@ -344,32 +234,21 @@ public final class CodexThread {
      * @return a future that completes when the server has archived the thread
      */
     public CompletableFuture<Void> archiveAsync() {
-        return archiveCall().thenApply(r -> {
-            runtime.held().release(id, "was archived");
-            return null;
-        });
+        return link.archiveAsync();
     }
 
-    private CompletableFuture<?> archiveCall() {
-        return runtime.calls().threadArchive(ThreadArchiveParams.builder().threadId(id).build());
-    }
-
-    /** Restores an archived thread. */
+    /** Brings an archived thread back. */
     public void unarchive() {
-        runtime.waits().call(unarchiveCall(), "thread/unarchive");
+        link.unarchive();
     }
 
     /**
      * {@link #unarchive()} without blocking.
      *
-     * @return a future that completes when the server has restored the thread
+     * @return a future that completes when the server has unarchived the thread
      */
     public CompletableFuture<Void> unarchiveAsync() {
-        return unarchiveCall().thenApply(r -> null);
-    }
-
-    private CompletableFuture<?> unarchiveCall() {
-        return runtime.calls().threadUnarchive(ThreadUnarchiveParams.builder().threadId(id).build());
+        return link.unarchiveAsync();
     }
 
     /**
@@ -381,7 +260,7 @@ public final class CodexThread {
      * @return the thread after the revert
      */
     public ThreadInfo revertTo(String turnId) {
-        return remember(runtime.waits().call(revertCall(turnId), "thread/revert").thread());
+        return link.revertTo(turnId);
     }
 
     /**
@@ -391,17 +270,12 @@ public final class CodexThread {
      * @return a future of the thread after the revert
      */
     public CompletableFuture<ThreadInfo> revertToAsync(String turnId) {
-        return revertCall(turnId).thenApply(r -> remember(r.thread()));
-    }
-
-    private CompletableFuture<ThreadRevertResponse> revertCall(String turnId) {
-        Objects.requireNonNull(turnId, "turnId");
-        return runtime.calls().threadRevert(ThreadRevertParams.builder().threadId(id).beforeTurnId(turnId).build());
+        return link.revertToAsync(turnId);
     }
 
     /** Starts compacting the thread's history; progress arrives as events on this thread. */
     public void compact() {
-        runtime.waits().call(compactCall(), "thread/compact/start");
+        link.compact();
     }
 
     /**
@@ -410,11 +284,7 @@ public final class CodexThread {
      * @return a future that completes when the server has started compacting
      */
     public CompletableFuture<Void> compactAsync() {
-        return compactCall().thenApply(r -> null);
-    }
-
-    private CompletableFuture<?> compactCall() {
-        return runtime.calls().threadCompactStart(ThreadCompactStartParams.builder().threadId(id).build());
+        return link.compactAsync();
     }
 
     /**
@@ -423,8 +293,7 @@ public final class CodexThread {
      * @return the handle of the new thread
      */
     public CodexThread fork() {
-        ThreadForkParams params = ThreadForkParams.builder().threadId(id).build();
-        return handle(runtime.waits().call(runtime.calls().threadFork(params), "thread/fork").thread());
+        return of(link.fork());
     }
 
     /**
@@ -433,8 +302,7 @@ public final class CodexThread {
      * @return a future of the new thread's handle
      */
     public CompletableFuture<CodexThread> forkAsync() {
-        return runtime.calls().threadFork(ThreadForkParams.builder().threadId(id).build())
-                .thenApply(r -> handle(r.thread()));
+        return link.forkAsync().thenApply(CodexThread::of);
     }
 
     /**
@@ -442,8 +310,7 @@ public final class CodexThread {
      * running on it fail, its listeners are closed.
      */
     public void unsubscribe() {
-        runtime.waits().call(unsubscribeCall(), "thread/unsubscribe");
-        runtime.held().release(id, "was unsubscribed");
+        link.unsubscribe();
     }
 
     /**
@@ -453,31 +320,20 @@ public final class CodexThread {
      *         thread
      */
     public CompletableFuture<Void> unsubscribeAsync() {
-        return unsubscribeCall().thenApply(r -> {
-            runtime.held().release(id, "was unsubscribed");
-            return null;
-        });
-    }
-
-    private CompletableFuture<?> unsubscribeCall() {
-        return runtime.calls().threadUnsubscribe(ThreadUnsubscribeParams.builder().threadId(id).build());
+        return link.unsubscribeAsync();
     }
 
     /**
      * Every event of this thread, in wire order (turn events included), from now on. The client holds the thread
      * while the subscription is open; {@link Subscription#close()} stops the deliveries.
      *
-     * @param listener called with each event of the thread, on the thread's callback lane; it may call back into the
+     * @param listener called with each event of the thread, on the thread's delivery lane; it may call back into the
      *                 client
      * @return the subscription, whose {@code close()} removes the listener
      */
     public Subscription onEvent(Consumer<? super ServerNotification> listener) {
         Objects.requireNonNull(listener, "listener");
-        ThreadState router = runtime.held().hold(link);
-        Listeners.Entry<ServerNotification> entry = router.listeners().entry(listener,
-                () -> runtime.held().unhold(router));
-        router.listeners().add(entry);
-        return entry;
+        return link.subscribe(listener);
     }
 
     /**
@@ -493,20 +349,16 @@ public final class CodexThread {
      * @return a hot publisher of this thread's events
      */
     public Flow.Publisher<ServerNotification> publisher() {
-        return FlowPublishers.thread(runtime, link);
+        return link.publisher();
     }
 
     void onLane(Runnable task) {
-        runtime.onLane(id, task);
-    }
-
-    private CodexThread handle(ThreadInfo described) {
-        return of(runtime, runtime.held().linkFor(described));
+        link.onLane(task);
     }
 
     /** The handle over {@code link}: the one made first, so a held thread has one handle object. */
-    static CodexThread of(ClientRuntime runtime, ThreadLink link) {
-        return link.handle(new CodexThread(runtime, link));
+    static CodexThread of(ThreadLink link) {
+        return link.handle(new CodexThread(link));
     }
 
     @Override

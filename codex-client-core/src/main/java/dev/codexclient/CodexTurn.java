@@ -2,12 +2,7 @@ package dev.codexclient;
 
 import dev.codexclient.errors.CodexDeadlockException;
 import dev.codexclient.errors.CodexTimeoutException;
-import dev.codexclient.internal.session.ClientRuntime;
-import dev.codexclient.internal.session.FlowPublishers;
-import dev.codexclient.internal.session.RoutedTurn;
-import dev.codexclient.internal.session.ThreadState;
 import dev.codexclient.internal.session.TurnState;
-import dev.codexclient.internal.session.WaitGuardedFuture;
 import dev.codexclient.protocol.AgentMessageDeltaNotification;
 import dev.codexclient.protocol.CommandExecutionOutputDeltaNotification;
 import dev.codexclient.protocol.ServerNotification;
@@ -15,8 +10,6 @@ import dev.codexclient.protocol.ThreadItem;
 import dev.codexclient.protocol.ThreadTokenUsage;
 import dev.codexclient.protocol.TurnDiffUpdatedNotification;
 import dev.codexclient.protocol.TurnPlanUpdatedNotification;
-import dev.codexclient.protocol.TurnStatus;
-import dev.codexclient.protocol.TurnSteerParams;
 import dev.codexclient.protocol.TurnSteerResponse;
 import dev.codexclient.protocol.UserInput;
 import java.time.Duration;
@@ -51,31 +44,17 @@ import java.util.function.Consumer;
  */
 public final class CodexTurn {
     private final CodexThread thread;
-    private final ClientRuntime runtime;
-    /** The turn's life: routing, listeners and replay, timers, its end. */
-    private final TurnState<TurnResult> state;
+    /** The turn's engine: routing, listeners and replay, steering, timers, waits, its end. */
+    private final TurnState state;
 
-    CodexTurn(CodexThread thread, ClientRuntime runtime, ThreadState router) {
+    CodexTurn(CodexThread thread, TurnState state) {
         this.thread = thread;
-        this.runtime = runtime;
-        this.state = new TurnState<>(runtime, thread.id(), router, end -> new TurnResult(end.threadId(),
-                end.turnId(), end.status(), end.turn(), end.finalText(), end.items(), end.usage(), end.diff(),
-                end.plan(), end.error(), end.deadlineExceeded(), end.stalled(), runtime.redactor()),
-                TurnResult::failure);
-    }
-
-    /** {@return what the runtime sees of this turn} */
-    RoutedTurn routed() {
-        return state;
+        this.state = state;
     }
 
     /** {@return the turn id, as the server assigned it} */
     public String id() {
-        String turnId = state.boundId();
-        if (turnId == null) {
-            throw new IllegalStateException("the turn has no id yet");
-        }
-        return turnId;
+        return state.boundIdOrThrow();
     }
 
     /** {@return the thread the turn runs on} */
@@ -94,7 +73,7 @@ public final class CodexTurn {
      * Every event of this turn, in wire order, replaying what already arrived. {@link Subscription#close()} stops
      * the deliveries, replay included: a listener closed before its replay ran receives nothing.
      *
-     * @param listener called with each event, on the thread's callback lane; it may call back into the client
+     * @param listener called with each event, on the thread's delivery lane; it may call back into the client
      * @return the subscription, whose {@code close()} removes the listener
      */
     public Subscription onEvent(Consumer<? super ServerNotification> listener) {
@@ -105,7 +84,7 @@ public final class CodexTurn {
     /**
      * Agent message text as it streams ({@code item/agentMessage/delta}), replaying what already arrived.
      *
-     * @param listener called with each delta, in wire order, on the thread's callback lane
+     * @param listener called with each delta, in wire order, on the thread's delivery lane
      * @return the subscription, whose {@code close()} removes the listener
      */
     public Subscription onAgentMessageDelta(Consumer<? super AgentMessageDeltaNotification> listener) {
@@ -119,7 +98,7 @@ public final class CodexTurn {
     /**
      * Items as they start ({@code item/started}), replaying what already arrived.
      *
-     * @param listener called with each item, in wire order, on the thread's callback lane
+     * @param listener called with each item, in wire order, on the thread's delivery lane
      * @return the subscription, whose {@code close()} removes the listener
      */
     public Subscription onItemStarted(Consumer<? super ThreadItem> listener) {
@@ -133,7 +112,7 @@ public final class CodexTurn {
     /**
      * Items as they complete ({@code item/completed}), with their final state, replaying what already arrived.
      *
-     * @param listener called with each item, in wire order, on the thread's callback lane
+     * @param listener called with each item, in wire order, on the thread's delivery lane
      * @return the subscription, whose {@code close()} removes the listener
      */
     public Subscription onItemCompleted(Consumer<? super ThreadItem> listener) {
@@ -147,7 +126,7 @@ public final class CodexTurn {
     /**
      * Command output as it streams ({@code item/commandExecution/outputDelta}), replaying what already arrived.
      *
-     * @param listener called with each chunk of output, in wire order, on the thread's callback lane
+     * @param listener called with each chunk of output, in wire order, on the thread's delivery lane
      * @return the subscription, whose {@code close()} removes the listener
      */
     public Subscription onCommandOutputDelta(Consumer<? super CommandExecutionOutputDeltaNotification> listener) {
@@ -161,7 +140,7 @@ public final class CodexTurn {
     /**
      * Plan updates ({@code turn/plan/updated}), replaying what already arrived.
      *
-     * @param listener called with each update, in wire order, on the thread's callback lane
+     * @param listener called with each update, in wire order, on the thread's delivery lane
      * @return the subscription, whose {@code close()} removes the listener
      */
     public Subscription onPlanUpdated(Consumer<? super TurnPlanUpdatedNotification> listener) {
@@ -175,7 +154,7 @@ public final class CodexTurn {
     /**
      * The turn's aggregated diff whenever it changes ({@code turn/diff/updated}), replaying what already arrived.
      *
-     * @param listener called with each update, in wire order, on the thread's callback lane
+     * @param listener called with each update, in wire order, on the thread's delivery lane
      * @return the subscription, whose {@code close()} removes the listener
      */
     public Subscription onDiffUpdated(Consumer<? super TurnDiffUpdatedNotification> listener) {
@@ -189,7 +168,7 @@ public final class CodexTurn {
     /**
      * Token usage updates ({@code thread/tokenUsage/updated}), replaying what already arrived.
      *
-     * @param listener called with the usage after each update, in wire order, on the thread's callback lane
+     * @param listener called with the usage after each update, in wire order, on the thread's delivery lane
      * @return the subscription, whose {@code close()} removes the listener
      */
     public Subscription onTokenUsage(Consumer<? super ThreadTokenUsage> listener) {
@@ -218,7 +197,7 @@ public final class CodexTurn {
      * @throws CodexDeadlockException from {@code hasNext()} when it would wait on the turn's own delivery lane
      */
     public TurnEventStream events() {
-        return new TurnEventStream(this, runtime, null);
+        return new TurnEventStream(this, state, null);
     }
 
     /**
@@ -230,7 +209,7 @@ public final class CodexTurn {
      * @throws IllegalArgumentException when {@code timeout} is zero or negative
      */
     public TurnEventStream events(Duration timeout) {
-        return new TurnEventStream(this, runtime, CodexClient.positive(timeout, "timeout"));
+        return new TurnEventStream(this, state, CodexClient.positive(timeout, "timeout"));
     }
 
     /**
@@ -274,46 +253,84 @@ public final class CodexTurn {
      * @return a publisher of this turn's events, from its start to its end
      */
     public Flow.Publisher<ServerNotification> publisher() {
-        return FlowPublishers.turn(runtime, thread.id(), state.toString(), state::subscribe,
-                state.result().thenApply(r -> r.status() == TurnStatus.FAILED ? r.failure() : null));
+        return state.publisher();
     }
 
     // ------------------------------------------------------------------------------------------------ control
 
     /**
-     * Adds input to the running turn ({@code turn/steer}).
+     * Adds input to the running turn ({@code turn/steer}), waiting at most the request timeout for the server to take
+     * it.
+     *
+     * @param text the user's message to add
+     * @return the server's answer
+     * @throws dev.codexclient.errors.CodexRpcException when the turn is no longer running
+     */
+    public TurnSteerResponse steer(String text) {
+        return steer(List.of(Inputs.text(text)));
+    }
+
+    /**
+     * Adds input to the running turn ({@code turn/steer}), waiting at most the request timeout for the server to take
+     * it.
+     *
+     * @param input the inputs to add, in order (see {@link Inputs})
+     * @return the server's answer
+     * @throws dev.codexclient.errors.CodexRpcException when the turn is no longer running
+     */
+    public TurnSteerResponse steer(List<UserInput> input) {
+        Objects.requireNonNull(input, "input");
+        return state.steer(input);
+    }
+
+    /**
+     * {@link #steer(String)} without blocking.
      *
      * @param text the user's message to add
      * @return a future of the server's answer; it fails with a {@link dev.codexclient.errors.CodexRpcException}
      *         when the turn is no longer running
      */
-    public CompletableFuture<TurnSteerResponse> steer(String text) {
-        return steer(List.of(Inputs.text(text)));
+    public CompletableFuture<TurnSteerResponse> steerAsync(String text) {
+        return steerAsync(List.of(Inputs.text(text)));
     }
 
     /**
-     * Adds input to the running turn ({@code turn/steer}).
+     * {@link #steer(List)} without blocking.
      *
      * @param input the inputs to add, in order (see {@link Inputs})
      * @return a future of the server's answer; it fails with a {@link dev.codexclient.errors.CodexRpcException}
      *         when the turn is no longer running
      */
-    public CompletableFuture<TurnSteerResponse> steer(List<UserInput> input) {
-        return runtime.calls().turnSteer(TurnSteerParams.builder()
-                .threadId(thread.id()).expectedTurnId(id()).input(List.copyOf(input)).build());
+    public CompletableFuture<TurnSteerResponse> steerAsync(List<UserInput> input) {
+        Objects.requireNonNull(input, "input");
+        return state.steerAsync(input);
     }
 
     /**
-     * Asks the server to interrupt the turn. The returned future is the turn's result: it completes when
-     * {@code turn/completed} arrives (normally with status {@code INTERRUPTED}), or after the client's grace period
-     * with a {@link TurnResult#stalled() stalled} result if the server never settles the turn. Interrupting a turn
-     * that has ended does nothing.
+     * Interrupts the turn and waits for it to end, at most {@code timeout}: the turn normally completes with status
+     * {@code INTERRUPTED} once codex has stopped it; if the server never settles it, the client's grace period
+     * completes it as {@link TurnResult#stalled() stalled}. Interrupting a turn that has ended returns its result.
+     *
+     * @param timeout the longest wait for the turn's end
+     * @return the turn's result
+     * @throws CodexTimeoutException  when the turn is still running after {@code timeout} (the interrupt stands)
+     * @throws CodexDeadlockException when called on the turn's own delivery lane, like {@link #await(Duration)}
+     */
+    public TurnResult interrupt(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        return state.interrupt(timeout);
+    }
+
+    /**
+     * Asks the server to interrupt the turn, without blocking. The returned future is the turn's result: it completes
+     * when {@code turn/completed} arrives (normally with status {@code INTERRUPTED}), or after the client's grace
+     * period with a {@link TurnResult#stalled() stalled} result if the server never settles the turn. Interrupting a
+     * turn that has ended does nothing.
      *
      * @return the turn's result, like {@link #result()}
      */
-    public CompletableFuture<TurnResult> interrupt() {
-        state.interrupt();
-        return guarded();
+    public CompletableFuture<TurnResult> interruptAsync() {
+        return state.interruptAsync();
     }
 
     /**
@@ -332,7 +349,7 @@ public final class CodexTurn {
     /**
      * Watches the turn for silence: when no event arrives for {@code idle}, the client reads the thread
      * ({@code thread/read} with turns); if the server reports the turn as over, the handle completes from that
-     * report, otherwise the turn is {@link #interrupt() interrupted} and completes as
+     * report, otherwise the turn is {@link #interruptAsync() interrupted} and completes as
      * {@link TurnResult#stalled() stalled} if it still does not settle within the client's grace period.
      * Replaces the client's default ({@link CodexClientBuilder#turnWatchdog(Duration)}) for this turn.
      *
@@ -362,21 +379,7 @@ public final class CodexTurn {
      *         for the turn
      */
     public CompletableFuture<TurnResult> result() {
-        return guarded();
-    }
-
-    /** A copy of the result whose blocking waits fail fast where they could never end. */
-    private CompletableFuture<TurnResult> guarded() {
-        WaitGuardedFuture<TurnResult> copy = new WaitGuardedFuture<>(() -> runtime.waits().checkMayAwait(thread.id(),
-                "waiting for the result of " + this));
-        state.settledResult().whenComplete((r, e) -> {
-            if (e == null) {
-                copy.complete(r);
-            } else {
-                copy.completeExceptionally(e);
-            }
-        });
-        return copy;
+        return state.resultAsync();
     }
 
     /** {@return whether the turn has ended, its result then being available at once} */
@@ -398,11 +401,7 @@ public final class CodexTurn {
      */
     public TurnResult await(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
-        if (!state.isDone()) {
-            runtime.waits().checkMayAwait(thread.id(), "turn.await()");
-        }
-        return runtime.waits().within(state.settledResult(), timeout, () -> CodexTimeoutException.waitingFor(
-                "completion of a turn of thread " + thread.id(), timeout), "a turn");
+        return state.await(timeout);
     }
 
     /** For diagnostics: how many listeners this turn delivers to. */
@@ -412,7 +411,7 @@ public final class CodexTurn {
 
     @Override
     public String toString() {
-        String turnId = state.boundId();
+        String turnId = state.id();
         return "CodexTurn[" + thread.id() + "/" + (turnId != null ? turnId : "starting") + "]";
     }
 }

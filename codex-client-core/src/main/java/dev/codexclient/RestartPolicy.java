@@ -5,14 +5,14 @@ import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * How a client restores a lost connection: it respawns the app-server (stdio) or reconnects (WebSocket, Unix
+ * How a client restarts a lost connection: it respawns the app-server (stdio) or connects again (WebSocket, Unix
  * socket), redoes the handshake and resumes every thread the user holds. Off unless set with
  * {@link CodexClientBuilder#restartPolicy(RestartPolicy)}.
  *
  * <pre>{@code
  * CodexClient codex = CodexClient.builder()
  *         .restartPolicy(RestartPolicy.builder()
- *                 .maxAttempts(5)                                   // per outage
+ *                 .maxAttempts(5)                                   // per restart
  *                 .backoff(Duration.ofMillis(200), Duration.ofSeconds(10))
  *                 .budget(10, Duration.ofMinutes(10))               // attempts in any ten minutes
  *                 .build())
@@ -21,11 +21,11 @@ import java.util.concurrent.ThreadLocalRandom;
  *
  * <p>Each attempt waits first: the bound doubles from {@code initialBackoff} up to {@code maxBackoff}, and the
  * wait is drawn uniformly from the upper half of it (so restarts of many clients spread out, yet never come at
- * once). An outage ends when an attempt completes the handshake; the policy gives up, and the client closes, when
- * an outage has used {@code maxAttempts}, or when an attempt would exceed the budget of attempts in the sliding
+ * once). A restart ends when an attempt completes the handshake; the policy gives up, and the client closes, when
+ * a restart has used {@code maxAttempts}, or when an attempt would exceed the budget of attempts in the sliding
  * {@code budgetWindow}: a server that crashes at every start is not restarted for ever.
  *
- * @param maxAttempts    attempts per outage, at least 1
+ * @param maxAttempts    attempts per restart, at least 1
  * @param initialBackoff the bound of the wait before the first attempt (zero: the first attempt at once)
  * @param maxBackoff     the cap of every wait
  * @param budget         attempts allowed in any {@code budgetWindow}, at least 1
@@ -37,7 +37,7 @@ public record RestartPolicy(int maxAttempts, Duration initialBackoff, Duration m
     /**
      * Checks the bounds.
      *
-     * @param maxAttempts    attempts per outage, at least 1
+     * @param maxAttempts    attempts per restart, at least 1
      * @param initialBackoff the bound of the wait before the first attempt (zero: the first attempt at once)
      * @param maxBackoff     the cap of every wait, at least {@code initialBackoff}
      * @param budget         attempts allowed in any {@code budgetWindow}, at least 1
@@ -65,7 +65,7 @@ public record RestartPolicy(int maxAttempts, Duration initialBackoff, Duration m
     }
 
     /**
-     * {@return the default policy} Five attempts per outage, waits from 200 ms up to 10 s, at most 20 attempts in
+     * {@return the default policy} Five attempts per restart, waits from 200 ms up to 10 s, at most 20 attempts in
      * any ten minutes.
      */
     public static RestartPolicy defaults() {
@@ -111,9 +111,9 @@ public record RestartPolicy(int maxAttempts, Duration initialBackoff, Duration m
         }
 
         /**
-         * Attempts per outage (default 5). Checked by {@link #build()}.
+         * Attempts per restart (default 5). Checked by {@link #build()}.
          *
-         * @param attempts how many attempts one outage may use before the policy gives up, at least 1
+         * @param attempts how many attempts one restart may use before the policy gives up, at least 1
          * @return this builder
          */
         public Builder maxAttempts(int attempts) {
@@ -125,7 +125,7 @@ public record RestartPolicy(int maxAttempts, Duration initialBackoff, Duration m
          * The bound of the first wait and the cap of every wait (default 200 ms and 10 s). Checked by
          * {@link #build()}.
          *
-         * @param initial the bound of the wait before the first attempt of an outage, not negative; zero makes the
+         * @param initial the bound of the wait before the first attempt of a restart, not negative; zero makes the
          *                first attempt at once
          * @param max     the cap of every wait, at least {@code initial}
          * @return this builder
@@ -138,7 +138,7 @@ public record RestartPolicy(int maxAttempts, Duration initialBackoff, Duration m
 
         /**
          * At most {@code attempts} attempts in any {@code window} (default 20 in ten minutes), counted across
-         * outages. Checked by {@link #build()}.
+         * restarts. Checked by {@link #build()}.
          *
          * @param attempts how many attempts the sliding window allows, at least 1
          * @param window   the length of the sliding window, not negative

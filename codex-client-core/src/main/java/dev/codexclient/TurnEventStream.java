@@ -2,7 +2,7 @@ package dev.codexclient;
 
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexTimeoutException;
-import dev.codexclient.internal.session.ClientRuntime;
+import dev.codexclient.internal.session.TurnState;
 import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.protocol.ServerNotification;
 import java.time.Duration;
@@ -38,20 +38,21 @@ public final class TurnEventStream implements Iterable<ServerNotification>, Auto
     }
 
     private final CodexTurn turn;
-    private final ClientRuntime runtime;
+    /** The turn's engine: its waits' guard and its timer. */
+    private final TurnState state;
     private final Duration timeout;
     private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
     private final Subscription subscription;
     private volatile boolean closed;
     private boolean iterated;
 
-    TurnEventStream(CodexTurn turn, ClientRuntime runtime, Duration timeout) {
+    TurnEventStream(CodexTurn turn, TurnState state, Duration timeout) {
         this.turn = turn;
-        this.runtime = runtime;
+        this.state = state;
         this.timeout = timeout;
         this.subscription = turn.onEvent(queue::add);
         // Queued behind every event on the lane, so the end comes after them.
-        turn.result().whenComplete((r, e) -> turn.thread().onLane(() -> {
+        turn.result().whenComplete((r, e) -> state.onLane(() -> {
             queue.add(END);
             subscription.close();
         }));
@@ -98,7 +99,7 @@ public final class TurnEventStream implements Iterable<ServerNotification>, Auto
         Object n = queue.poll();
         while (n == null || n instanceof Expired) {
             if (n == null) {
-                runtime.waits().checkMayAwait(turn.threadId(), "iterating turn.events()");
+                state.checkMayAwait("iterating turn.events()");
             }
             n = timeout == null ? takeUninterruptedly() : takeWithin(timeout);
         }
@@ -113,7 +114,7 @@ public final class TurnEventStream implements Iterable<ServerNotification>, Auto
         Expired marker = new Expired();
         Scheduler.Task expiry;
         try {
-            expiry = runtime.scheduler().schedule(() -> queue.add(marker), timeout);
+            expiry = state.schedule(() -> queue.add(marker), timeout);
         } catch (RejectedExecutionException closing) {
             // The client is closed: its turns have failed, and the end is on its way.
             return takeUninterruptedly();

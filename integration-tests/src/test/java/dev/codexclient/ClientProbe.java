@@ -17,27 +17,27 @@ public final class ClientProbe {
 
     /** {@return how many threads the client holds} */
     public static int heldThreads(CodexClient client) {
-        return client.runtime().held().size();
+        return client.runtime().diagnostics().heldThreads();
     }
 
-    /** {@return how many delivery lanes the client's connection has} */
+    /** {@return how many delivery lanes the client has} */
     public static int lanes(CodexClient client) {
-        return client.runtime().supervisor().connection().laneCount();
+        return client.runtime().diagnostics().lanes();
     }
 
     /** {@return how many of the client's requests wait for an answer} */
     public static int pendingRequests(CodexClient client) {
-        return client.runtime().supervisor().connection().pendingCount();
+        return client.runtime().diagnostics().pendingRequests();
     }
 
     /** {@return how many server requests the client is still handling} */
     public static int inflightServerRequests(CodexClient client) {
-        return client.runtime().supervisor().connection().inflightServerRequestCount();
+        return client.runtime().diagnostics().inflightServerRequests();
     }
 
     /** {@return how many secrets the client masks} */
     public static int registeredSecrets(CodexClient client) {
-        return client.runtime().redactor().registeredCount();
+        return client.runtime().diagnostics().registeredSecrets();
     }
 
     /** {@return how many listeners the turn delivers to} */
@@ -47,7 +47,7 @@ public final class ClientProbe {
 
     /** {@return how many notification listeners the client has} */
     public static int notificationListeners(CodexClient client) {
-        return client.runtime().notificationListeners();
+        return client.runtime().diagnostics().notificationListeners();
     }
 
     /** Runs {@code task} on the thread's delivery lane, behind the events queued there. */

@@ -40,13 +40,27 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * leaves it out: {@code -Dbench.only=8} runs it alone, {@code -Dbench.scaling=true} adds it to a run of every figure;
  * {@code -Dbench.scale=1,10} chooses its numbers of threads, {@code -Dbench.scale.turns} its turns per thread and
  * {@code -Dbench.scale.spawn} how many servers start at once.
+ *
+ * <p>Figure 9 (an agent run's overhead, {@link AgentRunFigure}) runs the real codex too, for a minute or two: it runs
+ * with {@code -Dbench.only=9}, and a run of every figure leaves it out.
+ *
+ * <p>Figure 10 (the soak, {@link SoakFigure}) runs for half an hour by default and only alone: {@code -Dbench.only=10};
+ * {@code -Dbench.soak.minutes=60} for the record, {@code -Dbench.soak.minutes=3} (or {@code -Dbench.smoke=true}) to
+ * see that it works; {@code -Dbench.soak.killEverySeconds}, {@code -Dbench.soak.workers} and
+ * {@code -Dbench.soak.spare=true} (a warm spare) change its load.
  */
 public final class BenchmarkRunner {
     /** The highest figure number. */
-    static final int FIGURES = 8;
+    static final int FIGURES = 10;
 
     /** The figure a run of every figure leaves out unless asked: it needs the real codex and takes minutes. */
     static final int SCALING = 8;
+
+    /** The agent run's overhead: it needs the real codex, so a run of every figure leaves it out too. */
+    static final int AGENT_RUN = 9;
+
+    /** The soak ({@link SoakFigure}): half an hour or more of the real codex; it runs only when asked for. */
+    static final int SOAK = 10;
 
     /**
      * Sizes of one run.
@@ -94,7 +108,10 @@ public final class BenchmarkRunner {
         }
 
         boolean runs(int figure) {
-            return figures.isEmpty() ? figure != SCALING || scaling.inFullRun() : figures.contains(figure);
+            if (!figures.isEmpty()) {
+                return figures.contains(figure);
+            }
+            return figure == SCALING ? scaling.inFullRun() : figure != AGENT_RUN && figure != SOAK;
         }
 
         /** A full run of every figure: the runs {@link Spread} compares. */
@@ -198,6 +215,13 @@ public final class BenchmarkRunner {
             }
             if (config.runs(SCALING)) {
                 new ScalingFigure(out, work, config.scaling()).run();
+            }
+            if (config.runs(AGENT_RUN)) {
+                new AgentRunFigure(out).run(config.smoke() ? 1 : 5, config.smoke() ? 2 : 20);
+            }
+            if (config.runs(SOAK)) {
+                new SoakFigure(out, work, config.results(),
+                        (config.smoke() ? SoakSettings.smoke() : SoakSettings.full()).withProperties()).run();
             }
         } finally {
             deleteTree(work);

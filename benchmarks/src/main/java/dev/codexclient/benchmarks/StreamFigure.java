@@ -9,7 +9,7 @@ import static dev.codexclient.benchmarks.Results.x;
 import dev.codexclient.CodexClient;
 import dev.codexclient.benchmarks.BenchmarkRunner.Row;
 import dev.codexclient.benchmarks.Results.Bound;
-import dev.codexclient.events.CodexEventListener;
+import dev.codexclient.telemetry.CodexTelemetryListener;
 import dev.codexclient.protocol.ServerNotification;
 import java.io.IOException;
 import java.io.InputStream;
@@ -74,7 +74,7 @@ final class StreamFigure {
         // Each side runs in turn, once per round: the machine's load drifts over a run, and interleaving lets every
         // side see the same drift. Each row gives the median and the spread over the rounds.
         double[] sdkRuns = new double[rounds];
-        // The delta stream also runs with an event listener that does nothing: a listener must not cost the
+        // The delta stream also runs with a telemetry listener that does nothing: a listener must not cost the
         // delta path anything (no event is built for a notification).
         double[] listenedRuns = new double[targets ? rounds : 0];
         double[] rawRuns = new double[rounds];
@@ -129,7 +129,7 @@ final class StreamFigure {
         if (targets) {
             double listened = median(listenedRuns);
             out.put("stream." + name + ".sdkWithListener.linesPerSec", listened);
-            out.add(new Row("2 Stream", what + " with a no-op event listener vs without",
+            out.add(new Row("2 Stream", what + " with a no-op telemetry listener vs without",
                     rate(listened, listened * mbPerLine) + spread(listenedRuns), "without " + sdkText,
                     x(listened / sdk) + " (rounds " + Results.perRound(listenedRuns, sdkRuns) + ")", "—", "info"));
         }
@@ -164,7 +164,7 @@ final class StreamFigure {
     /**
      * Nanoseconds from the first delivered notification to the last.
      *
-     * @param withListener whether the client has an event listener (one that does nothing)
+     * @param withListener whether the client has a telemetry listener (one that does nothing)
      */
     @SuppressWarnings("try") // the client only has to stay open while the listener counts
     private static long sdkStream(Path file, int lines, boolean withListener) throws InterruptedException {
@@ -175,7 +175,7 @@ final class StreamFigure {
         AtomicLong chars = new AtomicLong();
         try (CodexClient client = CodexClient.builder()
                 .command(Children.benchServer(file.toString()))
-                .eventListener(withListener ? new CodexEventListener() { } : CodexEventListener.NONE)
+                .telemetryListener(withListener ? new CodexTelemetryListener() { } : CodexTelemetryListener.NONE)
                 .onNotification(n -> {
                     long c = count.incrementAndGet();
                     if (c == 1) {

@@ -126,8 +126,10 @@ class SpreadTest {
         assertThat(BenchmarkRunner.figures(" 1, 7 ,3")).containsExactly(1, 3, 7);
         assertThat(BenchmarkRunner.figures("")).isEmpty();
         assertThat(BenchmarkRunner.figures("8")).containsExactly(8);
-        assertThatThrownBy(() -> BenchmarkRunner.figures("9")).hasMessageContaining("1-8");
-        assertThatThrownBy(() -> BenchmarkRunner.figures("0")).hasMessageContaining("1-8");
-        assertThatThrownBy(() -> BenchmarkRunner.figures("x")).hasMessageContaining("1-8");
+        assertThat(BenchmarkRunner.figures("9")).containsExactly(9);
+        assertThat(BenchmarkRunner.figures("10")).containsExactly(10);
+        assertThatThrownBy(() -> BenchmarkRunner.figures("11")).hasMessageContaining("1-10");
+        assertThatThrownBy(() -> BenchmarkRunner.figures("0")).hasMessageContaining("1-10");
+        assertThatThrownBy(() -> BenchmarkRunner.figures("x")).hasMessageContaining("1-10");
     }
 }

@@ -1,23 +1,26 @@
 package dev.codexclient.agent;
 
+import dev.codexclient.telemetry.TokenCounts;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
- * What a successful run produced.
+ * What a successful run produced. {@link #toString()} names the thread and counts, never the text or the output:
+ * they hold what the model wrote, which may quote what it was shown.
  *
  * @param threadId    the thread the run used
  * @param resumed     whether a stored thread was resumed (false: a new one was started)
  * @param text        the final message's text
  * @param output      the final message parsed into the run's output type; empty for a run without one
- * @param usage       the tokens the run spent (every model call of its turn)
+ * @param usage       the tokens the run spent (every model call of its turn), in the shape of the client's turn
+ *                    telemetry ({@code TurnEnded.turnTokens})
  * @param threadUsage the thread's tokens in all, earlier runs on it included
  * @param invocations the tools the model used, in the order they ended
  * @param <T>         the output type
  */
-public record AgentResult<T>(String threadId, boolean resumed, String text, Optional<T> output, TokenUsage usage,
-                             TokenUsage threadUsage, List<ToolInvocation> invocations) {
+public record AgentResult<T>(String threadId, boolean resumed, String text, Optional<T> output,
+                             TokenCounts usage, TokenCounts threadUsage, List<ToolInvocation> invocations) {
     /**
      * Checks every member is present and copies the list.
      *
@@ -36,5 +39,12 @@ public record AgentResult<T>(String threadId, boolean resumed, String text, Opti
         Objects.requireNonNull(usage, "usage");
         Objects.requireNonNull(threadUsage, "threadUsage");
         invocations = List.copyOf(invocations);
+    }
+
+    @Override
+    public String toString() {
+        return "AgentResult[threadId=" + threadId + ", resumed=" + resumed + ", text=" + text.length() + " chars, "
+                + "output=" + (output.isPresent() ? "present" : "none") + ", usage=" + usage + ", threadUsage="
+                + threadUsage + ", invocations=" + invocations.size() + "]";
     }
 }

@@ -22,16 +22,15 @@ import java.util.Optional;
  * runs.
  *
  * <pre>{@code
- * AgentRun<Verdict> run = AgentRun.builder("Review the code in ./src and give a verdict")
+ * AgentRun<Verdict> run = AgentRun.builder("Review the code in ./src and give a verdict", Verdict.class)
  *         .workspace(workspace)
- *         .output(Verdict.class)
  *         .budget(TokenBudget.ofTotal(200_000))
  *         .timeout(Duration.ofMinutes(10))
  *         .sessionKey("review-" + pullRequest)
  *         .build();
  * }</pre>
  *
- * @param <T> the type of the structured output; {@link Void} for a run without one
+ * @param <T> the type of the structured output ({@link #builder(String, Class)}); {@link Void} for a run without one
  */
 public final class AgentRun<T> {
     private final String prompt;
@@ -76,6 +75,21 @@ public final class AgentRun<T> {
      */
     public static Builder<Void> builder(String prompt) {
         return new Builder<>(prompt, null);
+    }
+
+    /**
+     * A builder of a run of {@code prompt} whose final message is parsed into {@code output}: codex gets the type's
+     * JSON schema as the turn's {@code outputSchema}, and a message that does not parse fails the run in
+     * {@link FailurePhase#RESPONSE}. The type is fixed here, with the prompt, so that a builder's type never changes
+     * after it was made.
+     *
+     * @param <T>    the output type
+     * @param prompt the text sent as the turn's input
+     * @param output the output's class, typically a record
+     * @return the builder
+     */
+    public static <T> Builder<T> builder(String prompt, Class<T> output) {
+        return new Builder<>(prompt, Objects.requireNonNull(output, "output"));
     }
 
     /** {@return the prompt} */
@@ -178,37 +192,6 @@ public final class AgentRun<T> {
         private Builder(String prompt, Class<T> outputType) {
             this.prompt = Objects.requireNonNull(prompt, "prompt");
             this.outputType = outputType;
-        }
-
-        @SuppressWarnings("unchecked")
-        private <U> Builder<U> copy(Class<U> type) {
-            Builder<U> b = new Builder<>(prompt, type);
-            b.workspace = workspace;
-            b.workingDirectory = workingDirectory;
-            b.tools.putAll(tools);
-            b.mcpServers.putAll(mcpServers);
-            b.budget = budget;
-            b.deadline = deadline;
-            b.timeout = timeout;
-            b.model = model;
-            b.approvals = approvals;
-            b.askForApproval = askForApproval;
-            b.sandbox = sandbox;
-            b.sessionKey = sessionKey;
-            b.ephemeral = ephemeral;
-            return b;
-        }
-
-        /**
-         * The type the final message is parsed into: codex gets its JSON schema as the turn's
-         * {@code outputSchema}; a message that does not parse fails the run in {@link FailurePhase#RESPONSE}.
-         *
-         * @param <U>  the type
-         * @param type its class, typically a record
-         * @return a builder of a run with that output
-         */
-        public <U> Builder<U> output(Class<U> type) {
-            return copy(Objects.requireNonNull(type, "type"));
         }
 
         /**

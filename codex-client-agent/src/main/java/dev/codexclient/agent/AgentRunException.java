@@ -2,6 +2,7 @@ package dev.codexclient.agent;
 
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.protocol.CodexErrorInfo;
+import dev.codexclient.telemetry.TokenCounts;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -26,7 +27,7 @@ public class AgentRunException extends CodexException {
     /** The end of the server's stderr, masked. */
     private final String stderrTail;
     /** The usage until the failure; null when none was reported. */
-    private final transient TokenUsage usage;
+    private final transient TokenCounts usage;
     /** The run's thread; null before one was opened. */
     private final String threadId;
 
@@ -60,7 +61,7 @@ public class AgentRunException extends CodexException {
      * @param threadId          the run's thread, when one was started or resumed
      */
     public record Details(Optional<CodexErrorInfo> codexErrorInfo, Optional<String> additionalDetails,
-                          String stderrTail, Optional<TokenUsage> usage, Optional<String> threadId) {
+                          String stderrTail, Optional<TokenCounts> usage, Optional<String> threadId) {
         /** Nothing known. */
         public static final Details NONE = new Details(Optional.empty(), Optional.empty(), "", Optional.empty(),
                 Optional.empty());
@@ -124,7 +125,7 @@ public class AgentRunException extends CodexException {
      *
      * @return the usage, when codex reported any
      */
-    public Optional<TokenUsage> usage() {
+    public Optional<TokenCounts> usage() {
         return Optional.ofNullable(usage);
     }
 

@@ -1,27 +1,23 @@
 package dev.codexclient.agent;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.codexclient.CodexClient;
 import dev.codexclient.CodexClientBuilder;
 import dev.codexclient.CodexThread;
 import dev.codexclient.CodexTurn;
+import dev.codexclient.DynamicTool;
 import dev.codexclient.Inputs;
+import dev.codexclient.IntegrationTelemetry;
 import dev.codexclient.StructuredTurn;
 import dev.codexclient.TurnResult;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexOutputParseException;
 import dev.codexclient.errors.CodexTransportException;
-import dev.codexclient.protocol.ThreadResumeParams;
-import dev.codexclient.protocol.ThreadStartParams;
 import dev.codexclient.protocol.TurnStartParams;
 import dev.codexclient.protocol.TurnStatus;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -34,50 +30,70 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs {@link AgentRun agent runs}: each run builds its own client (by default spawning {@code codex app-server}
- * over stdio) with the run's dynamic tools and approval policy, starts or resumes the run's thread in the run's
- * working directory, starts one turn with the prompt, watches it against the budget and the deadline, and closes
- * the client (ending a spawned server).
+ * Runs {@link AgentRun agent runs}: each run gets a client (by default spawning {@code codex app-server} over
+ * stdio), starts or resumes its thread in the run's working directory with the run's dynamic tools, starts one turn
+ * with the prompt, watches it against the budget and the deadline, and lets go of the thread.
  *
  * <pre>{@code
- * AgentRunner runner = AgentRunner.builder()
- *         .client(() -> CodexClient.builder().codexBinary(codex).eventListener(audit))
+ * try (AgentRunner runner = AgentRunner.builder()
+ *         .client(() -> CodexClient.builder().codexBinary(codex).telemetryListener(audit))
  *         .sessions(SessionStore.inDirectory(stateDir))
- *         .build();
- * AgentResult<Verdict> result = runner.run(run);
+ *         .warmClient(true)
+ *         .build()) {
+ *     AgentResult<Verdict> result = runner.run(run);
+ * }
  * }</pre>
  *
- * <p><b>One turn per run, a thread per session.</b> A run with a {@link AgentRun.Builder#sessionKey session key}
- * resumes the stored thread only when it runs in the same directory with the same workspace fingerprint; else, or
- * when {@code thread/resume} fails, it starts a new thread and stores it in place of the old. Codex keeps threads
- * in its home directory ({@code CODEX_HOME}), so a later process resumes them; a workspace kept open across runs
- * keeps its directory and fingerprint.
+ * <p><b>One client per run, or a warm one.</b> By default each run builds its own client from the
+ * {@link Builder#client supplier} and closes it after the run, which ends its server: a run pays a server start.
+ * With {@link Builder#warmClient(boolean) warmClient(true)} the runner keeps one client between runs and serves
+ * every run with it, concurrent ones included: codex declares dynamic tools per thread ({@code dynamicTools} on
+ * {@code thread/start}) and names the thread in each tool call and approval request, so each run's thread has the
+ * run's tools and approval policy, as do its working directory, sandbox, model and MCP servers. What a thread cannot
+ * carry is the server's own (the executable, the environment its commands see, {@code CODEX_HOME}, the login, the
+ * transport): the supplier fixes those for all runs of a runner, so runs that need other server settings need
+ * another runner. The warm client is replaced when its server ended, and retired (closed when its last run ends)
+ * when a turn did not end within the {@link Builder#interruptWait interrupt wait}. {@link #close()} closes it.
  *
- * <p><b>Budgets and deadlines.</b> A deadline already passed fails the run before codex is started. During the
+ * <p><b>One turn per run, a thread per session.</b> A run with a {@link AgentRun.Builder#sessionKey session key}
+ * resumes the stored thread when the {@link SessionEntry stored entry} matches the run: a run in a workspace by the
+ * workspace's fingerprint (the same mounts and content, whatever its directory), a run in a host directory by that
+ * directory, and the same dynamic tools (codex keeps the tools a thread was started with). Otherwise, or when
+ * {@code thread/resume} fails, it starts a new thread and stores it in place of the old. Codex keeps threads in its
+ * home directory ({@code CODEX_HOME}): with a {@link SessionStore#inDirectory file store} and one {@code CODEX_HOME},
+ * a run in another process resumes them, and codex is told the new working directory. Runs with one key must not
+ * overlap.
+ *
+ * <p><b>Budgets and deadlines.</b> A deadline already passed fails the run before a client is taken. During the
  * turn, the usage codex reports ({@code thread/tokenUsage/updated}) is counted against the {@link TokenBudget}; a
  * crossed budget or the deadline interrupts the turn, waits for it at most the
  * {@link Builder#interruptWait(Duration) interrupt wait}, and fails the run with an
- * {@link AgentBudgetExceededException} carrying the usage so far. A dynamic tool that throws interrupts the run the
- * same way and fails it in {@link FailurePhase#TOOL}.
+ * {@link AgentBudgetExceededException} carrying the usage so far and the limit's value. A dynamic tool that throws
+ * interrupts the run the same way and fails it in {@link FailurePhase#TOOL}.
  *
  * <p><b>Failures</b> are {@link AgentRunException}s by {@link FailurePhase phase}, with the server's stderr tail.
- * <b>Events</b> ({@link AgentRunEvent}) go to the listener of the run's client
- * ({@link Builder#client(Supplier)}). A runner is safe for concurrent runs; each has its own server.
+ * Every text the runner builds (messages, a failed turn's details, the stderr tail, tool invocations, log lines)
+ * passes through the client's masking ({@link CodexClient#mask}), so a secret given to
+ * {@link CodexClientBuilder#secret} never shows in them, even when the model's provider echoes it back.
+ * <b>Telemetry</b> ({@link AgentRunTelemetry}) goes to the listener of the run's client. A runner is safe for
+ * concurrent runs.
  */
-public final class AgentRunner {
+public final class AgentRunner implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AgentRunner.class);
     private static final AtomicLong RUNS = new AtomicLong();
     /** The longest wait for the events of an ended turn to reach the run (they are already received). */
     private static final Duration DRAIN_WAIT = Duration.ofSeconds(5);
 
-    private final Supplier<CodexClientBuilder> client;
+    private final RunClients clients;
+    private final ThreadOpener opener;
     private final SessionStore sessions;
     private final Clock clock;
     private final Duration interruptWait;
 
     private AgentRunner(Builder b) {
-        this.client = b.client;
+        this.clients = new RunClients(b.client, b.warm);
         this.sessions = b.sessions;
+        this.opener = new ThreadOpener(b.sessions);
         this.clock = b.clock;
         this.interruptWait = b.interruptWait;
     }
@@ -109,53 +125,76 @@ public final class AgentRunner {
      * @throws AgentBudgetExceededException when a budget or the deadline was crossed, or codex reported a usage
      *                                      limit or a model cap
      * @throws AgentRunException            when the run failed otherwise, in the phase it says
-     * @throws IllegalStateException        when the run's workspace is closed
+     * @throws IllegalStateException        when the run's workspace or the runner is closed
      */
     public <T> AgentResult<T> run(AgentRun<T> run) {
         Objects.requireNonNull(run, "run");
         Instant start = clock.instant();
         Instant deadline = deadlineOf(run, start);
         if (deadline != null && !start.isBefore(deadline)) {
-            throw new AgentBudgetExceededException(AgentBudgetExceededException.Limit.DEADLINE,
-                    "the run's deadline " + deadline + " passed before it started", null, null,
-                    AgentRunException.Details.NONE);
+            throw AgentBudgetExceededException.deadline(deadline,
+                    "the run's deadline " + deadline + " passed before it started", AgentRunException.Details.NONE);
         }
         if (run.workspace().map(Workspace::isClosed).orElse(false)) {
             throw new IllegalStateException("the run's workspace is closed");
         }
         long startNanos = System.nanoTime();
         RunTracker tracker = new RunTracker("run-" + RUNS.incrementAndGet(), run.budget().orElse(null));
-        Path cwd = run.workingDirectory();
-        CodexClient codex;
+        RunClients.Lease lease;
         try {
-            CodexClientBuilder b = Objects.requireNonNull(client.get(), "the client supplier returned null");
-            b.approvals(run.approvals());
-            if (!run.tools().isEmpty()) {
-                b.experimentalApi(true);
-                run.tools().forEach(t -> b.tool(tracker.watch(t)));
-            }
-            codex = b.build();
+            lease = clients.acquire(!run.tools().isEmpty());
         } catch (CodexException e) {
+            // No client: the builder's own masking already applied to what its failure says.
             throw new AgentRunException(FailurePhase.REQUEST, "codex could not be started: " + e.getMessage(), e,
-                    details(tail(e, null), tracker, null));
+                    new AgentRunException.Details(Optional.empty(), Optional.empty(),
+                            e instanceof CodexTransportException te ? te.stderrTail() : "", Optional.empty(),
+                            Optional.empty()));
         }
+        CodexClient codex = lease.client();
         tracker.attach(codex);
-        String threadId = null;
+        RunFailures failures = new RunFailures(codex, tracker);
+        List<DynamicTool> tools = run.tools().stream().map(tracker::watch).toList();
+        CodexThread thread = null;
         Optional<FailurePhase> failure = Optional.of(FailurePhase.REQUEST);
         try {
-            Opened opened = open(codex, tracker, run, cwd);
-            threadId = opened.thread.id();
-            codex.publishEvent(new AgentRunEvent.Started(tracker.runId(), threadId, opened.resumed));
-            AgentResult<T> result = turn(codex, tracker, run, opened, deadline);
+            ThreadOpener.Opened opened = opener.open(codex, run, tools, tracker, failures);
+            thread = opened.thread();
+            lease.routes().add(thread.id(), run.approvals());
+            IntegrationTelemetry.publish(codex,
+                    new AgentRunTelemetry.Started(tracker.runId(), thread.id(), opened.resumed()));
+            AgentResult<T> result = turn(codex, tracker, failures, run, opened, deadline);
             failure = Optional.empty();
             return result;
         } catch (AgentRunException e) {
             failure = Optional.of(e.phase());
             throw e;
         } finally {
-            codex.publishEvent(new AgentRunEvent.Completed(tracker.runId(), Optional.ofNullable(threadId),
-                    tracker.usage(), Duration.ofNanos(System.nanoTime() - startNanos), failure));
-            codex.close();
+            IntegrationTelemetry.publish(codex, new AgentRunTelemetry.Completed(tracker.runId(),
+                    Optional.ofNullable(thread).map(CodexThread::id), tracker.usage(),
+                    Duration.ofNanos(System.nanoTime() - startNanos), failure));
+            end(lease, thread, tracker);
+        }
+    }
+
+    /**
+     * Gives the client back; a client that outlives the run first lets go of the run's thread, so that a warm
+     * server does not keep every thread it ever ran and a later run may resume this one.
+     */
+    private void end(RunClients.Lease lease, CodexThread thread, RunTracker tracker) {
+        try {
+            if (thread != null) {
+                lease.routes().remove(thread.id());
+                if (lease.shared() && !tracker.abandoned() && !lease.client().isClosed()) {
+                    try {
+                        thread.unsubscribe();
+                    } catch (CodexException e) {
+                        LOG.debug("run {}: letting go of thread {} failed: {}", tracker.runId(), thread.id(),
+                                lease.client().mask(e.getMessage()));
+                    }
+                }
+            }
+        } finally {
+            lease.release(tracker.abandoned());
         }
     }
 
@@ -168,58 +207,10 @@ public final class AgentRunner {
         return deadline;
     }
 
-    /** The thread of a run and whether it was resumed. */
-    private record Opened(CodexThread thread, boolean resumed) {
-    }
-
-    private Opened open(CodexClient codex, RunTracker tracker, AgentRun<?> run, Path cwd) {
-        String fingerprint = run.workspace().map(Workspace::fingerprint).orElse("");
-        Map<String, JsonNode> config = new LinkedHashMap<>();
-        if (!run.mcpServers().isEmpty()) {
-            var servers = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
-            run.mcpServers().forEach(s -> servers.set(s.name(), s.config()));
-            config.put("mcp_servers", servers);
-        }
-        Optional<String> key = run.ephemeral() ? Optional.empty() : run.sessionKey();
-        Optional<SessionEntry> stored = key.flatMap(sessions::load);
-        if (stored.isPresent() && stored.get().matches(cwd.toString(), fingerprint)) {
-            try {
-                ThreadResumeParams.Builder p = ThreadResumeParams.builder().threadId(stored.get().threadId())
-                        .cwd(cwd.toString()).approvalPolicy(run.askForApproval()).sandbox(run.sandbox());
-                run.model().model().ifPresent(p::model);
-                if (!config.isEmpty()) {
-                    p.config(config);
-                }
-                return new Opened(codex.resumeThread(p.build()), true);
-            } catch (CodexException e) {
-                LOG.info("run {}: resuming thread {} failed ({}); starting a new thread", tracker.runId(),
-                        stored.get().threadId(), e.getMessage());
-            }
-        }
-        try {
-            ThreadStartParams.Builder p = ThreadStartParams.builder().cwd(cwd.toString())
-                    .approvalPolicy(run.askForApproval()).sandbox(run.sandbox());
-            if (run.ephemeral()) {
-                p.ephemeral(true);
-            }
-            run.model().model().ifPresent(p::model);
-            if (!config.isEmpty()) {
-                p.config(config);
-            }
-            CodexThread thread = codex.startThread(p.build());
-            key.ifPresent(k -> sessions.save(k, new SessionEntry(thread.id(), cwd.toString(), fingerprint,
-                    codex.serverInfo().codexVersion().map(Object::toString).orElse(""))));
-            return new Opened(thread, false);
-        } catch (CodexException e) {
-            throw new AgentRunException(FailurePhase.REQUEST, "the thread could not be started: " + e.getMessage(),
-                    e, details(tail(e, codex), tracker, null));
-        }
-    }
-
     @SuppressWarnings("deprecation") // personality: codex marks it deprecated, yet still takes it
-    private <T> AgentResult<T> turn(CodexClient codex, RunTracker tracker, AgentRun<T> run, Opened opened,
-                                    Instant deadline) {
-        CodexThread thread = opened.thread;
+    private <T> AgentResult<T> turn(CodexClient codex, RunTracker tracker, RunFailures failures, AgentRun<T> run,
+                                    ThreadOpener.Opened opened, Instant deadline) {
+        CodexThread thread = opened.thread();
         TurnStartParams.Builder params = thread.turnParams().input(List.of(Inputs.text(run.prompt())));
         ModelConfig model = run.model();
         model.model().ifPresent(params::model);
@@ -236,31 +227,30 @@ public final class AgentRunner {
                 turn = thread.startTurn(params.build());
             }
         } catch (CodexException e) {
-            throw new AgentRunException(FailurePhase.REQUEST, "the turn could not be started: " + e.getMessage(), e,
-                    details(tail(e, codex), tracker, thread.id()));
-        }
-        turn.onEvent(tracker::onEvent);
-        TurnResult result = awaitTurn(turn, codex, tracker, deadline, thread.id());
-        if (result.status().equals(TurnStatus.FAILED)) {
-            throw TurnFailures.of(result.error(), codex.serverStderrTail(), tracker.usage(), tracker.reported(),
+            throw failures.failure(FailurePhase.REQUEST, "the turn could not be started: " + e.getMessage(), e,
                     thread.id());
         }
+        turn.onEvent(tracker::onEvent);
+        TurnResult result = awaitTurn(turn, tracker, failures, deadline, thread.id());
+        if (result.status().equals(TurnStatus.FAILED)) {
+            throw TurnFailures.of(result.error(), codex.serverStderrTail(), tracker.usage(), tracker.reported(),
+                    thread.id(), failures::mask);
+        }
         if (!result.status().equals(TurnStatus.COMPLETED)) {
-            throw new AgentRunException(FailurePhase.RESPONSE, "the turn ended " + result.status().asString()
+            throw failures.failure(FailurePhase.RESPONSE, "the turn ended " + result.status().asString()
                     + (result.stalled() ? " (codex stopped answering)" : "") + " before completing", null,
-                    details(codex.serverStderrTail(), tracker, thread.id()));
+                    thread.id());
         }
         Optional<T> output = Optional.empty();
         if (structured != null) {
             try {
                 output = Optional.of(structured.parse(result));
             } catch (CodexOutputParseException e) {
-                throw new AgentRunException(FailurePhase.RESPONSE, "the final message does not parse as "
-                        + run.outputType().get().getName() + ": " + e.getMessage(), e,
-                        details(codex.serverStderrTail(), tracker, thread.id()));
+                throw failures.failure(FailurePhase.RESPONSE, "the final message does not parse as "
+                        + run.outputType().get().getName() + ": " + e.getMessage(), e, thread.id());
             }
         }
-        return new AgentResult<>(thread.id(), opened.resumed, result.finalText(), output, tracker.usage(),
+        return new AgentResult<>(thread.id(), opened.resumed(), result.finalText(), output, tracker.usage(),
                 tracker.threadUsage(), tracker.invocations());
     }
 
@@ -268,11 +258,11 @@ public final class AgentRunner {
      * Waits for the turn, the budget and the deadline, whichever ends first; a crossed budget or deadline (or a
      * tool that threw) interrupts the turn and waits for it at most the interrupt wait.
      */
-    private TurnResult awaitTurn(CodexTurn turn, CodexClient codex, RunTracker tracker, Instant deadline,
+    private TurnResult awaitTurn(CodexTurn turn, RunTracker tracker, RunFailures failures, Instant deadline,
                                  String threadId) {
         CompletableFuture<TurnResult> result = turn.result();
         CompletableFuture<Object> first = CompletableFuture.anyOf(result, tracker.stop());
-        RunTracker.Stop stop = null;
+        boolean deadlinePassed = false;
         try {
             if (deadline == null) {
                 first.get();
@@ -281,46 +271,49 @@ public final class AgentRunner {
                 first.get(Math.max(0, nanos), TimeUnit.NANOSECONDS);
             }
         } catch (TimeoutException e) {
-            stop = new RunTracker.Stop(FailurePhase.BUDGET, AgentBudgetExceededException.Limit.DEADLINE,
-                    "the run passed its deadline " + deadline, null);
+            deadlinePassed = true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            turn.interrupt();
-            throw new AgentRunException(FailurePhase.RESPONSE, "the thread waiting for the run was interrupted", e,
-                    details(codex.serverStderrTail(), tracker, threadId));
+            turn.interruptAsync();
+            throw failures.failure(FailurePhase.RESPONSE, "the thread waiting for the run was interrupted", e,
+                    threadId);
         } catch (ExecutionException e) {
             // Only the turn's future fails: the connection ended or the thread was let go of.
-            throw new AgentRunException(FailurePhase.RESPONSE, "the turn could not complete: "
-                    + e.getCause().getMessage(), e.getCause(),
-                    details(tail(e.getCause(), codex), tracker, threadId));
+            throw failures.failure(FailurePhase.RESPONSE, "the turn could not complete: "
+                    + e.getCause().getMessage(), e.getCause(), threadId);
         }
-        if (stop == null) {
-            stop = tracker.stop().getNow(null);
-        }
-        if (stop == null) {
+        RunTracker.Stop stop = deadlinePassed ? null : tracker.stop().getNow(null);
+        if (!deadlinePassed && stop == null) {
             TurnResult done = result.join();
             drain(tracker, result);
             return done;
         }
         if (!result.isDone()) {
-            turn.interrupt();
+            turn.interruptAsync();
             try {
                 result.get(interruptWait.toNanos(), TimeUnit.NANOSECONDS);
             } catch (TimeoutException e) {
+                tracker.abandon();
                 LOG.warn("run {}: the turn did not end within {} of its interrupt; ending codex", tracker.runId(),
                         interruptWait);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (ExecutionException e) {
-                LOG.debug("run {}: the interrupted turn ended with {}", tracker.runId(), e.getCause().toString());
+                LOG.debug("run {}: the interrupted turn ended with {}", tracker.runId(),
+                        failures.mask(e.getCause().toString()));
             }
         }
         drain(tracker, result);
-        AgentRunException.Details details = details(codex.serverStderrTail(), tracker, threadId);
-        if (stop.phase() == FailurePhase.BUDGET) {
-            throw new AgentBudgetExceededException(stop.limit(), stop.message(), null, stop.cause(), details);
+        AgentRunException.Details details = failures.details(failures.tail(null), threadId);
+        if (deadlinePassed) {
+            throw AgentBudgetExceededException.deadline(deadline, "the run passed its deadline " + deadline,
+                    details);
         }
-        throw new AgentRunException(stop.phase(), stop.message(), stop.cause(), details);
+        if (stop.phase() == FailurePhase.BUDGET) {
+            throw AgentBudgetExceededException.tokens(stop.limit(), stop.tokenLimit(), failures.mask(stop.message()),
+                    details);
+        }
+        throw new AgentRunException(stop.phase(), failures.mask(stop.message()), stop.cause(), details);
     }
 
     /**
@@ -342,19 +335,14 @@ public final class AgentRunner {
         }
     }
 
-    /** The stderr tail of a failure: the ended connection's own, else what the running server wrote. */
-    private static String tail(Throwable e, CodexClient codex) {
-        if (e instanceof CodexTransportException te && !te.stderrTail().isEmpty()) {
-            return te.stderrTail();
-        }
-        return codex == null ? "" : codex.serverStderrTail();
-    }
-
-    private static AgentRunException.Details details(String stderrTail,
-                                                     RunTracker tracker, String threadId) {
-        return new AgentRunException.Details(Optional.empty(), Optional.empty(), stderrTail,
-                tracker.reported() ? Optional.of(tracker.usage()) : Optional.empty(),
-                Optional.ofNullable(threadId));
+    /**
+     * Closes the warm client, if there is one: at once when no run is using it, else when the last run ends (runs
+     * in progress are not cut short). Runs started after this fail with an {@link IllegalStateException}.
+     * Idempotent; a runner without a warm client has nothing to close.
+     */
+    @Override
+    public void close() {
+        clients.close();
     }
 
     /** Builds an {@link AgentRunner}. */
@@ -363,22 +351,40 @@ public final class AgentRunner {
         private SessionStore sessions = SessionStore.inMemory();
         private Clock clock = Clock.systemUTC();
         private Duration interruptWait = Duration.ofSeconds(10);
+        private boolean warm;
 
         private Builder() {
         }
 
         /**
-         * The client of each run, configured but not built: where codex comes from (the executable, its home, its
+         * The client of the runs, configured but not built: where codex comes from (the executable, its home, its
          * environment, or another transport), timeouts, client info, login, secrets to mask, and the
-         * {@link CodexClientBuilder#eventListener event listener}, which also gets the
-         * {@link AgentRunEvent run events}. The run adds its dynamic tools and its approval policy and builds it;
-         * the thread's working directory is the run's. By default a client spawning {@code codex} from the PATH.
+         * {@link CodexClientBuilder#telemetryListener telemetry listener}, which also gets the
+         * {@link AgentRunTelemetry run telemetry}. The runner sets the approval policy (each run's answers its own
+         * thread's requests; a policy set here is replaced) and builds it; each run's tools are its thread's own
+         * ({@link CodexClient#startThread(dev.codexclient.protocol.ThreadStartParams, List)}), and tools declared
+         * here are offered to every run. By default a client spawning {@code codex} from the PATH.
          *
-         * @param builders called once per run for a fresh builder
+         * @param builders called for a fresh builder each time the runner builds a client: once per run, or once
+         *                 per warm client
          * @return this builder
          */
         public Builder client(Supplier<CodexClientBuilder> builders) {
             this.client = Objects.requireNonNull(builders, "builders");
+            return this;
+        }
+
+        /**
+         * Whether the runner keeps one client (and its server) between runs rather than building one per run; off
+         * by default. The warm client is built on the first run, always with codex's experimental API on (dynamic
+         * tools need it), serves concurrent runs too, and is closed by {@link AgentRunner#close()}. See the class
+         * comment for what runs share on it.
+         *
+         * @param warm true to keep a warm client
+         * @return this builder
+         */
+        public Builder warmClient(boolean warm) {
+            this.warm = warm;
             return this;
         }
 
@@ -405,8 +411,8 @@ public final class AgentRunner {
         }
 
         /**
-         * How long a run waits for its turn to end after interrupting it (budget, deadline, failed tool) before
-         * it ends codex and fails anyway; 10 seconds by default.
+         * How long a run waits for its turn to end after interrupting it (budget, deadline, failed tool) before it
+         * fails anyway, ending its client (a warm one when its last run ends); 10 seconds by default.
          *
          * @param wait a positive duration
          * @return this builder

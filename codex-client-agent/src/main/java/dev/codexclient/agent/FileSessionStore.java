@@ -61,7 +61,8 @@ final class FileSessionStore implements SessionStore {
                 return Optional.empty();
             }
             return Optional.of(new SessionEntry(text(node, "threadId"), text(node, "cwd"),
-                    node.path("fingerprint").asText(""), node.path("codexVersion").asText("")));
+                    node.path("fingerprint").asText(""), node.path("codexVersion").asText(""),
+                    node.path("tools").asText("")));
         } catch (IOException | RuntimeException e) {
             LOG.warn("the session entry {} cannot be read; a new thread will replace it: {}", file, e.toString());
             return Optional.empty();
@@ -78,6 +79,7 @@ final class FileSessionStore implements SessionStore {
         node.put("cwd", entry.cwd());
         node.put("fingerprint", entry.fingerprint());
         node.put("codexVersion", entry.codexVersion());
+        node.put("tools", entry.tools());
         byte[] bytes = node.toPrettyString().getBytes(StandardCharsets.UTF_8);
         Path file = fileOf(key);
         locked(() -> {

@@ -28,6 +28,7 @@ public final class HostMount {
     private final List<String> includes;
     private final List<String> excludes;
     private final long maxBytes;
+    private final boolean allowHardLinks;
 
     private HostMount(Builder b, String normalizedMountPath) {
         this.hostPath = b.hostPath;
@@ -35,6 +36,7 @@ public final class HostMount {
         this.includes = List.copyOf(b.includes);
         this.excludes = List.copyOf(b.excludes);
         this.maxBytes = b.maxBytes;
+        this.allowHardLinks = b.allowHardLinks;
     }
 
     /**
@@ -105,6 +107,15 @@ public final class HostMount {
         return maxBytes < 0 ? OptionalLong.empty() : OptionalLong.of(maxBytes);
     }
 
+    /**
+     * Whether files with more than one hard link are copied; refused by default.
+     *
+     * @return true when the mount {@link Builder#allowHardLinks() allows hard links}
+     */
+    public boolean allowsHardLinks() {
+        return allowHardLinks;
+    }
+
     @Override
     public String toString() {
         return "HostMount[" + hostPath + " -> /" + mountPath + "]";
@@ -117,6 +128,7 @@ public final class HostMount {
         private final List<String> includes = new ArrayList<>();
         private final List<String> excludes = new ArrayList<>();
         private long maxBytes = -1;
+        private boolean allowHardLinks;
 
         private Builder(Path hostPath, String mountPath) {
             this.hostPath = Objects.requireNonNull(hostPath, "hostPath");
@@ -157,6 +169,21 @@ public final class HostMount {
                 throw new IllegalArgumentException("maxBytes must be zero or more: " + bytes);
             }
             this.maxBytes = bytes;
+            return this;
+        }
+
+        /**
+         * Copies files that have more than one hard link. By default such a file fails the workspace with a
+         * {@link WorkspaceSecurityException} ({@link WorkspaceSecurityException.Reason#HARD_LINK}): a hard link is
+         * another name of the same file, it may lie anywhere on the same file system (outside the allowed roots
+         * too), and nothing tells it apart from an ordinary file. Allow them for trees where links are expected and
+         * harmless, e.g. a repository cloned with {@code git clone --local} or a package manager's store, when the
+         * tree is the caller's own.
+         *
+         * @return this builder
+         */
+        public Builder allowHardLinks() {
+            this.allowHardLinks = true;
             return this;
         }
 

@@ -78,6 +78,32 @@ final class Invocations {
         return Optional.empty();
     }
 
+    /**
+     * {@code invocation} with its name, every string of its arguments and its detail passed through {@code mask}.
+     */
+    static ToolInvocation masked(ToolInvocation invocation, java.util.function.UnaryOperator<String> mask) {
+        return new ToolInvocation(invocation.kind(), invocation.itemId(), mask.apply(invocation.name()),
+                maskStrings(invocation.arguments(), mask), invocation.outcome(), invocation.duration(),
+                invocation.detail().map(mask));
+    }
+
+    private static JsonNode maskStrings(JsonNode node, java.util.function.UnaryOperator<String> mask) {
+        if (node.isTextual()) {
+            return JSON.textNode(mask.apply(node.textValue()));
+        }
+        if (node.isArray()) {
+            ArrayNode out = JSON.arrayNode();
+            node.forEach(n -> out.add(maskStrings(n, mask)));
+            return out;
+        }
+        if (node.isObject()) {
+            ObjectNode out = JSON.objectNode();
+            node.fields().forEachRemaining(e -> out.set(e.getKey(), maskStrings(e.getValue(), mask)));
+            return out;
+        }
+        return node.deepCopy();
+    }
+
     private static String kindOf(PatchChangeKind kind) {
         if (kind instanceof PatchChangeKind.Add) {
             return "add";

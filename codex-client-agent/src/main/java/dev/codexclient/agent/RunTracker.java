@@ -2,10 +2,12 @@ package dev.codexclient.agent;
 
 import dev.codexclient.CodexClient;
 import dev.codexclient.DynamicTool;
+import dev.codexclient.IntegrationTelemetry;
 import dev.codexclient.ToolResult;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.ThreadItem;
 import dev.codexclient.protocol.ThreadTokenUsage;
+import dev.codexclient.telemetry.TokenCounts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -22,8 +24,13 @@ import org.slf4j.LoggerFactory;
 final class RunTracker {
     private static final Logger LOG = LoggerFactory.getLogger(RunTracker.class);
 
-    /** Why the run must stop before its turn ends on its own. */
-    record Stop(FailurePhase phase, AgentBudgetExceededException.Limit limit, String message, Throwable cause) {
+    /**
+     * Why the run must stop before its turn ends on its own.
+     *
+     * @param tokenLimit the value of the token limit crossed; -1 when no token limit was crossed
+     */
+    record Stop(FailurePhase phase, AgentBudgetExceededException.Limit limit, long tokenLimit, String message,
+                Throwable cause) {
     }
 
     private final String runId;
@@ -32,8 +39,9 @@ final class RunTracker {
     private final CompletableFuture<Stop> stop = new CompletableFuture<>();
     private final CompletableFuture<Void> sawEnd = new CompletableFuture<>();
     private volatile CodexClient client;
-    private TokenUsage baseline;
-    private TokenUsage threadTotal;
+    private volatile boolean abandoned;
+    private TokenCounts baseline;
+    private TokenCounts threadTotal;
 
     RunTracker(String runId, TokenBudget budget) {
         this.runId = runId;
@@ -46,6 +54,15 @@ final class RunTracker {
 
     String runId() {
         return runId;
+    }
+
+    /** The run ended with its turn still running: it did not end within the interrupt wait. */
+    void abandon() {
+        abandoned = true;
+    }
+
+    boolean abandoned() {
+        return abandoned;
     }
 
     CompletableFuture<Stop> stop() {
@@ -79,19 +96,20 @@ final class RunTracker {
         if (usage == null || usage.total() == null) {
             return;
         }
-        TokenUsage total = TokenUsage.of(usage.total());
+        TokenCounts total = Tokens.of(usage.total());
         Optional<AgentBudgetExceededException.Limit> crossed;
-        TokenUsage run;
+        TokenCounts run;
         synchronized (this) {
             if (baseline == null) {
-                baseline = usage.last() == null ? TokenUsage.ZERO : total.minus(TokenUsage.of(usage.last()));
+                baseline = usage.last() == null ? Tokens.ZERO : Tokens.minus(total, Tokens.of(usage.last()));
             }
             threadTotal = total;
-            run = total.minus(baseline);
+            run = Tokens.minus(total, baseline);
             crossed = budget == null ? Optional.empty() : budget.crossedBy(run);
         }
-        crossed.ifPresent(limit -> stop.complete(new Stop(FailurePhase.BUDGET, limit, "the run used " + run
-                + ", more than its budget of " + budget.limitOf(limit) + " " + describe(limit), null)));
+        crossed.ifPresent(limit -> stop.complete(new Stop(FailurePhase.BUDGET, limit, budget.limitOf(limit),
+                "the run used " + run + ", more than its budget of " + budget.limitOf(limit) + " " + describe(limit),
+                null)));
     }
 
     private static String describe(AgentBudgetExceededException.Limit limit) {
@@ -102,31 +120,38 @@ final class RunTracker {
         };
     }
 
-    /** A completed item: a tool's use is recorded and published. */
+    /**
+     * A completed item: a tool's use is recorded and published, masked by the client: a command line or a tool's
+     * arguments may carry a credential the model was shown.
+     */
     void onItem(ThreadItem item) {
-        Invocations.of(item).ifPresent(invocation -> {
-            synchronized (this) {
-                invocations.add(invocation);
-            }
-            CodexClient c = client;
-            if (c != null) {
-                String name = invocation.kind() == ToolInvocation.Kind.DYNAMIC_TOOL
-                        || invocation.kind() == ToolInvocation.Kind.MCP_TOOL ? invocation.name()
-                        : invocation.kind().name().toLowerCase(java.util.Locale.ROOT);
-                c.publishEvent(new AgentRunEvent.ToolInvoked(runId, invocation.kind(), name, invocation.outcome(),
-                        invocation.duration()));
-            }
-        });
+        CodexClient masking = client;
+        Invocations.of(item).map(i -> masking == null ? i : Invocations.masked(i, masking::mask))
+                .ifPresent(this::record);
+    }
+
+    private void record(ToolInvocation invocation) {
+        synchronized (this) {
+            invocations.add(invocation);
+        }
+        CodexClient c = client;
+        if (c != null) {
+            String name = invocation.kind() == ToolInvocation.Kind.DYNAMIC_TOOL
+                    || invocation.kind() == ToolInvocation.Kind.MCP_TOOL ? invocation.name()
+                    : invocation.kind().name().toLowerCase(java.util.Locale.ROOT);
+            IntegrationTelemetry.publish(c, new AgentRunTelemetry.ToolInvoked(runId, invocation.kind(), name,
+                    invocation.outcome(), invocation.duration()));
+        }
     }
 
     /** The run's tokens so far. */
-    synchronized TokenUsage usage() {
-        return threadTotal == null ? TokenUsage.ZERO : threadTotal.minus(baseline);
+    synchronized TokenCounts usage() {
+        return threadTotal == null ? Tokens.ZERO : Tokens.minus(threadTotal, baseline);
     }
 
     /** The thread's tokens in all, as last reported. */
-    synchronized TokenUsage threadUsage() {
-        return threadTotal == null ? TokenUsage.ZERO : threadTotal;
+    synchronized TokenCounts threadUsage() {
+        return threadTotal == null ? Tokens.ZERO : threadTotal;
     }
 
     /** Whether codex reported any usage. */
@@ -149,21 +174,39 @@ final class RunTracker {
             try {
                 result = implementation.call(args, call, mapper);
             } catch (Exception e) {
-                toolFailed(tool.name(), e);
-                throw e;
+                throw toolFailed(tool.name(), e);
             }
-            return result.whenComplete((r, e) -> {
+            return result.handle((r, e) -> {
                 if (e != null) {
-                    toolFailed(tool.name(), e);
+                    throw new java.util.concurrent.CompletionException(toolFailed(tool.name(), e));
                 }
+                return r;
             });
         });
     }
 
-    private void toolFailed(String name, Throwable e) {
+    /**
+     * Stops the run for a tool's failure, and gives what the client tells the model in its place: the failure's
+     * message, masked (it goes to the model's provider).
+     */
+    private ToolFailure toolFailed(String name, Throwable e) {
         Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
                 ? e.getCause() : e;
-        LOG.debug("the dynamic tool {} of run {} failed", name, runId, cause);
-        stop.complete(new Stop(FailurePhase.TOOL, null, "the dynamic tool " + name + " failed: " + cause, cause));
+        CodexClient c = client;
+        String what = c == null ? String.valueOf(cause) : c.mask(String.valueOf(cause));
+        LOG.debug("the dynamic tool {} of run {} failed: {}", name, runId, what);
+        stop.complete(new Stop(FailurePhase.TOOL, null, -1, "the dynamic tool " + name + " failed: " + what, cause));
+        String message = cause.getMessage() == null || cause.getMessage().isBlank()
+                ? cause.getClass().getSimpleName() : cause.getMessage();
+        return new ToolFailure(c == null ? message : c.mask(message));
+    }
+
+    /** A tool's failure as the model is told it: its message, masked, and nothing else of the original. */
+    private static final class ToolFailure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        ToolFailure(String message) {
+            super(message, null, false, false);
+        }
     }
 }

@@ -5,8 +5,10 @@ import java.util.Optional;
 
 /**
  * Where runs keep the thread to resume, by the caller's key. A run with a key reads the entry first and resumes
- * its thread when the working directory and the workspace fingerprint are the same; otherwise (or when the resume
- * fails) it starts a new thread and overwrites the entry. Ephemeral runs neither read nor write.
+ * its thread when the entry {@link SessionEntry#matches matches} the run (the same workspace content, or the same host
+ * directory, and the same dynamic tools); otherwise (or when the resume fails) it starts a new thread and overwrites
+ * the entry. Ephemeral runs neither read nor write. With a store in a directory ({@link #inDirectory}) and codex
+ * keeping its threads in one {@code CODEX_HOME}, a run in another process resumes the thread too.
  *
  * <p>Implementations are safe for concurrent use.
  */

@@ -1,5 +1,6 @@
 package dev.codexclient.agent;
 
+import dev.codexclient.telemetry.TokenCounts;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -90,7 +91,7 @@ public final class TokenBudget {
     }
 
     /** Which limit {@code usage} crosses first (total, input, output), if any. */
-    Optional<AgentBudgetExceededException.Limit> crossedBy(TokenUsage usage) {
+    Optional<AgentBudgetExceededException.Limit> crossedBy(TokenCounts usage) {
         if (total >= 0 && usage.totalTokens() > total) {
             return Optional.of(AgentBudgetExceededException.Limit.TOTAL_TOKENS);
         }

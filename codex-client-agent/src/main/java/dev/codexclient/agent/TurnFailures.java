@@ -3,21 +3,27 @@ package dev.codexclient.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.codexclient.protocol.CodexErrorInfo;
 import dev.codexclient.protocol.TurnError;
+import dev.codexclient.telemetry.TokenCounts;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /** The exception for a turn that ended {@code failed}, by its {@code codexErrorInfo}. One job: that mapping. */
 final class TurnFailures {
     private TurnFailures() {
     }
 
-    static AgentRunException of(Optional<TurnError> error, String stderrTail, TokenUsage usage, boolean reported,
-                                String threadId) {
+    /**
+     * The exception of a failed turn; its message and additional details pass through {@code mask}: codex copies
+     * what the model's provider answered into both, credentials it echoed included.
+     */
+    static AgentRunException of(Optional<TurnError> error, String stderrTail, TokenCounts usage, boolean reported,
+                                String threadId, UnaryOperator<String> mask) {
         Optional<CodexErrorInfo> info = error.map(TurnError::codexErrorInfo);
-        String message = "the turn failed: " + error.map(TurnError::message).orElse("codex gave no reason")
-                + info.map(i -> " (" + describe(i) + ")").orElse("");
+        String message = mask.apply("the turn failed: " + error.map(TurnError::message).orElse("codex gave no reason")
+                + info.map(i -> " (" + describe(i) + ")").orElse(""));
         AgentRunException.Details details = new AgentRunException.Details(info,
-                error.map(TurnError::additionalDetails), stderrTail,
+                error.map(TurnError::additionalDetails).map(mask), mask.apply(stderrTail),
                 reported ? Optional.of(usage) : Optional.empty(), Optional.of(threadId));
         FailurePhase phase = info.map(FailurePhase::of).orElse(FailurePhase.RESPONSE);
         if (phase == FailurePhase.BUDGET) {

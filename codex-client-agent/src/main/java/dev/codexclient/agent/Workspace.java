@@ -34,9 +34,15 @@ import java.util.function.Consumer;
  * <p><b>Identity.</b> {@link #fingerprint()} hashes the mounts (host path, mount path, globs, budget), the total
  * budget and every copied file (path, size, content) in a fixed order: two workspaces built from the same
  * configuration and the same host content have the same fingerprint, on any machine where the host paths are the
- * same. Agent runs resume a stored thread only in a workspace with the same directory and fingerprint.
+ * same. An agent run with a session key resumes its stored thread in a workspace with the same fingerprint, whatever
+ * the workspace's directory: in this process or another, the same content resumes the same conversation.
  */
 public final class Workspace implements AutoCloseable {
+    /** The files and directories a workspace may look at unless {@link Builder#maxFiles(long)} says otherwise. */
+    public static final long DEFAULT_MAX_FILES = 100_000;
+    /** How deep a directory may lie below its mount unless {@link Builder#maxDepth(int)} says otherwise. */
+    public static final int DEFAULT_MAX_DEPTH = 64;
+
     private final Path directory;
     private final List<HostMount> mounts;
     private final WorkspacePreview preview;
@@ -137,8 +143,10 @@ public final class Workspace implements AutoCloseable {
         private final List<Path> allowedRoots = new ArrayList<>();
         private final List<HostMount> mounts = new ArrayList<>();
         private long maxTotalBytes = -1;
+        private long maxFiles = DEFAULT_MAX_FILES;
+        private int maxDepth = DEFAULT_MAX_DEPTH;
         private Path parent = WorkspaceDirectories.defaultParent();
-        private Consumer<Path> beforeRead = p -> { };
+        private Consumer<Path> beforeOpen = p -> { };
 
         private Builder() {
         }
@@ -186,8 +194,43 @@ public final class Workspace implements AutoCloseable {
         }
 
         /**
-         * The directory the workspace is created in; by default {@code codex-client-workspaces} in
-         * {@code java.io.tmpdir}. Leftovers of crashed processes are looked for here.
+         * The most files and directories the workspace may look at, over all mounts, copied or left out (an
+         * excluded directory counts once, its contents not at all); {@value Workspace#DEFAULT_MAX_FILES} by
+         * default. More fails the build with a {@link WorkspaceBudgetExceededException} before the names are held:
+         * a tree of millions of files fails typed rather than filling the heap.
+         *
+         * @param files the budget, positive
+         * @return this builder
+         */
+        public Builder maxFiles(long files) {
+            if (files <= 0) {
+                throw new IllegalArgumentException("maxFiles must be positive: " + files);
+            }
+            this.maxFiles = files;
+            return this;
+        }
+
+        /**
+         * How deep a directory may lie below its mount; {@value Workspace#DEFAULT_MAX_DEPTH} by default. Deeper fails
+         * the build with a {@link WorkspaceBudgetExceededException}.
+         *
+         * @param levels the budget, positive
+         * @return this builder
+         */
+        public Builder maxDepth(int levels) {
+            if (levels <= 0) {
+                throw new IllegalArgumentException("maxDepth must be positive: " + levels);
+            }
+            this.maxDepth = levels;
+            return this;
+        }
+
+        /**
+         * The directory the workspace is created in; by default {@code codex-client-workspaces-<user>} in
+         * {@code java.io.tmpdir}. Leftovers of crashed processes are looked for here. It must be a directory of this
+         * process's user that no one else may write to (not a symbolic link): else building fails with a
+         * {@link WorkspaceSecurityException} ({@link WorkspaceSecurityException.Reason#UNSAFE_PARENT}). When missing
+         * it is created {@code rwx------}.
          *
          * @param directory an absolute directory, created when missing
          * @return this builder
@@ -201,9 +244,12 @@ public final class Workspace implements AutoCloseable {
             return this;
         }
 
-        /** Called with each host file after it was listed and before it is read; for tests of changing files. */
-        Builder beforeRead(Consumer<Path> hook) {
-            this.beforeRead = Objects.requireNonNull(hook, "hook");
+        /**
+         * Called with each host file or directory after it was listed and before it is opened; for tests of what
+         * changes meanwhile.
+         */
+        Builder beforeOpen(Consumer<Path> hook) {
+            this.beforeOpen = Objects.requireNonNull(hook, "hook");
             return this;
         }
 
@@ -235,8 +281,8 @@ public final class Workspace implements AutoCloseable {
             } catch (IOException e) {
                 throw new WorkspaceException("cannot create a workspace in " + parent + ": " + e, e);
             }
-            try {
-                WorkspaceCopier copier = new WorkspaceCopier(realRoots, maxTotalBytes, beforeRead);
+            try (WorkspaceCopier copier = new WorkspaceCopier(realRoots,
+                    new WorkspaceCopier.Limits(maxTotalBytes, maxFiles, maxDepth), beforeOpen)) {
                 List<MountPreview> previews = new ArrayList<>();
                 for (HostMount mount : declared) {
                     previews.add(copier.copy(mount, dir));

@@ -10,7 +10,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
-import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -33,41 +33,50 @@ import java.util.function.Consumer;
 
 /**
  * Copies mounts into a workspace directory, one job: walks each mount in a fixed order (names sorted), never
- * follows a symbolic link out of its mount, copies regular files only, keeps to the byte budgets, and feeds the
- * fingerprint.
+ * follows a symbolic link out of its mount, copies regular files only, keeps to the budgets, and feeds the
+ * fingerprint and the preview. The host side is read through {@link HostTree}, relative to open directories.
  *
- * <p>Why each rule: a link followed out of the mount would copy host files the caller never allowed; reading a
- * FIFO blocks until a writer comes and a device may never end, so only regular files are opened; a file is copied
- * up to the size it had when listed and must end there, so a file that grows (a log being written, a {@code /proc}
- * file reporting size 0) cannot exceed the budget or leave a torn copy. Files are created with {@code CREATE_NEW}
- * and no link is ever created, so nothing written can land outside the workspace.
- *
- * <p>What is not covered: a host path swapped for a FIFO between the listing and the opening of a file (the JDK
- * cannot open without blocking), and hard links (a hard link is a regular file; telling one to a file outside the
- * mount apart is not possible from its path); the mounts' host paths are expected to be trees the caller controls.
+ * <p>Why each rule: a link followed out of the mount would copy host files the caller never allowed; a file with
+ * more than one hard link may be a name for a file outside the mount (nothing tells the names apart), so it is
+ * refused unless its mount {@link HostMount.Builder#allowHardLinks() allows hard links}; reading a FIFO blocks until
+ * a writer comes and a device may never end, so only regular files are opened; a file is copied up to the size it
+ * had when listed and must end there, so a file that grows cannot exceed the budget or leave a torn copy; the number
+ * of entries looked at and the depth are bounded, so a tree of millions of files fails typed instead of filling the
+ * heap. A name that does not survive the round trip to a Java string (not valid UTF-8) is left out rather than
+ * written under another name, and a name the workspace's file system takes for one already written (case or
+ * Unicode-normalization twins on a file system that folds them) is left out rather than written over it. Files are
+ * created with {@code CREATE_NEW} and no link is ever created, so nothing written can land outside the workspace.
  */
-final class WorkspaceCopier {
+final class WorkspaceCopier implements AutoCloseable {
     private static final int BUFFER = 64 * 1024;
 
+    /** The budgets of a workspace; -1 for none. */
+    record Limits(long maxTotalBytes, long maxFiles, int maxDepth) {
+    }
+
     private final List<Path> allowedRoots;
-    private final long maxTotalBytes;
-    private final Consumer<Path> beforeRead;
+    private final Limits limits;
+    private final Consumer<Path> beforeOpen;
+    private final HostTree host = new HostTree();
     private final MessageDigest fingerprint = sha256();
     private long totalBytes;
     private long totalFiles;
+    /** Entries looked at, over all mounts: bounded by {@link Limits#maxFiles()}. */
+    private long entries;
 
     /**
      * A copier.
      *
-     * @param allowedRoots  the allowed host roots, as real paths
-     * @param maxTotalBytes the total budget, or -1
-     * @param beforeRead    called with each host file after it was listed and before it is read (a test seam)
+     * @param allowedRoots the allowed host roots, as real paths
+     * @param limits       the budgets
+     * @param beforeOpen   called with each host file or directory after it was listed and before it is opened (a
+     *                     test seam for what changes meanwhile)
      */
-    WorkspaceCopier(List<Path> allowedRoots, long maxTotalBytes, Consumer<Path> beforeRead) {
+    WorkspaceCopier(List<Path> allowedRoots, Limits limits, Consumer<Path> beforeOpen) {
         this.allowedRoots = List.copyOf(allowedRoots);
-        this.maxTotalBytes = maxTotalBytes;
-        this.beforeRead = beforeRead;
-        line("codex-client-workspace", "1", "total", Long.toString(maxTotalBytes));
+        this.limits = limits;
+        this.beforeOpen = beforeOpen;
+        line("codex-client-workspace", "1", "total", Long.toString(limits.maxTotalBytes()));
     }
 
     long totalBytes() {
@@ -95,22 +104,29 @@ final class WorkspaceCopier {
                     LinkOption.NOFOLLOW_LINKS);
             if (attrs.isDirectory()) {
                 Files.createDirectories(target);
-                copyDirectory(state, real, "", target);
+                try (HostTree.Dir dir = host.openRoot(real)) {
+                    copyDirectory(state, dir, "", target, 1);
+                }
             } else if (attrs.isRegularFile()) {
                 if (mount.mountPath().isEmpty()) {
                     throw new WorkspaceSecurityException(Reason.INVALID_PATH,
                             "a file mount needs a file name as mount path: " + mount);
                 }
                 Files.createDirectories(target.getParent());
-                copyFile(state, real, real.getFileName().toString(), attrs.size(), target);
+                countEntry(state);
+                copyFile(state, new HostTree.Entry(real.getFileName(), real, attrs, Files.isExecutable(real),
+                        unixLinks(real)), null, real.getFileName().toString(), target);
             } else {
                 throw new WorkspaceSecurityException(Reason.SPECIAL_FILE,
                         "the source of " + mount + " is not a regular file or directory");
             }
+        } catch (HostTree.ChangedException e) {
+            throw new WorkspaceSecurityException(Reason.FILE_CHANGED, "while copying " + mount + ": "
+                    + e.getMessage(), e);
         } catch (IOException e) {
             throw new WorkspaceException("cannot copy " + mount + ": " + e.getMessage(), e);
         }
-        return new MountPreview(mount, state.files, state.bytes, state.skipped, state.skippedCount);
+        return new MountPreview(mount, state.files, state.bytes, state.copied, state.skipped, state.skippedCount);
     }
 
     private Path realMountSource(HostMount mount) {
@@ -136,25 +152,44 @@ final class WorkspaceCopier {
                 + " is not under an allowed host root " + allowedRoots);
     }
 
-    private void copyDirectory(MountState state, Path dir, String relative, Path target) throws IOException {
-        List<Path> children = new ArrayList<>();
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
-            entries.forEach(children::add);
+    private void copyDirectory(MountState state, HostTree.Dir dir, String relative, Path target, int depth)
+            throws IOException {
+        if (limits.maxDepth() >= 0 && depth > limits.maxDepth()) {
+            throw new WorkspaceBudgetExceededException(state.mount, WorkspaceBudgetExceededException.Budget.DEPTH,
+                    limits.maxDepth(), depth, "the directory " + relative + " of " + state.mount + " lies "
+                    + depth + " levels deep, more than the workspace's depth budget of " + limits.maxDepth());
         }
+        long room = limits.maxFiles() < 0 ? Long.MAX_VALUE : Math.max(0, limits.maxFiles() - entries);
+        List<Path> children = dir.names(room, () -> {
+            throw filesExceeded(state, entries + room + 1);
+        });
         // A fixed order, whatever the file system returns: the fingerprint and the budget's cut-off depend on it.
-        children.sort((a, b) -> a.getFileName().toString().compareTo(b.getFileName().toString()));
-        for (Path child : children) {
-            String name = child.getFileName().toString();
-            String rel = relative.isEmpty() ? name : relative + "/" + name;
-            BasicFileAttributes attrs = Files.readAttributes(child, BasicFileAttributes.class,
-                    LinkOption.NOFOLLOW_LINKS);
+        children.sort((a, b) -> a.toString().compareTo(b.toString()));
+        for (Path name : children) {
+            countEntry(state);
+            String text = name.toString();
+            String rel = relative.isEmpty() ? text : relative + "/" + text;
+            if (!name.getFileSystem().getPath(text).equals(name)) {
+                state.skip(rel, SkipReason.INVALID_NAME);
+                continue;
+            }
+            HostTree.Entry entry = dir.entry(name);
+            BasicFileAttributes attrs = entry.attributes();
             if (attrs.isDirectory()) {
                 if (state.excluded(rel)) {
                     state.skip(rel, SkipReason.EXCLUDED);
-                } else {
-                    Path sub = target.resolve(name);
+                    continue;
+                }
+                Path sub = target.resolve(text);
+                try {
                     Files.createDirectory(sub);
-                    copyDirectory(state, child, rel, sub);
+                } catch (FileAlreadyExistsException e) {
+                    state.skip(rel, SkipReason.NAME_CLASH);
+                    continue;
+                }
+                beforeOpen.accept(entry.path());
+                try (HostTree.Dir child = dir.openDir(entry)) {
+                    copyDirectory(state, child, rel, sub, depth + 1);
                 }
                 continue;
             }
@@ -162,13 +197,26 @@ final class WorkspaceCopier {
             if (filtered != null) {
                 state.skip(rel, filtered);
             } else if (attrs.isSymbolicLink()) {
-                copyLink(state, child, rel, target.resolve(name));
+                copyLink(state, entry.path(), rel, target.resolve(text));
             } else if (attrs.isRegularFile()) {
-                copyFile(state, child, rel, attrs.size(), target.resolve(name));
+                copyFile(state, entry, dir, rel, target.resolve(text));
             } else {
                 state.skip(rel, SkipReason.SPECIAL_FILE);
             }
         }
+    }
+
+    private void countEntry(MountState state) {
+        entries++;
+        if (limits.maxFiles() >= 0 && entries > limits.maxFiles()) {
+            throw filesExceeded(state, entries);
+        }
+    }
+
+    private WorkspaceBudgetExceededException filesExceeded(MountState state, long attempted) {
+        return new WorkspaceBudgetExceededException(state.mount, WorkspaceBudgetExceededException.Budget.FILES,
+                limits.maxFiles(), attempted, "copying " + state.mount + " looks at more than the workspace's budget"
+                + " of " + limits.maxFiles() + " files and directories");
     }
 
     /** A link is copied as the file it points to, when that file is a regular file inside the same mount. */
@@ -193,7 +241,8 @@ final class WorkspaceCopier {
         BasicFileAttributes attrs = Files.readAttributes(resolved, BasicFileAttributes.class,
                 LinkOption.NOFOLLOW_LINKS);
         if (attrs.isRegularFile()) {
-            copyFile(state, resolved, rel, attrs.size(), target);
+            copyFile(state, new HostTree.Entry(resolved.getFileName(), resolved, attrs, Files.isExecutable(resolved),
+                    unixLinks(resolved)), null, rel, target);
         } else if (attrs.isDirectory()) {
             state.skip(rel, SkipReason.SYMLINK_TO_DIRECTORY);
         } else {
@@ -201,26 +250,46 @@ final class WorkspaceCopier {
         }
     }
 
-    private void copyFile(MountState state, Path source, String rel, long size, Path target) throws IOException {
+    private static long unixLinks(Path file) throws IOException {
+        try {
+            Object n = Files.readAttributes(file, "unix:nlink", LinkOption.NOFOLLOW_LINKS).get("nlink");
+            return n instanceof Number number ? number.longValue() : 1;
+        } catch (UnsupportedOperationException | IllegalArgumentException e) {
+            return 1;
+        }
+    }
+
+    /**
+     * Copies a regular file: from {@code dir} when it was listed there, else (a mount of one file, a link's target)
+     * by its real path, which was checked to lie in the mount.
+     */
+    private void copyFile(MountState state, HostTree.Entry entry, HostTree.Dir dir, String rel, Path target)
+            throws IOException {
+        long size = entry.attributes().size();
+        if (entry.links() > 1 && !state.mount.allowsHardLinks()) {
+            throw new WorkspaceSecurityException(Reason.HARD_LINK, "the file " + rel + " in " + state.mount
+                    + " has " + entry.links() + " hard links: another name of it may lie outside the mount (allow "
+                    + "hard links on the mount to copy it)");
+        }
         long mountMax = state.mount.maxBytes().orElse(-1);
         if (mountMax >= 0 && state.bytes + size > mountMax) {
             throw new WorkspaceBudgetExceededException(state.mount, false, mountMax, state.bytes + size);
         }
-        if (maxTotalBytes >= 0 && totalBytes + size > maxTotalBytes) {
-            throw new WorkspaceBudgetExceededException(state.mount, true, maxTotalBytes, totalBytes + size);
+        if (limits.maxTotalBytes() >= 0 && totalBytes + size > limits.maxTotalBytes()) {
+            throw new WorkspaceBudgetExceededException(state.mount, true, limits.maxTotalBytes(), totalBytes + size);
         }
-        beforeRead.accept(source);
-        // A directory on the way swapped for a link since it was listed would lead out of the mount: the file's
-        // real path must still be inside (the last component is opened without following links).
-        if (!source.toRealPath().startsWith(state.realRoot)) {
-            throw new WorkspaceSecurityException(Reason.SYMLINK_ESCAPE,
-                    "the file " + rel + " in " + state.mount + " now lies outside the mount");
+        OutputStream out;
+        try {
+            out = Files.newOutputStream(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+                    LinkOption.NOFOLLOW_LINKS);
+        } catch (FileAlreadyExistsException e) {
+            state.skip(rel, SkipReason.NAME_CLASH);
+            return;
         }
+        beforeOpen.accept(entry.path());
         MessageDigest content = sha256();
-        try (SeekableByteChannel in = Files.newByteChannel(source,
-                    Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS));
-             OutputStream out = Files.newOutputStream(target, StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
+        try (out; SeekableByteChannel in = dir != null ? dir.openFile(entry)
+                : host.openPath(entry.path(), entry.attributes())) {
             ByteBuffer buffer = ByteBuffer.allocate(BUFFER);
             long left = size;
             while (left > 0) {
@@ -238,14 +307,12 @@ final class WorkspaceCopier {
                 throw changed(state, rel, "grew");
             }
         }
-        if (Files.getFileStore(target).supportsFileAttributeView("posix")) {
-            Set<PosixFilePermission> perms = Files.getPosixFilePermissions(source);
-            if (perms.contains(PosixFilePermission.OWNER_EXECUTE)) {
-                Set<PosixFilePermission> own = Files.getPosixFilePermissions(target);
-                own.add(PosixFilePermission.OWNER_EXECUTE);
-                Files.setPosixFilePermissions(target, own);
-            }
+        if (entry.executable() && Files.getFileStore(target).supportsFileAttributeView("posix")) {
+            Set<PosixFilePermission> own = Files.getPosixFilePermissions(target, LinkOption.NOFOLLOW_LINKS);
+            own.add(PosixFilePermission.OWNER_EXECUTE);
+            Files.setPosixFilePermissions(target, own);
         }
+        state.copied(rel);
         state.files++;
         state.bytes += size;
         totalFiles++;
@@ -284,12 +351,18 @@ final class WorkspaceCopier {
         }
     }
 
+    @Override
+    public void close() {
+        host.close();
+    }
+
     /** What one mount has copied and left out so far, and its globs. */
     private static final class MountState {
         final HostMount mount;
         final Path realRoot;
         final List<PathMatcher> includes;
         final List<PathMatcher> excludes;
+        final List<String> copied = new ArrayList<>();
         final List<Skipped> skipped = new ArrayList<>();
         final Map<SkipReason, Long> skippedCount = new EnumMap<>(SkipReason.class);
         long files;
@@ -317,6 +390,12 @@ final class WorkspaceCopier {
             return null;
         }
 
+        void copied(String rel) {
+            if (copied.size() < MountPreview.COPIED_LISTED) {
+                copied.add(rel);
+            }
+        }
+
         void skip(String rel, SkipReason reason) {
             if (skipped.size() < MountPreview.SKIPPED_LISTED) {
                 skipped.add(new Skipped(rel, reason));
@@ -325,7 +404,12 @@ final class WorkspaceCopier {
         }
 
         private static boolean matches(List<PathMatcher> matchers, String rel) {
-            Path p = Path.of(rel);
+            Path p;
+            try {
+                p = Path.of(rel);
+            } catch (java.nio.file.InvalidPathException e) {
+                return false;
+            }
             for (PathMatcher m : matchers) {
                 if (m.matches(p)) {
                     return true;

@@ -37,29 +37,60 @@ final class WorkspaceDirectories {
     private WorkspaceDirectories() {
     }
 
-    /** The default parent: {@code codex-client-workspaces} in the JVM's temporary directory. */
+    /**
+     * The default parent: {@code codex-client-workspaces-<user>} in the JVM's temporary directory. One per user, since
+     * a parent owned by another user is refused.
+     */
     static Path defaultParent() {
-        return Path.of(System.getProperty("java.io.tmpdir"), "codex-client-workspaces");
+        String user = System.getProperty("user.name", "user").replaceAll("[^A-Za-z0-9._-]", "_");
+        return Path.of(System.getProperty("java.io.tmpdir"), "codex-client-workspaces-" + user);
     }
 
-    /** Creates the parent (private to the user where POSIX permissions exist). */
+    /**
+     * Creates the parent when missing (private to the user, {@code rwx------}, where POSIX permissions exist) and
+     * checks it: a directory, not a symbolic link, owned by this process's user and writable by no one else. A
+     * parent others could write to would let them rename a workspace away and put their own in its place.
+     *
+     * @throws WorkspaceSecurityException when the parent is not safe ({@code UNSAFE_PARENT})
+     */
     static void createParent(Path parent) throws IOException {
-        if (Files.isDirectory(parent, LinkOption.NOFOLLOW_LINKS)) {
-            return;
-        }
-        if (parent.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+        boolean posix = parent.getFileSystem().supportedFileAttributeViews().contains("posix");
+        if (!Files.exists(parent, LinkOption.NOFOLLOW_LINKS)) {
             try {
-                Files.createDirectories(parent,
-                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                if (posix) {
+                    Files.createDirectories(parent,
+                            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                } else {
+                    Files.createDirectories(parent);
+                }
             } catch (java.nio.file.FileAlreadyExistsException e) {
-                // another JVM made it meanwhile
+                // Another JVM made it meanwhile, or it is something else: checked below either way.
             }
-        } else {
-            Files.createDirectories(parent);
+        }
+        if (Files.isSymbolicLink(parent)) {
+            throw unsafe(parent, "is a symbolic link");
         }
         if (!Files.isDirectory(parent, LinkOption.NOFOLLOW_LINKS)) {
             throw new IOException(parent + " is not a directory");
         }
+        if (!posix) {
+            return;
+        }
+        String owner = Files.getOwner(parent, LinkOption.NOFOLLOW_LINKS).getName();
+        Optional<String> self = ProcessHandle.current().info().user();
+        if (self.isPresent() && !self.get().equals(owner)) {
+            throw unsafe(parent, "is owned by " + owner + ", not by " + self.get());
+        }
+        Set<PosixFilePermission> perms = Files.getPosixFilePermissions(parent, LinkOption.NOFOLLOW_LINKS);
+        if (perms.contains(PosixFilePermission.GROUP_WRITE) || perms.contains(PosixFilePermission.OTHERS_WRITE)) {
+            throw unsafe(parent, "may be written by others (" + PosixFilePermissions.toString(perms) + ")");
+        }
+    }
+
+    private static WorkspaceSecurityException unsafe(Path parent, String why) {
+        return new WorkspaceSecurityException(WorkspaceSecurityException.Reason.UNSAFE_PARENT,
+                "the parent directory of workspaces " + parent + " " + why + ": choose a directory of your own, "
+                        + "or let the default be created");
     }
 
     /** Creates a new, empty workspace directory owned by this process. */

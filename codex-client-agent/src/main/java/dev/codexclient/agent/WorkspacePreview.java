@@ -8,8 +8,10 @@ import java.util.Objects;
 import java.util.OptionalLong;
 
 /**
- * What a {@link Workspace} holds: per mount, how many files and bytes were copied and what was left out and why.
- * {@link #render()} gives a neutral text a program can print or a prompt can include.
+ * What a {@link Workspace} holds: per mount, which files were copied (the first {@value MountPreview#COPIED_LISTED}
+ * by name, all of them counted) with their bytes, and what was left out and why (the first
+ * {@value MountPreview#SKIPPED_LISTED} by name, all of them counted by reason). {@link #render()} gives a neutral
+ * text a program can print or a prompt can include.
  *
  * @param mounts        one entry per mount, in the order they were declared
  * @param files         files copied, over all mounts
@@ -42,7 +44,18 @@ public record WorkspacePreview(List<MountPreview> mounts, long files, long bytes
         /** It is a symbolic link to a directory inside the mount: the directory is copied where it is, once. */
         SYMLINK_TO_DIRECTORY,
         /** It is a symbolic link whose target does not exist. */
-        DANGLING_SYMLINK
+        DANGLING_SYMLINK,
+        /**
+         * Its name is not valid in the platform's encoding (on Linux: not UTF-8): it could not be written under the
+         * same name.
+         */
+        INVALID_NAME,
+        /**
+         * The workspace's file system takes its name for one already copied from the same directory (names that
+         * differ only in case, or in Unicode normalization, on a file system that folds them): the first in name
+         * order was copied, this one was not written over it.
+         */
+        NAME_CLASH
     }
 
     /**
@@ -70,11 +83,15 @@ public record WorkspacePreview(List<MountPreview> mounts, long files, long bytes
      * @param mount        the mount
      * @param files        files copied
      * @param bytes        bytes copied
+     * @param copied       the first files copied (at most {@link #COPIED_LISTED}), in copy order, as paths relative
+     *                     to the mount's host path with {@code /} as separator; {@link #files} counts all of them
      * @param skipped      the first entries left out (at most {@link #SKIPPED_LISTED}), in copy order
      * @param skippedCount how many entries were left out, by reason, all of them counted
      */
-    public record MountPreview(HostMount mount, long files, long bytes, List<Skipped> skipped,
+    public record MountPreview(HostMount mount, long files, long bytes, List<String> copied, List<Skipped> skipped,
                                Map<SkipReason, Long> skippedCount) {
+        /** How many copied files a mount's preview lists by name; {@link #files()} counts all of them. */
+        public static final int COPIED_LISTED = 200;
         /** How many skipped entries a mount's preview lists by name; the counts cover all of them. */
         public static final int SKIPPED_LISTED = 50;
 
@@ -84,11 +101,13 @@ public record WorkspacePreview(List<MountPreview> mounts, long files, long bytes
          * @param mount        the mount
          * @param files        files copied
          * @param bytes        bytes copied
+         * @param copied       the first files copied, in copy order
          * @param skipped      the first entries left out, in copy order
          * @param skippedCount how many entries were left out, by reason
          */
         public MountPreview {
             Objects.requireNonNull(mount, "mount");
+            copied = List.copyOf(copied);
             skipped = List.copyOf(skipped);
             skippedCount = skippedCount.isEmpty() ? Map.of() : Map.copyOf(new EnumMap<>(skippedCount));
         }
@@ -104,7 +123,9 @@ public record WorkspacePreview(List<MountPreview> mounts, long files, long bytes
     }
 
     /**
-     * A plain-text summary: one line per mount with its files and bytes, its budget, and what was left out.
+     * A plain-text summary: per mount a line with its files and bytes and its budget, the files copied, and what was
+     * left out by reason. Control characters in a name (a newline) are written escaped (a newline as {@code \n}),
+     * so that one name is one line and cannot pass for another line of the summary.
      *
      * @return the text, ending with a newline
      */
@@ -120,6 +141,15 @@ public record WorkspacePreview(List<MountPreview> mounts, long files, long bytes
                     .append(m.bytes()).append(" bytes");
             m.mount().maxBytes().ifPresent(max -> out.append(" (budget ").append(max).append(" bytes)"));
             out.append('\n');
+            if (m.files() > 0) {
+                out.append("  copied:\n");
+                for (String path : m.copied()) {
+                    out.append("    ").append(escaped(path)).append('\n');
+                }
+                if (m.files() > m.copied().size()) {
+                    out.append("    (").append(m.files() - m.copied().size()).append(" more)\n");
+                }
+            }
             for (SkipReason reason : SkipReason.values()) {
                 Long n = m.skippedCount().get(reason);
                 if (n != null) {
@@ -128,13 +158,37 @@ public record WorkspacePreview(List<MountPreview> mounts, long files, long bytes
                 }
             }
             for (Skipped s : m.skipped()) {
-                out.append("    ").append(s.path()).append('\n');
+                out.append("    ").append(escaped(s.path())).append(" (")
+                        .append(s.reason().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '))
+                        .append(")\n");
             }
             if (m.skippedTotal() > m.skipped().size()) {
                 out.append("    (").append(m.skippedTotal() - m.skipped().size()).append(" more)\n");
             }
         }
         return out.toString();
+    }
+
+    /** A name on one line: control characters escaped, the backslash too so that an escape is never ambiguous. */
+    static String escaped(String name) {
+        StringBuilder out = null;
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            String replacement = c == '\n' ? "\\n" : c == '\r' ? "\\r" : c == '\t' ? "\\t" : c == '\\' ? "\\\\"
+                    : Character.isISOControl(c) || c == '\u2028' || c == '\u2029' ? String.format("\\u%04x", (int) c)
+                    : null;
+            if (replacement != null && out == null) {
+                out = new StringBuilder(name.length() + 8).append(name, 0, i);
+            }
+            if (out != null) {
+                if (replacement != null) {
+                    out.append(replacement);
+                } else {
+                    out.append(c);
+                }
+            }
+        }
+        return out == null ? name : out.toString();
     }
 
     /** Only the host path's last name: a prompt need not learn the host's directory layout. */

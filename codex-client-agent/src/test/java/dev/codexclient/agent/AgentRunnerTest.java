@@ -8,6 +8,7 @@ import dev.codexclient.DynamicTool;
 import dev.codexclient.ToolResult;
 import dev.codexclient.protocol.CodexErrorInfo;
 import dev.codexclient.protocol.TurnError;
+import dev.codexclient.telemetry.TokenCounts;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -100,7 +101,8 @@ class AgentRunnerTest {
         CodexErrorInfo cap = new ObjectMapper().readValue(
                 "{\"modelCap\":{\"model\":\"gpt\",\"reset_after_seconds\":90}}", CodexErrorInfo.class);
         TurnError error = new TurnError("details", cap, "capped", null);
-        AgentRunException e = TurnFailures.of(Optional.of(error), "tail", new TokenUsage(1, 0, 1, 0, 2), true, "t");
+        AgentRunException e = TurnFailures.of(Optional.of(error), "tail", new TokenCounts(1, 0, 1, 0, 2), true, "t",
+                s -> s);
         assertThat(e).isInstanceOfSatisfying(AgentBudgetExceededException.class, b -> {
             assertThat(b.limit()).isEqualTo(AgentBudgetExceededException.Limit.MODEL_CAP);
             assertThat(b.resetAfter()).contains(Duration.ofSeconds(90));
@@ -163,12 +165,12 @@ class AgentRunnerTest {
     @Test
     void budgetsCountTheRunOnly() {
         TokenBudget budget = TokenBudget.ofTotal(100).withInput(50).withOutput(20);
-        assertThat(budget.crossedBy(new TokenUsage(50, 0, 20, 0, 70))).isEmpty();
-        assertThat(budget.crossedBy(new TokenUsage(51, 0, 0, 0, 51)))
+        assertThat(budget.crossedBy(new TokenCounts(50, 0, 20, 0, 70))).isEmpty();
+        assertThat(budget.crossedBy(new TokenCounts(51, 0, 0, 0, 51)))
                 .contains(AgentBudgetExceededException.Limit.INPUT_TOKENS);
-        assertThat(budget.crossedBy(new TokenUsage(0, 0, 21, 0, 21)))
+        assertThat(budget.crossedBy(new TokenCounts(0, 0, 21, 0, 21)))
                 .contains(AgentBudgetExceededException.Limit.OUTPUT_TOKENS);
-        assertThat(budget.crossedBy(new TokenUsage(40, 0, 10, 0, 101)))
+        assertThat(budget.crossedBy(new TokenCounts(40, 0, 10, 0, 101)))
                 .contains(AgentBudgetExceededException.Limit.TOTAL_TOKENS);
     }
 }

@@ -7,9 +7,8 @@ import dev.codexclient.ApprovalPolicy;
 import dev.codexclient.CodexClient;
 import dev.codexclient.DynamicTool;
 import dev.codexclient.ToolResult;
-import dev.codexclient.events.CodexEventListener;
-import dev.codexclient.events.ExtensionEvent;
-import dev.codexclient.testkit.CodexBinary;
+import dev.codexclient.telemetry.CodexTelemetryListener;
+import dev.codexclient.telemetry.ExtensionTelemetry;
 import dev.codexclient.testkit.ModelStep;
 import dev.codexclient.testkit.ScriptedModelServer;
 import java.io.IOException;
@@ -33,7 +32,7 @@ class RealCodexAgentTest {
     Path tmp;
     Path repo;
     ScriptedModelServer model;
-    final List<ExtensionEvent> events = new CopyOnWriteArrayList<>();
+    final List<ExtensionTelemetry> events = new CopyOnWriteArrayList<>();
 
     @BeforeEach
     void setUp() throws IOException {
@@ -49,7 +48,7 @@ class RealCodexAgentTest {
     }
 
     private AgentRunner.Builder runner() {
-        Path codex = CodexBinary.pinned();
+        Path codex = TestCodex.binary();
         // The client is spawned outside the workspace: the thread's directory is what codex works in.
         return AgentRunner.builder()
                 .client(() -> CodexClient.builder()
@@ -58,9 +57,9 @@ class RealCodexAgentTest {
                         .stdio(model::applyEnvironment)
                         .requestTimeout(Duration.ofSeconds(30))
                         .interruptGracePeriod(Duration.ofSeconds(10))
-                        .eventListener(new CodexEventListener() {
+                        .telemetryListener(new CodexTelemetryListener() {
                             @Override
-                            public void extensionEvent(ExtensionEvent event) {
+                            public void extensionTelemetry(ExtensionTelemetry event) {
                                 events.add(event);
                             }
                         }));
@@ -86,10 +85,10 @@ class RealCodexAgentTest {
                 assertThat(i.outcome()).isEqualTo(ToolInvocation.Outcome.COMPLETED);
             });
             assertThat(result.usage().totalTokens()).isPositive();
-            assertThat(events).hasAtLeastOneElementOfType(AgentRunEvent.Started.class)
-                    .anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(AgentRunEvent.ToolInvoked.class,
+            assertThat(events).hasAtLeastOneElementOfType(AgentRunTelemetry.Started.class)
+                    .anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(AgentRunTelemetry.ToolInvoked.class,
                             t -> assertThat(t.kind()).isEqualTo(ToolInvocation.Kind.FILE_CHANGE)))
-                    .last().isInstanceOfSatisfying(AgentRunEvent.Completed.class, c -> {
+                    .last().isInstanceOfSatisfying(AgentRunTelemetry.Completed.class, c -> {
                         assertThat(c.failure()).isEmpty();
                         assertThat(c.usage()).isEqualTo(result.usage());
                         assertThat(c.threadId()).contains(result.threadId());
@@ -127,7 +126,8 @@ class RealCodexAgentTest {
             assertThat(runner.sessions().load("review-1")).hasValueSatisfying(e -> {
                 assertThat(e.threadId()).isEqualTo(third.threadId());
                 assertThat(e.fingerprint()).isEqualTo(changed.fingerprint());
-                assertThat(e.codexVersion()).isEqualTo(CodexBinary.PINNED_VERSION);
+                assertThat(e.codexVersion()).isEqualTo(TestCodex.pinnedVersion().orElse(e.codexVersion()))
+                        .isNotEmpty();
             });
         }
     }
@@ -137,8 +137,8 @@ class RealCodexAgentTest {
         model.enqueue(ModelStep.reply("fresh").withUsage(10, 1));
         AgentRunner runner = runner().build();
         try (Workspace ws = workspace()) {
-            runner.sessions().save("k", new SessionEntry("00000000-0000-0000-0000-000000000000",
-                    ws.directory().toString(), ws.fingerprint(), ""));
+            runner.sessions().save("k", new SessionEntry("00000000-0000-0000-0000-000000000000", "",
+                    ws.fingerprint(), ""));
             AgentResult<Void> result = runner.run(AgentRun.builder("hi").workspace(ws).sessionKey("k").build());
             assertThat(result.resumed()).isFalse();
             assertThat(runner.sessions().load("k").orElseThrow().threadId()).isEqualTo(result.threadId());
@@ -174,7 +174,7 @@ class RealCodexAgentTest {
                     });
             // Far less than the stall: the turn was interrupted, not waited out.
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(60));
-            assertThat(events).last().isInstanceOfSatisfying(AgentRunEvent.Completed.class,
+            assertThat(events).last().isInstanceOfSatisfying(AgentRunTelemetry.Completed.class,
                     c -> assertThat(c.failure()).contains(FailurePhase.BUDGET));
         }
     }
@@ -244,8 +244,8 @@ class RealCodexAgentTest {
     void structuredOutputIsParsedIntoTheOutputType() {
         model.enqueue(ModelStep.json(new Verdict(true, "looks fine")));
         try (Workspace ws = workspace()) {
-            AgentResult<Verdict> result = runner().build().run(AgentRun.builder("review").workspace(ws)
-                    .output(Verdict.class).build());
+            AgentResult<Verdict> result = runner().build().run(AgentRun.builder("review", Verdict.class).workspace(ws)
+                    .build());
             assertThat(result.output()).contains(new Verdict(true, "looks fine"));
             assertThat(model.requests().get(0).textFormat()).isPresent();
         }
@@ -255,8 +255,8 @@ class RealCodexAgentTest {
     void outputThatDoesNotParseFailsInTheResponsePhase() {
         model.enqueue(ModelStep.reply("not json at all"));
         try (Workspace ws = workspace()) {
-            assertThatThrownBy(() -> runner().build().run(AgentRun.builder("review").workspace(ws)
-                    .output(Verdict.class).build()))
+            assertThatThrownBy(() -> runner().build().run(AgentRun.builder("review", Verdict.class).workspace(ws)
+                    .build()))
                     .isInstanceOfSatisfying(AgentRunException.class,
                             e -> assertThat(e.phase()).isEqualTo(FailurePhase.RESPONSE));
         }

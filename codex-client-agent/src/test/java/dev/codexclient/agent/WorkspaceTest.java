@@ -1,5 +1,9 @@
 package dev.codexclient.agent;
 
+import static dev.codexclient.agent.HostFiles.assertSecurity;
+import static dev.codexclient.agent.HostFiles.listing;
+import static dev.codexclient.agent.HostFiles.write;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
@@ -8,14 +12,11 @@ import dev.codexclient.agent.WorkspacePreview.SkipReason;
 import dev.codexclient.agent.WorkspaceSecurityException.Reason;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -253,7 +254,7 @@ class WorkspaceTest {
     @Test
     void aFileThatGrowsWhileCopiedFailsTheWorkspace() {
         Path growing = repo.resolve("src/Main.java");
-        Workspace.Builder b = builder().mount(HostMount.of(repo, "repo")).beforeRead(p -> {
+        Workspace.Builder b = builder().mount(HostMount.of(repo, "repo")).beforeOpen(p -> {
             if (p.equals(growing)) {
                 try {
                     Files.writeString(growing, "more", StandardOpenOption.APPEND);
@@ -270,26 +271,27 @@ class WorkspaceTest {
     void aDirectorySwappedForALinkWhileCopyingIsRefused() throws IOException {
         Path src = repo.resolve("src");
         Path moved = host.resolve("moved-src");
-        Workspace.Builder b = builder().mount(HostMount.of(repo, "repo")).beforeRead(p -> {
+        Workspace.Builder b = builder().mount(HostMount.of(repo, "repo")).beforeOpen(p -> {
             if (p.equals(src.resolve("Main.java"))) {
                 try {
-                    // src was listed; now it is a link to a directory outside the mount with the same file in it.
+                    // src was opened; now it is a link to a directory outside the mount with the same files in it.
                     Files.move(src, moved);
-                    Files.createDirectories(host.resolve("outside"));
-                    Files.writeString(host.resolve("outside/Main.java"), "class Main {}\n");
+                    write(host.resolve("outside/Main.java"), "class Main {}\n");
+                    write(host.resolve("outside/gen/Gen.java"), "class Gen {}\n");
                     Files.createSymbolicLink(src, host.resolve("outside"));
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
             }
         });
-        assertSecurity(b::build, Reason.SYMLINK_ESCAPE);
+        assertSecurity(b::build, Reason.FILE_CHANGED);
+        assertThat(listing(parent)).isEmpty();
     }
 
     @Test
     void aFileThatShrinksWhileCopiedFailsTheWorkspace() {
         Path shrinking = repo.resolve("src/Main.java");
-        Workspace.Builder b = builder().mount(HostMount.of(repo, "repo")).beforeRead(p -> {
+        Workspace.Builder b = builder().mount(HostMount.of(repo, "repo")).beforeOpen(p -> {
             if (p.equals(shrinking)) {
                 try {
                     Files.writeString(shrinking, "x");
@@ -334,26 +336,5 @@ class WorkspaceTest {
     void overlappingMountPathsAreRefused() {
         assertThatThrownBy(() -> builder().mount(HostMount.of(repo, "a")).mount(HostMount.of(repo, "a/b")).build())
                 .isInstanceOf(IllegalArgumentException.class);
-    }
-
-    private static void assertSecurity(org.assertj.core.api.ThrowableAssert.ThrowingCallable call, Reason reason) {
-        assertThatThrownBy(call).isInstanceOfSatisfying(WorkspaceSecurityException.class,
-                e -> assertThat(e.reason()).as(e.getMessage()).isEqualTo(reason));
-    }
-
-    private static void write(Path file, String text) throws IOException {
-        Files.createDirectories(file.getParent());
-        Files.writeString(file, text, StandardCharsets.UTF_8);
-    }
-
-    private static java.util.List<Path> listing(Path dir) {
-        if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
-            return java.util.List.of();
-        }
-        try (Stream<Path> s = Files.list(dir)) {
-            return s.toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

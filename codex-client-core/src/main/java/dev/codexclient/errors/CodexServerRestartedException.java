@@ -5,7 +5,7 @@ import java.util.OptionalInt;
 
 /**
  * A turn was running when the connection to its server was lost (the app-server died, or the socket closed), and
- * the client's {@link dev.codexclient.RestartPolicy restart policy} restores the connection. Whether the turn went
+ * the client's {@link dev.codexclient.RestartPolicy restart policy} restarts the connection. Whether the turn went
  * on on the server is not known: a restarted server has lost it, a server reached again may have finished it. The
  * thread itself is resumed, and its handle and listeners stay valid: read the thread to see what was kept, and
  * start a new turn to retry.
@@ -45,7 +45,7 @@ public class CodexServerRestartedException extends CodexTransportException {
         String turn = turnId == null ? "a turn being started" : "turn " + turnId;
         String why = cause.getMessage() == null ? "" : cause.getMessage().lines().findFirst().orElse("");
         return "the connection was lost while " + turn + " of thread " + threadId + " was running (" + why
-                + "); the thread is resumed on the restored connection: start a new turn to retry";
+                + "); the thread is resumed on the new connection: start a new turn to retry";
     }
 
     /** {@return the exit code of the server that went away, as its connection's end reported it} */
@@ -63,7 +63,7 @@ public class CodexServerRestartedException extends CodexTransportException {
         return getCause() instanceof CodexTransportException t ? t.stderrTail() : "";
     }
 
-    /** {@return the id of the thread of the lost turn; the thread is resumed on the restored connection} */
+    /** {@return the id of the thread of the lost turn; the thread is resumed on the new connection} */
     public String threadId() {
         return threadId;
     }

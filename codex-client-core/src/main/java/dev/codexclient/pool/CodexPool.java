@@ -4,7 +4,7 @@ import dev.codexclient.CodexClient;
 import dev.codexclient.CodexClientBuilder;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexPoolRejectedException;
-import dev.codexclient.events.CodexEventListener;
+import dev.codexclient.telemetry.CodexTelemetryListener;
 import dev.codexclient.internal.pool.PoolRuntime;
 import dev.codexclient.internal.pool.PoolSettings;
 import dev.codexclient.internal.time.Scheduler;
@@ -42,14 +42,14 @@ import java.util.function.Supplier;
  * {@link Builder#resolveEvery(Duration) interval}: endpoints it did not have become members, members it no longer
  * names drain (no new threads or turns, running turns finish) and close.
  *
- * <p>Members recover on their own with their client's {@link dev.codexclient.RestartPolicy} (give each one a
- * policy): a member whose server dies is restarted or reconnected and its threads resumed there. A member whose
+ * <p>Members restart on their own with their client's {@link dev.codexclient.RestartPolicy} (give each one a
+ * policy): a member whose server dies is restarted and its threads resumed there. A member whose
  * client gave up is replaced with a new client from its factory; its threads are resumed on the replacement when
  * next used. Health is checked on a timer ({@link Builder#healthCheckEvery(Duration, Duration)}): a member whose
  * client is closed, whose spawned process died, or whose server does not answer ({@code /readyz} for a member with
  * an address, a cheap call otherwise) gets no new threads; after {@link Builder#ejectAfter(int) failures in a row} it
  * is ejected and checked again with a growing backoff until it passes. The pool reports these changes to its
- * {@link Builder#eventListener(CodexEventListener) listener}.
+ * {@link Builder#telemetryListener(CodexTelemetryListener) listener}.
  *
  * <p>{@link #drain(Duration)} stops accepting turns and waits for the running and queued ones; {@link #close()}
  * closes every member, ending every process the pool spawned.
@@ -71,7 +71,8 @@ public final class CodexPool implements AutoCloseable {
      * request timeout. Choosing the member replaces any member's client that gave up, which waits for the new
      * client's start.
      *
-     * @return the new thread, placed on the member for its whole life
+     * @return the new thread, placed on the member (for good, unless the members share their storage and it is
+     *         lost)
      * @throws CodexPoolRejectedException when no member is healthy, or the pool is draining or closed
      * @throws CodexException             when the member's client fails to start the thread, as
      *                                    {@link CodexClient#startThread()} does
@@ -85,7 +86,8 @@ public final class CodexPool implements AutoCloseable {
      * the member replaces any member's client that gave up, which waits for the new client's start.
      *
      * @param params the {@code thread/start} params (model, working directory, sandbox, ...)
-     * @return the new thread, placed on the member for its whole life
+     * @return the new thread, placed on the member (for good, unless the members share their storage and it is
+     *         lost)
      * @throws CodexPoolRejectedException when no member is healthy, or the pool is draining or closed
      * @throws CodexException             when the member's client fails to start the thread, as
      *                                    {@link CodexClient#startThread(ThreadStartParams)} does
@@ -101,7 +103,8 @@ public final class CodexPool implements AutoCloseable {
      * member may be chosen, so the members must share the thread's storage ({@code CODEX_HOME}).
      *
      * @param threadId the id of the stored thread
-     * @return the resumed thread, placed on the member for its whole life
+     * @return the resumed thread, placed on the member (for good, unless the members share their storage and it is
+     *         lost)
      * @throws CodexPoolRejectedException when no member is healthy, or the pool is draining or closed
      * @throws CodexException             when the member's client fails to resume the thread, e.g. for an id its
      *                                    server does not know, as {@link CodexClient#resumeThread(String)} does
@@ -134,9 +137,17 @@ public final class CodexPool implements AutoCloseable {
     }
 
     /**
+     * {@return whether the pool's {@link Builder#warmSpare(Supplier) warm spare} is started and waits} False without
+     * a warm spare, and while the next one starts after a member took it. For monitoring.
+     */
+    public boolean warmSpareReady() {
+        return runtime.spareReady();
+    }
+
+    /**
      * {@return the client of the member named {@code memberName} at this moment, empty when the pool has no member of
      * that name} The pool owns the client: use it for calls of its own ({@code rpc()}, {@code listThreads()}, its
-     * server's process), not to close it. A member that gave up restoring its server gets a new client, which this
+     * server's process), not to close it. A member that gave up restarting its server gets a new client, which this
      * then returns.
      *
      * @param memberName the member's name, as given to the builder (spawned members: {@code spawned-1}, …)
@@ -181,7 +192,11 @@ public final class CodexPool implements AutoCloseable {
         private Duration maxBackoff = Duration.ofMinutes(2);
         private Duration drainTimeout = Duration.ofMinutes(10);
         private Duration queueTimeout = Duration.ofMinutes(10);
-        private CodexEventListener listener = CodexEventListener.NONE;
+        private boolean sharedStorage;
+        private PoolSettings.StartRetry startRetry = new PoolSettings.StartRetry(5, Duration.ofMillis(250),
+                Duration.ofSeconds(4));
+        private Supplier<CodexClient> warmSpare;
+        private CodexTelemetryListener listener = CodexTelemetryListener.NONE;
         private Scheduler scheduler;
         private Executor executor;
 
@@ -241,7 +256,7 @@ public final class CodexPool implements AutoCloseable {
          * and then every {@link #resolveEvery(Duration) interval}, builds a client with {@code factory} for each
          * endpoint it did not have, and drains the members no longer named. Each member's health is asked of its
          * endpoint's {@code /readyz}. Give each client a {@link CodexClientBuilder#restartPolicy(RestartPolicy)
-         * restart policy}: a server that restarts at the same address is reconnected and its threads resumed.
+         * restart policy}: a server that restarts at the same address is connected to again and its threads resumed.
          *
          * <pre>{@code
          * CodexPool.builder()
@@ -340,14 +355,83 @@ public final class CodexPool implements AutoCloseable {
         }
 
         /**
+         * How a member's start that fails because codex found its state database busy or locked is tried again
+         * (default: 5 starts in all, pauses from 250 ms doubling up to 4 s, each drawn from the upper half of its
+         * bound so that servers that collided do not collide again). codex keeps its state in SQLite files under
+         * {@code CODEX_HOME}, and a server that finds them held by another past its busy timeout exits with
+         * "failed to initialize sqlite state runtime": a server that could not start yet, not a dead member. Any
+         * other failure of a start is not tried again. Applies to every start of a member's client: in
+         * {@link #build()}, when a member is replaced or added by the resolver, and the warm spare's.
+         *
+         * @param attempts       starts in all, at least 1 (1 turns the retry off)
+         * @param initialBackoff the bound of the first pause, positive
+         * @param maxBackoff     the bound no pause exceeds, at least {@code initialBackoff}
+         * @return this builder
+         */
+        public Builder startRetry(int attempts, Duration initialBackoff, Duration maxBackoff) {
+            if (attempts < 1) {
+                throw new IllegalArgumentException("startRetry's attempts must be at least 1");
+            }
+            positive(initialBackoff, "initialBackoff");
+            positive(maxBackoff, "maxBackoff");
+            if (maxBackoff.compareTo(initialBackoff) < 0) {
+                throw new IllegalArgumentException("startRetry's max backoff is below its initial backoff");
+            }
+            this.startRetry = new PoolSettings.StartRetry(attempts, initialBackoff, maxBackoff);
+            return this;
+        }
+
+        /**
+         * Keeps one warm spare: a client built by {@code factory}, started and handshaken beside the members and
+         * serving no thread. A member without an address ({@link #member(String, Supplier)}, {@link #spawned}) whose
+         * server process exits takes the spare at once, closing its lost client, and a member whose client gave up
+         * takes it instead of starting a new one; either way the replacement costs no start, and the pool starts the
+         * next spare on its own thread. The member's threads are resumed on the spare when next used, so the spare
+         * must share the members' storage ({@code CODEX_HOME}): build it as the members are built. When no spare is
+         * ready (it is still starting), a member's client restarts its server by its own restart policy, or is
+         * replaced with a new client, as without a spare. A spare costs one idle server's memory.
+         *
+         * <pre>{@code
+         * Supplier<CodexClientBuilder> configure = () -> CodexClient.builder().codexHome(home);
+         * CodexPool.builder().spawned(3, configure).warmSpare(() -> configure.get().build()).build();
+         * }</pre>
+         *
+         * @param factory builds the spare's client: once after {@link #build()}, and again each time a member took it
+         * @return this builder
+         */
+        public Builder warmSpare(Supplier<CodexClient> factory) {
+            this.warmSpare = Objects.requireNonNull(factory, "factory");
+            return this;
+        }
+
+        /**
+         * Whether the members share one thread storage (default false): one {@code CODEX_HOME}, spawned on one
+         * machine or on a volume every server mounts. With it, a thread outlives the permanent loss of its member:
+         * a thread whose member is ejected, or dropped by its resolver, or closed, and that has no turn running
+         * there, moves to the least loaded healthy member when next used ({@link PooledThread#startTurn(String)},
+         * {@link PooledThread#thread()}), which resumes it from the storage with its whole conversation; it keeps its
+         * id, and {@link PooledThread#memberName()} names the new member. A thread that never had a turn is started
+         * again there (codex stores a thread with its first turn). Without it, such a thread stays on its member and
+         * its turns fail, as a thread on storage of its own has nowhere else to go. See docs/SCALING.md for what
+         * shared storage asks of a deployment.
+         *
+         * @param shared whether the members share their storage
+         * @return this builder
+         */
+        public Builder sharedStorage(boolean shared) {
+            this.sharedStorage = shared;
+            return this;
+        }
+
+        /**
          * The listener of the pool's own events: members added, removed, ejected and readmitted, threads
-         * re-created ({@link CodexEventListener#poolMemberAdded} and the rest). The members' clients have listeners
+         * re-created ({@link CodexTelemetryListener#poolMemberAdded} and the rest). The members' clients have listeners
          * of their own, given to their builders; the same listener may serve both.
          *
          * @param listener called from the pool's thread, one event at a time
          * @return this builder
          */
-        public Builder eventListener(CodexEventListener listener) {
+        public Builder telemetryListener(CodexTelemetryListener listener) {
             this.listener = Objects.requireNonNull(listener, "listener");
             return this;
         }
@@ -437,7 +521,8 @@ public final class CodexPool implements AutoCloseable {
             boolean ownExecutor = executor == null;
             PoolSettings settings = new PoolSettings(resolver, resolvedFactory, resolveEvery, healthCheckEvery,
                     checkTimeout, ejectAfter, initialBackoff, maxBackoff, drainTimeout, maxTurns, maxQueued,
-                    queueTimeout, listener, scheduler == null ? new SystemScheduler() : scheduler,
+                    queueTimeout, sharedStorage, startRetry, warmSpare, listener,
+                    scheduler == null ? new SystemScheduler() : scheduler,
                     ownExecutor ? PoolSettings.poolThread() : executor, scheduler == null, ownExecutor);
             return new CodexPool(PoolRuntime.start(List.copyOf(specs), settings));
         }

@@ -10,7 +10,7 @@ import java.util.Objects;
  * and drains the members no longer named (no new threads or turns, running turns finish, then the client is
  * closed). Like a gRPC name resolver, but asked, not pushing.
  *
- * <p>An answer that fails (the method throws) leaves the members as they are: a DNS outage does not empty the
+ * <p>An answer that fails (the method throws) leaves the members as they are: a DNS failure does not empty the
  * pool. An empty answer is an answer: every resolved member drains.
  *
  * <p>The pool calls it from its own thread, one call at a time; it may block (a DNS query).
@@ -67,7 +67,7 @@ public interface MemberResolver {
      * {@code _PORTNAME._tcp.SERVICE.NAMESPACE.svc.cluster.local}), each an endpoint {@code scheme://target:port}
      * named {@code target:port}. A StatefulSet's pods are named by their stable host names
      * ({@code codex-0.codex.default.svc.cluster.local}), so a pod that restarts is the same member: its client's
-     * restart policy reconnects to it and resumes its threads. Looked up through the JDK's DNS provider for JNDI
+     * restart policy connects to it again and resumes its threads. Looked up through the JDK's DNS provider for JNDI
      * (module {@code jdk.naming.dns}) with the system's name servers; a runtime image without that module answers
      * every lookup with a failure that says so.
      *

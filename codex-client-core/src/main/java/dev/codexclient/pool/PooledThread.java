@@ -24,10 +24,14 @@ import java.util.function.Function;
  * After the member's client was replaced, the thread is resumed on the new one when next used (by
  * {@link #thread()} or a turn).
  *
+ * <p>A thread stays on its member, except in a pool whose members share their storage
+ * ({@link CodexPool.Builder#sharedStorage(boolean)}): there a thread whose member is lost for good (ejected, dropped
+ * by its resolver, closed) moves to a healthy member when next used and is resumed there with its conversation.
+ *
  * <p>A thread that has had no turn yet has nothing stored on its server (codex writes a thread's session file with
  * its first turn), so a restarted server cannot resume it. A thread started by {@link CodexPool#startThread} is then
  * started again on its member with the same {@code thread/start} params, and its {@link #id()} changes to the new
- * thread's (reported as {@link dev.codexclient.events.PooledThreadRecreated}). A thread that had turns, or one
+ * thread's (reported as {@link dev.codexclient.telemetry.PooledThreadRecreated}). A thread that had turns, or one
  * taken in by {@link CodexPool#resumeThread(String)}, is not re-created: its turn fails at once with the server's
  * reason.
  */
@@ -48,7 +52,10 @@ public final class PooledThread {
         return placed.id();
     }
 
-    /** {@return the name of the member the thread is placed on; a thread stays on its member} */
+    /**
+     * {@return the name of the member the thread is placed on} It changes only when the thread moved off a member
+     * lost for good, in a pool whose members share their storage.
+     */
     public String memberName() {
         return placed.memberName();
     }
@@ -62,7 +69,7 @@ public final class PooledThread {
      * @throws CodexException when the thread cannot be resumed on the new client, with the server's reason
      */
     public CodexThread thread() {
-        return placed.thread();
+        return pool.thread(placed);
     }
 
     /**

@@ -6,7 +6,7 @@ import java.util.Objects;
  * Supplies the bearer token a WebSocket transport sends with its opening handshake
  * ({@code Authorization: Bearer <token>}, codex {@code --ws-auth}). It is asked once per connection attempt, on the
  * thread that connects, so a provider that mints short-lived tokens (such as {@link SignedBearerTokens}) gives every
- * connection, and every reconnection, a fresh one.
+ * connection, and every new connection after a loss, a fresh one.
  *
  * <pre>{@code
  * Transport transport = WebSocketTransport.builder(URI.create("wss://codex.internal:4500"))

@@ -50,11 +50,10 @@ public final class MessageBuffer {
 
     /**
      * Empties the buffer; its messages will be ranges of {@code array}, added by {@link #addRange}. The array is
-     * the caller's (a stream transport's read buffer): the buffer never writes to it.
-     *
-     * @param array the array the next messages lie in
+     * the caller's (a stream transport's read buffer): the buffer never writes to it. Only the stream transports'
+     * framers fill a buffer this way, through {@link BufferRanges}: a range is valid only while their buffer is.
      */
-    public void reset(byte[] array) {
+    void reset(byte[] array) {
         this.bytes = array;
         this.own = false;
         this.count = 0;
@@ -71,14 +70,8 @@ public final class MessageBuffer {
         filled = 0;
     }
 
-    /**
-     * Adds a message that lies in the array given to {@link #reset(byte[])}.
-     *
-     * @param start index of its first byte
-     * @param end   index after its last byte
-     * @throws IndexOutOfBoundsException when the range is not inside the array
-     */
-    public void addRange(int start, int end) {
+    /** Adds a message that lies in the array given to {@link #reset(byte[])}; {@code end} is exclusive. */
+    void addRange(int start, int end) {
         if (start < 0 || end < start || end > bytes.length) {
             throw new IndexOutOfBoundsException("message [" + start + ", " + end + ") of " + bytes.length);
         }
@@ -91,7 +84,7 @@ public final class MessageBuffer {
      * @param message an array holding the message
      * @param offset  index of its first byte
      * @param length  its length in bytes
-     * @throws IllegalStateException when the buffer was {@link #reset(byte[]) reset} to a caller's array and not
+     * @throws IllegalStateException when the buffer holds ranges of a transport's own array and was not
      *                               {@link #clear() cleared} since
      */
     public void add(byte[] message, int offset, int length) {

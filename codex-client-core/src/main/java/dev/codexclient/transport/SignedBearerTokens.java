@@ -18,7 +18,7 @@ import javax.crypto.spec.SecretKeySpec;
  * Mints short-lived signed bearer tokens for codex's {@code --ws-auth signed-bearer-token} mode: a JWT signed with
  * HMAC-SHA256 over the secret the server reads from {@code --ws-shared-secret-file}, carrying {@code iat} and
  * {@code exp} and, when configured, {@code iss} ({@code --ws-issuer}) and {@code aud} ({@code --ws-audience}).
- * Each connection attempt gets a new token, so reconnecting never reuses an expired one.
+ * Each connection attempt gets a new token, so connecting again never reuses an expired one.
  *
  * <pre>{@code
  * // codex app-server --listen ws://127.0.0.1:4500 --ws-auth signed-bearer-token \

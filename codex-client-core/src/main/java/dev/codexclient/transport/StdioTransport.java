@@ -2,7 +2,7 @@ package dev.codexclient.transport;
 
 import dev.codexclient.internal.Redactor;
 import dev.codexclient.internal.transport.LineFramer;
-import dev.codexclient.internal.transport.StdioConnection;
+import dev.codexclient.internal.transport.StdioEngine;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,7 +29,7 @@ import java.util.function.UnaryOperator;
  * <p>The child's stderr is drained continuously (an unread pipe would stall codex), logged at DEBUG on
  * {@code dev.codexclient.transport.stderr} with secrets masked, and its last lines are attached to the
  * {@link TransportTermination} and to {@link dev.codexclient.errors.CodexTransportException}s. {@link #close()}
- * closes the child's stdin, waits {@link Builder#gracefulCloseTimeout(Duration)}, then terminates and finally kills
+ * closes the child's stdin, waits {@link Builder#closeTimeout(Duration)}, then terminates and finally kills
  * the child and every process it started.
  */
 public final class StdioTransport implements Transport {
@@ -38,9 +38,9 @@ public final class StdioTransport implements Transport {
     static final String HOW_TO_FIX = "Install the Codex CLI with `npm install -g @openai/codex`, or point the SDK at "
             + "the binary with StdioTransport.builder().executable(Path.of(\"/path/to/codex\")).";
 
-    private final StdioConnection connection;
+    private final StdioEngine connection;
 
-    private StdioTransport(StdioConnection connection) {
+    private StdioTransport(StdioEngine connection) {
         this.connection = connection;
     }
 
@@ -67,7 +67,7 @@ public final class StdioTransport implements Transport {
     }
 
     /**
-     * Closes the child's stdin, waits {@link Builder#gracefulCloseTimeout(Duration)} for it to exit, then
+     * Closes the child's stdin, waits {@link Builder#closeTimeout(Duration)} for it to exit, then
      * terminates it (see the class comment).
      */
     @Override
@@ -125,7 +125,7 @@ public final class StdioTransport implements Transport {
         private final Map<String, String> environment = new LinkedHashMap<>();
         private final Set<String> removedEnvironment = new LinkedHashSet<>();
         private int maxLineBytes = LineFramer.DEFAULT_MAX_LINE_BYTES;
-        private Duration gracefulCloseTimeout = Duration.ofSeconds(5);
+        private Duration closeTimeout = Transport.DEFAULT_CLOSE_TIMEOUT;
         private int stderrTailLines = 50;
         private int stderrTailBytes = 16 * 1024;
         private final List<String> secrets = new ArrayList<>();
@@ -268,22 +268,31 @@ public final class StdioTransport implements Transport {
         }
 
         /**
-         * How long {@link StdioTransport#close()} waits for the child to exit after closing its stdin (default 5 s).
-         * Then the child and its descendants get SIGTERM, and SIGKILL after the same time again, at least 1 s and
-         * at most 2 s. A client's {@code closeTimeout}, when set, takes the place of this value for the client's
-         * close.
+         * How long {@link StdioTransport#close()} waits for the child to exit after closing its stdin (default
+         * {@link Transport#DEFAULT_CLOSE_TIMEOUT}). Then the child and its descendants get SIGTERM, and SIGKILL after
+         * the same time again, at least 1 s and at most 2 s. A client's {@code closeTimeout}, when set, takes the
+         * place of this value for the client's close.
          *
          * @param timeout the wait, zero or more; zero sends SIGTERM at once
          * @return this builder
          * @throws IllegalArgumentException when {@code timeout} is negative
          */
-        public Builder gracefulCloseTimeout(Duration timeout) {
-            Objects.requireNonNull(timeout, "timeout");
-            if (timeout.isNegative()) {
-                throw new IllegalArgumentException("timeout must not be negative: " + timeout);
-            }
-            this.gracefulCloseTimeout = timeout;
+        public Builder closeTimeout(Duration timeout) {
+            this.closeTimeout = notNegative(timeout, "closeTimeout");
             return this;
+        }
+
+        /**
+         * The former name of {@link #closeTimeout(Duration)}.
+         *
+         * @param timeout the wait, zero or more
+         * @return this builder
+         * @deprecated renamed to {@link #closeTimeout(Duration)}, the name every transport and the client use; this
+         *             alias goes in the next release
+         */
+        @Deprecated(since = "0.1.0", forRemoval = true)
+        public Builder gracefulCloseTimeout(Duration timeout) {
+            return closeTimeout(timeout);
         }
 
         /**
@@ -370,10 +379,18 @@ public final class StdioTransport implements Transport {
             for (String secret : secrets) {
                 redactor.register(secret);
             }
-            StdioConnection.Config config = new StdioConnection.Config(executable, args,
+            StdioEngine.Config config = new StdioEngine.Config(executable, args,
                     Optional.ofNullable(workingDirectory), environment, removedEnvironment, maxLineBytes,
-                    gracefulCloseTimeout, stderrTailLines, stderrTailBytes, redactor, HOW_TO_FIX, bypassNpmLauncher);
-            return new StdioTransport(new StdioConnection(config));
+                    closeTimeout, stderrTailLines, stderrTailBytes, redactor, HOW_TO_FIX, bypassNpmLauncher);
+            return new StdioTransport(new StdioEngine(config));
+        }
+
+        private static Duration notNegative(Duration d, String what) {
+            Objects.requireNonNull(d, what);
+            if (d.isNegative()) {
+                throw new IllegalArgumentException(what + " must not be negative: " + d);
+            }
+            return d;
         }
     }
 }

@@ -18,6 +18,13 @@ import java.util.Optional;
  * </ul>
  */
 public interface Transport extends AutoCloseable {
+    /**
+     * How long a transport's {@link #close()} waits for the peer to end on its own (a child to exit after its stdin
+     * closed, a WebSocket's close frame) before it forces the end: 5 s, unless the transport's builder or the
+     * client's {@code closeTimeout} says otherwise. Every transport of this package starts from this one value.
+     */
+    Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(5);
+
 
     /**
      * Starts reading and delivering to {@code sink}. Called once, before any {@link #send(byte[])}.

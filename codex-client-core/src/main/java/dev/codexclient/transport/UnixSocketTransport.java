@@ -2,7 +2,7 @@ package dev.codexclient.transport;
 
 import dev.codexclient.internal.Redactor;
 import dev.codexclient.internal.transport.LineFramer;
-import dev.codexclient.internal.transport.websocket.ChannelWebSocketConnection;
+import dev.codexclient.internal.transport.websocket.ChannelWebSocketEngine;
 import java.io.IOException;
 import java.net.UnixDomainSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -47,9 +47,9 @@ public final class UnixSocketTransport implements Transport {
      */
     private static final int MAX_SOCKET_PATH_BYTES = 107;
 
-    private final ChannelWebSocketConnection connection;
+    private final ChannelWebSocketEngine connection;
 
-    private UnixSocketTransport(ChannelWebSocketConnection connection) {
+    private UnixSocketTransport(ChannelWebSocketEngine connection) {
         this.connection = connection;
     }
 
@@ -137,7 +137,7 @@ public final class UnixSocketTransport implements Transport {
         private BearerTokenProvider bearerToken;
         private Duration connectTimeout = Duration.ofSeconds(10);
         private Duration sendTimeout = Duration.ofSeconds(30);
-        private Duration closeTimeout = Duration.ofSeconds(5);
+        private Duration closeTimeout = Transport.DEFAULT_CLOSE_TIMEOUT;
         private int maxMessageBytes = LineFramer.DEFAULT_MAX_LINE_BYTES;
         private OptionalInt maxFrameBytes = OptionalInt.empty();
 
@@ -213,7 +213,8 @@ public final class UnixSocketTransport implements Transport {
         }
 
         /**
-         * How long {@link UnixSocketTransport#close()} waits for the server's close frame (default 5 s).
+         * How long {@link UnixSocketTransport#close()} waits for the server's close frame (default
+         * {@link Transport#DEFAULT_CLOSE_TIMEOUT}).
          *
          * @param timeout the time, positive
          * @return this builder
@@ -269,13 +270,13 @@ public final class UnixSocketTransport implements Transport {
             }
             Path absolute = path.toAbsolutePath().normalize();
             String description = "unix socket: " + absolute;
-            ChannelWebSocketConnection.Config config = new ChannelWebSocketConnection.Config(
+            ChannelWebSocketEngine.Config config = new ChannelWebSocketEngine.Config(
                     () -> UnixDomainSocketAddress.of(addressable(absolute)), description, "localhost", "/",
                     "Is `codex app-server --listen unix://" + absolute + "` (or `codex app-server daemon start`) "
                             + "running?",
                     "codex-uds-reader-", Optional.ofNullable(bearerToken), connectTimeout, sendTimeout,
                     closeTimeout, maxMessageBytes, maxFrameBytes, new Redactor());
-            return new UnixSocketTransport(new ChannelWebSocketConnection(config));
+            return new UnixSocketTransport(new ChannelWebSocketEngine(config));
         }
 
         /**

@@ -3,7 +3,7 @@ package dev.codexclient.transport;
 import dev.codexclient.internal.Redactor;
 import dev.codexclient.internal.transport.BearerTokens;
 import dev.codexclient.internal.transport.LineFramer;
-import dev.codexclient.internal.transport.WebSocketConnection;
+import dev.codexclient.internal.transport.WebSocketEngine;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Locale;
@@ -30,9 +30,9 @@ import javax.net.ssl.SSLContext;
  */
 public final class WebSocketTransport implements Transport {
 
-    private final WebSocketConnection connection;
+    private final WebSocketEngine connection;
 
-    private WebSocketTransport(WebSocketConnection connection) {
+    private WebSocketTransport(WebSocketEngine connection) {
         this.connection = connection;
     }
 
@@ -104,7 +104,7 @@ public final class WebSocketTransport implements Transport {
         private SSLContext sslContext;
         private Duration connectTimeout = Duration.ofSeconds(10);
         private Duration sendTimeout = Duration.ofSeconds(30);
-        private Duration closeTimeout = Duration.ofSeconds(5);
+        private Duration closeTimeout = Transport.DEFAULT_CLOSE_TIMEOUT;
         private int maxMessageBytes = LineFramer.DEFAULT_MAX_LINE_BYTES;
 
         private Builder(URI uri) {
@@ -192,7 +192,8 @@ public final class WebSocketTransport implements Transport {
         }
 
         /**
-         * How long {@link WebSocketTransport#close()} waits for the server's close frame (default 5 s).
+         * How long {@link WebSocketTransport#close()} waits for the server's close frame (default
+         * {@link Transport#DEFAULT_CLOSE_TIMEOUT}).
          *
          * @param timeout the time, positive
          * @return this builder
@@ -241,7 +242,7 @@ public final class WebSocketTransport implements Transport {
                 throw new IllegalStateException("an SSL context was given for " + uri.getScheme()
                         + "://, which does not use TLS; use a wss:// URI");
             }
-            return new WebSocketTransport(new WebSocketConnection(new WebSocketConnection.Config(uri,
+            return new WebSocketTransport(new WebSocketEngine(new WebSocketEngine.Config(uri,
                     Optional.ofNullable(bearerToken), Optional.ofNullable(sslContext), connectTimeout, sendTimeout,
                     closeTimeout, maxMessageBytes, new Redactor())));
         }

@@ -192,7 +192,8 @@ class InMemoryTransportTest {
             client.awaitClosed(WAIT);
             server.awaitClosed(WAIT);
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        // Bounded by WAIT as every wait here: a shorter bound on threads ending is a race with a loaded machine.
+        long deadline = System.nanoTime() + WAIT.toNanos();
         while (!before.containsAll(StdioTransportTest.codexThreads()) && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }

@@ -243,7 +243,7 @@ public final class CodexChatModel implements ChatModel, StreamingChatModel, Auto
             result = turn.await(turnTimeout);
         } catch (CodexTimeoutException e) {
             // Interrupted, so the conversation's next request does not wait for a turn nobody reads.
-            turn.interrupt();
+            turn.interruptAsync();
             throw e;
         }
         return response(result.orThrow(), result.finalText(), request.modelName());

@@ -1,7 +1,7 @@
 package dev.codexclient.micrometer;
 
-import dev.codexclient.events.RequestEnded;
-import dev.codexclient.events.RequestStarted;
+import dev.codexclient.telemetry.RequestEnded;
+import dev.codexclient.telemetry.RequestStarted;
 import io.micrometer.observation.Observation;
 import java.util.Objects;
 import java.util.Optional;

@@ -6,7 +6,7 @@ import io.micrometer.observation.ObservationConvention;
 /**
  * Names a codex client's request observations and their key values. Implement it to add or change key values
  * (extending {@link DefaultCodexRequestObservationConvention} is the easy way), and give it to
- * {@link MicrometerEventListener.Builder#requestConvention}; a global convention registered on the
+ * {@link MicrometerTelemetryListener.Builder#requestConvention}; a global convention registered on the
  * {@link io.micrometer.observation.ObservationRegistry} for {@link CodexRequestContext} takes precedence over both.
  */
 public interface CodexRequestObservationConvention extends ObservationConvention<CodexRequestContext> {

@@ -1,7 +1,7 @@
 package dev.codexclient.micrometer;
 
-import dev.codexclient.events.TurnEnded;
-import dev.codexclient.events.TurnStarted;
+import dev.codexclient.telemetry.TurnEnded;
+import dev.codexclient.telemetry.TurnStarted;
 import io.micrometer.observation.Observation;
 import java.util.Objects;
 import java.util.Optional;

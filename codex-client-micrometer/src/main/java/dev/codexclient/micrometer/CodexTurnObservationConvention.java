@@ -6,7 +6,7 @@ import io.micrometer.observation.ObservationConvention;
 /**
  * Names a codex client's turn observations and their key values. Implement it to add or change key values
  * (extending {@link DefaultCodexTurnObservationConvention} is the easy way), and give it to
- * {@link MicrometerEventListener.Builder#turnConvention}; a global convention registered on the
+ * {@link MicrometerTelemetryListener.Builder#turnConvention}; a global convention registered on the
  * {@link io.micrometer.observation.ObservationRegistry} for {@link CodexTurnContext} takes precedence over both.
  */
 public interface CodexTurnObservationConvention extends ObservationConvention<CodexTurnContext> {

@@ -1,6 +1,6 @@
 package dev.codexclient.micrometer;
 
-import dev.codexclient.events.RequestEnded;
+import dev.codexclient.telemetry.RequestEnded;
 import io.micrometer.common.KeyValues;
 import java.util.Locale;
 

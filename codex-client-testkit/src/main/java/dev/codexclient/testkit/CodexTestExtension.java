@@ -1,6 +1,5 @@
 package dev.codexclient.testkit;
 
-import dev.codexclient.CodexSharedThreads;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -45,8 +44,8 @@ public final class CodexTestExtension implements BeforeEachCallback, AfterEachCa
     /** The JVM-wide pools' threads, which belong to no one test, by name prefix, with the most each may have. */
     private static final Map<String, Integer> SHARED_THREADS = Map.of(
             "codex-shared-timer", 1,
-            "codex-shared-callback-", CodexSharedThreads.callbackCeiling(),
-            "codex-shared-handler-", CodexSharedThreads.handlerCeiling(),
+            "codex-shared-callback-", ceiling("dev.codexclient.callbackThreads"),
+            "codex-shared-handler-", ceiling("dev.codexclient.handlerThreads"),
             // The fakes' own workers: test scaffolding, one per scripted turn or connection at a time.
             "codex-shared-fake-worker-", Integer.MAX_VALUE);
 
@@ -55,6 +54,20 @@ public final class CodexTestExtension implements BeforeEachCallback, AfterEachCa
     private final boolean checkChildProcesses;
     private final Map<Class<?>, Function<ExtensionContext, ? extends AutoCloseable>> factories;
     private volatile State current;
+
+    /**
+     * A shared pool's ceiling as the client reads it: the documented system property, 256 when it is unset or not a
+     * whole number of at least 1. Read here, not from the core's internals: in a modular application's tests the
+     * testkit runs on the class path beside the core on the module path, where no export to the testkit reaches it.
+     */
+    private static int ceiling(String property) {
+        try {
+            int value = Integer.parseInt(System.getProperty(property, "").strip());
+            return value >= 1 ? value : 256;
+        } catch (NumberFormatException e) {
+            return 256;
+        }
+    }
 
     /** The defaults: a 2 s grace period, thread prefix {@code codex-}, child processes checked. */
     public CodexTestExtension() {

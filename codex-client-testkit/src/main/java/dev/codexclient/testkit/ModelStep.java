@@ -90,9 +90,17 @@ public final class ModelStep {
     private final int httpStatus;
     private final String failureBody;
     private final Duration stall;
+    private final boolean echoAuthorization;
 
     private ModelStep(Kind kind, List<Output> outputs, int chunkCodePoints, long inputTokens, long outputTokens,
             long cachedInputTokens, long reasoningTokens, int httpStatus, String failureBody, Duration stall) {
+        this(kind, outputs, chunkCodePoints, inputTokens, outputTokens, cachedInputTokens, reasoningTokens, httpStatus,
+                failureBody, stall, false);
+    }
+
+    private ModelStep(Kind kind, List<Output> outputs, int chunkCodePoints, long inputTokens, long outputTokens,
+            long cachedInputTokens, long reasoningTokens, int httpStatus, String failureBody, Duration stall,
+            boolean echoAuthorization) {
         this.kind = kind;
         this.outputs = List.copyOf(outputs);
         this.chunkCodePoints = chunkCodePoints;
@@ -103,6 +111,7 @@ public final class ModelStep {
         this.httpStatus = httpStatus;
         this.failureBody = failureBody;
         this.stall = stall;
+        this.echoAuthorization = echoAuthorization;
     }
 
     private static ModelStep response(List<Output> outputs) {
@@ -262,6 +271,20 @@ public final class ModelStep {
     }
 
     /**
+     * An HTTP error answer whose message repeats the request's {@code Authorization} header, as some providers and
+     * proxies do when they reject a request: {@code {"error":{"message":"... authorization=Bearer KEY ..."}}}. For
+     * tests that a credential the server echoes back is masked in everything the client reports.
+     *
+     * @param httpStatus the HTTP status, 400 to 599
+     * @return the step
+     */
+    public static ModelStep failEchoingAuthorization(int httpStatus) {
+        ModelStep fail = fail(httpStatus, "");
+        return new ModelStep(Kind.FAIL, List.of(), DEFAULT_CHUNK_CODE_POINTS, 0, 0, 0, 0, fail.httpStatus, "",
+                Duration.ZERO, true);
+    }
+
+    /**
      * Holds the request open without answering for {@code duration} (or until the server closes), then drops the
      * connection. Use it to keep a turn in progress, e.g. to interrupt it.
      *
@@ -300,7 +323,7 @@ public final class ModelStep {
             throw new IllegalArgumentException("token counts must not be negative");
         }
         return new ModelStep(kind, outputs, chunkCodePoints, inputTokens, outputTokens, cachedInputTokens,
-                reasoningTokens, httpStatus, failureBody, stall);
+                reasoningTokens, httpStatus, failureBody, stall, echoAuthorization);
     }
 
     /**
@@ -314,7 +337,7 @@ public final class ModelStep {
             throw new IllegalArgumentException("codePoints must be positive, got " + codePoints);
         }
         return new ModelStep(kind, outputs, codePoints, inputTokens, outputTokens, cachedInputTokens,
-                reasoningTokens, httpStatus, failureBody, stall);
+                reasoningTokens, httpStatus, failureBody, stall, echoAuthorization);
     }
 
     /** {@return the kind of answer} */
@@ -357,9 +380,14 @@ public final class ModelStep {
         return httpStatus;
     }
 
-    /** {@return the body of a {@link Kind#FAIL}; empty otherwise} */
+    /** {@return the body of a {@link Kind#FAIL}; empty otherwise, and for one that echoes the request's header} */
     public String failureBody() {
         return failureBody;
+    }
+
+    /** {@return whether this {@link Kind#FAIL} answers with the request's {@code Authorization} header in its body} */
+    public boolean echoesAuthorization() {
+        return echoAuthorization;
     }
 
     /** {@return how long a {@link Kind#STALL} holds the request; zero otherwise} */

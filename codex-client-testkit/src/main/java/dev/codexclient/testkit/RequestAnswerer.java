@@ -184,6 +184,14 @@ final class RequestAnswerer {
                     thread -> respond(connection, request, Reply.result(Json.object())));
             case "thread/unarchive" -> found(connection, request, store.setArchived(threadId(request), false),
                     thread -> respond(connection, request, Reply.result(Json.object().set("thread", thread))));
+            case "thread/turns/list" -> {
+                try {
+                    found(connection, request, store.turns(threadId(request), params),
+                            page -> respond(connection, request, Reply.result(page)));
+                } catch (ThreadStore.InvalidCursorException e) {
+                    respond(connection, request, Reply.error(-32600, e.getMessage()));
+                }
+            }
             case "thread/read" -> found(connection, request,
                     store.read(threadId(request), params.path("includeTurns").asBoolean(false)),
                     thread -> respond(connection, request, Reply.result(Json.object().set("thread", thread))));

@@ -66,6 +66,9 @@ public final class ScriptedModelServer implements AutoCloseable {
     private final List<ModelRequest> requests = new ArrayList<>();
     private final List<ModelRequest> unmatched = new ArrayList<>();
     private final LinkedBlockingQueue<ModelRequest> untaken = new LinkedBlockingQueue<>();
+    // Guarded by lock.
+    private boolean recording = true;
+    private int received;
     private final CountDownLatch closed = new CountDownLatch(1);
     private final ResponsesStream stream = new ResponsesStream(MODEL);
     private IsolatedHome isolatedHome;
@@ -103,6 +106,22 @@ public final class ScriptedModelServer implements AutoCloseable {
             executor.shutdownNow();
             throw new UncheckedIOException("cannot start the scripted model server", e);
         }
+    }
+
+    /**
+     * Whether requests are kept for {@link #requests()} and {@link #takeRequest(Duration)} (default true). A run of
+     * thousands of turns turns it off so that its memory stays flat: requests are still matched against the rules
+     * and answered, and a rule's predicate still sees each one; only requests no rule matched are kept
+     * ({@link #unmatchedRequests()}).
+     *
+     * @param record whether to keep the requests from now on
+     * @return this server
+     */
+    public ScriptedModelServer recordRequests(boolean record) {
+        synchronized (lock) {
+            recording = record;
+        }
+        return this;
     }
 
     /** {@return the port the server listens on} */
@@ -198,10 +217,10 @@ public final class ScriptedModelServer implements AutoCloseable {
         }
     }
 
-    /** {@return the number of requests received so far} */
+    /** {@return the number of requests received so far, kept or not} */
     public int requestCount() {
         synchronized (lock) {
-            return requests.size();
+            return received;
         }
     }
 
@@ -350,17 +369,21 @@ public final class ScriptedModelServer implements AutoCloseable {
             ModelRequest request;
             Optional<ModelStep> step;
             synchronized (lock) {
-                request = ModelRequest.create(requests.size(), exchange.getRequestMethod(),
+                request = ModelRequest.create(received++, exchange.getRequestMethod(),
                         exchange.getRequestURI().getPath(), exchange.getRequestHeaders(),
                         new String(bytes, StandardCharsets.UTF_8));
-                requests.add(request);
+                if (recording) {
+                    requests.add(request);
+                }
                 boolean responses = "POST".equals(request.method()) && request.path().endsWith("/responses");
                 step = responses ? nextStep(request) : Optional.empty();
                 if (responses && step.isEmpty()) {
                     unmatched.add(request);
                 }
             }
-            untaken.add(request);
+            if (recording) {
+                untaken.add(request);
+            }
             if (!"POST".equals(request.method()) || !request.path().endsWith("/responses")) {
                 sendError(exchange, 404, "ScriptedModelServer serves only POST /v1/responses, not "
                         + request.method() + " " + request.path());
@@ -399,7 +422,15 @@ public final class ScriptedModelServer implements AutoCloseable {
     private void answer(HttpExchange exchange, ModelStep step) throws IOException, InterruptedException {
         switch (step.kind()) {
             case FAIL -> {
-                byte[] body = step.failureBody().getBytes(StandardCharsets.UTF_8);
+                String text = step.failureBody();
+                if (step.echoesAuthorization()) {
+                    ObjectNode echo = ModelStep.JSON.createObjectNode();
+                    echo.putObject("error").put("message", "invalid request: authorization="
+                            + Objects.requireNonNullElse(exchange.getRequestHeaders().getFirst("Authorization"), "")
+                            + " was rejected").put("type", "invalid_request_error");
+                    text = echo.toString();
+                }
+                byte[] body = text.getBytes(StandardCharsets.UTF_8);
                 exchange.getResponseHeaders().set("content-type", "application/json");
                 exchange.sendResponseHeaders(step.httpStatus(), body.length == 0 ? -1 : body.length);
                 if (body.length > 0) {

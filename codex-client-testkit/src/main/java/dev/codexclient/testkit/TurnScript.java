@@ -429,9 +429,26 @@ public final class TurnScript {
      * @return this script, for chaining
      */
     public TurnScript failed(String message, Object codexErrorInfo) {
+        return failed(message, codexErrorInfo, null);
+    }
+
+    /**
+     * Ends the turn with status {@code failed}, with the turn error's {@code additionalDetails} (codex puts the
+     * provider's answer there).
+     *
+     * @param message the error message of the turn
+     * @param codexErrorInfo the turn error's {@code codexErrorInfo}: any Jackson-serialisable value
+     * @param additionalDetails the turn error's {@code additionalDetails}, or null for none
+     * @return this script, for chaining
+     */
+    public TurnScript failed(String message, Object codexErrorInfo, String additionalDetails) {
         ObjectNode e = Json.object().put("message", message);
         e.set("codexErrorInfo", Json.tree(codexErrorInfo));
-        e.putNull("additionalDetails");
+        if (additionalDetails == null) {
+            e.putNull("additionalDetails");
+        } else {
+            e.put("additionalDetails", additionalDetails);
+        }
         ending = Ending.FAILED;
         error = e;
         return this;

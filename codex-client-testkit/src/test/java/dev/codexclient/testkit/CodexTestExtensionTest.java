@@ -3,7 +3,7 @@ package dev.codexclient.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
-import dev.codexclient.CodexSharedThreads;
+import dev.codexclient.internal.SharedThreadCeilings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -73,7 +73,7 @@ class CodexTestExtensionTest {
         SharedPoolOverItsCeilingCase.release.countDown();
         assertThat(summary.getTestsFailedCount()).isEqualTo(1);
         assertThat(failureMessages(summary)).contains("threads codex-shared-handler-*, more than the shared pool's"
-                + " ceiling of " + CodexSharedThreads.handlerCeiling());
+                + " ceiling of " + SharedThreadCeilings.handlers());
     }
 
     @Test
@@ -184,7 +184,7 @@ class CodexTestExtensionTest {
 
         @Test
         void startsOneHandlerThreadTooMany() {
-            for (int i = 0; i <= CodexSharedThreads.handlerCeiling(); i++) {
+            for (int i = 0; i <= SharedThreadCeilings.handlers(); i++) {
                 startDaemonUntil(release, "codex-shared-handler-of-a-test-" + i);
             }
         }

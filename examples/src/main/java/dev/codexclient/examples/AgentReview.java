@@ -34,14 +34,15 @@ public final class AgentReview {
     public static void main(String[] args) {
         Path root = repositoryRoot();
         Path part = root.resolve(args.length > 0 ? args[0] : "codex-client-agent/src/main/java").normalize();
+        String finding = "HostTree: a file is read relative to the directory it was listed in";
         String verdict = "{\"approve\":true,\"summary\":\"Workspaces copy only regular files and never follow links "
-                + "out of a mount.\",\"findings\":[\"WorkspaceCopier: a FIFO swapped in after listing would block\"]}";
+                + "out of a mount.\",\"findings\":[\"" + finding + "\"]}";
         try (Backend backend = Backend.open(
                 model -> model.enqueue(
                         Backend.shell("find code -name '*.java' | sort | head -20"),
                         ModelStep.json(Map.of("approve", true,
                                 "summary", "Workspaces copy only regular files and never follow links out of a mount.",
-                                "findings", List.of("WorkspaceCopier: a FIFO swapped in after listing would block")))
+                                "findings", List.of(finding)))
                                 .withUsage(1800, 120)),
                 fake -> fake.enqueueTurn(turn -> turn.tokenUsage(1800, 120, 0, 0).agentMessage(verdict)
                         .completed()));
@@ -56,9 +57,8 @@ public final class AgentReview {
 
             AgentRunner runner = AgentRunner.builder().client(backend::client).build();
             AgentRun<Verdict> run = AgentRun.builder("Review the Java code under ./code for resource leaks and "
-                            + "unsafe file handling. Answer with a verdict.")
+                            + "unsafe file handling. Answer with a verdict.", Verdict.class)
                     .workspace(workspace)
-                    .output(Verdict.class)
                     .budget(TokenBudget.ofTotal(200_000))
                     .timeout(Duration.ofMinutes(5))
                     .build();
@@ -72,7 +72,8 @@ public final class AgentReview {
                 }
                 System.out.println("tokens:  " + result.usage().totalTokens() + " of a budget of 200000");
             } catch (AgentBudgetExceededException e) {
-                System.out.println("over budget (" + e.limit() + "): " + e.getMessage());
+                System.out.println("over budget (" + e.limit() + (e.tokenLimit().isPresent() ? " of "
+                        + e.tokenLimit().getAsLong() : "") + "): " + e.getMessage());
             } catch (AgentRunException e) {
                 System.out.println("failed in " + e.phase() + ": " + e.getMessage());
             }

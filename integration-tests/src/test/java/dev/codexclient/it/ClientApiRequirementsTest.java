@@ -44,8 +44,8 @@ class ClientApiRequirementsTest {
             assertThat(first.status()).isEqualTo(TurnStatus.COMPLETED);
             CodexTurn second = thread.startTurn("take your time").watchdog(Duration.ofMinutes(5))
                     .deadline(Duration.ofMinutes(5));
-            second.steer("faster").join();
-            assertThat(second.interrupt().join().status()).isEqualTo(TurnStatus.INTERRUPTED);
+            second.steerAsync("faster").join();
+            assertThat(second.interruptAsync().join().status()).isEqualTo(TurnStatus.INTERRUPTED);
 
             thread.read();
             thread.setName("requirements");

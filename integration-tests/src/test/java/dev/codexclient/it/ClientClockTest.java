@@ -53,7 +53,7 @@ class ClientClockTest {
                             assertThat(e.getMessage()).contains(turn.threadId());
                         });
                 assertThat(turn.isDone()).isFalse();
-                turn.interrupt();
+                turn.interruptAsync();
             }
         }
     }
@@ -80,7 +80,7 @@ class ClientClockTest {
                     assertThat(ClientTestSupport.failureOf(next, WAIT)).isInstanceOf(CodexTimeoutException.class);
 
                     // Still usable: the interrupt's events arrive, then the end.
-                    turn.interrupt();
+                    turn.interruptAsync();
                     int count = 0;
                     while (it.hasNext()) {
                         it.next();

@@ -50,7 +50,7 @@ class ClientShutdownTest {
         assertThatThrownBy(() -> childProcess(fake)
                 .initializeTimeout(Duration.ofSeconds(5))
                 .closeTimeout(LONG_GRACE)                          // does not apply to a failed handshake
-                .stdio(s -> s.gracefulCloseTimeout(LONG_GRACE))
+                .stdio(s -> s.closeTimeout(LONG_GRACE))
                 .build())
                 .isInstanceOfSatisfying(CodexTimeoutException.class,
                         e -> assertThat(e.method()).isEqualTo("initialize"));
@@ -66,7 +66,7 @@ class ClientShutdownTest {
     @Test
     void closeTimeoutBoundsTheCloseOfAServerThatDoesNotExitOnItsOwn(FakeCodexAppServer fake) {
         CodexClient client = childProcess(fake)
-                .stdio(s -> s.gracefulCloseTimeout(LONG_GRACE))   // the transport's own wait ...
+                .stdio(s -> s.closeTimeout(LONG_GRACE))   // the transport's own wait ...
                 .closeTimeout(Duration.ofMillis(200))             // ... which the client's bound replaces
                 .build();
         ProcessHandle server = client.serverProcess().orElseThrow();

@@ -236,7 +236,7 @@ class CompatibilityTest {
             CodexThread thread = client.startThread(codex.threadParams().build());
             CodexTurn turn = thread.startTurn("take your time");
             long start = System.nanoTime();
-            TurnResult result = turn.interrupt().join();
+            TurnResult result = turn.interruptAsync().join();
             assertThat(result.status()).isEqualTo(TurnStatus.INTERRUPTED);
             assertThat(result.stalled()).as("settled by the server, not by the client's grace period").isFalse();
             fact(version, "interrupt settles in " + Duration.ofNanos(System.nanoTime() - start).toMillis()
@@ -260,13 +260,13 @@ class CompatibilityTest {
             TurnResult first = thread.startTurn("one").await(TURN);
             if (!methods.contains("turn/steer")) {
                 CodexTurn waiting = thread.startTurn("wait");
-                assertThatThrownBy(() -> waiting.steer("faster").join())
+                assertThatThrownBy(() -> waiting.steerAsync("faster").join())
                         .cause().isInstanceOfSatisfying(CodexMethodNotSupportedException.class, e -> {
                             assertThat(e.method()).contains("turn/steer");
                             assertThat(e.serverVersion()).contains(CodexVersion.parse(version));
                             assertThat(e.sent()).isEqualTo(!MethodVersions.checked().contains(version));
                         });
-                assertThat(waiting.interrupt().join().status()).isEqualTo(TurnStatus.INTERRUPTED);
+                assertThat(waiting.interruptAsync().join().status()).isEqualTo(TurnStatus.INTERRUPTED);
                 fact(version, "`CodexTurn.steer` → `CodexMethodNotSupportedException` (no `turn/steer`)");
             }
             if (!methods.contains("thread/unsubscribe")) {

@@ -101,15 +101,20 @@ class ConversationsTest {
         String threadId;
         try (CodexClient client = inMemory(fake).experimentalApi(true).build();
              CodexConversations conversations = CodexConversations.builder(client).store(store).build()) {
-            threadId = say(conversations, "c", "one", List.of(now), started).get(5, TimeUnit.SECONDS).threadId();
-            CountDownLatch closed = new CountDownLatch(1);
+            CodexTurn first = say(conversations, "c", "one", List.of(now), started).get(5, TimeUnit.SECONDS);
+            first.await(WAIT);
+            threadId = first.threadId();
+            // The closing, then a later notification of the same thread: one thread's notifications are handled in
+            // order, so once the later one is seen the client has let go of the closed thread entirely.
+            CountDownLatch after = new CountDownLatch(1);
             client.onNotification(n -> {
-                if (n instanceof ServerNotification.ThreadClosed) {
-                    closed.countDown();
+                if (n instanceof ServerNotification.ThreadNameUpdated) {
+                    after.countDown();
                 }
             });
             fake.notify("thread/closed", Map.of("threadId", threadId));
-            assertThat(closed.await(5, TimeUnit.SECONDS)).isTrue();
+            fake.notify("thread/name/updated", Map.of("threadId", threadId, "threadName", "after the closing"));
+            assertThat(after.await(5, TimeUnit.SECONDS)).isTrue();
             say(conversations, "c", "two", List.of(now), started).get(5, TimeUnit.SECONDS).await(WAIT);
             assertThat(fake.requestToolCall(threadId, "t", "now", Map.of()).awaitResponse(WAIT).result()
                     .path("success").asBoolean()).isTrue();

@@ -21,17 +21,17 @@ import dev.codexclient.errors.CodexRpcException;
 import dev.codexclient.errors.CodexTimeoutException;
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.errors.CodexTurnFailedException;
-import dev.codexclient.events.CodexEventListener;
-import dev.codexclient.events.ConnectionClosed;
-import dev.codexclient.events.ConnectionOpened;
-import dev.codexclient.events.RequestEnded;
-import dev.codexclient.events.RequestOutcome;
-import dev.codexclient.events.RequestStarted;
-import dev.codexclient.events.ServerRequestHandled;
-import dev.codexclient.events.ServerRequestOutcome;
-import dev.codexclient.events.TokenCounts;
-import dev.codexclient.events.TurnEnded;
-import dev.codexclient.events.TurnStarted;
+import dev.codexclient.telemetry.CodexTelemetryListener;
+import dev.codexclient.telemetry.ConnectionClosed;
+import dev.codexclient.telemetry.ConnectionOpened;
+import dev.codexclient.telemetry.RequestEnded;
+import dev.codexclient.telemetry.RequestOutcome;
+import dev.codexclient.telemetry.RequestStarted;
+import dev.codexclient.telemetry.ServerRequestHandled;
+import dev.codexclient.telemetry.ServerRequestOutcome;
+import dev.codexclient.telemetry.TokenCounts;
+import dev.codexclient.telemetry.TurnEnded;
+import dev.codexclient.telemetry.TurnStarted;
 import dev.codexclient.internal.time.ManualScheduler;
 import dev.codexclient.protocol.ClientRequestMethods;
 import dev.codexclient.protocol.ProtocolJson;
@@ -54,7 +54,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The events a client tells its {@link CodexEventListener}: their exact sequence and contents for a turn with an
+ * The events a client tells its {@link CodexTelemetryListener}: their exact sequence and contents for a turn with an
  * approval and a tool call, a timeout, an RPC error and overload retries, a close and a lost connection; that the
  * listener runs apart from message delivery; and that no secret reaches an event. Durations are on a manual clock,
  * so they are exact.
@@ -73,7 +73,7 @@ class EventListenerTest {
     }
 
     private CodexClientBuilder client() {
-        return withClock(inMemory(fake), clock).eventListener(recorder);
+        return withClock(inMemory(fake), clock).telemetryListener(recorder);
     }
 
     @Test
@@ -306,7 +306,7 @@ class EventListenerTest {
     void aListenerThatThrowsKeepsReceiving() {
         fake.onTurnStart(t -> t.agentMessage("hello").completed());
         List<String> calls = new CopyOnWriteArrayList<>();
-        CodexEventListener throwing = new CodexEventListener() {
+        CodexTelemetryListener throwing = new CodexTelemetryListener() {
             @Override
             public void requestStarted(RequestStarted event) {
                 calls.add("requestStarted " + event.method());
@@ -325,7 +325,7 @@ class EventListenerTest {
                 throw new IllegalStateException("listener bug");
             }
         };
-        try (CodexClient client = withClock(inMemory(fake), clock).eventListener(throwing).build()) {
+        try (CodexClient client = withClock(inMemory(fake), clock).telemetryListener(throwing).build()) {
             assertThat(client.startThread().startTurn("go").await(WAIT).status()).isEqualTo(TurnStatus.COMPLETED);
             awaitCondition("the turn's end reached the listener", () -> calls.contains("turnEnded"));
         }
@@ -362,7 +362,7 @@ class EventListenerTest {
     }
 
     /** Records every event, in the order the listener is called. */
-    static final class Recorder implements CodexEventListener {
+    static final class Recorder implements CodexTelemetryListener {
         private final List<Object> events = new CopyOnWriteArrayList<>();
         volatile Runnable onTurnStarted = () -> { };
 

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.codexclient.CodexClient;
 import dev.codexclient.CodexThread;
 import dev.codexclient.CodexTurn;
+import dev.codexclient.Subscription;
 import dev.codexclient.TurnResult;
 import dev.codexclient.errors.CodexBackpressureException;
 import dev.codexclient.errors.CodexTransportException;
@@ -21,6 +22,7 @@ import dev.codexclient.testkit.Fault;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -77,7 +79,20 @@ class FlowPublishersTest {
         try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
             fake.onTurnStart(t -> t.agentMessageDeltas(deltas(DELTAS)).completed());
             try (CodexClient client = inMemory(fake).publisherBufferSize(8).build()) {
+                CompletableFuture<String> announced = new CompletableFuture<>();
+                Subscription announcements = client.onNotification(n -> {
+                    if (n instanceof ServerNotification.ThreadStarted t) {
+                        announced.complete(t.params().thread().id());
+                    }
+                });
                 CodexThread thread = client.startThread();
+                // thread/started follows the thread/start answer: delivered before the subscriptions below, or it
+                // would reach the subscriber that came first and not the listener that came last.
+                assertThat(announced.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(thread.id());
+                announcements.close();
+                CompletableFuture<Void> delivered = new CompletableFuture<>();
+                ClientProbe.onLane(thread, () -> delivered.complete(null));
+                delivered.get(WAIT.toSeconds(), TimeUnit.SECONDS);
                 CodexThread other = client.startThread();
                 RecordingSubscriber<ServerNotification> stalled = new RecordingSubscriber<>(0);
                 RecordingSubscriber<ServerNotification> eager = new RecordingSubscriber<>(Long.MAX_VALUE);

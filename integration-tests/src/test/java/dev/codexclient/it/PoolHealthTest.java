@@ -7,9 +7,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.sun.net.httpserver.HttpServer;
 import dev.codexclient.CodexClient;
 import dev.codexclient.errors.CodexPoolRejectedException;
-import dev.codexclient.events.CodexEventListener;
-import dev.codexclient.events.PoolMemberEjected;
-import dev.codexclient.events.PoolMemberReadmitted;
+import dev.codexclient.telemetry.CodexTelemetryListener;
+import dev.codexclient.telemetry.PoolMemberEjected;
+import dev.codexclient.telemetry.PoolMemberReadmitted;
 import dev.codexclient.internal.time.ManualScheduler;
 import dev.codexclient.pool.CodexPool;
 import dev.codexclient.pool.MemberState;
@@ -66,7 +66,7 @@ class PoolHealthTest {
         fakeB.close();
     }
 
-    private final CodexEventListener listener = new CodexEventListener() {
+    private final CodexTelemetryListener listener = new CodexTelemetryListener() {
         @Override
         public void poolMemberEjected(PoolMemberEjected e) {
             events.add("ejected " + e.member() + " after " + e.consecutiveFailures() + ", back in " + e.backoff()
@@ -96,7 +96,7 @@ class PoolHealthTest {
         try (CodexPool pool = PoolProbe.useScheduler(CodexPool.builder(), clock)
                 .resolver(resolver, e -> client(fakeA)).member("b", () -> client(fakeB))
                 .healthCheckEvery(EVERY, Duration.ofSeconds(5)).ejectAfter(2)
-                .readmitBackoff(Duration.ofSeconds(2), Duration.ofSeconds(5)).eventListener(listener).build()) {
+                .readmitBackoff(Duration.ofSeconds(2), Duration.ofSeconds(5)).telemetryListener(listener).build()) {
             clock.advance(EVERY);
             assertThat(readyzAsked).hasValue(1);
             assertThat(state(pool, "a")).isEqualTo(MemberState.READY);
@@ -148,7 +148,7 @@ class PoolHealthTest {
                     return client(fakeA);
                 })
                 .healthCheckEvery(EVERY, Duration.ofSeconds(5)).ejectAfter(1)
-                .readmitBackoff(Duration.ofSeconds(1), Duration.ofSeconds(1)).eventListener(listener).build()) {
+                .readmitBackoff(Duration.ofSeconds(1), Duration.ofSeconds(1)).telemetryListener(listener).build()) {
             pool.memberClient("only").orElseThrow().close();
             clock.advance(EVERY);
             assertThat(state(pool, "only")).isEqualTo(MemberState.EJECTED);
@@ -164,7 +164,7 @@ class PoolHealthTest {
         fakeA.on("thread/loaded/list").always().noReply();
         try (CodexPool pool = PoolProbe.useScheduler(CodexPool.builder(), clock).member("a", () -> client(fakeA))
                 .member("b", () -> client(fakeB))
-                .healthCheckEvery(EVERY, Duration.ofMillis(100)).ejectAfter(1).eventListener(listener).build()) {
+                .healthCheckEvery(EVERY, Duration.ofMillis(100)).ejectAfter(1).telemetryListener(listener).build()) {
             clock.advance(EVERY);
             assertThat(state(pool, "a")).isEqualTo(MemberState.EJECTED);
             assertThat(state(pool, "b")).isEqualTo(MemberState.READY);

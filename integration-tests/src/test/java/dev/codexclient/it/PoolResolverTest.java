@@ -10,9 +10,10 @@ import dev.codexclient.CodexClient;
 import dev.codexclient.CodexTurn;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexPoolRejectedException;
-import dev.codexclient.events.CodexEventListener;
-import dev.codexclient.events.PoolMemberAdded;
-import dev.codexclient.events.PoolMemberRemoved;
+import dev.codexclient.telemetry.CodexTelemetryListener;
+import dev.codexclient.telemetry.PoolMemberAdded;
+import dev.codexclient.telemetry.PoolMemberRemoved;
+import dev.codexclient.telemetry.PooledThreadMoved;
 import dev.codexclient.internal.time.ManualScheduler;
 import dev.codexclient.pool.CodexPool;
 import dev.codexclient.pool.MemberResolver;
@@ -87,7 +88,11 @@ class PoolResolverTest {
     }
 
     private CodexPool pool(Duration drainTimeout) {
-        CodexEventListener listener = new CodexEventListener() {
+        return pool(drainTimeout, false);
+    }
+
+    private CodexPool pool(Duration drainTimeout, boolean sharedStorage) {
+        CodexTelemetryListener listener = new CodexTelemetryListener() {
             @Override
             public void poolMemberAdded(PoolMemberAdded event) {
                 events.add("added " + event.member() + " " + event.address().orElseThrow());
@@ -98,10 +103,15 @@ class PoolResolverTest {
                 events.add("removed " + event.member() + " threads=" + event.threads() + " turns="
                         + event.runningTurns());
             }
+
+            @Override
+            public void pooledThreadMoved(PooledThreadMoved event) {
+                events.add("moved " + event.threadId() + " " + event.fromMember() + "->" + event.toMember());
+            }
         };
         return PoolProbe.useScheduler(CodexPool.builder(), clock).resolver(resolver(), this::client)
-                .resolveEvery(EVERY).healthCheckEvery(Duration.ZERO, Duration.ofSeconds(5)).eventListener(listener)
-                .drainTimeout(drainTimeout).build();
+                .resolveEvery(EVERY).healthCheckEvery(Duration.ZERO, Duration.ofSeconds(5)).telemetryListener(listener)
+                .drainTimeout(drainTimeout).sharedStorage(sharedStorage).build();
     }
 
     private static List<String> names(CodexPool pool) {
@@ -137,7 +147,7 @@ class PoolResolverTest {
             assertThat(clients.get("a").get(0).isClosed()).isFalse();
 
             // Its turn ends: it closes and leaves the pool.
-            running.interrupt();
+            running.interruptAsync();
             assertThat(running.await(WAIT).status()).isEqualTo(TurnStatus.INTERRUPTED);
             awaitCondition("the drained member leaves", () -> names(pool).equals(List.of("b:READY", "c:READY")));
             assertThat(clients.get("a").get(0).isClosed()).isTrue();
@@ -162,7 +172,7 @@ class PoolResolverTest {
             clock.advance(EVERY);
             assertThat(names(pool)).containsExactly("a:READY");
             assertThat(clients.get("a")).hasSize(1);
-            running.interrupt();
+            running.interruptAsync();
             running.await(WAIT);
             fake("a").onTurnStart(t -> t.agentMessage("back").completed());
             assertThat(thread.startTurn("again").await(WAIT).finalText()).isEqualTo("back");
@@ -270,6 +280,41 @@ class PoolResolverTest {
             assertThat(clients.get("a")).hasSize(1);
             assertThat(clients.get("a").get(0).isClosed()).isTrue();
             assertThat(failureOf(running.result(), WAIT)).isInstanceOf(CodexException.class);
+        }
+    }
+
+    @Test
+    void withSharedStorageTheThreadsOfARemovedMemberGoOnElsewhereOnceNothingOfThemRunsThere() throws Exception {
+        fake("a").onTurnStart(t -> t.pause(Duration.ofSeconds(30)).interrupted());
+        answer.set(List.of("a", "b"));
+        try (CodexPool pool = pool(Duration.ofMinutes(10), true)) {
+            PooledThread idle = pool.startThread();
+            pool.startThread(); // on b
+            PooledThread busy = pool.startThread();
+            assertThat(List.of(idle.memberName(), busy.memberName())).containsExactly("a", "a");
+            CodexTurn running = busy.startTurnAsync("long").get(WAIT.toSeconds(), TimeUnit.SECONDS);
+
+            answer.set(List.of("b"));
+            clock.advance(EVERY);
+            assertThat(names(pool)).containsExactly("a:DRAINING", "b:READY");
+
+            // Nothing of idle runs on a: its next turn resumes it on b, under its id.
+            assertThat(idle.startTurn("go on").await(WAIT).status()).isEqualTo(TurnStatus.COMPLETED);
+            assertThat(idle.memberName()).isEqualTo("b");
+            assertThat(fake("b").takeRequest("thread/resume", WAIT).params().path("threadId").asText())
+                    .isEqualTo(idle.id());
+
+            // busy's turn still runs on a: it stays there, and its next turn is refused while a drains.
+            assertThat(failureOf(busy.startTurnAsync("more"), WAIT)).isInstanceOf(CodexPoolRejectedException.class)
+                    .hasMessageContaining("drains");
+            assertThat(busy.memberName()).isEqualTo("a");
+            running.interruptAsync();
+            running.await(WAIT);
+            awaitCondition("a left", () -> names(pool).equals(List.of("b:READY")));
+            assertThat(busy.startTurn("after").await(WAIT).status()).isEqualTo(TurnStatus.COMPLETED);
+            assertThat(busy.memberName()).isEqualTo("b");
+            assertThat(pool.stats().get(0).threads()).isEqualTo(3);
+            assertThat(events).contains("moved " + idle.id() + " a->b", "moved " + busy.id() + " a->b");
         }
     }
 }

@@ -8,8 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.codexclient.CodexClient;
 import dev.codexclient.RestartPolicy;
 import dev.codexclient.errors.CodexRpcException;
-import dev.codexclient.events.CodexEventListener;
-import dev.codexclient.events.PooledThreadRecreated;
+import dev.codexclient.telemetry.CodexTelemetryListener;
+import dev.codexclient.telemetry.PooledThreadRecreated;
 import dev.codexclient.pool.CodexPool;
 import dev.codexclient.pool.PoolProbe;
 import dev.codexclient.pool.PooledThread;
@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(60)
 class PoolStrandedThreadTest {
     private final List<PooledThreadRecreated> recreated = new CopyOnWriteArrayList<>();
-    private final CodexEventListener listener = new CodexEventListener() {
+    private final CodexTelemetryListener listener = new CodexTelemetryListener() {
         @Override
         public void pooledThreadRecreated(PooledThreadRecreated event) {
             recreated.add(event);
@@ -68,7 +68,7 @@ class PoolStrandedThreadTest {
         try (FakeCodexAppServer fake = new FakeCodexAppServer();
              CodexPool pool = PoolProbe.useScheduler(CodexPool.builder(),
                              new dev.codexclient.internal.time.ManualScheduler())
-                     .member("only", () -> client(fake, false)).eventListener(listener).build()) {
+                     .member("only", () -> client(fake, false)).telemetryListener(listener).build()) {
             PooledThread fresh = pool.startThread(params());
             PooledThread used = pool.startThread(params());
             assertThat(used.startTurn("first").await(WAIT).status()).isEqualTo(TurnStatus.COMPLETED);
@@ -119,7 +119,7 @@ class PoolStrandedThreadTest {
         try (FakeCodexAppServer fake = new FakeCodexAppServer();
              CodexPool pool = PoolProbe.useScheduler(CodexPool.builder(),
                              new dev.codexclient.internal.time.ManualScheduler())
-                     .member("only", () -> client(fake, true)).eventListener(listener).build()) {
+                     .member("only", () -> client(fake, true)).telemetryListener(listener).build()) {
             PooledThread fresh = pool.startThread(params());
             String freshId = fresh.id();
             noRolloutFor(fake, freshId);

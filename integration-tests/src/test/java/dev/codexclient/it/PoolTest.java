@@ -71,12 +71,12 @@ class PoolTest {
                 assertThat(fake.requests().stream().filter(r -> r.method().equals("turn/start"))).hasSize(1);
 
                 // The running turn ends: the queued one takes its place.
-                running.interrupt();
+                running.interruptAsync();
                 assertThat(running.await(WAIT).status()).isEqualTo(TurnStatus.INTERRUPTED);
                 CodexTurn next = queued.get(WAIT.toSeconds(), TimeUnit.SECONDS);
                 assertThat(next.threadId()).isEqualTo(second.id());
                 awaitCondition("the queue is empty", () -> stats(pool, "only").queuedTurns() == 0);
-                next.interrupt();
+                next.interruptAsync();
                 next.await(WAIT);
 
                 assertThat(pool.drain(WAIT)).isTrue();

@@ -111,7 +111,7 @@ class PoolTurnsTest {
             assertThat(stats(pool).queuedTurns()).isZero();
 
             // The timed-out turn never starts; the place goes to the next one that asks.
-            running.interrupt();
+            running.interruptAsync();
             running.await(WAIT);
             awaitCondition("the place is free", () -> stats(pool).runningTurns() == 0);
             assertThat(turnStarts()).isEqualTo(1);
@@ -131,7 +131,7 @@ class PoolTurnsTest {
             CompletableFuture<CodexTurn> waiting = second.startTurnAsync("given up");
             assertThat(waiting.cancel(true)).isTrue();
 
-            running.interrupt();
+            running.interruptAsync();
             running.await(WAIT);
             assertThat(pool.drain(WAIT)).isTrue();
             assertThat(stats(pool).runningTurns()).isZero();
@@ -162,7 +162,7 @@ class PoolTurnsTest {
             assertThat(stats(pool).queuedTurns()).isZero();
 
             // The same call where a place is free is no deadlock: it waits for turn/start and returns the turn.
-            running.interrupt();
+            running.interruptAsync();
             running.await(WAIT);
             fake.onTurnStart(t -> t.agentMessage("done"));
             assertThat(thread.startTurn("then").await(WAIT).finalText()).isEqualTo("done");

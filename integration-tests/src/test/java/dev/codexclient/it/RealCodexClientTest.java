@@ -40,7 +40,7 @@ class RealCodexClientTest {
         codex.model.enqueue(ModelStep.stall(Duration.ofSeconds(30)));
         try (CodexClient client = codex.client(b -> { })) {
             CodexTurn turn = client.startThread(codex.threadParams().build()).startTurn("take your time");
-            TurnResult result = turn.interrupt().join();
+            TurnResult result = turn.interruptAsync().join();
             assertThat(result.status()).isEqualTo(TurnStatus.INTERRUPTED);
             assertThat(result.stalled()).isFalse();
         }
@@ -185,7 +185,7 @@ class RealCodexClientTest {
             List<ServerNotification> events = new CopyOnWriteArrayList<>();
             turn.onEvent(events::add);
             assertThat(codex.model.takeRequest(Duration.ofSeconds(10))).isPresent();
-            TurnResult result = turn.interrupt().join();
+            TurnResult result = turn.interruptAsync().join();
             assertThat(result.status()).isEqualTo(TurnStatus.INTERRUPTED);
             assertThat(result.stalled()).isFalse();
             assertThat(events).anyMatch(e -> e instanceof ServerNotification.TurnCompleted);

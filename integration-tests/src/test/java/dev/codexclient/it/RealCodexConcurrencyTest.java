@@ -132,7 +132,7 @@ class RealCodexConcurrencyTest {
             CodexTurn turn = thread.startTurn("start something slow");
             assertThat(codex.model.takeRequest(Duration.ofSeconds(10))).isPresent();
             // The command is running now; steer the turn.
-            assertThat(turn.steer("also: answer in French").get(10, TimeUnit.SECONDS).turnId())
+            assertThat(turn.steerAsync("also: answer in French").get(10, TimeUnit.SECONDS).turnId())
                     .isEqualTo(turn.id());
             TurnResult result = turn.await(TURN);
             assertThat(result.status()).isEqualTo(TurnStatus.COMPLETED);

@@ -6,13 +6,13 @@ import dev.codexclient.ApprovalDecision;
 import dev.codexclient.ApprovalPolicy;
 import dev.codexclient.CodexClient;
 import dev.codexclient.TurnResult;
-import dev.codexclient.events.ConnectionClosed;
-import dev.codexclient.events.ConnectionOpened;
-import dev.codexclient.events.RequestEnded;
-import dev.codexclient.events.ServerRequestHandled;
-import dev.codexclient.events.ServerRequestOutcome;
-import dev.codexclient.events.TurnEnded;
-import dev.codexclient.events.TurnStarted;
+import dev.codexclient.telemetry.ConnectionClosed;
+import dev.codexclient.telemetry.ConnectionOpened;
+import dev.codexclient.telemetry.RequestEnded;
+import dev.codexclient.telemetry.ServerRequestHandled;
+import dev.codexclient.telemetry.ServerRequestOutcome;
+import dev.codexclient.telemetry.TurnEnded;
+import dev.codexclient.telemetry.TurnStarted;
 import dev.codexclient.protocol.TurnStatus;
 import dev.codexclient.testkit.ModelStep;
 import java.time.Duration;
@@ -38,7 +38,7 @@ class RealCodexEventsTest {
                 ModelStep.reply("done").withUsage(120, 30));
         EventListenerTest.Recorder recorder = new EventListenerTest.Recorder();
         String threadId;
-        try (CodexClient client = codex.client(b -> b.eventListener(recorder)
+        try (CodexClient client = codex.client(b -> b.telemetryListener(recorder)
                 .onCommandApproval(ApprovalPolicy.sync(request -> ApprovalDecision.ACCEPT)))) {
             var thread = client.startThread(codex.threadParams().build());
             threadId = thread.id();

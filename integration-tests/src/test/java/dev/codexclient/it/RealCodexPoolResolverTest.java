@@ -8,10 +8,10 @@ import dev.codexclient.CodexTurn;
 import dev.codexclient.RestartPolicy;
 import dev.codexclient.TurnResult;
 import dev.codexclient.errors.CodexException;
-import dev.codexclient.events.CodexEventListener;
-import dev.codexclient.events.PoolMemberAdded;
-import dev.codexclient.events.PoolMemberRemoved;
-import dev.codexclient.events.PooledThreadRecreated;
+import dev.codexclient.telemetry.CodexTelemetryListener;
+import dev.codexclient.telemetry.PoolMemberAdded;
+import dev.codexclient.telemetry.PoolMemberRemoved;
+import dev.codexclient.telemetry.PooledThreadRecreated;
 import dev.codexclient.pool.CodexPool;
 import dev.codexclient.pool.PoolEndpoint;
 import dev.codexclient.pool.PooledThread;
@@ -188,7 +188,7 @@ class RealCodexPoolResolverTest {
         for (Server s : List.of(a, b, c)) {
             byName.put(s.endpoint().name(), s);
         }
-        CodexEventListener listener = new CodexEventListener() {
+        CodexTelemetryListener listener = new CodexTelemetryListener() {
             @Override
             public void poolMemberAdded(PoolMemberAdded e) {
                 events.add("added " + byName.get(e.member()).name);
@@ -216,7 +216,7 @@ class RealCodexPoolResolverTest {
                 .healthCheckEvery(Duration.ofMillis(500), Duration.ofSeconds(5)).ejectAfter(3)
                 .readmitBackoff(Duration.ofMillis(500), Duration.ofSeconds(2))
                 .maxTurnsPerMember(4).maxQueuedTurnsPerMember(32)
-                .eventListener(listener).build();
+                .telemetryListener(listener).build();
         List<String> outcomes = new ArrayList<>();
         try {
             List<PooledThread> threads = new ArrayList<>();

@@ -14,10 +14,10 @@ import dev.codexclient.Subscription;
 import dev.codexclient.ToolResult;
 import dev.codexclient.TurnResult;
 import dev.codexclient.errors.CodexServerRestartedException;
-import dev.codexclient.events.ConnectionRestored;
-import dev.codexclient.events.Disconnected;
-import dev.codexclient.events.RecoveryCompleted;
-import dev.codexclient.events.ThreadResumed;
+import dev.codexclient.telemetry.ConnectionReplaced;
+import dev.codexclient.telemetry.Disconnected;
+import dev.codexclient.telemetry.RestartCompleted;
+import dev.codexclient.telemetry.ThreadResumed;
 import dev.codexclient.protocol.AskForApproval;
 import dev.codexclient.protocol.CommandExecutionRequestApprovalResponse;
 import dev.codexclient.protocol.ServerNotification;
@@ -57,7 +57,7 @@ class RealCodexRestartTest {
     private CodexClient restarting(Consumer<CodexClientBuilder> configure) {
         return codex.client(b -> {
             b.restartPolicy(RestartPolicy.builder().maxAttempts(3)
-                    .backoff(Duration.ofMillis(50), Duration.ofSeconds(1)).build()).eventListener(events);
+                    .backoff(Duration.ofMillis(50), Duration.ofSeconds(1)).build()).telemetryListener(events);
             configure.accept(b);
         });
     }
@@ -79,7 +79,7 @@ class RealCodexRestartTest {
 
             long killed = sigkill(client);
             assertThat(events.next(Disconnected.class).heldThreads()).isEqualTo(1);
-            events.next(ConnectionRestored.class);
+            events.next(ConnectionReplaced.class);
             assertThat(events.next(ThreadResumed.class).threadId()).isEqualTo(held.id());
             // The new server's process once the restored connection is the client's (just after the resumes).
             ClientTestSupport.awaitCondition("the restored connection is current", WAIT,
@@ -136,7 +136,7 @@ class RealCodexRestartTest {
             assertThat(startedDuringRestore.get()).as("the turn started while the restore was resuming").isTrue();
             assertThat(result.status()).isEqualTo(TurnStatus.COMPLETED);
             assertThat(result.finalText()).isEqualTo("resumed");
-            RecoveryCompleted recovered = events.future(RecoveryCompleted.class).get(WAIT.toSeconds(),
+            RestartCompleted recovered = events.future(RestartCompleted.class).get(WAIT.toSeconds(),
                     TimeUnit.SECONDS);
             assertThat(recovered.threadsResumed()).isGreaterThanOrEqualTo(8);
             assertThat(recovered.threadsNotResumed()).isZero();
@@ -168,7 +168,7 @@ class RealCodexRestartTest {
             sigkill(client);
             assertRestartOutcome(running, thread);
             events.next(Disconnected.class);
-            events.next(ConnectionRestored.class);
+            events.next(ConnectionReplaced.class);
             assertThat(events.next(ThreadResumed.class).threadId()).isEqualTo(thread.id());
             assertHistoryKept(thread, first);
             assertNextTurnCompletes(thread);
@@ -195,7 +195,7 @@ class RealCodexRestartTest {
             sigkill(client);
             assertRestartOutcome(running, thread);
             events.next(Disconnected.class);
-            events.next(ConnectionRestored.class);
+            events.next(ConnectionReplaced.class);
             events.next(ThreadResumed.class);
             // The approval the dead server asked for is withdrawn from its handler, never answered.
             assertThat(undecided).isCancelled();
@@ -226,7 +226,7 @@ class RealCodexRestartTest {
             sigkill(client);
             assertRestartOutcome(running, thread);
             events.next(Disconnected.class);
-            events.next(ConnectionRestored.class);
+            events.next(ConnectionReplaced.class);
             events.next(ThreadResumed.class);
             assertThat(unanswered).isCancelled();
             assertHistoryKept(thread, first);

@@ -74,7 +74,7 @@ class RealCodexShutdownTest {
             assertThatThrownBy(() -> codex.clientBuilder()
                     .initializeTimeout(Duration.ofSeconds(3))
                     .closeTimeout(LONG_GRACE)                        // does not apply to a failed handshake
-                    .stdio(s -> s.gracefulCloseTimeout(LONG_GRACE))
+                    .stdio(s -> s.closeTimeout(LONG_GRACE))
                     .build())
                     .isInstanceOfSatisfying(CodexTimeoutException.class,
                             e -> assertThat(e.method()).isEqualTo("initialize"));
@@ -104,7 +104,7 @@ class RealCodexShutdownTest {
             fixture.model.enqueue(ModelStep.callTool("exec_command", Map.of("cmd", "sleep 120", "login", false)),
                     ModelStep.reply("slept"));
             CodexClient client = fixture.client(b -> b
-                    .stdio(s -> s.gracefulCloseTimeout(LONG_GRACE))
+                    .stdio(s -> s.closeTimeout(LONG_GRACE))
                     .closeTimeout(Duration.ofMillis(500)));
             CountDownLatch commandStarted = new CountDownLatch(1);
             CodexTurn turn = client.startThread(fixture.threadParams()

@@ -84,25 +84,25 @@ class ReentrancyTest {
         }),
         START_TURN(s -> s.spare().startTurn("next").id()),
         START_TURN_ASYNC(s -> s.spare().startTurnAsync("next").get(WAIT.toSeconds(), TimeUnit.SECONDS).id()),
-        STEER(s -> s.turn().steer("more").get(WAIT.toSeconds(), TimeUnit.SECONDS).turnId()),
+        STEER(s -> s.turn().steerAsync("more").get(WAIT.toSeconds(), TimeUnit.SECONDS).turnId()),
         INTERRUPT(s -> {
-            s.turn().interrupt();
+            s.turn().interruptAsync();
             return "interrupting";
         }),
         AWAIT_ANOTHER_THREADS_TURN(s -> {
-            s.otherTurn().interrupt();
+            s.otherTurn().interruptAsync();
             return s.otherTurn().await(WAIT).status();
         }),
         AWAIT_OWN_TURN(s -> {
-            s.turn().interrupt();
+            s.turn().interruptAsync();
             return s.turn().await(WAIT).status();
         }),
         JOIN_OWN_RESULT(s -> {
-            s.turn().interrupt();
+            s.turn().interruptAsync();
             return s.turn().result().join().status();
         }),
         ITERATE_OWN_EVENTS(s -> {
-            s.turn().interrupt();
+            s.turn().interruptAsync();
             try (TurnEventStream events = s.turn().events(WAIT)) {
                 int n = 0;
                 for (ServerNotification e : events) {
@@ -350,7 +350,7 @@ class ReentrancyTest {
                         .isInstanceOf(CodexDeadlockException.class)
                         .hasMessageContaining("turn.await()")
                         .hasMessageContaining("turn.result().thenAccept");
-                turn.interrupt();
+                turn.interruptAsync();
             }
         }
     }

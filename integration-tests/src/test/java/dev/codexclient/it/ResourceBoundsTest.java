@@ -93,7 +93,7 @@ class ResourceBoundsTest {
 
                 CodexTurn turn = thread.startTurn("go");
                 assertThat(client.thread(thread.id())).containsSame(thread);
-                turn.interrupt().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+                turn.interruptAsync().get(WAIT.toSeconds(), TimeUnit.SECONDS);
                 awaitBaseline(client);
                 assertThat(client.thread(thread.id())).isEmpty();
 
@@ -103,7 +103,7 @@ class ResourceBoundsTest {
                 awaitBaseline(client);
 
                 // A handle the client let go of works as before: it takes hold again for its next turn.
-                TurnResult again = thread.startTurn("again").interrupt().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+                TurnResult again = thread.startTurn("again").interruptAsync().get(WAIT.toSeconds(), TimeUnit.SECONDS);
                 assertThat(again.status()).isEqualTo(TurnStatus.INTERRUPTED);
                 awaitBaseline(client);
             }

@@ -18,13 +18,13 @@ import dev.codexclient.errors.CodexRpcException;
 import dev.codexclient.errors.CodexServerRestartedException;
 import dev.codexclient.errors.CodexTimeoutException;
 import dev.codexclient.errors.CodexTransportException;
-import dev.codexclient.events.CodexEventListener;
-import dev.codexclient.events.ConnectionRestored;
-import dev.codexclient.events.Disconnected;
-import dev.codexclient.events.RecoveryCompleted;
-import dev.codexclient.events.RecoveryGaveUp;
-import dev.codexclient.events.ThreadNotResumed;
-import dev.codexclient.events.ThreadResumed;
+import dev.codexclient.telemetry.CodexTelemetryListener;
+import dev.codexclient.telemetry.ConnectionReplaced;
+import dev.codexclient.telemetry.Disconnected;
+import dev.codexclient.telemetry.RestartCompleted;
+import dev.codexclient.telemetry.RestartGaveUp;
+import dev.codexclient.telemetry.ThreadNotResumed;
+import dev.codexclient.telemetry.ThreadResumed;
 import dev.codexclient.internal.time.ManualScheduler;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.ThreadListParams;
@@ -62,7 +62,7 @@ class RestartPolicyTest {
         return withClock(CodexClient.builder()
                 .transportFactory(() -> open(fake))
                 .restartPolicy(policy)
-                .eventListener(events)
+                .telemetryListener(events)
                 .requestTimeout(Duration.ofSeconds(10))
                 .initializeTimeout(Duration.ofSeconds(10)), clock);
     }
@@ -104,6 +104,30 @@ class RestartPolicyTest {
     }
 
     @Test
+    void closingTheClientDuringAnOutageEndsTheTurnThatWasRunningAndTheCallsThatWait() throws Exception {
+        try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
+            fake.onTurnStart(t -> t.pause(Duration.ofSeconds(30)).interrupted());
+            CodexClient client = restarting(fake, policy(3)).build();
+            CodexThread thread = client.startThread();
+            CodexTurn running = thread.startTurn("long");
+
+            // The loss is handled and the first attempt waits for its backoff on the clock, which stays put.
+            fake.apply(Fault.exit(137));
+            events.next(Disconnected.class);
+            awaitCondition("the first attempt is scheduled", () -> clock.nextDelay().isPresent());
+            CompletableFuture<ThreadListResponse> waiting = client.rpc().threadList(ThreadListParams.builder()
+                    .build());
+
+            client.close();
+            assertThat(failureOf(running.result(), WAIT)).isInstanceOf(CodexTransportException.class)
+                    .hasMessageContaining("closed");
+            assertThat(failureOf(waiting, WAIT)).isInstanceOf(CodexTransportException.class);
+            assertThat(client.isClosed()).isTrue();
+            assertThat(opened).hasValue(1);
+        }
+    }
+
+    @Test
     void anIdleConnectionLostIsRestoredTheHeldThreadResumedAndItsHandleAndListenersStayValid() throws Exception {
         try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
             fake.onTurnStart(t -> t.agentMessage("after the restart").completed());
@@ -119,7 +143,7 @@ class RestartPolicyTest {
                 assertThat(client.isClosed()).isFalse();
 
                 nextAttempt();
-                ConnectionRestored restored = events.next(ConnectionRestored.class);
+                ConnectionReplaced restored = events.next(ConnectionReplaced.class);
                 assertThat(restored.attempt()).isEqualTo(1);
                 assertThat(events.next(ThreadResumed.class).threadId()).isEqualTo(thread.id());
                 assertThat(fake.connectionCount()).isEqualTo(2);
@@ -159,7 +183,7 @@ class RestartPolicyTest {
                             assertThat(e.turnId()).contains(running.id());
                             assertThat(e.exitCode()).hasValue(137);
                         });
-                events.next(ConnectionRestored.class);
+                events.next(ConnectionReplaced.class);
                 assertThat(events.next(ThreadResumed.class).threadId()).isEqualTo(thread.id());
                 assertThat(thread.startTurn("retry").await(WAIT).finalText()).contains("retried");
             }
@@ -217,7 +241,7 @@ class RestartPolicyTest {
                         .filter(r -> r.method().equals("thread/resume"))
                         .map(r -> r.params().path("threadId").asText()).toList();
                 assertThat(resumed).contains(listened.id(), idle.id(), listenedLater.id());
-                RecoveryCompleted recovered = events.future(RecoveryCompleted.class).get(WAIT.toSeconds(),
+                RestartCompleted recovered = events.future(RestartCompleted.class).get(WAIT.toSeconds(),
                         TimeUnit.SECONDS);
                 assertThat(recovered.threadsResumed()).isEqualTo(3);
                 assertThat(recovered.threadsNotResumed()).isZero();
@@ -279,8 +303,8 @@ class RestartPolicyTest {
                 // The clock stops exactly at the jittered backoff: the downtime is known to the nanosecond.
                 Duration backoff = nextAttemptExactly();
 
-                events.next(ConnectionRestored.class);
-                RecoveryCompleted recovered = events.future(RecoveryCompleted.class).get(WAIT.toSeconds(),
+                events.next(ConnectionReplaced.class);
+                RestartCompleted recovered = events.future(RestartCompleted.class).get(WAIT.toSeconds(),
                         TimeUnit.SECONDS);
                 ThreadNotResumed notResumed = events.future(ThreadNotResumed.class).join();
                 assertThat(notResumed.threadId()).isEqualTo(gone.id());
@@ -323,10 +347,10 @@ class RestartPolicyTest {
                 assertThat(waiting).isNotDone();
                 clock.advance(Duration.ofMillis(1));
                 assertThat(failureOf(waiting, WAIT)).isInstanceOf(CodexTimeoutException.class)
-                        .hasMessageContaining("waiting for the connection to be restored");
+                        .hasMessageContaining("waiting for the connection to be restarted");
                 // The outage goes on and ends; the client works.
                 nextAttempt();
-                events.next(ConnectionRestored.class);
+                events.next(ConnectionReplaced.class);
                 assertThat(client.startThread().id()).isNotEmpty();
             }
         }
@@ -345,7 +369,7 @@ class RestartPolicyTest {
                 CompletableFuture<ThreadListResponse> waiting = client.rpc().withTimeout(Duration.ofHours(1))
                         .threadList(ThreadListParams.builder().build());
 
-                CompletableFuture<RecoveryGaveUp> gaveUp = events.future(RecoveryGaveUp.class);
+                CompletableFuture<RestartGaveUp> gaveUp = events.future(RestartGaveUp.class);
                 awaitCondition("the policy gives up", () -> {
                     clock.advance(Duration.ofMillis(50));
                     return gaveUp.isDone();
@@ -375,15 +399,17 @@ class RestartPolicyTest {
                 fake.apply(Fault.exit(1));
                 events.next(Disconnected.class);
                 nextAttempt();
-                events.next(ConnectionRestored.class);
-                events.next(RecoveryCompleted.class);
+                events.next(ConnectionReplaced.class);
+                events.next(RestartCompleted.class);
 
                 fake.apply(Fault.exit(1));
                 events.next(Disconnected.class);
-                CompletableFuture<RecoveryGaveUp> gaveUp = events.future(RecoveryGaveUp.class);
+                CompletableFuture<RestartGaveUp> gaveUp = events.future(RestartGaveUp.class);
                 nextAttempt();
                 assertThat(gaveUp.get(WAIT.toSeconds(), TimeUnit.SECONDS).cause().getMessage())
                         .contains("budget of 1 attempts");
+                // The budget refused this outage's only attempt: none was made.
+                assertThat(gaveUp.join().attempts()).isZero();
                 assertThat(client.isClosed()).isTrue();
                 assertThat(opened.get()).isEqualTo(2);
             }
@@ -415,7 +441,7 @@ class RestartPolicyTest {
     }
 
     /** Records the recovery events, in order. */
-    static final class Recorder implements CodexEventListener {
+    static final class Recorder implements CodexTelemetryListener {
         private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
         private final List<Object> all = new CopyOnWriteArrayList<>();
         private final List<java.util.function.Consumer<Object>> waiters = new CopyOnWriteArrayList<>();
@@ -426,7 +452,7 @@ class RestartPolicyTest {
         }
 
         @Override
-        public void connectionRestored(ConnectionRestored event) {
+        public void connectionReplaced(ConnectionReplaced event) {
             add(event);
         }
 
@@ -441,12 +467,12 @@ class RestartPolicyTest {
         }
 
         @Override
-        public void recoveryCompleted(RecoveryCompleted event) {
+        public void restartCompleted(RestartCompleted event) {
             add(event);
         }
 
         @Override
-        public void recoveryGaveUp(RecoveryGaveUp event) {
+        public void restartGaveUp(RestartGaveUp event) {
             add(event);
         }
 

@@ -205,7 +205,7 @@ class SubscriptionTest {
                 drainLane(turn);
                 assertThat(ClientProbe.turnListeners(turn)).isEqualTo(1);
                 // ... and once it ends, nothing holds it any more.
-                turn.interrupt().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+                turn.interruptAsync().get(WAIT.toSeconds(), TimeUnit.SECONDS);
                 drainLane(turn);
                 assertThat(ClientProbe.turnListeners(turn)).isZero();
             }
@@ -229,7 +229,7 @@ class SubscriptionTest {
                 ClientTestSupport.awaitCondition("turn/started was read", () -> methods.contains("turn/started"));
                 events.close();
                 assertThat(ended.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
-                turn.interrupt();
+                turn.interruptAsync();
             }
         }
     }

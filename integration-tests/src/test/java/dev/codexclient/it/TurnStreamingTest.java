@@ -274,14 +274,14 @@ class TurnStreamingTest {
         fake.onTurnStart(turn -> turn.agentMessage("working").pause(Duration.ofSeconds(30)).completed());
         try (CodexClient client = inMemory(fake).build()) {
             CodexTurn turn = client.startThread().startTurn("start");
-            TurnSteerResponse steered = get(turn.steer("also update the changelog"));
+            TurnSteerResponse steered = get(turn.steerAsync("also update the changelog"));
             assertThat(steered.turnId()).isEqualTo(turn.id());
             RecordedRequest steer = fake.takeRequest("turn/steer", WAIT);
             assertThat(steer.params().path("threadId").asText()).isEqualTo(turn.threadId());
             assertThat(steer.params().path("expectedTurnId").asText()).isEqualTo(turn.id());
             assertThat(steer.params().path("input").get(0).path("text").asText())
                     .isEqualTo("also update the changelog");
-            assertThat(get(turn.interrupt()).status()).isEqualTo(TurnStatus.INTERRUPTED);
+            assertThat(get(turn.interruptAsync()).status()).isEqualTo(TurnStatus.INTERRUPTED);
         }
     }
 
@@ -298,7 +298,7 @@ class TurnStreamingTest {
                 }
             });
             get(answered);
-            TurnResult result = get(turn.interrupt());
+            TurnResult result = get(turn.interruptAsync());
             assertThat(result.status()).isEqualTo(TurnStatus.INTERRUPTED);
             assertThat(result.stalled()).isFalse();
             assertThat(result.deadlineExceeded()).isFalse();
@@ -321,7 +321,7 @@ class TurnStreamingTest {
             CompletableFuture<Void> running = new CompletableFuture<>();
             turn.onEvent(n -> running.complete(null));
             running.get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
-            CompletableFuture<TurnResult> interrupted = turn.interrupt();
+            CompletableFuture<TurnResult> interrupted = turn.interruptAsync();
             fake.takeRequest("turn/interrupt", WAIT);
             clock.advance(Duration.ofMillis(299));
             assertThat(interrupted).isNotDone();

@@ -1,11 +1,14 @@
 package dev.codexclient.internal.flow;
 
 import dev.codexclient.errors.CodexBackpressureException;
+import dev.codexclient.internal.time.Scheduler;
 import java.util.ArrayDeque;
 import java.util.Objects;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Flow;
 import java.util.function.BinaryOperator;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,6 +29,13 @@ import org.slf4j.LoggerFactory;
  * takes the waiting one's place and nothing is added, so a lagging subscriber gets the same content in fewer events
  * and the bound is reached only by events that cannot be merged. Events within the demand are never merged: they are
  * on their way already.
+ *
+ * <p>With a {@link Pacing}, events it names (text deltas) are also spaced in time: one is handed over at most every
+ * {@code interval}, measured on the pacing's clock, even within the demand. A paced event that is due later waits
+ * while it is the last queued event; the next event of the same stream is merged into it by the coalescer, and
+ * anything else queued behind it ends the wait. So a subscriber whose demand stays open (a streaming HTTP response,
+ * whose network buffers keep requesting) gets at most one paced event per interval, whatever the server's pace, for at
+ * most {@code interval} of added delay.
  *
  * <p>Signals, per the Reactive Streams rules: {@code onSubscribe} first; {@code onNext} only within the demand;
  * the source's end ({@link #complete()}, {@link #error}) after the events held before it; an overflow, a
@@ -54,6 +64,32 @@ public final class BufferedSubscription<T> implements Flow.Subscription {
     private final int bufferSize;
     private final String source;
     private final BinaryOperator<T> coalescer;
+    private final Pacing<T> pacing;
+
+    /**
+     * Spaces the events it names in time: at most one every {@code interval} on {@code scheduler}'s clock.
+     *
+     * @param scheduler the clock, and the timer that ends a wait
+     * @param interval  the shortest time between two paced events handed over, in nanoseconds; positive
+     * @param paced     which events are paced (they must be ones the coalescer merges, or nothing is gained)
+     * @param <T>       the type of the events
+     */
+    public record Pacing<T>(Scheduler scheduler, long interval, Predicate<? super T> paced) {
+        /**
+         * Checks the interval.
+         *
+         * @param scheduler the clock and timer
+         * @param interval  positive nanoseconds
+         * @param paced     which events are paced
+         */
+        public Pacing {
+            Objects.requireNonNull(scheduler, "scheduler");
+            Objects.requireNonNull(paced, "paced");
+            if (interval <= 0) {
+                throw new IllegalArgumentException("interval must be positive: " + interval);
+            }
+        }
+    }
 
     // Guarded by this.
     private Flow.Subscriber<? super T> subscriber;
@@ -73,6 +109,11 @@ public final class BufferedSubscription<T> implements Flow.Subscription {
     private boolean scheduled;
     private Runnable release;
     private boolean released;
+    /** With pacing: when the next paced event may be handed over, on the pacing's clock; set by each hand-over. */
+    private long nextPacedAt;
+    private boolean pacedBefore;
+    /** With pacing: the timer that ends the wait of a paced event, while one waits. */
+    private Scheduler.Task pacer;
 
     /**
      * A subscription not yet started.
@@ -100,6 +141,25 @@ public final class BufferedSubscription<T> implements Flow.Subscription {
      */
     public BufferedSubscription(Flow.Subscriber<? super T> subscriber, Executor lane, int bufferSize, String source,
                                 BinaryOperator<T> coalescer) {
+        this(subscriber, lane, bufferSize, source, coalescer, null);
+    }
+
+    /**
+     * A subscription not yet started that merges consecutive events while its subscriber lags, and spaces paced
+     * events in time.
+     *
+     * @param subscriber the subscriber; {@link #start()} sends it its {@code onSubscribe}
+     * @param lane       runs the drains, one at a time, in order, never on the connection's reader thread
+     * @param bufferSize how many events beyond the outstanding demand (and the backlog) the subscription holds before
+     *                   it overflows
+     * @param source     what the subscription is to, for the overflow's message
+     * @param coalescer  given a waiting event and the next one, the one event that stands for both, or null when
+     *                   they stay apart; runs under the subscription's lock, so it must be quick and never block
+     * @param pacing     how paced events are spaced in time; null for no pacing
+     */
+    public BufferedSubscription(Flow.Subscriber<? super T> subscriber, Executor lane, int bufferSize, String source,
+                                BinaryOperator<T> coalescer, Pacing<T> pacing) {
+        this.pacing = pacing;
         this.coalescer = Objects.requireNonNull(coalescer, "coalescer");
         this.subscriber = Objects.requireNonNull(subscriber, "subscriber");
         this.lane = Objects.requireNonNull(lane, "lane");
@@ -171,8 +231,9 @@ public final class BufferedSubscription<T> implements Flow.Subscription {
             if (done || abort != null || ending) {
                 return;
             }
-            if (queue.size() > backlog && queue.size() > demand) {
-                // The last live event waits beyond the demand: the subscriber lags, so it may take this one too.
+            if (queue.size() > backlog && (queue.size() > demand || pacing != null)) {
+                // The last live event waits beyond the demand (the subscriber lags), or waits for its pace: it may
+                // take this one too. Queued events are never on their way: the drain takes them out under the lock.
                 T merged = coalescer.apply(queue.peekLast(), event);
                 if (merged != null) {
                     queue.pollLast();
@@ -266,6 +327,7 @@ public final class BufferedSubscription<T> implements Flow.Subscription {
             queue.clear();
             backlog = 0;
             subscriber = null;
+            stopPacer();
         }
         release();
     }
@@ -318,6 +380,9 @@ public final class BufferedSubscription<T> implements Flow.Subscription {
                 if (abort != null) {
                     signal = Signal.ERROR;
                     failure = abort;
+                } else if (demand > 0 && !queue.isEmpty() && waitsForPace()) {
+                    scheduled = false;
+                    return;
                 } else if (demand > 0 && !queue.isEmpty()) {
                     signal = Signal.NEXT;
                     next = queue.poll();
@@ -334,10 +399,13 @@ public final class BufferedSubscription<T> implements Flow.Subscription {
                     scheduled = false;
                     return;
                 }
-                if (signal != Signal.NEXT) {
+                if (signal == Signal.NEXT) {
+                    paced(next);
+                } else {
                     done = true;
                     subscriber = null;
                     queue.clear();
+                    stopPacer();
                 }
             }
             if (!signal(s, signal, signal == Signal.NEXT ? next : failure)) {
@@ -346,6 +414,52 @@ public final class BufferedSubscription<T> implements Flow.Subscription {
         }
         // A long run of events: let other lanes have the pool thread, then go on.
         lane.execute(this::drain);
+    }
+
+    /**
+     * Whether the head, a paced event handed over too soon after the last one, waits: only while it is the last
+     * queued event (what follows it could not be merged into it) and the source has not ended. Arms the timer that
+     * ends the wait. Holds the lock.
+     */
+    private boolean waitsForPace() {
+        if (pacing == null || !pacedBefore || ending || queue.size() != 1 || !pacing.paced().test(queue.peek())) {
+            return false;
+        }
+        long wait = nextPacedAt - pacing.scheduler().nanoTime();
+        if (wait <= 0) {
+            return false;
+        }
+        if (pacer == null) {
+            try {
+                pacer = pacing.scheduler().schedule(this::paceDue, wait);
+            } catch (RejectedExecutionException closed) {
+                return false;   // the client is closing: no timer will come, so no wait
+            }
+        }
+        return true;
+    }
+
+    /** Notes the hand-over of a paced event: the next may follow an interval later. Holds the lock. */
+    private void paced(T handedOver) {
+        if (pacing != null && pacing.paced().test(handedOver)) {
+            nextPacedAt = pacing.scheduler().nanoTime() + pacing.interval();
+            pacedBefore = true;
+        }
+    }
+
+    private void paceDue() {
+        synchronized (this) {
+            pacer = null;
+        }
+        schedule();
+    }
+
+    /** Holds the lock. */
+    private void stopPacer() {
+        if (pacer != null) {
+            pacer.cancel();
+            pacer = null;
+        }
     }
 
     private enum Signal { SUBSCRIBE, NEXT, COMPLETE, ERROR }

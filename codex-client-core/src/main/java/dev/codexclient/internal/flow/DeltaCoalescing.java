@@ -96,6 +96,21 @@ public final class DeltaCoalescing {
         return null;
     }
 
+    /**
+     * Whether the notification is one of the text deltas {@link #merge} merges: what a publisher paces.
+     *
+     * @param notification the notification
+     * @return true for the six delta kinds
+     */
+    public static boolean isDelta(ServerNotification notification) {
+        return notification instanceof ServerNotification.ItemAgentMessageDelta
+                || notification instanceof ServerNotification.ItemPlanDelta
+                || notification instanceof ServerNotification.ItemReasoningTextDelta
+                || notification instanceof ServerNotification.ItemReasoningSummaryTextDelta
+                || notification instanceof ServerNotification.ItemCommandExecutionOutputDelta
+                || notification instanceof ServerNotification.ItemFileChangeOutputDelta;
+    }
+
     /** Members from a newer server cannot be merged without knowing what they mean: such deltas stay apart. */
     private static boolean known(boolean earlierKnown, boolean laterKnown) {
         return earlierKnown && laterKnown;

@@ -4,16 +4,20 @@ import dev.codexclient.CodexClient;
 import dev.codexclient.CodexThread;
 import dev.codexclient.CodexTurn;
 import dev.codexclient.errors.CodexException;
-import dev.codexclient.events.PooledThreadRecreated;
+import dev.codexclient.errors.CodexRpcException;
 import dev.codexclient.internal.rpc.RpcConnection;
 import dev.codexclient.internal.session.Waits;
+import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.protocol.ThreadStartParams;
 import dev.codexclient.protocol.TurnStartParams;
+import dev.codexclient.telemetry.PooledThreadRecreated;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BiFunction;
 
 /**
@@ -22,8 +26,10 @@ import java.util.function.BiFunction;
  * thread the server never stored, a new {@code thread/start} with the same params).
  */
 public final class PlacedThread {
-    private final PoolMember member;
-    private final PoolEvents events;
+    private volatile PoolMember member;
+    private final PoolTelemetry events;
+    /** The pool's clock, for the pauses between resumes a lost server's writer still blocks. */
+    private final Scheduler scheduler;
     /** What the user started it with; null for a resumed thread, which is never re-created. */
     private final ThreadStartParams startParams;
     private volatile String id;
@@ -35,9 +41,11 @@ public final class PlacedThread {
     // Guarded by this: one re-creation however many turns find the thread lost.
     private CompletableFuture<CodexThread> recreating;
 
-    PlacedThread(PoolMember member, PoolEvents events, CodexThread thread, ThreadStartParams startParams) {
+    PlacedThread(PoolMember member, PoolTelemetry events, Scheduler scheduler, CodexThread thread,
+                 ThreadStartParams startParams) {
         this.member = member;
         this.events = events;
+        this.scheduler = scheduler;
         this.thread = thread;
         this.id = thread.id();
         this.startParams = startParams;
@@ -68,6 +76,23 @@ public final class PlacedThread {
 
     PoolMember member() {
         return member;
+    }
+
+    /**
+     * Places the thread on {@code to}, if it is still on {@code from}: its next use resumes it there (from the storage
+     * the members share), or starts it again when it never had a turn.
+     *
+     * @return whether it moved
+     */
+    synchronized boolean moveTo(PoolMember from, PoolMember to) {
+        if (member != from) {
+            return false;
+        }
+        from.forget(id);
+        to.placed(id);
+        member = to;
+        placedOn = -1; // no generation of the new member holds a handle yet
+        return true;
     }
 
     /**
@@ -128,14 +153,15 @@ public final class PlacedThread {
             return recreating;
         }
         String old = id;
-        long now = member.generation();
-        recreating = member.client().startThreadAsync(startParams).thenApply(t -> {
+        PoolMember m = member;
+        long now = m.generation();
+        recreating = m.client().startThreadAsync(startParams).thenApply(t -> {
             formerIds.add(old);
             thread = t;
             id = t.id();
             placedOn = now;
-            member.replacedThread(old, t.id());
-            events.emit(l -> l.pooledThreadRecreated(new PooledThreadRecreated(member.name(), old, t.id())));
+            m.replacedThread(old, t.id());
+            events.emit(l -> l.pooledThreadRecreated(new PooledThreadRecreated(m.name(), old, t.id())));
             return t;
         });
         return recreating;
@@ -143,12 +169,13 @@ public final class PlacedThread {
 
     /** The handle on the member's current client, resuming the thread there after a replacement. */
     private CompletableFuture<CodexThread> handle() {
-        long now = member.generation();
+        PoolMember m = member;
+        long now = m.generation();
         if (placedOn == now) {
             return CompletableFuture.completedFuture(thread);
         }
         if (!hadTurn && startParams != null) {
-            return member.client().resumeThreadAsync(id).handle((t, e) -> {
+            return resume(m, 1).handle((t, e) -> {
                 if (e == null) {
                     thread = t;
                     placedOn = now;
@@ -158,10 +185,45 @@ public final class PlacedThread {
                 return lost(cause) ? recreate() : CompletableFuture.<CodexThread>failedFuture(cause);
             }).thenCompose(f -> f);
         }
-        return member.client().resumeThreadAsync(id).thenApply(t -> {
+        return resume(m, 1).thenApply(t -> {
             thread = t;
             placedOn = now;
             return t;
         });
+    }
+
+    /** Resumes a thread the writer of a lost server still holds, at most this many times. */
+    private static final int WRITER_ATTEMPTS = 8;
+    private static final Duration WRITER_FIRST_PAUSE = Duration.ofMillis(100);
+    private static final Duration WRITER_MAX_PAUSE = Duration.ofMillis(1600);
+
+    /**
+     * Resumes the thread on {@code m}'s client. codex lets one server at a time write a thread of a storage several
+     * share, and lets go when that server's process ends; right after a server was lost its process may not have
+     * ended yet (a SIGKILL takes effect, a launcher's child exits after it), so a resume refused with "already has an
+     * active writer" is sent again after a short, growing pause, for about six seconds in all.
+     */
+    private CompletableFuture<CodexThread> resume(PoolMember m, int attempt) {
+        return m.client().resumeThreadAsync(id).exceptionallyCompose(e -> {
+            Throwable cause = RpcConnection.unwrap(e);
+            if (attempt >= WRITER_ATTEMPTS || !writerHeld(cause)) {
+                return CompletableFuture.failedFuture(cause);
+            }
+            long pause = Math.min(WRITER_FIRST_PAUSE.toNanos() << (attempt - 1), WRITER_MAX_PAUSE.toNanos());
+            CompletableFuture<Void> waited = new CompletableFuture<>();
+            try {
+                scheduler.schedule(() -> waited.complete(null), Duration.ofNanos(pause));
+            } catch (RejectedExecutionException closed) {
+                return CompletableFuture.failedFuture(cause);
+            }
+            return waited.thenCompose(v -> resume(m, attempt + 1));
+        });
+    }
+
+    /** codex's refusal to resume a thread another live server writes: "thread … already has an active writer". */
+    static boolean writerHeld(Throwable failure) {
+        String message = failure.getMessage();
+        return failure instanceof CodexRpcException && message != null
+                && message.toLowerCase(Locale.ROOT).contains("already has an active writer");
     }
 }

@@ -1,11 +1,11 @@
 package dev.codexclient.internal.pool;
 
-import dev.codexclient.events.PoolMemberAdded;
-import dev.codexclient.events.PoolMemberEjected;
-import dev.codexclient.events.PoolMemberReadmitted;
-import dev.codexclient.events.PoolMemberRemoved;
 import dev.codexclient.pool.MemberStats;
 import dev.codexclient.pool.PoolEndpoint;
+import dev.codexclient.telemetry.PoolMemberAdded;
+import dev.codexclient.telemetry.PoolMemberEjected;
+import dev.codexclient.telemetry.PoolMemberReadmitted;
+import dev.codexclient.telemetry.PoolMemberRemoved;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,12 +29,12 @@ final class PoolMaintenance {
 
     private final PoolMembers members;
     private final PoolSettings settings;
-    private final PoolEvents events;
+    private final PoolTelemetry events;
     /** Guards the list's changes against each other and against the pool's close. */
     private final Object membership = new Object();
     private volatile boolean closed;
 
-    PoolMaintenance(PoolMembers members, PoolSettings settings, PoolEvents events) {
+    PoolMaintenance(PoolMembers members, PoolSettings settings, PoolTelemetry events) {
         this.members = members;
         this.settings = settings;
         this.events = events;

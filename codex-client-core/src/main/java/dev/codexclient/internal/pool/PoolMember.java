@@ -16,6 +16,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
@@ -24,12 +26,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One app-server of a pool: its client (replaced when it gave up), its cap of running turns with the
- * bounded queue in front of it, its health, whether it drains, and its counts.
+ * One app-server of a pool: its client (replaced when it gave up, or at once by the warm spare when its server
+ * exited), its places ({@link TurnPlaces}: the cap of running turns and the bounded queue in front of it), its health,
+ * whether it drains, and its counts.
  *
- * <p>Threading: the cap, the queue and the drain are guarded by this object; turns are started outside the lock.
- * The health is guarded by {@link #healthLock}, so the pool's timer and a check asked for by the user check one
- * member one at a time.
+ * <p>Threading: the client's replacement and the drain are guarded by this object, the places by their own; turns
+ * are started outside both. The health is guarded by {@link #healthLock}, so the pool's timer and a check asked for by
+ * the user check one member one at a time.
  */
 final class PoolMember {
     /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
@@ -41,7 +44,11 @@ final class PoolMember {
     private final String name;
     private final Optional<URI> address;
     private final boolean resolved;
-    private final Supplier<CodexClient> factory;
+    /** Builds a new client: its server's start, tried again while codex finds its state database busy. */
+    private final Supplier<CodexClient> start;
+    /** The client a replacement takes instead of starting one; null for a member no spare stands in for. */
+    private final WarmSpare spare;
+    private final Executor executor;
     private final ReadinessProbe probe;
     private final TurnPlaces places;
     private final Set<String> threads = ConcurrentHashMap.newKeySet();
@@ -56,17 +63,22 @@ final class PoolMember {
     // Guarded by this.
     private long replacements;
     private long retirements;
+    /** The server process whose exit is watched (with a warm spare). */
+    private long watchedPid = -1;
 
-    PoolMember(String name, Optional<URI> address, boolean resolved, Supplier<CodexClient> factory,
-               ReadinessProbe probe, TurnPlaces places, MemberHealth health) {
+    PoolMember(String name, Optional<URI> address, boolean resolved, Supplier<CodexClient> start,
+               ReadinessProbe probe, TurnPlaces places, MemberHealth health, WarmSpare spare, Executor executor) {
         this.name = name;
         this.address = address;
         this.resolved = resolved;
-        this.factory = factory;
+        this.start = start;
+        this.spare = spare;
+        this.executor = executor;
         this.probe = probe;
         this.places = places;
         this.health = health;
-        this.client = factory.get();
+        this.client = start.get();
+        watchServer();
     }
 
     String name() {
@@ -86,22 +98,75 @@ final class PoolMember {
         return generation;
     }
 
-    /** The member's client; one that gave up is replaced by a new one from the factory first. */
+    /**
+     * The member's client; one that gave up is replaced first, by the warm spare when one is ready, else by a new
+     * one from the factory.
+     */
     CodexClient client() {
         CodexClient c = client;
         if (c.isClosed() && !closed) {
             synchronized (this) {
                 if (client.isClosed() && !closed) {
-                    Log.LOG.warn("pool member {} gave up restoring its server; replacing its client", name);
+                    Log.LOG.warn("pool member {} gave up restarting its server; replacing its client", name);
                     client.close();
-                    client = factory.get();
+                    client = spare == null ? start.get() : spare.take().orElseGet(start);
                     generation++;
                     replacements++;
                 }
                 c = client;
             }
+            watchServer();
         }
         return c;
+    }
+
+    /**
+     * With a warm spare, watches the exit of the client's server process, so that a crash is answered by the spare at
+     * once, not by a restart or at the next use. Called whenever the member may run a new process.
+     */
+    private void watchServer() {
+        if (spare == null) {
+            return;
+        }
+        CodexClient c = client;
+        Optional<ProcessHandle> server = c.serverProcess();
+        if (server.isEmpty()) {
+            return;
+        }
+        synchronized (this) {
+            if (watchedPid == server.get().pid()) {
+                return;
+            }
+            watchedPid = server.get().pid();
+        }
+        server.get().onExit().thenRun(() -> {
+            try {
+                executor.execute(() -> serverExited(c));
+            } catch (RejectedExecutionException e) {
+                // the pool closes
+            }
+        });
+    }
+
+    /** The server of {@code lost} exited: the warm spare, when ready, takes its place at once. */
+    private void serverExited(CodexClient lost) {
+        CodexClient taken;
+        synchronized (this) {
+            if (closed || client != lost) {
+                return;
+            }
+            Optional<CodexClient> ready = spare.take();
+            if (ready.isEmpty()) {
+                return; // the client's restart policy, or the next use, replaces it
+            }
+            taken = ready.get();
+            client = taken;
+            generation++;
+            replacements++;
+        }
+        Log.LOG.warn("pool member {} lost its server; the warm spare took its place", name);
+        lost.close();
+        watchServer();
     }
 
     /**
@@ -145,6 +210,7 @@ final class PoolMember {
         if (dead != null) {
             return dead;
         }
+        watchServer();
         if (probe != null) {
             return probe.isReady() ? null : "its /readyz did not answer 200";
         }
@@ -200,6 +266,18 @@ final class PoolMember {
 
     void placed(String threadId) {
         threads.add(threadId);
+    }
+
+    void forget(String threadId) {
+        threads.remove(threadId);
+    }
+
+    /**
+     * {@return whether a thread of this member may leave it for good} The member is lost (closed, ejected, or drains
+     * after its resolver dropped it) and no turn of the thread holds a place on it, so nothing of the thread runs here.
+     */
+    boolean lostFor(String threadId) {
+        return (closed || ejected || draining) && !places.heldBy(threadId);
     }
 
     void replacedThread(String oldId, String newId) {

@@ -2,8 +2,8 @@ package dev.codexclient.internal.pool;
 
 import dev.codexclient.CodexClient;
 import dev.codexclient.errors.CodexPoolRejectedException;
-import dev.codexclient.events.PoolMemberRemoved;
 import dev.codexclient.pool.MemberStats;
+import dev.codexclient.telemetry.PoolMemberRemoved;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
@@ -121,7 +121,7 @@ final class PoolMembers implements Iterable<PoolMember> {
      *
      * @throws RuntimeException the first failure, the later ones suppressed in it
      */
-    void closeAll(PoolEvents events) {
+    void closeAll(PoolTelemetry events) {
         RuntimeException first = null;
         for (PoolMember m : members) {
             if (!m.draining()) {

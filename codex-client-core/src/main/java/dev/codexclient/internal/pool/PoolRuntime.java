@@ -7,12 +7,13 @@ import dev.codexclient.errors.CodexDeadlockException;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexPoolRejectedException;
 import dev.codexclient.errors.CodexTransportException;
-import dev.codexclient.events.PoolMemberAdded;
 import dev.codexclient.internal.rpc.Lanes;
 import dev.codexclient.internal.session.Waits;
 import dev.codexclient.pool.MemberStats;
 import dev.codexclient.protocol.ThreadStartParams;
 import dev.codexclient.protocol.TurnStartParams;
+import dev.codexclient.telemetry.PoolMemberAdded;
+import dev.codexclient.telemetry.PooledThreadMoved;
 import dev.codexclient.transport.ReadinessProbe;
 import java.net.URI;
 import java.time.Duration;
@@ -54,14 +55,16 @@ public final class PoolRuntime {
 
     private final PoolMembers members;
     private final PoolSettings settings;
-    private final PoolEvents events;
+    private final PoolTelemetry events;
     private final PoolMaintenance maintenance;
+    private final Optional<WarmSpare> spare;
     private volatile boolean draining;
     private volatile boolean closed;
 
-    private PoolRuntime(List<PoolMember> fixed, PoolSettings settings) {
+    private PoolRuntime(List<PoolMember> fixed, PoolSettings settings, Optional<WarmSpare> spare) {
         this.settings = settings;
-        this.events = new PoolEvents(settings.listener());
+        this.spare = spare;
+        this.events = new PoolTelemetry(settings.listener());
         this.members = new PoolMembers(fixed);
         this.maintenance = new PoolMaintenance(members, settings, events);
         for (PoolMember m : fixed) {
@@ -75,10 +78,12 @@ public final class PoolRuntime {
      */
     public static PoolRuntime start(List<GivenMember> given, PoolSettings settings) {
         List<PoolMember> built = new ArrayList<>();
+        Optional<WarmSpare> spare = settings.warmSpare();
         try {
             for (GivenMember g : given) {
                 ReadinessProbe probe = g.readiness().map(ReadinessProbe::of).orElse(null);
-                built.add(settings.member(g.name(), g.readiness(), false, g.factory(), probe));
+                built.add(settings.member(g.name(), g.readiness(), false, g.factory(), probe,
+                        g.readiness().isEmpty() ? spare.orElse(null) : null));
             }
         } catch (RuntimeException e) {
             for (PoolMember m : built) {
@@ -92,26 +97,28 @@ public final class PoolRuntime {
             throw e;
         }
         Log.LOG.debug("pool of {} members built", built.size());
-        PoolRuntime pool = new PoolRuntime(built, settings);
+        PoolRuntime pool = new PoolRuntime(built, settings, spare);
         pool.maintenance.start();
+        spare.ifPresent(WarmSpare::refill);
         return pool;
     }
 
     /** Starts a thread on the least loaded healthy member. */
     public PlacedThread startThread(ThreadStartParams params) {
-        return place("thread/start", m -> new PlacedThread(m, events, m.client().startThread(params), params));
+        return place("thread/start",
+                m -> new PlacedThread(m, events, settings.scheduler(), m.client().startThread(params), params));
     }
 
     /** Resumes a stored thread on the least loaded healthy member. */
     public PlacedThread resumeThread(String threadId) {
         return place("thread/resume " + threadId,
-                m -> new PlacedThread(m, events, m.client().resumeThread(threadId), null));
+                m -> new PlacedThread(m, events, settings.scheduler(), m.client().resumeThread(threadId), null));
     }
 
     /**
      * Runs {@code call} on the least loaded healthy member; when the member's connection is lost under the call (its
      * server died a moment ago and the pool could not know yet), runs it again on another healthy member, or, with
-     * none, on the same one, whose client then waits for its restored server within its request timeout (or is
+     * none, on the same one, whose client then waits for its restarted server within its request timeout (or is
      * replaced, when it gave up). A lost connection is the only failure tried again: a server that answers with an
      * error answered. Sending {@code thread/start} again is safe: a thread started on a server that died before the
      * answer had no turn, so nothing of it was stored.
@@ -148,6 +155,7 @@ public final class PoolRuntime {
             return CompletableFuture.failedFuture(new CodexPoolRejectedException(
                     "the pool is " + (closed ? "closed" : "draining") + ": it accepts no new turns"));
         }
+        relocate(thread);
         return thread.member().submit(thread.id(), () -> thread.launch(params, start), turnOf);
     }
 
@@ -160,6 +168,7 @@ public final class PoolRuntime {
     public <T> T startTurnAndWait(PlacedThread thread, TurnStartParams params,
                                   BiFunction<CodexThread, TurnStartParams, CompletableFuture<T>> start,
                                   Function<T, CodexTurn> turnOf) {
+        relocate(thread);
         PoolMember m = thread.member();
         String lane = Lanes.currentKey();
         if (lane != null && m.places().full() && m.places().heldBy(lane)) {
@@ -180,6 +189,39 @@ public final class PoolRuntime {
         }
     }
 
+    /** {@return the thread's handle on its member's client of the moment, moved first off a member lost for good} */
+    public CodexThread thread(PlacedThread thread) {
+        relocate(thread);
+        return thread.thread();
+    }
+
+    /**
+     * With storage the members share, moves a thread off a member it lost for good (closed, ejected, or drained
+     * away by its resolver, and no turn of the thread running there) to the least loaded healthy member, where its
+     * next use resumes it from that storage. Without a healthy member to go to, it stays, and its turn fails as it
+     * would have.
+     */
+    private void relocate(PlacedThread thread) {
+        if (!settings.sharedStorage()) {
+            return;
+        }
+        PoolMember from = thread.member();
+        if (!from.lostFor(thread.id())) {
+            return;
+        }
+        PoolMember to;
+        try {
+            to = members.place(Set.of(from));
+        } catch (CodexPoolRejectedException e) {
+            return;
+        }
+        if (to != from && thread.moveTo(from, to)) {
+            String id = thread.id();
+            Log.LOG.info("thread {} leaves pool member {}, lost for good, for {}", id, from.name(), to.name());
+            events.emit(l -> l.pooledThreadMoved(new PooledThreadMoved(id, from.name(), to.name())));
+        }
+    }
+
     /** Checks every member's health now, one after another; returns how many are healthy after it. */
     public int checkHealth() {
         return members.checkHealth(maintenance::check);
@@ -188,6 +230,11 @@ public final class PoolRuntime {
     /** The counts of each member, in the order the members were added. */
     public List<MemberStats> stats() {
         return members.stats();
+    }
+
+    /** {@return whether a warm spare is started and waits} */
+    public boolean spareReady() {
+        return spare.map(WarmSpare::isReady).orElse(false);
     }
 
     /** The client of the member of that name at this moment. */
@@ -218,6 +265,7 @@ public final class PoolRuntime {
         }
         closed = true;
         draining = true;
+        spare.ifPresent(WarmSpare::close);
         settings.shutdown();
         members.closeAll(events);
     }

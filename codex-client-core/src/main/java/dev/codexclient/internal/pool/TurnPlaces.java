@@ -129,7 +129,7 @@ final class TurnPlaces {
             turn.result().whenComplete((r, x) -> release(thread));
             if (!out.complete(value)) {
                 // The caller gave up while the server accepted it: nobody holds the turn, so it stops.
-                turn.interrupt();
+                turn.interruptAsync();
             }
         });
     }

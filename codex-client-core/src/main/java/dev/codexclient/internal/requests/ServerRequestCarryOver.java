@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>codex keeps a thread's pending approvals and user-input requests when its connection drops, and sends them
  * again, with their original ids, to the connection that resumes the thread. A handler still deciding when the
- * connection was lost is therefore not cancelled but parked; the request's replay on the restored connection is
+ * connection was lost is therefore not cancelled but parked; the request's replay on the new connection is
  * answered by that same handling (its decision, when it comes, goes to the new connection), and the user's handler
  * is not called a second time. A parked request that cannot come back (its turn ended or was lost, its thread
  * could not be resumed, the client gave up or closed) is cancelled, as a withdrawn request is.
@@ -57,7 +57,7 @@ public final class ServerRequestCarryOver {
         CompletableFuture<?> handling;
         if (earlier != null && earlier.method().equals(request.method())
                 && Objects.equals(earlier.params(), params)) {
-            Log.LOG.debug("{} (id {}) sent again after the connection was restored: answered by its first handling",
+            Log.LOG.debug("{} (id {}) sent again after the connection was restarted: answered by its first handling",
                     request.method(), request.id());
             handling = earlier.stage();
         } else {

@@ -1,7 +1,7 @@
 package dev.codexclient.internal.requests;
 
 import dev.codexclient.ApprovalDecision;
-import dev.codexclient.events.ServerRequestOutcome;
+import dev.codexclient.telemetry.ServerRequestOutcome;
 import dev.codexclient.internal.rpc.ServerRequestAnswer;
 import java.util.Optional;
 

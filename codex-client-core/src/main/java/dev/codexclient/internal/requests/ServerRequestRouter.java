@@ -9,7 +9,7 @@ import dev.codexclient.ApprovalRequest;
 import dev.codexclient.DynamicTool;
 import dev.codexclient.ToolResult;
 import dev.codexclient.errors.CodexRpcException;
-import dev.codexclient.events.ServerRequestOutcome;
+import dev.codexclient.telemetry.ServerRequestOutcome;
 import dev.codexclient.internal.rpc.IncomingRequest;
 import dev.codexclient.internal.rpc.RpcConnection;
 import dev.codexclient.protocol.ApplyPatchApprovalResponse;
@@ -205,7 +205,7 @@ public final class ServerRequestRouter {
 
     /**
      * The approval methods, read with the first server request: {@code ServerRequestMethods} names the params and
-     * result class of every server request, and loading it with the router would load them all at the client's start.
+     * result class of every server request, and loading it with this class would load them all at the client's start.
      */
     private static final class Approvals {
         static final Set<String> METHODS = Set.of(
@@ -333,7 +333,7 @@ public final class ServerRequestRouter {
         if (d instanceof ApprovalDecision.Command c) {
             return c.decision();
         }
-        return switch (standard(request, d)) {
+        return switch (common(request, d)) {
             case ACCEPT -> CommandExecutionApprovalDecision.Simple.ACCEPT;
             case ACCEPT_FOR_SESSION -> CommandExecutionApprovalDecision.Simple.ACCEPT_FOR_SESSION;
             case DECLINE -> CommandExecutionApprovalDecision.Simple.DECLINE;
@@ -345,7 +345,7 @@ public final class ServerRequestRouter {
         if (d instanceof ApprovalDecision.FileChange f) {
             return f.decision();
         }
-        return switch (standard(request, d)) {
+        return switch (common(request, d)) {
             case ACCEPT -> FileChangeApprovalDecision.ACCEPT;
             case ACCEPT_FOR_SESSION -> FileChangeApprovalDecision.ACCEPT_FOR_SESSION;
             case DECLINE -> FileChangeApprovalDecision.DECLINE;
@@ -357,7 +357,7 @@ public final class ServerRequestRouter {
         if (d instanceof ApprovalDecision.Legacy l) {
             return l.decision();
         }
-        return switch (standard(request, d)) {
+        return switch (common(request, d)) {
             case ACCEPT -> ReviewDecision.Simple.APPROVED;
             case ACCEPT_FOR_SESSION -> ReviewDecision.Simple.APPROVED_FOR_SESSION;
             case DECLINE -> new ReviewDecision.Denied("declined by the client");
@@ -369,30 +369,19 @@ public final class ServerRequestRouter {
      * One of the four common decisions; a protocol decision made for another kind of request cannot answer this
      * one, which is the policy's mistake: the request gets an error reply, and the log says why.
      */
-    private static Standard standard(ApprovalRequest request, ApprovalDecision d) {
-        if (d == ApprovalDecision.ACCEPT) {
-            return Standard.ACCEPT;
-        } else if (d == ApprovalDecision.ACCEPT_FOR_SESSION) {
-            return Standard.ACCEPT_FOR_SESSION;
-        } else if (d == ApprovalDecision.DECLINE) {
-            return Standard.DECLINE;
-        } else if (d == ApprovalDecision.CANCEL) {
-            return Standard.CANCEL;
+    private static ApprovalDecision.Common common(ApprovalRequest request, ApprovalDecision d) {
+        if (d instanceof ApprovalDecision.Common c) {
+            return c;
         }
         throw new IllegalStateException("the approval policy answered " + request.method() + " with " + d
                 + ", a decision for another kind of approval");
-    }
-
-    /** The four decisions every kind of approval understands, to switch on. */
-    private enum Standard {
-        ACCEPT, ACCEPT_FOR_SESSION, DECLINE, CANCEL
     }
 
     private PermissionsRequestApprovalResponse permissions(ApprovalRequest.Permissions request, ApprovalDecision d) {
         if (d instanceof ApprovalDecision.Permissions grant) {
             return grant.grant();
         }
-        standard(request, d);
+        common(request, d);
         PermissionsRequestApprovalParams p = request.params();
         ObjectNode response = mapper.createObjectNode();
         if (d == ApprovalDecision.ACCEPT || d == ApprovalDecision.ACCEPT_FOR_SESSION) {

@@ -1,9 +1,9 @@
 package dev.codexclient.internal.requests;
 
 import dev.codexclient.ApprovalDecision;
-import dev.codexclient.events.ServerRequestHandled;
-import dev.codexclient.events.ServerRequestOutcome;
-import dev.codexclient.internal.events.EventEmitter;
+import dev.codexclient.telemetry.ServerRequestHandled;
+import dev.codexclient.telemetry.ServerRequestOutcome;
+import dev.codexclient.internal.telemetry.TelemetryEmitter;
 import dev.codexclient.internal.rpc.IncomingRequest;
 import dev.codexclient.internal.rpc.ServerRequestObserver;
 import dev.codexclient.internal.time.Scheduler;
@@ -12,19 +12,19 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * Turns the end of each server request into a {@link ServerRequestHandled} event, from the router's
+ * Turns the end of each server request into a {@link ServerRequestHandled} event, from {@link ServerRequestRouter}'s
  * {@link ServerRequestDecision}: answered by the user's handler or policy, by the client's default, failed, or
- * abandoned; with the approval decision it made. Exists only for a client with an event listener.
+ * abandoned; with the approval decision it made. Exists only for a client with a telemetry listener.
  */
 public final class ServerRequestTelemetry implements ServerRequestObserver {
-    private final EventEmitter emitter;
+    private final TelemetryEmitter emitter;
     private final Scheduler scheduler;
 
     /**
      * @param emitter   where the events go
      * @param scheduler the clock of the handling durations
      */
-    public ServerRequestTelemetry(EventEmitter emitter, Scheduler scheduler) {
+    public ServerRequestTelemetry(TelemetryEmitter emitter, Scheduler scheduler) {
         this.emitter = emitter;
         this.scheduler = scheduler;
     }
@@ -46,7 +46,7 @@ public final class ServerRequestTelemetry implements ServerRequestObserver {
             outcome = decided.outcome();
             decision = decided.approval();
         } else {
-            // Not the router's: the connection could not run the handler (the client is closing).
+            // Not ServerRequestRouter's: the connection could not run the handler (the client is closing).
             outcome = error == null ? ServerRequestOutcome.ANSWERED : ServerRequestOutcome.FAILED;
         }
         ServerRequestHandled event = new ServerRequestHandled(request.method(), idText(request.id()), outcome,

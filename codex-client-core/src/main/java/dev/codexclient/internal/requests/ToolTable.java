@@ -12,7 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * The dynamic tools a client answers {@code item/tool/call} with: the client's own, declared on every thread, and
  * those declared on one thread only ({@code CodexClient#startThread(params, tools)}), kept by thread id.
  *
- * <p>A thread's own tools stay while the thread may still call them: across idle periods and restored connections
+ * <p>A thread's own tools stay while the thread may still call them: across idle periods and restarts
  * (codex keeps a thread's declared tools with the thread), until the server closes the thread, which it does when it
  * unloads it; a later {@code thread/resume} declares them again.
  *

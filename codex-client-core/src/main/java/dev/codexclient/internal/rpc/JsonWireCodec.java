@@ -183,7 +183,7 @@ public final class JsonWireCodec implements WireCodec {
     /**
      * The thread id the last notification named, as one string: a stream names one thread again and again, and the
      * lanes and the client look each up in a map, which would hash a fresh string every time. Meant for the reader
-     * thread; read once per use, so that a second reader (during a reconnect) can only cost a miss.
+     * thread; read once per use, so that a second reader (during a restart) can only cost a miss.
      */
     private volatile Optional<String> lastThread = Optional.empty();
 

@@ -13,16 +13,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Delivery lanes: one per codex thread (and one for events that name no thread, and one for each subscription to
- * a Flow publisher of the client), each running its tasks one at a time, in submission order, on a shared pool. A thread's events stay in wire order while a slow listener on one
- * thread never holds up another.
+ * a Flow publisher of the client), each running its tasks one at a time, in submission order, on a shared pool. A
+ * thread's events stay in wire order while a slow listener on one thread never holds up another. A client has one
+ * set of lanes for all its connections, so a thread's events stay in order across a restart too.
  *
  * <p>A lane exists only while it has work: it is created by the first task for its key and removed when its queue
  * runs dry, so a client that sees events of many threads over time holds lanes only for those with events in
  * flight. A task that arrives as its lane retires goes to a new lane, which starts only after the old one has run
  * its last task: the order per key holds across lanes.
  *
- * <p>Threading: {@link #execute} from any thread; {@link #beginBatch}, {@link #deliver} and {@link #endBatch} from
- * the single thread that reads the connection.
+ * <p>Threading: {@link #execute} from any thread; a {@link Batch} from the single thread that reads one connection.
  */
 public final class Lanes {
     /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
@@ -39,12 +39,6 @@ public final class Lanes {
 
     private final Executor pool;
     private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
-
-    // Reader thread only.
-    private final List<Lane> toStart = new ArrayList<>();
-    private boolean inBatch;
-    /** The lane used last by the reader thread: consecutive events mostly belong to one thread. */
-    private Lane last;
 
     /**
      * @param pool runs each lane's drain; when it rejects a task (it was shut down), the lane runs what it holds on
@@ -93,47 +87,63 @@ public final class Lanes {
         arrive.run();
     }
 
-    /** Starts a batch (reader thread): lanes that become busy start only at {@link #endBatch()}. */
-    public void beginBatch() {
-        inBatch = true;
+    /** {@return the batches of one connection's reader thread} */
+    public Batch newBatch() {
+        return new Batch();
     }
 
     /**
-     * Queues {@code task} on the lane of {@code key} (reader thread). Inside a batch, an idle lane starts when the
-     * batch ends: a stream of events then wakes a pool thread once per read rather than once per event.
+     * What one connection's reader queues from one read: lanes that become busy during a batch start only when it
+     * ends, so a stream of events wakes a pool thread once per read rather than once per event. Reader thread only.
      */
-    public void deliver(String key, Runnable task) {
-        if (!inBatch) {
-            execute(key, task);
-            return;
-        }
-        Lane lane = last;
-        while (true) {
-            // Comparing with the last key: each event carries a fresh string, a map look-up would hash it each time.
-            if (lane == null || !lane.key.equals(key)) {
-                lane = lanes.computeIfAbsent(key, k -> new Lane(k));
-            }
-            Offer offer = lane.offer(task);
-            if (offer == Offer.RETIRED) {
-                lanes.remove(key, lane);
-                lane = null;
-                continue;
-            }
-            if (offer == Offer.STARTED) {
-                toStart.add(lane);
-            }
-            last = lane;
-            return;
-        }
-    }
+    public final class Batch {
+        private final List<Lane> toStart = new ArrayList<>();
+        private boolean inBatch;
+        /** The lane used last: consecutive events mostly belong to one thread. */
+        private Lane last;
 
-    /** Ends a batch (reader thread): starts every lane that became busy during it. */
-    public void endBatch() {
-        inBatch = false;
-        for (Lane lane : toStart) {
-            lane.start();
+        private Batch() {
         }
-        toStart.clear();
+
+        /** Starts a batch: lanes that become busy start only at {@link #end()}. */
+        public void begin() {
+            inBatch = true;
+        }
+
+        /** Queues {@code task} on the lane of {@code key}; inside a batch, an idle lane starts when it ends. */
+        public void deliver(String key, Runnable task) {
+            if (!inBatch) {
+                execute(key, task);
+                return;
+            }
+            Lane lane = last;
+            while (true) {
+                // Comparing with the last key: each event carries a fresh string, a map look-up would hash it.
+                if (lane == null || !lane.key.equals(key)) {
+                    lane = lanes.computeIfAbsent(key, k -> new Lane(k));
+                }
+                Offer offer = lane.offer(task);
+                if (offer == Offer.RETIRED) {
+                    lanes.remove(key, lane);
+                    lane = null;
+                    continue;
+                }
+                if (offer == Offer.STARTED) {
+                    toStart.add(lane);
+                }
+                last = lane;
+                return;
+            }
+        }
+
+        /** Ends a batch: starts every lane that became busy during it. */
+        public void end() {
+            inBatch = false;
+            for (Lane lane : toStart) {
+                lane.start();
+            }
+            toStart.clear();
+        }
     }
 
     /** Whether the current thread is running a task of the lane of {@code key} (of these lanes). */
@@ -244,7 +254,7 @@ public final class Lanes {
         try {
             task.run();
         } catch (Throwable t) {
-            Log.LOG.warn("A codex event listener threw; the event is still delivered to the others", t);
+            Log.LOG.warn("A listener threw; the event is still delivered to the others", t);
         }
     }
 }

@@ -7,7 +7,7 @@ import dev.codexclient.errors.CodexProtocolException;
 import dev.codexclient.errors.CodexRpcException;
 import dev.codexclient.errors.CodexTimeoutException;
 import dev.codexclient.errors.CodexTransportException;
-import dev.codexclient.internal.events.EventEmitter;
+import dev.codexclient.internal.telemetry.TelemetryEmitter;
 import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.protocol.RequestId;
 import java.io.IOException;
@@ -116,8 +116,8 @@ final class RequestCorrelator implements ResultTypes {
     }
 
     private final UnaryOperator<CodexRpcException> refineError;
-    /** Where request events go; null without an event listener, so that no event is built. */
-    private final RequestEvents events;
+    /** Where request events go; null without a telemetry listener, so that no event is built. */
+    private final RequestTelemetry telemetry;
 
     private final Object deadlineLock = new Object();
     /** The check that will see every pending deadline (none is earlier than {@code at}), or null when none. */
@@ -140,14 +140,14 @@ final class RequestCorrelator implements ResultTypes {
     RequestCorrelator(RpcSettings settings, Scheduler scheduler, WireCodec codec, Sender sender, Executor callbacks,
                       UnaryOperator<String> redactor, LongUnaryOperator jitter, String peer,
                       UnaryOperator<CodexRpcException> refineError) {
-        this(settings, scheduler, codec, sender, callbacks, redactor, jitter, peer, refineError, EventEmitter.none());
+        this(settings, scheduler, codec, sender, callbacks, redactor, jitter, peer, refineError, TelemetryEmitter.none());
     }
 
-    /** @param events the client's event emitter; a disabled one costs nothing per call */
+    /** @param telemetry the client's telemetry emitter; a disabled one costs nothing per call */
     RequestCorrelator(RpcSettings settings, Scheduler scheduler, WireCodec codec, Sender sender, Executor callbacks,
                       UnaryOperator<String> redactor, LongUnaryOperator jitter, String peer,
-                      UnaryOperator<CodexRpcException> refineError, EventEmitter events) {
-        this.events = events.enabled() ? new RequestEvents(events, scheduler) : null;
+                      UnaryOperator<CodexRpcException> refineError, TelemetryEmitter telemetry) {
+        this.telemetry = telemetry.enabled() ? new RequestTelemetry(telemetry, scheduler) : null;
         this.settings = settings;
         this.scheduler = scheduler;
         this.codec = codec;
@@ -203,9 +203,9 @@ final class RequestCorrelator implements ResultTypes {
             call.onAttempt.accept(id);
         }
         call.attempts = attempt;
-        if (attempt == 1 && events != null) {
+        if (attempt == 1 && telemetry != null) {
             // Before the request can leave, so its end event (queued wherever the answer is read) comes after.
-            events.started(method, id.toString(), call.startedNanos, call.future, () -> call.attempts);
+            telemetry.started(method, id.toString(), call.startedNanos, call.future, () -> call.attempts);
         }
         byte[] bytes;
         try {

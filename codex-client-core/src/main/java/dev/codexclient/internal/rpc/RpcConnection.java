@@ -3,7 +3,7 @@ package dev.codexclient.internal.rpc;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexRpcException;
 import dev.codexclient.errors.CodexTransportException;
-import dev.codexclient.internal.events.EventEmitter;
+import dev.codexclient.internal.telemetry.TelemetryEmitter;
 import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.protocol.RequestId;
 import dev.codexclient.transport.MessageBuffer;
@@ -16,7 +16,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -71,18 +70,15 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         }
     }
 
-    /** The connection whose callback the current thread is running, if any (see {@link #close()}). */
-    private static final ThreadLocal<RpcConnection> IN_CALLBACK = new ThreadLocal<>();
-
     private final Transport transport;
     private final WireCodec codec;
-    private final ExecutorService callbacks;
-    /** Where server-request handlers run: {@link CallbackPool#handlers()} on the client's own pool. */
-    private final Executor handlerThreads;
+    /** The client's: its executor, handler threads and delivery lanes, shared with its other connections. */
+    private final Callbacks callbacks;
     private final boolean ownsCallbacks;
     private final Handler handler;
     private final WireLog log;
-    private final Lanes lanes;
+    /** This connection's reader's batch of deliveries onto the client's lanes. */
+    private final Lanes.Batch deliveries;
     private final RequestCorrelator calls;
     private final ServerRequestDispatcher serverRequests;
     private final CompletableFuture<CodexTransportException> terminated = new CompletableFuture<>();
@@ -92,41 +88,45 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
     private volatile boolean closing;
 
     /**
-     * @param callbacks runs listeners, handlers and the dependents of call futures
-     * @param ownsCallbacks whether {@link #close()} shuts {@code callbacks} down
-     * @param scheduler the clock of request deadlines and overload backoff
-     * @param redactor masks secrets in what the connection logs or reports
+     * A connection of its own callbacks, for tests and tools: {@code executor} runs what the client layer would run.
+     *
+     * @param executor      runs listeners, handlers and the dependents of call futures
+     * @param ownsCallbacks whether {@link #close()} shuts {@code executor} down
+     * @param scheduler     the clock of request deadlines and overload backoff
+     * @param redactor      masks secrets in what the connection logs or reports
      */
-    public RpcConnection(Transport transport, WireCodec codec, RpcSettings settings, ExecutorService callbacks,
+    public RpcConnection(Transport transport, WireCodec codec, RpcSettings settings, ExecutorService executor,
                          boolean ownsCallbacks, Scheduler scheduler, UnaryOperator<String> redactor, Handler handler) {
-        this(transport, codec, settings, callbacks, ownsCallbacks, scheduler, redactor, handler,
-                RequestCorrelator::fullJitter, EventEmitter.none(), null);
+        this(transport, codec, settings, new Callbacks(executor), ownsCallbacks, scheduler, redactor, handler,
+                RequestCorrelator::fullJitter, TelemetryEmitter.none(), null);
     }
 
     /**
-     * A connection that reports its requests to {@code events} and the handling of the server's requests to
-     * {@code serverRequestObserver}.
+     * A connection of a client, which reports its requests to {@code telemetry} and the handling of the server's
+     * requests to {@code serverRequestObserver}.
      *
-     * @param events                where request events go; a disabled emitter costs nothing per call
+     * @param callbacks             the client's callbacks, shared by its connections
+     * @param ownsCallbacks         whether {@link #close()} shuts the callback executor down
+     * @param telemetry             where request telemetry goes; a disabled emitter costs nothing per call
      * @param serverRequestObserver told how each server request ended; null for none
      */
-    public RpcConnection(Transport transport, WireCodec codec, RpcSettings settings, ExecutorService callbacks,
+    public RpcConnection(Transport transport, WireCodec codec, RpcSettings settings, Callbacks callbacks,
                          boolean ownsCallbacks, Scheduler scheduler, UnaryOperator<String> redactor, Handler handler,
-                         EventEmitter events, ServerRequestObserver serverRequestObserver) {
+                         TelemetryEmitter telemetry, ServerRequestObserver serverRequestObserver) {
         this(transport, codec, settings, callbacks, ownsCallbacks, scheduler, redactor, handler,
-                RequestCorrelator::fullJitter, events, serverRequestObserver);
+                RequestCorrelator::fullJitter, telemetry, serverRequestObserver);
     }
 
-    RpcConnection(Transport transport, WireCodec codec, RpcSettings settings, ExecutorService callbacks,
+    RpcConnection(Transport transport, WireCodec codec, RpcSettings settings, ExecutorService executor,
                   boolean ownsCallbacks, Scheduler scheduler, UnaryOperator<String> redactor, Handler handler,
                   LongUnaryOperator jitter) {
-        this(transport, codec, settings, callbacks, ownsCallbacks, scheduler, redactor, handler, jitter,
-                EventEmitter.none(), null);
+        this(transport, codec, settings, new Callbacks(executor), ownsCallbacks, scheduler, redactor, handler, jitter,
+                TelemetryEmitter.none(), null);
     }
 
-    private RpcConnection(Transport transport, WireCodec codec, RpcSettings settings, ExecutorService callbacks,
+    private RpcConnection(Transport transport, WireCodec codec, RpcSettings settings, Callbacks callbacks,
                           boolean ownsCallbacks, Scheduler scheduler, UnaryOperator<String> redactor,
-                          Handler handler, LongUnaryOperator jitter, EventEmitter events,
+                          Handler handler, LongUnaryOperator jitter, TelemetryEmitter telemetry,
                           ServerRequestObserver serverRequestObserver) {
         this.transport = transport;
         this.codec = codec;
@@ -134,14 +134,10 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         this.ownsCallbacks = ownsCallbacks;
         this.handler = handler;
         this.log = new WireLog(redactor, transport.describe());
-        // Handlers of server requests may block for long (a person deciding): on the client's own pool they get
-        // threads of their own, so that while they block, events are still delivered on the others.
-        this.handlerThreads = callbacks instanceof CallbackPool pool ? pool.handlers() : callbacks;
-        Executor marked = this::runCallback;
-        this.lanes = new Lanes(marked);
-        this.calls = new RequestCorrelator(settings, scheduler, codec, this::send, marked, redactor, jitter,
-                transport.describe(), handler::refineError, events);
-        this.serverRequests = new ServerRequestDispatcher(handler::onRequest, this::runHandler, codec,
+        this.deliveries = callbacks.lanes().newBatch();
+        this.calls = new RequestCorrelator(settings, scheduler, codec, this::send, callbacks::execute, redactor,
+                jitter, transport.describe(), handler::refineError, telemetry);
+        this.serverRequests = new ServerRequestDispatcher(handler::onRequest, callbacks.handlers(), codec,
                 this::sendReply, redactor, serverRequestObserver);
     }
 
@@ -229,14 +225,14 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         if (reader == null) {
             reader = Thread.currentThread();
         }
-        lanes.beginBatch();
+        deliveries.begin();
         try {
             codec.decode(messages, calls, this::route);
         } catch (RuntimeException e) {
             Log.LOG.error("Unexpected failure while decoding messages from {}; the connection keeps reading",
                     transport.describe(), e);
         } finally {
-            lanes.endBatch();
+            deliveries.end();
         }
     }
 
@@ -255,7 +251,7 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         if (incoming instanceof Incoming.Notification n) {
             n.resolves().ifPresent(serverRequests::withdraw);
             IncomingNotification notification = n.notification();
-            lanes.deliver(notification.threadId().orElse(Lanes.GLOBAL),
+            deliveries.deliver(notification.threadId().orElse(Lanes.GLOBAL),
                     () -> handler.onNotification(notification));
         } else if (incoming instanceof Incoming.Result r) {
             if (!calls.onResult(r.id(), r.value())) {
@@ -284,105 +280,9 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
                 transport.describe());
     }
 
-    // ------------------------------------------------------------------------------------------------ lanes
-
-    /**
-     * Runs {@code task} on the delivery lane of a codex thread, after every event of that thread already queued.
-     * The client layer keeps per-thread state confined to its lane this way.
-     */
-    public void executeOnLane(String threadId, Runnable task) {
-        lanes.execute(threadId, task);
-    }
-
-    /**
-     * Runs {@code task} after every event already queued on any lane has been delivered (on the lane that finishes
-     * last). The client layer ends its client-wide subscriptions this way, behind the last event they could get.
-     *
-     * @param task what to run once the lanes have delivered what they hold; it must not block
-     */
-    public void executeAfterQueuedEvents(Runnable task) {
-        lanes.executeAfterAll(task);
-    }
-
-    /**
-     * Runs {@code task} on the callback executor, like a listener (so a {@link #close()} from inside it does not
-     * wait for itself); runs it on the calling thread once the executor has been shut down.
-     */
-    public void executeCallback(Runnable task) {
-        try {
-            runCallback(task);
-        } catch (RejectedExecutionException e) {
-            task.run();
-        }
-    }
-
-    /**
-     * Runs {@code task}, part of handling a server request that may block (a synchronous approval policy), where
-     * handlers run; runs it on the calling thread once the executor has been shut down.
-     */
-    public void executeHandler(Runnable task) {
-        try {
-            runHandler(task);
-        } catch (RejectedExecutionException e) {
-            task.run();
-        }
-    }
-
-    /**
-     * Shuts down a callback pool the client owns. Unless {@code wait} is false (the caller is one of the pool's own
-     * tasks, which would wait for itself), it gives the running tasks 2 s, then interrupts them.
-     */
-    public static void shutDownCallbacks(ExecutorService callbacks, boolean wait) {
-        callbacks.shutdown();
-        if (!wait) {
-            return;
-        }
-        try {
-            if (!callbacks.awaitTermination(2, TimeUnit.SECONDS)) {
-                callbacks.shutdownNow();
-            }
-        } catch (InterruptedException e) {
-            callbacks.shutdownNow();
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /** Whether the current thread runs a callback (listener, handler, continuation) of any connection. */
-    public static boolean inCallback() {
-        return IN_CALLBACK.get() != null;
-    }
-
-    /** Whether the current thread is delivering the events of codex thread {@code threadId}. */
-    public boolean isOnLane(String threadId) {
-        return lanes.isRunning(threadId);
-    }
-
     /** Whether the current thread is the transport's reader thread (possible only with an inline executor). */
     public boolean isReaderThread() {
         return reader == Thread.currentThread();
-    }
-
-    /** Runs user-facing work on the callback executor, marked so that {@link #close()} can tell. */
-    private void runCallback(Runnable task) {
-        runMarked(callbacks, task);
-    }
-
-    /** Runs a server-request handler where handlers run, marked like a callback. */
-    private void runHandler(Runnable task) {
-        runMarked(handlerThreads, task);
-    }
-
-    private void runMarked(Executor executor, Runnable task) {
-        executor.execute(() -> {
-            RpcConnection previous = IN_CALLBACK.get();
-            IN_CALLBACK.set(this);
-            try {
-                task.run();
-            } finally {
-                // set, not remove: removing expunges the entry (and clears its weak reference) for every event.
-                IN_CALLBACK.set(previous);
-            }
-        });
     }
 
     // ------------------------------------------------------------------------------------------------ closing
@@ -434,7 +334,7 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         if (callbacks.isShutdown()) {
             finish.run();
         } else {
-            lanes.execute(Lanes.GLOBAL, finish);
+            callbacks.onLane(Lanes.GLOBAL, finish);
         }
     }
 
@@ -445,7 +345,7 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
      */
     @Override
     public void close() {
-        boolean fromCallback = IN_CALLBACK.get() == this;
+        boolean fromCallback = callbacks.inCallback();
         closing = true;
         try {
             transport.close();
@@ -459,7 +359,7 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
                 }
             }
             if (ownsCallbacks) {
-                shutDownCallbacks(callbacks, !fromCallback);
+                callbacks.shutDown(!fromCallback);
             }
         }
     }
@@ -484,8 +384,8 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         return serverRequests.inflightCount();
     }
 
-    /** For tests and diagnostics: how many delivery lanes exist (each has events queued or running). */
+    /** For tests and diagnostics: how many delivery lanes the client has (each has events queued or running). */
     public int laneCount() {
-        return lanes.size();
+        return callbacks.lanes().size();
     }
 }

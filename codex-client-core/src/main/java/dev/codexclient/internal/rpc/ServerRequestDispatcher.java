@@ -44,7 +44,7 @@ final class ServerRequestDispatcher {
     private final Replies replies;
     private final UnaryOperator<String> redactor;
     private final Map<RequestId, CompletableFuture<?>> inflight = new ConcurrentHashMap<>();
-    /** Told how each request ended; null without an event listener. */
+    /** Told how each request ended; null without a telemetry listener. */
     private final ServerRequestObserver observer;
 
     /**

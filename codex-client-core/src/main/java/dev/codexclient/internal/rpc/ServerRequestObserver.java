@@ -1,8 +1,8 @@
 package dev.codexclient.internal.rpc;
 
 /**
- * Told how each server request ended, for the client's event listener. The dispatcher calls it only when one is
- * given (a client with an event listener): without it, handling a request costs nothing more.
+ * Told how each server request ended, for the client's telemetry listener. The dispatcher calls it only when one is
+ * given (a client with a telemetry listener): without it, handling a request costs nothing more.
  *
  * <p>Called once per request, on the thread that learns the outcome, before the reply is written, so that whatever
  * the server does in response comes after it. It must be quick and must not throw.

@@ -8,35 +8,33 @@ import dev.codexclient.DynamicTool;
 import dev.codexclient.RetryPolicy;
 import dev.codexclient.ServerInfo;
 import dev.codexclient.Subscription;
+import dev.codexclient.TurnResult;
 import dev.codexclient.errors.CodexException;
-import dev.codexclient.errors.CodexRpcException;
 import dev.codexclient.errors.CodexTransportException;
-import dev.codexclient.events.CodexEventListener;
-import dev.codexclient.events.ConnectionClosed;
-import dev.codexclient.events.ConnectionOpened;
 import dev.codexclient.internal.Redactor;
-import dev.codexclient.internal.events.EventEmitter;
 import dev.codexclient.internal.requests.ServerRequestRouter;
 import dev.codexclient.internal.requests.ServerRequestTelemetry;
 import dev.codexclient.internal.requests.ToolTable;
-import dev.codexclient.internal.rpc.IncomingNotification;
-import dev.codexclient.internal.rpc.IncomingRequest;
+import dev.codexclient.internal.rpc.Callbacks;
 import dev.codexclient.internal.rpc.JsonWireCodec;
 import dev.codexclient.internal.rpc.RpcConnection;
 import dev.codexclient.internal.rpc.RpcSettings;
+import dev.codexclient.internal.telemetry.TelemetryEmitter;
 import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.internal.time.SystemScheduler;
 import dev.codexclient.protocol.ProtocolJson;
 import dev.codexclient.protocol.ServerNotification;
+import dev.codexclient.protocol.ThreadForkParams;
+import dev.codexclient.protocol.ThreadInfo;
 import dev.codexclient.protocol.ThreadListParams;
+import dev.codexclient.protocol.ThreadListResponse;
 import dev.codexclient.protocol.ThreadResumeParams;
 import dev.codexclient.protocol.ThreadResumeResponse;
+import dev.codexclient.protocol.ThreadSearchParams;
 import dev.codexclient.protocol.ThreadStartParams;
-import dev.codexclient.protocol.TurnStartParams;
-import dev.codexclient.protocol.TurnStartResponse;
+import dev.codexclient.telemetry.ExtensionTelemetry;
 import dev.codexclient.transport.StdioTransport;
 import dev.codexclient.transport.Transport;
-import dev.codexclient.transport.TransportKind;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,99 +42,102 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.function.Function;
 
 /**
- * The engine of one client: it owns the supervised connection, the threads held, the waits, the scheduler, the
- * telemetry emitter, the redactor and the limits, and does the handshake. The public handles ({@code CodexClient},
- * {@code CodexThread}, {@code CodexTurn}, the publishers and streams) are views built over it; nothing here knows
- * their types.
+ * The engine of one client, and the one place its parts are made: each part gets the few collaborators it needs
+ * when it is made, and none reaches another through the runtime. The public {@code CodexClient} is a view of it:
+ * each of the client's methods is one call here. Threads and turns have engines of their own, which this returns
+ * and the handles wrap: a {@link ThreadLink} per thread, a {@link TurnState} per turn. Nothing here knows the
+ * handles' types.
  *
- * <p>A notification travels: the connection's reader decodes it and queues it on its thread's delivery lane; the
- * lane calls {@link Session#onNotification}, which hands it to the client's notification listeners and to the
- * thread's {@link ThreadState} (through {@link HeldThreads}), which hands it to the thread's listeners and its turn.
- * A server request goes from the connection's dispatcher through {@link Session#onRequest} to the
- * {@link ServerRequestRouter}, whose decision is the reply.
+ * <p>The parts: the {@link ConnectionSupervisor} (the connection of the moment, restarts), the {@link Inbound} side
+ * (what arrives: notifications to listeners and threads, server requests to the {@link ServerRequestRouter}),
+ * the {@link HeldThreads}, the {@link TurnStarts} and {@link Calls}, {@link Waits}, the {@link Callbacks} (executor
+ * and delivery lanes), the {@link Scheduler} and the {@link TelemetryEmitter}.
  */
 public final class ClientRuntime {
-    /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
-    private static final class Log {
-        static final Logger LOG = LoggerFactory.getLogger(ClientRuntime.class);
-    }
-
-
     private final ClientSettings settings;
     private final ObjectMapper mapper = ProtocolJson.mapper();
-    private final ObjectMapper userMapper;
     private final Scheduler scheduler;
     private final Redactor redactor;
     /** Where the client's telemetry goes; disabled (and free) without a listener. */
-    private final EventEmitter events;
-    private final Listeners<ServerNotification> listeners = new Listeners<>("notification");
-    private final ServerRequestRouter router;
+    private final TelemetryEmitter telemetry;
+    private final Callbacks callbacks;
     /** The dynamic tools: the client's, declared on every thread, and each thread's own. */
     private final ToolTable tools;
     private final HeldThreads held;
+    private final Inbound inbound;
     private final ConnectionSupervisor supervisor;
     private final Calls calls;
     private final Waits waits;
+    private final FlowPublishers flows;
+    private final ThreadLink.Context threads;
     /** The handshake every connection begins with. */
     private final Handshake handshake;
+    private final ConnectionTelemetry connectionTelemetry;
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile ServerInfo serverInfo;
-    /** Set once the connection's end was handed to every listener (see Session#onClosed). */
-    private volatile CodexTransportException ended;
-    /** Whether the listener was told of the opening (so it is told of the end); when, on the scheduler's clock. */
-    private volatile boolean opened;
-    private volatile long openedAtNanos;
 
     /**
      * @param settings      what the client was built with
      * @param first         the first connection's transport, unstarted
-     * @param callbacks     the callback executor
+     * @param executor      the callback executor
      * @param ownsCallbacks whether the client shuts the executor down
+     * @param results       makes the public result of a turn from its end
+     * @param failures      the failure a result reports
      */
-    public ClientRuntime(ClientSettings settings, Transport first, ExecutorService callbacks, boolean ownsCallbacks) {
+    public ClientRuntime(ClientSettings settings, Transport first, ExecutorService executor, boolean ownsCallbacks,
+                         Function<TurnState.End, TurnResult> results, Function<TurnResult, CodexException> failures) {
         this.settings = settings;
-        this.userMapper = settings.userMapper() != null ? settings.userMapper()
-                : new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
-        settings.listeners().forEach(listeners::add);
+        ObjectMapper userMapper = settings.userMapper().orElseGet(() -> new ObjectMapper()
+                .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false));
         this.scheduler = settings.scheduler().orElseGet(SystemScheduler::new);
         this.redactor = settings.redactor();
-        // Delivered like a listener's callback, so a close() from inside the event listener does not wait for itself.
-        this.events = settings.eventListener() == CodexEventListener.NONE ? EventEmitter.none()
-                : new EventEmitter(settings.eventListener(), this::runCallback);
+        this.callbacks = new Callbacks(executor);
+        // Delivered like a listener's callback, so a close() from inside the telemetry listener does not wait for
+        // itself.
+        this.telemetry = settings.telemetryListener() == dev.codexclient.telemetry.CodexTelemetryListener.NONE
+                ? TelemetryEmitter.none() : new TelemetryEmitter(settings.telemetryListener(), callbacks::callback);
         RetryPolicy retry = settings.retryPolicy();
         RpcSettings rpcSettings = new RpcSettings(settings.requestTimeout(), retry.maxAttempts(),
                 retry.initialBackoff(), retry.maxBackoff(), retry.maxTotal());
-        this.handshake = new Handshake(mapper, settings.handshake(), settings.initializeTimeout(), scheduler);
-        // Before the connections: each one reports how the router answered the server's requests.
-        // Synchronous approval policies block while they decide: they run where server-request handlers run.
+        this.handshake = new Handshake(mapper, settings.introduction(), settings.initializeTimeout(), scheduler);
         this.tools = new ToolTable(settings.handlers().tools());
-        this.router = new ServerRequestRouter(mapper, userMapper, settings.handlers(), tools, this::runHandler);
-        this.held = new HeldThreads(this, settings.replayBytes());
+        // Synchronous approval policies block while they decide: they run where server-request handlers run.
+        ServerRequestRouter serverRequests = new ServerRequestRouter(mapper, userMapper, settings.handlers(), tools,
+                callbacks::handler);
+        this.held = new HeldThreads(callbacks, settings.replayBytes());
+        this.inbound = new Inbound(settings.listeners(), held, serverRequests, tools, callbacks, () -> serverInfo);
         // With a restart policy the executor outlives each connection: the client shuts it down itself.
         boolean connectionOwnsCallbacks = ownsCallbacks && settings.restartPolicy().isEmpty();
         JsonWireCodec codec = new JsonWireCodec(mapper);
-        ServerRequestTelemetry requestTelemetry = events.enabled() ? new ServerRequestTelemetry(events, scheduler)
-                : null;
+        ServerRequestTelemetry requestTelemetry = telemetry.enabled()
+                ? new ServerRequestTelemetry(telemetry, scheduler) : null;
         this.supervisor = new ConnectionSupervisor(first, settings.restartPolicy().orElse(null),
                 settings.transports(), (t, handler) -> new RpcConnection(t, codec, rpcSettings, callbacks,
-                connectionOwnsCallbacks, scheduler, redactor::redact, handler, events, requestTelemetry),
-                Session::new, scheduler, settings.requestTimeout(), held, events, new Edges(), callbacks,
+                connectionOwnsCallbacks, scheduler, redactor::redact, handler, telemetry, requestTelemetry),
+                inbound::handler, scheduler, settings.requestTimeout(), held, telemetry, new Edges(), callbacks,
                 ownsCallbacks);
-        this.calls = new Calls(supervisor, settings.handshake().experimentalApi(), settings.requestTimeout(),
-                this::serverInfo);
-        this.waits = new Waits(supervisor, scheduler, settings.requestTimeout());
+        this.calls = new Calls(supervisor, settings.introduction().experimentalApi(), settings.requestTimeout(),
+                () -> serverInfo);
+        this.waits = new Waits(supervisor::isReaderThread, callbacks, scheduler, settings.requestTimeout());
+        this.flows = new FlowPublishers(callbacks, settings.publisherBufferSize(), settings.publisherOverflow(),
+                settings.publisherDeltaInterval(), scheduler, closed::get);
+        TurnState.Context turns = new TurnState.Context(calls, waits, scheduler, callbacks, flows, held,
+                supervisor::paging, telemetry,
+                settings.interruptGrace(), settings.replayLimit(), settings.replayBytes(), results, failures);
+        TurnStarts starts = new TurnStarts(held, turns, waits, supervisor, calls, settings.turnWatchdog());
+        this.threads = new ThreadLink.Context(calls, waits, held, starts, flows, callbacks, userMapper,
+                this::linkFor);
+        this.connectionTelemetry = new ConnectionTelemetry(telemetry, scheduler);
     }
 
-    // ------------------------------------------------------------------------------------------------ handshake
+    // ------------------------------------------------------------------------------------------------ life
 
     /**
      * Performs the first handshake, blocking: the client is ready when it returns.
@@ -153,8 +154,8 @@ public final class ClientRuntime {
             throw Handshake.connectionEnd(connection, e);
         }
         serverInfo = done.info();
-        opened(done.took());
-        supervisor.established();
+        connectionTelemetry.opened(supervisor.transport(), done.info(), done.took());
+        supervisor.established(done.info());
     }
 
     /** What the runtime does when its connection is replaced or ends for good. */
@@ -165,189 +166,200 @@ public final class ClientRuntime {
         }
 
         @Override
-        public void restored(ServerInfo info) {
+        public void replaced(ServerInfo info) {
             serverInfo = info;
         }
 
         @Override
+        public TurnPaging paging(ServerInfo info) {
+            return TurnPaging.of(info, settings.introduction().experimentalApi());
+        }
+
+        @Override
         public void ended(CodexTransportException cause) {
-            onEnded(cause);
+            // Not `closed`: that flag guards close(), which must still release the executor and transport after
+            // the server died on its own; isClosed() already reports the ended connection.
+            scheduler.shutdown();
+            // The end of the connection is told last, after the threads' turns have ended on their lanes.
+            inbound.ended(cause, () -> connectionTelemetry.closed(closed.get() ? null : cause));
         }
     }
 
-    /** The client is ready: tells the event listener, which learns of the connection's end from now on. */
-    private void opened(Duration handshake) {
-        if (!events.enabled()) {
-            return;
-        }
-        ConnectionOpened event = new ConnectionOpened(TransportKind.of(supervisor.transport()), serverInfo, handshake);
-        openedAtNanos = scheduler.nanoTime();
-        opened = true;
-        events.emit(l -> l.connectionOpened(event));
+    /** {@return what the server reported about itself in its latest {@code initialize} result} */
+    public ServerInfo serverInfo() {
+        return serverInfo;
     }
 
-    /** The connection ended: tells the event listener, when it was told of the opening. */
-    private void closedEvent(CodexTransportException cause) {
-        if (!events.enabled() || !opened) {
-            return;
-        }
-        ConnectionClosed event = new ConnectionClosed(closed.get() ? Optional.empty() : Optional.of(cause),
-                Duration.ofNanos(Math.max(0, scheduler.nanoTime() - openedAtNanos)));
-        events.emit(l -> l.connectionClosed(event));
+    /** {@return typed calls of every protocol method, with the client's request timeout} */
+    public Calls rpc() {
+        return calls;
     }
-
-    // ------------------------------------------------------------------------------------------------ what arrives
-
-    /** The client's handling of what one connection receives. */
-    private final class Session implements RpcConnection.Handler {
-        private final ConnectionSupervisor.Link link;
-
-        Session(ConnectionSupervisor.Link link) {
-            this.link = link;
-        }
-
-        @Override
-        public void onNotification(IncomingNotification raw) {
-            ServerNotification n = raw.notification();
-            String threadId = raw.threadId().orElse(null);
-            if (threadId != null && n instanceof ServerNotification.ThreadClosed) {
-                // Unloaded: it calls no tool before a thread/resume, which declares its tools again. Before the
-                // listeners, so one that sees the closing sees the tools gone.
-                tools.forget(threadId);
-            }
-            listeners.deliver(n);
-            if (threadId != null) {
-                held.dispatch(threadId, raw.turnId().orElse(null), n, raw.size());
-            }
-        }
-
-        @Override
-        public CompletionStage<?> onRequest(IncomingRequest request) {
-            return link.carry(request, router::route);
-        }
-
-        @Override
-        public CodexRpcException refineError(CodexRpcException error) {
-            return UnknownMethodErrors.refine(error, serverInfo);
-        }
-
-        @Override
-        public void onClosed(CodexTransportException cause) {
-            // The supervisor decides: a restart, or the end (then Edges#ended).
-            link.closed(cause);
-        }
-    }
-
-    /** The connection ended for good. */
-    private void onEnded(CodexTransportException cause) {
-        // Not `closed`: that flag guards close(), which must still release the executor and transport after
-        // the server died on its own; isClosed() already reports the ended connection.
-        // Set first: a subscription added from now on is ended at once (see endIfEnded).
-        ended = cause;
-        // Each thread on its lane, behind the events queued for it; nothing here waits for the lanes: a
-        // listener blocked on a turn of another thread is released by that turn's failure on its own lane.
-        held.releaseAll(cause);
-        scheduler.shutdown();
-        // Notification listeners keep getting what the lanes still hold; the notifications' subscriptions end
-        // behind it, on every lane (ending only queues their last signal, so this waits for nothing). The end of
-        // the connection is told last, after the threads' turns have ended on their lanes.
-        supervisor.connection().executeAfterQueuedEvents(() -> {
-            listeners.endAll(cause);
-            closedEvent(cause);
-        });
-    }
-
-    // ------------------------------------------------------------------------------------------------ listeners
 
     /**
-     * Adds a listener of every notification.
+     * Publishes an integration's telemetry behind what the client queued before it.
      *
-     * @param listener the listener
-     * @return its subscription
+     * @param report the integration's record
      */
-    public Subscription onNotification(Consumer<? super ServerNotification> listener) {
-        return listeners.add(listener);
-    }
-
-    /**
-     * Like {@link #onNotification}, with {@code onEnd} told why when the connection ends.
-     *
-     * @param listener the listener
-     * @param onEnd    told why the connection ended
-     * @return its subscription
-     */
-    public Subscription subscribeNotifications(Consumer<? super ServerNotification> listener,
-                                               Consumer<Throwable> onEnd) {
-        Listeners.Entry<ServerNotification> entry = listeners.entry(listener, () -> { }, onEnd);
-        listeners.add(entry);
-        endIfEnded(entry);
-        return entry;
-    }
-
-    /**
-     * Adds a listener of one thread's events; the runtime holds the thread while it is subscribed.
-     *
-     * @param link     the thread
-     * @param listener the listener
-     * @param onEnd    told why when the runtime lets go of the thread
-     * @return its subscription
-     */
-    public Subscription subscribeThread(ThreadLink link, Consumer<? super ServerNotification> listener,
-                                        Consumer<Throwable> onEnd) {
-        ThreadState state = held.hold(link);
-        Listeners.Entry<ServerNotification> entry = state.listeners().entry(listener, () -> held.unhold(state),
-                onEnd);
-        state.listeners().add(entry);
-        endIfEnded(entry);
-        return entry;
-    }
-
-    /**
-     * Ends a subscription added after the connection's end was handed out, which would otherwise never be told.
-     * (One added while it is being handed out may be told twice; ending is idempotent.)
-     */
-    private void endIfEnded(Listeners.Entry<?> entry) {
-        CodexTransportException cause = ended;
-        if (cause != null) {
-            entry.end(cause);
-        }
+    public void publish(ExtensionTelemetry report) {
+        telemetry.emit(l -> l.extensionTelemetry(report));
     }
 
     // ------------------------------------------------------------------------------------------------ threads
 
     /**
-     * Sends {@code turn/start} for a thread. After a restart, a thread that was not held at the loss is not loaded
-     * on the new server yet: it is resumed first.
+     * Starts a thread with the client's tools and its own, waiting at most the request timeout.
      *
-     * @param link   the thread
-     * @param params the params
-     * @return the server's answer
+     * @param params     the {@code thread/start} params
+     * @param threadOnly the thread's own tools
+     * @return the new thread
      */
-    public CompletableFuture<TurnStartResponse> turnStart(ThreadLink link, TurnStartParams params) {
-        if (!supervisor.recovers()) {
-            return calls.turnStart(params);
+    public ThreadLink startThread(ThreadStartParams params, List<DynamicTool> threadOnly) {
+        Map<String, DynamicTool> own = threadTools(threadOnly);
+        ThreadInfo started = waits.call(calls.threadStart(withTools(params, own)), "thread/start").thread();
+        declareTools(started.id(), own);
+        return linkFor(started);
+    }
+
+    /** {@return {@link #startThread} without blocking} */
+    public CompletableFuture<ThreadLink> startThreadAsync(ThreadStartParams params, List<DynamicTool> threadOnly) {
+        Map<String, DynamicTool> own;
+        ThreadStartParams withTools;
+        try {
+            own = threadTools(threadOnly);
+            withTools = withTools(params, own);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
         }
-        return supervisor.ensureLoaded(link).thenCompose(v -> calls.turnStart(params));
+        // Declared before the future completes: no turn, so no tool call, can start earlier.
+        return calls.threadStart(withTools).thenApply(r -> {
+            declareTools(r.thread().id(), own);
+            return linkFor(r.thread());
+        });
     }
 
     /**
-     * Sends {@code thread/resume} for the user, waiting out an outage.
+     * Resumes a stored thread, waiting out a restart, and answers its own tools from then on.
      *
-     * @param params the params
-     * @return the server's answer
+     * @param params     the {@code thread/resume} params
+     * @param threadOnly the thread's own tools
+     * @return the resumed thread
      */
-    public CompletableFuture<ThreadResumeResponse> resumeThread(ThreadResumeParams params) {
+    public ThreadLink resumeThread(ThreadResumeParams params, List<DynamicTool> threadOnly) {
+        Map<String, DynamicTool> own = threadTools(threadOnly);
+        ThreadInfo resumed = waits.call(resume(params), "thread/resume").thread();
+        declareTools(resumed.id(), own);
+        return linkFor(resumed);
+    }
+
+    /** {@return {@link #resumeThread} without blocking} */
+    public CompletableFuture<ThreadLink> resumeThreadAsync(ThreadResumeParams params, List<DynamicTool> threadOnly) {
+        Map<String, DynamicTool> own;
+        try {
+            own = threadTools(threadOnly);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return resume(params).thenApply(r -> {
+            declareTools(r.thread().id(), own);
+            return linkFor(r.thread());
+        });
+    }
+
+    /** Sends {@code thread/resume} for the user, waiting out a restart. */
+    private CompletableFuture<ThreadResumeResponse> resume(ThreadResumeParams params) {
+        Objects.requireNonNull(params, "params");
+        if (Boolean.TRUE.equals(params.excludeTurns())) {
+            // A wish, not a requirement: a server that cannot leave the turns out returns them.
+            return supervisor.paging().resume(params, p -> supervisor.resume(null, p, null));
+        }
         return supervisor.resume(null, params, null);
     }
 
     /**
+     * Resumes a thread to go on with it, without its turns where the server can leave them out, waiting out a
+     * restart and then at most the request timeout.
+     *
+     * @param threadId the thread's id
+     * @return the resumed thread
+     */
+    public ThreadLink resumeThreadWithoutTurns(String threadId) {
+        return linkFor(waits.call(resumeWithoutTurns(threadId), "thread/resume").thread());
+    }
+
+    /** {@return {@link #resumeThreadWithoutTurns} without blocking} */
+    public CompletableFuture<ThreadLink> resumeThreadWithoutTurnsAsync(String threadId) {
+        return resumeWithoutTurns(threadId).thenApply(r -> linkFor(r.thread()));
+    }
+
+    private CompletableFuture<ThreadResumeResponse> resumeWithoutTurns(String threadId) {
+        Objects.requireNonNull(threadId, "threadId");
+        return supervisor.paging().resume(threadId, p -> supervisor.resume(null, p, null));
+    }
+
+    /** {@return a new thread with the history of the thread {@code params} names} */
+    public ThreadLink forkThread(ThreadForkParams params) {
+        return linkFor(waits.call(calls.threadFork(params), "thread/fork").thread());
+    }
+
+    /** {@return {@link #forkThread} without blocking} */
+    public CompletableFuture<ThreadLink> forkThreadAsync(ThreadForkParams params) {
+        return calls.threadFork(params).thenApply(r -> linkFor(r.thread()));
+    }
+
+    /** {@return the thread the client holds for {@code threadId}; empty when it holds none, or is closed} */
+    public Optional<ThreadLink> heldThread(String threadId) {
+        // An ended client holds nothing, even while its threads' lanes still deliver what was read before the end.
+        return isClosed() ? Optional.empty() : held.link(threadId);
+    }
+
+    /** The link of a thread the server described: the held one if the thread is held, else a new one. */
+    private ThreadLink linkFor(ThreadInfo described) {
+        return held.link(described.id()).orElseGet(() -> new ThreadLink(threads, described, supervisor.generation()));
+    }
+
+    /**
+     * {@return one page of the stored threads}, waiting at most the request timeout
+     *
+     * @param params the listing's params
+     * @param cursor where the page starts; null for the params' own
+     */
+    public ThreadListResponse listPage(ThreadListParams params, String cursor) {
+        return waits.call(calls.threadList(page(params, cursor)), "thread/list");
+    }
+
+    /** {@return every stored thread matching {@code params}, all pages, without blocking} */
+    public CompletableFuture<List<ThreadInfo>> listAllAsync(ThreadListParams params) {
+        Objects.requireNonNull(params, "params");
+        return listFrom(params, params.cursor(), new ArrayList<>());
+    }
+
+    private CompletableFuture<List<ThreadInfo>> listFrom(ThreadListParams params, String cursor,
+                                                         List<ThreadInfo> into) {
+        return calls.threadList(page(params, cursor)).thenCompose(r -> {
+            if (r.data() != null) {
+                into.addAll(r.data());
+            }
+            String next = r.nextCursor();
+            return next == null || next.isEmpty() ? CompletableFuture.completedFuture(List.copyOf(into))
+                    : listFrom(params, next, into);
+        });
+    }
+
+    private ThreadListParams page(ThreadListParams params, String cursor) {
+        ObjectNode tree = mapper.valueToTree(params);
+        if (cursor != null) {
+            tree.put("cursor", cursor);
+        }
+        return convert(tree, ThreadListParams.class);
+    }
+
+    // ------------------------------------------------------------------------------------------------ tools
+
+    /**
      * {@return {@code params} with this client's dynamic tools and the thread's own added to {@code dynamicTools},
      * after any the params already declare}
-     *
-     * @param params     the {@code thread/start} params
-     * @param threadOnly the thread's own tools, as {@link #threadTools} checked them; empty for none
      */
-    public ThreadStartParams withTools(ThreadStartParams params, Map<String, DynamicTool> threadOnly) {
+    private ThreadStartParams withTools(ThreadStartParams params, Map<String, DynamicTool> threadOnly) {
         Objects.requireNonNull(params, "params");
         List<DynamicTool> declared = new ArrayList<>(tools.clientTools());
         declared.addAll(threadOnly.values());
@@ -374,45 +386,24 @@ public final class ClientRuntime {
     /**
      * Checks the tools given to one thread.
      *
-     * @param threadOnly the thread's own tools
-     * @return them by name, in order
      * @throws IllegalStateException    when the client was not built with the experimental API, which dynamic tools
      *                                  need
      * @throws IllegalArgumentException when two share a name, or one has the name of a tool of the client
      */
-    public Map<String, DynamicTool> threadTools(List<DynamicTool> threadOnly) {
+    private Map<String, DynamicTool> threadTools(List<DynamicTool> threadOnly) {
         Objects.requireNonNull(threadOnly, "tools");
-        if (!threadOnly.isEmpty() && !settings.handshake().experimentalApi()) {
+        if (!threadOnly.isEmpty() && !settings.introduction().experimentalApi()) {
             throw new IllegalStateException("dynamic tools are an experimental codex API: call "
                     + "experimentalApi(true) on the builder to declare tools on a thread");
         }
         return tools.checked(threadOnly);
     }
 
-    /**
-     * Answers the tool calls of a started or resumed thread with its own tools, from now on.
-     *
-     * @param threadId   the thread
-     * @param threadOnly its tools, as {@link #threadTools} checked them
-     */
-    public void declareTools(String threadId, Map<String, DynamicTool> threadOnly) {
+    /** Answers the tool calls of a started or resumed thread with its own tools, from now on. */
+    private void declareTools(String threadId, Map<String, DynamicTool> threadOnly) {
         if (!threadOnly.isEmpty()) {
             tools.declare(threadId, threadOnly);
         }
-    }
-
-    /**
-     * {@return {@code params} for the page that starts at {@code cursor}}
-     *
-     * @param params the listing's params
-     * @param cursor where the page starts; null for the params' own
-     */
-    public ThreadListParams page(ThreadListParams params, String cursor) {
-        ObjectNode tree = mapper.valueToTree(params);
-        if (cursor != null) {
-            tree.put("cursor", cursor);
-        }
-        return convert(tree, ThreadListParams.class);
     }
 
     private <T> T convert(JsonNode tree, Class<T> type) {
@@ -423,117 +414,33 @@ public final class ClientRuntime {
         }
     }
 
+    // ------------------------------------------------------------------------------------------------ notifications
+
     /**
-     * After an interrupt, gives the server a grace period to settle the turn before declaring it stalled.
+     * Adds a listener of every notification.
      *
-     * @param turn the interrupted turn
-     * @return the scheduled task
+     * @param listener the listener
+     * @return its subscription
      */
-    public Scheduler.Task scheduleGrace(RoutedTurn turn) {
-        Duration grace = settings.interruptGrace();
-        try {
-            return scheduler.schedule(() -> onLane(turn.threadId(), () -> {
-                if (!turn.isDone()) {
-                    Log.LOG.warn("turn {} did not settle within {} ms of its interrupt; completing it as stalled", turn,
-                            grace.toMillis());
-                    turn.stall();
-                }
-            }), grace);
-        } catch (RejectedExecutionException closing) {
-            // The client is closed: the turn fails with the connection.
-            return () -> false;
-        }
+    public Subscription onNotification(Consumer<? super ServerNotification> listener) {
+        return inbound.onNotification(listener);
+    }
+
+    /** {@return every notification of the client, from each subscription on, as a hot publisher} */
+    public Flow.Publisher<ServerNotification> notifications() {
+        return flows.hot("the client's notifications", inbound::subscribe);
     }
 
     /**
-     * Runs {@code task} on the delivery lane of {@code threadId}, behind the events queued there.
+     * Starts a streamed thread search ({@code thread/search/stream}).
      *
-     * @param threadId the lane's key
-     * @param task     the task
+     * @param params the search
+     * @return its engine, running
      */
-    public void onLane(String threadId, Runnable task) {
-        supervisor.executeOnLane(threadId, task);
-    }
-
-    /**
-     * Runs {@code task} on the callback executor (inline once the client has shut it down).
-     *
-     * @param task the task
-     */
-    public void runCallback(Runnable task) {
-        supervisor.executeCallback(task);
-    }
-
-    /** Runs {@code task}, part of handling a server request, where handlers run (inline once shut down). */
-    private void runHandler(Runnable task) {
-        supervisor.executeHandler(task);
-    }
-
-    // ------------------------------------------------------------------------------------------------ parts
-
-    /** {@return what the client was built with} */
-    public ClientSettings settings() {
-        return settings;
-    }
-
-    /** {@return the protocol's mapper} */
-    public ObjectMapper mapper() {
-        return mapper;
-    }
-
-    /** {@return the mapper of the user's types} */
-    public ObjectMapper userMapper() {
-        return userMapper;
-    }
-
-    /** {@return the client's clock and timer} */
-    public Scheduler scheduler() {
-        return scheduler;
-    }
-
-    /** {@return this client's secrets and the usual credential shapes, masked} */
-    public Redactor redactor() {
-        return redactor;
-    }
-
-    /** {@return where the client's telemetry goes} */
-    public EventEmitter events() {
-        return events;
-    }
-
-    /** {@return the threads the client holds} */
-    public HeldThreads held() {
-        return held;
-    }
-
-    /** {@return how the client blocks} */
-    public Waits waits() {
-        return waits;
-    }
-
-    /** {@return typed calls with the client's request timeout} */
-    public Calls calls() {
-        return calls;
-    }
-
-    /** {@return the supervised connection} */
-    public ConnectionSupervisor supervisor() {
-        return supervisor;
-    }
-
-    /** {@return how many connections replaced the first one (0 without a restart)} */
-    public long generation() {
-        return supervisor.generation();
-    }
-
-    /** {@return what the server reported about itself in its latest {@code initialize} result} */
-    public ServerInfo serverInfo() {
-        return serverInfo;
-    }
-
-    /** {@return how many notification listeners the client has} */
-    public int notificationListeners() {
-        return listeners.size();
+    public ThreadSearchEngine searchThreads(ThreadSearchParams params) {
+        Objects.requireNonNull(params, "params");
+        return ThreadSearchEngine.start(new ThreadSearchEngine.Context(calls, waits, callbacks, flows,
+                inbound::subscribe, settings.publisherBufferSize()), params);
     }
 
     // ------------------------------------------------------------------------------------------------ closing
@@ -543,19 +450,26 @@ public final class ClientRuntime {
         return closed.get() || supervisor.isClosed();
     }
 
-    /** {@return whether the user closed the client (as opposed to the connection failing on its own)} */
-    public boolean closeRequested() {
-        return closed.get();
-    }
-
     /** {@return the redacted tail of a spawned server's standard error; empty for other transports} */
     public String serverStderrTail() {
         return supervisor.transport() instanceof StdioTransport stdio ? stdio.stderrTail() : "";
     }
 
+    /** {@return {@code text} with every secret this client masks replaced, as its logs and reports mask them} */
+    public String mask(CharSequence text) {
+        return redactor.redact(text);
+    }
+
     /** {@return the server process of the moment, when the client runs it as a child} */
     public Optional<ProcessHandle> serverProcess() {
         return supervisor.process();
+    }
+
+    /**
+     * Closes the client, once, within the close timeout it was built with (the transport's own without one).
+     */
+    public void close() {
+        close(settings.closeTimeout().orElse(null));
     }
 
     /**
@@ -573,5 +487,27 @@ public final class ClientRuntime {
         } finally {
             scheduler.shutdown();
         }
+    }
+
+    /**
+     * What the tests and diagnostics count inside a client, at the time of the call.
+     *
+     * @param heldThreads            the threads held
+     * @param lanes                  the delivery lanes with work queued or running
+     * @param pendingRequests        the calls waiting for an answer
+     * @param inflightServerRequests the server requests being handled
+     * @param registeredSecrets      the secrets the client masks
+     * @param notificationListeners  the notification listeners
+     * @param telemetryEnabled       whether a telemetry listener is registered
+     */
+    public record Diagnostics(int heldThreads, int lanes, int pendingRequests, int inflightServerRequests,
+                              int registeredSecrets, int notificationListeners, boolean telemetryEnabled) {
+    }
+
+    /** {@return what the client holds now} */
+    public Diagnostics diagnostics() {
+        RpcConnection c = supervisor.connection();
+        return new Diagnostics(held.size(), c.laneCount(), c.pendingCount(), c.inflightServerRequestCount(),
+                redactor.registeredCount(), inbound.listenerCount(), telemetry.enabled());
     }
 }

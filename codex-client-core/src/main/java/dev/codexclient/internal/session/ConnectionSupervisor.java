@@ -5,18 +5,20 @@ import dev.codexclient.ServerInfo;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexTimeoutException;
 import dev.codexclient.errors.CodexTransportException;
-import dev.codexclient.events.ConnectionRestored;
-import dev.codexclient.events.Disconnected;
-import dev.codexclient.events.RecoveryCompleted;
-import dev.codexclient.events.RecoveryGaveUp;
-import dev.codexclient.internal.events.EventEmitter;
+import dev.codexclient.telemetry.ConnectionReplaced;
+import dev.codexclient.telemetry.Disconnected;
+import dev.codexclient.telemetry.RestartCompleted;
+import dev.codexclient.telemetry.RestartGaveUp;
+import dev.codexclient.internal.telemetry.TelemetryEmitter;
 import dev.codexclient.internal.requests.ServerRequestCarryOver;
+import dev.codexclient.internal.rpc.Callbacks;
 import dev.codexclient.internal.rpc.IncomingRequest;
 import dev.codexclient.internal.rpc.RpcConnection;
 import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.protocol.RequestId;
 import dev.codexclient.protocol.ThreadResumeParams;
 import dev.codexclient.protocol.ThreadResumeResponse;
+import dev.codexclient.protocol.ThreadTurnsListResponse;
 import dev.codexclient.transport.Transport;
 import java.time.Duration;
 import java.util.LinkedHashSet;
@@ -24,7 +26,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
@@ -39,18 +40,18 @@ import org.slf4j.LoggerFactory;
  * with a {@link RestartPolicy}, the loop that replaces a lost one and the wait of the calls made meanwhile.
  *
  * <p>Without a policy a lost connection ends the client, as it always did. With one, the loss of the current
- * connection (noticed after the events it had delivered reached their listeners) starts an outage: the policy's
+ * connection (noticed after the events it had delivered reached their listeners) starts a restart: the policy's
  * attempts follow, each after its backoff on the client's scheduler. An attempt opens a new transport from the
  * factory, redoes the handshake and resumes ({@code thread/resume}) the threads the user holds; only then does the
- * new connection become current, so a call made during the outage (which waits, within its timeout) never reaches
+ * new connection become current, so a call made during the restart (which waits, within its timeout) never reaches
  * a server that does not know its thread yet. The turns that were running are settled by their thread's resume: a
  * server reached again may still run them (they go on), may have finished them (they complete from its report);
  * otherwise they fail with {@link dev.codexclient.errors.CodexServerRestartedException}. Handlers of server requests
- * still deciding at the loss are carried over to the requests' replay ({@link ServerRequestCarryOver}). An outage the
+ * still deciding at the loss are carried over to the requests' replay ({@link ServerRequestCarryOver}). A restart the
  * policy gives up on ends the client.
  *
- * <p>The supervisor runs the outage: the attempts, their backoff and their end. The resume rounds of an attempt are
- * {@link ThreadRestore}'s; the policy's budget of attempts over every outage is {@link RestartBudget}'s.
+ * <p>The supervisor runs the restart: the attempts, their backoff and their end. The resume rounds of an attempt are
+ * {@link ResumeRounds}'s; the policy's budget of attempts over every restart is {@link RestartBudget}'s.
  *
  * <p>Threading: losses are reported on the lost connection's delivery lane; attempts run on the callback executor.
  * The current generation is read without locks; each generation's loss is handled once.
@@ -67,7 +68,10 @@ public final class ConnectionSupervisor {
         CompletableFuture<ServerInfo> handshake(RpcConnection connection);
 
         /** The server of a new connection described itself. */
-        void restored(ServerInfo info);
+        void replaced(ServerInfo info);
+
+        /** What the server that described itself so can leave out of a thread's history. */
+        TurnPaging paging(ServerInfo info);
 
         /** The connection ended for good (no policy, the policy gave up, or the user closed the client). */
         void ended(CodexTransportException cause);
@@ -83,6 +87,8 @@ public final class ConnectionSupervisor {
         private final AtomicBoolean lossHandled = new AtomicBoolean();
         /** Set when the connection ended; read by the publication of a connection lost while being set up. */
         private volatile CodexTransportException lostCause;
+        /** What its server can leave out of a thread's history; known once its handshake is done. */
+        volatile TurnPaging paging = TurnPaging.NONE;
 
         Generation(long number, Transport transport, BiFunction<Transport, RpcConnection.Handler, RpcConnection> open,
                    RpcConnection.Handler handler) {
@@ -99,16 +105,16 @@ public final class ConnectionSupervisor {
     private final Scheduler scheduler;
     private final Duration requestTimeout;
     private final HeldThreads held;
-    private final EventEmitter events;
+    private final TelemetryEmitter telemetry;
     private final Edges client;
-    private final ExecutorService callbacks;
+    private final Callbacks callbacks;
     private final boolean ownsCallbacks;
     /** Set once the first handshake succeeded: a server that fails its first handshake is not restarted. */
     private volatile boolean established;
     private final AtomicBoolean closed = new AtomicBoolean();
     /** The server's requests whose handling outlives a lost connection, for their replay on the new one. */
     private final ServerRequestCarryOver carried = new ServerRequestCarryOver();
-    /** The policy's budget of attempts, over every outage; null without a policy. */
+    /** The policy's budget of attempts, over every restart; null without a policy. */
     private final RestartBudget budget;
 
     private volatile Generation current;
@@ -142,7 +148,7 @@ public final class ConnectionSupervisor {
     ConnectionSupervisor(Transport first, RestartPolicy policy, Supplier<? extends Transport> transports,
                          BiFunction<Transport, RpcConnection.Handler, RpcConnection> open,
                          Function<Link, RpcConnection.Handler> sessions, Scheduler scheduler, Duration requestTimeout,
-                         HeldThreads held, EventEmitter events, Edges client, ExecutorService callbacks,
+                         HeldThreads held, TelemetryEmitter telemetry, Edges client, Callbacks callbacks,
                          boolean ownsCallbacks) {
         this.policy = policy;
         this.transports = transports;
@@ -151,7 +157,7 @@ public final class ConnectionSupervisor {
         this.scheduler = scheduler;
         this.requestTimeout = requestTimeout;
         this.held = held;
-        this.events = events;
+        this.telemetry = telemetry;
         this.client = client;
         this.callbacks = callbacks;
         this.ownsCallbacks = ownsCallbacks;
@@ -181,12 +187,22 @@ public final class ConnectionSupervisor {
         return self[0];
     }
 
-    /** The first handshake succeeded: from now on a lost connection is restored under the policy. */
-    void established() {
+    /**
+     * The first handshake succeeded: from now on a lost connection is restarted under the policy.
+     *
+     * @param info what the server said of itself
+     */
+    void established(ServerInfo info) {
+        current.paging = client.paging(info);
         established = true;
     }
 
-    /** The connection of the moment (closed during an outage). */
+    /** What the server of the moment can leave out of a thread's history. */
+    TurnPaging paging() {
+        return current.paging;
+    }
+
+    /** The connection of the moment (closed during a restart). */
     public RpcConnection connection() {
         return current.connection;
     }
@@ -201,7 +217,7 @@ public final class ConnectionSupervisor {
         return current.number;
     }
 
-    boolean recovers() {
+    boolean restarts() {
         return policy != null;
     }
 
@@ -213,7 +229,7 @@ public final class ConnectionSupervisor {
     // ------------------------------------------------------------------------------------------------ calls
 
     /**
-     * Sends a request on the current connection. During an outage the request waits for the restored connection,
+     * Sends a request on the current connection. During a restart the request waits for the new connection,
      * the wait counted against {@code timeout}; it fails when the policy gives up or the client closes.
      */
     public <R> CompletableFuture<R> call(String method, Object params, Class<R> resultType, Duration timeout) {
@@ -222,7 +238,7 @@ public final class ConnectionSupervisor {
 
     /**
      * {@link #call(String, Object, Class, Duration)} that tells {@code onAttempt} the id of each attempt before it
-     * is sent; null when nobody asks.
+     * is sent (a streamed request's notifications carry it); null when nobody asks.
      */
     public <R> CompletableFuture<R> call(String method, Object params, Class<R> resultType, Duration timeout,
                                          Consumer<RequestId> onAttempt) {
@@ -237,7 +253,7 @@ public final class ConnectionSupervisor {
 
     private <R> CompletableFuture<R> callAfter(Generation lost, String method, Object params, Class<R> resultType,
                                                Duration bound, long deadline, Consumer<RequestId> onAttempt) {
-        return restoredAfter(lost, method, bound, deadline).thenCompose(n -> {
+        return replacementOf(lost, method, bound, deadline).thenCompose(n -> {
             long left = deadline - scheduler.nanoTime();
             return n.connection.call(method, params, resultType, Duration.ofNanos(Math.max(left, 1_000_000)),
                     onAttempt);
@@ -248,28 +264,28 @@ public final class ConnectionSupervisor {
      * The connection that replaces {@code lost} once it is usable (skipping any lost in turn while being waited
      * for); fails when the wait outlasts {@code deadline}, the policy gives up or the client closes.
      */
-    private CompletableFuture<Generation> restoredAfter(Generation lost, String method, Duration bound,
+    private CompletableFuture<Generation> replacementOf(Generation lost, String method, Duration bound,
                                                         long deadline) {
-        CompletableFuture<Generation> restored = new CompletableFuture<>();
+        CompletableFuture<Generation> replaced = new CompletableFuture<>();
         lost.next.whenComplete((n, e) -> {
             if (e != null) {
-                restored.completeExceptionally(e);
+                replaced.completeExceptionally(e);
             } else {
-                restored.complete(n);
+                replaced.complete(n);
             }
         });
-        if (!restored.isDone()) {
+        if (!replaced.isDone()) {
             try {
-                Scheduler.Task t = scheduler.schedule(() -> executeCallback(() -> restored.completeExceptionally(
-                        CodexTimeoutException.waitingFor(method + " (waiting for the connection to be restored)",
+                Scheduler.Task t = scheduler.schedule(() -> callbacks.callback(() -> replaced.completeExceptionally(
+                        CodexTimeoutException.waitingFor(method + " (waiting for the connection to be restarted)",
                                 bound))), deadline - scheduler.nanoTime());
-                restored.whenComplete((v, e) -> t.cancel());
+                replaced.whenComplete((v, e) -> t.cancel());
             } catch (RejectedExecutionException shutDown) {
-                // The client is closing: the outage's end fails the wait.
+                // The client is closing: the restart's end fails the wait.
             }
         }
-        return restored.thenCompose(n -> n.connection.isClosed() && !closed.get()
-                ? restoredAfter(n, method, bound, deadline) : CompletableFuture.completedFuture(n));
+        return replaced.thenCompose(n -> n.connection.isClosed() && !closed.get()
+                ? replacementOf(n, method, bound, deadline) : CompletableFuture.completedFuture(n));
     }
 
     /** Sends a notification on the current connection. */
@@ -277,23 +293,7 @@ public final class ConnectionSupervisor {
         current.connection.notify(method, params);
     }
 
-    void executeOnLane(String threadId, Runnable task) {
-        current.connection.executeOnLane(threadId, task);
-    }
-
-    void executeCallback(Runnable task) {
-        current.connection.executeCallback(task);
-    }
-
-    void executeHandler(Runnable task) {
-        current.connection.executeHandler(task);
-    }
-
-    boolean isOnLane(String threadId) {
-        Generation r = retired;
-        return current.connection.isOnLane(threadId) || r != null && r.connection.isOnLane(threadId);
-    }
-
+    /** Whether the current thread reads the current connection or the one it replaced. */
     boolean isReaderThread() {
         Generation r = retired;
         return current.connection.isReaderThread() || r != null && r.connection.isReaderThread();
@@ -302,15 +302,15 @@ public final class ConnectionSupervisor {
     /**
      * Makes sure the thread of {@code link} is loaded on the server its next call reaches: a handle made before a
      * restart, of a thread nobody held when the connection was lost, is resumed first (once per thread and
-     * connection). During an outage that server is the one of the restored connection, not the lost one: the check
-     * waits for the restore, whose resumes cover the threads held until it ends, so a thread first used during the
-     * restore is resumed either by the restore or here, never left unknown to the new server.
+     * connection). During a restart that server is the one of the new connection, not the lost one: the check
+     * waits for the restart, whose resumes cover the threads held until it ends, so a thread first used during the
+     * restart is resumed either by the restart or here, never left unknown to the new server.
      */
     CompletableFuture<Void> ensureLoaded(ThreadLink link) {
         Generation g = current;
         if (g.connection.isClosed() && !closed.get()) {
             long deadline = scheduler.nanoTime() + Scheduler.saturatedNanos(requestTimeout);
-            return restoredAfter(g, "thread/resume", requestTimeout, deadline).thenCompose(n -> loadOn(n, link));
+            return replacementOf(g, "thread/resume", requestTimeout, deadline).thenCompose(n -> loadOn(n, link));
         }
         return loadOn(g, link);
     }
@@ -319,16 +319,16 @@ public final class ConnectionSupervisor {
         if (link.loadedOn() >= g.number) {
             return CompletableFuture.completedFuture(null);
         }
-        return resume(g, ThreadResumeParams.builder().threadId(link.id()).build(), null)
-                .thenAccept(r -> link.loadedOn(g.number));
+        // Only loaded: the thread's history is not needed.
+        return g.paging.resume(link.id(), p -> resume(g, p, null)).thenAccept(r -> link.loadedOn(g.number));
     }
 
     /**
      * Sends {@code thread/resume}: the one place it is sent from, for a user's resume, a thread first used after a
-     * restore, and the restore itself.
+     * restart, and the restart itself.
      *
-     * @param on      the connection to send it on (a restore's, not current yet, or the one a check found); null
-     *                for the current one, waiting out an outage
+     * @param on      the connection to send it on (a restart's, not current yet, or the one a check found); null
+     *                for the current one, waiting out a restart
      * @param params  the params
      * @param timeout the call's bound; null for the request timeout
      */
@@ -337,7 +337,7 @@ public final class ConnectionSupervisor {
                 : on.connection.call("thread/resume", params, ThreadResumeResponse.class, timeout);
     }
 
-    // ------------------------------------------------------------------------------------------------ recovery
+    // ------------------------------------------------------------------------------------------------ restarts
 
     /** A connection ended; called once per generation, on its lane, after the events it had read were delivered. */
     private void lost(Generation g, CodexTransportException cause) {
@@ -357,10 +357,10 @@ public final class ConnectionSupervisor {
             return;
         }
         Set<String> threads = new LinkedHashSet<>(held.ids());
-        Log.LOG.warn("{}; restoring the connection ({} threads held)",
+        Log.LOG.warn("{}; restarting the connection ({} threads held)",
                 cause.getMessage().lines().findFirst().orElse("the connection ended"), threads.size());
-        if (events.enabled()) {
-            events.emit(l -> l.disconnected(new Disconnected(cause, threads.size())));
+        if (telemetry.enabled()) {
+            telemetry.emit(l -> l.disconnected(new Disconnected(cause, threads.size())));
         }
         // What the lost connection still holds (a dead child's pipes, a dropped socket) is released now, not at
         // the client's close: a client restarted a thousand times must not keep a thousand sets of descriptors.
@@ -370,19 +370,19 @@ public final class ConnectionSupervisor {
             Log.LOG.debug("closing the lost transport failed: {}", e.toString());
         }
         // The turns that were running wait for the resume of their thread, which tells whether they go on.
-        Outage outage = new Outage(g, threads, scheduler.nanoTime(), cause);
-        outage.next(cause);
+        Restart restart = new Restart(g, threads, scheduler.nanoTime(), cause);
+        restart.next(cause);
     }
 
     /** One loss and the attempts that try to end it. */
-    private final class Outage {
+    private final class Restart {
         final Generation lost;
         final Set<String> threadsAtLoss;
         final long since;
         final CodexTransportException cause;
         int attempts;
 
-        Outage(Generation lost, Set<String> threadsAtLoss, long since, CodexTransportException cause) {
+        Restart(Generation lost, Set<String> threadsAtLoss, long since, CodexTransportException cause) {
             this.lost = lost;
             this.threadsAtLoss = threadsAtLoss;
             this.since = since;
@@ -402,7 +402,7 @@ public final class ConnectionSupervisor {
             int attempt = ++attempts;
             Duration wait = policy.backoff(attempt);
             try {
-                scheduler.schedule(() -> executeCallback(() -> attempt(attempt, lastFailure)), wait);
+                scheduler.schedule(() -> callbacks.callback(() -> attempt(attempt, lastFailure)), wait);
             } catch (RejectedExecutionException shutDown) {
                 lost.next.completeExceptionally(closedException());
             }
@@ -414,6 +414,8 @@ public final class ConnectionSupervisor {
                 return;
             }
             if (!budget.take()) {
+                // This attempt was refused, not made: the count given up with is of the attempts that ran.
+                attempts = attempt - 1;
                 giveUp(lastFailure, "its budget of " + budget.describe() + " is spent");
                 return;
             }
@@ -425,8 +427,9 @@ public final class ConnectionSupervisor {
                 return;
             }
             attempting = g;
-            ThreadRestore restore = new ThreadRestore(held, carried, events, (on, params) -> resume(on, params, null),
-                    cause);
+            ResumeRounds rounds = new ResumeRounds(held, carried, telemetry, (on, params) -> resume(on, params, null),
+                    (on, params) -> on.connection.call("thread/turns/list", params, ThreadTurnsListResponse.class,
+                            null), cause);
             if (closed.get()) {
                 // close() may have looked for an attempt before this one was set: end it here.
                 attempting = null;
@@ -438,12 +441,13 @@ public final class ConnectionSupervisor {
             }
             client.handshake(g.connection)
                     .thenCompose(info -> {
-                        client.restored(info);
-                        if (events.enabled()) {
+                        client.replaced(info);
+                        g.paging = client.paging(info);
+                        if (telemetry.enabled()) {
                             Duration downtime = Duration.ofNanos(scheduler.nanoTime() - since);
-                            events.emit(l -> l.connectionRestored(new ConnectionRestored(attempt, info, downtime)));
+                            telemetry.emit(l -> l.connectionReplaced(new ConnectionReplaced(attempt, info, downtime)));
                         }
-                        return restore.run(g, threadsAtLoss);
+                        return rounds.run(g, threadsAtLoss);
                     })
                     .whenComplete((v, e) -> {
                         if (e != null) {
@@ -452,7 +456,7 @@ public final class ConnectionSupervisor {
                             g.connection.close();
                             failed(attempt, RpcConnection.unwrap(e));
                         } else {
-                            publish(g, restore);
+                            publish(g, rounds);
                         }
                     });
         }
@@ -460,11 +464,11 @@ public final class ConnectionSupervisor {
         private void failed(int attempt, Throwable e) {
             CodexException failure = e instanceof CodexException ce ? ce
                     : new CodexTransportException("could not open a new connection", e);
-            Log.LOG.warn("attempt {} to restore the connection failed: {}", attempt, failure.getMessage());
+            Log.LOG.warn("attempt {} to restart the connection failed: {}", attempt, failure.getMessage());
             next(failure);
         }
 
-        private void publish(Generation g, ThreadRestore restore) {
+        private void publish(Generation g, ResumeRounds rounds) {
             retired = lost;
             current = g;
             attempting = null;
@@ -476,12 +480,12 @@ public final class ConnectionSupervisor {
                 lost.next.completeExceptionally(closedException());
                 return;
             }
-            Log.LOG.info("restored the connection to {} after {} attempt(s)", g.transport.describe(), attempts);
-            if (events.enabled()) {
-                // Before the waiting calls go out: their events follow the end of the recovery.
-                RecoveryCompleted done = new RecoveryCompleted(attempts, restore.resumed(), restore.notResumed(),
+            Log.LOG.info("restarted the connection to {} after {} attempt(s)", g.transport.describe(), attempts);
+            if (telemetry.enabled()) {
+                // Before the waiting calls go out: their events follow the end of the restart.
+                RestartCompleted done = new RestartCompleted(attempts, rounds.resumed(), rounds.notResumed(),
                         Duration.ofNanos(scheduler.nanoTime() - since));
-                events.emit(l -> l.recoveryCompleted(done));
+                telemetry.emit(l -> l.restartCompleted(done));
             }
             lost.next.complete(g);
             carried.cancelThreadless();
@@ -493,13 +497,13 @@ public final class ConnectionSupervisor {
         }
 
         private void giveUp(CodexException lastFailure, String why) {
-            CodexTransportException cause = new CodexTransportException("gave up restoring the connection (" + why
+            CodexTransportException cause = new CodexTransportException("gave up restarting the connection (" + why
                     + "); the last failure: " + lastFailure.getMessage(), lastFailure);
             Log.LOG.error("{}", cause.getMessage());
             terminal = cause;
-            if (events.enabled()) {
+            if (telemetry.enabled()) {
                 int made = attempts;
-                events.emit(l -> l.recoveryGaveUp(new RecoveryGaveUp(cause, made)));
+                telemetry.emit(l -> l.restartGaveUp(new RestartGaveUp(cause, made)));
             }
             lost.next.completeExceptionally(cause);
             carried.cancelAll();
@@ -514,7 +518,7 @@ public final class ConnectionSupervisor {
     // ------------------------------------------------------------------------------------------------ closing
 
     /**
-     * Ends the connection for good: a restore in progress is abandoned, calls waiting for one fail.
+     * Ends the connection for good: a restart in progress is abandoned, calls waiting for one fail.
      *
      * @param transportTimeout bounds the end of the server, null for the transport's own
      */
@@ -523,6 +527,9 @@ public final class ConnectionSupervisor {
             return;
         }
         Generation g = current;
+        // A restart under way: the turns that were running wait for their thread's resume, which will not come now,
+        // and nothing else will end the client (the restart's next step only fails the calls that wait).
+        boolean restarting = policy != null && g.lossHandled.get() && terminal == null;
         Generation a = attempting;
         if (a != null) {
             a.connection.closing();
@@ -540,6 +547,9 @@ public final class ConnectionSupervisor {
                 g.connection.close();
                 carried.cancelAll();
                 g.next.completeExceptionally(closedException());
+                if (restarting) {
+                    client.ended(closedException());
+                }
             } finally {
                 shutDownCallbacks();
             }
@@ -554,7 +564,7 @@ public final class ConnectionSupervisor {
         if (policy == null || !ownsCallbacks) {
             return;
         }
-        RpcConnection.shutDownCallbacks(callbacks, !RpcConnection.inCallback());
+        callbacks.shutDown(!Callbacks.inAnyCallback());
     }
 
     /** The generation's transport, when it runs a process (for {@code CodexClient#serverProcess()}). */

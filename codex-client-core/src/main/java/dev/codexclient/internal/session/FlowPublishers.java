@@ -5,12 +5,15 @@ import dev.codexclient.Subscription;
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.internal.flow.BufferedSubscription;
 import dev.codexclient.internal.flow.DeltaCoalescing;
+import dev.codexclient.internal.rpc.Callbacks;
 import dev.codexclient.internal.rpc.RpcConnection;
+import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.protocol.ServerNotification;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BinaryOperator;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -37,13 +40,45 @@ public final class FlowPublishers {
         Subscription subscribe(Consumer<ServerNotification> replayed, Consumer<ServerNotification> live);
     }
 
-    private FlowPublishers() {
+    private final Callbacks callbacks;
+    private final int bufferSize;
+    private final PublisherOverflow overflow;
+    /** How text deltas are spaced in time; null for not at all. */
+    private final BufferedSubscription.Pacing<ServerNotification> pacing;
+    /** Whether the user closed the client: the end of a source is then a completion, not an error. */
+    private final BooleanSupplier closeRequested;
+
+    /**
+     * @param callbacks      the client's lanes, each subscription getting one of its own
+     * @param bufferSize     the most events a subscriber may let wait
+     * @param overflow       what a subscription does when its subscriber lets more wait
+     * @param deltaInterval  the shortest time between two text deltas a subscription hands over; zero for none
+     * @param scheduler      the client's clock and timer, on which that time is measured
+     * @param closeRequested whether the user closed the client
+     */
+    public FlowPublishers(Callbacks callbacks, int bufferSize, PublisherOverflow overflow, Duration deltaInterval,
+                          Scheduler scheduler, BooleanSupplier closeRequested) {
+        this.callbacks = callbacks;
+        this.bufferSize = bufferSize;
+        this.overflow = overflow;
+        this.pacing = deltaInterval.isZero() ? null : new BufferedSubscription.Pacing<>(scheduler,
+                Scheduler.saturatedNanos(deltaInterval), DeltaCoalescing::isDelta);
+        this.closeRequested = closeRequested;
+    }
+
+    /** Subscribes a listener to a hot source, with a callback told why the source ended. */
+    public interface HotSource {
+        /**
+         * @param listener takes the events that arrive from now on
+         * @param onEnd    told why the source ended
+         * @return the subscription of the listener
+         */
+        Subscription subscribe(Consumer<ServerNotification> listener, Consumer<Throwable> onEnd);
     }
 
     /**
      * The events of a turn from its start (as far as its replay buffer reaches) to its end.
      *
-     * @param runtime  the client's runtime
      * @param threadId the turn's thread, on whose lane the end is queued behind the turn's events
      * @param name     the turn, for messages
      * @param source   subscribes to the turn's events
@@ -51,15 +86,14 @@ public final class FlowPublishers {
      *                 when the turn could not complete
      * @return the publisher
      */
-    public static Flow.Publisher<ServerNotification> turn(ClientRuntime runtime, String threadId, String name,
-                                                          ReplayingSource source,
-                                                          CompletableFuture<? extends Throwable> end) {
+    public Flow.Publisher<ServerNotification> turn(String threadId, String name, ReplayingSource source,
+                                                   CompletableFuture<? extends Throwable> end) {
         return subscriber -> {
-            BufferedSubscription<ServerNotification> s = open(runtime, subscriber, name);
+            BufferedSubscription<ServerNotification> s = open(subscriber, name);
             Subscription listener = source.subscribe(s::offerBacklog, s::offer);
             s.onRelease(listener::close);
             // Queued behind every event of the turn on its thread's lane, as TurnEventStream's end is.
-            end.whenComplete((failure, e) -> runtime.onLane(threadId, () -> {
+            end.whenComplete((failure, e) -> callbacks.onLane(threadId, () -> {
                 if (e != null) {
                     s.error(RpcConnection.unwrap(e));
                 } else if (failure != null) {
@@ -72,49 +106,48 @@ public final class FlowPublishers {
     }
 
     /**
-     * The events of a thread from subscription on, until the client lets go of the thread.
+     * A hot source (a thread's events from subscription on, until the client lets go of the thread; every
+     * notification of the client, until the connection ends) as a publisher.
      *
-     * @param runtime the client's runtime
-     * @param link    the thread
+     * @param name   the source, for messages
+     * @param source subscribes to the source's events
      * @return the publisher
      */
-    public static Flow.Publisher<ServerNotification> thread(ClientRuntime runtime, ThreadLink link) {
+    public Flow.Publisher<ServerNotification> hot(String name, HotSource source) {
         return subscriber -> {
-            BufferedSubscription<ServerNotification> s = open(runtime, subscriber, "thread " + link.id());
-            Subscription source = runtime.subscribeThread(link, s::offer, cause -> end(runtime, s, cause));
-            s.onRelease(source::close);
+            BufferedSubscription<ServerNotification> s = open(subscriber, name);
+            Subscription listener = source.subscribe(s::offer, cause -> end(s, cause));
+            s.onRelease(listener::close);
         };
+    }
+
+    private BufferedSubscription<ServerNotification> open(Flow.Subscriber<? super ServerNotification> subscriber,
+                                                          String source) {
+        // Rule 1.9: a null subscriber is refused by throwing (the constructor's null check).
+        String lane = LANE_PREFIX + LANES.incrementAndGet();
+        // Pacing merges the deltas it holds back, whatever the overflow rule: it needs the coalescer.
+        BufferedSubscription<ServerNotification> s = new BufferedSubscription<>(subscriber,
+                task -> callbacks.onLane(lane, task), bufferSize, source,
+                overflow == PublisherOverflow.COALESCE_DELTAS || pacing != null ? DeltaCoalescing::merge
+                        : (earlier, later) -> null,
+                pacing);
+        s.start();
+        return s;
     }
 
     /**
-     * Every notification of the connection from subscription on, until the connection ends.
+     * A started subscription of items that are not notifications (a thread search's rows): bounded like every
+     * subscription, on a lane of its own, none merged or paced.
      *
-     * @param runtime the client's runtime
-     * @return the publisher
+     * @param subscriber the subscriber
+     * @param source     the source, for messages
+     * @param <T>        the items
+     * @return the subscription, started
      */
-    public static Flow.Publisher<ServerNotification> notifications(ClientRuntime runtime) {
-        return subscriber -> {
-            BufferedSubscription<ServerNotification> s = open(runtime, subscriber, "the client's notifications");
-            Subscription source = runtime.subscribeNotifications(s::offer, cause -> end(runtime, s, cause));
-            s.onRelease(source::close);
-        };
-    }
-
-    private static BufferedSubscription<ServerNotification> open(ClientRuntime runtime,
-                                                                 Flow.Subscriber<? super ServerNotification> subscriber,
-                                                                 String source) {
-        return open(runtime, subscriber, source,
-                runtime.settings().publisherOverflow() == PublisherOverflow.COALESCE_DELTAS ? DeltaCoalescing::merge
-                        : (earlier, later) -> null);
-    }
-
-    /** A started subscription of other items than notifications (a thread search's rows), none merged. */
-    static <T> BufferedSubscription<T> open(ClientRuntime runtime, Flow.Subscriber<? super T> subscriber,
-                                            String source, BinaryOperator<T> coalescer) {
-        // Rule 1.9: a null subscriber is refused by throwing (the constructor's null check).
+    <T> BufferedSubscription<T> items(Flow.Subscriber<? super T> subscriber, String source) {
         String lane = LANE_PREFIX + LANES.incrementAndGet();
-        BufferedSubscription<T> s = new BufferedSubscription<>(subscriber, task -> runtime.onLane(lane, task),
-                runtime.settings().publisherBufferSize(), source, coalescer);
+        BufferedSubscription<T> s = new BufferedSubscription<>(subscriber, task -> callbacks.onLane(lane, task),
+                bufferSize, source);
         s.start();
         return s;
     }
@@ -124,8 +157,8 @@ public final class FlowPublishers {
      * unsubscribed) or the client was closed, which completes the subscription, or because the connection failed,
      * which is an error.
      */
-    private static void end(ClientRuntime runtime, BufferedSubscription<ServerNotification> s, Throwable cause) {
-        if (cause instanceof CodexTransportException && !runtime.closeRequested()) {
+    private void end(BufferedSubscription<ServerNotification> s, Throwable cause) {
+        if (cause instanceof CodexTransportException && !closeRequested.getAsBoolean()) {
             s.error(cause);
         } else {
             s.complete();

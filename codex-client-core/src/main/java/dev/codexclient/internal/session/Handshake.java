@@ -35,13 +35,13 @@ final class Handshake {
     record Done(ServerInfo info, Duration took) {
     }
 
-    private final ClientSettings.Handshake settings;
+    private final ClientSettings.Introduction settings;
     private final Duration initializeTimeout;
     private final Scheduler scheduler;
     /** The {@code initialize} params, built once for every connection. */
     private final ObjectNode initializeParams;
 
-    Handshake(ObjectMapper mapper, ClientSettings.Handshake settings, Duration initializeTimeout,
+    Handshake(ObjectMapper mapper, ClientSettings.Introduction settings, Duration initializeTimeout,
               Scheduler scheduler) {
         this.settings = settings;
         this.initializeTimeout = initializeTimeout;
@@ -49,7 +49,7 @@ final class Handshake {
         this.initializeParams = initializeParams(mapper, settings);
     }
 
-    private static ObjectNode initializeParams(ObjectMapper mapper, ClientSettings.Handshake h) {
+    private static ObjectNode initializeParams(ObjectMapper mapper, ClientSettings.Introduction h) {
         ObjectNode params = mapper.createObjectNode();
         ObjectNode info = params.putObject("clientInfo");
         info.put("name", h.clientName());

@@ -1,6 +1,8 @@
 package dev.codexclient.internal.session;
 
+import dev.codexclient.Subscription;
 import dev.codexclient.errors.CodexException;
+import dev.codexclient.internal.rpc.Callbacks;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.ThreadInfo;
 import java.util.ArrayList;
@@ -9,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 
 /**
  * The codex threads a client holds, each with its {@link ThreadState}. A thread is held while something needs
@@ -20,12 +23,18 @@ import java.util.function.BiFunction;
  * lane.
  */
 public final class HeldThreads {
-    private final ClientRuntime runtime;
+    private final Callbacks callbacks;
     private final long maxUnclaimedBytes;
-    private final Map<String, ThreadState> routers = new ConcurrentHashMap<>();
+    private final Map<String, ThreadState> states = new ConcurrentHashMap<>();
+    /** Set once the connection ended for good: a subscription added from then on is ended at once. */
+    private volatile Throwable ended;
 
-    HeldThreads(ClientRuntime runtime, long maxUnclaimedBytes) {
-        this.runtime = runtime;
+    /**
+     * @param callbacks         the client's callbacks, on whose lanes each thread's state lives
+     * @param maxUnclaimedBytes the most bytes a thread holds for turns whose start is not answered yet
+     */
+    public HeldThreads(Callbacks callbacks, long maxUnclaimedBytes) {
+        this.callbacks = callbacks;
         this.maxUnclaimedBytes = maxUnclaimedBytes;
     }
 
@@ -35,18 +44,8 @@ public final class HeldThreads {
      * @param threadId the thread id
      */
     public Optional<ThreadLink> link(String threadId) {
-        ThreadState r = routers.get(threadId);
+        ThreadState r = states.get(threadId);
         return r == null ? Optional.empty() : Optional.of(r.link);
-    }
-
-    /**
-     * {@return the link for a thread the server described: the held one if the thread is held, else a new one}
-     *
-     * @param t the server's description of the thread
-     */
-    public ThreadLink linkFor(ThreadInfo t) {
-        ThreadState r = routers.get(t.id());
-        return r != null ? r.link : new ThreadLink(t, runtime.generation());
     }
 
     /**
@@ -56,8 +55,8 @@ public final class HeldThreads {
      * @return the thread's state
      */
     public ThreadState hold(ThreadLink link) {
-        return routers.compute(link.id(), (id, r) -> {
-            ThreadState held = r != null ? r : new ThreadState(runtime, link, maxUnclaimedBytes);
+        return states.compute(link.id(), (id, r) -> {
+            ThreadState held = r != null ? r : new ThreadState(callbacks, link, maxUnclaimedBytes);
             held.holds++;
             return held;
         });
@@ -66,10 +65,10 @@ public final class HeldThreads {
     /**
      * Releases one hold; the last one lets go of the thread (a finished, idle thread).
      *
-     * @param router the state {@link #hold} returned
+     * @param state the state {@link #hold} returned
      */
-    public void unhold(ThreadState router) {
-        routers.computeIfPresent(router.id, (id, r) -> r != router || --r.holds > 0 ? r : null);
+    public void unhold(ThreadState state) {
+        states.computeIfPresent(state.id, (id, r) -> r != state || --r.holds > 0 ? r : null);
     }
 
     /**
@@ -80,11 +79,33 @@ public final class HeldThreads {
      * @param why      what happened to the thread, for the turns' failure
      */
     public void release(String threadId, String why) {
-        runtime.onLane(threadId, () -> releaseNow(threadId, why));
+        callbacks.onLane(threadId, () -> releaseNow(threadId, why));
+    }
+
+    /**
+     * Adds a listener of one thread's events; the thread is held while it is subscribed.
+     *
+     * @param link     the thread
+     * @param listener the listener
+     * @param onEnd    told why when the client lets go of the thread
+     * @return its subscription
+     */
+    public Subscription subscribe(ThreadLink link, Consumer<? super ServerNotification> listener,
+                                  Consumer<Throwable> onEnd) {
+        ThreadState state = hold(link);
+        Listeners.Entry<ServerNotification> entry = state.listeners().entry(listener, () -> unhold(state), onEnd);
+        state.listeners().add(entry);
+        // Added after the connection's end was handed out, it would otherwise never be told (one added while it
+        // is handed out may be told twice; ending is idempotent).
+        Throwable cause = ended;
+        if (cause != null) {
+            entry.end(cause);
+        }
+        return entry;
     }
 
     private void releaseNow(String threadId, String why) {
-        ThreadState r = routers.remove(threadId);
+        ThreadState r = states.remove(threadId);
         if (r != null) {
             r.close(new CodexException("thread " + threadId + " " + why + "; its turns can no longer complete"));
         }
@@ -92,9 +113,9 @@ public final class HeldThreads {
 
     /** Routes an event of {@code threadId} to the thread's listeners and turns. Runs on the thread's lane. */
     void dispatch(String threadId, String turnId, ServerNotification event, int bytes) {
-        ThreadState router = routers.get(threadId);
-        if (router != null) {
-            router.dispatch(turnId, event, bytes);
+        ThreadState state = states.get(threadId);
+        if (state != null) {
+            state.dispatch(turnId, event, bytes);
         }
         if (event instanceof ServerNotification.ThreadClosed) {
             releaseNow(threadId, "was closed by the server");
@@ -103,18 +124,24 @@ public final class HeldThreads {
 
     /** The ids of the threads held now. */
     List<String> ids() {
-        return new ArrayList<>(routers.keySet());
+        return new ArrayList<>(states.keySet());
     }
 
     /**
-     * A held thread was resumed on a restored connection: its turns that were running at the loss are settled from
+     * A held thread was resumed on a new connection: its turns that were running at the loss are settled from
      * the server's report (see {@link ThreadState#reconcile}).
      */
     void resumed(ThreadInfo onServer, BiFunction<String, String, ? extends Throwable> lost) {
-        ThreadState r = routers.get(onServer.id());
+        ThreadState r = states.get(onServer.id());
         if (r != null) {
             r.reconcile(onServer, lost);
         }
+    }
+
+    /** {@return how many turns of a thread are running (started and named by the server), 0 when it is not held} */
+    int runningTurns(String threadId) {
+        ThreadState r = states.get(threadId);
+        return r == null ? 0 : r.activeTurns().size();
     }
 
     /** Lets go of a thread at once (it could not be resumed): its turns fail, its listeners are closed. */
@@ -129,9 +156,10 @@ public final class HeldThreads {
      * nothing: a listener blocked on a turn of another thread is released when that thread's lane reaches it.
      */
     void releaseAll(Throwable cause) {
-        for (String id : new ArrayList<>(routers.keySet())) {
-            runtime.onLane(id, () -> {
-                ThreadState r = routers.remove(id);
+        ended = cause;
+        for (String id : new ArrayList<>(states.keySet())) {
+            callbacks.onLane(id, () -> {
+                ThreadState r = states.remove(id);
                 if (r != null) {
                     r.close(cause);
                 }
@@ -141,6 +169,6 @@ public final class HeldThreads {
 
     /** {@return how many threads are held} */
     public int size() {
-        return routers.size();
+        return states.size();
     }
 }

@@ -7,8 +7,8 @@ import java.util.Deque;
 
 /**
  * The restart policy's budget: at most {@link RestartPolicy#budget()} attempts within any
- * {@link RestartPolicy#budgetWindow()}, counted over every outage of the client, so that a server that dies again
- * right after each restore is not restarted for ever.
+ * {@link RestartPolicy#budgetWindow()}, counted over every restart of the client, so that a server that dies again
+ * right after each restart is not restarted for ever.
  */
 final class RestartBudget {
     private final RestartPolicy policy;
@@ -37,7 +37,7 @@ final class RestartBudget {
         }
     }
 
-    /** {@return the budget, for the message of an outage given up on} */
+    /** {@return the budget, for the message of a restart given up on} */
     String describe() {
         return policy.budget() + " attempts in " + policy.budgetWindow();
     }

@@ -5,9 +5,9 @@ import dev.codexclient.protocol.Turn;
 import java.util.List;
 
 /**
- * A turn as the runtime sees it: what a {@link ThreadState} routes the turn's events to, and what a
- * {@link TurnWatchdog} or the restore settles it with. The public turn handle implements it on a private object of
- * its own, so the runtime never depends on the handle's type.
+ * A turn as its thread's state sees it: what a {@link ThreadState} routes the turn's events to, and what a
+ * {@link TurnWatchdog} or a restart settles it with. {@link TurnState} is the one implementation; the thread's state
+ * and the watchdog see only this much of it (and a test can stand in for it).
  *
  * <p>Threading: {@link #accept}, {@link #deliverEarly}, {@link #completeFromServer} and {@link #stall} run on the
  * thread's delivery lane; {@link #bind} under the thread state's lock; the others on any thread.

@@ -6,6 +6,7 @@ import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexRpcException;
 import dev.codexclient.errors.CodexTimeoutException;
 import dev.codexclient.internal.flow.BufferedSubscription;
+import dev.codexclient.internal.rpc.Callbacks;
 import dev.codexclient.internal.rpc.Lanes;
 import dev.codexclient.internal.rpc.RpcConnection;
 import dev.codexclient.protocol.ClientRequestMethods;
@@ -45,8 +46,21 @@ import java.util.concurrent.atomic.AtomicLong;
  * subscriber, joining at any time reads every kept row from the first, and none can overflow.
  */
 public final class ThreadSearchEngine {
-    private final ClientRuntime runtime;
-    private final int bufferRows;
+    /**
+     * What a search needs of the client.
+     *
+     * @param calls         sends the search and its cancel
+     * @param waits         how a caller blocks, and where it must not
+     * @param callbacks     the delivery lanes: the partials arrive on the global one
+     * @param flows         the publishers' subscriptions
+     * @param notifications subscribes to every notification, with the connection's end
+     * @param bufferRows    the most partial rows kept
+     */
+    public record Context(Calls calls, Waits waits, Callbacks callbacks, FlowPublishers flows,
+                          FlowPublishers.HotSource notifications, int bufferRows) {
+    }
+
+    private final Context context;
     private final Object lock = new Object();
     // Guarded by lock.
     private final List<ThreadSearchResult> rows = new ArrayList<>();
@@ -63,24 +77,22 @@ public final class ThreadSearchEngine {
     private Subscription partials;
     private CompletableFuture<ThreadSearchResponse> call;
 
-    private ThreadSearchEngine(ClientRuntime runtime, int bufferRows) {
-        this.runtime = runtime;
-        this.bufferRows = bufferRows;
+    private ThreadSearchEngine(Context context) {
+        this.context = context;
     }
 
     /**
      * Starts a search: listens for its partials, then sends it.
      *
-     * @param runtime    the client's runtime
-     * @param params     the search
-     * @param bufferRows the most partial rows kept
+     * @param context what the search needs of the client
+     * @param params  the search
      * @return the running search
      */
-    public static ThreadSearchEngine start(ClientRuntime runtime, ThreadSearchParams params, int bufferRows) {
-        ThreadSearchEngine engine = new ThreadSearchEngine(runtime, bufferRows);
-        engine.partials = runtime.subscribeNotifications(engine::onNotification, cause -> { });
-        engine.call = runtime.calls().call(ClientRequestMethods.THREAD_SEARCH_STREAM, params, engine::sent);
-        engine.call.whenComplete((r, e) -> runtime.onLane(Lanes.GLOBAL, () -> engine.end(r, e)));
+    static ThreadSearchEngine start(Context context, ThreadSearchParams params) {
+        ThreadSearchEngine engine = new ThreadSearchEngine(context);
+        engine.partials = context.notifications().subscribe(engine::onNotification, cause -> { });
+        engine.call = context.calls().call(ClientRequestMethods.THREAD_SEARCH_STREAM, params, engine::sent);
+        engine.call.whenComplete((r, e) -> context.callbacks().onLane(Lanes.GLOBAL, () -> engine.end(r, e)));
         return engine;
     }
 
@@ -103,7 +115,7 @@ public final class ThreadSearchEngine {
                 return;
             }
             for (ThreadSearchResult row : partial.params().data()) {
-                if (rows.size() < bufferRows) {
+                if (rows.size() < context.bufferRows()) {
                     rows.add(row);
                     taken.add(row);
                 } else {
@@ -202,7 +214,7 @@ public final class ThreadSearchEngine {
             call.cancel(false);
             return cancelCall;
         }
-        CompletableFuture<Void> sent = runtime.calls().call(ClientRequestMethods.THREAD_SEARCH_STREAM_CANCEL,
+        CompletableFuture<Void> sent = context.calls().call(ClientRequestMethods.THREAD_SEARCH_STREAM_CANCEL,
                 ThreadSearchCancelParams.builder().requestId(id).build()).thenApply(r -> null);
         synchronized (lock) {
             cancelCall = sent;
@@ -226,8 +238,8 @@ public final class ThreadSearchEngine {
 
     /** Fails fast where a wait for the search could never end: on the lane that delivers its rows and end. */
     public void checkMayAwait(String what) {
-        runtime.waits().checkMayBlock(what);
-        if (runtime.supervisor().isOnLane(Lanes.GLOBAL)) {
+        context.waits().checkMayBlock(what);
+        if (context.callbacks().isOnLane(Lanes.GLOBAL)) {
             throw new CodexDeadlockException(what + " was called while delivering a notification that belongs to no"
                     + " thread (in a client listener): the rows and the end of a thread search are delivered one"
                     + " after another on this very thread, so the search cannot end while it waits. Use"
@@ -274,9 +286,8 @@ public final class ThreadSearchEngine {
      */
     public Flow.Publisher<ThreadSearchResult> publisher() {
         return subscriber -> {
-            BufferedSubscription<ThreadSearchResult> s = FlowPublishers.open(runtime, subscriber, "a thread search",
-                    (earlier, later) -> null);
-            runtime.onLane(Lanes.GLOBAL, () -> {
+            BufferedSubscription<ThreadSearchResult> s = context.flows().items(subscriber, "a thread search");
+            context.callbacks().onLane(Lanes.GLOBAL, () -> {
                 boolean over;
                 synchronized (lock) {
                     rows.forEach(s::offerBacklog);
@@ -314,7 +325,7 @@ public final class ThreadSearchEngine {
         if (!outcome.isDone()) {
             checkMayAwait("search.await()");
         }
-        return runtime.waits().within(outcome, timeout, () -> CodexTimeoutException.waitingFor(
+        return context.waits().within(outcome, timeout, () -> CodexTimeoutException.waitingFor(
                 "the result of a thread search", timeout), "a thread search");
     }
 }

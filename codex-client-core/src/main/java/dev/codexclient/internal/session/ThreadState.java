@@ -1,5 +1,6 @@
 package dev.codexclient.internal.session;
 
+import dev.codexclient.internal.rpc.Callbacks;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.ThreadInfo;
 import dev.codexclient.protocol.ThreadStatus;
@@ -49,7 +50,7 @@ public final class ThreadState {
     /** How many things hold the thread; changed only inside the client's map operations on this id. */
     int holds;
 
-    private final ClientRuntime runtime;
+    private final Callbacks callbacks;
     private final long maxUnclaimedBytes;
     // Guarded by this.
     private final Map<String, RoutedTurn> turns = new HashMap<>();
@@ -58,8 +59,8 @@ public final class ThreadState {
     private long unclaimedBytes;
     private boolean closed;
 
-    ThreadState(ClientRuntime runtime, ThreadLink link, long maxUnclaimedBytes) {
-        this.runtime = runtime;
+    ThreadState(Callbacks callbacks, ThreadLink link, long maxUnclaimedBytes) {
+        this.callbacks = callbacks;
         this.link = link;
         this.id = link.id();
         this.maxUnclaimedBytes = maxUnclaimedBytes;
@@ -132,7 +133,7 @@ public final class ThreadState {
         }
         // If no event of the turn comes after the response (a turn that is already over), this delivers the early
         // ones; otherwise the next event does, first.
-        runtime.onLane(id, turn::deliverEarly);
+        callbacks.onLane(id, turn::deliverEarly);
         return true;
     }
 
@@ -180,7 +181,7 @@ public final class ThreadState {
     }
 
     /**
-     * The thread was resumed on a restored connection, which reported it as {@code onServer}: each turn that was
+     * The thread was resumed on a new connection, which reported it as {@code onServer}: each turn that was
      * running at the loss is settled from that report. A turn the server still runs (a server reached again, whose
      * thread is active) stays, and its events go on arriving; a turn the server finished meanwhile completes from
      * the report; any other (a new server, which lost it) fails with the failure {@code lost} makes for it
@@ -202,9 +203,9 @@ public final class ThreadState {
             }
             if (status == TurnStatus.COMPLETED || status == TurnStatus.FAILED) {
                 // On the lane, so that a turn/completed that arrived meanwhile settles it first.
-                runtime.onLane(id, () -> t.completeFromServer(reported));
+                callbacks.onLane(id, () -> t.completeFromServer(reported));
             } else {
-                // Each failed turn leaves this router itself (turnEnded).
+                // Each failed turn leaves this thread's state itself (turnEnded).
                 t.fail(lost.apply(id, turnId));
             }
         }

@@ -1,7 +1,11 @@
 package dev.codexclient.internal.session;
 
 import dev.codexclient.Subscription;
+import dev.codexclient.TurnResult;
 import dev.codexclient.errors.CodexException;
+import dev.codexclient.errors.CodexTimeoutException;
+import dev.codexclient.internal.rpc.Callbacks;
+import dev.codexclient.internal.telemetry.TelemetryEmitter;
 import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.ThreadItem;
@@ -12,30 +16,34 @@ import dev.codexclient.protocol.TurnError;
 import dev.codexclient.protocol.TurnInterruptParams;
 import dev.codexclient.protocol.TurnPlanStep;
 import dev.codexclient.protocol.TurnStatus;
+import dev.codexclient.protocol.TurnSteerParams;
+import dev.codexclient.protocol.TurnSteerResponse;
+import dev.codexclient.protocol.UserInput;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Flow;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The life of one turn: its id once named, the events routed to it on its thread's lane, its listeners and replay,
- * its timers (deadline, interrupt grace, watchdog), and its end, once. The public turn handle is a view of it; the
- * result the handle gives is made from the turn's {@link End} by a function the handle passes in.
+ * The life of one turn, and everything its public handle does: its id once named, the events routed to it on its
+ * thread's lane, its listeners and replay, steering, its timers (deadline, interrupt grace, watchdog), the waits for
+ * its end, and its end, once. The public turn handle is a view of it: each of the handle's methods is one call here.
+ * {@link TurnStarts} makes it, with the collaborators of its {@link Context}.
  *
  * <p>Threading: events arrive on the thread's delivery lane; the end is decided once, by whichever comes first
  * (completion on the lane, a failure from any thread); the result completes on the callback executor.
- *
- * @param <R> the type of the turn's result
  */
-public final class TurnState<R> implements RoutedTurn {
+public final class TurnState implements RoutedTurn {
     /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
     private static final class Log {
         static final Logger LOG = LoggerFactory.getLogger(TurnState.class);
@@ -65,15 +73,35 @@ public final class TurnState<R> implements RoutedTurn {
                       TurnError error, boolean deadlineExceeded, boolean stalled) {
     }
 
-    private final ClientRuntime runtime;
+    /**
+     * What every turn of a client works with, given once by the runtime.
+     *
+     * @param calls          the client's typed calls ({@code turn/steer}, {@code turn/interrupt}, the watchdog's reads)
+     * @param waits          how the API blocks
+     * @param scheduler      the clock and timer of deadlines, grace periods and watchdogs
+     * @param callbacks      the client's lanes and callback executor
+     * @param flows          the client's publishers
+     * @param held           the threads held, to let go of the turn's thread when it ends
+     * @param paging         what the server of the moment can list of a thread's turns (for the watchdog)
+     * @param telemetry      where the turns' telemetry goes
+     * @param interruptGrace how long an interrupted turn may take to settle
+     * @param replayLimit    the most events a turn keeps for late listeners
+     * @param replayBytes    the most bytes a turn keeps for late listeners
+     * @param results        makes the public result of a turn from its end
+     * @param failures       the failure a result reports, for the telemetry of a failed turn
+     */
+    public record Context(Calls calls, Waits waits, Scheduler scheduler, Callbacks callbacks, FlowPublishers flows,
+                          HeldThreads held, Supplier<TurnPaging> paging,
+                          TelemetryEmitter telemetry, Duration interruptGrace, int replayLimit, long replayBytes,
+                          Function<End, TurnResult> results, Function<TurnResult, CodexException> failures) {
+    }
+
+    private final Context context;
     private final String threadId;
-    private final ThreadState router;
-    /** Makes the result from the end; and, for the telemetry of a failed end, the failure the result reports. */
-    private final Function<End, R> results;
-    private final Function<R, CodexException> failureOf;
+    private final ThreadState threadState;
     /** Set when the turn/start response names the turn, before the handle is handed out. */
     private volatile String id;
-    private final CompletableFuture<R> result = new CompletableFuture<>();
+    private final CompletableFuture<TurnResult> result = new CompletableFuture<>();
     /**
      * Completes once the replays to the listeners added so far have run. A listener added from outside the lane gets
      * its replay on the lane, possibly after the turn ended there: a wait for the result also waits for these, so
@@ -98,25 +126,21 @@ public final class TurnState<R> implements RoutedTurn {
     private volatile Scheduler.Task deadlineTask;
     private volatile Scheduler.Task graceTask;
     private volatile TurnWatchdog watchdog;
-    /** The turn's telemetry; null without an event listener, so that nothing is built. */
+    /** The turn's telemetry; null without a telemetry listener, so that nothing is built. */
     private final TurnTelemetry telemetry;
 
     /**
-     * @param runtime   the client's runtime
-     * @param threadId  the turn's thread
-     * @param router    the thread's state, which routes the turn's events here
-     * @param results   makes the turn's result from its end
-     * @param failureOf the failure a result reports, for the telemetry of a failed turn
+     * @param context     what every turn of the client works with
+     * @param threadId    the turn's thread
+     * @param threadState the thread's state, which routes the turn's events here
      */
-    public TurnState(ClientRuntime runtime, String threadId, ThreadState router, Function<End, R> results,
-                     Function<R, CodexException> failureOf) {
-        this.runtime = runtime;
+    TurnState(Context context, String threadId, ThreadState threadState) {
+        this.context = context;
         this.threadId = threadId;
-        this.router = router;
-        this.results = results;
-        this.failureOf = failureOf;
-        this.progress = new TurnProgress(threadId, runtime.settings().replayLimit(), runtime.settings().replayBytes());
-        this.telemetry = runtime.events().enabled() ? new TurnTelemetry(runtime.events(), runtime.scheduler()) : null;
+        this.threadState = threadState;
+        this.progress = new TurnProgress(threadId, context.replayLimit(), context.replayBytes());
+        this.telemetry = context.telemetry().enabled() ? new TurnTelemetry(context.telemetry(), context.scheduler())
+                : null;
     }
 
     @Override
@@ -134,9 +158,9 @@ public final class TurnState<R> implements RoutedTurn {
         return result.isDone();
     }
 
-    /** {@return the turn's result; completes on the callback executor, once} */
-    public CompletableFuture<R> result() {
-        return result;
+    /** {@return the turn id, or null while the {@code turn/start} response has not named it} */
+    public String id() {
+        return id;
     }
 
     /**
@@ -144,12 +168,103 @@ public final class TurnState<R> implements RoutedTurn {
      * own lane the replays run after the current task, so there it is the result alone (waiting would wait for
      * itself).
      */
-    public CompletableFuture<R> settledResult() {
+    private CompletableFuture<TurnResult> settledResult() {
         CompletableFuture<Void> pending = replays.get();
-        if (pending.isDone() || runtime.supervisor().isOnLane(threadId)) {
+        if (pending.isDone() || context.callbacks().isOnLane(threadId)) {
             return result;
         }
         return result.thenCombine(pending, (r, ignored) -> r);
+    }
+
+    /**
+     * {@return a new copy of the result whose blocking waits fail fast where they could never end} Cancelling it
+     * changes nothing for the turn.
+     */
+    public CompletableFuture<TurnResult> resultAsync() {
+        WaitGuardedFuture<TurnResult> copy = new WaitGuardedFuture<>(() -> context.waits().checkMayAwait(threadId,
+                "waiting for the result of " + this));
+        settledResult().whenComplete((r, e) -> {
+            if (e == null) {
+                copy.complete(r);
+            } else {
+                copy.completeExceptionally(e);
+            }
+        });
+        return copy;
+    }
+
+    /**
+     * Waits for the turn's end, at most {@code timeout} on the client's scheduler.
+     *
+     * @param timeout the longest wait
+     * @return the turn's result
+     * @throws CodexTimeoutException  when the turn is still running after {@code timeout}
+     * @throws dev.codexclient.errors.CodexDeadlockException on the turn's own delivery lane
+     */
+    public TurnResult await(Duration timeout) {
+        if (!result.isDone()) {
+            context.waits().checkMayAwait(threadId, "turn.await()");
+        }
+        return context.waits().within(settledResult(), timeout, () -> CodexTimeoutException.waitingFor(
+                "completion of a turn of thread " + threadId, timeout), "a turn");
+    }
+
+    /**
+     * {@return the turn's events as a publisher, from its start (as far as the replay buffer reaches) to its end}
+     * A failed turn ends its subscriptions with the failure its result reports.
+     */
+    public Flow.Publisher<ServerNotification> publisher() {
+        return context.flows().turn(threadId, toString(), this::subscribe,
+                result.thenApply(r -> r.status() == TurnStatus.FAILED ? context.failures().apply(r) : null));
+    }
+
+    /** Fails fast where waiting for this turn's next event could never end (see {@link Waits#checkMayAwait}). */
+    public void checkMayAwait(String what) {
+        context.waits().checkMayAwait(threadId, what);
+    }
+
+    /**
+     * Runs {@code task} after {@code delay} on the client's timer.
+     *
+     * @throws RejectedExecutionException once the client is closed
+     */
+    public Scheduler.Task schedule(Runnable task, Duration delay) {
+        return context.scheduler().schedule(task, delay);
+    }
+
+    /** Runs {@code task} on the turn's thread's delivery lane, behind the events queued there. */
+    public void onLane(Runnable task) {
+        context.callbacks().onLane(threadId, task);
+    }
+
+    /**
+     * Adds input to the turn ({@code turn/steer}), without blocking.
+     *
+     * @param input the inputs to add, in order
+     * @return the server's answer
+     */
+    public CompletableFuture<TurnSteerResponse> steerAsync(List<UserInput> input) {
+        return context.calls().turnSteer(TurnSteerParams.builder()
+                .threadId(threadId).expectedTurnId(boundIdOrThrow()).input(List.copyOf(input)).build());
+    }
+
+    /**
+     * Adds input to the turn, waiting at most the request timeout.
+     *
+     * @param input the inputs to add, in order
+     * @return the server's answer
+     */
+    public TurnSteerResponse steer(List<UserInput> input) {
+        return context.waits().call(steerAsync(input), "turn/steer on " + this);
+    }
+
+    /** {@return the turn id} @throws IllegalStateException before the server named the turn */
+    public String boundIdOrThrow() {
+        String turnId = id;
+        if (turnId == null) {
+            throw new IllegalStateException("the turn has no id yet");
+        }
+        return turnId;
     }
 
     /** {@return how many listeners the turn delivers to} */
@@ -173,7 +288,7 @@ public final class TurnState<R> implements RoutedTurn {
         CompletableFuture<Void> replayDone = new CompletableFuture<>();
         replays.accumulateAndGet(replayDone,
                 (before, added) -> before.isDone() ? added : CompletableFuture.allOf(before, added));
-        runtime.onLane(threadId, () -> {
+        context.callbacks().onLane(threadId, () -> {
             try {
                 replay(entry, replayed);
             } finally {
@@ -213,7 +328,7 @@ public final class TurnState<R> implements RoutedTurn {
         // The grace period runs from the first interrupt, whatever the server does with the requests.
         synchronized (this) {
             if (graceTask == null) {
-                graceTask = runtime.scheduleGrace(this);
+                graceTask = scheduleGrace();
             }
         }
         // turn/start can answer before the turn runs; an interrupt in that window is refused with
@@ -222,7 +337,7 @@ public final class TurnState<R> implements RoutedTurn {
         running.whenComplete((v, e) -> started.complete(null));
         if (!started.isDone()) {
             try {
-                Scheduler.Task t = runtime.scheduler().schedule(() -> started.complete(null),
+                Scheduler.Task t = context.scheduler().schedule(() -> started.complete(null),
                         INTERRUPT_WAITS_FOR_START);
                 started.whenComplete((v, e) -> t.cancel());
             } catch (RejectedExecutionException closing) {
@@ -230,13 +345,53 @@ public final class TurnState<R> implements RoutedTurn {
             }
         }
         String turnId = id;
-        started.thenCompose(x -> runtime.calls().turnInterrupt(TurnInterruptParams.builder()
+        started.thenCompose(x -> context.calls().turnInterrupt(TurnInterruptParams.builder()
                         .threadId(threadId).turnId(turnId).build()))
                 .whenComplete((r, e) -> {
                     if (e != null && !result.isDone()) {
                         Log.LOG.debug("turn/interrupt failed for {}: {}", threadId, e.toString());
                     }
                 });
+    }
+
+    /**
+     * After an interrupt, gives the server a grace period to settle the turn before declaring it stalled.
+     */
+    private Scheduler.Task scheduleGrace() {
+        Duration grace = context.interruptGrace();
+        try {
+            return context.scheduler().schedule(() -> onLane(() -> {
+                if (!isDone()) {
+                    Log.LOG.warn("turn {} did not settle within {} ms of its interrupt; completing it as stalled",
+                            this, grace.toMillis());
+                    stall();
+                }
+            }), grace);
+        } catch (RejectedExecutionException closing) {
+            // The client is closed: the turn fails with the connection.
+            return () -> false;
+        }
+    }
+
+    /**
+     * Interrupts the turn and returns the future of its result (see {@link #resultAsync()}).
+     *
+     * @return the turn's result
+     */
+    public CompletableFuture<TurnResult> interruptAsync() {
+        interrupt();
+        return resultAsync();
+    }
+
+    /**
+     * Interrupts the turn and waits for its end, at most {@code timeout}.
+     *
+     * @param timeout the longest wait
+     * @return the turn's result
+     */
+    public TurnResult interrupt(Duration timeout) {
+        interrupt();
+        return await(timeout);
     }
 
     /**
@@ -253,7 +408,7 @@ public final class TurnState<R> implements RoutedTurn {
             return;
         }
         try {
-            deadlineTask = runtime.scheduler().schedule(() -> {
+            deadlineTask = context.scheduler().schedule(() -> {
                 if (!result.isDone()) {
                     deadlineExceeded = true;
                     Log.LOG.debug("turn of thread {} passed its deadline of {}; interrupting", threadId, timeout);
@@ -272,7 +427,8 @@ public final class TurnState<R> implements RoutedTurn {
      * @param idle the longest silence the turn may have
      */
     public void watchdog(Duration idle) {
-        TurnWatchdog next = new TurnWatchdog(this, runtime, idle);
+        TurnWatchdog next = new TurnWatchdog(this, context.scheduler(), context.calls(), context.callbacks(),
+                context.paging(), idle);
         TurnWatchdog previous = watchdog;
         watchdog = next;
         if (previous != null) {
@@ -345,18 +501,19 @@ public final class TurnState<R> implements RoutedTurn {
         }
         stopTimers();
         String turnId = id != null ? id : turn != null ? turn.id() : null;
-        R r = results.apply(new End(threadId, turnId, status, turn, progress.finalText(), progress.items(turn),
+        TurnResult r = context.results().apply(new End(threadId, turnId, status, turn, progress.finalText(), progress.items(turn),
                 progress.usage(), progress.lastDiff(), progress.lastPlan(), error, deadlineExceeded, stalled));
         if (telemetry != null) {
             // The failure as the result's orThrow() gives it; an interruption keeps the error it had, if any.
             boolean failed = status == TurnStatus.FAILED || (status != TurnStatus.COMPLETED && error != null);
-            telemetry.ended(status, failed ? Optional.of(failureOf.apply(r)) : Optional.empty(), progress.usage());
+            telemetry.ended(status, failed ? Optional.of(context.failures().apply(r)) : Optional.empty(),
+                    progress.usage());
         }
-        leaveRouter();
+        leaveThread();
         // Nothing more comes: let go of the listeners (a listener added later gets the replay only).
         listeners.closeAll();
         // Completed off the lane so callers' continuations never hold up this thread's events.
-        runtime.runCallback(() -> result.complete(r));
+        context.callbacks().callback(() -> result.complete(r));
     }
 
     @Override
@@ -383,8 +540,8 @@ public final class TurnState<R> implements RoutedTurn {
             telemetry.ended(TurnStatus.FAILED, Optional.of(cause instanceof CodexException ce ? ce
                     : new CodexException("the turn could not complete: " + cause, cause)), progress.usage());
         }
-        leaveRouter();
-        runtime.runCallback(() -> result.completeExceptionally(cause));
+        leaveThread();
+        context.callbacks().callback(() -> result.completeExceptionally(cause));
     }
 
     private void stopTimers() {
@@ -403,9 +560,9 @@ public final class TurnState<R> implements RoutedTurn {
     }
 
     /** The turn no longer needs its thread's routing: the client may let go of the thread. */
-    private void leaveRouter() {
-        router.turnEnded(this);
-        runtime.held().unhold(router);
+    private void leaveThread() {
+        threadState.turnEnded(this);
+        context.held().unhold(threadState);
     }
 
     @Override

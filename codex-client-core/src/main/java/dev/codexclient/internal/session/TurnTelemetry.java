@@ -1,10 +1,10 @@
 package dev.codexclient.internal.session;
 
 import dev.codexclient.errors.CodexException;
-import dev.codexclient.events.TokenCounts;
-import dev.codexclient.events.TurnEnded;
-import dev.codexclient.events.TurnStarted;
-import dev.codexclient.internal.events.EventEmitter;
+import dev.codexclient.telemetry.TokenCounts;
+import dev.codexclient.telemetry.TurnEnded;
+import dev.codexclient.telemetry.TurnStarted;
+import dev.codexclient.internal.telemetry.TelemetryEmitter;
 import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.protocol.ThreadTokenUsage;
 import dev.codexclient.protocol.TokenUsageBreakdown;
@@ -14,14 +14,14 @@ import java.util.Optional;
 
 /**
  * The events of one turn: {@link TurnStarted} once the server names it, {@link TurnEnded} when it ends, with the
- * tokens it spent. Exists only for a client with an event listener; a turn that ends before it was named (its
+ * tokens it spent. Exists only for a client with a telemetry listener; a turn that ends before it was named (its
  * start failed) has neither event.
  *
  * <p>Threading: {@link #named} on the thread that claims the turn, {@link #usage} on the turn's lane,
  * {@link #ended} wherever the turn ends; the start and the end agree under this object's lock.
  */
 public final class TurnTelemetry {
-    private final EventEmitter emitter;
+    private final TelemetryEmitter emitter;
     private final Scheduler scheduler;
     /** When the client sent turn/start, on the scheduler's clock. */
     private final long startNanos;
@@ -31,7 +31,7 @@ public final class TurnTelemetry {
     private TurnStarted started;
     private boolean ended;
 
-    public TurnTelemetry(EventEmitter emitter, Scheduler scheduler) {
+    public TurnTelemetry(TelemetryEmitter emitter, Scheduler scheduler) {
         this.emitter = emitter;
         this.scheduler = scheduler;
         this.startNanos = scheduler.nanoTime();

@@ -3,6 +3,7 @@ package dev.codexclient.internal.session;
 import dev.codexclient.errors.CodexDeadlockException;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexTimeoutException;
+import dev.codexclient.internal.rpc.Callbacks;
 import dev.codexclient.internal.rpc.RpcConnection;
 import dev.codexclient.internal.time.Scheduler;
 import java.time.Duration;
@@ -13,6 +14,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -21,12 +23,22 @@ import java.util.function.Supplier;
  * thread's stack attached.
  */
 public final class Waits {
-    private final ConnectionSupervisor connection;
+    /** Whether the current thread reads one of the client's connections. */
+    private final BooleanSupplier onReaderThread;
+    /** The client's delivery lanes, to tell whether the current thread delivers a codex thread's events. */
+    private final Callbacks callbacks;
     private final Scheduler scheduler;
     private final Duration requestTimeout;
 
-    Waits(ConnectionSupervisor connection, Scheduler scheduler, Duration requestTimeout) {
-        this.connection = connection;
+    /**
+     * @param onReaderThread whether the current thread reads one of the client's connections
+     * @param callbacks      the client's callbacks, whose lanes tell where a wait for a turn could never end
+     * @param scheduler      the clock the waits for turns are timed on
+     * @param requestTimeout the bound of a call
+     */
+    public Waits(BooleanSupplier onReaderThread, Callbacks callbacks, Scheduler scheduler, Duration requestTimeout) {
+        this.onReaderThread = onReaderThread;
+        this.callbacks = callbacks;
         this.scheduler = scheduler;
         this.requestTimeout = requestTimeout;
     }
@@ -43,7 +55,7 @@ public final class Waits {
      * Waits for a call bounded by its own timeout (the handshake's), guarding against a future nobody completes
      * for {@code guard}.
      */
-    <T> T call(CompletableFuture<T> future, String what, Duration guard) {
+    public <T> T call(CompletableFuture<T> future, String what, Duration guard) {
         if (!future.isDone()) {
             checkMayBlock(what);
         }
@@ -97,7 +109,7 @@ public final class Waits {
      * with a callback executor that runs tasks on the submitting thread).
      */
     public void checkMayBlock(String what) {
-        if (connection.isReaderThread()) {
+        if (onReaderThread.getAsBoolean()) {
             throw new CodexDeadlockException(what + " was called on the thread that reads the connection, which would "
                     + "then never read the answer: the callback executor runs tasks on the submitting thread. Give "
                     + "the client an executor with its own threads (CodexClientBuilder#callbackExecutor), or use the "
@@ -111,7 +123,7 @@ public final class Waits {
      */
     public void checkMayAwait(String threadId, String what) {
         checkMayBlock(what);
-        if (connection.isOnLane(threadId)) {
+        if (callbacks.isOnLane(threadId)) {
             throw new CodexDeadlockException(what + " was called while delivering an event of thread "
                     + threadId + " (in a listener): that thread's events, the end of this turn among them, "
                     + "are delivered one after another on this very thread, so the turn cannot end while it waits. "

@@ -3,10 +3,8 @@ package dev.codexclient.internal.flow;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.codexclient.errors.CodexBackpressureException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Executor;
 import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
@@ -17,23 +15,6 @@ import org.junit.jupiter.api.Test;
  * every assertion sees exactly what a given sequence of offers and requests allows.
  */
 class BufferedSubscriptionTest {
-
-    /** A serial executor whose tasks run when the test says. */
-    private static final class ManualLane implements Executor {
-        final ArrayDeque<Runnable> tasks = new ArrayDeque<>();
-
-        @Override
-        public void execute(Runnable task) {
-            tasks.add(task);
-        }
-
-        void run() {
-            Runnable t;
-            while ((t = tasks.poll()) != null) {
-                t.run();
-            }
-        }
-    }
 
     /** Records signals; {@code onNextAction} runs inside onNext with the subscription and the element. */
     private static final class Recorder implements Flow.Subscriber<Integer> {

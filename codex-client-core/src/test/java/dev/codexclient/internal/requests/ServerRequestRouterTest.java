@@ -8,7 +8,7 @@ import dev.codexclient.ApprovalDecision;
 import dev.codexclient.ApprovalPolicy;
 import dev.codexclient.ApprovalRequest;
 import dev.codexclient.errors.CodexRpcException;
-import dev.codexclient.events.ServerRequestOutcome;
+import dev.codexclient.telemetry.ServerRequestOutcome;
 import dev.codexclient.internal.rpc.IncomingRequest;
 import dev.codexclient.protocol.CommandExecutionApprovalDecision;
 import dev.codexclient.protocol.CommandExecutionRequestApprovalResponse;

@@ -129,14 +129,15 @@ class LanesTest {
     @Test
     void aBatchStartsEachLaneThatBecameBusyOnceAtItsEnd() throws Exception {
         List<String> seen = new CopyOnWriteArrayList<>();
-        lanes.beginBatch();
+        Lanes.Batch batch = lanes.newBatch();
+        batch.begin();
         for (int i = 0; i < 40; i++) {
             int n = i;
-            lanes.deliver("t" + (i % 2), () -> seen.add("t" + (n % 2) + ":" + n));
+            batch.deliver("t" + (i % 2), () -> seen.add("t" + (n % 2) + ":" + n));
         }
         assertThat(handOffs.get()).isZero();
         assertThat(seen).isEmpty();
-        lanes.endBatch();
+        batch.end();
         drain(List.of("t0", "t1"));
         assertThat(seen).hasSize(40);
         // Two lanes went from idle to busy in the batch, plus the two drain markers.

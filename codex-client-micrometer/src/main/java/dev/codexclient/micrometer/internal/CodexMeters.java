@@ -1,18 +1,18 @@
 package dev.codexclient.micrometer.internal;
 
 import dev.codexclient.ApprovalDecision;
-import dev.codexclient.events.ConnectionClosed;
-import dev.codexclient.events.ConnectionOpened;
-import dev.codexclient.events.PoolMemberAdded;
-import dev.codexclient.events.PoolMemberEjected;
-import dev.codexclient.events.PoolMemberReadmitted;
-import dev.codexclient.events.PoolMemberRemoved;
-import dev.codexclient.events.PooledThreadRecreated;
-import dev.codexclient.events.ServerRequestHandled;
-import dev.codexclient.events.TokenCounts;
-import dev.codexclient.events.TurnEnded;
+import dev.codexclient.telemetry.ConnectionClosed;
+import dev.codexclient.telemetry.ConnectionOpened;
+import dev.codexclient.telemetry.PoolMemberAdded;
+import dev.codexclient.telemetry.PoolMemberEjected;
+import dev.codexclient.telemetry.PoolMemberReadmitted;
+import dev.codexclient.telemetry.PoolMemberRemoved;
+import dev.codexclient.telemetry.PooledThreadRecreated;
+import dev.codexclient.telemetry.ServerRequestHandled;
+import dev.codexclient.telemetry.TokenCounts;
+import dev.codexclient.telemetry.TurnEnded;
 import dev.codexclient.micrometer.DefaultCodexTurnObservationConvention;
-import dev.codexclient.micrometer.MicrometerEventListener;
+import dev.codexclient.micrometer.MicrometerTelemetryListener;
 import dev.codexclient.protocol.ReviewDecision;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -28,7 +28,7 @@ import java.util.WeakHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The meters of {@link MicrometerEventListener} that are not observations: counters, gauges, and timers of what
+ * The meters of {@link MicrometerTelemetryListener} that are not observations: counters, gauges, and timers of what
  * the client reports only once it is over (server requests, handshakes), recorded with the durations the events
  * carry. The only class of this module that needs {@code micrometer-core}: it is loaded only for a listener given a
  * {@link MeterRegistry}.
@@ -67,16 +67,16 @@ public final class CodexMeters {
             if (shared == null) {
                 shared = new Levels();
                 LEVELS.put(registry, shared);
-                Gauge.builder(MicrometerEventListener.ACTIVE_TURNS, shared.activeTurns, AtomicLong::get)
+                Gauge.builder(MicrometerTelemetryListener.ACTIVE_TURNS, shared.activeTurns, AtomicLong::get)
                         .description("Turns started and not yet ended").baseUnit("turns").strongReference(true)
                         .register(registry);
-                Gauge.builder(MicrometerEventListener.OPEN_CONNECTIONS, shared.openConnections, AtomicLong::get)
+                Gauge.builder(MicrometerTelemetryListener.OPEN_CONNECTIONS, shared.openConnections, AtomicLong::get)
                         .description("Connections to a codex app-server that completed their handshake and are open")
                         .baseUnit("connections").strongReference(true).register(registry);
-                Gauge.builder(MicrometerEventListener.POOL_MEMBERS, shared.poolMembers, AtomicLong::get)
+                Gauge.builder(MicrometerTelemetryListener.POOL_MEMBERS, shared.poolMembers, AtomicLong::get)
                         .description("Members of codex pools: app-servers added and not removed")
                         .baseUnit("members").strongReference(true).register(registry);
-                Gauge.builder(MicrometerEventListener.POOL_MEMBERS_EJECTED, shared.ejected, Set::size)
+                Gauge.builder(MicrometerTelemetryListener.POOL_MEMBERS_EJECTED, shared.ejected, Set::size)
                         .description("Members of codex pools ejected for failing their health checks")
                         .baseUnit("members").strongReference(true).register(registry);
             }
@@ -92,16 +92,16 @@ public final class CodexMeters {
 
     /** The GenAI convention's histogram of tokens per operation (a turn is an {@code invoke_agent}). */
     private DistributionSummary usage(String type) {
-        return DistributionSummary.builder(MicrometerEventListener.TOKEN_USAGE)
+        return DistributionSummary.builder(MicrometerTelemetryListener.TOKEN_USAGE)
                 .tag(DefaultCodexTurnObservationConvention.OPERATION_NAME, "invoke_agent")
                 .tag(DefaultCodexTurnObservationConvention.PROVIDER_NAME, "openai")
-                .tag(MicrometerEventListener.GEN_AI_TOKEN_TYPE, type)
+                .tag(MicrometerTelemetryListener.GEN_AI_TOKEN_TYPE, type)
                 .description("Tokens used per turn, by type (input, output)").baseUnit("{token}")
                 .register(registry);
     }
 
     private Counter tokens(String type) {
-        return Counter.builder(MicrometerEventListener.TOKENS).tag(MicrometerEventListener.TOKEN_TYPE, type)
+        return Counter.builder(MicrometerTelemetryListener.TOKENS).tag(MicrometerTelemetryListener.TOKEN_TYPE, type)
                 .description("Tokens spent by turns, by type (cached input is part of input, reasoning part of output)")
                 .baseUnit("tokens").register(registry);
     }
@@ -113,7 +113,7 @@ public final class CodexMeters {
      */
     public void connectionOpened(ConnectionOpened event) {
         levels.openConnections.incrementAndGet();
-        Timer.builder(MicrometerEventListener.HANDSHAKES).tag(MicrometerEventListener.TRANSPORT, event.transport().name())
+        Timer.builder(MicrometerTelemetryListener.HANDSHAKES).tag(MicrometerTelemetryListener.TRANSPORT, event.transport().name())
                 .description("The initialize handshake with a codex app-server").register(registry)
                 .record(event.handshake());
     }
@@ -158,15 +158,15 @@ public final class CodexMeters {
      */
     public void serverRequestHandled(ServerRequestHandled event) {
         String outcome = event.outcome().name().toLowerCase(Locale.ROOT);
-        Timer.builder(MicrometerEventListener.SERVER_REQUESTS)
-                .tag(MicrometerEventListener.METHOD, event.method())
-                .tag(MicrometerEventListener.OUTCOME, outcome)
+        Timer.builder(MicrometerTelemetryListener.SERVER_REQUESTS)
+                .tag(MicrometerTelemetryListener.METHOD, event.method())
+                .tag(MicrometerTelemetryListener.OUTCOME, outcome)
                 .description("Requests of the codex app-server to the client (approvals, tool calls, questions), "
                         + "from their arrival to the answer")
                 .register(registry).record(event.handling());
-        event.decision().ifPresent(d -> Counter.builder(MicrometerEventListener.APPROVALS)
-                .tag(MicrometerEventListener.METHOD, event.method())
-                .tag(MicrometerEventListener.DECISION, decisionTag(d))
+        event.decision().ifPresent(d -> Counter.builder(MicrometerTelemetryListener.APPROVALS)
+                .tag(MicrometerTelemetryListener.METHOD, event.method())
+                .tag(MicrometerTelemetryListener.DECISION, decisionTag(d))
                 .description("Approval requests answered, by decision")
                 .register(registry).increment());
     }
@@ -218,13 +218,13 @@ public final class CodexMeters {
      * @param event the event
      */
     public void pooledThreadRecreated(PooledThreadRecreated event) {
-        Counter.builder(MicrometerEventListener.POOL_THREADS_RECREATED)
+        Counter.builder(MicrometerTelemetryListener.POOL_THREADS_RECREATED)
                 .description("Pooled threads without a turn started again on their member's restarted server")
                 .baseUnit("threads").register(registry).increment();
     }
 
     private void change(String change) {
-        Counter.builder(MicrometerEventListener.POOL_MEMBER_CHANGES).tag(MicrometerEventListener.CHANGE, change)
+        Counter.builder(MicrometerTelemetryListener.POOL_MEMBER_CHANGES).tag(MicrometerTelemetryListener.CHANGE, change)
                 .description("Changes of codex pools' members").baseUnit("changes").register(registry).increment();
     }
 

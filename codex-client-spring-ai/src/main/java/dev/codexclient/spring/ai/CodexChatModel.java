@@ -205,7 +205,7 @@ public final class CodexChatModel implements ChatModel, AutoCloseable {
             result = turn.await(turnTimeout);
         } catch (CodexTimeoutException e) {
             // Interrupted, so the conversation's next prompt does not wait for a turn nobody reads.
-            turn.interrupt();
+            turn.interruptAsync();
             throw e;
         }
         return Responses.of(result.orThrow(), result.finalText(), modelOf(prompt));
@@ -218,7 +218,7 @@ public final class CodexChatModel implements ChatModel, AutoCloseable {
             sink.onCancel(() -> {
                 CodexTurn t = running.get();
                 if (t != null && !t.isDone()) {
-                    t.interrupt();
+                    t.interruptAsync();
                 }
             });
             CompletableFuture<CodexTurn> started;
@@ -235,7 +235,7 @@ public final class CodexChatModel implements ChatModel, AutoCloseable {
                 }
                 running.set(turn);
                 if (sink.isCancelled()) {
-                    turn.interrupt();
+                    turn.interruptAsync();
                     return;
                 }
                 relay(turn, sink, modelOf(prompt));

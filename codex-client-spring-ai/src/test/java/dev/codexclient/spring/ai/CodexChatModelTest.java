@@ -121,4 +121,19 @@ class CodexChatModelTest {
             assertThat(seen).containsExactly("one ", "two ");
         }
     }
+
+    @Test
+    void approvalsFollowTheClientsPolicy(FakeCodexAppServer fake) {
+        List<String> decisions = new java.util.concurrent.CopyOnWriteArrayList<>();
+        fake.onTurnStart(turn -> turn.commandApproval("rm -rf build", r -> decisions.add(r.decision().orElse("?")))
+                .agentMessage("cleaned").completed());
+        try (CodexClient codex = CodexClient.builder().transport(fake.connectInMemory())
+                .approvals(dev.codexclient.ApprovalPolicy.acceptAll()).requestTimeout(Duration.ofSeconds(10)).build();
+             CodexChatModel model = CodexChatModel.builder(codex).build()) {
+            ChatResponse response = model.call(new Prompt("clean the build"));
+            assertThat(decisions).containsExactly("accept");
+            assertThat(CodexMetadata.commands(response)).singleElement().satisfies(c ->
+                    assertThat(c.command()).isEqualTo("rm -rf build"));
+        }
+    }
 }

@@ -4,10 +4,11 @@ import dev.codexclient.ApprovalPolicy;
 import dev.codexclient.ApprovalRequest;
 import dev.codexclient.CodexClient;
 import dev.codexclient.DynamicTool;
-import dev.codexclient.events.CodexEventListener;
+import dev.codexclient.telemetry.CodexTelemetryListener;
 import dev.codexclient.transport.Transport;
 import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.context.SmartLifecycle;
@@ -35,7 +36,7 @@ import org.springframework.context.annotation.Bean;
  *       {@code ApprovalPolicy<ApprovalRequest.FileChange>} bean decides that kind in its place;</li>
  *   <li>every {@link DynamicTool} bean (which turns on the experimental API, unless
  *       {@code codex.experimental-api} says otherwise);</li>
- *   <li>every {@link CodexEventListener} bean, combined with {@link CodexEventListener#composite} in
+ *   <li>every {@link CodexTelemetryListener} bean, combined with {@link CodexTelemetryListener#composite} in
  *       {@link org.springframework.core.annotation.Order} order;</li>
  *   <li>every {@link CodexClientBuilderCustomizer} bean, applied last.</li>
  * </ul>
@@ -94,12 +95,25 @@ public class CodexAutoConfiguration {
         // Only a client the monitor listens to (the auto-configured one) and that was made (a lazy one may not be).
         return new CodexShutdown(() -> monitor.attached() && factory.containsSingleton("codexClient")
                 && factory.getSingleton("codexClient") instanceof CodexClient c ? c : null,
-                monitor, properties.getShutdownGracePeriod());
+                monitor, properties.withDefaults().shutdownGracePeriod());
+    }
+
+    /**
+     * Says at start-up which feature the application should have and does not (see {@link CodexFeatureReport}).
+     *
+     * @param factory     the bean factory, whose bean names it reads
+     * @param environment the application's properties
+     * @return the report
+     */
+    @Bean
+    static SmartInitializingSingleton codexFeatureReport(ConfigurableListableBeanFactory factory,
+                                                         Environment environment) {
+        return CodexFeatureReport.of(factory, environment, factory.getBeanClassLoader());
     }
 
     /**
      * Follows the client's connection: logs a lost server at WARN and keeps what the health indicator reports. An
-     * event listener, so the client below registers it with the application's own listeners.
+     * telemetry listener, so the client below registers it with the application's own listeners.
      *
      * @return the monitor
      */
@@ -118,7 +132,7 @@ public class CodexAutoConfiguration {
      * @param commands    the application's policy for command approvals, if any
      * @param fileChanges the application's policy for file-change approvals, if any
      * @param tools       the application's dynamic tools
-     * @param listeners   the application's event listeners
+     * @param listeners   the application's telemetry listeners
      * @param customizers the application's builder customizers
      * @return the client, closed with the context
      */
@@ -128,7 +142,7 @@ public class CodexAutoConfiguration {
                                    ObjectProvider<ApprovalPolicy<ApprovalRequest>> approvals,
                                    ObjectProvider<ApprovalPolicy<ApprovalRequest.Command>> commands,
                                    ObjectProvider<ApprovalPolicy<ApprovalRequest.FileChange>> fileChanges,
-                                   ObjectProvider<DynamicTool> tools, ObjectProvider<CodexEventListener> listeners,
+                                   ObjectProvider<DynamicTool> tools, ObjectProvider<CodexTelemetryListener> listeners,
                                    ObjectProvider<CodexClientBuilderCustomizer> customizers) {
         CodexClientBuilderFactory.Approvals policies = new CodexClientBuilderFactory.Approvals(
                 Optional.ofNullable(approvals.getIfAvailable()), Optional.ofNullable(commands.getIfAvailable()),

@@ -6,7 +6,7 @@ import dev.codexclient.CodexClient;
 import dev.codexclient.CodexClientBuilder;
 import dev.codexclient.DynamicTool;
 import dev.codexclient.RestartPolicy;
-import dev.codexclient.events.CodexEventListener;
+import dev.codexclient.telemetry.CodexTelemetryListener;
 import dev.codexclient.transport.Transport;
 import dev.codexclient.transport.UnixSocketTransport;
 import dev.codexclient.transport.WebSocketTransport;
@@ -34,7 +34,7 @@ final class CodexClientBuilderFactory {
     }
 
     CodexClientBuilderFactory(CodexProperties properties, CodexExecutables executables) {
-        this.properties = properties;
+        this.properties = properties.withDefaults();
         this.executables = executables;
     }
 
@@ -56,11 +56,11 @@ final class CodexClientBuilderFactory {
      * @param transport   the application's own transport bean, if any
      * @param approvals   the application's approval policy beans
      * @param tools       the application's dynamic tools, in order
-     * @param listeners   the application's event listeners, in order
+     * @param listeners   the application's telemetry listeners, in order
      * @param customizers applied last, in order
      */
     CodexClientBuilder builder(Optional<Transport> transport, Approvals approvals,
-                                List<DynamicTool> tools, List<CodexEventListener> listeners,
+                                List<DynamicTool> tools, List<CodexTelemetryListener> listeners,
                                 List<CodexClientBuilderCustomizer> customizers) {
         CodexClientBuilder builder = CodexClient.builder();
         connection(builder, transport);
@@ -70,34 +70,34 @@ final class CodexClientBuilderFactory {
         }
         handshake(builder, !tools.isEmpty());
         timing(builder);
-        builder.approvals(approvals.all().orElseGet(() -> properties.getApprovalPolicy().policy()));
+        builder.approvals(approvals.all().orElseGet(() -> properties.approvalPolicy().policy()));
         approvals.commands().ifPresent(builder::onCommandApproval);
         approvals.fileChanges().ifPresent(builder::onFileChangeApproval);
         tools.forEach(builder::tool);
         if (listeners.size() == 1) {
-            builder.eventListener(listeners.get(0));
+            builder.telemetryListener(listeners.get(0));
         } else if (!listeners.isEmpty()) {
-            builder.eventListener(CodexEventListener.composite(listeners.toArray(CodexEventListener[]::new)));
+            builder.telemetryListener(CodexTelemetryListener.composite(listeners.toArray(CodexTelemetryListener[]::new)));
         }
         customizers.forEach(customizer -> customizer.customize(builder));
         return builder;
     }
 
     private void connection(CodexClientBuilder builder, Optional<Transport> transport) {
-        CodexProperties.WebSocket websocket = properties.getWebsocket();
-        CodexProperties.UnixSocket unixSocket = properties.getUnixSocket();
+        CodexProperties.WebSocket websocket = properties.websocket();
+        CodexProperties.UnixSocket unixSocket = properties.unixSocket();
         if (transport.isPresent()) {
             // The application's (or a test's) own bean replaces the wiring the properties describe, as a bean of a
             // test replaces the production one anywhere else in Spring: the properties may stay in
             // application.properties.
             List<String> ignored = new ArrayList<>(spawnSettings());
-            if (properties.getRestart().isEnabled()) {
+            if (properties.restart().enabled()) {
                 ignored.add("codex.restart.enabled");
             }
-            if (websocket.getUrl() != null) {
+            if (websocket.url() != null) {
                 ignored.add("codex.websocket.url");
             }
-            if (unixSocket.getPath() != null) {
+            if (unixSocket.path() != null) {
                 ignored.add("codex.unix-socket.path");
             }
             if (!ignored.isEmpty()) {
@@ -108,10 +108,10 @@ final class CodexClientBuilderFactory {
             return;
         }
         List<String> remote = new ArrayList<>();
-        if (websocket.getUrl() != null) {
+        if (websocket.url() != null) {
             remote.add("codex.websocket.url");
         }
-        if (unixSocket.getPath() != null) {
+        if (unixSocket.path() != null) {
             remote.add("codex.unix-socket.path");
         }
         if (remote.size() > 1) {
@@ -128,27 +128,27 @@ final class CodexClientBuilderFactory {
                     + "app-server the client would spawn, but " + remote.get(0) + " connects to one that runs "
                     + "already; remove them, or remove " + remote.get(0) + " to spawn codex");
         }
-        if (websocket.getUrl() != null) {
-            WebSocketTransport.Builder ws = WebSocketTransport.builder(websocket.getUrl());
-            if (websocket.getBearerToken() != null) {
-                ws.bearerToken(websocket.getBearerToken());
-                builder.secret(websocket.getBearerToken());
+        if (websocket.url() != null) {
+            WebSocketTransport.Builder ws = WebSocketTransport.builder(websocket.url());
+            if (websocket.bearerToken() != null) {
+                ws.bearerToken(websocket.bearerToken());
+                builder.secret(websocket.bearerToken());
             }
-            if (websocket.isAllowCleartextBearerToken()) {
+            if (websocket.allowCleartextBearerToken()) {
                 ws.allowCleartextBearerToken();
             }
-            if (websocket.getConnectTimeout() != null) {
-                ws.connectTimeout(websocket.getConnectTimeout());
+            if (websocket.connectTimeout() != null) {
+                ws.connectTimeout(websocket.connectTimeout());
             }
             restartable(builder, ws::build);
         } else {
-            UnixSocketTransport.Builder socket = UnixSocketTransport.builder().path(unixSocket.getPath());
-            if (unixSocket.getBearerToken() != null) {
-                socket.bearerToken(unixSocket.getBearerToken());
-                builder.secret(unixSocket.getBearerToken());
+            UnixSocketTransport.Builder socket = UnixSocketTransport.builder().path(unixSocket.path());
+            if (unixSocket.bearerToken() != null) {
+                socket.bearerToken(unixSocket.bearerToken());
+                builder.secret(unixSocket.bearerToken());
             }
-            if (unixSocket.getConnectTimeout() != null) {
-                socket.connectTimeout(unixSocket.getConnectTimeout());
+            if (unixSocket.connectTimeout() != null) {
+                socket.connectTimeout(unixSocket.connectTimeout());
             }
             restartable(builder, socket::build);
         }
@@ -159,7 +159,7 @@ final class CodexClientBuilderFactory {
      * otherwise the one transport.
      */
     private void restartable(CodexClientBuilder builder, Supplier<? extends Transport> transports) {
-        if (properties.getRestart().isEnabled()) {
+        if (properties.restart().enabled()) {
             builder.transportFactory(transports);
         } else {
             builder.transport(transports.get());
@@ -169,114 +169,107 @@ final class CodexClientBuilderFactory {
     /** The properties set that configure a spawned server, by name. */
     private List<String> spawnSettings() {
         List<String> set = new ArrayList<>();
-        if (properties.getBinary() != null) {
+        if (properties.binary() != null) {
             set.add("codex.binary");
         }
-        if (!properties.getCommand().isEmpty()) {
+        if (!properties.command().isEmpty()) {
             set.add("codex.command");
         }
-        if (properties.getHome() != null) {
+        if (properties.home() != null) {
             set.add("codex.home");
         }
-        if (properties.getWorkingDirectory() != null) {
+        if (properties.workingDirectory() != null) {
             set.add("codex.working-directory");
         }
-        if (!properties.getEnvironment().isEmpty()) {
+        if (!properties.environment().isEmpty()) {
             set.add("codex.environment");
         }
-        if (!properties.getRemoveEnvironment().isEmpty()) {
+        if (!properties.removeEnvironment().isEmpty()) {
             set.add("codex.remove-environment");
         }
         return set;
     }
 
     private void spawn(CodexClientBuilder builder) {
-        if (properties.getBinary() != null && !properties.getCommand().isEmpty()) {
+        if (properties.binary() != null && !properties.command().isEmpty()) {
             throw new IllegalStateException("codex.binary and codex.command both name the program to spawn; keep one "
                     + "(codex.command for a program with arguments of its own)");
         }
-        if (!properties.getCommand().isEmpty()) {
-            builder.command(properties.getCommand());
+        if (!properties.command().isEmpty()) {
+            builder.command(properties.command());
         }
-        if (properties.getBinary() != null) {
-            if (properties.getBinary().isBlank()) {
+        if (properties.binary() != null) {
+            if (properties.binary().isBlank()) {
                 throw new IllegalStateException("codex.binary is blank: name the codex executable (a path, or a name "
                         + "on the PATH), or leave the property out for codex on the PATH");
             }
-            builder.codexBinary(Path.of(properties.getBinary()));
-        } else if (properties.getCommand().isEmpty()) {
+            builder.codexBinary(Path.of(properties.binary()));
+        } else if (properties.command().isEmpty()) {
             builder.codexBinary(executables.find());
         }
-        if (properties.getHome() != null) {
-            builder.codexHome(properties.getHome());
+        if (properties.home() != null) {
+            builder.codexHome(properties.home());
         }
-        if (properties.getWorkingDirectory() != null) {
-            builder.workingDirectory(properties.getWorkingDirectory());
+        if (properties.workingDirectory() != null) {
+            builder.workingDirectory(properties.workingDirectory());
         }
-        properties.getEnvironment().forEach(builder::environment);
-        if (!properties.getRemoveEnvironment().isEmpty()) {
-            builder.stdio(stdio -> properties.getRemoveEnvironment().forEach(stdio::removeEnvironment));
+        properties.environment().forEach(builder::environment);
+        if (!properties.removeEnvironment().isEmpty()) {
+            builder.stdio(stdio -> properties.removeEnvironment().forEach(stdio::removeEnvironment));
         }
     }
 
     private void handshake(CodexClientBuilder builder, boolean hasTools) {
-        CodexProperties.ClientInfo info = properties.getClientInfo();
-        if (info.getName() != null) {
-            builder.clientInfo(info.getName(), info.getTitle() != null ? info.getTitle() : info.getName(),
-                    info.getVersion() != null ? info.getVersion() : "unknown");
-        } else if (info.getTitle() != null || info.getVersion() != null) {
+        CodexProperties.ClientInfo info = properties.clientInfo();
+        if (info.name() != null) {
+            builder.clientInfo(info.name(), info.title() != null ? info.title() : info.name(),
+                    info.version() != null ? info.version() : "unknown");
+        } else if (info.title() != null || info.version() != null) {
             throw new IllegalStateException("codex.client-info.title and codex.client-info.version describe a client "
                     + "named by codex.client-info.name, which is not set");
         }
         // Dynamic tools are an experimental codex API: declaring one is opting in, unless the property says no (and
         // the client's build() then says why that cannot work).
-        builder.experimentalApi(properties.getExperimentalApi() != null ? properties.getExperimentalApi() : hasTools);
-        if (!properties.getOptOutNotifications().isEmpty()) {
-            builder.optOutNotifications(properties.getOptOutNotifications().toArray(String[]::new));
+        builder.experimentalApi(properties.experimentalApi() != null ? properties.experimentalApi() : hasTools);
+        if (!properties.optOutNotifications().isEmpty()) {
+            builder.optOutNotifications(properties.optOutNotifications().toArray(String[]::new));
         }
-        if (properties.getApiKey() != null) {
-            builder.apiKey(properties.getApiKey());
+        if (properties.apiKey() != null) {
+            builder.apiKey(properties.apiKey());
         }
     }
 
     /** The restart policy of {@code codex.restart.*}; empty unless {@code codex.restart.enabled}. */
     private Optional<RestartPolicy> restartPolicy() {
-        CodexProperties.Restart restart = properties.getRestart();
-        if (!restart.isEnabled()) {
-            return Optional.empty();
-        }
-        RestartPolicy defaults = RestartPolicy.defaults();
-        return Optional.of(RestartPolicy.builder()
-                .maxAttempts(restart.getMaxAttempts() != null ? restart.getMaxAttempts() : defaults.maxAttempts())
-                .backoff(restart.getInitialBackoff() != null ? restart.getInitialBackoff() : defaults.initialBackoff(),
-                        restart.getMaxBackoff() != null ? restart.getMaxBackoff() : defaults.maxBackoff())
-                .budget(restart.getBudget() != null ? restart.getBudget() : defaults.budget(),
-                        restart.getBudgetWindow() != null ? restart.getBudgetWindow() : defaults.budgetWindow())
-                .build());
+        CodexProperties.Restart restart = properties.restart();
+        return restart.enabled() ? Optional.of(restart.policy()) : Optional.empty();
     }
 
     private void timing(CodexClientBuilder builder) {
-        if (properties.getRequestTimeout() != null) {
-            builder.requestTimeout(properties.getRequestTimeout());
+        if (properties.requestTimeout() != null) {
+            builder.requestTimeout(properties.requestTimeout());
         }
-        if (properties.getInitializeTimeout() != null) {
-            builder.initializeTimeout(properties.getInitializeTimeout());
+        if (properties.initializeTimeout() != null) {
+            builder.initializeTimeout(properties.initializeTimeout());
         }
-        if (properties.getInterruptGracePeriod() != null) {
-            builder.interruptGracePeriod(properties.getInterruptGracePeriod());
+        if (properties.interruptGracePeriod() != null) {
+            builder.interruptGracePeriod(properties.interruptGracePeriod());
         }
-        if (properties.getTurnWatchdog() != null) {
-            builder.turnWatchdog(properties.getTurnWatchdog());
+        if (properties.turnWatchdog() != null) {
+            builder.turnWatchdog(properties.turnWatchdog());
         }
-        if (properties.getCloseTimeout() != null) {
-            builder.closeTimeout(properties.getCloseTimeout());
+        if (properties.closeTimeout() != null) {
+            builder.closeTimeout(properties.closeTimeout());
         }
-        CodexProperties.Publisher publisher = properties.getPublisher();
-        if (publisher.getBufferSize() != null) {
-            builder.publisherBufferSize(publisher.getBufferSize());
+        CodexProperties.Publisher publisher = properties.publisher();
+        if (publisher.bufferSize() != null) {
+            builder.publisherBufferSize(publisher.bufferSize());
         }
-        if (publisher.getOverflow() != null) {
-            builder.publisherOverflow(publisher.getOverflow());
+        if (publisher.overflow() != null) {
+            builder.publisherOverflow(publisher.overflow());
+        }
+        if (publisher.deltaInterval() != null) {
+            builder.publisherDeltaInterval(publisher.deltaInterval());
         }
     }
 }

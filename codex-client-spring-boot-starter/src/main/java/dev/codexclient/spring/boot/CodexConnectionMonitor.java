@@ -2,14 +2,14 @@ package dev.codexclient.spring.boot;
 
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexTransportException;
-import dev.codexclient.events.CodexEventListener;
-import dev.codexclient.events.ConnectionClosed;
-import dev.codexclient.events.ConnectionOpened;
-import dev.codexclient.events.ConnectionRestored;
-import dev.codexclient.events.Disconnected;
-import dev.codexclient.events.RecoveryGaveUp;
-import dev.codexclient.events.TurnEnded;
-import dev.codexclient.events.TurnStarted;
+import dev.codexclient.telemetry.CodexTelemetryListener;
+import dev.codexclient.telemetry.ConnectionClosed;
+import dev.codexclient.telemetry.ConnectionOpened;
+import dev.codexclient.telemetry.ConnectionReplaced;
+import dev.codexclient.telemetry.Disconnected;
+import dev.codexclient.telemetry.RestartGaveUp;
+import dev.codexclient.telemetry.TurnEnded;
+import dev.codexclient.telemetry.TurnStarted;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -20,25 +20,25 @@ import org.springframework.core.Ordered;
 /**
  * Follows the auto-configured client's connection: logs a lost app-server at WARN, with its exit code and the tail of
  * what it wrote to stderr, and keeps what the health indicator reports (the cause of the loss, and whether a restart
- * policy is restoring the connection). A {@link CodexEventListener} bean, so the client it is registered with is the
+ * policy is restarting the connection). A {@link CodexTelemetryListener} bean, so the client it is registered with is the
  * one the auto-configuration builds. First among the listeners, so what the application's own listeners do on an event
  * (check the health, say) already sees it.
  */
-public final class CodexConnectionMonitor implements CodexEventListener, Ordered {
+public final class CodexConnectionMonitor implements CodexTelemetryListener, Ordered {
     private static final Logger LOG = LoggerFactory.getLogger(CodexConnectionMonitor.class);
 
     /**
      * The connection as last seen.
      *
      * @param cause      why the last connection was lost, if it was
-     * @param recovering whether a restart policy is restoring it
+     * @param restarting whether a restart policy is restarting it
      */
-    public record State(Optional<CodexException> cause, boolean recovering) {
+    public record State(Optional<CodexException> cause, boolean restarting) {
         /**
          * Checks that the cause is present.
          *
          * @param cause      why the last connection was lost, if it was
-         * @param recovering whether a restart policy is restoring it
+         * @param restarting whether a restart policy is restarting it
          */
         public State {
             java.util.Objects.requireNonNull(cause, "cause");
@@ -115,32 +115,32 @@ public final class CodexConnectionMonitor implements CodexEventListener, Ordered
     public void disconnected(Disconnected event) {
         state = new State(Optional.of(event.cause()), true);
         // The client logs the loss at WARN itself under a restart policy; this line only adds the property's name.
-        LOG.debug("codex: lost the app-server{}; restoring it (codex.restart), {} thread(s) to resume",
+        LOG.debug("codex: lost the app-server{}; restarting it (codex.restart), {} thread(s) to resume",
                 describe(event.cause()), event.heldThreads());
     }
 
     @Override
-    public void connectionRestored(ConnectionRestored event) {
+    public void connectionReplaced(ConnectionReplaced event) {
         state = new State(Optional.empty(), false);
-        LOG.info("codex: app-server restored after {} attempt(s), {} ms down", event.attempt(),
+        LOG.info("codex: app-server restarted after {} attempt(s), {} ms down", event.attempt(),
                 event.downtime().toMillis());
     }
 
     @Override
-    public void recoveryGaveUp(RecoveryGaveUp event) {
+    public void restartGaveUp(RestartGaveUp event) {
         state = new State(Optional.of(event.cause()), false);
-        LOG.warn("codex: gave up restoring the app-server after {} attempt(s){}", event.attempts(),
+        LOG.warn("codex: gave up restarting the app-server after {} attempt(s){}", event.attempts(),
                 describe(event.cause()));
     }
 
     @Override
     public void connectionClosed(ConnectionClosed event) {
         event.cause().ifPresent(cause -> {
-            if (!state.recovering() && state.cause().isPresent()) {
-                return; // the end of a recovery that gave up, already logged
+            if (!state.restarting() && state.cause().isPresent()) {
+                return; // the end of a restart that gave up, already logged
             }
             state = new State(Optional.of(cause), false);
-            LOG.warn("codex: lost the app-server{}; the client is closed (codex.restart.enabled=true restores it)",
+            LOG.warn("codex: lost the app-server{}; the client is closed (codex.restart.enabled=true restarts it)",
                     describe(cause));
         });
     }

@@ -67,6 +67,11 @@ final class CodexShutdown implements SmartLifecycle {
         if (c == null || c.isClosed()) {
             return;
         }
+        int running = monitor.runningTurns();
+        if (running > 0) {
+            LOG.info("codex: waiting up to {} (codex.shutdown-grace-period) for {} running turn(s) before closing the "
+                    + "client", grace, running);
+        }
         try {
             if (!monitor.awaitNoRunningTurns(grace)) {
                 LOG.info("codex: {} turn(s) still running after codex.shutdown-grace-period ({}); closing the client",

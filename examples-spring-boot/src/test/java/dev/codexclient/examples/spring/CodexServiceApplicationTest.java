@@ -7,8 +7,10 @@ import dev.codexclient.transport.Transport;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
@@ -47,8 +49,13 @@ class CodexServiceApplicationTest {
         }
     }
 
-    @Autowired
+    /** A client of the running server, built here: Spring Boot 4 no longer injects one into a test by itself. */
     private WebTestClient http;
+
+    @BeforeEach
+    void connect(@Value("${local.server.port}") int port) {
+        http = WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port).build();
+    }
 
     @Autowired
     private FakeCodexAppServer fake;

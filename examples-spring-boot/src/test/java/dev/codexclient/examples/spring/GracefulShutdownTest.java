@@ -11,7 +11,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -49,7 +48,7 @@ class GracefulShutdownTest {
         CountDownLatch ended = new CountDownLatch(1);
         Disposable stream;
         try {
-            int port = ((WebServerApplicationContext) context).getWebServer().getPort();
+            int port = context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
             stream = WebClient.create("http://127.0.0.1:" + port).get().uri("/stream?prompt=go").retrieve()
                     .bodyToFlux(new ParameterizedTypeReference<ServerSentEvent<String>>() { })
                     .doOnNext(e -> {

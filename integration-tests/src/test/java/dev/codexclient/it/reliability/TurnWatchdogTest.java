@@ -165,6 +165,8 @@ class TurnWatchdogTest {
         FaultHarness.run("watchdog: thread/read fails", f -> {
             try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
                 fake.onTurnStart(t -> t.neverComplete());
+                // Neither the latest turns nor the whole thread: the server cannot report on the turn.
+                fake.on("thread/turns/list").always().respondError(-32600, "thread not loaded");
                 fake.on("thread/read").always().respondError(-32600, "thread not loaded");
                 ManualScheduler clock = new ManualScheduler();
                 try (CodexClient client = ClientProbe.useScheduler(inMemory(fake), clock)
@@ -178,6 +180,7 @@ class TurnWatchdogTest {
                     clock.advance(Duration.ofMillis(500));
                     TurnResult r = resultOf(turn);
                     assertThat(r.stalled()).isTrue();
+                    assertThat(count(fake, "thread/turns/list")).isEqualTo(1);
                     assertThat(count(fake, "thread/read")).isEqualTo(1);
                     assertThat(count(fake, "turn/interrupt")).isEqualTo(1);
                     f.outcome("read error -> interrupt -> stalled");

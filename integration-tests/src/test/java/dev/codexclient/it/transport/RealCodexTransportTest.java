@@ -51,14 +51,13 @@ class RealCodexTransportTest {
             List<ProcessHandle> tree = ProcessTree.descendants(transport.process().orElseThrow());
             assertThat(tree).as("the npm launcher runs the native binary as a child").isNotEmpty();
 
-            long started = System.nanoTime();
             transport.close();
-            assertThat(Duration.ofNanos(System.nanoTime() - started))
-                    .as("codex exits when its stdin closes").isLessThan(Duration.ofSeconds(5));
             assertThat(tree).noneMatch(ProcessTree::isRunning);
             TransportTermination end = sink.awaitClosed(WAIT);
             assertThat(end.requested()).isTrue();
-            assertThat(end.exitCode()).isPresent();
+            // codex exits on its own when its stdin closes: status 0. One the close had to end after its graceful
+            // wait would have died of SIGTERM or SIGKILL (143, 137), however long either took.
+            assertThat(end.exitCode()).as("codex exits when its stdin closes").hasValue(0);
             assertThat(sink.closedCount).hasValue(1);
         } finally {
             transport.close();

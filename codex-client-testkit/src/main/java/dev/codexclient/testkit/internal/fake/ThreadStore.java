@@ -26,6 +26,7 @@ public final class ThreadStore {
     /** Threads in one {@code thread/list} page when the request gives no {@code limit}. */
     private static final int DEFAULT_LIST_LIMIT = 25;
     private static final String LIST_CURSOR_PREFIX = "fake-cursor-";
+    private static final String TURNS_CURSOR_PREFIX = "fake-turns-cursor-";
 
     /** A stored thread: the public thread object plus what only the store needs. */
     private static final class Stored {
@@ -39,7 +40,7 @@ public final class ThreadStore {
         }
     }
 
-    /** {@code thread/list} was given a cursor this store never handed out. */
+    /** {@code thread/list} or {@code thread/turns/list} was given a cursor this store never handed out. */
     public static final class InvalidCursorException extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
@@ -73,7 +74,53 @@ public final class ThreadStore {
         String threadId = params.path("threadId").asText("");
         Stored stored = threads.get(threadId);
         ObjectNode thread = stored != null ? publicThread(stored) : create(threadId, params, null);
+        if (params.path("excludeTurns").asBoolean(false)) {
+            thread.putArray("turns");
+        }
         return threadResponse(thread, params);
+    }
+
+    /**
+     * A page of a thread's ended turns, as {@code thread/turns/list} answers: newest first unless
+     * {@code sortDirection} is {@code asc}, {@code limit} turns (all by default) and an opaque {@code nextCursor}.
+     *
+     * @param threadId the thread's id
+     * @param params the request's params
+     * @return the result, or empty when the store does not hold the thread
+     * @throws InvalidCursorException when the cursor is not one this store handed out
+     */
+    public Optional<ObjectNode> turns(String threadId, JsonNode params) {
+        Stored stored = threads.get(threadId);
+        if (stored == null) {
+            return Optional.empty();
+        }
+        List<JsonNode> all = new ArrayList<>();
+        synchronized (stored) {
+            stored.thread.path("turns").forEach(t -> all.add(t.deepCopy()));
+        }
+        if (!"asc".equals(params.path("sortDirection").asText())) {
+            java.util.Collections.reverse(all);
+        }
+        int offset = 0;
+        String cursor = params.path("cursor").asText("");
+        if (!cursor.isEmpty()) {
+            if (!cursor.matches(TURNS_CURSOR_PREFIX + "[0-9]{1,9}")) {
+                throw new InvalidCursorException(cursor);
+            }
+            offset = Math.min(Integer.parseInt(cursor.substring(TURNS_CURSOR_PREFIX.length())), all.size());
+        }
+        long requested = params.path("limit").asLong(0);
+        int end = requested > 0 ? (int) Math.min(all.size(), offset + requested) : all.size();
+        ObjectNode result = Json.object();
+        ArrayNode data = result.putArray("data");
+        all.subList(offset, end).forEach(data::add);
+        if (end < all.size()) {
+            result.put("nextCursor", TURNS_CURSOR_PREFIX + end);
+        } else {
+            result.putNull("nextCursor");
+        }
+        result.putNull("backwardsCursor");
+        return Optional.of(result);
     }
 
     /**

@@ -23,9 +23,11 @@ import org.junit.platform.launcher.TestPlan;
 /**
  * Writes what became of every test tagged {@value #TAG} to {@code target/real-codex-tests.tsv} of the module under
  * test: one line per test, its outcome ({@code SUCCESSFUL}, {@code FAILED}, {@code SKIPPED}, {@code ABORTED}, or
- * {@code NOT_RUN} when a container above it was skipped or aborted), its class, its name and, for a test that did
- * not run, why. {@code .ci/no-skipped-real-codex} fails the build on any line but {@code SUCCESSFUL} and
- * {@code FAILED}: a test that needs the real codex and did not run proves nothing, and must not pass as green.
+ * {@code NOT_RUN} when a container above it was skipped or aborted), its class, its name, for a test that did
+ * not run why, and its method. {@code .ci/no-skipped-real-codex} fails the build on any line but {@code SUCCESSFUL}
+ * and {@code FAILED}: a test that needs the real codex and did not run proves nothing, and must not pass as green.
+ * That check takes the tests that must run from the test sources; this report, which sees the tags as JUnit resolves
+ * them, tells it when its reading of the sources missed one.
  *
  * <p>A launcher listener rather than a JUnit extension: it sees the tags however they were declared (on the class,
  * the method, or inherited), skips by a condition or a failed assumption alike, and the tests under a container
@@ -92,7 +94,8 @@ public final class RealCodexTestReport implements TestExecutionListener {
                 status = "NOT_RUN";
                 reason = why != null ? why : "never started";
             }
-            lines.add(String.join("\t", status, className(testPlan, id), id.getDisplayName(), oneLine(reason)));
+            lines.add(String.join("\t", status, className(testPlan, id), id.getDisplayName(), oneLine(reason),
+                    methodName(testPlan, id)));
         }
         for (TestIdentifier child : testPlan.getChildren(id)) {
             collect(testPlan, child, why, lines);
@@ -117,6 +120,19 @@ public final class RealCodexTestReport implements TestExecutionListener {
             at = testPlan.getParent(at.get());
         }
         return "?";
+    }
+
+    /** The test's method, from its own source or the nearest container's (a dynamic test has none of its own). */
+    private static String methodName(TestPlan testPlan, TestIdentifier id) {
+        Optional<TestIdentifier> at = Optional.of(id);
+        while (at.isPresent()) {
+            Optional<TestSource> source = at.get().getSource();
+            if (source.isPresent() && source.get() instanceof MethodSource m) {
+                return m.getMethodName();
+            }
+            at = testPlan.getParent(at.get());
+        }
+        return "";
     }
 
     private static String oneLine(String text) {
