@@ -206,7 +206,7 @@ public final class ThreadSearchEngine {
             cancelRequested = true;
             id = requestId;
             if (id == null) {
-                // Not sent yet (waiting for a restored connection): it never leaves.
+                // Not sent yet (waiting for the connection of a restart): it never leaves.
                 cancelCall = CompletableFuture.completedFuture(null);
             }
         }
