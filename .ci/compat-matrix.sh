@@ -5,24 +5,29 @@
 #
 #   .ci/compat-matrix.sh                                   # 0.98.0, 0.120.0, 0.169.0 and the pinned version
 #   CODEX_COMPAT_VERSIONS="0.98.0 0.150.0" .ci/compat-matrix.sh
+#   CODEX_COMPAT_VERSIONS=0.172.0 CODEX_COMPAT_REQUIRED=0.172.0 CODEX_COMPAT_OUT=target/latest .ci/compat-matrix.sh
+#                                                          # what .ci/latest-codex.sh runs
 #
 # Why these versions: 0.98.0 is the oldest supported (legacy codex/event/* notifications, an initialize result
 # with only userAgent, per-session turn ids); 0.120.0 speaks the current protocol but lacks thread/revert and
 # sends turn/completed without items; 0.169.0, the previous pin, still has the server request currentTime/read and
 # the old shape of AgentMessageDisplay; the pinned version is what the SDK is generated from (docs/COMPATIBILITY.md).
 #
-# Writes target/compat/: drift-VERSION.txt and drift-VERSION.json, compatibility.md (the flows by version) and
-# summary.md. Fails when a flow fails on any version, when the pinned codex publishes a schema other than the
-# vendored one, or when the drift tool cannot produce a report. A drift report that names methods an old version
-# lacks (exit status 1) is expected and does not fail the matrix.
+# Writes target/compat/ (CODEX_COMPAT_OUT): drift-VERSION.txt and drift-VERSION.json (with the methods the SDK does
+# not type), compatibility.md (the flows by version) and summary.md. Fails when a flow did not pass on every
+# version (each flow × each version, read from the table the test writes: a flow that failed, or did not run, fails
+# the matrix), when the pinned codex publishes a schema other than the vendored one, when a version of
+# CODEX_COMPAT_REQUIRED lacks something the client API relies on, or when the drift tool cannot produce a report. A
+# drift report that names methods an old version lacks (exit status 1) is expected and does not fail the matrix.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 started=$(date +%s)
 PINNED="$(cat schema/VERSION)"
 VERSIONS="${CODEX_COMPAT_VERSIONS:-0.98.0 0.120.0 0.169.0 ${PINNED}}"
+REQUIRED="${CODEX_COMPAT_REQUIRED:-}"
 CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/codex-client/codex"
-OUT="target/compat"
+OUT="${CODEX_COMPAT_OUT:-target/compat}"
 mkdir -p "${OUT}"
 summary="${OUT}/summary.md"
 failed=0
@@ -57,7 +62,10 @@ if [ "${status}" -ne 0 ]; then
   echo "compat: the compatibility tests failed; see ${OUT}/flows.log" >&2
   failed=1
 fi
-# A test filter or tag configuration that selects nothing must not pass as green.
+# Every flow on every version, from the table CompatibilityTest writes (a flow × version it did not run reads "not
+# run"): a filter or tag configuration that leaves combinations out must not pass as green.
+table=integration-tests/target/compatibility.md
+.ci/compat-table-check "${VERSIONS}" "${table}" || failed=1
 for t in CompatibilityTest SchemaDriftRealCodexTest; do
   report="integration-tests/target/surefire-reports/TEST-dev.codexclient.it.${t}.xml"
   ran=$(sed -n 's/.*<testsuite [^>]*tests="\([0-9]*\)".*/\1/p' "${report}" 2>/dev/null | head -1)
@@ -93,21 +101,24 @@ for v in ${VERSIONS}; do
   strict=()
   [ "${v}" = "${PINNED}" ] && strict=(--strict)
   set +e
-  java -p "${MP}" -m dev.codexclient.drift --codex "${codex}" --json-file "${OUT}/drift-${v}.json" \
+  java -p "${MP}" -m dev.codexclient.drift --codex "${codex}" --untyped --json-file "${OUT}/drift-${v}.json" \
     ${strict[@]+"${strict[@]}"} > "${OUT}/drift-${v}.txt"
   status=$?
   set -e
   verdict="$(grep -m1 -E '^(OK|INCOMPATIBLE):' "${OUT}/drift-${v}.txt" || echo 'no report')"
   echo "codex ${v}: exit ${status}: ${verdict}"
   echo "| ${v} | ${verdict} | ${status} |" >> "${summary}"
-  if [ "${status}" -ge 2 ] || { [ "${v}" = "${PINNED}" ] && [ "${status}" -ne 0 ]; }; then
+  required=false
+  for r in ${REQUIRED}; do [ "${r}" = "${v}" ] && required=true; done
+  if [ "${status}" -ge 2 ] || { [ "${v}" = "${PINNED}" ] && [ "${status}" -ne 0 ]; } \
+      || { ${required} && [ "${status}" -ne 0 ]; }; then
     echo "compat: the drift report for codex ${v} failed (exit ${status}); see ${OUT}/drift-${v}.txt" >&2
     failed=1
   fi
 done
 
-if [ -f integration-tests/target/compatibility.md ]; then
-  cp integration-tests/target/compatibility.md "${OUT}/compatibility.md"
+if [ -f "${table}" ]; then
+  cp "${table}" "${OUT}/compatibility.md"
   { echo; cat "${OUT}/compatibility.md"; } >> "${summary}"
 fi
 

@@ -11,6 +11,7 @@ import dev.codexclient.protocol.ThreadInfo;
 import dev.codexclient.protocol.ThreadListParams;
 import dev.codexclient.protocol.ThreadListResponse;
 import dev.codexclient.protocol.ThreadResumeParams;
+import dev.codexclient.protocol.ThreadSearchParams;
 import dev.codexclient.protocol.ThreadStartParams;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -394,6 +395,30 @@ public final class CodexClient implements AutoCloseable {
      */
     public CompletableFuture<List<ThreadInfo>> listThreadsAsync(ThreadListParams params) {
         return runtime.listAllAsync(params);
+    }
+
+    /**
+     * Searches the stored threads for {@code searchTerm}, streaming: provisional rows as codex finds them, then the
+     * final page ({@code thread/search/stream}, codex 0.171.0 and later, experimental: build the client with
+     * {@code experimentalApi(true)}). See {@link ThreadSearch}.
+     *
+     * @param searchTerm what to find, a literal substring
+     * @return the running search; close it to cancel it
+     */
+    public ThreadSearch searchThreads(String searchTerm) {
+        Objects.requireNonNull(searchTerm, "searchTerm");
+        return searchThreads(ThreadSearchParams.builder().searchTerm(searchTerm).build());
+    }
+
+    /**
+     * Searches the stored threads, streaming, with every option of the request (archived, sort, page size, source
+     * kinds, …). See {@link ThreadSearch}.
+     *
+     * @param params the search
+     * @return the running search; close it to cancel it
+     */
+    public ThreadSearch searchThreads(ThreadSearchParams params) {
+        return new ThreadSearch(runtime.searchThreads(params));
     }
 
     /**

@@ -1,5 +1,8 @@
 package dev.codexclient;
 
+import dev.codexclient.protocol.MethodDescriptor;
+import dev.codexclient.protocol.MethodVersions;
+import dev.codexclient.protocol.NotificationDescriptor;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -38,5 +41,56 @@ public record ServerInfo(Optional<String> userAgent, Optional<String> codexHome,
      */
     public Optional<CodexVersion> codexVersion() {
         return userAgent.flatMap(CodexVersion::fromUserAgent);
+    }
+
+    /**
+     * {@return whether this server has a request method, as far as the SDK can be certain} Certain only for a
+     * server of a codex version the SDK checked ({@code MethodVersions.checked()}); a call the answer says
+     * {@link MethodSupport#NOT_SUPPORTED} to fails at once with {@code CodexMethodNotSupportedException}, unsent.
+     *
+     * <pre>{@code
+     * if (codex.serverInfo().supports(ClientRequestMethods.THREAD_REVERT) != MethodSupport.NOT_SUPPORTED) {
+     *     thread.revertTo(turnId);
+     * }
+     * }</pre>
+     *
+     * @param method a request method, e.g. {@code ClientRequestMethods.THREAD_REVERT}
+     */
+    public MethodSupport supports(MethodDescriptor<?, ?> method) {
+        Objects.requireNonNull(method, "method");
+        return supports(method.versions());
+    }
+
+    /**
+     * {@return whether this server sends a notification, as far as the SDK can be certain} A listener of a
+     * notification the answer says {@link MethodSupport#NOT_SUPPORTED} to is never called by this server.
+     *
+     * @param notification a notification, e.g. {@code ServerNotificationMethods.SERVER_REQUEST_RESOLVED}
+     */
+    public MethodSupport supports(NotificationDescriptor<?> notification) {
+        Objects.requireNonNull(notification, "notification");
+        return supports(notification.versions());
+    }
+
+    private MethodSupport supports(MethodVersions versions) {
+        Optional<String> checked = checkedVersion();
+        if (checked.isEmpty() || !versions.recorded()) {
+            return MethodSupport.UNKNOWN;
+        }
+        return versions.isPresentIn(checked.get()) ? MethodSupport.SUPPORTED : MethodSupport.NOT_SUPPORTED;
+    }
+
+    /** The checked version this server is, as written in the method lists; empty when it is none of them. */
+    private Optional<String> checkedVersion() {
+        Optional<CodexVersion> version = codexVersion();
+        if (version.isEmpty()) {
+            return Optional.empty();
+        }
+        for (String v : MethodVersions.checked()) {
+            if (CodexVersion.parse(v).equals(version.get())) {
+                return Optional.of(v);
+            }
+        }
+        return Optional.empty();
     }
 }

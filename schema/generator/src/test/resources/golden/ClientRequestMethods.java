@@ -13,6 +13,8 @@ import java.util.Optional;
 public final class ClientRequestMethods {
     /**
      * {@code initialize}: params {@link InitializeParams}, result {@link InitializeResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
     public static final MethodDescriptor<InitializeParams, InitializeResponse> INITIALIZE = ClientRequestDescriptors.Initialize.DESCRIPTOR;
 
@@ -20,79 +22,107 @@ public final class ClientRequestMethods {
      * Read content-free, process-local diagnostics.
      * <p>
      * {@code server/diagnostics}: params {@link ServerDiagnosticsParams}, result {@link ServerDiagnosticsResponse}.
+     * <p>
+     * Since codex 0.148.0 (not in 0.147.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ServerDiagnosticsParams, ServerDiagnosticsResponse> SERVER_DIAGNOSTICS = ClientRequestDescriptors.ServerDiagnostics.DESCRIPTOR;
 
     /**
      * {@code userVerification/status}: params {@link UserVerificationStatusParams}, result {@link UserVerificationStatusResponse}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<UserVerificationStatusParams, UserVerificationStatusResponse> USER_VERIFICATION_STATUS = ClientRequestDescriptors.UserVerificationStatus.DESCRIPTOR;
 
     /**
      * {@code userVerification/enroll}: params {@link UserVerificationEnrollParams}, result {@link UserVerificationEnrollResponse}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<UserVerificationEnrollParams, UserVerificationEnrollResponse> USER_VERIFICATION_ENROLL = ClientRequestDescriptors.UserVerificationEnroll.DESCRIPTOR;
 
     /**
      * {@code userVerification/delete}: params {@link UserVerificationDeleteParams}, result {@link UserVerificationDeleteResponse}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<UserVerificationDeleteParams, UserVerificationDeleteResponse> USER_VERIFICATION_DELETE = ClientRequestDescriptors.UserVerificationDelete.DESCRIPTOR;
 
     /**
      * {@code userVerification/verify}: params {@link UserVerificationVerifyParams}, result {@link UserVerificationVerifyResponse}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<UserVerificationVerifyParams, UserVerificationVerifyResponse> USER_VERIFICATION_VERIFY = ClientRequestDescriptors.UserVerificationVerify.DESCRIPTOR;
 
     /**
      * {@code userVerification/cancel}: params {@link UserVerificationCancelParams}, result {@link UserVerificationCancelResponse}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<UserVerificationCancelParams, UserVerificationCancelResponse> USER_VERIFICATION_CANCEL = ClientRequestDescriptors.UserVerificationCancel.DESCRIPTOR;
 
     /**
      * {@code thread/start}: params {@link ThreadStartParams}, result {@link ThreadStartResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ThreadStartParams, ThreadStartResponse> THREAD_START = ClientRequestDescriptors.ThreadStart.DESCRIPTOR;
 
     /**
      * {@code thread/resume}: params {@link ThreadResumeParams}, result {@link ThreadResumeResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ThreadResumeParams, ThreadResumeResponse> THREAD_RESUME = ClientRequestDescriptors.ThreadResume.DESCRIPTOR;
 
     /**
      * {@code thread/fork}: params {@link ThreadForkParams}, result {@link ThreadForkResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ThreadForkParams, ThreadForkResponse> THREAD_FORK = ClientRequestDescriptors.ThreadFork.DESCRIPTOR;
 
     /**
      * {@code thread/sample}: params {@link ThreadSampleParams}, result {@link ThreadSampleResponse}.
+     * <p>
+     * Since codex 0.167.2 (not in 0.160.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ThreadSampleParams, ThreadSampleResponse> THREAD_SAMPLE = ClientRequestDescriptors.ThreadSample.DESCRIPTOR;
 
     /**
      * {@code thread/sample/cancel}: params {@link ThreadSampleCancelParams}, result {@link ThreadSampleCancelResponse}.
+     * <p>
+     * Since codex 0.167.2 (not in 0.160.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ThreadSampleCancelParams, ThreadSampleCancelResponse> THREAD_SAMPLE_CANCEL = ClientRequestDescriptors.ThreadSampleCancel.DESCRIPTOR;
 
     /**
      * {@code thread/archive}: params {@link ThreadArchiveParams}, result {@link ThreadArchiveResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ThreadArchiveParams, ThreadArchiveResponse> THREAD_ARCHIVE = ClientRequestDescriptors.ThreadArchive.DESCRIPTOR;
 
     /**
      * {@code thread/delete}: params {@link ThreadDeleteParams}, result {@link ThreadDeleteResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ThreadDeleteParams, ThreadDeleteResponse> THREAD_DELETE = ClientRequestDescriptors.ThreadDelete.DESCRIPTOR;
 
     /**
      * {@code thread/unsubscribe}: params {@link ThreadUnsubscribeParams}, result {@link ThreadUnsubscribeResponse}.
+     * <p>
+     * Since codex 0.106.0 (not in 0.105.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ThreadUnsubscribeParams, ThreadUnsubscribeResponse> THREAD_UNSUBSCRIBE = ClientRequestDescriptors.ThreadUnsubscribe.DESCRIPTOR;
 
@@ -102,6 +132,8 @@ public final class ClientRequestMethods {
      * This is used by external helpers to pause timeout accounting while a user approval or other elicitation is pending outside the app-server request flow.
      * <p>
      * {@code thread/increment_elicitation}: params {@link ThreadIncrementElicitationParams}, result {@link ThreadIncrementElicitationResponse}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ThreadIncrementElicitationParams, ThreadIncrementElicitationResponse> THREAD_INCREMENT_ELICITATION = ClientRequestDescriptors.ThreadIncrementElicitation.DESCRIPTOR;
@@ -112,128 +144,174 @@ public final class ClientRequestMethods {
      * When the count reaches zero, timeout accounting resumes for the thread.
      * <p>
      * {@code thread/decrement_elicitation}: params {@link ThreadDecrementElicitationParams}, result {@link ThreadDecrementElicitationResponse}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ThreadDecrementElicitationParams, ThreadDecrementElicitationResponse> THREAD_DECREMENT_ELICITATION = ClientRequestDescriptors.ThreadDecrementElicitation.DESCRIPTOR;
 
     /**
      * {@code thread/name/set}: params {@link ThreadSetNameParams}, result {@link ThreadSetNameResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ThreadSetNameParams, ThreadSetNameResponse> THREAD_NAME_SET = ClientRequestDescriptors.ThreadNameSet.DESCRIPTOR;
 
     /**
      * {@code thread/prediction/request}: params {@link ThreadPredictionRequestParams}, result {@link ThreadPredictionRequestResponse}.
+     * <p>
+     * Since codex 0.167.2 (not in 0.160.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ThreadPredictionRequestParams, ThreadPredictionRequestResponse> THREAD_PREDICTION_REQUEST = ClientRequestDescriptors.ThreadPredictionRequest.DESCRIPTOR;
 
     /**
      * {@code thread/goal/set}: params {@link ThreadGoalSetParams}, result {@link ThreadGoalSetResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ThreadGoalSetParams, ThreadGoalSetResponse> THREAD_GOAL_SET = ClientRequestDescriptors.ThreadGoalSet.DESCRIPTOR;
 
     /**
      * {@code thread/goal/get}: params {@link ThreadGoalGetParams}, result {@link ThreadGoalGetResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ThreadGoalGetParams, ThreadGoalGetResponse> THREAD_GOAL_GET = ClientRequestDescriptors.ThreadGoalGet.DESCRIPTOR;
 
     /**
      * {@code thread/goal/clear}: params {@link ThreadGoalClearParams}, result {@link ThreadGoalClearResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ThreadGoalClearParams, ThreadGoalClearResponse> THREAD_GOAL_CLEAR = ClientRequestDescriptors.ThreadGoalClear.DESCRIPTOR;
 
     /**
      * {@code thread/queue/add}: params {@link ThreadQueueAddParams}, result {@link ThreadQueueAddResponse}.
+     * <p>
+     * Since codex 0.148.0 (not in 0.147.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ThreadQueueAddParams, ThreadQueueAddResponse> THREAD_QUEUE_ADD = ClientRequestDescriptors.ThreadQueueAdd.DESCRIPTOR;
 
     /**
      * {@code thread/queue/list}: params {@link ThreadQueueListParams}, result {@link ThreadQueueListResponse}.
+     * <p>
+     * Since codex 0.148.0 (not in 0.147.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ThreadQueueListParams, ThreadQueueListResponse> THREAD_QUEUE_LIST = ClientRequestDescriptors.ThreadQueueList.DESCRIPTOR;
 
     /**
      * {@code thread/queue/update}: params {@link ThreadQueueUpdateParams}, result {@link ThreadQueueUpdateResponse}.
+     * <p>
+     * Since codex 0.148.0 (not in 0.147.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ThreadQueueUpdateParams, ThreadQueueUpdateResponse> THREAD_QUEUE_UPDATE = ClientRequestDescriptors.ThreadQueueUpdate.DESCRIPTOR;
 
     /**
      * {@code thread/queue/delete}: params {@link ThreadQueueDeleteParams}, result {@link ThreadQueueDeleteResponse}.
+     * <p>
+     * Since codex 0.148.0 (not in 0.147.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ThreadQueueDeleteParams, ThreadQueueDeleteResponse> THREAD_QUEUE_DELETE = ClientRequestDescriptors.ThreadQueueDelete.DESCRIPTOR;
 
     /**
      * {@code thread/queue/reorder}: params {@link ThreadQueueReorderParams}, result {@link ThreadQueueReorderResponse}.
+     * <p>
+     * Since codex 0.148.0 (not in 0.147.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ThreadQueueReorderParams, ThreadQueueReorderResponse> THREAD_QUEUE_REORDER = ClientRequestDescriptors.ThreadQueueReorder.DESCRIPTOR;
 
     /**
      * {@code thread/queue/start}: params {@link ThreadQueueStartParams}, result {@link ThreadQueueStartResponse}.
+     * <p>
+     * Since codex 0.148.0 (not in 0.147.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ThreadQueueStartParams, ThreadQueueStartResponse> THREAD_QUEUE_START = ClientRequestDescriptors.ThreadQueueStart.DESCRIPTOR;
 
     /**
      * {@code thread/metadata/update}: params {@link ThreadMetadataUpdateParams}, result {@link ThreadMetadataUpdateResponse}.
+     * <p>
+     * Since codex 0.110.0 (not in 0.107.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ThreadMetadataUpdateParams, ThreadMetadataUpdateResponse> THREAD_METADATA_UPDATE = ClientRequestDescriptors.ThreadMetadataUpdate.DESCRIPTOR;
 
     /**
      * {@code thread/attachment/add}: params {@link ThreadAttachmentAddParams}, result {@link ThreadAttachmentAddResponse}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ThreadAttachmentAddParams, ThreadAttachmentAddResponse> THREAD_ATTACHMENT_ADD = ClientRequestDescriptors.ThreadAttachmentAdd.DESCRIPTOR;
 
     /**
      * {@code thread/attachment/list}: params {@link ThreadAttachmentListParams}, result {@link ThreadAttachmentListResponse}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ThreadAttachmentListParams, ThreadAttachmentListResponse> THREAD_ATTACHMENT_LIST = ClientRequestDescriptors.ThreadAttachmentList.DESCRIPTOR;
 
     /**
      * {@code thread/attachmentOwner/list}: params {@link ThreadAttachmentOwnerListParams}, result {@link ThreadAttachmentOwnerListResponse}.
+     * <p>
+     * Since codex 0.167.2 (not in 0.160.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ThreadAttachmentOwnerListParams, ThreadAttachmentOwnerListResponse> THREAD_ATTACHMENT_OWNER_LIST = ClientRequestDescriptors.ThreadAttachmentOwnerList.DESCRIPTOR;
 
     /**
      * {@code thread/attachment/remove}: params {@link ThreadAttachmentRemoveParams}, result {@link ThreadAttachmentRemoveResponse}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ThreadAttachmentRemoveParams, ThreadAttachmentRemoveResponse> THREAD_ATTACHMENT_REMOVE = ClientRequestDescriptors.ThreadAttachmentRemove.DESCRIPTOR;
 
     /**
      * {@code thread/section/move}: params {@link ThreadSectionMoveParams}, result {@link ThreadSectionMoveResponse}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ThreadSectionMoveParams, ThreadSectionMoveResponse> THREAD_SECTION_MOVE = ClientRequestDescriptors.ThreadSectionMove.DESCRIPTOR;
 
     /**
      * {@code thread/settings/update}: params {@link ThreadSettingsUpdateParams}, result {@link ThreadSettingsUpdateResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ThreadSettingsUpdateParams, ThreadSettingsUpdateResponse> THREAD_SETTINGS_UPDATE = ClientRequestDescriptors.ThreadSettingsUpdate.DESCRIPTOR;
 
     /**
      * {@code thread/memoryMode/set}: params {@link ThreadMemoryModeSetParams}, result {@link ThreadMemoryModeSetResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ThreadMemoryModeSetParams, ThreadMemoryModeSetResponse> THREAD_MEMORY_MODE_SET = ClientRequestDescriptors.ThreadMemoryModeSet.DESCRIPTOR;
 
     /**
      * {@code thread/memory/read}: params {@link ThreadMemoryReadParams}, result {@link ThreadMemoryReadResponse}.
+     * <p>
+     * Since codex 0.167.2 (not in 0.160.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ThreadMemoryReadParams, ThreadMemoryReadResponse> THREAD_MEMORY_READ = ClientRequestDescriptors.ThreadMemoryRead.DESCRIPTOR;
 
     /**
      * {@code memory/status}: params {@link MemoryStatusParams}, result {@link MemoryStatusResponse}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<MemoryStatusParams, MemoryStatusResponse> MEMORY_STATUS = ClientRequestDescriptors.MemoryStatus.DESCRIPTOR;
 
     /**
      * {@code memory/reset}: params {@link Void}, result {@link MemoryResetResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<Void, MemoryResetResponse> MEMORY_RESET = ClientRequestDescriptors.MemoryReset.DESCRIPTOR;
@@ -242,122 +320,166 @@ public final class ClientRequestMethods {
      * Start a best-effort background compression pass for cold local rollouts.
      * <p>
      * {@code rollout/compress}: params {@link Void}, result {@link RolloutCompressResponse}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<Void, RolloutCompressResponse> ROLLOUT_COMPRESS = ClientRequestDescriptors.RolloutCompress.DESCRIPTOR;
 
     /**
      * {@code thread/unarchive}: params {@link ThreadUnarchiveParams}, result {@link ThreadUnarchiveResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ThreadUnarchiveParams, ThreadUnarchiveResponse> THREAD_UNARCHIVE = ClientRequestDescriptors.ThreadUnarchive.DESCRIPTOR;
 
     /**
      * {@code thread/compact/start}: params {@link ThreadCompactStartParams}, result {@link ThreadCompactStartResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ThreadCompactStartParams, ThreadCompactStartResponse> THREAD_COMPACT_START = ClientRequestDescriptors.ThreadCompactStart.DESCRIPTOR;
 
     /**
      * {@code thread/shellCommand}: params {@link ThreadShellCommandParams}, result {@link ThreadShellCommandResponse}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ThreadShellCommandParams, ThreadShellCommandResponse> THREAD_SHELL_COMMAND = ClientRequestDescriptors.ThreadShellCommand.DESCRIPTOR;
 
     /**
      * {@code thread/approveGuardianDeniedAction}: params {@link ThreadApproveGuardianDeniedActionParams}, result {@link ThreadApproveGuardianDeniedActionResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ThreadApproveGuardianDeniedActionParams, ThreadApproveGuardianDeniedActionResponse> THREAD_APPROVE_GUARDIAN_DENIED_ACTION = ClientRequestDescriptors.ThreadApproveGuardianDeniedAction.DESCRIPTOR;
 
     /**
      * {@code thread/backgroundTerminals/clean}: params {@link ThreadBackgroundTerminalsCleanParams}, result {@link ThreadBackgroundTerminalsCleanResponse}.
+     * <p>
+     * Since codex 0.99.0 (not in 0.98.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ThreadBackgroundTerminalsCleanParams, ThreadBackgroundTerminalsCleanResponse> THREAD_BACKGROUND_TERMINALS_CLEAN = ClientRequestDescriptors.ThreadBackgroundTerminalsClean.DESCRIPTOR;
 
     /**
      * {@code thread/backgroundTerminals/list}: params {@link ThreadBackgroundTerminalsListParams}, result {@link ThreadBackgroundTerminalsListResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ThreadBackgroundTerminalsListParams, ThreadBackgroundTerminalsListResponse> THREAD_BACKGROUND_TERMINALS_LIST = ClientRequestDescriptors.ThreadBackgroundTerminalsList.DESCRIPTOR;
 
     /**
      * {@code thread/backgroundTerminals/terminate}: params {@link ThreadBackgroundTerminalsTerminateParams}, result {@link ThreadBackgroundTerminalsTerminateResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ThreadBackgroundTerminalsTerminateParams, ThreadBackgroundTerminalsTerminateResponse> THREAD_BACKGROUND_TERMINALS_TERMINATE = ClientRequestDescriptors.ThreadBackgroundTerminalsTerminate.DESCRIPTOR;
 
     /**
      * {@code thread/revert}: params {@link ThreadRevertParams}, result {@link ThreadRevertResponse}.
+     * <p>
+     * Since codex 0.148.0 (not in 0.147.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ThreadRevertParams, ThreadRevertResponse> THREAD_REVERT = ClientRequestDescriptors.ThreadRevert.DESCRIPTOR;
 
     /**
      * {@code thread/list}: params {@link ThreadListParams}, result {@link ThreadListResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ThreadListParams, ThreadListResponse> THREAD_LIST = ClientRequestDescriptors.ThreadList.DESCRIPTOR;
 
     /**
      * {@code project/list}: params {@link ProjectListParams}, result {@link ProjectListResponse}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ProjectListParams, ProjectListResponse> PROJECT_LIST = ClientRequestDescriptors.ProjectList.DESCRIPTOR;
 
     /**
      * {@code project/read}: params {@link ProjectReadParams}, result {@link ProjectReadResponse}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ProjectReadParams, ProjectReadResponse> PROJECT_READ = ClientRequestDescriptors.ProjectRead.DESCRIPTOR;
 
     /**
      * {@code project/create}: params {@link ProjectCreateParams}, result {@link ProjectCreateResponse}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ProjectCreateParams, ProjectCreateResponse> PROJECT_CREATE = ClientRequestDescriptors.ProjectCreate.DESCRIPTOR;
 
     /**
      * {@code project/import}: params {@link ProjectImportParams}, result {@link ProjectImportResponse}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ProjectImportParams, ProjectImportResponse> PROJECT_IMPORT = ClientRequestDescriptors.ProjectImport.DESCRIPTOR;
 
     /**
      * {@code project/update}: params {@link ProjectUpdateParams}, result {@link ProjectUpdateResponse}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ProjectUpdateParams, ProjectUpdateResponse> PROJECT_UPDATE = ClientRequestDescriptors.ProjectUpdate.DESCRIPTOR;
 
     /**
      * {@code project/move}: params {@link ProjectMoveParams}, result {@link ProjectMoveResponse}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ProjectMoveParams, ProjectMoveResponse> PROJECT_MOVE = ClientRequestDescriptors.ProjectMove.DESCRIPTOR;
 
     /**
      * {@code project/delete}: params {@link ProjectDeleteParams}, result {@link ProjectDeleteResponse}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ProjectDeleteParams, ProjectDeleteResponse> PROJECT_DELETE = ClientRequestDescriptors.ProjectDelete.DESCRIPTOR;
 
     /**
      * {@code threadSection/list}: params {@link ThreadSectionListParams}, result {@link ThreadSectionListResponse}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ThreadSectionListParams, ThreadSectionListResponse> THREAD_SECTION_LIST = ClientRequestDescriptors.ThreadSectionList.DESCRIPTOR;
 
     /**
      * {@code threadSection/create}: params {@link ThreadSectionCreateParams}, result {@link ThreadSectionCreateResponse}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ThreadSectionCreateParams, ThreadSectionCreateResponse> THREAD_SECTION_CREATE = ClientRequestDescriptors.ThreadSectionCreate.DESCRIPTOR;
 
     /**
      * {@code threadSection/update}: params {@link ThreadSectionUpdateParams}, result {@link ThreadSectionUpdateResponse}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ThreadSectionUpdateParams, ThreadSectionUpdateResponse> THREAD_SECTION_UPDATE = ClientRequestDescriptors.ThreadSectionUpdate.DESCRIPTOR;
 
     /**
      * {@code threadSection/delete}: params {@link ThreadSectionDeleteParams}, result {@link ThreadSectionDeleteResponse}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ThreadSectionDeleteParams, ThreadSectionDeleteResponse> THREAD_SECTION_DELETE = ClientRequestDescriptors.ThreadSectionDelete.DESCRIPTOR;
 
     /**
      * {@code thread/search}: params {@link ThreadSearchParams}, result {@link ThreadSearchResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ThreadSearchParams, ThreadSearchResponse> THREAD_SEARCH = ClientRequestDescriptors.ThreadSearch.DESCRIPTOR;
@@ -366,12 +488,16 @@ public final class ClientRequestMethods {
      * Search with best-effort incremental {@code thread/search/partial} notifications. The final response is authoritative for results, ordering, and cursors.
      * <p>
      * {@code thread/search/stream}: params {@link ThreadSearchParams}, result {@link ThreadSearchResponse}.
+     * <p>
+     * Since codex 0.171.0 (not in 0.169.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ThreadSearchParams, ThreadSearchResponse> THREAD_SEARCH_STREAM = ClientRequestDescriptors.ThreadSearchStream.DESCRIPTOR;
 
     /**
      * {@code thread/search/cancel}: params {@link ThreadSearchCancelParams}, result {@link ThreadSearchCancelResponse}.
+     * <p>
+     * Since codex 0.171.0 (not in 0.169.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ThreadSearchCancelParams, ThreadSearchCancelResponse> THREAD_SEARCH_CANCEL = ClientRequestDescriptors.ThreadSearchCancel.DESCRIPTOR;
@@ -380,44 +506,60 @@ public final class ClientRequestMethods {
      * Cancel a {@code thread/search/stream} request on this connection.
      * <p>
      * {@code thread/search/stream/cancel}: params {@link ThreadSearchCancelParams}, result {@link ThreadSearchCancelResponse}.
+     * <p>
+     * Since codex 0.171.0 (not in 0.169.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ThreadSearchCancelParams, ThreadSearchCancelResponse> THREAD_SEARCH_STREAM_CANCEL = ClientRequestDescriptors.ThreadSearchStreamCancel.DESCRIPTOR;
 
     /**
      * {@code thread/searchOccurrences}: params {@link ThreadSearchOccurrencesParams}, result {@link ThreadSearchOccurrencesResponse}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ThreadSearchOccurrencesParams, ThreadSearchOccurrencesResponse> THREAD_SEARCH_OCCURRENCES = ClientRequestDescriptors.ThreadSearchOccurrences.DESCRIPTOR;
 
     /**
      * {@code thread/loaded/list}: params {@link ThreadLoadedListParams}, result {@link ThreadLoadedListResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ThreadLoadedListParams, ThreadLoadedListResponse> THREAD_LOADED_LIST = ClientRequestDescriptors.ThreadLoadedList.DESCRIPTOR;
 
     /**
      * {@code thread/read}: params {@link ThreadReadParams}, result {@link ThreadReadResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ThreadReadParams, ThreadReadResponse> THREAD_READ = ClientRequestDescriptors.ThreadRead.DESCRIPTOR;
 
     /**
      * {@code thread/readState/update}: params {@link ThreadReadStateUpdateParams}, result {@link ThreadReadStateUpdateResponse}.
+     * <p>
+     * Since codex 0.167.2 (not in 0.160.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ThreadReadStateUpdateParams, ThreadReadStateUpdateResponse> THREAD_READ_STATE_UPDATE = ClientRequestDescriptors.ThreadReadStateUpdate.DESCRIPTOR;
 
     /**
      * {@code thread/turns/list}: params {@link ThreadTurnsListParams}, result {@link ThreadTurnsListResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ThreadTurnsListParams, ThreadTurnsListResponse> THREAD_TURNS_LIST = ClientRequestDescriptors.ThreadTurnsList.DESCRIPTOR;
 
     /**
      * {@code thread/items/list}: params {@link ThreadItemsListParams}, result {@link ThreadItemsListResponse}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ThreadItemsListParams, ThreadItemsListResponse> THREAD_ITEMS_LIST = ClientRequestDescriptors.ThreadItemsList.DESCRIPTOR;
 
     /**
      * {@code thread/items/read}: params {@link ThreadItemsReadParams}, result {@link ThreadItemsReadResponse}.
+     * <p>
+     * Since codex 0.167.2 (not in 0.160.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ThreadItemsReadParams, ThreadItemsReadResponse> THREAD_ITEMS_READ = ClientRequestDescriptors.ThreadItemsRead.DESCRIPTOR;
@@ -426,6 +568,8 @@ public final class ClientRequestMethods {
      * Review the idle thread's final injected exec_command without executing it.
      * <p>
      * {@code thread/guardianReview}: params {@link ThreadGuardianReviewParams}, result {@link ThreadGuardianReviewResponse}.
+     * <p>
+     * Since codex 0.167.2 (not in 0.160.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ThreadGuardianReviewParams, ThreadGuardianReviewResponse> THREAD_GUARDIAN_REVIEW = ClientRequestDescriptors.ThreadGuardianReview.DESCRIPTOR;
@@ -434,343 +578,473 @@ public final class ClientRequestMethods {
      * Append raw Responses API items to the thread history without starting a user turn.
      * <p>
      * {@code thread/inject_items}: params {@link ThreadInjectItemsParams}, result {@link ThreadInjectItemsResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ThreadInjectItemsParams, ThreadInjectItemsResponse> THREAD_INJECT_ITEMS = ClientRequestDescriptors.ThreadInjectItems.DESCRIPTOR;
 
     /**
      * {@code thread/prepareApprovedPlan}: params {@link ThreadPrepareApprovedPlanParams}, result {@link ThreadPrepareApprovedPlanResponse}.
+     * <p>
+     * Since codex 0.169.0 (not in 0.167.2). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ThreadPrepareApprovedPlanParams, ThreadPrepareApprovedPlanResponse> THREAD_PREPARE_APPROVED_PLAN = ClientRequestDescriptors.ThreadPrepareApprovedPlan.DESCRIPTOR;
 
     /**
      * {@code skills/list}: params {@link SkillsListParams}, result {@link SkillsListResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
     public static final MethodDescriptor<SkillsListParams, SkillsListResponse> SKILLS_LIST = ClientRequestDescriptors.SkillsList.DESCRIPTOR;
 
     /**
      * {@code skills/extraRoots/set}: params {@link SkillsExtraRootsSetParams}, result {@link SkillsExtraRootsSetResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<SkillsExtraRootsSetParams, SkillsExtraRootsSetResponse> SKILLS_EXTRA_ROOTS_SET = ClientRequestDescriptors.SkillsExtraRootsSet.DESCRIPTOR;
 
     /**
      * {@code hooks/list}: params {@link HooksListParams}, result {@link HooksListResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<HooksListParams, HooksListResponse> HOOKS_LIST = ClientRequestDescriptors.HooksList.DESCRIPTOR;
 
     /**
      * {@code marketplace/add}: params {@link MarketplaceAddParams}, result {@link MarketplaceAddResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<MarketplaceAddParams, MarketplaceAddResponse> MARKETPLACE_ADD = ClientRequestDescriptors.MarketplaceAdd.DESCRIPTOR;
 
     /**
      * {@code marketplace/remove}: params {@link MarketplaceRemoveParams}, result {@link MarketplaceRemoveResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<MarketplaceRemoveParams, MarketplaceRemoveResponse> MARKETPLACE_REMOVE = ClientRequestDescriptors.MarketplaceRemove.DESCRIPTOR;
 
     /**
      * {@code marketplace/upgrade}: params {@link MarketplaceUpgradeParams}, result {@link MarketplaceUpgradeResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<MarketplaceUpgradeParams, MarketplaceUpgradeResponse> MARKETPLACE_UPGRADE = ClientRequestDescriptors.MarketplaceUpgrade.DESCRIPTOR;
 
     /**
      * {@code plugin/list}: params {@link PluginListParams}, result {@link PluginListResponse}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<PluginListParams, PluginListResponse> PLUGIN_LIST = ClientRequestDescriptors.PluginList.DESCRIPTOR;
 
     /**
      * {@code plugin/search}: params {@link PluginSearchParams}, result {@link PluginSearchResponse}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<PluginSearchParams, PluginSearchResponse> PLUGIN_SEARCH = ClientRequestDescriptors.PluginSearch.DESCRIPTOR;
 
     /**
      * {@code plugin/installed}: params {@link PluginInstalledParams}, result {@link PluginInstalledResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<PluginInstalledParams, PluginInstalledResponse> PLUGIN_INSTALLED = ClientRequestDescriptors.PluginInstalled.DESCRIPTOR;
 
     /**
      * {@code plugin/reconcile}: params {@link PluginReconcileParams}, result {@link PluginReconcileResponse}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<PluginReconcileParams, PluginReconcileResponse> PLUGIN_RECONCILE = ClientRequestDescriptors.PluginReconcile.DESCRIPTOR;
 
     /**
      * {@code plugin/read}: params {@link PluginReadParams}, result {@link PluginReadResponse}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<PluginReadParams, PluginReadResponse> PLUGIN_READ = ClientRequestDescriptors.PluginRead.DESCRIPTOR;
 
     /**
      * {@code plugin/skill/read}: params {@link PluginSkillReadParams}, result {@link PluginSkillReadResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<PluginSkillReadParams, PluginSkillReadResponse> PLUGIN_SKILL_READ = ClientRequestDescriptors.PluginSkillRead.DESCRIPTOR;
 
     /**
      * {@code plugin/share/save}: params {@link PluginShareSaveParams}, result {@link PluginShareSaveResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<PluginShareSaveParams, PluginShareSaveResponse> PLUGIN_SHARE_SAVE = ClientRequestDescriptors.PluginShareSave.DESCRIPTOR;
 
     /**
      * {@code plugin/share/updateTargets}: params {@link PluginShareUpdateTargetsParams}, result {@link PluginShareUpdateTargetsResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<PluginShareUpdateTargetsParams, PluginShareUpdateTargetsResponse> PLUGIN_SHARE_UPDATE_TARGETS = ClientRequestDescriptors.PluginShareUpdateTargets.DESCRIPTOR;
 
     /**
      * {@code plugin/share/list}: params {@link PluginShareListParams}, result {@link PluginShareListResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<PluginShareListParams, PluginShareListResponse> PLUGIN_SHARE_LIST = ClientRequestDescriptors.PluginShareList.DESCRIPTOR;
 
     /**
      * {@code plugin/share/checkout}: params {@link PluginShareCheckoutParams}, result {@link PluginShareCheckoutResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<PluginShareCheckoutParams, PluginShareCheckoutResponse> PLUGIN_SHARE_CHECKOUT = ClientRequestDescriptors.PluginShareCheckout.DESCRIPTOR;
 
     /**
      * {@code plugin/share/delete}: params {@link PluginShareDeleteParams}, result {@link PluginShareDeleteResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<PluginShareDeleteParams, PluginShareDeleteResponse> PLUGIN_SHARE_DELETE = ClientRequestDescriptors.PluginShareDelete.DESCRIPTOR;
 
     /**
      * {@code app/read}: params {@link AppsReadParams}, result {@link AppsReadResponse}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<AppsReadParams, AppsReadResponse> APP_READ = ClientRequestDescriptors.AppRead.DESCRIPTOR;
 
     /**
      * {@code app/list}: params {@link AppsListParams}, result {@link AppsListResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
     public static final MethodDescriptor<AppsListParams, AppsListResponse> APP_LIST = ClientRequestDescriptors.AppList.DESCRIPTOR;
 
     /**
      * {@code app/installed}: params {@link AppsInstalledParams}, result {@link AppsInstalledResponse}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<AppsInstalledParams, AppsInstalledResponse> APP_INSTALLED = ClientRequestDescriptors.AppInstalled.DESCRIPTOR;
 
     /**
      * {@code fs/readFile}: params {@link FsReadFileParams}, result {@link FsReadFileResponse}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<FsReadFileParams, FsReadFileResponse> FS_READ_FILE = ClientRequestDescriptors.FsReadFile.DESCRIPTOR;
 
     /**
      * {@code fs/writeFile}: params {@link FsWriteFileParams}, result {@link FsWriteFileResponse}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<FsWriteFileParams, FsWriteFileResponse> FS_WRITE_FILE = ClientRequestDescriptors.FsWriteFile.DESCRIPTOR;
 
     /**
      * {@code fs/createDirectory}: params {@link FsCreateDirectoryParams}, result {@link FsCreateDirectoryResponse}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<FsCreateDirectoryParams, FsCreateDirectoryResponse> FS_CREATE_DIRECTORY = ClientRequestDescriptors.FsCreateDirectory.DESCRIPTOR;
 
     /**
      * {@code fs/getMetadata}: params {@link FsGetMetadataParams}, result {@link FsGetMetadataResponse}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<FsGetMetadataParams, FsGetMetadataResponse> FS_GET_METADATA = ClientRequestDescriptors.FsGetMetadata.DESCRIPTOR;
 
     /**
      * {@code fs/readDirectory}: params {@link FsReadDirectoryParams}, result {@link FsReadDirectoryResponse}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<FsReadDirectoryParams, FsReadDirectoryResponse> FS_READ_DIRECTORY = ClientRequestDescriptors.FsReadDirectory.DESCRIPTOR;
 
     /**
      * {@code fs/remove}: params {@link FsRemoveParams}, result {@link FsRemoveResponse}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<FsRemoveParams, FsRemoveResponse> FS_REMOVE = ClientRequestDescriptors.FsRemove.DESCRIPTOR;
 
     /**
      * {@code fs/copy}: params {@link FsCopyParams}, result {@link FsCopyResponse}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<FsCopyParams, FsCopyResponse> FS_COPY = ClientRequestDescriptors.FsCopy.DESCRIPTOR;
 
     /**
      * {@code fs/watch}: params {@link FsWatchParams}, result {@link FsWatchResponse}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<FsWatchParams, FsWatchResponse> FS_WATCH = ClientRequestDescriptors.FsWatch.DESCRIPTOR;
 
     /**
      * {@code fs/unwatch}: params {@link FsUnwatchParams}, result {@link FsUnwatchResponse}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<FsUnwatchParams, FsUnwatchResponse> FS_UNWATCH = ClientRequestDescriptors.FsUnwatch.DESCRIPTOR;
 
     /**
      * {@code skills/config/write}: params {@link SkillsConfigWriteParams}, result {@link SkillsConfigWriteResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
     public static final MethodDescriptor<SkillsConfigWriteParams, SkillsConfigWriteResponse> SKILLS_CONFIG_WRITE = ClientRequestDescriptors.SkillsConfigWrite.DESCRIPTOR;
 
     /**
      * {@code plugin/install}: params {@link PluginInstallParams}, result {@link PluginInstallResponse}.
+     * <p>
+     * Since codex 0.110.0 (not in 0.107.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<PluginInstallParams, PluginInstallResponse> PLUGIN_INSTALL = ClientRequestDescriptors.PluginInstall.DESCRIPTOR;
 
     /**
      * {@code plugin/uninstall}: params {@link PluginUninstallParams}, result {@link PluginUninstallResponse}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<PluginUninstallParams, PluginUninstallResponse> PLUGIN_UNINSTALL = ClientRequestDescriptors.PluginUninstall.DESCRIPTOR;
 
     /**
      * {@code turn/start}: params {@link TurnStartParams}, result {@link TurnStartResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
     public static final MethodDescriptor<TurnStartParams, TurnStartResponse> TURN_START = ClientRequestDescriptors.TurnStart.DESCRIPTOR;
 
     /**
      * {@code turn/settings/update}: params {@link TurnSettingsUpdateParams}, result {@link TurnSettingsUpdateResponse}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<TurnSettingsUpdateParams, TurnSettingsUpdateResponse> TURN_SETTINGS_UPDATE = ClientRequestDescriptors.TurnSettingsUpdate.DESCRIPTOR;
 
     /**
      * {@code turn/steer}: params {@link TurnSteerParams}, result {@link TurnSteerResponse}.
+     * <p>
+     * Since codex 0.99.0 (not in 0.98.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<TurnSteerParams, TurnSteerResponse> TURN_STEER = ClientRequestDescriptors.TurnSteer.DESCRIPTOR;
 
     /**
      * {@code turn/interrupt}: params {@link TurnInterruptParams}, result {@link TurnInterruptResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
     public static final MethodDescriptor<TurnInterruptParams, TurnInterruptResponse> TURN_INTERRUPT = ClientRequestDescriptors.TurnInterrupt.DESCRIPTOR;
 
     /**
      * {@code thread/realtime/start}: params {@link ThreadRealtimeStartParams}, result {@link ThreadRealtimeStartResponse}.
+     * <p>
+     * Since codex 0.106.0 (not in 0.105.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ThreadRealtimeStartParams, ThreadRealtimeStartResponse> THREAD_REALTIME_START = ClientRequestDescriptors.ThreadRealtimeStart.DESCRIPTOR;
 
     /**
      * {@code thread/realtime/appendAudio}: params {@link ThreadRealtimeAppendAudioParams}, result {@link ThreadRealtimeAppendAudioResponse}.
+     * <p>
+     * Since codex 0.106.0 (not in 0.105.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ThreadRealtimeAppendAudioParams, ThreadRealtimeAppendAudioResponse> THREAD_REALTIME_APPEND_AUDIO = ClientRequestDescriptors.ThreadRealtimeAppendAudio.DESCRIPTOR;
 
     /**
      * {@code thread/realtime/appendText}: params {@link ThreadRealtimeAppendTextParams}, result {@link ThreadRealtimeAppendTextResponse}.
+     * <p>
+     * Since codex 0.106.0 (not in 0.105.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ThreadRealtimeAppendTextParams, ThreadRealtimeAppendTextResponse> THREAD_REALTIME_APPEND_TEXT = ClientRequestDescriptors.ThreadRealtimeAppendText.DESCRIPTOR;
 
     /**
      * {@code thread/realtime/appendSpeech}: params {@link ThreadRealtimeAppendSpeechParams}, result {@link ThreadRealtimeAppendSpeechResponse}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ThreadRealtimeAppendSpeechParams, ThreadRealtimeAppendSpeechResponse> THREAD_REALTIME_APPEND_SPEECH = ClientRequestDescriptors.ThreadRealtimeAppendSpeech.DESCRIPTOR;
 
     /**
      * {@code thread/realtime/stop}: params {@link ThreadRealtimeStopParams}, result {@link ThreadRealtimeStopResponse}.
+     * <p>
+     * Since codex 0.106.0 (not in 0.105.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ThreadRealtimeStopParams, ThreadRealtimeStopResponse> THREAD_REALTIME_STOP = ClientRequestDescriptors.ThreadRealtimeStop.DESCRIPTOR;
 
     /**
      * {@code thread/timeline/list}: params {@link ThreadTimelineListParams}, result {@link ThreadTimelineListResponse}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ThreadTimelineListParams, ThreadTimelineListResponse> THREAD_TIMELINE_LIST = ClientRequestDescriptors.ThreadTimelineList.DESCRIPTOR;
 
     /**
      * {@code thread/realtime/list}: params {@link ThreadRealtimeListParams}, result {@link ThreadRealtimeListResponse}.
+     * <p>
+     * Since codex 0.171.0 (not in 0.169.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ThreadRealtimeListParams, ThreadRealtimeListResponse> THREAD_REALTIME_LIST = ClientRequestDescriptors.ThreadRealtimeList.DESCRIPTOR;
 
     /**
      * {@code thread/realtime/listVoices}: params {@link ThreadRealtimeListVoicesParams}, result {@link ThreadRealtimeListVoicesResponse}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ThreadRealtimeListVoicesParams, ThreadRealtimeListVoicesResponse> THREAD_REALTIME_LIST_VOICES = ClientRequestDescriptors.ThreadRealtimeListVoices.DESCRIPTOR;
 
     /**
      * {@code review/start}: params {@link ReviewStartParams}, result {@link ReviewStartResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ReviewStartParams, ReviewStartResponse> REVIEW_START = ClientRequestDescriptors.ReviewStart.DESCRIPTOR;
 
     /**
      * {@code model/list}: params {@link ModelListParams}, result {@link ModelListResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ModelListParams, ModelListResponse> MODEL_LIST = ClientRequestDescriptors.ModelList.DESCRIPTOR;
 
     /**
      * {@code account/gatewayOAuth/read}: params {@link GatewayOAuthReadParams}, result {@link GatewayOAuthReadResponse}; params may be omitted.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<GatewayOAuthReadParams, GatewayOAuthReadResponse> ACCOUNT_GATEWAY_OAUTH_READ = ClientRequestDescriptors.AccountGatewayOAuthRead.DESCRIPTOR;
 
     /**
      * {@code account/gatewayOAuth/login}: params {@link GatewayOAuthLoginParams}, result {@link GatewayOAuthLoginResponse}; params may be omitted.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<GatewayOAuthLoginParams, GatewayOAuthLoginResponse> ACCOUNT_GATEWAY_OAUTH_LOGIN = ClientRequestDescriptors.AccountGatewayOAuthLogin.DESCRIPTOR;
 
     /**
      * {@code account/gatewayOAuth/cancel}: params {@link Void}, result {@link GatewayOAuthCancelResponse}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<Void, GatewayOAuthCancelResponse> ACCOUNT_GATEWAY_OAUTH_CANCEL = ClientRequestDescriptors.AccountGatewayOAuthCancel.DESCRIPTOR;
 
     /**
      * {@code modelProvider/list}: params {@link ModelProviderListParams}, result {@link ModelProviderListResponse}.
+     * <p>
+     * Since codex 0.169.0 (not in 0.167.2). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ModelProviderListParams, ModelProviderListResponse> MODEL_PROVIDER_LIST = ClientRequestDescriptors.ModelProviderList.DESCRIPTOR;
 
     /**
      * {@code modelProvider/config/write}: params {@link ModelProviderConfigWriteParams}, result {@link ModelProviderConfigWriteResponse}.
+     * <p>
+     * Since codex 0.169.0 (not in 0.167.2). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ModelProviderConfigWriteParams, ModelProviderConfigWriteResponse> MODEL_PROVIDER_CONFIG_WRITE = ClientRequestDescriptors.ModelProviderConfigWrite.DESCRIPTOR;
 
     /**
      * {@code modelProvider/default/set}: params {@link ModelProviderDefaultSetParams}, result {@link ConfigWriteResponse}.
+     * <p>
+     * Since codex 0.171.0 (not in 0.169.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ModelProviderDefaultSetParams, ConfigWriteResponse> MODEL_PROVIDER_DEFAULT_SET = ClientRequestDescriptors.ModelProviderDefaultSet.DESCRIPTOR;
 
     /**
      * {@code modelProvider/capabilities/read}: params {@link ModelProviderCapabilitiesReadParams}, result {@link ModelProviderCapabilitiesReadResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ModelProviderCapabilitiesReadParams, ModelProviderCapabilitiesReadResponse> MODEL_PROVIDER_CAPABILITIES_READ = ClientRequestDescriptors.ModelProviderCapabilitiesRead.DESCRIPTOR;
 
     /**
      * {@code experimentalFeature/list}: params {@link ExperimentalFeatureListParams}, result {@link ExperimentalFeatureListResponse}.
+     * <p>
+     * Since codex 0.99.0 (not in 0.98.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ExperimentalFeatureListParams, ExperimentalFeatureListResponse> EXPERIMENTAL_FEATURE_LIST = ClientRequestDescriptors.ExperimentalFeatureList.DESCRIPTOR;
 
     /**
      * {@code permissionProfile/list}: params {@link PermissionProfileListParams}, result {@link PermissionProfileListResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<PermissionProfileListParams, PermissionProfileListResponse> PERMISSION_PROFILE_LIST = ClientRequestDescriptors.PermissionProfileList.DESCRIPTOR;
 
     /**
      * {@code experimentalFeature/enablement/set}: params {@link ExperimentalFeatureEnablementSetParams}, result {@link ExperimentalFeatureEnablementSetResponse}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ExperimentalFeatureEnablementSetParams, ExperimentalFeatureEnablementSetResponse> EXPERIMENTAL_FEATURE_ENABLEMENT_SET = ClientRequestDescriptors.ExperimentalFeatureEnablementSet.DESCRIPTOR;
 
     /**
      * {@code remoteControl/enable}: params {@link RemoteControlEnableParams}, result {@link RemoteControlEnableResponse}; params may be omitted.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<RemoteControlEnableParams, RemoteControlEnableResponse> REMOTE_CONTROL_ENABLE = ClientRequestDescriptors.RemoteControlEnable.DESCRIPTOR;
 
     /**
      * {@code remoteControl/disable}: params {@link RemoteControlDisableParams}, result {@link RemoteControlDisableResponse}; params may be omitted.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<RemoteControlDisableParams, RemoteControlDisableResponse> REMOTE_CONTROL_DISABLE = ClientRequestDescriptors.RemoteControlDisable.DESCRIPTOR;
 
     /**
      * {@code remoteControl/status/read}: params {@link Void}, result {@link RemoteControlStatusReadResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<Void, RemoteControlStatusReadResponse> REMOTE_CONTROL_STATUS_READ = ClientRequestDescriptors.RemoteControlStatusRead.DESCRIPTOR;
 
     /**
      * {@code remoteControl/pairing/start}: params {@link RemoteControlPairingStartParams}, result {@link RemoteControlPairingStartResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<RemoteControlPairingStartParams, RemoteControlPairingStartResponse> REMOTE_CONTROL_PAIRING_START = ClientRequestDescriptors.RemoteControlPairingStart.DESCRIPTOR;
 
     /**
      * {@code remoteControl/pairing/status}: params {@link RemoteControlPairingStatusParams}, result {@link RemoteControlPairingStatusResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<RemoteControlPairingStatusParams, RemoteControlPairingStatusResponse> REMOTE_CONTROL_PAIRING_STATUS = ClientRequestDescriptors.RemoteControlPairingStatus.DESCRIPTOR;
 
     /**
      * {@code remoteControl/client/list}: params {@link RemoteControlClientsListParams}, result {@link RemoteControlClientsListResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<RemoteControlClientsListParams, RemoteControlClientsListResponse> REMOTE_CONTROL_CLIENT_LIST = ClientRequestDescriptors.RemoteControlClientList.DESCRIPTOR;
 
     /**
      * {@code remoteControl/client/revoke}: params {@link RemoteControlClientsRevokeParams}, result {@link RemoteControlClientsRevokeResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<RemoteControlClientsRevokeParams, RemoteControlClientsRevokeResponse> REMOTE_CONTROL_CLIENT_REVOKE = ClientRequestDescriptors.RemoteControlClientRevoke.DESCRIPTOR;
@@ -779,6 +1053,8 @@ public final class ClientRequestMethods {
      * Lists collaboration mode presets.
      * <p>
      * {@code collaborationMode/list}: params {@link CollaborationModeListParams}, result {@link CollaborationModeListResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<CollaborationModeListParams, CollaborationModeListResponse> COLLABORATION_MODE_LIST = ClientRequestDescriptors.CollaborationModeList.DESCRIPTOR;
@@ -787,6 +1063,8 @@ public final class ClientRequestMethods {
      * Test-only method used to validate experimental gating.
      * <p>
      * {@code mock/experimentalMethod}: params {@link MockExperimentalMethodParams}, result {@link MockExperimentalMethodResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<MockExperimentalMethodParams, MockExperimentalMethodResponse> MOCK_EXPERIMENTAL_METHOD = ClientRequestDescriptors.MockExperimentalMethod.DESCRIPTOR;
@@ -795,6 +1073,8 @@ public final class ClientRequestMethods {
      * Adds or replaces a remote environment by id for later selection.
      * <p>
      * {@code environment/add}: params {@link EnvironmentAddParams}, result {@link EnvironmentAddResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<EnvironmentAddParams, EnvironmentAddResponse> ENVIRONMENT_ADD = ClientRequestDescriptors.EnvironmentAdd.DESCRIPTOR;
@@ -803,6 +1083,8 @@ public final class ClientRequestMethods {
      * Reads information from a configured execution environment.
      * <p>
      * {@code environment/info}: params {@link EnvironmentInfoParams}, result {@link EnvironmentInfoResponse}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<EnvironmentInfoParams, EnvironmentInfoResponse> ENVIRONMENT_INFO = ClientRequestDescriptors.EnvironmentInfo.DESCRIPTOR;
@@ -811,145 +1093,199 @@ public final class ClientRequestMethods {
      * Reads the current status of a configured execution environment.
      * <p>
      * {@code environment/status}: params {@link EnvironmentStatusParams}, result {@link EnvironmentStatusResponse}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<EnvironmentStatusParams, EnvironmentStatusResponse> ENVIRONMENT_STATUS = ClientRequestDescriptors.EnvironmentStatus.DESCRIPTOR;
 
     /**
      * {@code mcpServer/oauth/login}: params {@link McpServerOauthLoginParams}, result {@link McpServerOauthLoginResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
     public static final MethodDescriptor<McpServerOauthLoginParams, McpServerOauthLoginResponse> MCP_SERVER_OAUTH_LOGIN = ClientRequestDescriptors.McpServerOauthLogin.DESCRIPTOR;
 
     /**
      * {@code config/mcpServer/reload}: params {@link Void}, result {@link McpServerRefreshResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
     public static final MethodDescriptor<Void, McpServerRefreshResponse> CONFIG_MCP_SERVER_RELOAD = ClientRequestDescriptors.ConfigMcpServerReload.DESCRIPTOR;
 
     /**
      * {@code mcpServerStatus/list}: params {@link ListMcpServerStatusParams}, result {@link ListMcpServerStatusResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ListMcpServerStatusParams, ListMcpServerStatusResponse> MCP_SERVER_STATUS_LIST = ClientRequestDescriptors.McpServerStatusList.DESCRIPTOR;
 
     /**
      * {@code mcpServer/resource/read}: params {@link McpResourceReadParams}, result {@link McpResourceReadResponse}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<McpResourceReadParams, McpResourceReadResponse> MCP_SERVER_RESOURCE_READ = ClientRequestDescriptors.McpServerResourceRead.DESCRIPTOR;
 
     /**
      * {@code mcpServer/event/stream/start}: params {@link McpServerEventStreamStartParams}, result {@link McpServerEventStreamStartResponse}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<McpServerEventStreamStartParams, McpServerEventStreamStartResponse> MCP_SERVER_EVENT_STREAM_START = ClientRequestDescriptors.McpServerEventStreamStart.DESCRIPTOR;
 
     /**
      * {@code mcpServer/event/stream/stop}: params {@link McpServerEventStreamStopParams}, result {@link McpServerEventStreamStopResponse}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<McpServerEventStreamStopParams, McpServerEventStreamStopResponse> MCP_SERVER_EVENT_STREAM_STOP = ClientRequestDescriptors.McpServerEventStreamStop.DESCRIPTOR;
 
     /**
      * {@code mcpServer/tool/call}: params {@link McpServerToolCallParams}, result {@link McpServerToolCallResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<McpServerToolCallParams, McpServerToolCallResponse> MCP_SERVER_TOOL_CALL = ClientRequestDescriptors.McpServerToolCall.DESCRIPTOR;
 
     /**
      * {@code windowsSandbox/setupStart}: params {@link WindowsSandboxSetupStartParams}, result {@link WindowsSandboxSetupStartResponse}.
+     * <p>
+     * Since codex 0.105.0 (not in 0.104.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<WindowsSandboxSetupStartParams, WindowsSandboxSetupStartResponse> WINDOWS_SANDBOX_SETUP_START = ClientRequestDescriptors.WindowsSandboxSetupStart.DESCRIPTOR;
 
     /**
      * {@code windowsSandbox/readiness}: params {@link Void}, result {@link WindowsSandboxReadinessResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<Void, WindowsSandboxReadinessResponse> WINDOWS_SANDBOX_READINESS = ClientRequestDescriptors.WindowsSandboxReadiness.DESCRIPTOR;
 
     /**
      * {@code account/login/start}: params {@link LoginAccountParams}, result {@link LoginAccountResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
     public static final MethodDescriptor<LoginAccountParams, LoginAccountResponse> ACCOUNT_LOGIN_START = ClientRequestDescriptors.AccountLoginStart.DESCRIPTOR;
 
     /**
      * {@code account/bedrock/discover}: params {@link BedrockDiscoverParams}, result {@link BedrockDiscoverResponse}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<BedrockDiscoverParams, BedrockDiscoverResponse> ACCOUNT_BEDROCK_DISCOVER = ClientRequestDescriptors.AccountBedrockDiscover.DESCRIPTOR;
 
     /**
      * {@code account/bedrock/setup}: params {@link BedrockSetupParams}, result {@link BedrockSetupResponse}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<BedrockSetupParams, BedrockSetupResponse> ACCOUNT_BEDROCK_SETUP = ClientRequestDescriptors.AccountBedrockSetup.DESCRIPTOR;
 
     /**
      * {@code account/gcp/setup}: params {@link GcpSetupParams}, result {@link GcpSetupResponse}.
+     * <p>
+     * Since codex 0.167.2 (not in 0.160.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<GcpSetupParams, GcpSetupResponse> ACCOUNT_GCP_SETUP = ClientRequestDescriptors.AccountGcpSetup.DESCRIPTOR;
 
     /**
      * {@code account/bedrock/checkGovCloudRequirements}: params {@link BedrockCheckGovCloudRequirementsParams}, result {@link BedrockCheckGovCloudRequirementsResponse}.
+     * <p>
+     * Since codex 0.167.2 (not in 0.160.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<BedrockCheckGovCloudRequirementsParams, BedrockCheckGovCloudRequirementsResponse> ACCOUNT_BEDROCK_CHECK_GOV_CLOUD_REQUIREMENTS = ClientRequestDescriptors.AccountBedrockCheckGovCloudRequirements.DESCRIPTOR;
 
     /**
      * {@code account/login/cancel}: params {@link CancelLoginAccountParams}, result {@link CancelLoginAccountResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
     public static final MethodDescriptor<CancelLoginAccountParams, CancelLoginAccountResponse> ACCOUNT_LOGIN_CANCEL = ClientRequestDescriptors.AccountLoginCancel.DESCRIPTOR;
 
     /**
      * {@code accountSession/list}: params {@link AccountSessionsListParams}, result {@link AccountSessionsResponse}.
+     * <p>
+     * Since codex 0.167.2 (not in 0.160.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<AccountSessionsListParams, AccountSessionsResponse> ACCOUNT_SESSION_LIST = ClientRequestDescriptors.AccountSessionList.DESCRIPTOR;
 
     /**
      * {@code accountSession/switch}: params {@link AccountSessionsSwitchParams}, result {@link AccountSessionsSwitchResponse}.
+     * <p>
+     * Since codex 0.167.2 (not in 0.160.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<AccountSessionsSwitchParams, AccountSessionsSwitchResponse> ACCOUNT_SESSION_SWITCH = ClientRequestDescriptors.AccountSessionSwitch.DESCRIPTOR;
 
     /**
      * {@code account/logout}: params {@link Void}, result {@link LogoutAccountResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
     public static final MethodDescriptor<Void, LogoutAccountResponse> ACCOUNT_LOGOUT = ClientRequestDescriptors.AccountLogout.DESCRIPTOR;
 
     /**
      * {@code account/securitySetup/read}: params {@link Void}, result {@link GetAccountSecuritySetupResponse}.
+     * <p>
+     * Since codex 0.169.0 (not in 0.167.2). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<Void, GetAccountSecuritySetupResponse> ACCOUNT_SECURITY_SETUP_READ = ClientRequestDescriptors.AccountSecuritySetupRead.DESCRIPTOR;
 
     /**
      * {@code account/rateLimits/read}: params {@link GetAccountRateLimitsParams}, result {@link GetAccountRateLimitsResponse}; params may be omitted.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
     public static final MethodDescriptor<GetAccountRateLimitsParams, GetAccountRateLimitsResponse> ACCOUNT_RATE_LIMITS_READ = ClientRequestDescriptors.AccountRateLimitsRead.DESCRIPTOR;
 
     /**
      * {@code account/rateLimitResetCredit/consume}: params {@link ConsumeAccountRateLimitResetCreditParams}, result {@link ConsumeAccountRateLimitResetCreditResponse}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ConsumeAccountRateLimitResetCreditParams, ConsumeAccountRateLimitResetCreditResponse> ACCOUNT_RATE_LIMIT_RESET_CREDIT_CONSUME = ClientRequestDescriptors.AccountRateLimitResetCreditConsume.DESCRIPTOR;
 
     /**
      * {@code account/usage/read}: params {@link GetAccountTokenUsageParams}, result {@link GetAccountTokenUsageResponse}; params may be omitted.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<GetAccountTokenUsageParams, GetAccountTokenUsageResponse> ACCOUNT_USAGE_READ = ClientRequestDescriptors.AccountUsageRead.DESCRIPTOR;
 
     /**
      * {@code account/workspaceMessages/read}: params {@link Void}, result {@link GetWorkspaceMessagesResponse}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<Void, GetWorkspaceMessagesResponse> ACCOUNT_WORKSPACE_MESSAGES_READ = ClientRequestDescriptors.AccountWorkspaceMessagesRead.DESCRIPTOR;
 
     /**
      * {@code account/sendAddCreditsNudgeEmail}: params {@link SendAddCreditsNudgeEmailParams}, result {@link SendAddCreditsNudgeEmailResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<SendAddCreditsNudgeEmailParams, SendAddCreditsNudgeEmailResponse> ACCOUNT_SEND_ADD_CREDITS_NUDGE_EMAIL = ClientRequestDescriptors.AccountSendAddCreditsNudgeEmail.DESCRIPTOR;
 
     /**
      * {@code feedback/upload}: params {@link FeedbackUploadParams}, result {@link FeedbackUploadResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
     public static final MethodDescriptor<FeedbackUploadParams, FeedbackUploadResponse> FEEDBACK_UPLOAD = ClientRequestDescriptors.FeedbackUpload.DESCRIPTOR;
 
     /**
      * {@code feedback/save}: params {@link FeedbackSaveParams}, result {@link FeedbackSaveResponse}.
+     * <p>
+     * Since codex 0.167.2 (not in 0.160.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<FeedbackSaveParams, FeedbackSaveResponse> FEEDBACK_SAVE = ClientRequestDescriptors.FeedbackSave.DESCRIPTOR;
 
@@ -957,6 +1293,8 @@ public final class ClientRequestMethods {
      * Execute a standalone command (argv vector) under the server's sandbox.
      * <p>
      * {@code command/exec}: params {@link CommandExecParams}, result {@link CommandExecResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
     public static final MethodDescriptor<CommandExecParams, CommandExecResponse> COMMAND_EXEC = ClientRequestDescriptors.CommandExec.DESCRIPTOR;
 
@@ -964,6 +1302,8 @@ public final class ClientRequestMethods {
      * Write stdin bytes to a running {@code command/exec} session or close stdin.
      * <p>
      * {@code command/exec/write}: params {@link CommandExecWriteParams}, result {@link CommandExecWriteResponse}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<CommandExecWriteParams, CommandExecWriteResponse> COMMAND_EXEC_WRITE = ClientRequestDescriptors.CommandExecWrite.DESCRIPTOR;
 
@@ -971,6 +1311,8 @@ public final class ClientRequestMethods {
      * Terminate a running {@code command/exec} session by client-supplied {@code processId}.
      * <p>
      * {@code command/exec/terminate}: params {@link CommandExecTerminateParams}, result {@link CommandExecTerminateResponse}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<CommandExecTerminateParams, CommandExecTerminateResponse> COMMAND_EXEC_TERMINATE = ClientRequestDescriptors.CommandExecTerminate.DESCRIPTOR;
 
@@ -978,6 +1320,8 @@ public final class ClientRequestMethods {
      * Resize a running PTY-backed {@code command/exec} session by client-supplied {@code processId}.
      * <p>
      * {@code command/exec/resize}: params {@link CommandExecResizeParams}, result {@link CommandExecResizeResponse}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<CommandExecResizeParams, CommandExecResizeResponse> COMMAND_EXEC_RESIZE = ClientRequestDescriptors.CommandExecResize.DESCRIPTOR;
 
@@ -985,6 +1329,8 @@ public final class ClientRequestMethods {
      * Spawn a standalone process (argv vector) without a Codex sandbox.
      * <p>
      * {@code process/spawn}: params {@link ProcessSpawnParams}, result {@link ProcessSpawnResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ProcessSpawnParams, ProcessSpawnResponse> PROCESS_SPAWN = ClientRequestDescriptors.ProcessSpawn.DESCRIPTOR;
@@ -993,6 +1339,8 @@ public final class ClientRequestMethods {
      * Write stdin bytes to a running {@code process/spawn} session or close stdin.
      * <p>
      * {@code process/writeStdin}: params {@link ProcessWriteStdinParams}, result {@link ProcessWriteStdinResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ProcessWriteStdinParams, ProcessWriteStdinResponse> PROCESS_WRITE_STDIN = ClientRequestDescriptors.ProcessWriteStdin.DESCRIPTOR;
@@ -1001,6 +1349,8 @@ public final class ClientRequestMethods {
      * Terminate a running {@code process/spawn} session by client-supplied {@code processHandle}.
      * <p>
      * {@code process/kill}: params {@link ProcessKillParams}, result {@link ProcessKillResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ProcessKillParams, ProcessKillResponse> PROCESS_KILL = ClientRequestDescriptors.ProcessKill.DESCRIPTOR;
@@ -1009,74 +1359,102 @@ public final class ClientRequestMethods {
      * Resize a running PTY-backed {@code process/spawn} session by client-supplied {@code processHandle}.
      * <p>
      * {@code process/resizePty}: params {@link ProcessResizePtyParams}, result {@link ProcessResizePtyResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<ProcessResizePtyParams, ProcessResizePtyResponse> PROCESS_RESIZE_PTY = ClientRequestDescriptors.ProcessResizePty.DESCRIPTOR;
 
     /**
      * {@code config/read}: params {@link ConfigReadParams}, result {@link ConfigReadResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ConfigReadParams, ConfigReadResponse> CONFIG_READ = ClientRequestDescriptors.ConfigRead.DESCRIPTOR;
 
     /**
      * {@code externalAgentConfig/detect}: params {@link ExternalAgentConfigDetectParams}, result {@link ExternalAgentConfigDetectResponse}.
+     * <p>
+     * Since codex 0.105.0 (not in 0.104.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ExternalAgentConfigDetectParams, ExternalAgentConfigDetectResponse> EXTERNAL_AGENT_CONFIG_DETECT = ClientRequestDescriptors.ExternalAgentConfigDetect.DESCRIPTOR;
 
     /**
      * {@code externalAgentConfig/import}: params {@link ExternalAgentConfigImportParams}, result {@link ExternalAgentConfigImportResponse}.
+     * <p>
+     * Since codex 0.105.0 (not in 0.104.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ExternalAgentConfigImportParams, ExternalAgentConfigImportResponse> EXTERNAL_AGENT_CONFIG_IMPORT = ClientRequestDescriptors.ExternalAgentConfigImport.DESCRIPTOR;
 
     /**
      * {@code externalAgentConfig/import/recordHistory}: params {@link ExternalAgentConfigImportHistoryRecordParams}, result {@link ExternalAgentConfigImportHistoryRecordResponse}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ExternalAgentConfigImportHistoryRecordParams, ExternalAgentConfigImportHistoryRecordResponse> EXTERNAL_AGENT_CONFIG_IMPORT_RECORD_HISTORY = ClientRequestDescriptors.ExternalAgentConfigImportRecordHistory.DESCRIPTOR;
 
     /**
      * {@code externalAgentConfig/import/readHistories}: params {@link Void}, result {@link ExternalAgentConfigImportHistoriesReadResponse}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      */
     public static final MethodDescriptor<Void, ExternalAgentConfigImportHistoriesReadResponse> EXTERNAL_AGENT_CONFIG_IMPORT_READ_HISTORIES = ClientRequestDescriptors.ExternalAgentConfigImportReadHistories.DESCRIPTOR;
 
     /**
      * {@code config/value/write}: params {@link ConfigValueWriteParams}, result {@link ConfigWriteResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ConfigValueWriteParams, ConfigWriteResponse> CONFIG_VALUE_WRITE = ClientRequestDescriptors.ConfigValueWrite.DESCRIPTOR;
 
     /**
      * {@code config/batchWrite}: params {@link ConfigBatchWriteParams}, result {@link ConfigWriteResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
     public static final MethodDescriptor<ConfigBatchWriteParams, ConfigWriteResponse> CONFIG_BATCH_WRITE = ClientRequestDescriptors.ConfigBatchWrite.DESCRIPTOR;
 
     /**
      * {@code configRequirements/read}: params {@link Void}, result {@link ConfigRequirementsReadResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
     public static final MethodDescriptor<Void, ConfigRequirementsReadResponse> CONFIG_REQUIREMENTS_READ = ClientRequestDescriptors.ConfigRequirementsRead.DESCRIPTOR;
 
     /**
      * {@code account/read}: params {@link GetAccountParams}, result {@link GetAccountResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
     public static final MethodDescriptor<GetAccountParams, GetAccountResponse> ACCOUNT_READ = ClientRequestDescriptors.AccountRead.DESCRIPTOR;
 
     /**
      * {@code fuzzyFileSearch}: params {@link FuzzyFileSearchParams}, result {@link FuzzyFileSearchResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
     public static final MethodDescriptor<FuzzyFileSearchParams, FuzzyFileSearchResponse> FUZZY_FILE_SEARCH = ClientRequestDescriptors.FuzzyFileSearch.DESCRIPTOR;
 
     /**
      * {@code fuzzyFileSearch/sessionStart}: params {@link FuzzyFileSearchSessionStartParams}, result {@link FuzzyFileSearchSessionStartResponse}.
+     * <p>
+     * Since codex 0.104.0 (not in 0.99.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<FuzzyFileSearchSessionStartParams, FuzzyFileSearchSessionStartResponse> FUZZY_FILE_SEARCH_SESSION_START = ClientRequestDescriptors.FuzzyFileSearchSessionStart.DESCRIPTOR;
 
     /**
      * {@code fuzzyFileSearch/sessionUpdate}: params {@link FuzzyFileSearchSessionUpdateParams}, result {@link FuzzyFileSearchSessionUpdateResponse}.
+     * <p>
+     * Since codex 0.104.0 (not in 0.99.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<FuzzyFileSearchSessionUpdateParams, FuzzyFileSearchSessionUpdateResponse> FUZZY_FILE_SEARCH_SESSION_UPDATE = ClientRequestDescriptors.FuzzyFileSearchSessionUpdate.DESCRIPTOR;
 
     /**
      * {@code fuzzyFileSearch/sessionStop}: params {@link FuzzyFileSearchSessionStopParams}, result {@link FuzzyFileSearchSessionStopResponse}.
+     * <p>
+     * Since codex 0.104.0 (not in 0.99.0). See {@link MethodVersions}.
      */
     @Experimental
     public static final MethodDescriptor<FuzzyFileSearchSessionStopParams, FuzzyFileSearchSessionStopResponse> FUZZY_FILE_SEARCH_SESSION_STOP = ClientRequestDescriptors.FuzzyFileSearchSessionStop.DESCRIPTOR;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.codexclient.CodexVersion;
 import java.util.Collections;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -16,6 +17,11 @@ import java.util.Set;
  * {@code Invalid request: unknown variant `thread/revert`, expected one of `initialize`, `thread/start`, …}; a
  * standard JSON-RPC {@code -32601} "method not found" gets this type as well. {@link #code()} and
  * {@link #serverMessage()} stay as the server sent them.
+ *
+ * <p>When the server's version is one the SDK checked and that version lacks the method, the client does not send
+ * the request: it fails at once ({@link #sent()} is false), naming the checked versions that have the method
+ * ({@link #versionsWithMethod()}); {@link #code()} is then {@code -32601}, "method not found", and
+ * {@link #serverMessage()} is empty.
  *
  * <pre>{@code
  * try {
@@ -31,6 +37,9 @@ public class CodexMethodNotSupportedException extends CodexRpcException {
     private final transient CodexVersion serverVersion;
     /** The methods the server listed as the ones it knows, in its order; empty when it listed none. */
     private final Set<String> serverMethods;
+    /** The checked codex versions that have the method; empty when not known. */
+    private final List<String> versionsWithMethod;
+    private final boolean sent;
 
     /**
      * @param method        the method the server does not know
@@ -45,6 +54,33 @@ public class CodexMethodNotSupportedException extends CodexRpcException {
         super(describe(method, code, serverMessage, serverVersion), method, code, serverMessage, data);
         this.serverVersion = serverVersion;
         this.serverMethods = Collections.unmodifiableSet(new LinkedHashSet<>(serverMethods));
+        this.versionsWithMethod = List.of();
+        this.sent = true;
+    }
+
+    /**
+     * A request the client did not send: the server is a codex version the SDK checked, and that version lacks
+     * the method.
+     *
+     * @param method             the method
+     * @param serverVersion      the server's codex version
+     * @param versionsWithMethod the checked codex versions that have the method, oldest first
+     * @param serverMethods      the client requests the server's version has (empty when not known)
+     */
+    public CodexMethodNotSupportedException(String method, CodexVersion serverVersion, List<String> versionsWithMethod,
+                                            Set<String> serverMethods) {
+        super(describeUnsent(method, serverVersion, versionsWithMethod), method, METHOD_NOT_FOUND, "", null);
+        this.serverVersion = serverVersion;
+        this.serverMethods = Collections.unmodifiableSet(new LinkedHashSet<>(serverMethods));
+        this.versionsWithMethod = List.copyOf(versionsWithMethod);
+        this.sent = false;
+    }
+
+    private static String describeUnsent(String method, CodexVersion serverVersion, List<String> versions) {
+        String have = versions.isEmpty() ? "none of the versions this SDK checked has it"
+                : "of the versions this SDK checked, codex " + String.join(", ", versions) + " "
+                + (versions.size() == 1 ? "has" : "have") + " it";
+        return method + " is not supported by codex " + serverVersion + " (" + have + "); the request was not sent";
     }
 
     private static String describe(String method, int code, String serverMessage, CodexVersion serverVersion) {
@@ -76,8 +112,25 @@ public class CodexMethodNotSupportedException extends CodexRpcException {
     }
 
     /**
+     * {@return whether the request went to the server} False when the client refused it before sending, from the
+     * versions it checked ({@link #versionsWithMethod()}).
+     */
+    public boolean sent() {
+        return sent;
+    }
+
+    /**
+     * {@return the codex versions the SDK checked that have the method, oldest first} Named when the client refused
+     * the request unsent; empty otherwise.
+     */
+    public List<String> versionsWithMethod() {
+        return versionsWithMethod;
+    }
+
+    /**
      * {@return the methods the server said it knows, for choosing an alternative} codex lists them in its error
-     * message; the set is empty when the server listed none, and unmodifiable.
+     * message; for a request refused unsent, they are the client requests of the server's version as the SDK
+     * recorded them. The set is empty when neither is known, and unmodifiable.
      */
     public Set<String> serverMethods() {
         return serverMethods;

@@ -13,8 +13,10 @@ import java.util.Optional;
 public final class ClientNotificationMethods {
     /**
      * {@code initialized}: params {@link Void}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<Void> INITIALIZED = new NotificationDescriptor<>("initialized", Void.class, ParamsPresence.NONE, false);
+    public static final NotificationDescriptor<Void> INITIALIZED = new NotificationDescriptor<>("initialized", Void.class, ParamsPresence.NONE, false, MethodVersions.from("0.98.0"));
 
     /**
      * Every method, in schema order.

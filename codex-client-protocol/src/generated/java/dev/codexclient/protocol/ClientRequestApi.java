@@ -24,6 +24,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code initialize}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link InitializeResponse}
@@ -36,6 +38,8 @@ public interface ClientRequestApi {
      * Read content-free, process-local diagnostics.
      * <p>
      * Sends {@code server/diagnostics}.
+     * <p>
+     * Since codex 0.148.0 (not in 0.147.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ServerDiagnosticsResponse}
@@ -48,6 +52,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code userVerification/status}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link UserVerificationStatusResponse}
@@ -60,6 +66,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code userVerification/enroll}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link UserVerificationEnrollResponse}
@@ -72,6 +80,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code userVerification/delete}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link UserVerificationDeleteResponse}
@@ -86,6 +96,8 @@ public interface ClientRequestApi {
      * Local signing primitive, independent of any pending elicitation.
      * <p>
      * Sends {@code userVerification/verify}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link UserVerificationVerifyResponse}
@@ -100,6 +112,8 @@ public interface ClientRequestApi {
      * Cancels a native verification RPC issued on this connection, not an elicitation. Use a fresh request ID for each operation and a distinct ID for this cancellation RPC.
      * <p>
      * Sends {@code userVerification/cancel}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link UserVerificationCancelResponse}
@@ -112,6 +126,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code thread/start}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadStartResponse}
@@ -130,6 +146,8 @@ public interface ClientRequestApi {
      * Prefer using thread_id whenever possible.
      * <p>
      * Sends {@code thread/resume}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadResumeResponse}
@@ -146,6 +164,8 @@ public interface ClientRequestApi {
      * Prefer using thread_id whenever possible.
      * <p>
      * Sends {@code thread/fork}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadForkResponse}
@@ -156,6 +176,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code thread/sample}.
+     * <p>
+     * Since codex 0.167.2 (not in 0.160.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadSampleResponse}
@@ -167,6 +189,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code thread/sample/cancel}.
+     * <p>
+     * Since codex 0.167.2 (not in 0.160.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadSampleCancelResponse}
@@ -179,6 +203,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code thread/archive}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadArchiveResponse}
@@ -189,6 +215,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code thread/delete}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadDeleteResponse}
@@ -199,6 +227,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code thread/unsubscribe}.
+     * <p>
+     * Since codex 0.106.0 (not in 0.105.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadUnsubscribeResponse}
@@ -214,6 +244,8 @@ public interface ClientRequestApi {
      * This is used by external helpers to pause timeout accounting while a user approval or other elicitation is pending outside the app-server request flow.
      * <p>
      * Sends {@code thread/increment_elicitation}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadIncrementElicitationResponse}
@@ -230,6 +262,8 @@ public interface ClientRequestApi {
      * When the count reaches zero, timeout accounting resumes for the thread.
      * <p>
      * Sends {@code thread/decrement_elicitation}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadDecrementElicitationResponse}
@@ -242,6 +276,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code thread/name/set}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadSetNameResponse}
@@ -252,6 +288,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code thread/prediction/request}.
+     * <p>
+     * Since codex 0.167.2 (not in 0.160.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadPredictionRequestResponse}
@@ -264,6 +302,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code thread/goal/set}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadGoalSetResponse}
@@ -274,6 +314,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code thread/goal/get}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadGoalGetResponse}
@@ -284,6 +326,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code thread/goal/clear}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadGoalClearResponse}
@@ -295,6 +339,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code thread/queue/add}.
+     * <p>
+     * Since codex 0.148.0 (not in 0.147.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadQueueAddResponse}
@@ -306,6 +352,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code thread/queue/list}.
+     * <p>
+     * Since codex 0.148.0 (not in 0.147.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadQueueListResponse}
@@ -318,6 +366,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code thread/queue/update}.
+     * <p>
+     * Since codex 0.148.0 (not in 0.147.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadQueueUpdateResponse}
@@ -330,6 +380,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code thread/queue/delete}.
+     * <p>
+     * Since codex 0.148.0 (not in 0.147.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadQueueDeleteResponse}
@@ -342,6 +394,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code thread/queue/reorder}.
+     * <p>
+     * Since codex 0.148.0 (not in 0.147.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadQueueReorderResponse}
@@ -354,6 +408,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code thread/queue/start}.
+     * <p>
+     * Since codex 0.148.0 (not in 0.147.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadQueueStartResponse}
@@ -366,6 +422,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code thread/metadata/update}.
+     * <p>
+     * Since codex 0.110.0 (not in 0.107.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadMetadataUpdateResponse}
@@ -379,6 +437,8 @@ public interface ClientRequestApi {
      * Parameters for creating or locating an attachment on its owning thread.
      * <p>
      * Sends {@code thread/attachment/add}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadAttachmentAddResponse}
@@ -392,6 +452,8 @@ public interface ClientRequestApi {
      * Parameters for listing attachments from one thread.
      * <p>
      * Sends {@code thread/attachment/list}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadAttachmentListResponse}
@@ -405,6 +467,8 @@ public interface ClientRequestApi {
      * Parameters for reverse lookup by attachment identity within this server's store.
      * <p>
      * Sends {@code thread/attachmentOwner/list}.
+     * <p>
+     * Since codex 0.167.2 (not in 0.160.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadAttachmentOwnerListResponse}
@@ -418,6 +482,8 @@ public interface ClientRequestApi {
      * Parameters for deleting an attachment by its stable thread-local identity.
      * <p>
      * Sends {@code thread/attachment/remove}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadAttachmentRemoveResponse}
@@ -431,6 +497,8 @@ public interface ClientRequestApi {
      * Parameters for moving a thread within a server-owned section ordering.
      * <p>
      * Sends {@code thread/section/move}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadSectionMoveResponse}
@@ -442,6 +510,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code thread/settings/update}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadSettingsUpdateResponse}
@@ -454,6 +524,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code thread/memoryMode/set}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadMemoryModeSetResponse}
@@ -466,6 +538,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code thread/memory/read}.
+     * <p>
+     * Since codex 0.167.2 (not in 0.160.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadMemoryReadResponse}
@@ -478,6 +552,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code memory/status}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link MemoryStatusResponse}
@@ -489,6 +565,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code memory/reset}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @return the future {@link MemoryResetResponse}
      */
@@ -501,6 +579,8 @@ public interface ClientRequestApi {
      * Start a best-effort background compression pass for cold local rollouts.
      * <p>
      * Sends {@code rollout/compress}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      *
      * @return the future {@link RolloutCompressResponse}
      */
@@ -511,6 +591,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code thread/unarchive}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadUnarchiveResponse}
@@ -522,6 +604,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code thread/compact/start}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadCompactStartResponse}
@@ -533,6 +617,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code thread/shellCommand}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadShellCommandResponse}
@@ -544,6 +630,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code thread/approveGuardianDeniedAction}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadApproveGuardianDeniedActionResponse}
@@ -555,6 +643,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code thread/backgroundTerminals/clean}.
+     * <p>
+     * Since codex 0.99.0 (not in 0.98.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadBackgroundTerminalsCleanResponse}
@@ -567,6 +657,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code thread/backgroundTerminals/list}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadBackgroundTerminalsListResponse}
@@ -579,6 +671,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code thread/backgroundTerminals/terminate}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadBackgroundTerminalsTerminateResponse}
@@ -595,6 +689,8 @@ public interface ClientRequestApi {
      * This only changes persisted conversation history. It does not revert local file changes.
      * <p>
      * Sends {@code thread/revert}.
+     * <p>
+     * Since codex 0.148.0 (not in 0.147.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadRevertResponse}
@@ -605,6 +701,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code thread/list}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadListResponse}
@@ -615,6 +713,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code project/list}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ProjectListResponse}
@@ -626,6 +726,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code project/read}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ProjectReadResponse}
@@ -637,6 +739,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code project/create}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ProjectCreateResponse}
@@ -648,6 +752,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code project/import}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ProjectImportResponse}
@@ -659,6 +765,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code project/update}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ProjectUpdateResponse}
@@ -670,6 +778,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code project/move}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ProjectMoveResponse}
@@ -681,6 +791,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code project/delete}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ProjectDeleteResponse}
@@ -694,6 +806,8 @@ public interface ClientRequestApi {
      * Parameters for listing independently persisted thread sections.
      * <p>
      * Sends {@code threadSection/list}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadSectionListResponse}
@@ -707,6 +821,8 @@ public interface ClientRequestApi {
      * Parameters for creating an independently persisted thread section.
      * <p>
      * Sends {@code threadSection/create}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadSectionCreateResponse}
@@ -720,6 +836,8 @@ public interface ClientRequestApi {
      * Parameters for updating an independently persisted thread section.
      * <p>
      * Sends {@code threadSection/update}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadSectionUpdateResponse}
@@ -733,6 +851,8 @@ public interface ClientRequestApi {
      * Parameters for deleting an independently persisted thread section.
      * <p>
      * Sends {@code threadSection/delete}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadSectionDeleteResponse}
@@ -744,6 +864,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code thread/search}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadSearchResponse}
@@ -757,6 +879,8 @@ public interface ClientRequestApi {
      * Search with best-effort incremental {@code thread/search/partial} notifications. The final response is authoritative for results, ordering, and cursors.
      * <p>
      * Sends {@code thread/search/stream}.
+     * <p>
+     * Since codex 0.171.0 (not in 0.169.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadSearchResponse}
@@ -770,6 +894,8 @@ public interface ClientRequestApi {
      * Request cancellation on the same connection. {@code thread/search/cancel} targets only {@code thread/search}; {@code thread/search/stream/cancel} targets only {@code thread/search/stream}. Cancellation is idempotent: the cancel response acknowledges the request, and an interrupted search completes with an error after its subprocess is stopped and reaped. If completion races cancellation, the original search may still succeed. An already-completed search is unaffected.
      * <p>
      * Sends {@code thread/search/cancel}.
+     * <p>
+     * Since codex 0.171.0 (not in 0.169.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadSearchCancelResponse}
@@ -784,6 +910,8 @@ public interface ClientRequestApi {
      * Cancel a {@code thread/search/stream} request on this connection.
      * <p>
      * Sends {@code thread/search/stream/cancel}.
+     * <p>
+     * Since codex 0.171.0 (not in 0.169.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadSearchCancelResponse}
@@ -798,6 +926,8 @@ public interface ClientRequestApi {
      * Parameters for searching visible message occurrences within one paginated thread.
      * <p>
      * Sends {@code thread/searchOccurrences}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadSearchOccurrencesResponse}
@@ -810,6 +940,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code thread/loaded/list}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadLoadedListResponse}
@@ -821,6 +953,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code thread/read}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadReadResponse}
@@ -831,6 +965,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code thread/readState/update}.
+     * <p>
+     * Since codex 0.167.2 (not in 0.160.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadReadStateUpdateResponse}
@@ -843,6 +979,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code thread/turns/list}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadTurnsListResponse}
@@ -854,6 +992,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code thread/items/list}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadItemsListResponse}
@@ -867,6 +1007,8 @@ public interface ClientRequestApi {
      * EXPERIMENTAL - retrieve a bounded set of persisted items from one turn.
      * <p>
      * Sends {@code thread/items/read}.
+     * <p>
+     * Since codex 0.167.2 (not in 0.160.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadItemsReadResponse}
@@ -881,6 +1023,8 @@ public interface ClientRequestApi {
      * Review the idle thread's final injected exec_command without executing it.
      * <p>
      * Sends {@code thread/guardianReview}.
+     * <p>
+     * Since codex 0.167.2 (not in 0.160.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadGuardianReviewResponse}
@@ -895,6 +1039,8 @@ public interface ClientRequestApi {
      * Append raw Responses API items to the thread history without starting a user turn.
      * <p>
      * Sends {@code thread/inject_items}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadInjectItemsResponse}
@@ -908,6 +1054,8 @@ public interface ClientRequestApi {
      * Prepare an approved plan for the first turn of a fresh thread.
      * <p>
      * Sends {@code thread/prepareApprovedPlan}.
+     * <p>
+     * Since codex 0.169.0 (not in 0.167.2). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadPrepareApprovedPlanResponse}
@@ -920,6 +1068,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code skills/list}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link SkillsListResponse}
@@ -930,6 +1080,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code skills/extraRoots/set}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link SkillsExtraRootsSetResponse}
@@ -941,6 +1093,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code hooks/list}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link HooksListResponse}
@@ -951,6 +1105,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code marketplace/add}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link MarketplaceAddResponse}
@@ -961,6 +1117,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code marketplace/remove}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link MarketplaceRemoveResponse}
@@ -972,6 +1130,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code marketplace/upgrade}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link MarketplaceUpgradeResponse}
@@ -983,6 +1143,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code plugin/list}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link PluginListResponse}
@@ -993,6 +1155,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code plugin/search}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link PluginSearchResponse}
@@ -1004,6 +1168,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code plugin/installed}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link PluginInstalledResponse}
@@ -1015,6 +1181,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code plugin/reconcile}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link PluginReconcileResponse}
@@ -1026,6 +1194,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code plugin/read}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link PluginReadResponse}
@@ -1036,6 +1206,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code plugin/skill/read}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link PluginSkillReadResponse}
@@ -1047,6 +1219,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code plugin/share/save}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link PluginShareSaveResponse}
@@ -1058,6 +1232,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code plugin/share/updateTargets}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link PluginShareUpdateTargetsResponse}
@@ -1069,6 +1245,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code plugin/share/list}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link PluginShareListResponse}
@@ -1080,6 +1258,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code plugin/share/checkout}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link PluginShareCheckoutResponse}
@@ -1091,6 +1271,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code plugin/share/delete}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link PluginShareDeleteResponse}
@@ -1104,6 +1286,8 @@ public interface ClientRequestApi {
      * EXPERIMENTAL - read metadata for specific apps/connectors.
      * <p>
      * Sends {@code app/read}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link AppsReadResponse}
@@ -1116,6 +1300,8 @@ public interface ClientRequestApi {
      * EXPERIMENTAL - list available apps/connectors.
      * <p>
      * Sends {@code app/list}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link AppsListResponse}
@@ -1128,6 +1314,8 @@ public interface ClientRequestApi {
      * Read the committed installed connector runtime snapshot.
      * <p>
      * Sends {@code app/installed}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link AppsInstalledResponse}
@@ -1140,6 +1328,8 @@ public interface ClientRequestApi {
      * Read a file from the host filesystem.
      * <p>
      * Sends {@code fs/readFile}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link FsReadFileResponse}
@@ -1152,6 +1342,8 @@ public interface ClientRequestApi {
      * Write a file on the host filesystem.
      * <p>
      * Sends {@code fs/writeFile}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link FsWriteFileResponse}
@@ -1164,6 +1356,8 @@ public interface ClientRequestApi {
      * Create a directory on the host filesystem.
      * <p>
      * Sends {@code fs/createDirectory}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link FsCreateDirectoryResponse}
@@ -1177,6 +1371,8 @@ public interface ClientRequestApi {
      * Request metadata for an absolute path.
      * <p>
      * Sends {@code fs/getMetadata}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link FsGetMetadataResponse}
@@ -1189,6 +1385,8 @@ public interface ClientRequestApi {
      * List direct child names for a directory.
      * <p>
      * Sends {@code fs/readDirectory}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link FsReadDirectoryResponse}
@@ -1202,6 +1400,8 @@ public interface ClientRequestApi {
      * Remove a file or directory tree from the host filesystem.
      * <p>
      * Sends {@code fs/remove}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link FsRemoveResponse}
@@ -1214,6 +1414,8 @@ public interface ClientRequestApi {
      * Copy a file or directory tree on the host filesystem.
      * <p>
      * Sends {@code fs/copy}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link FsCopyResponse}
@@ -1226,6 +1428,8 @@ public interface ClientRequestApi {
      * Start filesystem watch notifications for an absolute path.
      * <p>
      * Sends {@code fs/watch}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link FsWatchResponse}
@@ -1238,6 +1442,8 @@ public interface ClientRequestApi {
      * Stop filesystem watch notifications for a prior {@code fs/watch}.
      * <p>
      * Sends {@code fs/unwatch}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link FsUnwatchResponse}
@@ -1248,6 +1454,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code skills/config/write}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link SkillsConfigWriteResponse}
@@ -1259,6 +1467,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code plugin/install}.
+     * <p>
+     * Since codex 0.110.0 (not in 0.107.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link PluginInstallResponse}
@@ -1269,6 +1479,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code plugin/uninstall}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link PluginUninstallResponse}
@@ -1280,6 +1492,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code turn/start}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link TurnStartResponse}
@@ -1292,6 +1506,8 @@ public interface ClientRequestApi {
      * Experimental settings changes for one running turn, not future turns. Unsupported fields are rejected rather than silently ignored. Any live task kind may accept publication. Child sessions and consumers of frozen initial settings are unchanged.
      * <p>
      * Sends {@code turn/settings/update}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link TurnSettingsUpdateResponse}
@@ -1304,6 +1520,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code turn/steer}.
+     * <p>
+     * Since codex 0.99.0 (not in 0.98.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link TurnSteerResponse}
@@ -1314,6 +1532,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code turn/interrupt}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link TurnInterruptResponse}
@@ -1326,6 +1546,8 @@ public interface ClientRequestApi {
      * EXPERIMENTAL - start a thread-scoped realtime session.
      * <p>
      * Sends {@code thread/realtime/start}.
+     * <p>
+     * Since codex 0.106.0 (not in 0.105.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadRealtimeStartResponse}
@@ -1340,6 +1562,8 @@ public interface ClientRequestApi {
      * EXPERIMENTAL - append audio input to thread realtime.
      * <p>
      * Sends {@code thread/realtime/appendAudio}.
+     * <p>
+     * Since codex 0.106.0 (not in 0.105.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadRealtimeAppendAudioResponse}
@@ -1354,6 +1578,8 @@ public interface ClientRequestApi {
      * EXPERIMENTAL - append text input to thread realtime.
      * <p>
      * Sends {@code thread/realtime/appendText}.
+     * <p>
+     * Since codex 0.106.0 (not in 0.105.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadRealtimeAppendTextResponse}
@@ -1368,6 +1594,8 @@ public interface ClientRequestApi {
      * EXPERIMENTAL - append speakable text to thread realtime.
      * <p>
      * Sends {@code thread/realtime/appendSpeech}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadRealtimeAppendSpeechResponse}
@@ -1382,6 +1610,8 @@ public interface ClientRequestApi {
      * EXPERIMENTAL - stop thread realtime.
      * <p>
      * Sends {@code thread/realtime/stop}.
+     * <p>
+     * Since codex 0.106.0 (not in 0.105.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadRealtimeStopResponse}
@@ -1396,6 +1626,8 @@ public interface ClientRequestApi {
      * EXPERIMENTAL - list ordinary and realtime thread history in rollout order.
      * <p>
      * Sends {@code thread/timeline/list}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadTimelineListResponse}
@@ -1408,6 +1640,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code thread/realtime/list}.
+     * <p>
+     * Since codex 0.171.0 (not in 0.169.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadRealtimeListResponse}
@@ -1422,6 +1656,8 @@ public interface ClientRequestApi {
      * EXPERIMENTAL - list voices supported by thread realtime.
      * <p>
      * Sends {@code thread/realtime/listVoices}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ThreadRealtimeListVoicesResponse}
@@ -1434,6 +1670,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code review/start}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ReviewStartResponse}
@@ -1444,6 +1682,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code model/list}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ModelListResponse}
@@ -1456,6 +1696,8 @@ public interface ClientRequestApi {
      * Read credential readiness for a configured provider without starting browser login.
      * <p>
      * Sends {@code account/gatewayOAuth/read}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link GatewayOAuthReadResponse}
@@ -1468,7 +1710,9 @@ public interface ClientRequestApi {
     /**
      * Read credential readiness for a configured provider without starting browser login.
      * <p>
-     * Sends {@code account/gatewayOAuth/read}. Params are omitted.
+     * Sends {@code account/gatewayOAuth/read}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}. Params are omitted.
      *
      * @return the future {@link GatewayOAuthReadResponse}
      */
@@ -1480,6 +1724,8 @@ public interface ClientRequestApi {
      * Authorize a configured provider without changing the default or any thread's provider.
      * <p>
      * Sends {@code account/gatewayOAuth/login}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link GatewayOAuthLoginResponse}
@@ -1492,7 +1738,9 @@ public interface ClientRequestApi {
     /**
      * Authorize a configured provider without changing the default or any thread's provider.
      * <p>
-     * Sends {@code account/gatewayOAuth/login}. Params are omitted.
+     * Sends {@code account/gatewayOAuth/login}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}. Params are omitted.
      *
      * @return the future {@link GatewayOAuthLoginResponse}
      */
@@ -1502,6 +1750,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code account/gatewayOAuth/cancel}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      *
      * @return the future {@link GatewayOAuthCancelResponse}
      */
@@ -1511,6 +1761,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code modelProvider/list}.
+     * <p>
+     * Since codex 0.169.0 (not in 0.167.2). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ModelProviderListResponse}
@@ -1522,6 +1774,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code modelProvider/config/write}.
+     * <p>
+     * Since codex 0.169.0 (not in 0.167.2). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ModelProviderConfigWriteResponse}
@@ -1533,6 +1787,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code modelProvider/default/set}.
+     * <p>
+     * Since codex 0.171.0 (not in 0.169.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ConfigWriteResponse}
@@ -1544,6 +1800,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code modelProvider/capabilities/read}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ModelProviderCapabilitiesReadResponse}
@@ -1555,6 +1813,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code experimentalFeature/list}.
+     * <p>
+     * Since codex 0.99.0 (not in 0.98.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ExperimentalFeatureListResponse}
@@ -1566,6 +1826,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code permissionProfile/list}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link PermissionProfileListResponse}
@@ -1577,6 +1839,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code experimentalFeature/enablement/set}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ExperimentalFeatureEnablementSetResponse}
@@ -1588,6 +1852,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code remoteControl/enable}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link RemoteControlEnableResponse}
@@ -1599,7 +1865,9 @@ public interface ClientRequestApi {
     }
 
     /**
-     * Sends {@code remoteControl/enable}. Params are omitted.
+     * Sends {@code remoteControl/enable}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}. Params are omitted.
      *
      * @return the future {@link RemoteControlEnableResponse}
      */
@@ -1610,6 +1878,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code remoteControl/disable}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link RemoteControlDisableResponse}
@@ -1621,7 +1891,9 @@ public interface ClientRequestApi {
     }
 
     /**
-     * Sends {@code remoteControl/disable}. Params are omitted.
+     * Sends {@code remoteControl/disable}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}. Params are omitted.
      *
      * @return the future {@link RemoteControlDisableResponse}
      */
@@ -1632,6 +1904,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code remoteControl/status/read}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @return the future {@link RemoteControlStatusReadResponse}
      */
@@ -1642,6 +1916,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code remoteControl/pairing/start}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link RemoteControlPairingStartResponse}
@@ -1654,6 +1930,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code remoteControl/pairing/status}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link RemoteControlPairingStatusResponse}
@@ -1666,6 +1944,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code remoteControl/client/list}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link RemoteControlClientsListResponse}
@@ -1678,6 +1958,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code remoteControl/client/revoke}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link RemoteControlClientsRevokeResponse}
@@ -1692,6 +1974,8 @@ public interface ClientRequestApi {
      * Lists collaboration mode presets.
      * <p>
      * Sends {@code collaborationMode/list}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link CollaborationModeListResponse}
@@ -1706,6 +1990,8 @@ public interface ClientRequestApi {
      * Test-only method used to validate experimental gating.
      * <p>
      * Sends {@code mock/experimentalMethod}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link MockExperimentalMethodResponse}
@@ -1720,6 +2006,8 @@ public interface ClientRequestApi {
      * Adds or replaces a remote environment by id for later selection.
      * <p>
      * Sends {@code environment/add}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link EnvironmentAddResponse}
@@ -1733,6 +2021,8 @@ public interface ClientRequestApi {
      * Reads information from a configured execution environment.
      * <p>
      * Sends {@code environment/info}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link EnvironmentInfoResponse}
@@ -1747,6 +2037,8 @@ public interface ClientRequestApi {
      * Reads the current status of a configured execution environment.
      * <p>
      * Sends {@code environment/status}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link EnvironmentStatusResponse}
@@ -1759,6 +2051,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code mcpServer/oauth/login}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link McpServerOauthLoginResponse}
@@ -1770,6 +2064,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code config/mcpServer/reload}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      *
      * @return the future {@link McpServerRefreshResponse}
      */
@@ -1779,6 +2075,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code mcpServerStatus/list}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ListMcpServerStatusResponse}
@@ -1790,6 +2088,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code mcpServer/resource/read}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link McpResourceReadResponse}
@@ -1801,6 +2101,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code mcpServer/event/stream/start}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link McpServerEventStreamStartResponse}
@@ -1813,6 +2115,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code mcpServer/event/stream/stop}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link McpServerEventStreamStopResponse}
@@ -1825,6 +2129,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code mcpServer/tool/call}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link McpServerToolCallResponse}
@@ -1836,6 +2142,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code windowsSandbox/setupStart}.
+     * <p>
+     * Since codex 0.105.0 (not in 0.104.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link WindowsSandboxSetupStartResponse}
@@ -1847,6 +2155,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code windowsSandbox/readiness}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @return the future {@link WindowsSandboxReadinessResponse}
      */
@@ -1856,6 +2166,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code account/login/start}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link LoginAccountResponse}
@@ -1866,6 +2178,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code account/bedrock/discover}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link BedrockDiscoverResponse}
@@ -1878,6 +2192,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code account/bedrock/setup}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link BedrockSetupResponse}
@@ -1889,6 +2205,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code account/gcp/setup}.
+     * <p>
+     * Since codex 0.167.2 (not in 0.160.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link GcpSetupResponse}
@@ -1900,6 +2218,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code account/bedrock/checkGovCloudRequirements}.
+     * <p>
+     * Since codex 0.167.2 (not in 0.160.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link BedrockCheckGovCloudRequirementsResponse}
@@ -1912,6 +2232,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code account/login/cancel}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link CancelLoginAccountResponse}
@@ -1923,6 +2245,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code accountSession/list}.
+     * <p>
+     * Since codex 0.167.2 (not in 0.160.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link AccountSessionsResponse}
@@ -1935,6 +2259,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code accountSession/switch}.
+     * <p>
+     * Since codex 0.167.2 (not in 0.160.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link AccountSessionsSwitchResponse}
@@ -1947,6 +2273,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code account/logout}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      *
      * @return the future {@link LogoutAccountResponse}
      */
@@ -1956,6 +2284,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code account/securitySetup/read}.
+     * <p>
+     * Since codex 0.169.0 (not in 0.167.2). See {@link MethodVersions}.
      *
      * @return the future {@link GetAccountSecuritySetupResponse}
      */
@@ -1967,6 +2297,8 @@ public interface ClientRequestApi {
      * Usage-read capabilities of the requesting client, never inferred from its experiment arm.
      * <p>
      * Sends {@code account/rateLimits/read}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link GetAccountRateLimitsResponse}
@@ -1979,7 +2311,9 @@ public interface ClientRequestApi {
     /**
      * Usage-read capabilities of the requesting client, never inferred from its experiment arm.
      * <p>
-     * Sends {@code account/rateLimits/read}. Params are omitted.
+     * Sends {@code account/rateLimits/read}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}. Params are omitted.
      *
      * @return the future {@link GetAccountRateLimitsResponse}
      */
@@ -1989,6 +2323,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code account/rateLimitResetCredit/consume}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ConsumeAccountRateLimitResetCreditResponse}
@@ -2000,6 +2336,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code account/usage/read}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link GetAccountTokenUsageResponse}
@@ -2010,7 +2348,9 @@ public interface ClientRequestApi {
     }
 
     /**
-     * Sends {@code account/usage/read}. Params are omitted.
+     * Sends {@code account/usage/read}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}. Params are omitted.
      *
      * @return the future {@link GetAccountTokenUsageResponse}
      */
@@ -2020,6 +2360,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code account/workspaceMessages/read}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      *
      * @return the future {@link GetWorkspaceMessagesResponse}
      */
@@ -2029,6 +2371,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code account/sendAddCreditsNudgeEmail}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link SendAddCreditsNudgeEmailResponse}
@@ -2040,6 +2384,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code feedback/upload}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link FeedbackUploadResponse}
@@ -2050,6 +2396,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code feedback/save}.
+     * <p>
+     * Since codex 0.167.2 (not in 0.160.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link FeedbackSaveResponse}
@@ -2062,6 +2410,8 @@ public interface ClientRequestApi {
      * Execute a standalone command (argv vector) under the server's sandbox.
      * <p>
      * Sends {@code command/exec}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link CommandExecResponse}
@@ -2074,6 +2424,8 @@ public interface ClientRequestApi {
      * Write stdin bytes to a running {@code command/exec} session or close stdin.
      * <p>
      * Sends {@code command/exec/write}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link CommandExecWriteResponse}
@@ -2087,6 +2439,8 @@ public interface ClientRequestApi {
      * Terminate a running {@code command/exec} session by client-supplied {@code processId}.
      * <p>
      * Sends {@code command/exec/terminate}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link CommandExecTerminateResponse}
@@ -2100,6 +2454,8 @@ public interface ClientRequestApi {
      * Resize a running PTY-backed {@code command/exec} session by client-supplied {@code processId}.
      * <p>
      * Sends {@code command/exec/resize}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link CommandExecResizeResponse}
@@ -2113,6 +2469,8 @@ public interface ClientRequestApi {
      * Spawn a standalone process (argv vector) without a Codex sandbox.
      * <p>
      * Sends {@code process/spawn}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ProcessSpawnResponse}
@@ -2126,6 +2484,8 @@ public interface ClientRequestApi {
      * Write stdin bytes to a running {@code process/spawn} session or close stdin.
      * <p>
      * Sends {@code process/writeStdin}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ProcessWriteStdinResponse}
@@ -2140,6 +2500,8 @@ public interface ClientRequestApi {
      * Terminate a running {@code process/spawn} session by client-supplied {@code processHandle}.
      * <p>
      * Sends {@code process/kill}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ProcessKillResponse}
@@ -2153,6 +2515,8 @@ public interface ClientRequestApi {
      * Resize a running PTY-backed {@code process/spawn} session by client-supplied {@code processHandle}.
      * <p>
      * Sends {@code process/resizePty}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ProcessResizePtyResponse}
@@ -2165,6 +2529,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code config/read}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ConfigReadResponse}
@@ -2175,6 +2541,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code externalAgentConfig/detect}.
+     * <p>
+     * Since codex 0.105.0 (not in 0.104.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ExternalAgentConfigDetectResponse}
@@ -2186,6 +2554,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code externalAgentConfig/import}.
+     * <p>
+     * Since codex 0.105.0 (not in 0.104.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ExternalAgentConfigImportResponse}
@@ -2197,6 +2567,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code externalAgentConfig/import/recordHistory}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ExternalAgentConfigImportHistoryRecordResponse}
@@ -2208,6 +2580,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code externalAgentConfig/import/readHistories}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      *
      * @return the future {@link ExternalAgentConfigImportHistoriesReadResponse}
      */
@@ -2218,6 +2592,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code config/value/write}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ConfigWriteResponse}
@@ -2228,6 +2604,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code config/batchWrite}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link ConfigWriteResponse}
@@ -2238,6 +2616,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code configRequirements/read}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      *
      * @return the future {@link ConfigRequirementsReadResponse}
      */
@@ -2247,6 +2627,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code account/read}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link GetAccountResponse}
@@ -2257,6 +2639,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code fuzzyFileSearch}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link FuzzyFileSearchResponse}
@@ -2268,6 +2652,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code fuzzyFileSearch/sessionStart}.
+     * <p>
+     * Since codex 0.104.0 (not in 0.99.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link FuzzyFileSearchSessionStartResponse}
@@ -2280,6 +2666,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code fuzzyFileSearch/sessionUpdate}.
+     * <p>
+     * Since codex 0.104.0 (not in 0.99.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link FuzzyFileSearchSessionUpdateResponse}
@@ -2292,6 +2680,8 @@ public interface ClientRequestApi {
 
     /**
      * Sends {@code fuzzyFileSearch/sessionStop}.
+     * <p>
+     * Since codex 0.104.0 (not in 0.99.0). See {@link MethodVersions}.
      *
      * @param params the params
      * @return the future {@link FuzzyFileSearchSessionStopResponse}

@@ -11,1323 +11,1323 @@ final class ClientRequestDescriptors {
     }
 
     static final class Initialize {
-        static final MethodDescriptor<InitializeParams, InitializeResponse> DESCRIPTOR = new MethodDescriptor<>("initialize", InitializeParams.class, InitializeResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<InitializeParams, InitializeResponse> DESCRIPTOR = new MethodDescriptor<>("initialize", InitializeParams.class, InitializeResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
         private Initialize() {
         }
     }
 
     static final class ServerDiagnostics {
-        static final MethodDescriptor<ServerDiagnosticsParams, ServerDiagnosticsResponse> DESCRIPTOR = new MethodDescriptor<>("server/diagnostics", ServerDiagnosticsParams.class, ServerDiagnosticsResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ServerDiagnosticsParams, ServerDiagnosticsResponse> DESCRIPTOR = new MethodDescriptor<>("server/diagnostics", ServerDiagnosticsParams.class, ServerDiagnosticsResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.148.0"));
 
         private ServerDiagnostics() {
         }
     }
 
     static final class UserVerificationStatus {
-        static final MethodDescriptor<UserVerificationStatusParams, UserVerificationStatusResponse> DESCRIPTOR = new MethodDescriptor<>("userVerification/status", UserVerificationStatusParams.class, UserVerificationStatusResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<UserVerificationStatusParams, UserVerificationStatusResponse> DESCRIPTOR = new MethodDescriptor<>("userVerification/status", UserVerificationStatusParams.class, UserVerificationStatusResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.160.0"));
 
         private UserVerificationStatus() {
         }
     }
 
     static final class UserVerificationEnroll {
-        static final MethodDescriptor<UserVerificationEnrollParams, UserVerificationEnrollResponse> DESCRIPTOR = new MethodDescriptor<>("userVerification/enroll", UserVerificationEnrollParams.class, UserVerificationEnrollResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<UserVerificationEnrollParams, UserVerificationEnrollResponse> DESCRIPTOR = new MethodDescriptor<>("userVerification/enroll", UserVerificationEnrollParams.class, UserVerificationEnrollResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.160.0"));
 
         private UserVerificationEnroll() {
         }
     }
 
     static final class UserVerificationDelete {
-        static final MethodDescriptor<UserVerificationDeleteParams, UserVerificationDeleteResponse> DESCRIPTOR = new MethodDescriptor<>("userVerification/delete", UserVerificationDeleteParams.class, UserVerificationDeleteResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<UserVerificationDeleteParams, UserVerificationDeleteResponse> DESCRIPTOR = new MethodDescriptor<>("userVerification/delete", UserVerificationDeleteParams.class, UserVerificationDeleteResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.160.0"));
 
         private UserVerificationDelete() {
         }
     }
 
     static final class UserVerificationVerify {
-        static final MethodDescriptor<UserVerificationVerifyParams, UserVerificationVerifyResponse> DESCRIPTOR = new MethodDescriptor<>("userVerification/verify", UserVerificationVerifyParams.class, UserVerificationVerifyResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<UserVerificationVerifyParams, UserVerificationVerifyResponse> DESCRIPTOR = new MethodDescriptor<>("userVerification/verify", UserVerificationVerifyParams.class, UserVerificationVerifyResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.160.0"));
 
         private UserVerificationVerify() {
         }
     }
 
     static final class UserVerificationCancel {
-        static final MethodDescriptor<UserVerificationCancelParams, UserVerificationCancelResponse> DESCRIPTOR = new MethodDescriptor<>("userVerification/cancel", UserVerificationCancelParams.class, UserVerificationCancelResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<UserVerificationCancelParams, UserVerificationCancelResponse> DESCRIPTOR = new MethodDescriptor<>("userVerification/cancel", UserVerificationCancelParams.class, UserVerificationCancelResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.160.0"));
 
         private UserVerificationCancel() {
         }
     }
 
     static final class ThreadStart {
-        static final MethodDescriptor<ThreadStartParams, ThreadStartResponse> DESCRIPTOR = new MethodDescriptor<>("thread/start", ThreadStartParams.class, ThreadStartResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ThreadStartParams, ThreadStartResponse> DESCRIPTOR = new MethodDescriptor<>("thread/start", ThreadStartParams.class, ThreadStartResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
         private ThreadStart() {
         }
     }
 
     static final class ThreadResume {
-        static final MethodDescriptor<ThreadResumeParams, ThreadResumeResponse> DESCRIPTOR = new MethodDescriptor<>("thread/resume", ThreadResumeParams.class, ThreadResumeResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ThreadResumeParams, ThreadResumeResponse> DESCRIPTOR = new MethodDescriptor<>("thread/resume", ThreadResumeParams.class, ThreadResumeResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
         private ThreadResume() {
         }
     }
 
     static final class ThreadFork {
-        static final MethodDescriptor<ThreadForkParams, ThreadForkResponse> DESCRIPTOR = new MethodDescriptor<>("thread/fork", ThreadForkParams.class, ThreadForkResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ThreadForkParams, ThreadForkResponse> DESCRIPTOR = new MethodDescriptor<>("thread/fork", ThreadForkParams.class, ThreadForkResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
         private ThreadFork() {
         }
     }
 
     static final class ThreadSample {
-        static final MethodDescriptor<ThreadSampleParams, ThreadSampleResponse> DESCRIPTOR = new MethodDescriptor<>("thread/sample", ThreadSampleParams.class, ThreadSampleResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ThreadSampleParams, ThreadSampleResponse> DESCRIPTOR = new MethodDescriptor<>("thread/sample", ThreadSampleParams.class, ThreadSampleResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.167.2"));
 
         private ThreadSample() {
         }
     }
 
     static final class ThreadSampleCancel {
-        static final MethodDescriptor<ThreadSampleCancelParams, ThreadSampleCancelResponse> DESCRIPTOR = new MethodDescriptor<>("thread/sample/cancel", ThreadSampleCancelParams.class, ThreadSampleCancelResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ThreadSampleCancelParams, ThreadSampleCancelResponse> DESCRIPTOR = new MethodDescriptor<>("thread/sample/cancel", ThreadSampleCancelParams.class, ThreadSampleCancelResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.167.2"));
 
         private ThreadSampleCancel() {
         }
     }
 
     static final class ThreadArchive {
-        static final MethodDescriptor<ThreadArchiveParams, ThreadArchiveResponse> DESCRIPTOR = new MethodDescriptor<>("thread/archive", ThreadArchiveParams.class, ThreadArchiveResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ThreadArchiveParams, ThreadArchiveResponse> DESCRIPTOR = new MethodDescriptor<>("thread/archive", ThreadArchiveParams.class, ThreadArchiveResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
         private ThreadArchive() {
         }
     }
 
     static final class ThreadDelete {
-        static final MethodDescriptor<ThreadDeleteParams, ThreadDeleteResponse> DESCRIPTOR = new MethodDescriptor<>("thread/delete", ThreadDeleteParams.class, ThreadDeleteResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ThreadDeleteParams, ThreadDeleteResponse> DESCRIPTOR = new MethodDescriptor<>("thread/delete", ThreadDeleteParams.class, ThreadDeleteResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
         private ThreadDelete() {
         }
     }
 
     static final class ThreadUnsubscribe {
-        static final MethodDescriptor<ThreadUnsubscribeParams, ThreadUnsubscribeResponse> DESCRIPTOR = new MethodDescriptor<>("thread/unsubscribe", ThreadUnsubscribeParams.class, ThreadUnsubscribeResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ThreadUnsubscribeParams, ThreadUnsubscribeResponse> DESCRIPTOR = new MethodDescriptor<>("thread/unsubscribe", ThreadUnsubscribeParams.class, ThreadUnsubscribeResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.106.0"));
 
         private ThreadUnsubscribe() {
         }
     }
 
     static final class ThreadIncrementElicitation {
-        static final MethodDescriptor<ThreadIncrementElicitationParams, ThreadIncrementElicitationResponse> DESCRIPTOR = new MethodDescriptor<>("thread/increment_elicitation", ThreadIncrementElicitationParams.class, ThreadIncrementElicitationResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ThreadIncrementElicitationParams, ThreadIncrementElicitationResponse> DESCRIPTOR = new MethodDescriptor<>("thread/increment_elicitation", ThreadIncrementElicitationParams.class, ThreadIncrementElicitationResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.120.0"));
 
         private ThreadIncrementElicitation() {
         }
     }
 
     static final class ThreadDecrementElicitation {
-        static final MethodDescriptor<ThreadDecrementElicitationParams, ThreadDecrementElicitationResponse> DESCRIPTOR = new MethodDescriptor<>("thread/decrement_elicitation", ThreadDecrementElicitationParams.class, ThreadDecrementElicitationResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ThreadDecrementElicitationParams, ThreadDecrementElicitationResponse> DESCRIPTOR = new MethodDescriptor<>("thread/decrement_elicitation", ThreadDecrementElicitationParams.class, ThreadDecrementElicitationResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.120.0"));
 
         private ThreadDecrementElicitation() {
         }
     }
 
     static final class ThreadNameSet {
-        static final MethodDescriptor<ThreadSetNameParams, ThreadSetNameResponse> DESCRIPTOR = new MethodDescriptor<>("thread/name/set", ThreadSetNameParams.class, ThreadSetNameResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ThreadSetNameParams, ThreadSetNameResponse> DESCRIPTOR = new MethodDescriptor<>("thread/name/set", ThreadSetNameParams.class, ThreadSetNameResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
         private ThreadNameSet() {
         }
     }
 
     static final class ThreadPredictionRequest {
-        static final MethodDescriptor<ThreadPredictionRequestParams, ThreadPredictionRequestResponse> DESCRIPTOR = new MethodDescriptor<>("thread/prediction/request", ThreadPredictionRequestParams.class, ThreadPredictionRequestResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ThreadPredictionRequestParams, ThreadPredictionRequestResponse> DESCRIPTOR = new MethodDescriptor<>("thread/prediction/request", ThreadPredictionRequestParams.class, ThreadPredictionRequestResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.167.2"));
 
         private ThreadPredictionRequest() {
         }
     }
 
     static final class ThreadGoalSet {
-        static final MethodDescriptor<ThreadGoalSetParams, ThreadGoalSetResponse> DESCRIPTOR = new MethodDescriptor<>("thread/goal/set", ThreadGoalSetParams.class, ThreadGoalSetResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ThreadGoalSetParams, ThreadGoalSetResponse> DESCRIPTOR = new MethodDescriptor<>("thread/goal/set", ThreadGoalSetParams.class, ThreadGoalSetResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
         private ThreadGoalSet() {
         }
     }
 
     static final class ThreadGoalGet {
-        static final MethodDescriptor<ThreadGoalGetParams, ThreadGoalGetResponse> DESCRIPTOR = new MethodDescriptor<>("thread/goal/get", ThreadGoalGetParams.class, ThreadGoalGetResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ThreadGoalGetParams, ThreadGoalGetResponse> DESCRIPTOR = new MethodDescriptor<>("thread/goal/get", ThreadGoalGetParams.class, ThreadGoalGetResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
         private ThreadGoalGet() {
         }
     }
 
     static final class ThreadGoalClear {
-        static final MethodDescriptor<ThreadGoalClearParams, ThreadGoalClearResponse> DESCRIPTOR = new MethodDescriptor<>("thread/goal/clear", ThreadGoalClearParams.class, ThreadGoalClearResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ThreadGoalClearParams, ThreadGoalClearResponse> DESCRIPTOR = new MethodDescriptor<>("thread/goal/clear", ThreadGoalClearParams.class, ThreadGoalClearResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
         private ThreadGoalClear() {
         }
     }
 
     static final class ThreadQueueAdd {
-        static final MethodDescriptor<ThreadQueueAddParams, ThreadQueueAddResponse> DESCRIPTOR = new MethodDescriptor<>("thread/queue/add", ThreadQueueAddParams.class, ThreadQueueAddResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ThreadQueueAddParams, ThreadQueueAddResponse> DESCRIPTOR = new MethodDescriptor<>("thread/queue/add", ThreadQueueAddParams.class, ThreadQueueAddResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.148.0"));
 
         private ThreadQueueAdd() {
         }
     }
 
     static final class ThreadQueueList {
-        static final MethodDescriptor<ThreadQueueListParams, ThreadQueueListResponse> DESCRIPTOR = new MethodDescriptor<>("thread/queue/list", ThreadQueueListParams.class, ThreadQueueListResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ThreadQueueListParams, ThreadQueueListResponse> DESCRIPTOR = new MethodDescriptor<>("thread/queue/list", ThreadQueueListParams.class, ThreadQueueListResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.148.0"));
 
         private ThreadQueueList() {
         }
     }
 
     static final class ThreadQueueUpdate {
-        static final MethodDescriptor<ThreadQueueUpdateParams, ThreadQueueUpdateResponse> DESCRIPTOR = new MethodDescriptor<>("thread/queue/update", ThreadQueueUpdateParams.class, ThreadQueueUpdateResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ThreadQueueUpdateParams, ThreadQueueUpdateResponse> DESCRIPTOR = new MethodDescriptor<>("thread/queue/update", ThreadQueueUpdateParams.class, ThreadQueueUpdateResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.148.0"));
 
         private ThreadQueueUpdate() {
         }
     }
 
     static final class ThreadQueueDelete {
-        static final MethodDescriptor<ThreadQueueDeleteParams, ThreadQueueDeleteResponse> DESCRIPTOR = new MethodDescriptor<>("thread/queue/delete", ThreadQueueDeleteParams.class, ThreadQueueDeleteResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ThreadQueueDeleteParams, ThreadQueueDeleteResponse> DESCRIPTOR = new MethodDescriptor<>("thread/queue/delete", ThreadQueueDeleteParams.class, ThreadQueueDeleteResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.148.0"));
 
         private ThreadQueueDelete() {
         }
     }
 
     static final class ThreadQueueReorder {
-        static final MethodDescriptor<ThreadQueueReorderParams, ThreadQueueReorderResponse> DESCRIPTOR = new MethodDescriptor<>("thread/queue/reorder", ThreadQueueReorderParams.class, ThreadQueueReorderResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ThreadQueueReorderParams, ThreadQueueReorderResponse> DESCRIPTOR = new MethodDescriptor<>("thread/queue/reorder", ThreadQueueReorderParams.class, ThreadQueueReorderResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.148.0"));
 
         private ThreadQueueReorder() {
         }
     }
 
     static final class ThreadQueueStart {
-        static final MethodDescriptor<ThreadQueueStartParams, ThreadQueueStartResponse> DESCRIPTOR = new MethodDescriptor<>("thread/queue/start", ThreadQueueStartParams.class, ThreadQueueStartResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ThreadQueueStartParams, ThreadQueueStartResponse> DESCRIPTOR = new MethodDescriptor<>("thread/queue/start", ThreadQueueStartParams.class, ThreadQueueStartResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.148.0"));
 
         private ThreadQueueStart() {
         }
     }
 
     static final class ThreadMetadataUpdate {
-        static final MethodDescriptor<ThreadMetadataUpdateParams, ThreadMetadataUpdateResponse> DESCRIPTOR = new MethodDescriptor<>("thread/metadata/update", ThreadMetadataUpdateParams.class, ThreadMetadataUpdateResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ThreadMetadataUpdateParams, ThreadMetadataUpdateResponse> DESCRIPTOR = new MethodDescriptor<>("thread/metadata/update", ThreadMetadataUpdateParams.class, ThreadMetadataUpdateResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.110.0"));
 
         private ThreadMetadataUpdate() {
         }
     }
 
     static final class ThreadAttachmentAdd {
-        static final MethodDescriptor<ThreadAttachmentAddParams, ThreadAttachmentAddResponse> DESCRIPTOR = new MethodDescriptor<>("thread/attachment/add", ThreadAttachmentAddParams.class, ThreadAttachmentAddResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ThreadAttachmentAddParams, ThreadAttachmentAddResponse> DESCRIPTOR = new MethodDescriptor<>("thread/attachment/add", ThreadAttachmentAddParams.class, ThreadAttachmentAddResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.160.0"));
 
         private ThreadAttachmentAdd() {
         }
     }
 
     static final class ThreadAttachmentList {
-        static final MethodDescriptor<ThreadAttachmentListParams, ThreadAttachmentListResponse> DESCRIPTOR = new MethodDescriptor<>("thread/attachment/list", ThreadAttachmentListParams.class, ThreadAttachmentListResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ThreadAttachmentListParams, ThreadAttachmentListResponse> DESCRIPTOR = new MethodDescriptor<>("thread/attachment/list", ThreadAttachmentListParams.class, ThreadAttachmentListResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.160.0"));
 
         private ThreadAttachmentList() {
         }
     }
 
     static final class ThreadAttachmentOwnerList {
-        static final MethodDescriptor<ThreadAttachmentOwnerListParams, ThreadAttachmentOwnerListResponse> DESCRIPTOR = new MethodDescriptor<>("thread/attachmentOwner/list", ThreadAttachmentOwnerListParams.class, ThreadAttachmentOwnerListResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ThreadAttachmentOwnerListParams, ThreadAttachmentOwnerListResponse> DESCRIPTOR = new MethodDescriptor<>("thread/attachmentOwner/list", ThreadAttachmentOwnerListParams.class, ThreadAttachmentOwnerListResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.167.2"));
 
         private ThreadAttachmentOwnerList() {
         }
     }
 
     static final class ThreadAttachmentRemove {
-        static final MethodDescriptor<ThreadAttachmentRemoveParams, ThreadAttachmentRemoveResponse> DESCRIPTOR = new MethodDescriptor<>("thread/attachment/remove", ThreadAttachmentRemoveParams.class, ThreadAttachmentRemoveResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ThreadAttachmentRemoveParams, ThreadAttachmentRemoveResponse> DESCRIPTOR = new MethodDescriptor<>("thread/attachment/remove", ThreadAttachmentRemoveParams.class, ThreadAttachmentRemoveResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.160.0"));
 
         private ThreadAttachmentRemove() {
         }
     }
 
     static final class ThreadSectionMove {
-        static final MethodDescriptor<ThreadSectionMoveParams, ThreadSectionMoveResponse> DESCRIPTOR = new MethodDescriptor<>("thread/section/move", ThreadSectionMoveParams.class, ThreadSectionMoveResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ThreadSectionMoveParams, ThreadSectionMoveResponse> DESCRIPTOR = new MethodDescriptor<>("thread/section/move", ThreadSectionMoveParams.class, ThreadSectionMoveResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.147.0"));
 
         private ThreadSectionMove() {
         }
     }
 
     static final class ThreadSettingsUpdate {
-        static final MethodDescriptor<ThreadSettingsUpdateParams, ThreadSettingsUpdateResponse> DESCRIPTOR = new MethodDescriptor<>("thread/settings/update", ThreadSettingsUpdateParams.class, ThreadSettingsUpdateResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ThreadSettingsUpdateParams, ThreadSettingsUpdateResponse> DESCRIPTOR = new MethodDescriptor<>("thread/settings/update", ThreadSettingsUpdateParams.class, ThreadSettingsUpdateResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.140.0"));
 
         private ThreadSettingsUpdate() {
         }
     }
 
     static final class ThreadMemoryModeSet {
-        static final MethodDescriptor<ThreadMemoryModeSetParams, ThreadMemoryModeSetResponse> DESCRIPTOR = new MethodDescriptor<>("thread/memoryMode/set", ThreadMemoryModeSetParams.class, ThreadMemoryModeSetResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ThreadMemoryModeSetParams, ThreadMemoryModeSetResponse> DESCRIPTOR = new MethodDescriptor<>("thread/memoryMode/set", ThreadMemoryModeSetParams.class, ThreadMemoryModeSetResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.140.0"));
 
         private ThreadMemoryModeSet() {
         }
     }
 
     static final class ThreadMemoryRead {
-        static final MethodDescriptor<ThreadMemoryReadParams, ThreadMemoryReadResponse> DESCRIPTOR = new MethodDescriptor<>("thread/memory/read", ThreadMemoryReadParams.class, ThreadMemoryReadResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ThreadMemoryReadParams, ThreadMemoryReadResponse> DESCRIPTOR = new MethodDescriptor<>("thread/memory/read", ThreadMemoryReadParams.class, ThreadMemoryReadResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.167.2"));
 
         private ThreadMemoryRead() {
         }
     }
 
     static final class MemoryStatus {
-        static final MethodDescriptor<MemoryStatusParams, MemoryStatusResponse> DESCRIPTOR = new MethodDescriptor<>("memory/status", MemoryStatusParams.class, MemoryStatusResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<MemoryStatusParams, MemoryStatusResponse> DESCRIPTOR = new MethodDescriptor<>("memory/status", MemoryStatusParams.class, MemoryStatusResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.160.0"));
 
         private MemoryStatus() {
         }
     }
 
     static final class MemoryReset {
-        static final MethodDescriptor<Void, MemoryResetResponse> DESCRIPTOR = new MethodDescriptor<>("memory/reset", Void.class, MemoryResetResponse.class, ParamsPresence.NONE, true);
+        static final MethodDescriptor<Void, MemoryResetResponse> DESCRIPTOR = new MethodDescriptor<>("memory/reset", Void.class, MemoryResetResponse.class, ParamsPresence.NONE, true, MethodVersions.from("0.140.0"));
 
         private MemoryReset() {
         }
     }
 
     static final class RolloutCompress {
-        static final MethodDescriptor<Void, RolloutCompressResponse> DESCRIPTOR = new MethodDescriptor<>("rollout/compress", Void.class, RolloutCompressResponse.class, ParamsPresence.NONE, true);
+        static final MethodDescriptor<Void, RolloutCompressResponse> DESCRIPTOR = new MethodDescriptor<>("rollout/compress", Void.class, RolloutCompressResponse.class, ParamsPresence.NONE, true, MethodVersions.from("0.160.0"));
 
         private RolloutCompress() {
         }
     }
 
     static final class ThreadUnarchive {
-        static final MethodDescriptor<ThreadUnarchiveParams, ThreadUnarchiveResponse> DESCRIPTOR = new MethodDescriptor<>("thread/unarchive", ThreadUnarchiveParams.class, ThreadUnarchiveResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ThreadUnarchiveParams, ThreadUnarchiveResponse> DESCRIPTOR = new MethodDescriptor<>("thread/unarchive", ThreadUnarchiveParams.class, ThreadUnarchiveResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
         private ThreadUnarchive() {
         }
     }
 
     static final class ThreadCompactStart {
-        static final MethodDescriptor<ThreadCompactStartParams, ThreadCompactStartResponse> DESCRIPTOR = new MethodDescriptor<>("thread/compact/start", ThreadCompactStartParams.class, ThreadCompactStartResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ThreadCompactStartParams, ThreadCompactStartResponse> DESCRIPTOR = new MethodDescriptor<>("thread/compact/start", ThreadCompactStartParams.class, ThreadCompactStartResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
         private ThreadCompactStart() {
         }
     }
 
     static final class ThreadShellCommand {
-        static final MethodDescriptor<ThreadShellCommandParams, ThreadShellCommandResponse> DESCRIPTOR = new MethodDescriptor<>("thread/shellCommand", ThreadShellCommandParams.class, ThreadShellCommandResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ThreadShellCommandParams, ThreadShellCommandResponse> DESCRIPTOR = new MethodDescriptor<>("thread/shellCommand", ThreadShellCommandParams.class, ThreadShellCommandResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.120.0"));
 
         private ThreadShellCommand() {
         }
     }
 
     static final class ThreadApproveGuardianDeniedAction {
-        static final MethodDescriptor<ThreadApproveGuardianDeniedActionParams, ThreadApproveGuardianDeniedActionResponse> DESCRIPTOR = new MethodDescriptor<>("thread/approveGuardianDeniedAction", ThreadApproveGuardianDeniedActionParams.class, ThreadApproveGuardianDeniedActionResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ThreadApproveGuardianDeniedActionParams, ThreadApproveGuardianDeniedActionResponse> DESCRIPTOR = new MethodDescriptor<>("thread/approveGuardianDeniedAction", ThreadApproveGuardianDeniedActionParams.class, ThreadApproveGuardianDeniedActionResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
         private ThreadApproveGuardianDeniedAction() {
         }
     }
 
     static final class ThreadBackgroundTerminalsClean {
-        static final MethodDescriptor<ThreadBackgroundTerminalsCleanParams, ThreadBackgroundTerminalsCleanResponse> DESCRIPTOR = new MethodDescriptor<>("thread/backgroundTerminals/clean", ThreadBackgroundTerminalsCleanParams.class, ThreadBackgroundTerminalsCleanResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ThreadBackgroundTerminalsCleanParams, ThreadBackgroundTerminalsCleanResponse> DESCRIPTOR = new MethodDescriptor<>("thread/backgroundTerminals/clean", ThreadBackgroundTerminalsCleanParams.class, ThreadBackgroundTerminalsCleanResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.99.0"));
 
         private ThreadBackgroundTerminalsClean() {
         }
     }
 
     static final class ThreadBackgroundTerminalsList {
-        static final MethodDescriptor<ThreadBackgroundTerminalsListParams, ThreadBackgroundTerminalsListResponse> DESCRIPTOR = new MethodDescriptor<>("thread/backgroundTerminals/list", ThreadBackgroundTerminalsListParams.class, ThreadBackgroundTerminalsListResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ThreadBackgroundTerminalsListParams, ThreadBackgroundTerminalsListResponse> DESCRIPTOR = new MethodDescriptor<>("thread/backgroundTerminals/list", ThreadBackgroundTerminalsListParams.class, ThreadBackgroundTerminalsListResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.140.0"));
 
         private ThreadBackgroundTerminalsList() {
         }
     }
 
     static final class ThreadBackgroundTerminalsTerminate {
-        static final MethodDescriptor<ThreadBackgroundTerminalsTerminateParams, ThreadBackgroundTerminalsTerminateResponse> DESCRIPTOR = new MethodDescriptor<>("thread/backgroundTerminals/terminate", ThreadBackgroundTerminalsTerminateParams.class, ThreadBackgroundTerminalsTerminateResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ThreadBackgroundTerminalsTerminateParams, ThreadBackgroundTerminalsTerminateResponse> DESCRIPTOR = new MethodDescriptor<>("thread/backgroundTerminals/terminate", ThreadBackgroundTerminalsTerminateParams.class, ThreadBackgroundTerminalsTerminateResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.140.0"));
 
         private ThreadBackgroundTerminalsTerminate() {
         }
     }
 
     static final class ThreadRevert {
-        static final MethodDescriptor<ThreadRevertParams, ThreadRevertResponse> DESCRIPTOR = new MethodDescriptor<>("thread/revert", ThreadRevertParams.class, ThreadRevertResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ThreadRevertParams, ThreadRevertResponse> DESCRIPTOR = new MethodDescriptor<>("thread/revert", ThreadRevertParams.class, ThreadRevertResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.148.0"));
 
         private ThreadRevert() {
         }
     }
 
     static final class ThreadList {
-        static final MethodDescriptor<ThreadListParams, ThreadListResponse> DESCRIPTOR = new MethodDescriptor<>("thread/list", ThreadListParams.class, ThreadListResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ThreadListParams, ThreadListResponse> DESCRIPTOR = new MethodDescriptor<>("thread/list", ThreadListParams.class, ThreadListResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
         private ThreadList() {
         }
     }
 
     static final class ProjectList {
-        static final MethodDescriptor<ProjectListParams, ProjectListResponse> DESCRIPTOR = new MethodDescriptor<>("project/list", ProjectListParams.class, ProjectListResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ProjectListParams, ProjectListResponse> DESCRIPTOR = new MethodDescriptor<>("project/list", ProjectListParams.class, ProjectListResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.160.0"));
 
         private ProjectList() {
         }
     }
 
     static final class ProjectRead {
-        static final MethodDescriptor<ProjectReadParams, ProjectReadResponse> DESCRIPTOR = new MethodDescriptor<>("project/read", ProjectReadParams.class, ProjectReadResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ProjectReadParams, ProjectReadResponse> DESCRIPTOR = new MethodDescriptor<>("project/read", ProjectReadParams.class, ProjectReadResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.160.0"));
 
         private ProjectRead() {
         }
     }
 
     static final class ProjectCreate {
-        static final MethodDescriptor<ProjectCreateParams, ProjectCreateResponse> DESCRIPTOR = new MethodDescriptor<>("project/create", ProjectCreateParams.class, ProjectCreateResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ProjectCreateParams, ProjectCreateResponse> DESCRIPTOR = new MethodDescriptor<>("project/create", ProjectCreateParams.class, ProjectCreateResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.160.0"));
 
         private ProjectCreate() {
         }
     }
 
     static final class ProjectImport {
-        static final MethodDescriptor<ProjectImportParams, ProjectImportResponse> DESCRIPTOR = new MethodDescriptor<>("project/import", ProjectImportParams.class, ProjectImportResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ProjectImportParams, ProjectImportResponse> DESCRIPTOR = new MethodDescriptor<>("project/import", ProjectImportParams.class, ProjectImportResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.160.0"));
 
         private ProjectImport() {
         }
     }
 
     static final class ProjectUpdate {
-        static final MethodDescriptor<ProjectUpdateParams, ProjectUpdateResponse> DESCRIPTOR = new MethodDescriptor<>("project/update", ProjectUpdateParams.class, ProjectUpdateResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ProjectUpdateParams, ProjectUpdateResponse> DESCRIPTOR = new MethodDescriptor<>("project/update", ProjectUpdateParams.class, ProjectUpdateResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.160.0"));
 
         private ProjectUpdate() {
         }
     }
 
     static final class ProjectMove {
-        static final MethodDescriptor<ProjectMoveParams, ProjectMoveResponse> DESCRIPTOR = new MethodDescriptor<>("project/move", ProjectMoveParams.class, ProjectMoveResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ProjectMoveParams, ProjectMoveResponse> DESCRIPTOR = new MethodDescriptor<>("project/move", ProjectMoveParams.class, ProjectMoveResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.160.0"));
 
         private ProjectMove() {
         }
     }
 
     static final class ProjectDelete {
-        static final MethodDescriptor<ProjectDeleteParams, ProjectDeleteResponse> DESCRIPTOR = new MethodDescriptor<>("project/delete", ProjectDeleteParams.class, ProjectDeleteResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ProjectDeleteParams, ProjectDeleteResponse> DESCRIPTOR = new MethodDescriptor<>("project/delete", ProjectDeleteParams.class, ProjectDeleteResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.160.0"));
 
         private ProjectDelete() {
         }
     }
 
     static final class ThreadSectionList {
-        static final MethodDescriptor<ThreadSectionListParams, ThreadSectionListResponse> DESCRIPTOR = new MethodDescriptor<>("threadSection/list", ThreadSectionListParams.class, ThreadSectionListResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ThreadSectionListParams, ThreadSectionListResponse> DESCRIPTOR = new MethodDescriptor<>("threadSection/list", ThreadSectionListParams.class, ThreadSectionListResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.147.0"));
 
         private ThreadSectionList() {
         }
     }
 
     static final class ThreadSectionCreate {
-        static final MethodDescriptor<ThreadSectionCreateParams, ThreadSectionCreateResponse> DESCRIPTOR = new MethodDescriptor<>("threadSection/create", ThreadSectionCreateParams.class, ThreadSectionCreateResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ThreadSectionCreateParams, ThreadSectionCreateResponse> DESCRIPTOR = new MethodDescriptor<>("threadSection/create", ThreadSectionCreateParams.class, ThreadSectionCreateResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.147.0"));
 
         private ThreadSectionCreate() {
         }
     }
 
     static final class ThreadSectionUpdate {
-        static final MethodDescriptor<ThreadSectionUpdateParams, ThreadSectionUpdateResponse> DESCRIPTOR = new MethodDescriptor<>("threadSection/update", ThreadSectionUpdateParams.class, ThreadSectionUpdateResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ThreadSectionUpdateParams, ThreadSectionUpdateResponse> DESCRIPTOR = new MethodDescriptor<>("threadSection/update", ThreadSectionUpdateParams.class, ThreadSectionUpdateResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.147.0"));
 
         private ThreadSectionUpdate() {
         }
     }
 
     static final class ThreadSectionDelete {
-        static final MethodDescriptor<ThreadSectionDeleteParams, ThreadSectionDeleteResponse> DESCRIPTOR = new MethodDescriptor<>("threadSection/delete", ThreadSectionDeleteParams.class, ThreadSectionDeleteResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ThreadSectionDeleteParams, ThreadSectionDeleteResponse> DESCRIPTOR = new MethodDescriptor<>("threadSection/delete", ThreadSectionDeleteParams.class, ThreadSectionDeleteResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.147.0"));
 
         private ThreadSectionDelete() {
         }
     }
 
     static final class ThreadSearch {
-        static final MethodDescriptor<ThreadSearchParams, ThreadSearchResponse> DESCRIPTOR = new MethodDescriptor<>("thread/search", ThreadSearchParams.class, ThreadSearchResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ThreadSearchParams, ThreadSearchResponse> DESCRIPTOR = new MethodDescriptor<>("thread/search", ThreadSearchParams.class, ThreadSearchResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.140.0"));
 
         private ThreadSearch() {
         }
     }
 
     static final class ThreadSearchStream {
-        static final MethodDescriptor<ThreadSearchParams, ThreadSearchResponse> DESCRIPTOR = new MethodDescriptor<>("thread/search/stream", ThreadSearchParams.class, ThreadSearchResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ThreadSearchParams, ThreadSearchResponse> DESCRIPTOR = new MethodDescriptor<>("thread/search/stream", ThreadSearchParams.class, ThreadSearchResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.of("0.171.0"));
 
         private ThreadSearchStream() {
         }
     }
 
     static final class ThreadSearchCancel {
-        static final MethodDescriptor<ThreadSearchCancelParams, ThreadSearchCancelResponse> DESCRIPTOR = new MethodDescriptor<>("thread/search/cancel", ThreadSearchCancelParams.class, ThreadSearchCancelResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ThreadSearchCancelParams, ThreadSearchCancelResponse> DESCRIPTOR = new MethodDescriptor<>("thread/search/cancel", ThreadSearchCancelParams.class, ThreadSearchCancelResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.of("0.171.0"));
 
         private ThreadSearchCancel() {
         }
     }
 
     static final class ThreadSearchStreamCancel {
-        static final MethodDescriptor<ThreadSearchCancelParams, ThreadSearchCancelResponse> DESCRIPTOR = new MethodDescriptor<>("thread/search/stream/cancel", ThreadSearchCancelParams.class, ThreadSearchCancelResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ThreadSearchCancelParams, ThreadSearchCancelResponse> DESCRIPTOR = new MethodDescriptor<>("thread/search/stream/cancel", ThreadSearchCancelParams.class, ThreadSearchCancelResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.of("0.171.0"));
 
         private ThreadSearchStreamCancel() {
         }
     }
 
     static final class ThreadSearchOccurrences {
-        static final MethodDescriptor<ThreadSearchOccurrencesParams, ThreadSearchOccurrencesResponse> DESCRIPTOR = new MethodDescriptor<>("thread/searchOccurrences", ThreadSearchOccurrencesParams.class, ThreadSearchOccurrencesResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ThreadSearchOccurrencesParams, ThreadSearchOccurrencesResponse> DESCRIPTOR = new MethodDescriptor<>("thread/searchOccurrences", ThreadSearchOccurrencesParams.class, ThreadSearchOccurrencesResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.147.0"));
 
         private ThreadSearchOccurrences() {
         }
     }
 
     static final class ThreadLoadedList {
-        static final MethodDescriptor<ThreadLoadedListParams, ThreadLoadedListResponse> DESCRIPTOR = new MethodDescriptor<>("thread/loaded/list", ThreadLoadedListParams.class, ThreadLoadedListResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ThreadLoadedListParams, ThreadLoadedListResponse> DESCRIPTOR = new MethodDescriptor<>("thread/loaded/list", ThreadLoadedListParams.class, ThreadLoadedListResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
         private ThreadLoadedList() {
         }
     }
 
     static final class ThreadRead {
-        static final MethodDescriptor<ThreadReadParams, ThreadReadResponse> DESCRIPTOR = new MethodDescriptor<>("thread/read", ThreadReadParams.class, ThreadReadResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ThreadReadParams, ThreadReadResponse> DESCRIPTOR = new MethodDescriptor<>("thread/read", ThreadReadParams.class, ThreadReadResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
         private ThreadRead() {
         }
     }
 
     static final class ThreadReadStateUpdate {
-        static final MethodDescriptor<ThreadReadStateUpdateParams, ThreadReadStateUpdateResponse> DESCRIPTOR = new MethodDescriptor<>("thread/readState/update", ThreadReadStateUpdateParams.class, ThreadReadStateUpdateResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ThreadReadStateUpdateParams, ThreadReadStateUpdateResponse> DESCRIPTOR = new MethodDescriptor<>("thread/readState/update", ThreadReadStateUpdateParams.class, ThreadReadStateUpdateResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.167.2"));
 
         private ThreadReadStateUpdate() {
         }
     }
 
     static final class ThreadTurnsList {
-        static final MethodDescriptor<ThreadTurnsListParams, ThreadTurnsListResponse> DESCRIPTOR = new MethodDescriptor<>("thread/turns/list", ThreadTurnsListParams.class, ThreadTurnsListResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ThreadTurnsListParams, ThreadTurnsListResponse> DESCRIPTOR = new MethodDescriptor<>("thread/turns/list", ThreadTurnsListParams.class, ThreadTurnsListResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
         private ThreadTurnsList() {
         }
     }
 
     static final class ThreadItemsList {
-        static final MethodDescriptor<ThreadItemsListParams, ThreadItemsListResponse> DESCRIPTOR = new MethodDescriptor<>("thread/items/list", ThreadItemsListParams.class, ThreadItemsListResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ThreadItemsListParams, ThreadItemsListResponse> DESCRIPTOR = new MethodDescriptor<>("thread/items/list", ThreadItemsListParams.class, ThreadItemsListResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.147.0"));
 
         private ThreadItemsList() {
         }
     }
 
     static final class ThreadItemsRead {
-        static final MethodDescriptor<ThreadItemsReadParams, ThreadItemsReadResponse> DESCRIPTOR = new MethodDescriptor<>("thread/items/read", ThreadItemsReadParams.class, ThreadItemsReadResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ThreadItemsReadParams, ThreadItemsReadResponse> DESCRIPTOR = new MethodDescriptor<>("thread/items/read", ThreadItemsReadParams.class, ThreadItemsReadResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.167.2"));
 
         private ThreadItemsRead() {
         }
     }
 
     static final class ThreadGuardianReview {
-        static final MethodDescriptor<ThreadGuardianReviewParams, ThreadGuardianReviewResponse> DESCRIPTOR = new MethodDescriptor<>("thread/guardianReview", ThreadGuardianReviewParams.class, ThreadGuardianReviewResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ThreadGuardianReviewParams, ThreadGuardianReviewResponse> DESCRIPTOR = new MethodDescriptor<>("thread/guardianReview", ThreadGuardianReviewParams.class, ThreadGuardianReviewResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.167.2"));
 
         private ThreadGuardianReview() {
         }
     }
 
     static final class ThreadInjectItems {
-        static final MethodDescriptor<ThreadInjectItemsParams, ThreadInjectItemsResponse> DESCRIPTOR = new MethodDescriptor<>("thread/inject_items", ThreadInjectItemsParams.class, ThreadInjectItemsResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ThreadInjectItemsParams, ThreadInjectItemsResponse> DESCRIPTOR = new MethodDescriptor<>("thread/inject_items", ThreadInjectItemsParams.class, ThreadInjectItemsResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
         private ThreadInjectItems() {
         }
     }
 
     static final class ThreadPrepareApprovedPlan {
-        static final MethodDescriptor<ThreadPrepareApprovedPlanParams, ThreadPrepareApprovedPlanResponse> DESCRIPTOR = new MethodDescriptor<>("thread/prepareApprovedPlan", ThreadPrepareApprovedPlanParams.class, ThreadPrepareApprovedPlanResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ThreadPrepareApprovedPlanParams, ThreadPrepareApprovedPlanResponse> DESCRIPTOR = new MethodDescriptor<>("thread/prepareApprovedPlan", ThreadPrepareApprovedPlanParams.class, ThreadPrepareApprovedPlanResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.169.0"));
 
         private ThreadPrepareApprovedPlan() {
         }
     }
 
     static final class SkillsList {
-        static final MethodDescriptor<SkillsListParams, SkillsListResponse> DESCRIPTOR = new MethodDescriptor<>("skills/list", SkillsListParams.class, SkillsListResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<SkillsListParams, SkillsListResponse> DESCRIPTOR = new MethodDescriptor<>("skills/list", SkillsListParams.class, SkillsListResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
         private SkillsList() {
         }
     }
 
     static final class SkillsExtraRootsSet {
-        static final MethodDescriptor<SkillsExtraRootsSetParams, SkillsExtraRootsSetResponse> DESCRIPTOR = new MethodDescriptor<>("skills/extraRoots/set", SkillsExtraRootsSetParams.class, SkillsExtraRootsSetResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<SkillsExtraRootsSetParams, SkillsExtraRootsSetResponse> DESCRIPTOR = new MethodDescriptor<>("skills/extraRoots/set", SkillsExtraRootsSetParams.class, SkillsExtraRootsSetResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
         private SkillsExtraRootsSet() {
         }
     }
 
     static final class HooksList {
-        static final MethodDescriptor<HooksListParams, HooksListResponse> DESCRIPTOR = new MethodDescriptor<>("hooks/list", HooksListParams.class, HooksListResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<HooksListParams, HooksListResponse> DESCRIPTOR = new MethodDescriptor<>("hooks/list", HooksListParams.class, HooksListResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
         private HooksList() {
         }
     }
 
     static final class MarketplaceAdd {
-        static final MethodDescriptor<MarketplaceAddParams, MarketplaceAddResponse> DESCRIPTOR = new MethodDescriptor<>("marketplace/add", MarketplaceAddParams.class, MarketplaceAddResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<MarketplaceAddParams, MarketplaceAddResponse> DESCRIPTOR = new MethodDescriptor<>("marketplace/add", MarketplaceAddParams.class, MarketplaceAddResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
         private MarketplaceAdd() {
         }
     }
 
     static final class MarketplaceRemove {
-        static final MethodDescriptor<MarketplaceRemoveParams, MarketplaceRemoveResponse> DESCRIPTOR = new MethodDescriptor<>("marketplace/remove", MarketplaceRemoveParams.class, MarketplaceRemoveResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<MarketplaceRemoveParams, MarketplaceRemoveResponse> DESCRIPTOR = new MethodDescriptor<>("marketplace/remove", MarketplaceRemoveParams.class, MarketplaceRemoveResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
         private MarketplaceRemove() {
         }
     }
 
     static final class MarketplaceUpgrade {
-        static final MethodDescriptor<MarketplaceUpgradeParams, MarketplaceUpgradeResponse> DESCRIPTOR = new MethodDescriptor<>("marketplace/upgrade", MarketplaceUpgradeParams.class, MarketplaceUpgradeResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<MarketplaceUpgradeParams, MarketplaceUpgradeResponse> DESCRIPTOR = new MethodDescriptor<>("marketplace/upgrade", MarketplaceUpgradeParams.class, MarketplaceUpgradeResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
         private MarketplaceUpgrade() {
         }
     }
 
     static final class PluginList {
-        static final MethodDescriptor<PluginListParams, PluginListResponse> DESCRIPTOR = new MethodDescriptor<>("plugin/list", PluginListParams.class, PluginListResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<PluginListParams, PluginListResponse> DESCRIPTOR = new MethodDescriptor<>("plugin/list", PluginListParams.class, PluginListResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.120.0"));
 
         private PluginList() {
         }
     }
 
     static final class PluginSearch {
-        static final MethodDescriptor<PluginSearchParams, PluginSearchResponse> DESCRIPTOR = new MethodDescriptor<>("plugin/search", PluginSearchParams.class, PluginSearchResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<PluginSearchParams, PluginSearchResponse> DESCRIPTOR = new MethodDescriptor<>("plugin/search", PluginSearchParams.class, PluginSearchResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.147.0"));
 
         private PluginSearch() {
         }
     }
 
     static final class PluginInstalled {
-        static final MethodDescriptor<PluginInstalledParams, PluginInstalledResponse> DESCRIPTOR = new MethodDescriptor<>("plugin/installed", PluginInstalledParams.class, PluginInstalledResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<PluginInstalledParams, PluginInstalledResponse> DESCRIPTOR = new MethodDescriptor<>("plugin/installed", PluginInstalledParams.class, PluginInstalledResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
         private PluginInstalled() {
         }
     }
 
     static final class PluginReconcile {
-        static final MethodDescriptor<PluginReconcileParams, PluginReconcileResponse> DESCRIPTOR = new MethodDescriptor<>("plugin/reconcile", PluginReconcileParams.class, PluginReconcileResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<PluginReconcileParams, PluginReconcileResponse> DESCRIPTOR = new MethodDescriptor<>("plugin/reconcile", PluginReconcileParams.class, PluginReconcileResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.160.0"));
 
         private PluginReconcile() {
         }
     }
 
     static final class PluginRead {
-        static final MethodDescriptor<PluginReadParams, PluginReadResponse> DESCRIPTOR = new MethodDescriptor<>("plugin/read", PluginReadParams.class, PluginReadResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<PluginReadParams, PluginReadResponse> DESCRIPTOR = new MethodDescriptor<>("plugin/read", PluginReadParams.class, PluginReadResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.120.0"));
 
         private PluginRead() {
         }
     }
 
     static final class PluginSkillRead {
-        static final MethodDescriptor<PluginSkillReadParams, PluginSkillReadResponse> DESCRIPTOR = new MethodDescriptor<>("plugin/skill/read", PluginSkillReadParams.class, PluginSkillReadResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<PluginSkillReadParams, PluginSkillReadResponse> DESCRIPTOR = new MethodDescriptor<>("plugin/skill/read", PluginSkillReadParams.class, PluginSkillReadResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
         private PluginSkillRead() {
         }
     }
 
     static final class PluginShareSave {
-        static final MethodDescriptor<PluginShareSaveParams, PluginShareSaveResponse> DESCRIPTOR = new MethodDescriptor<>("plugin/share/save", PluginShareSaveParams.class, PluginShareSaveResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<PluginShareSaveParams, PluginShareSaveResponse> DESCRIPTOR = new MethodDescriptor<>("plugin/share/save", PluginShareSaveParams.class, PluginShareSaveResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
         private PluginShareSave() {
         }
     }
 
     static final class PluginShareUpdateTargets {
-        static final MethodDescriptor<PluginShareUpdateTargetsParams, PluginShareUpdateTargetsResponse> DESCRIPTOR = new MethodDescriptor<>("plugin/share/updateTargets", PluginShareUpdateTargetsParams.class, PluginShareUpdateTargetsResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<PluginShareUpdateTargetsParams, PluginShareUpdateTargetsResponse> DESCRIPTOR = new MethodDescriptor<>("plugin/share/updateTargets", PluginShareUpdateTargetsParams.class, PluginShareUpdateTargetsResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
         private PluginShareUpdateTargets() {
         }
     }
 
     static final class PluginShareList {
-        static final MethodDescriptor<PluginShareListParams, PluginShareListResponse> DESCRIPTOR = new MethodDescriptor<>("plugin/share/list", PluginShareListParams.class, PluginShareListResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<PluginShareListParams, PluginShareListResponse> DESCRIPTOR = new MethodDescriptor<>("plugin/share/list", PluginShareListParams.class, PluginShareListResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
         private PluginShareList() {
         }
     }
 
     static final class PluginShareCheckout {
-        static final MethodDescriptor<PluginShareCheckoutParams, PluginShareCheckoutResponse> DESCRIPTOR = new MethodDescriptor<>("plugin/share/checkout", PluginShareCheckoutParams.class, PluginShareCheckoutResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<PluginShareCheckoutParams, PluginShareCheckoutResponse> DESCRIPTOR = new MethodDescriptor<>("plugin/share/checkout", PluginShareCheckoutParams.class, PluginShareCheckoutResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
         private PluginShareCheckout() {
         }
     }
 
     static final class PluginShareDelete {
-        static final MethodDescriptor<PluginShareDeleteParams, PluginShareDeleteResponse> DESCRIPTOR = new MethodDescriptor<>("plugin/share/delete", PluginShareDeleteParams.class, PluginShareDeleteResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<PluginShareDeleteParams, PluginShareDeleteResponse> DESCRIPTOR = new MethodDescriptor<>("plugin/share/delete", PluginShareDeleteParams.class, PluginShareDeleteResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
         private PluginShareDelete() {
         }
     }
 
     static final class AppRead {
-        static final MethodDescriptor<AppsReadParams, AppsReadResponse> DESCRIPTOR = new MethodDescriptor<>("app/read", AppsReadParams.class, AppsReadResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<AppsReadParams, AppsReadResponse> DESCRIPTOR = new MethodDescriptor<>("app/read", AppsReadParams.class, AppsReadResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.147.0"));
 
         private AppRead() {
         }
     }
 
     static final class AppList {
-        static final MethodDescriptor<AppsListParams, AppsListResponse> DESCRIPTOR = new MethodDescriptor<>("app/list", AppsListParams.class, AppsListResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<AppsListParams, AppsListResponse> DESCRIPTOR = new MethodDescriptor<>("app/list", AppsListParams.class, AppsListResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
         private AppList() {
         }
     }
 
     static final class AppInstalled {
-        static final MethodDescriptor<AppsInstalledParams, AppsInstalledResponse> DESCRIPTOR = new MethodDescriptor<>("app/installed", AppsInstalledParams.class, AppsInstalledResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<AppsInstalledParams, AppsInstalledResponse> DESCRIPTOR = new MethodDescriptor<>("app/installed", AppsInstalledParams.class, AppsInstalledResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.147.0"));
 
         private AppInstalled() {
         }
     }
 
     static final class FsReadFile {
-        static final MethodDescriptor<FsReadFileParams, FsReadFileResponse> DESCRIPTOR = new MethodDescriptor<>("fs/readFile", FsReadFileParams.class, FsReadFileResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<FsReadFileParams, FsReadFileResponse> DESCRIPTOR = new MethodDescriptor<>("fs/readFile", FsReadFileParams.class, FsReadFileResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.120.0"));
 
         private FsReadFile() {
         }
     }
 
     static final class FsWriteFile {
-        static final MethodDescriptor<FsWriteFileParams, FsWriteFileResponse> DESCRIPTOR = new MethodDescriptor<>("fs/writeFile", FsWriteFileParams.class, FsWriteFileResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<FsWriteFileParams, FsWriteFileResponse> DESCRIPTOR = new MethodDescriptor<>("fs/writeFile", FsWriteFileParams.class, FsWriteFileResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.120.0"));
 
         private FsWriteFile() {
         }
     }
 
     static final class FsCreateDirectory {
-        static final MethodDescriptor<FsCreateDirectoryParams, FsCreateDirectoryResponse> DESCRIPTOR = new MethodDescriptor<>("fs/createDirectory", FsCreateDirectoryParams.class, FsCreateDirectoryResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<FsCreateDirectoryParams, FsCreateDirectoryResponse> DESCRIPTOR = new MethodDescriptor<>("fs/createDirectory", FsCreateDirectoryParams.class, FsCreateDirectoryResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.120.0"));
 
         private FsCreateDirectory() {
         }
     }
 
     static final class FsGetMetadata {
-        static final MethodDescriptor<FsGetMetadataParams, FsGetMetadataResponse> DESCRIPTOR = new MethodDescriptor<>("fs/getMetadata", FsGetMetadataParams.class, FsGetMetadataResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<FsGetMetadataParams, FsGetMetadataResponse> DESCRIPTOR = new MethodDescriptor<>("fs/getMetadata", FsGetMetadataParams.class, FsGetMetadataResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.120.0"));
 
         private FsGetMetadata() {
         }
     }
 
     static final class FsReadDirectory {
-        static final MethodDescriptor<FsReadDirectoryParams, FsReadDirectoryResponse> DESCRIPTOR = new MethodDescriptor<>("fs/readDirectory", FsReadDirectoryParams.class, FsReadDirectoryResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<FsReadDirectoryParams, FsReadDirectoryResponse> DESCRIPTOR = new MethodDescriptor<>("fs/readDirectory", FsReadDirectoryParams.class, FsReadDirectoryResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.120.0"));
 
         private FsReadDirectory() {
         }
     }
 
     static final class FsRemove {
-        static final MethodDescriptor<FsRemoveParams, FsRemoveResponse> DESCRIPTOR = new MethodDescriptor<>("fs/remove", FsRemoveParams.class, FsRemoveResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<FsRemoveParams, FsRemoveResponse> DESCRIPTOR = new MethodDescriptor<>("fs/remove", FsRemoveParams.class, FsRemoveResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.120.0"));
 
         private FsRemove() {
         }
     }
 
     static final class FsCopy {
-        static final MethodDescriptor<FsCopyParams, FsCopyResponse> DESCRIPTOR = new MethodDescriptor<>("fs/copy", FsCopyParams.class, FsCopyResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<FsCopyParams, FsCopyResponse> DESCRIPTOR = new MethodDescriptor<>("fs/copy", FsCopyParams.class, FsCopyResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.120.0"));
 
         private FsCopy() {
         }
     }
 
     static final class FsWatch {
-        static final MethodDescriptor<FsWatchParams, FsWatchResponse> DESCRIPTOR = new MethodDescriptor<>("fs/watch", FsWatchParams.class, FsWatchResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<FsWatchParams, FsWatchResponse> DESCRIPTOR = new MethodDescriptor<>("fs/watch", FsWatchParams.class, FsWatchResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.120.0"));
 
         private FsWatch() {
         }
     }
 
     static final class FsUnwatch {
-        static final MethodDescriptor<FsUnwatchParams, FsUnwatchResponse> DESCRIPTOR = new MethodDescriptor<>("fs/unwatch", FsUnwatchParams.class, FsUnwatchResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<FsUnwatchParams, FsUnwatchResponse> DESCRIPTOR = new MethodDescriptor<>("fs/unwatch", FsUnwatchParams.class, FsUnwatchResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.120.0"));
 
         private FsUnwatch() {
         }
     }
 
     static final class SkillsConfigWrite {
-        static final MethodDescriptor<SkillsConfigWriteParams, SkillsConfigWriteResponse> DESCRIPTOR = new MethodDescriptor<>("skills/config/write", SkillsConfigWriteParams.class, SkillsConfigWriteResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<SkillsConfigWriteParams, SkillsConfigWriteResponse> DESCRIPTOR = new MethodDescriptor<>("skills/config/write", SkillsConfigWriteParams.class, SkillsConfigWriteResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
         private SkillsConfigWrite() {
         }
     }
 
     static final class PluginInstall {
-        static final MethodDescriptor<PluginInstallParams, PluginInstallResponse> DESCRIPTOR = new MethodDescriptor<>("plugin/install", PluginInstallParams.class, PluginInstallResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<PluginInstallParams, PluginInstallResponse> DESCRIPTOR = new MethodDescriptor<>("plugin/install", PluginInstallParams.class, PluginInstallResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.110.0"));
 
         private PluginInstall() {
         }
     }
 
     static final class PluginUninstall {
-        static final MethodDescriptor<PluginUninstallParams, PluginUninstallResponse> DESCRIPTOR = new MethodDescriptor<>("plugin/uninstall", PluginUninstallParams.class, PluginUninstallResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<PluginUninstallParams, PluginUninstallResponse> DESCRIPTOR = new MethodDescriptor<>("plugin/uninstall", PluginUninstallParams.class, PluginUninstallResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.120.0"));
 
         private PluginUninstall() {
         }
     }
 
     static final class TurnStart {
-        static final MethodDescriptor<TurnStartParams, TurnStartResponse> DESCRIPTOR = new MethodDescriptor<>("turn/start", TurnStartParams.class, TurnStartResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<TurnStartParams, TurnStartResponse> DESCRIPTOR = new MethodDescriptor<>("turn/start", TurnStartParams.class, TurnStartResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
         private TurnStart() {
         }
     }
 
     static final class TurnSettingsUpdate {
-        static final MethodDescriptor<TurnSettingsUpdateParams, TurnSettingsUpdateResponse> DESCRIPTOR = new MethodDescriptor<>("turn/settings/update", TurnSettingsUpdateParams.class, TurnSettingsUpdateResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<TurnSettingsUpdateParams, TurnSettingsUpdateResponse> DESCRIPTOR = new MethodDescriptor<>("turn/settings/update", TurnSettingsUpdateParams.class, TurnSettingsUpdateResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.160.0"));
 
         private TurnSettingsUpdate() {
         }
     }
 
     static final class TurnSteer {
-        static final MethodDescriptor<TurnSteerParams, TurnSteerResponse> DESCRIPTOR = new MethodDescriptor<>("turn/steer", TurnSteerParams.class, TurnSteerResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<TurnSteerParams, TurnSteerResponse> DESCRIPTOR = new MethodDescriptor<>("turn/steer", TurnSteerParams.class, TurnSteerResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.99.0"));
 
         private TurnSteer() {
         }
     }
 
     static final class TurnInterrupt {
-        static final MethodDescriptor<TurnInterruptParams, TurnInterruptResponse> DESCRIPTOR = new MethodDescriptor<>("turn/interrupt", TurnInterruptParams.class, TurnInterruptResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<TurnInterruptParams, TurnInterruptResponse> DESCRIPTOR = new MethodDescriptor<>("turn/interrupt", TurnInterruptParams.class, TurnInterruptResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
         private TurnInterrupt() {
         }
     }
 
     static final class ThreadRealtimeStart {
-        static final MethodDescriptor<ThreadRealtimeStartParams, ThreadRealtimeStartResponse> DESCRIPTOR = new MethodDescriptor<>("thread/realtime/start", ThreadRealtimeStartParams.class, ThreadRealtimeStartResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ThreadRealtimeStartParams, ThreadRealtimeStartResponse> DESCRIPTOR = new MethodDescriptor<>("thread/realtime/start", ThreadRealtimeStartParams.class, ThreadRealtimeStartResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.106.0"));
 
         private ThreadRealtimeStart() {
         }
     }
 
     static final class ThreadRealtimeAppendAudio {
-        static final MethodDescriptor<ThreadRealtimeAppendAudioParams, ThreadRealtimeAppendAudioResponse> DESCRIPTOR = new MethodDescriptor<>("thread/realtime/appendAudio", ThreadRealtimeAppendAudioParams.class, ThreadRealtimeAppendAudioResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ThreadRealtimeAppendAudioParams, ThreadRealtimeAppendAudioResponse> DESCRIPTOR = new MethodDescriptor<>("thread/realtime/appendAudio", ThreadRealtimeAppendAudioParams.class, ThreadRealtimeAppendAudioResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.106.0"));
 
         private ThreadRealtimeAppendAudio() {
         }
     }
 
     static final class ThreadRealtimeAppendText {
-        static final MethodDescriptor<ThreadRealtimeAppendTextParams, ThreadRealtimeAppendTextResponse> DESCRIPTOR = new MethodDescriptor<>("thread/realtime/appendText", ThreadRealtimeAppendTextParams.class, ThreadRealtimeAppendTextResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ThreadRealtimeAppendTextParams, ThreadRealtimeAppendTextResponse> DESCRIPTOR = new MethodDescriptor<>("thread/realtime/appendText", ThreadRealtimeAppendTextParams.class, ThreadRealtimeAppendTextResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.106.0"));
 
         private ThreadRealtimeAppendText() {
         }
     }
 
     static final class ThreadRealtimeAppendSpeech {
-        static final MethodDescriptor<ThreadRealtimeAppendSpeechParams, ThreadRealtimeAppendSpeechResponse> DESCRIPTOR = new MethodDescriptor<>("thread/realtime/appendSpeech", ThreadRealtimeAppendSpeechParams.class, ThreadRealtimeAppendSpeechResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ThreadRealtimeAppendSpeechParams, ThreadRealtimeAppendSpeechResponse> DESCRIPTOR = new MethodDescriptor<>("thread/realtime/appendSpeech", ThreadRealtimeAppendSpeechParams.class, ThreadRealtimeAppendSpeechResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.147.0"));
 
         private ThreadRealtimeAppendSpeech() {
         }
     }
 
     static final class ThreadRealtimeStop {
-        static final MethodDescriptor<ThreadRealtimeStopParams, ThreadRealtimeStopResponse> DESCRIPTOR = new MethodDescriptor<>("thread/realtime/stop", ThreadRealtimeStopParams.class, ThreadRealtimeStopResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ThreadRealtimeStopParams, ThreadRealtimeStopResponse> DESCRIPTOR = new MethodDescriptor<>("thread/realtime/stop", ThreadRealtimeStopParams.class, ThreadRealtimeStopResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.106.0"));
 
         private ThreadRealtimeStop() {
         }
     }
 
     static final class ThreadTimelineList {
-        static final MethodDescriptor<ThreadTimelineListParams, ThreadTimelineListResponse> DESCRIPTOR = new MethodDescriptor<>("thread/timeline/list", ThreadTimelineListParams.class, ThreadTimelineListResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ThreadTimelineListParams, ThreadTimelineListResponse> DESCRIPTOR = new MethodDescriptor<>("thread/timeline/list", ThreadTimelineListParams.class, ThreadTimelineListResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.160.0"));
 
         private ThreadTimelineList() {
         }
     }
 
     static final class ThreadRealtimeList {
-        static final MethodDescriptor<ThreadRealtimeListParams, ThreadRealtimeListResponse> DESCRIPTOR = new MethodDescriptor<>("thread/realtime/list", ThreadRealtimeListParams.class, ThreadRealtimeListResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ThreadRealtimeListParams, ThreadRealtimeListResponse> DESCRIPTOR = new MethodDescriptor<>("thread/realtime/list", ThreadRealtimeListParams.class, ThreadRealtimeListResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.of("0.171.0"));
 
         private ThreadRealtimeList() {
         }
     }
 
     static final class ThreadRealtimeListVoices {
-        static final MethodDescriptor<ThreadRealtimeListVoicesParams, ThreadRealtimeListVoicesResponse> DESCRIPTOR = new MethodDescriptor<>("thread/realtime/listVoices", ThreadRealtimeListVoicesParams.class, ThreadRealtimeListVoicesResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ThreadRealtimeListVoicesParams, ThreadRealtimeListVoicesResponse> DESCRIPTOR = new MethodDescriptor<>("thread/realtime/listVoices", ThreadRealtimeListVoicesParams.class, ThreadRealtimeListVoicesResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.120.0"));
 
         private ThreadRealtimeListVoices() {
         }
     }
 
     static final class ReviewStart {
-        static final MethodDescriptor<ReviewStartParams, ReviewStartResponse> DESCRIPTOR = new MethodDescriptor<>("review/start", ReviewStartParams.class, ReviewStartResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ReviewStartParams, ReviewStartResponse> DESCRIPTOR = new MethodDescriptor<>("review/start", ReviewStartParams.class, ReviewStartResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
         private ReviewStart() {
         }
     }
 
     static final class ModelList {
-        static final MethodDescriptor<ModelListParams, ModelListResponse> DESCRIPTOR = new MethodDescriptor<>("model/list", ModelListParams.class, ModelListResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ModelListParams, ModelListResponse> DESCRIPTOR = new MethodDescriptor<>("model/list", ModelListParams.class, ModelListResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
         private ModelList() {
         }
     }
 
     static final class AccountGatewayOAuthRead {
-        static final MethodDescriptor<GatewayOAuthReadParams, GatewayOAuthReadResponse> DESCRIPTOR = new MethodDescriptor<>("account/gatewayOAuth/read", GatewayOAuthReadParams.class, GatewayOAuthReadResponse.class, ParamsPresence.OPTIONAL, false);
+        static final MethodDescriptor<GatewayOAuthReadParams, GatewayOAuthReadResponse> DESCRIPTOR = new MethodDescriptor<>("account/gatewayOAuth/read", GatewayOAuthReadParams.class, GatewayOAuthReadResponse.class, ParamsPresence.OPTIONAL, false, MethodVersions.from("0.160.0"));
 
         private AccountGatewayOAuthRead() {
         }
     }
 
     static final class AccountGatewayOAuthLogin {
-        static final MethodDescriptor<GatewayOAuthLoginParams, GatewayOAuthLoginResponse> DESCRIPTOR = new MethodDescriptor<>("account/gatewayOAuth/login", GatewayOAuthLoginParams.class, GatewayOAuthLoginResponse.class, ParamsPresence.OPTIONAL, false);
+        static final MethodDescriptor<GatewayOAuthLoginParams, GatewayOAuthLoginResponse> DESCRIPTOR = new MethodDescriptor<>("account/gatewayOAuth/login", GatewayOAuthLoginParams.class, GatewayOAuthLoginResponse.class, ParamsPresence.OPTIONAL, false, MethodVersions.from("0.160.0"));
 
         private AccountGatewayOAuthLogin() {
         }
     }
 
     static final class AccountGatewayOAuthCancel {
-        static final MethodDescriptor<Void, GatewayOAuthCancelResponse> DESCRIPTOR = new MethodDescriptor<>("account/gatewayOAuth/cancel", Void.class, GatewayOAuthCancelResponse.class, ParamsPresence.NONE, false);
+        static final MethodDescriptor<Void, GatewayOAuthCancelResponse> DESCRIPTOR = new MethodDescriptor<>("account/gatewayOAuth/cancel", Void.class, GatewayOAuthCancelResponse.class, ParamsPresence.NONE, false, MethodVersions.from("0.160.0"));
 
         private AccountGatewayOAuthCancel() {
         }
     }
 
     static final class ModelProviderList {
-        static final MethodDescriptor<ModelProviderListParams, ModelProviderListResponse> DESCRIPTOR = new MethodDescriptor<>("modelProvider/list", ModelProviderListParams.class, ModelProviderListResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ModelProviderListParams, ModelProviderListResponse> DESCRIPTOR = new MethodDescriptor<>("modelProvider/list", ModelProviderListParams.class, ModelProviderListResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.169.0"));
 
         private ModelProviderList() {
         }
     }
 
     static final class ModelProviderConfigWrite {
-        static final MethodDescriptor<ModelProviderConfigWriteParams, ModelProviderConfigWriteResponse> DESCRIPTOR = new MethodDescriptor<>("modelProvider/config/write", ModelProviderConfigWriteParams.class, ModelProviderConfigWriteResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ModelProviderConfigWriteParams, ModelProviderConfigWriteResponse> DESCRIPTOR = new MethodDescriptor<>("modelProvider/config/write", ModelProviderConfigWriteParams.class, ModelProviderConfigWriteResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.169.0"));
 
         private ModelProviderConfigWrite() {
         }
     }
 
     static final class ModelProviderDefaultSet {
-        static final MethodDescriptor<ModelProviderDefaultSetParams, ConfigWriteResponse> DESCRIPTOR = new MethodDescriptor<>("modelProvider/default/set", ModelProviderDefaultSetParams.class, ConfigWriteResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ModelProviderDefaultSetParams, ConfigWriteResponse> DESCRIPTOR = new MethodDescriptor<>("modelProvider/default/set", ModelProviderDefaultSetParams.class, ConfigWriteResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.of("0.171.0"));
 
         private ModelProviderDefaultSet() {
         }
     }
 
     static final class ModelProviderCapabilitiesRead {
-        static final MethodDescriptor<ModelProviderCapabilitiesReadParams, ModelProviderCapabilitiesReadResponse> DESCRIPTOR = new MethodDescriptor<>("modelProvider/capabilities/read", ModelProviderCapabilitiesReadParams.class, ModelProviderCapabilitiesReadResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ModelProviderCapabilitiesReadParams, ModelProviderCapabilitiesReadResponse> DESCRIPTOR = new MethodDescriptor<>("modelProvider/capabilities/read", ModelProviderCapabilitiesReadParams.class, ModelProviderCapabilitiesReadResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
         private ModelProviderCapabilitiesRead() {
         }
     }
 
     static final class ExperimentalFeatureList {
-        static final MethodDescriptor<ExperimentalFeatureListParams, ExperimentalFeatureListResponse> DESCRIPTOR = new MethodDescriptor<>("experimentalFeature/list", ExperimentalFeatureListParams.class, ExperimentalFeatureListResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ExperimentalFeatureListParams, ExperimentalFeatureListResponse> DESCRIPTOR = new MethodDescriptor<>("experimentalFeature/list", ExperimentalFeatureListParams.class, ExperimentalFeatureListResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.99.0"));
 
         private ExperimentalFeatureList() {
         }
     }
 
     static final class PermissionProfileList {
-        static final MethodDescriptor<PermissionProfileListParams, PermissionProfileListResponse> DESCRIPTOR = new MethodDescriptor<>("permissionProfile/list", PermissionProfileListParams.class, PermissionProfileListResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<PermissionProfileListParams, PermissionProfileListResponse> DESCRIPTOR = new MethodDescriptor<>("permissionProfile/list", PermissionProfileListParams.class, PermissionProfileListResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
         private PermissionProfileList() {
         }
     }
 
     static final class ExperimentalFeatureEnablementSet {
-        static final MethodDescriptor<ExperimentalFeatureEnablementSetParams, ExperimentalFeatureEnablementSetResponse> DESCRIPTOR = new MethodDescriptor<>("experimentalFeature/enablement/set", ExperimentalFeatureEnablementSetParams.class, ExperimentalFeatureEnablementSetResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ExperimentalFeatureEnablementSetParams, ExperimentalFeatureEnablementSetResponse> DESCRIPTOR = new MethodDescriptor<>("experimentalFeature/enablement/set", ExperimentalFeatureEnablementSetParams.class, ExperimentalFeatureEnablementSetResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.120.0"));
 
         private ExperimentalFeatureEnablementSet() {
         }
     }
 
     static final class RemoteControlEnable {
-        static final MethodDescriptor<RemoteControlEnableParams, RemoteControlEnableResponse> DESCRIPTOR = new MethodDescriptor<>("remoteControl/enable", RemoteControlEnableParams.class, RemoteControlEnableResponse.class, ParamsPresence.OPTIONAL, true);
+        static final MethodDescriptor<RemoteControlEnableParams, RemoteControlEnableResponse> DESCRIPTOR = new MethodDescriptor<>("remoteControl/enable", RemoteControlEnableParams.class, RemoteControlEnableResponse.class, ParamsPresence.OPTIONAL, true, MethodVersions.from("0.140.0"));
 
         private RemoteControlEnable() {
         }
     }
 
     static final class RemoteControlDisable {
-        static final MethodDescriptor<RemoteControlDisableParams, RemoteControlDisableResponse> DESCRIPTOR = new MethodDescriptor<>("remoteControl/disable", RemoteControlDisableParams.class, RemoteControlDisableResponse.class, ParamsPresence.OPTIONAL, true);
+        static final MethodDescriptor<RemoteControlDisableParams, RemoteControlDisableResponse> DESCRIPTOR = new MethodDescriptor<>("remoteControl/disable", RemoteControlDisableParams.class, RemoteControlDisableResponse.class, ParamsPresence.OPTIONAL, true, MethodVersions.from("0.140.0"));
 
         private RemoteControlDisable() {
         }
     }
 
     static final class RemoteControlStatusRead {
-        static final MethodDescriptor<Void, RemoteControlStatusReadResponse> DESCRIPTOR = new MethodDescriptor<>("remoteControl/status/read", Void.class, RemoteControlStatusReadResponse.class, ParamsPresence.NONE, true);
+        static final MethodDescriptor<Void, RemoteControlStatusReadResponse> DESCRIPTOR = new MethodDescriptor<>("remoteControl/status/read", Void.class, RemoteControlStatusReadResponse.class, ParamsPresence.NONE, true, MethodVersions.from("0.140.0"));
 
         private RemoteControlStatusRead() {
         }
     }
 
     static final class RemoteControlPairingStart {
-        static final MethodDescriptor<RemoteControlPairingStartParams, RemoteControlPairingStartResponse> DESCRIPTOR = new MethodDescriptor<>("remoteControl/pairing/start", RemoteControlPairingStartParams.class, RemoteControlPairingStartResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<RemoteControlPairingStartParams, RemoteControlPairingStartResponse> DESCRIPTOR = new MethodDescriptor<>("remoteControl/pairing/start", RemoteControlPairingStartParams.class, RemoteControlPairingStartResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.140.0"));
 
         private RemoteControlPairingStart() {
         }
     }
 
     static final class RemoteControlPairingStatus {
-        static final MethodDescriptor<RemoteControlPairingStatusParams, RemoteControlPairingStatusResponse> DESCRIPTOR = new MethodDescriptor<>("remoteControl/pairing/status", RemoteControlPairingStatusParams.class, RemoteControlPairingStatusResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<RemoteControlPairingStatusParams, RemoteControlPairingStatusResponse> DESCRIPTOR = new MethodDescriptor<>("remoteControl/pairing/status", RemoteControlPairingStatusParams.class, RemoteControlPairingStatusResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.140.0"));
 
         private RemoteControlPairingStatus() {
         }
     }
 
     static final class RemoteControlClientList {
-        static final MethodDescriptor<RemoteControlClientsListParams, RemoteControlClientsListResponse> DESCRIPTOR = new MethodDescriptor<>("remoteControl/client/list", RemoteControlClientsListParams.class, RemoteControlClientsListResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<RemoteControlClientsListParams, RemoteControlClientsListResponse> DESCRIPTOR = new MethodDescriptor<>("remoteControl/client/list", RemoteControlClientsListParams.class, RemoteControlClientsListResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.140.0"));
 
         private RemoteControlClientList() {
         }
     }
 
     static final class RemoteControlClientRevoke {
-        static final MethodDescriptor<RemoteControlClientsRevokeParams, RemoteControlClientsRevokeResponse> DESCRIPTOR = new MethodDescriptor<>("remoteControl/client/revoke", RemoteControlClientsRevokeParams.class, RemoteControlClientsRevokeResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<RemoteControlClientsRevokeParams, RemoteControlClientsRevokeResponse> DESCRIPTOR = new MethodDescriptor<>("remoteControl/client/revoke", RemoteControlClientsRevokeParams.class, RemoteControlClientsRevokeResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.140.0"));
 
         private RemoteControlClientRevoke() {
         }
     }
 
     static final class CollaborationModeList {
-        static final MethodDescriptor<CollaborationModeListParams, CollaborationModeListResponse> DESCRIPTOR = new MethodDescriptor<>("collaborationMode/list", CollaborationModeListParams.class, CollaborationModeListResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<CollaborationModeListParams, CollaborationModeListResponse> DESCRIPTOR = new MethodDescriptor<>("collaborationMode/list", CollaborationModeListParams.class, CollaborationModeListResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.98.0"));
 
         private CollaborationModeList() {
         }
     }
 
     static final class MockExperimentalMethod {
-        static final MethodDescriptor<MockExperimentalMethodParams, MockExperimentalMethodResponse> DESCRIPTOR = new MethodDescriptor<>("mock/experimentalMethod", MockExperimentalMethodParams.class, MockExperimentalMethodResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<MockExperimentalMethodParams, MockExperimentalMethodResponse> DESCRIPTOR = new MethodDescriptor<>("mock/experimentalMethod", MockExperimentalMethodParams.class, MockExperimentalMethodResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.98.0"));
 
         private MockExperimentalMethod() {
         }
     }
 
     static final class EnvironmentAdd {
-        static final MethodDescriptor<EnvironmentAddParams, EnvironmentAddResponse> DESCRIPTOR = new MethodDescriptor<>("environment/add", EnvironmentAddParams.class, EnvironmentAddResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<EnvironmentAddParams, EnvironmentAddResponse> DESCRIPTOR = new MethodDescriptor<>("environment/add", EnvironmentAddParams.class, EnvironmentAddResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.140.0"));
 
         private EnvironmentAdd() {
         }
     }
 
     static final class EnvironmentInfo {
-        static final MethodDescriptor<EnvironmentInfoParams, EnvironmentInfoResponse> DESCRIPTOR = new MethodDescriptor<>("environment/info", EnvironmentInfoParams.class, EnvironmentInfoResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<EnvironmentInfoParams, EnvironmentInfoResponse> DESCRIPTOR = new MethodDescriptor<>("environment/info", EnvironmentInfoParams.class, EnvironmentInfoResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.147.0"));
 
         private EnvironmentInfo() {
         }
     }
 
     static final class EnvironmentStatus {
-        static final MethodDescriptor<EnvironmentStatusParams, EnvironmentStatusResponse> DESCRIPTOR = new MethodDescriptor<>("environment/status", EnvironmentStatusParams.class, EnvironmentStatusResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<EnvironmentStatusParams, EnvironmentStatusResponse> DESCRIPTOR = new MethodDescriptor<>("environment/status", EnvironmentStatusParams.class, EnvironmentStatusResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.147.0"));
 
         private EnvironmentStatus() {
         }
     }
 
     static final class McpServerOauthLogin {
-        static final MethodDescriptor<McpServerOauthLoginParams, McpServerOauthLoginResponse> DESCRIPTOR = new MethodDescriptor<>("mcpServer/oauth/login", McpServerOauthLoginParams.class, McpServerOauthLoginResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<McpServerOauthLoginParams, McpServerOauthLoginResponse> DESCRIPTOR = new MethodDescriptor<>("mcpServer/oauth/login", McpServerOauthLoginParams.class, McpServerOauthLoginResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
         private McpServerOauthLogin() {
         }
     }
 
     static final class ConfigMcpServerReload {
-        static final MethodDescriptor<Void, McpServerRefreshResponse> DESCRIPTOR = new MethodDescriptor<>("config/mcpServer/reload", Void.class, McpServerRefreshResponse.class, ParamsPresence.NONE, false);
+        static final MethodDescriptor<Void, McpServerRefreshResponse> DESCRIPTOR = new MethodDescriptor<>("config/mcpServer/reload", Void.class, McpServerRefreshResponse.class, ParamsPresence.NONE, false, MethodVersions.from("0.98.0"));
 
         private ConfigMcpServerReload() {
         }
     }
 
     static final class McpServerStatusList {
-        static final MethodDescriptor<ListMcpServerStatusParams, ListMcpServerStatusResponse> DESCRIPTOR = new MethodDescriptor<>("mcpServerStatus/list", ListMcpServerStatusParams.class, ListMcpServerStatusResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ListMcpServerStatusParams, ListMcpServerStatusResponse> DESCRIPTOR = new MethodDescriptor<>("mcpServerStatus/list", ListMcpServerStatusParams.class, ListMcpServerStatusResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
         private McpServerStatusList() {
         }
     }
 
     static final class McpServerResourceRead {
-        static final MethodDescriptor<McpResourceReadParams, McpResourceReadResponse> DESCRIPTOR = new MethodDescriptor<>("mcpServer/resource/read", McpResourceReadParams.class, McpResourceReadResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<McpResourceReadParams, McpResourceReadResponse> DESCRIPTOR = new MethodDescriptor<>("mcpServer/resource/read", McpResourceReadParams.class, McpResourceReadResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.120.0"));
 
         private McpServerResourceRead() {
         }
     }
 
     static final class McpServerEventStreamStart {
-        static final MethodDescriptor<McpServerEventStreamStartParams, McpServerEventStreamStartResponse> DESCRIPTOR = new MethodDescriptor<>("mcpServer/event/stream/start", McpServerEventStreamStartParams.class, McpServerEventStreamStartResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<McpServerEventStreamStartParams, McpServerEventStreamStartResponse> DESCRIPTOR = new MethodDescriptor<>("mcpServer/event/stream/start", McpServerEventStreamStartParams.class, McpServerEventStreamStartResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.160.0"));
 
         private McpServerEventStreamStart() {
         }
     }
 
     static final class McpServerEventStreamStop {
-        static final MethodDescriptor<McpServerEventStreamStopParams, McpServerEventStreamStopResponse> DESCRIPTOR = new MethodDescriptor<>("mcpServer/event/stream/stop", McpServerEventStreamStopParams.class, McpServerEventStreamStopResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<McpServerEventStreamStopParams, McpServerEventStreamStopResponse> DESCRIPTOR = new MethodDescriptor<>("mcpServer/event/stream/stop", McpServerEventStreamStopParams.class, McpServerEventStreamStopResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.160.0"));
 
         private McpServerEventStreamStop() {
         }
     }
 
     static final class McpServerToolCall {
-        static final MethodDescriptor<McpServerToolCallParams, McpServerToolCallResponse> DESCRIPTOR = new MethodDescriptor<>("mcpServer/tool/call", McpServerToolCallParams.class, McpServerToolCallResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<McpServerToolCallParams, McpServerToolCallResponse> DESCRIPTOR = new MethodDescriptor<>("mcpServer/tool/call", McpServerToolCallParams.class, McpServerToolCallResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
         private McpServerToolCall() {
         }
     }
 
     static final class WindowsSandboxSetupStart {
-        static final MethodDescriptor<WindowsSandboxSetupStartParams, WindowsSandboxSetupStartResponse> DESCRIPTOR = new MethodDescriptor<>("windowsSandbox/setupStart", WindowsSandboxSetupStartParams.class, WindowsSandboxSetupStartResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<WindowsSandboxSetupStartParams, WindowsSandboxSetupStartResponse> DESCRIPTOR = new MethodDescriptor<>("windowsSandbox/setupStart", WindowsSandboxSetupStartParams.class, WindowsSandboxSetupStartResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.105.0"));
 
         private WindowsSandboxSetupStart() {
         }
     }
 
     static final class WindowsSandboxReadiness {
-        static final MethodDescriptor<Void, WindowsSandboxReadinessResponse> DESCRIPTOR = new MethodDescriptor<>("windowsSandbox/readiness", Void.class, WindowsSandboxReadinessResponse.class, ParamsPresence.NONE, false);
+        static final MethodDescriptor<Void, WindowsSandboxReadinessResponse> DESCRIPTOR = new MethodDescriptor<>("windowsSandbox/readiness", Void.class, WindowsSandboxReadinessResponse.class, ParamsPresence.NONE, false, MethodVersions.from("0.140.0"));
 
         private WindowsSandboxReadiness() {
         }
     }
 
     static final class AccountLoginStart {
-        static final MethodDescriptor<LoginAccountParams, LoginAccountResponse> DESCRIPTOR = new MethodDescriptor<>("account/login/start", LoginAccountParams.class, LoginAccountResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<LoginAccountParams, LoginAccountResponse> DESCRIPTOR = new MethodDescriptor<>("account/login/start", LoginAccountParams.class, LoginAccountResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
         private AccountLoginStart() {
         }
     }
 
     static final class AccountBedrockDiscover {
-        static final MethodDescriptor<BedrockDiscoverParams, BedrockDiscoverResponse> DESCRIPTOR = new MethodDescriptor<>("account/bedrock/discover", BedrockDiscoverParams.class, BedrockDiscoverResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<BedrockDiscoverParams, BedrockDiscoverResponse> DESCRIPTOR = new MethodDescriptor<>("account/bedrock/discover", BedrockDiscoverParams.class, BedrockDiscoverResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.160.0"));
 
         private AccountBedrockDiscover() {
         }
     }
 
     static final class AccountBedrockSetup {
-        static final MethodDescriptor<BedrockSetupParams, BedrockSetupResponse> DESCRIPTOR = new MethodDescriptor<>("account/bedrock/setup", BedrockSetupParams.class, BedrockSetupResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<BedrockSetupParams, BedrockSetupResponse> DESCRIPTOR = new MethodDescriptor<>("account/bedrock/setup", BedrockSetupParams.class, BedrockSetupResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.160.0"));
 
         private AccountBedrockSetup() {
         }
     }
 
     static final class AccountGcpSetup {
-        static final MethodDescriptor<GcpSetupParams, GcpSetupResponse> DESCRIPTOR = new MethodDescriptor<>("account/gcp/setup", GcpSetupParams.class, GcpSetupResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<GcpSetupParams, GcpSetupResponse> DESCRIPTOR = new MethodDescriptor<>("account/gcp/setup", GcpSetupParams.class, GcpSetupResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.167.2"));
 
         private AccountGcpSetup() {
         }
     }
 
     static final class AccountBedrockCheckGovCloudRequirements {
-        static final MethodDescriptor<BedrockCheckGovCloudRequirementsParams, BedrockCheckGovCloudRequirementsResponse> DESCRIPTOR = new MethodDescriptor<>("account/bedrock/checkGovCloudRequirements", BedrockCheckGovCloudRequirementsParams.class, BedrockCheckGovCloudRequirementsResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<BedrockCheckGovCloudRequirementsParams, BedrockCheckGovCloudRequirementsResponse> DESCRIPTOR = new MethodDescriptor<>("account/bedrock/checkGovCloudRequirements", BedrockCheckGovCloudRequirementsParams.class, BedrockCheckGovCloudRequirementsResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.167.2"));
 
         private AccountBedrockCheckGovCloudRequirements() {
         }
     }
 
     static final class AccountLoginCancel {
-        static final MethodDescriptor<CancelLoginAccountParams, CancelLoginAccountResponse> DESCRIPTOR = new MethodDescriptor<>("account/login/cancel", CancelLoginAccountParams.class, CancelLoginAccountResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<CancelLoginAccountParams, CancelLoginAccountResponse> DESCRIPTOR = new MethodDescriptor<>("account/login/cancel", CancelLoginAccountParams.class, CancelLoginAccountResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
         private AccountLoginCancel() {
         }
     }
 
     static final class AccountSessionList {
-        static final MethodDescriptor<AccountSessionsListParams, AccountSessionsResponse> DESCRIPTOR = new MethodDescriptor<>("accountSession/list", AccountSessionsListParams.class, AccountSessionsResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<AccountSessionsListParams, AccountSessionsResponse> DESCRIPTOR = new MethodDescriptor<>("accountSession/list", AccountSessionsListParams.class, AccountSessionsResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.167.2"));
 
         private AccountSessionList() {
         }
     }
 
     static final class AccountSessionSwitch {
-        static final MethodDescriptor<AccountSessionsSwitchParams, AccountSessionsSwitchResponse> DESCRIPTOR = new MethodDescriptor<>("accountSession/switch", AccountSessionsSwitchParams.class, AccountSessionsSwitchResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<AccountSessionsSwitchParams, AccountSessionsSwitchResponse> DESCRIPTOR = new MethodDescriptor<>("accountSession/switch", AccountSessionsSwitchParams.class, AccountSessionsSwitchResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.167.2"));
 
         private AccountSessionSwitch() {
         }
     }
 
     static final class AccountLogout {
-        static final MethodDescriptor<Void, LogoutAccountResponse> DESCRIPTOR = new MethodDescriptor<>("account/logout", Void.class, LogoutAccountResponse.class, ParamsPresence.NONE, false);
+        static final MethodDescriptor<Void, LogoutAccountResponse> DESCRIPTOR = new MethodDescriptor<>("account/logout", Void.class, LogoutAccountResponse.class, ParamsPresence.NONE, false, MethodVersions.from("0.98.0"));
 
         private AccountLogout() {
         }
     }
 
     static final class AccountSecuritySetupRead {
-        static final MethodDescriptor<Void, GetAccountSecuritySetupResponse> DESCRIPTOR = new MethodDescriptor<>("account/securitySetup/read", Void.class, GetAccountSecuritySetupResponse.class, ParamsPresence.NONE, false);
+        static final MethodDescriptor<Void, GetAccountSecuritySetupResponse> DESCRIPTOR = new MethodDescriptor<>("account/securitySetup/read", Void.class, GetAccountSecuritySetupResponse.class, ParamsPresence.NONE, false, MethodVersions.from("0.169.0"));
 
         private AccountSecuritySetupRead() {
         }
     }
 
     static final class AccountRateLimitsRead {
-        static final MethodDescriptor<GetAccountRateLimitsParams, GetAccountRateLimitsResponse> DESCRIPTOR = new MethodDescriptor<>("account/rateLimits/read", GetAccountRateLimitsParams.class, GetAccountRateLimitsResponse.class, ParamsPresence.OPTIONAL, false);
+        static final MethodDescriptor<GetAccountRateLimitsParams, GetAccountRateLimitsResponse> DESCRIPTOR = new MethodDescriptor<>("account/rateLimits/read", GetAccountRateLimitsParams.class, GetAccountRateLimitsResponse.class, ParamsPresence.OPTIONAL, false, MethodVersions.from("0.98.0"));
 
         private AccountRateLimitsRead() {
         }
     }
 
     static final class AccountRateLimitResetCreditConsume {
-        static final MethodDescriptor<ConsumeAccountRateLimitResetCreditParams, ConsumeAccountRateLimitResetCreditResponse> DESCRIPTOR = new MethodDescriptor<>("account/rateLimitResetCredit/consume", ConsumeAccountRateLimitResetCreditParams.class, ConsumeAccountRateLimitResetCreditResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ConsumeAccountRateLimitResetCreditParams, ConsumeAccountRateLimitResetCreditResponse> DESCRIPTOR = new MethodDescriptor<>("account/rateLimitResetCredit/consume", ConsumeAccountRateLimitResetCreditParams.class, ConsumeAccountRateLimitResetCreditResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.147.0"));
 
         private AccountRateLimitResetCreditConsume() {
         }
     }
 
     static final class AccountUsageRead {
-        static final MethodDescriptor<GetAccountTokenUsageParams, GetAccountTokenUsageResponse> DESCRIPTOR = new MethodDescriptor<>("account/usage/read", GetAccountTokenUsageParams.class, GetAccountTokenUsageResponse.class, ParamsPresence.OPTIONAL, false);
+        static final MethodDescriptor<GetAccountTokenUsageParams, GetAccountTokenUsageResponse> DESCRIPTOR = new MethodDescriptor<>("account/usage/read", GetAccountTokenUsageParams.class, GetAccountTokenUsageResponse.class, ParamsPresence.OPTIONAL, false, MethodVersions.from("0.140.0"));
 
         private AccountUsageRead() {
         }
     }
 
     static final class AccountWorkspaceMessagesRead {
-        static final MethodDescriptor<Void, GetWorkspaceMessagesResponse> DESCRIPTOR = new MethodDescriptor<>("account/workspaceMessages/read", Void.class, GetWorkspaceMessagesResponse.class, ParamsPresence.NONE, false);
+        static final MethodDescriptor<Void, GetWorkspaceMessagesResponse> DESCRIPTOR = new MethodDescriptor<>("account/workspaceMessages/read", Void.class, GetWorkspaceMessagesResponse.class, ParamsPresence.NONE, false, MethodVersions.from("0.147.0"));
 
         private AccountWorkspaceMessagesRead() {
         }
     }
 
     static final class AccountSendAddCreditsNudgeEmail {
-        static final MethodDescriptor<SendAddCreditsNudgeEmailParams, SendAddCreditsNudgeEmailResponse> DESCRIPTOR = new MethodDescriptor<>("account/sendAddCreditsNudgeEmail", SendAddCreditsNudgeEmailParams.class, SendAddCreditsNudgeEmailResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<SendAddCreditsNudgeEmailParams, SendAddCreditsNudgeEmailResponse> DESCRIPTOR = new MethodDescriptor<>("account/sendAddCreditsNudgeEmail", SendAddCreditsNudgeEmailParams.class, SendAddCreditsNudgeEmailResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
         private AccountSendAddCreditsNudgeEmail() {
         }
     }
 
     static final class FeedbackUpload {
-        static final MethodDescriptor<FeedbackUploadParams, FeedbackUploadResponse> DESCRIPTOR = new MethodDescriptor<>("feedback/upload", FeedbackUploadParams.class, FeedbackUploadResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<FeedbackUploadParams, FeedbackUploadResponse> DESCRIPTOR = new MethodDescriptor<>("feedback/upload", FeedbackUploadParams.class, FeedbackUploadResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
         private FeedbackUpload() {
         }
     }
 
     static final class FeedbackSave {
-        static final MethodDescriptor<FeedbackSaveParams, FeedbackSaveResponse> DESCRIPTOR = new MethodDescriptor<>("feedback/save", FeedbackSaveParams.class, FeedbackSaveResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<FeedbackSaveParams, FeedbackSaveResponse> DESCRIPTOR = new MethodDescriptor<>("feedback/save", FeedbackSaveParams.class, FeedbackSaveResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.167.2"));
 
         private FeedbackSave() {
         }
     }
 
     static final class CommandExec {
-        static final MethodDescriptor<CommandExecParams, CommandExecResponse> DESCRIPTOR = new MethodDescriptor<>("command/exec", CommandExecParams.class, CommandExecResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<CommandExecParams, CommandExecResponse> DESCRIPTOR = new MethodDescriptor<>("command/exec", CommandExecParams.class, CommandExecResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
         private CommandExec() {
         }
     }
 
     static final class CommandExecWrite {
-        static final MethodDescriptor<CommandExecWriteParams, CommandExecWriteResponse> DESCRIPTOR = new MethodDescriptor<>("command/exec/write", CommandExecWriteParams.class, CommandExecWriteResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<CommandExecWriteParams, CommandExecWriteResponse> DESCRIPTOR = new MethodDescriptor<>("command/exec/write", CommandExecWriteParams.class, CommandExecWriteResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.120.0"));
 
         private CommandExecWrite() {
         }
     }
 
     static final class CommandExecTerminate {
-        static final MethodDescriptor<CommandExecTerminateParams, CommandExecTerminateResponse> DESCRIPTOR = new MethodDescriptor<>("command/exec/terminate", CommandExecTerminateParams.class, CommandExecTerminateResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<CommandExecTerminateParams, CommandExecTerminateResponse> DESCRIPTOR = new MethodDescriptor<>("command/exec/terminate", CommandExecTerminateParams.class, CommandExecTerminateResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.120.0"));
 
         private CommandExecTerminate() {
         }
     }
 
     static final class CommandExecResize {
-        static final MethodDescriptor<CommandExecResizeParams, CommandExecResizeResponse> DESCRIPTOR = new MethodDescriptor<>("command/exec/resize", CommandExecResizeParams.class, CommandExecResizeResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<CommandExecResizeParams, CommandExecResizeResponse> DESCRIPTOR = new MethodDescriptor<>("command/exec/resize", CommandExecResizeParams.class, CommandExecResizeResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.120.0"));
 
         private CommandExecResize() {
         }
     }
 
     static final class ProcessSpawn {
-        static final MethodDescriptor<ProcessSpawnParams, ProcessSpawnResponse> DESCRIPTOR = new MethodDescriptor<>("process/spawn", ProcessSpawnParams.class, ProcessSpawnResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ProcessSpawnParams, ProcessSpawnResponse> DESCRIPTOR = new MethodDescriptor<>("process/spawn", ProcessSpawnParams.class, ProcessSpawnResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.140.0"));
 
         private ProcessSpawn() {
         }
     }
 
     static final class ProcessWriteStdin {
-        static final MethodDescriptor<ProcessWriteStdinParams, ProcessWriteStdinResponse> DESCRIPTOR = new MethodDescriptor<>("process/writeStdin", ProcessWriteStdinParams.class, ProcessWriteStdinResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ProcessWriteStdinParams, ProcessWriteStdinResponse> DESCRIPTOR = new MethodDescriptor<>("process/writeStdin", ProcessWriteStdinParams.class, ProcessWriteStdinResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.140.0"));
 
         private ProcessWriteStdin() {
         }
     }
 
     static final class ProcessKill {
-        static final MethodDescriptor<ProcessKillParams, ProcessKillResponse> DESCRIPTOR = new MethodDescriptor<>("process/kill", ProcessKillParams.class, ProcessKillResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ProcessKillParams, ProcessKillResponse> DESCRIPTOR = new MethodDescriptor<>("process/kill", ProcessKillParams.class, ProcessKillResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.140.0"));
 
         private ProcessKill() {
         }
     }
 
     static final class ProcessResizePty {
-        static final MethodDescriptor<ProcessResizePtyParams, ProcessResizePtyResponse> DESCRIPTOR = new MethodDescriptor<>("process/resizePty", ProcessResizePtyParams.class, ProcessResizePtyResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<ProcessResizePtyParams, ProcessResizePtyResponse> DESCRIPTOR = new MethodDescriptor<>("process/resizePty", ProcessResizePtyParams.class, ProcessResizePtyResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.140.0"));
 
         private ProcessResizePty() {
         }
     }
 
     static final class ConfigRead {
-        static final MethodDescriptor<ConfigReadParams, ConfigReadResponse> DESCRIPTOR = new MethodDescriptor<>("config/read", ConfigReadParams.class, ConfigReadResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ConfigReadParams, ConfigReadResponse> DESCRIPTOR = new MethodDescriptor<>("config/read", ConfigReadParams.class, ConfigReadResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
         private ConfigRead() {
         }
     }
 
     static final class ExternalAgentConfigDetect {
-        static final MethodDescriptor<ExternalAgentConfigDetectParams, ExternalAgentConfigDetectResponse> DESCRIPTOR = new MethodDescriptor<>("externalAgentConfig/detect", ExternalAgentConfigDetectParams.class, ExternalAgentConfigDetectResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ExternalAgentConfigDetectParams, ExternalAgentConfigDetectResponse> DESCRIPTOR = new MethodDescriptor<>("externalAgentConfig/detect", ExternalAgentConfigDetectParams.class, ExternalAgentConfigDetectResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.105.0"));
 
         private ExternalAgentConfigDetect() {
         }
     }
 
     static final class ExternalAgentConfigImport {
-        static final MethodDescriptor<ExternalAgentConfigImportParams, ExternalAgentConfigImportResponse> DESCRIPTOR = new MethodDescriptor<>("externalAgentConfig/import", ExternalAgentConfigImportParams.class, ExternalAgentConfigImportResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ExternalAgentConfigImportParams, ExternalAgentConfigImportResponse> DESCRIPTOR = new MethodDescriptor<>("externalAgentConfig/import", ExternalAgentConfigImportParams.class, ExternalAgentConfigImportResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.105.0"));
 
         private ExternalAgentConfigImport() {
         }
     }
 
     static final class ExternalAgentConfigImportRecordHistory {
-        static final MethodDescriptor<ExternalAgentConfigImportHistoryRecordParams, ExternalAgentConfigImportHistoryRecordResponse> DESCRIPTOR = new MethodDescriptor<>("externalAgentConfig/import/recordHistory", ExternalAgentConfigImportHistoryRecordParams.class, ExternalAgentConfigImportHistoryRecordResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ExternalAgentConfigImportHistoryRecordParams, ExternalAgentConfigImportHistoryRecordResponse> DESCRIPTOR = new MethodDescriptor<>("externalAgentConfig/import/recordHistory", ExternalAgentConfigImportHistoryRecordParams.class, ExternalAgentConfigImportHistoryRecordResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.147.0"));
 
         private ExternalAgentConfigImportRecordHistory() {
         }
     }
 
     static final class ExternalAgentConfigImportReadHistories {
-        static final MethodDescriptor<Void, ExternalAgentConfigImportHistoriesReadResponse> DESCRIPTOR = new MethodDescriptor<>("externalAgentConfig/import/readHistories", Void.class, ExternalAgentConfigImportHistoriesReadResponse.class, ParamsPresence.NONE, false);
+        static final MethodDescriptor<Void, ExternalAgentConfigImportHistoriesReadResponse> DESCRIPTOR = new MethodDescriptor<>("externalAgentConfig/import/readHistories", Void.class, ExternalAgentConfigImportHistoriesReadResponse.class, ParamsPresence.NONE, false, MethodVersions.from("0.147.0"));
 
         private ExternalAgentConfigImportReadHistories() {
         }
     }
 
     static final class ConfigValueWrite {
-        static final MethodDescriptor<ConfigValueWriteParams, ConfigWriteResponse> DESCRIPTOR = new MethodDescriptor<>("config/value/write", ConfigValueWriteParams.class, ConfigWriteResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ConfigValueWriteParams, ConfigWriteResponse> DESCRIPTOR = new MethodDescriptor<>("config/value/write", ConfigValueWriteParams.class, ConfigWriteResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
         private ConfigValueWrite() {
         }
     }
 
     static final class ConfigBatchWrite {
-        static final MethodDescriptor<ConfigBatchWriteParams, ConfigWriteResponse> DESCRIPTOR = new MethodDescriptor<>("config/batchWrite", ConfigBatchWriteParams.class, ConfigWriteResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<ConfigBatchWriteParams, ConfigWriteResponse> DESCRIPTOR = new MethodDescriptor<>("config/batchWrite", ConfigBatchWriteParams.class, ConfigWriteResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
         private ConfigBatchWrite() {
         }
     }
 
     static final class ConfigRequirementsRead {
-        static final MethodDescriptor<Void, ConfigRequirementsReadResponse> DESCRIPTOR = new MethodDescriptor<>("configRequirements/read", Void.class, ConfigRequirementsReadResponse.class, ParamsPresence.NONE, false);
+        static final MethodDescriptor<Void, ConfigRequirementsReadResponse> DESCRIPTOR = new MethodDescriptor<>("configRequirements/read", Void.class, ConfigRequirementsReadResponse.class, ParamsPresence.NONE, false, MethodVersions.from("0.98.0"));
 
         private ConfigRequirementsRead() {
         }
     }
 
     static final class AccountRead {
-        static final MethodDescriptor<GetAccountParams, GetAccountResponse> DESCRIPTOR = new MethodDescriptor<>("account/read", GetAccountParams.class, GetAccountResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<GetAccountParams, GetAccountResponse> DESCRIPTOR = new MethodDescriptor<>("account/read", GetAccountParams.class, GetAccountResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
         private AccountRead() {
         }
     }
 
     static final class FuzzyFileSearch {
-        static final MethodDescriptor<FuzzyFileSearchParams, FuzzyFileSearchResponse> DESCRIPTOR = new MethodDescriptor<>("fuzzyFileSearch", FuzzyFileSearchParams.class, FuzzyFileSearchResponse.class, ParamsPresence.REQUIRED, false);
+        static final MethodDescriptor<FuzzyFileSearchParams, FuzzyFileSearchResponse> DESCRIPTOR = new MethodDescriptor<>("fuzzyFileSearch", FuzzyFileSearchParams.class, FuzzyFileSearchResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
         private FuzzyFileSearch() {
         }
     }
 
     static final class FuzzyFileSearchSessionStart {
-        static final MethodDescriptor<FuzzyFileSearchSessionStartParams, FuzzyFileSearchSessionStartResponse> DESCRIPTOR = new MethodDescriptor<>("fuzzyFileSearch/sessionStart", FuzzyFileSearchSessionStartParams.class, FuzzyFileSearchSessionStartResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<FuzzyFileSearchSessionStartParams, FuzzyFileSearchSessionStartResponse> DESCRIPTOR = new MethodDescriptor<>("fuzzyFileSearch/sessionStart", FuzzyFileSearchSessionStartParams.class, FuzzyFileSearchSessionStartResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.104.0"));
 
         private FuzzyFileSearchSessionStart() {
         }
     }
 
     static final class FuzzyFileSearchSessionUpdate {
-        static final MethodDescriptor<FuzzyFileSearchSessionUpdateParams, FuzzyFileSearchSessionUpdateResponse> DESCRIPTOR = new MethodDescriptor<>("fuzzyFileSearch/sessionUpdate", FuzzyFileSearchSessionUpdateParams.class, FuzzyFileSearchSessionUpdateResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<FuzzyFileSearchSessionUpdateParams, FuzzyFileSearchSessionUpdateResponse> DESCRIPTOR = new MethodDescriptor<>("fuzzyFileSearch/sessionUpdate", FuzzyFileSearchSessionUpdateParams.class, FuzzyFileSearchSessionUpdateResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.104.0"));
 
         private FuzzyFileSearchSessionUpdate() {
         }
     }
 
     static final class FuzzyFileSearchSessionStop {
-        static final MethodDescriptor<FuzzyFileSearchSessionStopParams, FuzzyFileSearchSessionStopResponse> DESCRIPTOR = new MethodDescriptor<>("fuzzyFileSearch/sessionStop", FuzzyFileSearchSessionStopParams.class, FuzzyFileSearchSessionStopResponse.class, ParamsPresence.REQUIRED, true);
+        static final MethodDescriptor<FuzzyFileSearchSessionStopParams, FuzzyFileSearchSessionStopResponse> DESCRIPTOR = new MethodDescriptor<>("fuzzyFileSearch/sessionStop", FuzzyFileSearchSessionStopParams.class, FuzzyFileSearchSessionStopResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.from("0.104.0"));
 
         private FuzzyFileSearchSessionStop() {
         }

@@ -13,458 +13,632 @@ import java.util.Optional;
 public final class ServerNotificationMethods {
     /**
      * {@code error}: params {@link ErrorNotification}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ErrorNotification> ERROR = new NotificationDescriptor<>("error", ErrorNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ErrorNotification> ERROR = new NotificationDescriptor<>("error", ErrorNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
     /**
      * {@code thread/started}: params {@link ThreadStartedNotification}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ThreadStartedNotification> THREAD_STARTED = new NotificationDescriptor<>("thread/started", ThreadStartedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadStartedNotification> THREAD_STARTED = new NotificationDescriptor<>("thread/started", ThreadStartedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
     /**
      * {@code thread/status/changed}: params {@link ThreadStatusChangedNotification}.
+     * <p>
+     * Since codex 0.105.0 (not in 0.104.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ThreadStatusChangedNotification> THREAD_STATUS_CHANGED = new NotificationDescriptor<>("thread/status/changed", ThreadStatusChangedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadStatusChangedNotification> THREAD_STATUS_CHANGED = new NotificationDescriptor<>("thread/status/changed", ThreadStatusChangedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.105.0"));
 
     /**
      * {@code thread/readState/changed}: params {@link ThreadReadStateChangedNotification}.
+     * <p>
+     * Since codex 0.167.2 (not in 0.160.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ThreadReadStateChangedNotification> THREAD_READ_STATE_CHANGED = new NotificationDescriptor<>("thread/readState/changed", ThreadReadStateChangedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadReadStateChangedNotification> THREAD_READ_STATE_CHANGED = new NotificationDescriptor<>("thread/readState/changed", ThreadReadStateChangedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.167.2"));
 
     /**
      * {@code thread/archived}: params {@link ThreadArchivedNotification}.
+     * <p>
+     * Since codex 0.104.0 (not in 0.99.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ThreadArchivedNotification> THREAD_ARCHIVED = new NotificationDescriptor<>("thread/archived", ThreadArchivedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadArchivedNotification> THREAD_ARCHIVED = new NotificationDescriptor<>("thread/archived", ThreadArchivedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.104.0"));
 
     /**
      * {@code thread/deleted}: params {@link ThreadDeletedNotification}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ThreadDeletedNotification> THREAD_DELETED = new NotificationDescriptor<>("thread/deleted", ThreadDeletedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadDeletedNotification> THREAD_DELETED = new NotificationDescriptor<>("thread/deleted", ThreadDeletedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
     /**
      * {@code thread/unarchived}: params {@link ThreadUnarchivedNotification}.
+     * <p>
+     * Since codex 0.104.0 (not in 0.99.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ThreadUnarchivedNotification> THREAD_UNARCHIVED = new NotificationDescriptor<>("thread/unarchived", ThreadUnarchivedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadUnarchivedNotification> THREAD_UNARCHIVED = new NotificationDescriptor<>("thread/unarchived", ThreadUnarchivedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.104.0"));
 
     /**
      * {@code thread/closed}: params {@link ThreadClosedNotification}.
+     * <p>
+     * Since codex 0.106.0 (not in 0.105.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ThreadClosedNotification> THREAD_CLOSED = new NotificationDescriptor<>("thread/closed", ThreadClosedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadClosedNotification> THREAD_CLOSED = new NotificationDescriptor<>("thread/closed", ThreadClosedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.106.0"));
 
     /**
      * {@code thread/reverted}: params {@link ThreadRevertedNotification}.
+     * <p>
+     * Since codex 0.148.0 (not in 0.147.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ThreadRevertedNotification> THREAD_REVERTED = new NotificationDescriptor<>("thread/reverted", ThreadRevertedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadRevertedNotification> THREAD_REVERTED = new NotificationDescriptor<>("thread/reverted", ThreadRevertedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.148.0"));
 
     /**
      * {@code skills/changed}: params {@link SkillsChangedNotification}.
+     * <p>
+     * Since codex 0.110.0 (not in 0.107.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<SkillsChangedNotification> SKILLS_CHANGED = new NotificationDescriptor<>("skills/changed", SkillsChangedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<SkillsChangedNotification> SKILLS_CHANGED = new NotificationDescriptor<>("skills/changed", SkillsChangedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.110.0"));
 
     /**
      * {@code thread/name/updated}: params {@link ThreadNameUpdatedNotification}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ThreadNameUpdatedNotification> THREAD_NAME_UPDATED = new NotificationDescriptor<>("thread/name/updated", ThreadNameUpdatedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadNameUpdatedNotification> THREAD_NAME_UPDATED = new NotificationDescriptor<>("thread/name/updated", ThreadNameUpdatedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
     /**
      * {@code thread/section/changed}: params {@link ThreadSectionChangedNotification}.
+     * <p>
+     * Since codex 0.167.2 (not in 0.160.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ThreadSectionChangedNotification> THREAD_SECTION_CHANGED = new NotificationDescriptor<>("thread/section/changed", ThreadSectionChangedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadSectionChangedNotification> THREAD_SECTION_CHANGED = new NotificationDescriptor<>("thread/section/changed", ThreadSectionChangedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.167.2"));
 
     /**
      * {@code thread/attachment/updated}: params {@link ThreadAttachmentUpdatedNotification}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ThreadAttachmentUpdatedNotification> THREAD_ATTACHMENT_UPDATED = new NotificationDescriptor<>("thread/attachment/updated", ThreadAttachmentUpdatedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadAttachmentUpdatedNotification> THREAD_ATTACHMENT_UPDATED = new NotificationDescriptor<>("thread/attachment/updated", ThreadAttachmentUpdatedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.160.0"));
 
     /**
      * {@code thread/goal/updated}: params {@link ThreadGoalUpdatedNotification}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ThreadGoalUpdatedNotification> THREAD_GOAL_UPDATED = new NotificationDescriptor<>("thread/goal/updated", ThreadGoalUpdatedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadGoalUpdatedNotification> THREAD_GOAL_UPDATED = new NotificationDescriptor<>("thread/goal/updated", ThreadGoalUpdatedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
     /**
      * {@code thread/prediction/updated}: params {@link ThreadPredictionUpdatedNotification}.
+     * <p>
+     * Since codex 0.167.2 (not in 0.160.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ThreadPredictionUpdatedNotification> THREAD_PREDICTION_UPDATED = new NotificationDescriptor<>("thread/prediction/updated", ThreadPredictionUpdatedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadPredictionUpdatedNotification> THREAD_PREDICTION_UPDATED = new NotificationDescriptor<>("thread/prediction/updated", ThreadPredictionUpdatedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.167.2"));
 
     /**
      * {@code thread/goal/cleared}: params {@link ThreadGoalClearedNotification}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ThreadGoalClearedNotification> THREAD_GOAL_CLEARED = new NotificationDescriptor<>("thread/goal/cleared", ThreadGoalClearedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadGoalClearedNotification> THREAD_GOAL_CLEARED = new NotificationDescriptor<>("thread/goal/cleared", ThreadGoalClearedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
     /**
      * {@code thread/queue/changed}: params {@link ThreadQueueChangedNotification}.
+     * <p>
+     * Since codex 0.148.0 (not in 0.147.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ThreadQueueChangedNotification> THREAD_QUEUE_CHANGED = new NotificationDescriptor<>("thread/queue/changed", ThreadQueueChangedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadQueueChangedNotification> THREAD_QUEUE_CHANGED = new NotificationDescriptor<>("thread/queue/changed", ThreadQueueChangedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.148.0"));
 
     /**
      * {@code project/changed}: params {@link ProjectChangedNotification}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ProjectChangedNotification> PROJECT_CHANGED = new NotificationDescriptor<>("project/changed", ProjectChangedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ProjectChangedNotification> PROJECT_CHANGED = new NotificationDescriptor<>("project/changed", ProjectChangedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.160.0"));
 
     /**
      * {@code thread/project/updated}: params {@link ThreadProjectUpdatedNotification}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ThreadProjectUpdatedNotification> THREAD_PROJECT_UPDATED = new NotificationDescriptor<>("thread/project/updated", ThreadProjectUpdatedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadProjectUpdatedNotification> THREAD_PROJECT_UPDATED = new NotificationDescriptor<>("thread/project/updated", ThreadProjectUpdatedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.160.0"));
 
     /**
      * {@code thread/environment/connected}: params {@link EnvironmentConnectionNotification}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<EnvironmentConnectionNotification> THREAD_ENVIRONMENT_CONNECTED = new NotificationDescriptor<>("thread/environment/connected", EnvironmentConnectionNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<EnvironmentConnectionNotification> THREAD_ENVIRONMENT_CONNECTED = new NotificationDescriptor<>("thread/environment/connected", EnvironmentConnectionNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.147.0"));
 
     /**
      * {@code thread/environment/disconnected}: params {@link EnvironmentConnectionNotification}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<EnvironmentConnectionNotification> THREAD_ENVIRONMENT_DISCONNECTED = new NotificationDescriptor<>("thread/environment/disconnected", EnvironmentConnectionNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<EnvironmentConnectionNotification> THREAD_ENVIRONMENT_DISCONNECTED = new NotificationDescriptor<>("thread/environment/disconnected", EnvironmentConnectionNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.147.0"));
 
     /**
      * {@code thread/settings/updated}: params {@link ThreadSettingsUpdatedNotification}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ThreadSettingsUpdatedNotification> THREAD_SETTINGS_UPDATED = new NotificationDescriptor<>("thread/settings/updated", ThreadSettingsUpdatedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadSettingsUpdatedNotification> THREAD_SETTINGS_UPDATED = new NotificationDescriptor<>("thread/settings/updated", ThreadSettingsUpdatedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
     /**
      * {@code thread/tokenUsage/updated}: params {@link ThreadTokenUsageUpdatedNotification}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ThreadTokenUsageUpdatedNotification> THREAD_TOKEN_USAGE_UPDATED = new NotificationDescriptor<>("thread/tokenUsage/updated", ThreadTokenUsageUpdatedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadTokenUsageUpdatedNotification> THREAD_TOKEN_USAGE_UPDATED = new NotificationDescriptor<>("thread/tokenUsage/updated", ThreadTokenUsageUpdatedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
     /**
      * {@code turn/started}: params {@link TurnStartedNotification}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<TurnStartedNotification> TURN_STARTED = new NotificationDescriptor<>("turn/started", TurnStartedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<TurnStartedNotification> TURN_STARTED = new NotificationDescriptor<>("turn/started", TurnStartedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
     /**
      * {@code hook/started}: params {@link HookStartedNotification}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<HookStartedNotification> HOOK_STARTED = new NotificationDescriptor<>("hook/started", HookStartedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<HookStartedNotification> HOOK_STARTED = new NotificationDescriptor<>("hook/started", HookStartedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.120.0"));
 
     /**
      * {@code turn/completed}: params {@link TurnCompletedNotification}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<TurnCompletedNotification> TURN_COMPLETED = new NotificationDescriptor<>("turn/completed", TurnCompletedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<TurnCompletedNotification> TURN_COMPLETED = new NotificationDescriptor<>("turn/completed", TurnCompletedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
     /**
      * {@code hook/completed}: params {@link HookCompletedNotification}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<HookCompletedNotification> HOOK_COMPLETED = new NotificationDescriptor<>("hook/completed", HookCompletedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<HookCompletedNotification> HOOK_COMPLETED = new NotificationDescriptor<>("hook/completed", HookCompletedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.120.0"));
 
     /**
      * {@code turn/diff/updated}: params {@link TurnDiffUpdatedNotification}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<TurnDiffUpdatedNotification> TURN_DIFF_UPDATED = new NotificationDescriptor<>("turn/diff/updated", TurnDiffUpdatedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<TurnDiffUpdatedNotification> TURN_DIFF_UPDATED = new NotificationDescriptor<>("turn/diff/updated", TurnDiffUpdatedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
     /**
      * {@code turn/plan/updated}: params {@link TurnPlanUpdatedNotification}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<TurnPlanUpdatedNotification> TURN_PLAN_UPDATED = new NotificationDescriptor<>("turn/plan/updated", TurnPlanUpdatedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<TurnPlanUpdatedNotification> TURN_PLAN_UPDATED = new NotificationDescriptor<>("turn/plan/updated", TurnPlanUpdatedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
     /**
      * {@code item/started}: params {@link ItemStartedNotification}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ItemStartedNotification> ITEM_STARTED = new NotificationDescriptor<>("item/started", ItemStartedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ItemStartedNotification> ITEM_STARTED = new NotificationDescriptor<>("item/started", ItemStartedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
     /**
      * {@code item/autoApprovalReview/started}: params {@link ItemGuardianApprovalReviewStartedNotification}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ItemGuardianApprovalReviewStartedNotification> ITEM_AUTO_APPROVAL_REVIEW_STARTED = new NotificationDescriptor<>("item/autoApprovalReview/started", ItemGuardianApprovalReviewStartedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ItemGuardianApprovalReviewStartedNotification> ITEM_AUTO_APPROVAL_REVIEW_STARTED = new NotificationDescriptor<>("item/autoApprovalReview/started", ItemGuardianApprovalReviewStartedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.120.0"));
 
     /**
      * {@code item/autoApprovalReview/completed}: params {@link ItemGuardianApprovalReviewCompletedNotification}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ItemGuardianApprovalReviewCompletedNotification> ITEM_AUTO_APPROVAL_REVIEW_COMPLETED = new NotificationDescriptor<>("item/autoApprovalReview/completed", ItemGuardianApprovalReviewCompletedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ItemGuardianApprovalReviewCompletedNotification> ITEM_AUTO_APPROVAL_REVIEW_COMPLETED = new NotificationDescriptor<>("item/autoApprovalReview/completed", ItemGuardianApprovalReviewCompletedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.120.0"));
 
     /**
      * {@code autoApprovalReview/strictReviewRequired}: params {@link StrictReviewRequiredNotification}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<StrictReviewRequiredNotification> AUTO_APPROVAL_REVIEW_STRICT_REVIEW_REQUIRED = new NotificationDescriptor<>("autoApprovalReview/strictReviewRequired", StrictReviewRequiredNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<StrictReviewRequiredNotification> AUTO_APPROVAL_REVIEW_STRICT_REVIEW_REQUIRED = new NotificationDescriptor<>("autoApprovalReview/strictReviewRequired", StrictReviewRequiredNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.160.0"));
 
     /**
      * {@code item/completed}: params {@link ItemCompletedNotification}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ItemCompletedNotification> ITEM_COMPLETED = new NotificationDescriptor<>("item/completed", ItemCompletedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ItemCompletedNotification> ITEM_COMPLETED = new NotificationDescriptor<>("item/completed", ItemCompletedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
     /**
      * {@code item/agentMessage/delta}: params {@link AgentMessageDeltaNotification}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<AgentMessageDeltaNotification> ITEM_AGENT_MESSAGE_DELTA = new NotificationDescriptor<>("item/agentMessage/delta", AgentMessageDeltaNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<AgentMessageDeltaNotification> ITEM_AGENT_MESSAGE_DELTA = new NotificationDescriptor<>("item/agentMessage/delta", AgentMessageDeltaNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
     /**
      * EXPERIMENTAL - proposed plan streaming deltas for plan items.
      * <p>
      * {@code item/plan/delta}: params {@link PlanDeltaNotification}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<PlanDeltaNotification> ITEM_PLAN_DELTA = new NotificationDescriptor<>("item/plan/delta", PlanDeltaNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<PlanDeltaNotification> ITEM_PLAN_DELTA = new NotificationDescriptor<>("item/plan/delta", PlanDeltaNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
     /**
      * Stream base64-encoded stdout/stderr chunks for a running {@code command/exec} session.
      * <p>
      * {@code command/exec/outputDelta}: params {@link CommandExecOutputDeltaNotification}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<CommandExecOutputDeltaNotification> COMMAND_EXEC_OUTPUT_DELTA = new NotificationDescriptor<>("command/exec/outputDelta", CommandExecOutputDeltaNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<CommandExecOutputDeltaNotification> COMMAND_EXEC_OUTPUT_DELTA = new NotificationDescriptor<>("command/exec/outputDelta", CommandExecOutputDeltaNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.120.0"));
 
     /**
      * Stream base64-encoded stdout/stderr chunks for a running {@code process/spawn} session.
      * <p>
      * {@code process/outputDelta}: params {@link ProcessOutputDeltaNotification}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ProcessOutputDeltaNotification> PROCESS_OUTPUT_DELTA = new NotificationDescriptor<>("process/outputDelta", ProcessOutputDeltaNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ProcessOutputDeltaNotification> PROCESS_OUTPUT_DELTA = new NotificationDescriptor<>("process/outputDelta", ProcessOutputDeltaNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
     /**
      * {@code thread/search/partial}: params {@link ThreadSearchPartialNotification}.
+     * <p>
+     * Since codex 0.171.0 (not in 0.169.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ThreadSearchPartialNotification> THREAD_SEARCH_PARTIAL = new NotificationDescriptor<>("thread/search/partial", ThreadSearchPartialNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadSearchPartialNotification> THREAD_SEARCH_PARTIAL = new NotificationDescriptor<>("thread/search/partial", ThreadSearchPartialNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.of("0.171.0"));
 
     /**
      * Final exit notification for a {@code process/spawn} session.
      * <p>
      * {@code process/exited}: params {@link ProcessExitedNotification}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ProcessExitedNotification> PROCESS_EXITED = new NotificationDescriptor<>("process/exited", ProcessExitedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ProcessExitedNotification> PROCESS_EXITED = new NotificationDescriptor<>("process/exited", ProcessExitedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
     /**
      * {@code item/commandExecution/outputDelta}: params {@link CommandExecutionOutputDeltaNotification}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<CommandExecutionOutputDeltaNotification> ITEM_COMMAND_EXECUTION_OUTPUT_DELTA = new NotificationDescriptor<>("item/commandExecution/outputDelta", CommandExecutionOutputDeltaNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<CommandExecutionOutputDeltaNotification> ITEM_COMMAND_EXECUTION_OUTPUT_DELTA = new NotificationDescriptor<>("item/commandExecution/outputDelta", CommandExecutionOutputDeltaNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
     /**
      * {@code item/commandExecution/terminalInteraction}: params {@link TerminalInteractionNotification}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<TerminalInteractionNotification> ITEM_COMMAND_EXECUTION_TERMINAL_INTERACTION = new NotificationDescriptor<>("item/commandExecution/terminalInteraction", TerminalInteractionNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<TerminalInteractionNotification> ITEM_COMMAND_EXECUTION_TERMINAL_INTERACTION = new NotificationDescriptor<>("item/commandExecution/terminalInteraction", TerminalInteractionNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
     /**
      * Deprecated legacy apply_patch output stream notification.
      * <p>
      * {@code item/fileChange/outputDelta}: params {@link FileChangeOutputDeltaNotification}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      *
      * @deprecated Deprecated legacy apply_patch output stream notification.
      */
     @Deprecated
-    public static final NotificationDescriptor<FileChangeOutputDeltaNotification> ITEM_FILE_CHANGE_OUTPUT_DELTA = new NotificationDescriptor<>("item/fileChange/outputDelta", FileChangeOutputDeltaNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<FileChangeOutputDeltaNotification> ITEM_FILE_CHANGE_OUTPUT_DELTA = new NotificationDescriptor<>("item/fileChange/outputDelta", FileChangeOutputDeltaNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
     /**
      * {@code item/fileChange/patchUpdated}: params {@link FileChangePatchUpdatedNotification}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<FileChangePatchUpdatedNotification> ITEM_FILE_CHANGE_PATCH_UPDATED = new NotificationDescriptor<>("item/fileChange/patchUpdated", FileChangePatchUpdatedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<FileChangePatchUpdatedNotification> ITEM_FILE_CHANGE_PATCH_UPDATED = new NotificationDescriptor<>("item/fileChange/patchUpdated", FileChangePatchUpdatedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
     /**
      * {@code serverRequest/resolved}: params {@link ServerRequestResolvedNotification}.
+     * <p>
+     * Since codex 0.107.0 (not in 0.106.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ServerRequestResolvedNotification> SERVER_REQUEST_RESOLVED = new NotificationDescriptor<>("serverRequest/resolved", ServerRequestResolvedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ServerRequestResolvedNotification> SERVER_REQUEST_RESOLVED = new NotificationDescriptor<>("serverRequest/resolved", ServerRequestResolvedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.107.0"));
 
     /**
      * {@code item/mcpToolCall/progress}: params {@link McpToolCallProgressNotification}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<McpToolCallProgressNotification> ITEM_MCP_TOOL_CALL_PROGRESS = new NotificationDescriptor<>("item/mcpToolCall/progress", McpToolCallProgressNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<McpToolCallProgressNotification> ITEM_MCP_TOOL_CALL_PROGRESS = new NotificationDescriptor<>("item/mcpToolCall/progress", McpToolCallProgressNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
     /**
      * {@code mcpServer/oauthLogin/completed}: params {@link McpServerOauthLoginCompletedNotification}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<McpServerOauthLoginCompletedNotification> MCP_SERVER_OAUTH_LOGIN_COMPLETED = new NotificationDescriptor<>("mcpServer/oauthLogin/completed", McpServerOauthLoginCompletedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<McpServerOauthLoginCompletedNotification> MCP_SERVER_OAUTH_LOGIN_COMPLETED = new NotificationDescriptor<>("mcpServer/oauthLogin/completed", McpServerOauthLoginCompletedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
     /**
      * {@code mcpServer/startupStatus/updated}: params {@link McpServerStatusUpdatedNotification}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<McpServerStatusUpdatedNotification> MCP_SERVER_STARTUP_STATUS_UPDATED = new NotificationDescriptor<>("mcpServer/startupStatus/updated", McpServerStatusUpdatedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<McpServerStatusUpdatedNotification> MCP_SERVER_STARTUP_STATUS_UPDATED = new NotificationDescriptor<>("mcpServer/startupStatus/updated", McpServerStatusUpdatedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.120.0"));
 
     /**
      * {@code mcpServer/event/stream/notification}: params {@link McpServerEventStreamNotification}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<McpServerEventStreamNotification> MCP_SERVER_EVENT_STREAM_NOTIFICATION = new NotificationDescriptor<>("mcpServer/event/stream/notification", McpServerEventStreamNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<McpServerEventStreamNotification> MCP_SERVER_EVENT_STREAM_NOTIFICATION = new NotificationDescriptor<>("mcpServer/event/stream/notification", McpServerEventStreamNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.160.0"));
 
     /**
      * {@code account/updated}: params {@link AccountUpdatedNotification}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<AccountUpdatedNotification> ACCOUNT_UPDATED = new NotificationDescriptor<>("account/updated", AccountUpdatedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<AccountUpdatedNotification> ACCOUNT_UPDATED = new NotificationDescriptor<>("account/updated", AccountUpdatedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
     /**
      * {@code account/gatewayOAuth/changed}: params {@link GatewayOAuthChangedNotification}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<GatewayOAuthChangedNotification> ACCOUNT_GATEWAY_OAUTH_CHANGED = new NotificationDescriptor<>("account/gatewayOAuth/changed", GatewayOAuthChangedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<GatewayOAuthChangedNotification> ACCOUNT_GATEWAY_OAUTH_CHANGED = new NotificationDescriptor<>("account/gatewayOAuth/changed", GatewayOAuthChangedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.160.0"));
 
     /**
      * {@code account/rateLimits/updated}: params {@link AccountRateLimitsUpdatedNotification}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<AccountRateLimitsUpdatedNotification> ACCOUNT_RATE_LIMITS_UPDATED = new NotificationDescriptor<>("account/rateLimits/updated", AccountRateLimitsUpdatedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<AccountRateLimitsUpdatedNotification> ACCOUNT_RATE_LIMITS_UPDATED = new NotificationDescriptor<>("account/rateLimits/updated", AccountRateLimitsUpdatedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
     /**
      * {@code app/list/updated}: params {@link AppListUpdatedNotification}.
+     * <p>
+     * Since codex 0.99.0 (not in 0.98.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<AppListUpdatedNotification> APP_LIST_UPDATED = new NotificationDescriptor<>("app/list/updated", AppListUpdatedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<AppListUpdatedNotification> APP_LIST_UPDATED = new NotificationDescriptor<>("app/list/updated", AppListUpdatedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.99.0"));
 
     /**
      * {@code remoteControl/status/changed}: params {@link RemoteControlStatusChangedNotification}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<RemoteControlStatusChangedNotification> REMOTE_CONTROL_STATUS_CHANGED = new NotificationDescriptor<>("remoteControl/status/changed", RemoteControlStatusChangedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<RemoteControlStatusChangedNotification> REMOTE_CONTROL_STATUS_CHANGED = new NotificationDescriptor<>("remoteControl/status/changed", RemoteControlStatusChangedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
     /**
      * {@code externalAgentConfig/import/progress}: params {@link ExternalAgentConfigImportProgressNotification}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ExternalAgentConfigImportProgressNotification> EXTERNAL_AGENT_CONFIG_IMPORT_PROGRESS = new NotificationDescriptor<>("externalAgentConfig/import/progress", ExternalAgentConfigImportProgressNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ExternalAgentConfigImportProgressNotification> EXTERNAL_AGENT_CONFIG_IMPORT_PROGRESS = new NotificationDescriptor<>("externalAgentConfig/import/progress", ExternalAgentConfigImportProgressNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.147.0"));
 
     /**
      * {@code externalAgentConfig/import/completed}: params {@link ExternalAgentConfigImportCompletedNotification}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ExternalAgentConfigImportCompletedNotification> EXTERNAL_AGENT_CONFIG_IMPORT_COMPLETED = new NotificationDescriptor<>("externalAgentConfig/import/completed", ExternalAgentConfigImportCompletedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ExternalAgentConfigImportCompletedNotification> EXTERNAL_AGENT_CONFIG_IMPORT_COMPLETED = new NotificationDescriptor<>("externalAgentConfig/import/completed", ExternalAgentConfigImportCompletedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
     /**
      * {@code fs/changed}: params {@link FsChangedNotification}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<FsChangedNotification> FS_CHANGED = new NotificationDescriptor<>("fs/changed", FsChangedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<FsChangedNotification> FS_CHANGED = new NotificationDescriptor<>("fs/changed", FsChangedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.120.0"));
 
     /**
      * {@code item/reasoning/summaryTextDelta}: params {@link ReasoningSummaryTextDeltaNotification}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ReasoningSummaryTextDeltaNotification> ITEM_REASONING_SUMMARY_TEXT_DELTA = new NotificationDescriptor<>("item/reasoning/summaryTextDelta", ReasoningSummaryTextDeltaNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ReasoningSummaryTextDeltaNotification> ITEM_REASONING_SUMMARY_TEXT_DELTA = new NotificationDescriptor<>("item/reasoning/summaryTextDelta", ReasoningSummaryTextDeltaNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
     /**
      * {@code item/reasoning/summaryPartAdded}: params {@link ReasoningSummaryPartAddedNotification}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ReasoningSummaryPartAddedNotification> ITEM_REASONING_SUMMARY_PART_ADDED = new NotificationDescriptor<>("item/reasoning/summaryPartAdded", ReasoningSummaryPartAddedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ReasoningSummaryPartAddedNotification> ITEM_REASONING_SUMMARY_PART_ADDED = new NotificationDescriptor<>("item/reasoning/summaryPartAdded", ReasoningSummaryPartAddedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
     /**
      * {@code item/reasoning/textDelta}: params {@link ReasoningTextDeltaNotification}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ReasoningTextDeltaNotification> ITEM_REASONING_TEXT_DELTA = new NotificationDescriptor<>("item/reasoning/textDelta", ReasoningTextDeltaNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ReasoningTextDeltaNotification> ITEM_REASONING_TEXT_DELTA = new NotificationDescriptor<>("item/reasoning/textDelta", ReasoningTextDeltaNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
     /**
      * Deprecated: Use {@code ContextCompaction} item type instead.
      * <p>
      * {@code thread/compacted}: params {@link ContextCompactedNotification}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      *
      * @deprecated Deprecated: Use {@code ContextCompaction} item type instead.
      */
     @Deprecated
-    public static final NotificationDescriptor<ContextCompactedNotification> THREAD_COMPACTED = new NotificationDescriptor<>("thread/compacted", ContextCompactedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ContextCompactedNotification> THREAD_COMPACTED = new NotificationDescriptor<>("thread/compacted", ContextCompactedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
     /**
      * {@code model/rerouted}: params {@link ModelReroutedNotification}.
+     * <p>
+     * Since codex 0.104.0 (not in 0.99.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ModelReroutedNotification> MODEL_REROUTED = new NotificationDescriptor<>("model/rerouted", ModelReroutedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ModelReroutedNotification> MODEL_REROUTED = new NotificationDescriptor<>("model/rerouted", ModelReroutedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.104.0"));
 
     /**
      * {@code model/verification}: params {@link ModelVerificationNotification}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ModelVerificationNotification> MODEL_VERIFICATION = new NotificationDescriptor<>("model/verification", ModelVerificationNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ModelVerificationNotification> MODEL_VERIFICATION = new NotificationDescriptor<>("model/verification", ModelVerificationNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
     /**
      * {@code modelProvider/authRecoveryStarted}: params {@link AuthRecoveryNotification}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<AuthRecoveryNotification> MODEL_PROVIDER_AUTH_RECOVERY_STARTED = new NotificationDescriptor<>("modelProvider/authRecoveryStarted", AuthRecoveryNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<AuthRecoveryNotification> MODEL_PROVIDER_AUTH_RECOVERY_STARTED = new NotificationDescriptor<>("modelProvider/authRecoveryStarted", AuthRecoveryNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.160.0"));
 
     /**
      * {@code modelProvider/authRecoveryCompleted}: params {@link AuthRecoveryNotification}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<AuthRecoveryNotification> MODEL_PROVIDER_AUTH_RECOVERY_COMPLETED = new NotificationDescriptor<>("modelProvider/authRecoveryCompleted", AuthRecoveryNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<AuthRecoveryNotification> MODEL_PROVIDER_AUTH_RECOVERY_COMPLETED = new NotificationDescriptor<>("modelProvider/authRecoveryCompleted", AuthRecoveryNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.160.0"));
 
     /**
      * {@code turn/moderationMetadata}: params {@link TurnModerationMetadataNotification}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<TurnModerationMetadataNotification> TURN_MODERATION_METADATA = new NotificationDescriptor<>("turn/moderationMetadata", TurnModerationMetadataNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<TurnModerationMetadataNotification> TURN_MODERATION_METADATA = new NotificationDescriptor<>("turn/moderationMetadata", TurnModerationMetadataNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
     /**
      * {@code model/safetyBuffering/updated}: params {@link ModelSafetyBufferingUpdatedNotification}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ModelSafetyBufferingUpdatedNotification> MODEL_SAFETY_BUFFERING_UPDATED = new NotificationDescriptor<>("model/safetyBuffering/updated", ModelSafetyBufferingUpdatedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ModelSafetyBufferingUpdatedNotification> MODEL_SAFETY_BUFFERING_UPDATED = new NotificationDescriptor<>("model/safetyBuffering/updated", ModelSafetyBufferingUpdatedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.147.0"));
 
     /**
      * {@code warning}: params {@link WarningNotification}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<WarningNotification> WARNING = new NotificationDescriptor<>("warning", WarningNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<WarningNotification> WARNING = new NotificationDescriptor<>("warning", WarningNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
     /**
      * {@code guardianWarning}: params {@link GuardianWarningNotification}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<GuardianWarningNotification> GUARDIAN_WARNING = new NotificationDescriptor<>("guardianWarning", GuardianWarningNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<GuardianWarningNotification> GUARDIAN_WARNING = new NotificationDescriptor<>("guardianWarning", GuardianWarningNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
     /**
      * {@code deprecationNotice}: params {@link DeprecationNoticeNotification}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<DeprecationNoticeNotification> DEPRECATION_NOTICE = new NotificationDescriptor<>("deprecationNotice", DeprecationNoticeNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<DeprecationNoticeNotification> DEPRECATION_NOTICE = new NotificationDescriptor<>("deprecationNotice", DeprecationNoticeNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
     /**
      * {@code configWarning}: params {@link ConfigWarningNotification}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ConfigWarningNotification> CONFIG_WARNING = new NotificationDescriptor<>("configWarning", ConfigWarningNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ConfigWarningNotification> CONFIG_WARNING = new NotificationDescriptor<>("configWarning", ConfigWarningNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
     /**
      * {@code fuzzyFileSearch/sessionUpdated}: params {@link FuzzyFileSearchSessionUpdatedNotification}.
+     * <p>
+     * Since codex 0.104.0 (not in 0.99.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<FuzzyFileSearchSessionUpdatedNotification> FUZZY_FILE_SEARCH_SESSION_UPDATED = new NotificationDescriptor<>("fuzzyFileSearch/sessionUpdated", FuzzyFileSearchSessionUpdatedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<FuzzyFileSearchSessionUpdatedNotification> FUZZY_FILE_SEARCH_SESSION_UPDATED = new NotificationDescriptor<>("fuzzyFileSearch/sessionUpdated", FuzzyFileSearchSessionUpdatedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.104.0"));
 
     /**
      * {@code fuzzyFileSearch/sessionCompleted}: params {@link FuzzyFileSearchSessionCompletedNotification}.
+     * <p>
+     * Since codex 0.104.0 (not in 0.99.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<FuzzyFileSearchSessionCompletedNotification> FUZZY_FILE_SEARCH_SESSION_COMPLETED = new NotificationDescriptor<>("fuzzyFileSearch/sessionCompleted", FuzzyFileSearchSessionCompletedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<FuzzyFileSearchSessionCompletedNotification> FUZZY_FILE_SEARCH_SESSION_COMPLETED = new NotificationDescriptor<>("fuzzyFileSearch/sessionCompleted", FuzzyFileSearchSessionCompletedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.104.0"));
 
     /**
      * {@code thread/realtime/started}: params {@link ThreadRealtimeStartedNotification}.
+     * <p>
+     * Since codex 0.106.0 (not in 0.105.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ThreadRealtimeStartedNotification> THREAD_REALTIME_STARTED = new NotificationDescriptor<>("thread/realtime/started", ThreadRealtimeStartedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadRealtimeStartedNotification> THREAD_REALTIME_STARTED = new NotificationDescriptor<>("thread/realtime/started", ThreadRealtimeStartedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.106.0"));
 
     /**
      * {@code thread/realtime/itemAdded}: params {@link ThreadRealtimeItemAddedNotification}.
+     * <p>
+     * Since codex 0.106.0 (not in 0.105.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ThreadRealtimeItemAddedNotification> THREAD_REALTIME_ITEM_ADDED = new NotificationDescriptor<>("thread/realtime/itemAdded", ThreadRealtimeItemAddedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadRealtimeItemAddedNotification> THREAD_REALTIME_ITEM_ADDED = new NotificationDescriptor<>("thread/realtime/itemAdded", ThreadRealtimeItemAddedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.106.0"));
 
     /**
      * {@code thread/realtime/item/started}: params {@link ThreadRealtimeItemStartedNotification}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ThreadRealtimeItemStartedNotification> THREAD_REALTIME_ITEM_STARTED = new NotificationDescriptor<>("thread/realtime/item/started", ThreadRealtimeItemStartedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadRealtimeItemStartedNotification> THREAD_REALTIME_ITEM_STARTED = new NotificationDescriptor<>("thread/realtime/item/started", ThreadRealtimeItemStartedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.160.0"));
 
     /**
      * {@code thread/realtime/item/transcript/delta}: params {@link ThreadRealtimeItemTranscriptDeltaNotification}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ThreadRealtimeItemTranscriptDeltaNotification> THREAD_REALTIME_ITEM_TRANSCRIPT_DELTA = new NotificationDescriptor<>("thread/realtime/item/transcript/delta", ThreadRealtimeItemTranscriptDeltaNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadRealtimeItemTranscriptDeltaNotification> THREAD_REALTIME_ITEM_TRANSCRIPT_DELTA = new NotificationDescriptor<>("thread/realtime/item/transcript/delta", ThreadRealtimeItemTranscriptDeltaNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.160.0"));
 
     /**
      * {@code thread/realtime/item/completed}: params {@link ThreadRealtimeItemCompletedNotification}.
+     * <p>
+     * Since codex 0.160.0 (not in 0.148.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ThreadRealtimeItemCompletedNotification> THREAD_REALTIME_ITEM_COMPLETED = new NotificationDescriptor<>("thread/realtime/item/completed", ThreadRealtimeItemCompletedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadRealtimeItemCompletedNotification> THREAD_REALTIME_ITEM_COMPLETED = new NotificationDescriptor<>("thread/realtime/item/completed", ThreadRealtimeItemCompletedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.160.0"));
 
     /**
      * {@code thread/realtime/transcript/delta}: params {@link ThreadRealtimeTranscriptDeltaNotification}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ThreadRealtimeTranscriptDeltaNotification> THREAD_REALTIME_TRANSCRIPT_DELTA = new NotificationDescriptor<>("thread/realtime/transcript/delta", ThreadRealtimeTranscriptDeltaNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadRealtimeTranscriptDeltaNotification> THREAD_REALTIME_TRANSCRIPT_DELTA = new NotificationDescriptor<>("thread/realtime/transcript/delta", ThreadRealtimeTranscriptDeltaNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
     /**
      * {@code thread/realtime/transcript/done}: params {@link ThreadRealtimeTranscriptDoneNotification}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ThreadRealtimeTranscriptDoneNotification> THREAD_REALTIME_TRANSCRIPT_DONE = new NotificationDescriptor<>("thread/realtime/transcript/done", ThreadRealtimeTranscriptDoneNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadRealtimeTranscriptDoneNotification> THREAD_REALTIME_TRANSCRIPT_DONE = new NotificationDescriptor<>("thread/realtime/transcript/done", ThreadRealtimeTranscriptDoneNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
     /**
      * {@code thread/realtime/outputAudio/delta}: params {@link ThreadRealtimeOutputAudioDeltaNotification}.
+     * <p>
+     * Since codex 0.106.0 (not in 0.105.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ThreadRealtimeOutputAudioDeltaNotification> THREAD_REALTIME_OUTPUT_AUDIO_DELTA = new NotificationDescriptor<>("thread/realtime/outputAudio/delta", ThreadRealtimeOutputAudioDeltaNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadRealtimeOutputAudioDeltaNotification> THREAD_REALTIME_OUTPUT_AUDIO_DELTA = new NotificationDescriptor<>("thread/realtime/outputAudio/delta", ThreadRealtimeOutputAudioDeltaNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.106.0"));
 
     /**
      * {@code thread/realtime/sdp}: params {@link ThreadRealtimeSdpNotification}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ThreadRealtimeSdpNotification> THREAD_REALTIME_SDP = new NotificationDescriptor<>("thread/realtime/sdp", ThreadRealtimeSdpNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadRealtimeSdpNotification> THREAD_REALTIME_SDP = new NotificationDescriptor<>("thread/realtime/sdp", ThreadRealtimeSdpNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.120.0"));
 
     /**
      * {@code thread/realtime/error}: params {@link ThreadRealtimeErrorNotification}.
+     * <p>
+     * Since codex 0.106.0 (not in 0.105.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ThreadRealtimeErrorNotification> THREAD_REALTIME_ERROR = new NotificationDescriptor<>("thread/realtime/error", ThreadRealtimeErrorNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadRealtimeErrorNotification> THREAD_REALTIME_ERROR = new NotificationDescriptor<>("thread/realtime/error", ThreadRealtimeErrorNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.106.0"));
 
     /**
      * {@code thread/realtime/closed}: params {@link ThreadRealtimeClosedNotification}.
+     * <p>
+     * Since codex 0.106.0 (not in 0.105.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<ThreadRealtimeClosedNotification> THREAD_REALTIME_CLOSED = new NotificationDescriptor<>("thread/realtime/closed", ThreadRealtimeClosedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<ThreadRealtimeClosedNotification> THREAD_REALTIME_CLOSED = new NotificationDescriptor<>("thread/realtime/closed", ThreadRealtimeClosedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.106.0"));
 
     /**
      * Notifies the user of world-writable directories on Windows, which cannot be protected by the sandbox.
      * <p>
      * {@code windows/worldWritableWarning}: params {@link WindowsWorldWritableWarningNotification}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<WindowsWorldWritableWarningNotification> WINDOWS_WORLD_WRITABLE_WARNING = new NotificationDescriptor<>("windows/worldWritableWarning", WindowsWorldWritableWarningNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<WindowsWorldWritableWarningNotification> WINDOWS_WORLD_WRITABLE_WARNING = new NotificationDescriptor<>("windows/worldWritableWarning", WindowsWorldWritableWarningNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
     /**
      * {@code windowsSandbox/setupCompleted}: params {@link WindowsSandboxSetupCompletedNotification}.
+     * <p>
+     * Since codex 0.105.0 (not in 0.104.0). See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<WindowsSandboxSetupCompletedNotification> WINDOWS_SANDBOX_SETUP_COMPLETED = new NotificationDescriptor<>("windowsSandbox/setupCompleted", WindowsSandboxSetupCompletedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<WindowsSandboxSetupCompletedNotification> WINDOWS_SANDBOX_SETUP_COMPLETED = new NotificationDescriptor<>("windowsSandbox/setupCompleted", WindowsSandboxSetupCompletedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.105.0"));
 
     /**
      * {@code account/login/completed}: params {@link AccountLoginCompletedNotification}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
-    public static final NotificationDescriptor<AccountLoginCompletedNotification> ACCOUNT_LOGIN_COMPLETED = new NotificationDescriptor<>("account/login/completed", AccountLoginCompletedNotification.class, ParamsPresence.REQUIRED, false);
+    public static final NotificationDescriptor<AccountLoginCompletedNotification> ACCOUNT_LOGIN_COMPLETED = new NotificationDescriptor<>("account/login/completed", AccountLoginCompletedNotification.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
     /**
      * A raw Responses API item, sent only when the thread was started with experimentalRawEvents.
@@ -472,7 +646,7 @@ public final class ServerNotificationMethods {
      * {@code rawResponseItem/completed}: params {@link RawResponseItemCompletedNotification}.
      */
     @Experimental
-    public static final NotificationDescriptor<RawResponseItemCompletedNotification> RAW_RESPONSE_ITEM_COMPLETED = new NotificationDescriptor<>("rawResponseItem/completed", RawResponseItemCompletedNotification.class, ParamsPresence.REQUIRED, true);
+    public static final NotificationDescriptor<RawResponseItemCompletedNotification> RAW_RESPONSE_ITEM_COMPLETED = new NotificationDescriptor<>("rawResponseItem/completed", RawResponseItemCompletedNotification.class, ParamsPresence.REQUIRED, true, MethodVersions.unrecorded());
 
     /**
      * A raw Responses API response, sent only when the thread was started with experimentalRawEvents.
@@ -480,7 +654,7 @@ public final class ServerNotificationMethods {
      * {@code rawResponse/completed}: params {@link RawResponseCompletedNotification}.
      */
     @Experimental
-    public static final NotificationDescriptor<RawResponseCompletedNotification> RAW_RESPONSE_COMPLETED = new NotificationDescriptor<>("rawResponse/completed", RawResponseCompletedNotification.class, ParamsPresence.REQUIRED, true);
+    public static final NotificationDescriptor<RawResponseCompletedNotification> RAW_RESPONSE_COMPLETED = new NotificationDescriptor<>("rawResponse/completed", RawResponseCompletedNotification.class, ParamsPresence.REQUIRED, true, MethodVersions.unrecorded());
 
     /**
      * Every method, in schema order.

@@ -15,77 +15,99 @@ public final class ServerRequestMethods {
      * Sent when approval is requested for a specific command execution. This request is used for Turns started via turn/start.
      * <p>
      * {@code item/commandExecution/requestApproval}: params {@link CommandExecutionRequestApprovalParams}, result {@link CommandExecutionRequestApprovalResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
-    public static final MethodDescriptor<CommandExecutionRequestApprovalParams, CommandExecutionRequestApprovalResponse> ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL = new MethodDescriptor<>("item/commandExecution/requestApproval", CommandExecutionRequestApprovalParams.class, CommandExecutionRequestApprovalResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<CommandExecutionRequestApprovalParams, CommandExecutionRequestApprovalResponse> ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL = new MethodDescriptor<>("item/commandExecution/requestApproval", CommandExecutionRequestApprovalParams.class, CommandExecutionRequestApprovalResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
     /**
      * Sent when approval is requested for a specific file change. This request is used for Turns started via turn/start.
      * <p>
      * {@code item/fileChange/requestApproval}: params {@link FileChangeRequestApprovalParams}, result {@link FileChangeRequestApprovalResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
-    public static final MethodDescriptor<FileChangeRequestApprovalParams, FileChangeRequestApprovalResponse> ITEM_FILE_CHANGE_REQUEST_APPROVAL = new MethodDescriptor<>("item/fileChange/requestApproval", FileChangeRequestApprovalParams.class, FileChangeRequestApprovalResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<FileChangeRequestApprovalParams, FileChangeRequestApprovalResponse> ITEM_FILE_CHANGE_REQUEST_APPROVAL = new MethodDescriptor<>("item/fileChange/requestApproval", FileChangeRequestApprovalParams.class, FileChangeRequestApprovalResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
     /**
      * EXPERIMENTAL - Request input from the user for a tool call.
      * <p>
      * {@code item/tool/requestUserInput}: params {@link ToolRequestUserInputParams}, result {@link ToolRequestUserInputResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
-    public static final MethodDescriptor<ToolRequestUserInputParams, ToolRequestUserInputResponse> ITEM_TOOL_REQUEST_USER_INPUT = new MethodDescriptor<>("item/tool/requestUserInput", ToolRequestUserInputParams.class, ToolRequestUserInputResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ToolRequestUserInputParams, ToolRequestUserInputResponse> ITEM_TOOL_REQUEST_USER_INPUT = new MethodDescriptor<>("item/tool/requestUserInput", ToolRequestUserInputParams.class, ToolRequestUserInputResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
     /**
      * Request input for an MCP server elicitation.
      * <p>
      * {@code mcpServer/elicitation/request}: params {@link McpServerElicitationRequestParams}, result {@link McpServerElicitationRequestResponse}.
+     * <p>
+     * Since codex 0.111.0 (not in 0.110.0). See {@link MethodVersions}.
      */
-    public static final MethodDescriptor<McpServerElicitationRequestParams, McpServerElicitationRequestResponse> MCP_SERVER_ELICITATION_REQUEST = new MethodDescriptor<>("mcpServer/elicitation/request", McpServerElicitationRequestParams.class, McpServerElicitationRequestResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<McpServerElicitationRequestParams, McpServerElicitationRequestResponse> MCP_SERVER_ELICITATION_REQUEST = new MethodDescriptor<>("mcpServer/elicitation/request", McpServerElicitationRequestParams.class, McpServerElicitationRequestResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.111.0"));
 
     /**
      * Request approval for additional permissions from the user.
      * <p>
      * {@code item/permissions/requestApproval}: params {@link PermissionsRequestApprovalParams}, result {@link PermissionsRequestApprovalResponse}.
+     * <p>
+     * Since codex 0.120.0 (not in 0.111.0). See {@link MethodVersions}.
      */
-    public static final MethodDescriptor<PermissionsRequestApprovalParams, PermissionsRequestApprovalResponse> ITEM_PERMISSIONS_REQUEST_APPROVAL = new MethodDescriptor<>("item/permissions/requestApproval", PermissionsRequestApprovalParams.class, PermissionsRequestApprovalResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<PermissionsRequestApprovalParams, PermissionsRequestApprovalResponse> ITEM_PERMISSIONS_REQUEST_APPROVAL = new MethodDescriptor<>("item/permissions/requestApproval", PermissionsRequestApprovalParams.class, PermissionsRequestApprovalResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.120.0"));
 
     /**
      * Execute a dynamic tool call on the client.
      * <p>
      * {@code item/tool/call}: params {@link DynamicToolCallParams}, result {@link DynamicToolCallResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
-    public static final MethodDescriptor<DynamicToolCallParams, DynamicToolCallResponse> ITEM_TOOL_CALL = new MethodDescriptor<>("item/tool/call", DynamicToolCallParams.class, DynamicToolCallResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<DynamicToolCallParams, DynamicToolCallResponse> ITEM_TOOL_CALL = new MethodDescriptor<>("item/tool/call", DynamicToolCallParams.class, DynamicToolCallResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
     /**
      * {@code account/chatgptAuthTokens/refresh}: params {@link ChatgptAuthTokensRefreshParams}, result {@link ChatgptAuthTokensRefreshResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
-    public static final MethodDescriptor<ChatgptAuthTokensRefreshParams, ChatgptAuthTokensRefreshResponse> ACCOUNT_CHATGPT_AUTH_TOKENS_REFRESH = new MethodDescriptor<>("account/chatgptAuthTokens/refresh", ChatgptAuthTokensRefreshParams.class, ChatgptAuthTokensRefreshResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ChatgptAuthTokensRefreshParams, ChatgptAuthTokensRefreshResponse> ACCOUNT_CHATGPT_AUTH_TOKENS_REFRESH = new MethodDescriptor<>("account/chatgptAuthTokens/refresh", ChatgptAuthTokensRefreshParams.class, ChatgptAuthTokensRefreshResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
     /**
      * Generate a fresh upstream attestation result on demand.
      * <p>
      * {@code attestation/generate}: params {@link AttestationGenerateParams}, result {@link AttestationGenerateResponse}.
+     * <p>
+     * Since codex 0.140.0 (not in 0.120.0). See {@link MethodVersions}.
      */
-    public static final MethodDescriptor<AttestationGenerateParams, AttestationGenerateResponse> ATTESTATION_GENERATE = new MethodDescriptor<>("attestation/generate", AttestationGenerateParams.class, AttestationGenerateResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<AttestationGenerateParams, AttestationGenerateResponse> ATTESTATION_GENERATE = new MethodDescriptor<>("attestation/generate", AttestationGenerateParams.class, AttestationGenerateResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.140.0"));
 
     /**
      * Request to approve a patch. This request is used for Turns started via the legacy APIs (i.e. SendUserTurn, SendUserMessage).
      * <p>
      * {@code applyPatchApproval}: params {@link ApplyPatchApprovalParams}, result {@link ApplyPatchApprovalResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
-    public static final MethodDescriptor<ApplyPatchApprovalParams, ApplyPatchApprovalResponse> APPLY_PATCH_APPROVAL = new MethodDescriptor<>("applyPatchApproval", ApplyPatchApprovalParams.class, ApplyPatchApprovalResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ApplyPatchApprovalParams, ApplyPatchApprovalResponse> APPLY_PATCH_APPROVAL = new MethodDescriptor<>("applyPatchApproval", ApplyPatchApprovalParams.class, ApplyPatchApprovalResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
     /**
      * Request to exec a command. This request is used for Turns started via the legacy APIs (i.e. SendUserTurn, SendUserMessage).
      * <p>
      * {@code execCommandApproval}: params {@link ExecCommandApprovalParams}, result {@link ExecCommandApprovalResponse}.
+     * <p>
+     * Since codex 0.98.0 or earlier. See {@link MethodVersions}.
      */
-    public static final MethodDescriptor<ExecCommandApprovalParams, ExecCommandApprovalResponse> EXEC_COMMAND_APPROVAL = new MethodDescriptor<>("execCommandApproval", ExecCommandApprovalParams.class, ExecCommandApprovalResponse.class, ParamsPresence.REQUIRED, false);
+    public static final MethodDescriptor<ExecCommandApprovalParams, ExecCommandApprovalResponse> EXEC_COMMAND_APPROVAL = new MethodDescriptor<>("execCommandApproval", ExecCommandApprovalParams.class, ExecCommandApprovalResponse.class, ParamsPresence.REQUIRED, false, MethodVersions.from("0.98.0"));
 
     /**
      * Read the current time from an external clock owned by the client.
      * <p>
      * {@code currentTime/read}: params {@link CurrentTimeReadParams}, result {@link CurrentTimeReadResponse}.
+     * <p>
+     * Since codex 0.147.0 (not in 0.140.0). Until codex 0.169.0 (not in 0.171.0). See {@link MethodVersions}.
      */
     @Experimental
-    public static final MethodDescriptor<CurrentTimeReadParams, CurrentTimeReadResponse> CURRENT_TIME_READ = new MethodDescriptor<>("currentTime/read", CurrentTimeReadParams.class, CurrentTimeReadResponse.class, ParamsPresence.REQUIRED, true);
+    public static final MethodDescriptor<CurrentTimeReadParams, CurrentTimeReadResponse> CURRENT_TIME_READ = new MethodDescriptor<>("currentTime/read", CurrentTimeReadParams.class, CurrentTimeReadResponse.class, ParamsPresence.REQUIRED, true, MethodVersions.range("0.147.0", "0.169.0"));
 
     /**
      * Every method, in schema order.

@@ -20,9 +20,11 @@ public final class MethodDescriptor<P, R> {
     private final Class<R> resultType;
     private final ParamsPresence paramsPresence;
     private final boolean experimental;
+    private final MethodVersions versions;
 
     /**
-     * A method; the generated tables create one per method of the schema.
+     * A method whose versions nothing records ({@link MethodVersions#unrecorded()}): a method of your own, or one
+     * a newer codex has and this SDK does not type yet. The client sends it to any server.
      *
      * @param method         the wire name, e.g. {@code thread/start}
      * @param paramsType     the params type; {@code Void.class} when the method has none
@@ -32,11 +34,27 @@ public final class MethodDescriptor<P, R> {
      */
     public MethodDescriptor(String method, Class<P> paramsType, Class<R> resultType,
                             ParamsPresence paramsPresence, boolean experimental) {
+        this(method, paramsType, resultType, paramsPresence, experimental, MethodVersions.unrecorded());
+    }
+
+    /**
+     * A method; the generated tables create one per method of the schema.
+     *
+     * @param method         the wire name, e.g. {@code thread/start}
+     * @param paramsType     the params type; {@code Void.class} when the method has none
+     * @param resultType     the type the {@code result} member decodes into
+     * @param paramsPresence whether the request carries params: required, optional or none
+     * @param experimental   whether the method exists only in the experimental schema
+     * @param versions       the checked codex versions that have the method
+     */
+    public MethodDescriptor(String method, Class<P> paramsType, Class<R> resultType,
+                            ParamsPresence paramsPresence, boolean experimental, MethodVersions versions) {
         this.method = Objects.requireNonNull(method, "method");
         this.paramsType = Objects.requireNonNull(paramsType, "paramsType");
         this.resultType = Objects.requireNonNull(resultType, "resultType");
         this.paramsPresence = Objects.requireNonNull(paramsPresence, "paramsPresence");
         this.experimental = experimental;
+        this.versions = Objects.requireNonNull(versions, "versions");
     }
 
     /** {@return the wire name, e.g. {@code thread/start}} */
@@ -53,6 +71,12 @@ public final class MethodDescriptor<P, R> {
 
     /** {@return whether the method exists only in the experimental schema (see {@link Experimental})} */
     public boolean experimental() { return experimental; }
+
+    /**
+     * {@return the checked codex versions that have the method} The client does not send a method to a server of
+     * a checked version that lacks it ({@code CodexMethodNotSupportedException}, without a round trip).
+     */
+    public MethodVersions versions() { return versions; }
 
     @Override
     public String toString() {

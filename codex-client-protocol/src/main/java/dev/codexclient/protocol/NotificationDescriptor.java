@@ -12,9 +12,10 @@ public final class NotificationDescriptor<P> {
     private final Class<P> paramsType;
     private final ParamsPresence paramsPresence;
     private final boolean experimental;
+    private final MethodVersions versions;
 
     /**
-     * A notification method; the generated table creates one per notification of the schema.
+     * A notification whose versions nothing records ({@link MethodVersions#unrecorded()}).
      *
      * @param method         the wire name, e.g. {@code turn/completed}
      * @param paramsType     the params type; {@code Void.class} when the notification has none
@@ -23,10 +24,25 @@ public final class NotificationDescriptor<P> {
      */
     public NotificationDescriptor(String method, Class<P> paramsType, ParamsPresence paramsPresence,
                                   boolean experimental) {
+        this(method, paramsType, paramsPresence, experimental, MethodVersions.unrecorded());
+    }
+
+    /**
+     * A notification method; the generated table creates one per notification of the schema.
+     *
+     * @param method         the wire name, e.g. {@code turn/completed}
+     * @param paramsType     the params type; {@code Void.class} when the notification has none
+     * @param paramsPresence whether the notification carries params: required, optional or none
+     * @param experimental   whether the notification exists only in the experimental schema
+     * @param versions       the checked codex versions that have the notification
+     */
+    public NotificationDescriptor(String method, Class<P> paramsType, ParamsPresence paramsPresence,
+                                  boolean experimental, MethodVersions versions) {
         this.method = Objects.requireNonNull(method, "method");
         this.paramsType = Objects.requireNonNull(paramsType, "paramsType");
         this.paramsPresence = Objects.requireNonNull(paramsPresence, "paramsPresence");
         this.experimental = experimental;
+        this.versions = Objects.requireNonNull(versions, "versions");
     }
 
     /** {@return the wire name, e.g. {@code turn/completed}} */
@@ -40,6 +56,9 @@ public final class NotificationDescriptor<P> {
 
     /** {@return whether the notification exists only in the experimental schema (see {@link Experimental})} */
     public boolean experimental() { return experimental; }
+
+    /** {@return the checked codex versions that have the notification (a server of a checked version without it never sends it)} */
+    public MethodVersions versions() { return versions; }
 
     @Override
     public String toString() {

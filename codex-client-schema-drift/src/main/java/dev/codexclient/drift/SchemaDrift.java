@@ -3,10 +3,13 @@ package dev.codexclient.drift;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.codexclient.CodexVersion;
 import dev.codexclient.drift.internal.ClientApiRequirements;
 import dev.codexclient.drift.internal.ClientApiRequirements.Requirement;
+import dev.codexclient.drift.internal.ClientApiRequirements.Kind;
 import dev.codexclient.drift.internal.DriftReport;
+import dev.codexclient.drift.internal.FollowUp;
 import dev.codexclient.drift.internal.ProtocolSchema;
 import dev.codexclient.drift.internal.SchemaDiff;
 import dev.codexclient.drift.internal.SchemaDiff.Drift;
@@ -22,6 +25,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -51,7 +55,7 @@ public final class SchemaDrift {
 
     private static final String USAGE = """
             Usage: SchemaDrift [--codex PATH | --schema PATH] [--json | --json-file PATH] [--details] [--strict]
-                               [--allow-missing METHOD,...] [--timeout SECONDS]
+                               [--untyped] [--decisions] [--allow-missing METHOD,...] [--timeout SECONDS]
 
             Compares the app-server protocol of a codex with the schema this SDK was generated from (codex %s).
 
@@ -64,6 +68,10 @@ public final class SchemaDrift {
               --details           list every changed field, value and variant of every type
               --strict            exit 1 when anything differs, not only when something the client API relies on
                                   is missing
+              --untyped           also list the methods of this codex that the SDK does not type (the JSON report
+                                  always has them, as "untyped")
+              --decisions         also list what moving the SDK's pin to this codex removes and reshapes: what a
+                                  maintainer must decide (schema/regenerate.sh prints it)
               --allow-missing M   methods the client API relies on that your code does not use (comma-separated);
                                   their absence does not fail the check
               --timeout SECONDS   how long codex may take to export its schema (default 120)
@@ -128,6 +136,7 @@ public final class SchemaDrift {
             return ERROR;
         }
         Drift drift;
+        ProtocolSchema theirs;
         try {
             List<Requirement> requirements = new ArrayList<>();
             for (Requirement r : ClientApiRequirements.all()) {
@@ -135,21 +144,31 @@ public final class SchemaDrift {
                     requirements.add(r);
                 }
             }
-            drift = SchemaDiff.compare(pinned(), ProtocolSchema.read(bundle), requirements);
+            theirs = ProtocolSchema.read(bundle);
+            drift = SchemaDiff.compare(pinned(), theirs, requirements);
         } catch (IllegalArgumentException | IllegalStateException | UncheckedIOException e) {
             err.println("SchemaDrift: " + e.getMessage());
             return ERROR;
         }
         String sdkVersion = CodexVersion.pinned().text();
         ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        Map<Kind, List<String>> untyped = FollowUp.untyped(theirs);
         try {
+            ObjectNode report = DriftReport.json(drift, sdkVersion, subject);
+            report.set("untyped", FollowUp.untypedJson(untyped));
             if (o.json) {
-                out.println(json.writeValueAsString(DriftReport.json(drift, sdkVersion, subject)));
+                out.println(json.writeValueAsString(report));
             } else {
                 out.print(DriftReport.text(drift, sdkVersion, subject, o.details));
+                if (o.untyped) {
+                    out.print(FollowUp.untypedText(untyped, subject.name()));
+                }
+                if (o.decisions) {
+                    out.print(FollowUp.decisions(drift, subject.name()));
+                }
             }
             if (o.jsonFile != null) {
-                json.writeValue(o.jsonFile.toFile(), DriftReport.json(drift, sdkVersion, subject));
+                json.writeValue(o.jsonFile.toFile(), report);
             }
         } catch (IOException e) {
             err.println("SchemaDrift: cannot write the report: " + e.getMessage());
@@ -201,6 +220,8 @@ public final class SchemaDrift {
         boolean json;
         boolean details;
         boolean strict;
+        boolean untyped;
+        boolean decisions;
         boolean help;
         Duration timeout = Duration.ofSeconds(120);
         final Set<String> allowMissing = new LinkedHashSet<>();
@@ -216,6 +237,8 @@ public final class SchemaDrift {
                     case "--json-file" -> o.jsonFile = Path.of(value(args, ++i, arg));
                     case "--details" -> o.details = true;
                     case "--strict" -> o.strict = true;
+                    case "--untyped" -> o.untyped = true;
+                    case "--decisions" -> o.decisions = true;
                     case "-h", "--help" -> o.help = true;
                     case "--allow-missing" -> Arrays.stream(value(args, ++i, arg).split(","))
                             .map(String::strip).filter(s -> !s.isEmpty()).forEach(o.allowMissing::add);

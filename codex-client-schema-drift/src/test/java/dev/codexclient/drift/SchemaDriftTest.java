@@ -65,6 +65,36 @@ class SchemaDriftTest {
     }
 
     @Test
+    void untypedMethodsAndTheDecisionsOfAMoveAreListedWhenAsked() throws IOException {
+        Path file = pinnedWithout("acme/newThing", "thread/realtime/list");
+        ObjectNode bundle = (ObjectNode) JSON.readTree(file.toFile());
+        ObjectNode project = (ObjectNode) bundle.path("definitions").path("v2").path("Project").path("properties");
+        assertThat(project.remove("name")).as("Project.name in the pinned schema").isNotNull();
+        JSON.writeValue(file.toFile(), bundle);
+
+        Run plain = run("--schema", file.toString());
+        assertThat(plain.out()).doesNotContain("does not type").doesNotContain("To decide");
+
+        Run r = run("--schema", file.toString(), "--untyped", "--decisions", "--json-file",
+                dir.resolve("r.json").toString());
+        assertThat(r.exit()).isEqualTo(SchemaDrift.COMPATIBLE);
+        assertThat(r.out()).contains("Methods this SDK does not type: 1 ")
+                .contains("  client request: acme/newThing\n")
+                .contains("To decide before moving the pin to the schema schema.json:")
+                .contains("  removed client request: thread/realtime/list\n")
+                .contains("    Project: -field name\n");
+        JsonNode json = JSON.readTree(dir.resolve("r.json").toFile());
+        assertThat(json.path("untyped").path("client request")).extracting(JsonNode::asText)
+                .containsExactly("acme/newThing");
+
+        Path same = dir.resolve(SchemaSources.BUNDLE);
+        JSON.writeValue(same.toFile(), SchemaSources.pinned());
+        Run none = run("--schema", same.toString(), "--untyped", "--decisions");
+        assertThat(none.out()).contains("Methods this SDK does not type: none")
+                .contains("nothing removed or reshaped: additions only");
+    }
+
+    @Test
     void thePinnedSchemaAgainstItselfIsCompatibleAndIdentical() throws IOException {
         Path file = dir.resolve(SchemaSources.BUNDLE);
         JSON.writeValue(file.toFile(), SchemaSources.pinned());

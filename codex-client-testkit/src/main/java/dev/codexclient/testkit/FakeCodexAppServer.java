@@ -191,6 +191,29 @@ public final class FakeCodexAppServer implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Holds the final page of each {@code thread/search/stream} to come (its partial rows still go at once), so
+     * that a test can cancel a search in flight: {@code thread/search/stream/cancel} then fails the held search
+     * with {@code -32600 "thread search cancelled"}, as codex does. {@link #releaseThreadSearches()} answers the
+     * held ones.
+     *
+     * @param hold whether to hold the pages of the searches to come
+     * @return this fake, for chaining
+     */
+    public FakeCodexAppServer holdThreadSearches(boolean hold) {
+        fake.searches.hold(hold);
+        return this;
+    }
+
+    /**
+     * Answers the searches held by {@link #holdThreadSearches(boolean)} with their pages, in the order they came.
+     *
+     * @return how many were answered
+     */
+    public int releaseThreadSearches() {
+        return fake.searches.release();
+    }
+
     /** {@return what this fake keeps of the traffic} */
     public Recording recording() {
         return fake.journal.recording();

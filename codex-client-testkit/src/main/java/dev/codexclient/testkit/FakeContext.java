@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.codexclient.protocol.RequestId;
 import dev.codexclient.testkit.internal.fake.Connection;
 import dev.codexclient.testkit.internal.fake.Json;
+import dev.codexclient.testkit.internal.fake.ThreadSearches;
 import dev.codexclient.testkit.internal.fake.ThreadStore;
 import dev.codexclient.testkit.internal.fake.WorkerGroup;
 import java.time.Duration;
@@ -30,6 +31,7 @@ final class FakeContext {
     private static final AtomicInteger INSTANCES = new AtomicInteger();
 
     final ThreadStore store = new ThreadStore();
+    final ThreadSearches searches = new ThreadSearches(store);
     final Journal journal;
     /** The fake's threads, borrowed from a pool all fakes share: a test suite builds one fake per test. */
     final WorkerGroup workers = new WorkerGroup();

@@ -212,6 +212,15 @@ final class RequestAnswerer {
             case "turn/start" -> turns.start(connection, request);
             case "turn/interrupt" -> turns.interrupt(connection, request);
             case "turn/steer" -> turns.steer(connection, request);
+            case "thread/search" -> respond(connection, request, Reply.result(fake.searches.page(params)));
+            case "thread/search/stream" -> fake.searches.stream(connection, request.id(), params);
+            case "thread/search/stream/cancel", "thread/search/cancel" ->
+                    fake.searches.cancel(connection, request.id(), params);
+            // As codex 0.171.0 answers it: the config file it wrote.
+            case "modelProvider/default/set" -> respond(connection, request, Reply.result(Json.object()
+                    .put("status", "ok").put("version", "fake-" + params.path("providerId").asText())
+                    .put("filePath", initializeResult.path("codexHome").asText("/tmp") + "/config.toml")
+                    .putNull("overriddenMetadata")));
             default -> respond(connection, request, Reply.error(-32601, "Method not found: " + request.method()));
         }
     }

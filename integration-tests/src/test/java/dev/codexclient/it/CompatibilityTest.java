@@ -20,6 +20,7 @@ import dev.codexclient.ApprovalDecision;
 import dev.codexclient.ApprovalPolicy;
 import dev.codexclient.protocol.CommandExecutionStatus;
 import dev.codexclient.protocol.MethodDescriptor;
+import dev.codexclient.protocol.MethodVersions;
 import dev.codexclient.protocol.ParamsPresence;
 import dev.codexclient.protocol.ProtocolJson;
 import dev.codexclient.protocol.ServerNotification;
@@ -263,6 +264,7 @@ class CompatibilityTest {
                         .cause().isInstanceOfSatisfying(CodexMethodNotSupportedException.class, e -> {
                             assertThat(e.method()).contains("turn/steer");
                             assertThat(e.serverVersion()).contains(CodexVersion.parse(version));
+                            assertThat(e.sent()).isEqualTo(!MethodVersions.checked().contains(version));
                         });
                 assertThat(waiting.interruptAsync().join().status()).isEqualTo(TurnStatus.INTERRUPTED);
                 fact(version, "`CodexTurn.steer` → `CodexMethodNotSupportedException` (no `turn/steer`)");
@@ -277,12 +279,21 @@ class CompatibilityTest {
             if (hasRevert) {
                 assertThat(thread.revertTo(first.turnId().orElseThrow()).id()).isEqualTo(thread.id());
             } else {
+                // A checked version's method list says it lacks thread/revert: refused unsent; else codex answers.
+                boolean checked = MethodVersions.checked().contains(version);
                 assertThatThrownBy(() -> thread.revertTo(first.turnId().orElseThrow()))
                         .isInstanceOfSatisfying(CodexMethodNotSupportedException.class, e -> {
                             assertThat(e.method()).contains("thread/revert");
                             assertThat(e.serverVersion()).contains(CodexVersion.parse(version));
                             assertThat(e.serverMethods()).contains("thread/start", "thread/rollback");
-                            fact(version, "`thread/revert` (missing) → `" + e.code() + " " + shortened(e) + "`");
+                            assertThat(e.sent()).isEqualTo(!checked);
+                            if (checked) {
+                                assertThat(e.versionsWithMethod()).isNotEmpty().doesNotContain(version);
+                                fact(version, "`thread/revert` (missing) → refused unsent; the versions that have"
+                                        + " it: " + e.versionsWithMethod());
+                            } else {
+                                fact(version, "`thread/revert` (missing) → `" + e.code() + " " + shortened(e) + "`");
+                            }
                         });
             }
             MethodDescriptor<Object, JsonNode> unknown = new MethodDescriptor<>("compat/noSuchMethod", Object.class,

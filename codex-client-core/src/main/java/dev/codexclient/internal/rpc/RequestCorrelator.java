@@ -71,6 +71,8 @@ final class RequestCorrelator implements ResultTypes {
         final Object params;
         final Class<R> resultType;
         final Duration timeout;
+        /** Told the id of each attempt before it is sent; null when nobody asks. */
+        final Consumer<RequestId> onAttempt;
         final long startedNanos = scheduler.nanoTime();
         /** The id of the attempt in flight. */
         volatile RequestId current;
@@ -84,11 +86,12 @@ final class RequestCorrelator implements ResultTypes {
             }
         });
 
-        Call(String method, Object params, Class<R> resultType, Duration timeout) {
+        Call(String method, Object params, Class<R> resultType, Duration timeout, Consumer<RequestId> onAttempt) {
             this.method = method;
             this.params = params;
             this.resultType = resultType;
             this.timeout = timeout;
+            this.onAttempt = onAttempt;
         }
     }
 
@@ -168,7 +171,19 @@ final class RequestCorrelator implements ResultTypes {
      * @param timeout the per-attempt timeout, or {@code null} for the default
      */
     <R> CallFuture<R> call(String method, Object params, Class<R> resultType, Duration timeout) {
-        Call<R> call = new Call<>(method, params, resultType, timeout == null ? settings.requestTimeout() : timeout);
+        return call(method, params, resultType, timeout, null);
+    }
+
+    /**
+     * {@link #call(String, Object, Class, Duration)} that tells {@code onAttempt} the id of each attempt before the
+     * attempt is sent: notifications that belong to a request (a streamed search's partial rows) carry its id.
+     *
+     * @param onAttempt takes each attempt's id, on the sending thread; null when nobody asks
+     */
+    <R> CallFuture<R> call(String method, Object params, Class<R> resultType, Duration timeout,
+                           Consumer<RequestId> onAttempt) {
+        Call<R> call = new Call<>(method, params, resultType, timeout == null ? settings.requestTimeout() : timeout,
+                onAttempt);
         attempt(call, 1);
         return call.future;
     }
@@ -184,6 +199,9 @@ final class RequestCorrelator implements ResultTypes {
         }
         RequestId id = RequestId.of(nextId.getAndIncrement());
         call.current = id;
+        if (call.onAttempt != null) {
+            call.onAttempt.accept(id);
+        }
         call.attempts = attempt;
         if (attempt == 1 && telemetry != null) {
             // Before the request can leave, so its end event (queued wherever the answer is read) comes after.

@@ -5,6 +5,7 @@ import dev.codexclient.errors.CodexRpcException;
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.internal.telemetry.TelemetryEmitter;
 import dev.codexclient.internal.time.Scheduler;
+import dev.codexclient.protocol.RequestId;
 import dev.codexclient.transport.MessageBuffer;
 import dev.codexclient.transport.MessageSink;
 import dev.codexclient.transport.Transport;
@@ -18,6 +19,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.LongUnaryOperator;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
@@ -165,6 +167,15 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
      */
     public <R> CompletableFuture<R> call(String method, Object params, Class<R> resultType, Duration timeout) {
         return calls.call(method, params, resultType, timeout);
+    }
+
+    /**
+     * {@link #call(String, Object, Class, Duration)} that tells {@code onAttempt} the id of each attempt before it
+     * is sent (notifications that belong to the request carry it).
+     */
+    public <R> CompletableFuture<R> call(String method, Object params, Class<R> resultType, Duration timeout,
+                                         Consumer<RequestId> onAttempt) {
+        return calls.call(method, params, resultType, timeout, onAttempt);
     }
 
     /** Sends a notification (no response expected). */

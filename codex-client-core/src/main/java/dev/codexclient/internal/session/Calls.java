@@ -1,12 +1,18 @@
 package dev.codexclient.internal.session;
 
+import dev.codexclient.ServerInfo;
 import dev.codexclient.errors.CodexException;
+import dev.codexclient.errors.CodexMethodNotSupportedException;
 import dev.codexclient.protocol.ClientRequestApi;
 import dev.codexclient.protocol.MethodDescriptor;
 import dev.codexclient.protocol.ParamsPresence;
+import dev.codexclient.protocol.RequestId;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * Typed calls of every client request, sent on the supervised connection with one timeout. The public
@@ -17,11 +23,14 @@ public final class Calls implements ClientRequestApi {
     private final ConnectionSupervisor connection;
     private final boolean experimentalApi;
     private final Duration timeout;
+    /** What the server said about itself: a request its version certainly lacks is refused unsent. */
+    private final Supplier<ServerInfo> server;
 
-    Calls(ConnectionSupervisor connection, boolean experimentalApi, Duration timeout) {
+    Calls(ConnectionSupervisor connection, boolean experimentalApi, Duration timeout, Supplier<ServerInfo> server) {
         this.connection = connection;
         this.experimentalApi = experimentalApi;
         this.timeout = timeout;
+        this.server = server;
     }
 
     /**
@@ -35,7 +44,7 @@ public final class Calls implements ClientRequestApi {
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive: " + timeout);
         }
-        return new Calls(connection, experimentalApi, timeout);
+        return new Calls(connection, experimentalApi, timeout, server);
     }
 
     /** {@return the time each call waits for its response} */
@@ -45,6 +54,16 @@ public final class Calls implements ClientRequestApi {
 
     @Override
     public <P, R> CompletableFuture<R> call(MethodDescriptor<P, R> method, P params) {
+        return call(method, params, null);
+    }
+
+    /**
+     * {@link #call(MethodDescriptor, Object)} that tells {@code onAttempt} the id of each attempt before it is sent:
+     * a streamed request's notifications carry it.
+     *
+     * @param onAttempt takes each attempt's id; null when nobody asks
+     */
+    public <P, R> CompletableFuture<R> call(MethodDescriptor<P, R> method, P params, Consumer<RequestId> onAttempt) {
         Objects.requireNonNull(method, "method");
         if (method.experimental() && !experimentalApi) {
             return CompletableFuture.failedFuture(new CodexException(method.method()
@@ -54,6 +73,10 @@ public final class Calls implements ClientRequestApi {
             return CompletableFuture.failedFuture(new IllegalArgumentException(method.method()
                     + " requires params of type " + method.paramsType().getSimpleName()));
         }
-        return connection.call(method.method(), params, method.resultType(), timeout);
+        Optional<CodexMethodNotSupportedException> refused = UnknownMethodErrors.refusal(method, server.get());
+        if (refused.isPresent()) {
+            return CompletableFuture.failedFuture(refused.get());
+        }
+        return connection.call(method.method(), params, method.resultType(), timeout, onAttempt);
     }
 }

@@ -31,6 +31,7 @@ import dev.codexclient.protocol.ThreadListParams;
 import dev.codexclient.protocol.ThreadListResponse;
 import dev.codexclient.protocol.ThreadResumeParams;
 import dev.codexclient.protocol.ThreadResumeResponse;
+import dev.codexclient.protocol.ThreadSearchParams;
 import dev.codexclient.protocol.ThreadStartParams;
 import dev.codexclient.telemetry.ExtensionTelemetry;
 import dev.codexclient.transport.StdioTransport;
@@ -124,7 +125,8 @@ public final class ClientRuntime {
                 connectionOwnsCallbacks, scheduler, redactor::redact, handler, telemetry),
                 inbound::handler, scheduler, settings.requestTimeout(), held, carried, telemetry, new Edges(),
                 callbacks, ownsCallbacks);
-        this.calls = new Calls(supervisor, settings.introduction().experimentalApi(), settings.requestTimeout());
+        this.calls = new Calls(supervisor, settings.introduction().experimentalApi(), settings.requestTimeout(),
+                () -> serverInfo);
         this.waits = new Waits(supervisor::isReaderThread, callbacks, scheduler, settings.requestTimeout());
         this.flows = new FlowPublishers(callbacks, settings.publisherBufferSize(), settings.publisherOverflow(),
                 settings.publisherDeltaInterval(), scheduler, closed::get);
@@ -429,6 +431,18 @@ public final class ClientRuntime {
     /** {@return every notification of the client, from each subscription on, as a hot publisher} */
     public Flow.Publisher<ServerNotification> notifications() {
         return flows.hot("the client's notifications", inbound::subscribe);
+    }
+
+    /**
+     * Starts a streamed thread search ({@code thread/search/stream}).
+     *
+     * @param params the search
+     * @return its engine, running
+     */
+    public ThreadSearchEngine searchThreads(ThreadSearchParams params) {
+        Objects.requireNonNull(params, "params");
+        return ThreadSearchEngine.start(new ThreadSearchEngine.Context(calls, waits, callbacks, flows,
+                inbound::subscribe, settings.publisherBufferSize()), params);
     }
 
     // ------------------------------------------------------------------------------------------------ closing

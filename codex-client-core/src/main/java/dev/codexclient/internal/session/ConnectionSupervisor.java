@@ -14,6 +14,7 @@ import dev.codexclient.internal.requests.ServerRequestCarryOver;
 import dev.codexclient.internal.rpc.Callbacks;
 import dev.codexclient.internal.rpc.RpcConnection;
 import dev.codexclient.internal.time.Scheduler;
+import dev.codexclient.protocol.RequestId;
 import dev.codexclient.protocol.ThreadResumeParams;
 import dev.codexclient.protocol.ThreadResumeResponse;
 import dev.codexclient.protocol.ThreadTurnsListResponse;
@@ -26,6 +27,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -225,20 +227,30 @@ public final class ConnectionSupervisor {
      * the wait counted against {@code timeout}; it fails when the policy gives up or the client closes.
      */
     public <R> CompletableFuture<R> call(String method, Object params, Class<R> resultType, Duration timeout) {
+        return call(method, params, resultType, timeout, null);
+    }
+
+    /**
+     * {@link #call(String, Object, Class, Duration)} that tells {@code onAttempt} the id of each attempt before it
+     * is sent (a streamed request's notifications carry it); null when nobody asks.
+     */
+    public <R> CompletableFuture<R> call(String method, Object params, Class<R> resultType, Duration timeout,
+                                         Consumer<RequestId> onAttempt) {
         Generation g = current;
         if (policy == null || !g.connection.isClosed() || closed.get()) {
-            return g.connection.call(method, params, resultType, timeout);
+            return g.connection.call(method, params, resultType, timeout, onAttempt);
         }
         Duration bound = timeout != null ? timeout : requestTimeout;
         long deadline = scheduler.nanoTime() + Scheduler.saturatedNanos(bound);
-        return callAfter(g, method, params, resultType, bound, deadline);
+        return callAfter(g, method, params, resultType, bound, deadline, onAttempt);
     }
 
     private <R> CompletableFuture<R> callAfter(Generation lost, String method, Object params, Class<R> resultType,
-                                               Duration bound, long deadline) {
+                                               Duration bound, long deadline, Consumer<RequestId> onAttempt) {
         return replacementOf(lost, method, bound, deadline).thenCompose(n -> {
             long left = deadline - scheduler.nanoTime();
-            return n.connection.call(method, params, resultType, Duration.ofNanos(Math.max(left, 1_000_000)));
+            return n.connection.call(method, params, resultType, Duration.ofNanos(Math.max(left, 1_000_000)),
+                    onAttempt);
         });
     }
 

@@ -136,6 +136,23 @@ public final class FlowPublishers {
     }
 
     /**
+     * A started subscription of items that are not notifications (a thread search's rows): bounded like every
+     * subscription, on a lane of its own, none merged or paced.
+     *
+     * @param subscriber the subscriber
+     * @param source     the source, for messages
+     * @param <T>        the items
+     * @return the subscription, started
+     */
+    <T> BufferedSubscription<T> items(Flow.Subscriber<? super T> subscriber, String source) {
+        String lane = LANE_PREFIX + LANES.incrementAndGet();
+        BufferedSubscription<T> s = new BufferedSubscription<>(subscriber, task -> callbacks.onLane(lane, task),
+                bufferSize, source);
+        s.start();
+        return s;
+    }
+
+    /**
      * A hot source ended: its events stop because the thread was let go of (closed by the server, archived,
      * unsubscribed) or the client was closed, which completes the subscription, or because the connection failed,
      * which is an error.

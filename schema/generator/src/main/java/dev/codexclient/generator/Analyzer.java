@@ -455,14 +455,15 @@ final class Analyzer {
                     throw new GeneratorException(union + "." + method + ": params refer to a Nullable_ wrapper");
                 }
                 decls.add(decl(union, method, paramsType, pk, st != null && !stableMethods.contains(method),
-                        v.path("description").asText(null), seen));
+                        v.path("description").asText(null), seen, true));
             }
             for (Overrides.ExtraMethod x : g.overrides().extraMethods.getOrDefault(union, List.of())) {
                 if (!g.defs().containsKey(x.params())) {
                     throw new GeneratorException("extra method " + x.method() + ": unknown params type " + x.params());
                 }
+                // not in any schema, so in no method list either
                 decls.add(decl(union, x.method(), x.params(), ParamsKind.REQUIRED, x.experimental(), x.description(),
-                        seen));
+                        seen, false));
             }
             for (String m : g.overrides().extraMethods.keySet()) {
                 if (!Generator.METHOD_UNIONS.contains(m)) {
@@ -490,7 +491,7 @@ final class Analyzer {
     }
 
     private MethodDecl decl(String union, String method, String paramsType, ParamsKind pk, boolean exp, String desc,
-                            Set<String> seen) {
+                            Set<String> seen, boolean recorded) {
         String variant = variantName(union, Names.pascal(method));
         if (!seen.add(variant)) {
             throw new GeneratorException(union + ": method variant name collision on " + variant);
@@ -506,14 +507,24 @@ final class Analyzer {
                 response = paramsType.substring(0, paramsType.length() - "Params".length()) + "Response";
             }
             if (!g.defs().containsKey(response)) {
-                throw new GeneratorException(union + "." + method + ": response type " + response + " does not exist");
+                throw new GeneratorException(union + "." + method + ": response type " + response + " does not exist;"
+                        + " name the type codex answers it with in the responses override of"
+                        + " schema/codegen-overrides.json (call the method on the real codex to see its answer)");
             }
             Kind rk = g.kind(response);
             if (rk == Kind.SKIP || rk == Kind.ALIAS_STRING || rk == Kind.MAP) {
                 throw new GeneratorException(union + "." + method + ": response type " + response + " is not a class");
             }
         }
+        List<String> versions = null;
+        if (recorded && !g.versionTable().isEmpty()) {
+            versions = g.versionTable().versionsOf(union, method);
+            if (versions.isEmpty()) {
+                throw new GeneratorException(union + "." + method + " is in no list of schema/methods: a retained "
+                        + "method no checked codex has leaves schema/retained.json");
+            }
+        }
         return new MethodDecl(method, variant, Names.constant(variant), paramsType, pk, response, exp,
-                Docs.deprecated(Docs.strip(desc)), desc);
+                Docs.deprecated(Docs.strip(desc)), desc, versions);
     }
 }

@@ -127,4 +127,36 @@ final class Docs {
         }
         return text.strip().replaceAll("\\s*\n\\s*", " ");
     }
+
+    /**
+     * The sentence on which checked codex versions have a method, e.g. "Since codex 0.148.0 (not in 0.147.0)." or
+     * "Since codex 0.98.0 or earlier. Until codex 0.169.0 (not in 0.171.0)."; empty when {@code versions} is null.
+     *
+     * @param versions the checked versions that have the method, oldest first, or null when unrecorded
+     * @param checked  every checked version, oldest first
+     */
+    static String versions(List<String> versions, List<String> checked) {
+        if (versions == null || versions.isEmpty()) {
+            return "";
+        }
+        int first = checked.indexOf(versions.get(0));
+        int last = checked.indexOf(versions.get(versions.size() - 1));
+        StringBuilder out = new StringBuilder("Since codex ").append(versions.get(0));
+        out.append(first == 0 ? " or earlier" : " (not in " + checked.get(first - 1) + ")").append('.');
+        if (last < checked.size() - 1) {
+            out.append(" Until codex ").append(checked.get(last)).append(" (not in ").append(checked.get(last + 1))
+                    .append(").");
+        }
+        List<String> gaps = new ArrayList<>();
+        for (int i = first; i <= last; i++) {
+            if (!versions.contains(checked.get(i))) {
+                gaps.add(checked.get(i));
+            }
+        }
+        if (!gaps.isEmpty()) {
+            out.append(" Not in codex ").append(String.join(", ", gaps)).append('.');
+        }
+        out.append(" See {@link MethodVersions}.");
+        return out.toString();
+    }
 }

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -44,11 +45,13 @@ public final class Generator {
     private final Set<String> usedTristate = new TreeSet<>();
     private final Set<String> usedSecret = new TreeSet<>();
     private Naming naming;
+    private final VersionTable versionTable;
 
-    private Generator(Map<String, JsonNode> defs, Map<String, JsonNode> stable, Overrides ov) {
+    private Generator(Map<String, JsonNode> defs, Map<String, JsonNode> stable, Overrides ov, VersionTable versions) {
         this.defs = defs;
         this.stable = stable;
         this.ov = ov;
+        this.versionTable = versions;
     }
 
     public static Generator load(Path experimental, Path stableBundle, Path overrides) throws IOException {
@@ -61,9 +64,17 @@ public final class Generator {
      */
     public static Generator fromSchemaDir(Path schemaDir, Path overrides) throws IOException {
         Path retained = schemaDir.resolve("retained.json");
+        Path methods = schemaDir.resolve("methods");
+        VersionTable versions = VersionTable.NONE;
+        if (Files.isDirectory(methods)) {
+            versions = VersionTable.read(methods);
+            String pinned = Files.readString(schemaDir.resolve("VERSION")).strip();
+            Path bundle = schemaDir.resolve("experimental/codex_app_server_protocol.schemas.json");
+            versions.checkPinned(pinned, flatten(new ObjectMapper().readTree(bundle.toFile()), bundle.toString()));
+        }
         return load(schemaDir.resolve("experimental/codex_app_server_protocol.schemas.json"),
                 schemaDir.resolve("stable/codex_app_server_protocol.schemas.json"), overrides,
-                Files.isRegularFile(retained) ? retained : null);
+                Files.isRegularFile(retained) ? retained : null, versions);
     }
 
     /**
@@ -72,13 +83,18 @@ public final class Generator {
      */
     public static Generator load(Path experimental, Path stableBundle, Path overrides, Path retained)
             throws IOException {
+        return load(experimental, stableBundle, overrides, retained, VersionTable.NONE);
+    }
+
+    static Generator load(Path experimental, Path stableBundle, Path overrides, Path retained,
+                          VersionTable versions) throws IOException {
         ObjectMapper m = new ObjectMapper();
         Map<String, JsonNode> defs = flatten(m.readTree(experimental.toFile()), experimental.toString());
         Map<String, JsonNode> stable = flatten(m.readTree(stableBundle.toFile()), stableBundle.toString());
         if (retained != null) {
             Retained.read(m.readTree(retained.toFile()), retained.toString()).mergeInto(defs, stable);
         }
-        return new Generator(defs, stable, Overrides.read(m.readTree(overrides.toFile())));
+        return new Generator(defs, stable, Overrides.read(m.readTree(overrides.toFile())), versions);
     }
 
     static Map<String, JsonNode> flatten(JsonNode bundle, String where) {
@@ -524,6 +540,7 @@ public final class Generator {
             specs.put(e.getKey() + "Methods", mw.table(e.getKey(), e.getValue()));
         }
         specs.put("ClientRequestApi", mw.facade(methods.get("ClientRequest")));
+        specs.put("CheckedVersions", mw.checkedVersions());
         specs.put("ClientRequestDescriptors", mw.descriptors(methods.get("ClientRequest")));
         specs.put("ProtocolBinders", mw.binders(methods.get("ClientRequest"), "ServerNotification"));
         Set<String> unusedTristate = new TreeSet<>(ov.tristate);
@@ -569,6 +586,10 @@ public final class Generator {
         return ov;
     }
 
+    VersionTable versionTable() {
+        return versionTable;
+    }
+
     Kind kind(String name) {
         return kinds.get(name);
     }
@@ -599,6 +620,11 @@ public final class Generator {
     }
 
     private Set<String> deprecatedTypes;
+
+    /** {@return every method union's methods, once {@link #generate()} ran} */
+    Map<String, List<MethodDecl>> allMethods() {
+        return Collections.unmodifiableMap(methods);
+    }
 
     List<MethodDecl> methodsOf(String union) {
         List<MethodDecl> l = methods.get(union);

@@ -14,7 +14,8 @@ import java.util.Map;
  * </pre>
  *
  * <p>The output directory's {@code dev/codexclient/protocol} folder is replaced entirely, so files of types that
- * disappeared from the schema do not linger.
+ * disappeared from the schema do not linger. With {@code --docs DIR}, the version tables of the documentation are
+ * written there too ({@link VersionDocs}).
  */
 public final class Main {
     private Main() {
@@ -36,6 +37,7 @@ public final class Main {
         Path schemaDir = Path.of("schema");
         Path overrides = null;
         Path out = null;
+        Path docs = null;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (i + 1 >= args.length) {
@@ -45,8 +47,9 @@ public final class Main {
                 case "--schema-dir" -> schemaDir = Path.of(args[++i]);
                 case "--overrides" -> overrides = Path.of(args[++i]);
                 case "--out" -> out = Path.of(args[++i]);
+                case "--docs" -> docs = Path.of(args[++i]);
                 default -> throw new IllegalArgumentException("unknown argument " + a
-                        + " (usage: --schema-dir DIR [--overrides FILE] --out DIR)");
+                        + " (usage: --schema-dir DIR [--overrides FILE] --out DIR [--docs DIR])");
             }
         }
         if (out == null) {
@@ -72,6 +75,11 @@ public final class Main {
             Files.writeString(pkgDir.resolve(e.getKey() + ".java"), e.getValue());
         }
         System.out.println("codex-client-generator: wrote " + files.size() + " files to " + pkgDir);
+        if (docs != null && !gen.versionTable().isEmpty()) {
+            new VersionDocs(gen.versionTable(), gen.allMethods()).write(docs);
+            System.out.println("codex-client-generator: wrote " + docs.resolve(VersionDocs.PAGE)
+                    + " and the version cells of " + docs);
+        }
         System.out.println("codex-client-generator: " + gen.summary());
     }
 }

@@ -55,7 +55,8 @@ final class MethodTableWriter {
             String head = (dt == null ? "" : dt + "\n\n") + "{@code " + d.method() + "}: params {@link "
                     + (d.paramsType() == null ? "Void" : types.named(d.paramsType()).simpleName()) + "}"
                     + (request ? ", result {@link " + types.named(d.responseType()).simpleName() + "}" : "")
-                    + (d.paramsKind() == ParamsKind.OPTIONAL ? "; params may be omitted" : "") + ".";
+                    + (d.paramsKind() == ParamsKind.OPTIONAL ? "; params may be omitted" : "") + "."
+                    + since(d);
             FieldSpec.Builder f;
             if (union.equals("ClientRequest")) {
                 // The same instance the facade uses, from its holder (see descriptors()).
@@ -69,8 +70,8 @@ final class MethodTableWriter {
             } else {
                 f = FieldSpec.builder(ParameterizedTypeName.get(NOTIFICATION_DESCRIPTOR, p), d.constant(),
                                 Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
-                        .initializer("new $T<>($S, $T.class, $T.$L, $L)", NOTIFICATION_DESCRIPTOR, d.method(), p,
-                                PARAMS_PRESENCE, d.paramsKind().name(), d.experimental());
+                        .initializer("new $T<>($S, $T.class, $T.$L, $L, $L)", NOTIFICATION_DESCRIPTOR, d.method(),
+                                p, PARAMS_PRESENCE, d.paramsKind().name(), d.experimental(), versions(d));
             }
             f.addJavadoc("$L", Docs.javadoc(head, RecordWriter.deprecatedTag(Docs.strip(d.doc()))));
             if (d.experimental()) {
@@ -110,8 +111,49 @@ final class MethodTableWriter {
     private static final String HOLDER_FIELD = "DESCRIPTOR";
 
     private CodeBlock requestDescriptor(MethodDecl d) {
-        return CodeBlock.of("new $T<>($S, $T.class, $T.class, $T.$L, $L)", METHOD_DESCRIPTOR, d.method(), paramsType(d),
-                types.named(d.responseType()), PARAMS_PRESENCE, d.paramsKind().name(), d.experimental());
+        return CodeBlock.of("new $T<>($S, $T.class, $T.class, $T.$L, $L, $L)", METHOD_DESCRIPTOR, d.method(),
+                paramsType(d), types.named(d.responseType()), PARAMS_PRESENCE, d.paramsKind().name(),
+                d.experimental(), versions(d));
+    }
+
+    /** The versions of a method as code: from(first), range(first, last), of(each, ...) or unrecorded(). */
+    private CodeBlock versions(MethodDecl d) {
+        if (d.versions() == null) {
+            return CodeBlock.of("$T.unrecorded()", METHOD_VERSIONS);
+        }
+        List<String> all = g.versionTable().versions();
+        List<String> v = d.versions();
+        int first = all.indexOf(v.get(0));
+        int last = all.indexOf(v.get(v.size() - 1));
+        if (last - first + 1 == v.size() && v.size() > 1) {
+            return last == all.size() - 1 ? CodeBlock.of("$T.from($S)", METHOD_VERSIONS, v.get(0))
+                    : CodeBlock.of("$T.range($S, $S)", METHOD_VERSIONS, v.get(0), v.get(v.size() - 1));
+        }
+        List<CodeBlock> each = new ArrayList<>();
+        v.forEach(x -> each.add(CodeBlock.of("$S", x)));
+        return CodeBlock.of("$T.of($L)", METHOD_VERSIONS, CodeBlock.join(each, ", "));
+    }
+
+    /** The Javadoc sentence on the versions of a method, with a leading blank line; empty when unrecorded. */
+    private String since(MethodDecl d) {
+        String text = Docs.versions(d.versions(), g.versionTable().versions());
+        return text.isEmpty() ? "" : "\n\n" + text;
+    }
+
+    /** The checked versions, for {@code MethodVersions}. */
+    TypeSpec checkedVersions() {
+        List<CodeBlock> each = new ArrayList<>();
+        g.versionTable().versions().forEach(v -> each.add(CodeBlock.of("$S", v)));
+        return TypeSpec.classBuilder("CheckedVersions")
+                .addModifiers(Modifier.FINAL)
+                .addJavadoc("The codex versions whose methods the generator read ({@code schema/methods}), oldest "
+                        + "first: what\n{@link MethodVersions} indexes.\n")
+                .addField(FieldSpec.builder(ParameterizedTypeName.get(LIST, STRING), "ALL", Modifier.STATIC,
+                                Modifier.FINAL)
+                        .initializer("$T.of($L)", LIST, CodeBlock.join(each, ", "))
+                        .build())
+                .addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build())
+                .build();
     }
 
     private static ClassName holder(MethodDecl d) {
@@ -228,7 +270,7 @@ final class MethodTableWriter {
                 raw = Docs.strip(g.defs().get(d.paramsType()).path("description").asText(null));
             }
             String dt = raw == null ? null : Docs.escape(raw);
-            String head = (dt == null ? "" : dt + "\n\n") + "Sends {@code " + d.method() + "}.";
+            String head = (dt == null ? "" : dt + "\n\n") + "Sends {@code " + d.method() + "}." + since(d);
             TypeName ret = ParameterizedTypeName.get(COMPLETABLE_FUTURE, types.named(d.responseType()));
             List<String> tags = new ArrayList<>();
             tags.add("@return the future {@link " + types.named(d.responseType()).simpleName() + "}");

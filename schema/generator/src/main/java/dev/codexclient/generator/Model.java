@@ -129,7 +129,9 @@ final class Model {
 
     enum ParamsKind { REQUIRED, OPTIONAL, NONE }
 
+    /** One method of a method union. {@code versions}: the checked codex versions that have it; null when unrecorded. */
     record MethodDecl(String method, String variant, String constant, String paramsType, ParamsKind paramsKind,
-                      String responseType, boolean experimental, boolean deprecated, String doc) {
+                      String responseType, boolean experimental, boolean deprecated, String doc,
+                      List<String> versions) {
     }
 }

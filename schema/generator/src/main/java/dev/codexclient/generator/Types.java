@@ -47,6 +47,7 @@ final class Types {
     static final ClassName METHOD_DESCRIPTOR = ClassName.get(PKG, "MethodDescriptor");
     static final ClassName NOTIFICATION_DESCRIPTOR = ClassName.get(PKG, "NotificationDescriptor");
     static final ClassName PARAMS_PRESENCE = ClassName.get(PKG, "ParamsPresence");
+    static final ClassName METHOD_VERSIONS = ClassName.get(PKG, "MethodVersions");
 
     private final Generator g;
 

@@ -7,8 +7,10 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import dev.codexclient.testkit.CodexBinary;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -324,6 +326,46 @@ public final class ThreadStore {
         }
         result.putNull("backwardsCursor");
         return result;
+    }
+
+    /**
+     * The rows of {@code thread/search} and {@code thread/search/stream}: threads (archived or not, as
+     * {@code archived} says) whose preview or name holds {@code searchTerm}, case-insensitively, newest first,
+     * {@code limit} of them (25 by default), each with its preview as the snippet and no turns.
+     *
+     * @param params the request's params
+     * @return the rows, as {@code data} holds them
+     */
+    public List<ObjectNode> search(JsonNode params) {
+        String term = params.path("searchTerm").asText("").strip().toLowerCase(Locale.ROOT);
+        boolean archived = params.path("archived").asBoolean(false);
+        long requested = params.path("limit").asLong(0);
+        int limit = requested > 0 ? (int) Math.min(requested, DEFAULT_LIST_LIMIT * 4L) : DEFAULT_LIST_LIMIT;
+        List<Stored> all = ordered();
+        Collections.reverse(all);
+        List<ObjectNode> rows = new ArrayList<>();
+        for (Stored stored : all) {
+            ObjectNode thread = publicThread(stored);
+            boolean isArchived;
+            synchronized (stored) {
+                isArchived = stored.archived;
+            }
+            String preview = thread.path("preview").asText("");
+            String name = thread.path("name").asText("");
+            if (isArchived != archived || term.isEmpty() || !(preview.toLowerCase(Locale.ROOT).contains(term)
+                    || name.toLowerCase(Locale.ROOT).contains(term))) {
+                continue;
+            }
+            thread.putArray("turns");
+            ObjectNode row = Json.object();
+            row.set("thread", thread);
+            row.put("snippet", preview.isEmpty() ? name : preview);
+            rows.add(row);
+            if (rows.size() == limit) {
+                break;
+            }
+        }
+        return rows;
     }
 
     private static ObjectNode publicThread(Stored stored) {
