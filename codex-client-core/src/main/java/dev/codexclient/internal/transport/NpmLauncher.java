@@ -40,7 +40,8 @@ import java.util.regex.Pattern;
  *       real directory and each of its ancestors), or from the package's own {@code vendor} when that is missing and
  *       holds the binary; otherwise the same as 0.98.0 ({@code codex/codex}, the {@code path} directory, the same
  *       marker).</li>
- *   <li><b>0.169.0 and 0.171.0</b> (the same launcher but for a comment): the platform package's
+ *   <li><b>0.169.0 and 0.171.0</b> (the same launcher, but that 0.171.0 forwards a second signal too, while the
+ *       child shuts down): the platform package's
  *       {@code vendor/<triple>/bin/codex}, else the package's own {@code vendor}; no change to {@code PATH} (the
  *       binary itself prepends its {@code codex-path} directory, named in the {@code codex-package.json} beside it);
  *       sets {@code CODEX_MANAGED_PACKAGE_ROOT} to the package's real directory; removes every
