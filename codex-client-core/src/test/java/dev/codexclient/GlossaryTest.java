@@ -158,7 +158,9 @@ class GlossaryTest {
                     .filter(p -> {
                         String rel = root.relativize(p).toString().replace('\\', '/');
                         // target/ at the root too: CI's release bundle copies the checkout into target/release.
+                        // benchmarks/results/: a local benchmark run's reports, ignored by git like target/.
                         if (rel.startsWith(".") || rel.startsWith("target/") || rel.contains("/target/")
+                                || rel.startsWith("benchmarks/results/")
                                 || rel.contains("node_modules")
                                 || rel.contains("/src/generated/") || rel.startsWith("schema/")) {
                             return false;

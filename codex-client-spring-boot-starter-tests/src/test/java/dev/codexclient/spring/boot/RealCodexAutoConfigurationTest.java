@@ -1,6 +1,7 @@
 package dev.codexclient.spring.boot;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.codexclient.ApprovalPolicy;
 import dev.codexclient.ApprovalRequest;
@@ -87,6 +88,34 @@ class RealCodexAutoConfigurationTest {
                     });
             assertThat(server[0].onExit().orTimeout(10, TimeUnit.SECONDS).join().isAlive())
                     .as("codex ended with the context").isFalse();
+        }
+    }
+
+    /**
+     * The npm launcher given as {@code codex.binary}: by default the client spawns the native codex the launcher
+     * would run (one process, no {@code node}); {@code codex.bypass-npm-launcher=false} runs the launcher as given.
+     */
+    @Test
+    void theNpmLauncherIsBypassedUnlessThePropertySaysOtherwise(@TempDir Path workspace) throws IOException {
+        Path codex = binary();
+        assumeTrue(Files.isRegularFile(codex.toRealPath()) && codex.toRealPath().toString().endsWith(".js"),
+                "codex.binary is npm's launcher");
+        try (ScriptedModelServer model = ScriptedModelServer.start()) {
+            runner.withPropertyValues(properties(codex, model, workspace)).run(context -> {
+                CodexClient client = context.getBean(CodexClient.class);
+                assertThat(client.serverProcess().orElseThrow().info().command().orElse(""))
+                        .doesNotEndWith("/node").contains("codex");
+                assertThat(client.serverProcessTree()).as("no Node.js in the server's tree")
+                        .noneMatch(p -> p.info().command().orElse("").endsWith("/node"));
+            });
+            List<String> launcher = new ArrayList<>(List.of(properties(codex, model, workspace)));
+            launcher.add("codex.bypass-npm-launcher=false");
+            runner.withPropertyValues(launcher.toArray(String[]::new)).run(context -> {
+                CodexClient client = context.getBean(CodexClient.class);
+                assertThat(client.serverProcess().orElseThrow().info().command().orElse("")).endsWith("/node");
+                assertThat(client.serverProcessTree()).as("the native codex the launcher runs")
+                        .anyMatch(p -> p.info().command().orElse("").endsWith("/codex"));
+            });
         }
     }
 

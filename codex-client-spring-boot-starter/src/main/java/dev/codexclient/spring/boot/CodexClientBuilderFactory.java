@@ -187,6 +187,9 @@ final class CodexClientBuilderFactory {
         if (!properties.removeEnvironment().isEmpty()) {
             set.add("codex.remove-environment");
         }
+        if (!properties.bypassNpmLauncher()) {
+            set.add("codex.bypass-npm-launcher");
+        }
         return set;
     }
 
@@ -216,6 +219,9 @@ final class CodexClientBuilderFactory {
         properties.environment().forEach(builder::environment);
         if (!properties.removeEnvironment().isEmpty()) {
             builder.stdio(stdio -> properties.removeEnvironment().forEach(stdio::removeEnvironment));
+        }
+        if (!properties.bypassNpmLauncher()) {
+            builder.stdio(stdio -> stdio.bypassNpmLauncher(false));
         }
     }
 

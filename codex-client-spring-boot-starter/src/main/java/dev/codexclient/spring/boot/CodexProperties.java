@@ -20,7 +20,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * {@code codex.binary}) and speaks to it over stdio. To use an app-server that runs already, set
  * {@code codex.websocket.url} or {@code codex.unix-socket.path} instead; the settings of a spawned server
  * ({@code codex.binary}, {@code codex.command}, {@code codex.home}, {@code codex.working-directory},
- * {@code codex.environment}, {@code codex.remove-environment}) are then rejected rather than ignored. A
+ * {@code codex.environment}, {@code codex.remove-environment}, {@code codex.bypass-npm-launcher=false}) are then
+ * rejected rather than ignored. A
  * {@link dev.codexclient.transport.Transport} bean of the application takes the place of both.
  *
  * <p>A property left unset is null here and keeps the client's own default (see
@@ -43,6 +44,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                              are masked in logs and error messages.
  * @param removeEnvironment     Variables of this process's environment not to pass on to the spawned server, e.g.
  *                              OPENAI_API_KEY when codex should use the credentials stored in its CODEX_HOME.
+ * @param bypassNpmLauncher     Whether to spawn the native codex when the executable is npm's Node.js launcher
+ *                              (bin/codex.js): one process fewer, about half the time to ready and 40 MB less
+ *                              memory per server. Set it to false to run the launcher as given. Default: true.
  * @param apiKey                An API key to log in with right after the handshake. Never logged.
  * @param clientInfo            How the client introduces itself in the handshake (codex's logs and user agent name
  *                              it).
@@ -81,6 +85,7 @@ public record CodexProperties(
         Path workingDirectory,
         @DefaultValue Map<String, String> environment,
         @DefaultValue List<String> removeEnvironment,
+        @DefaultValue("true") boolean bypassNpmLauncher,
         String apiKey,
         @DefaultValue ClientInfo clientInfo,
         Duration requestTimeout,
@@ -105,7 +110,7 @@ public record CodexProperties(
     CodexProperties withDefaults() {
         return new CodexProperties(enabled, lazy, binary, copy(command), home, workingDirectory,
                 environment == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(environment)),
-                copy(removeEnvironment), apiKey,
+                copy(removeEnvironment), bypassNpmLauncher, apiKey,
                 clientInfo != null ? clientInfo : new ClientInfo(null, null, null), requestTimeout, initializeTimeout,
                 closeTimeout != null ? closeTimeout : Duration.ofSeconds(5),
                 shutdownGracePeriod != null ? shutdownGracePeriod : Duration.ofSeconds(10), interruptGracePeriod,
@@ -125,7 +130,7 @@ public record CodexProperties(
      * @return every property at its default
      */
     public static CodexProperties defaults() {
-        return new CodexProperties(true, false, null, null, null, null, null, null, null, null, null, null, null,
+        return new CodexProperties(true, false, null, null, null, null, null, null, true, null, null, null, null, null,
                 null, null, null, null, null, null, null, null, null, null, null).withDefaults();
     }
 
