@@ -20,8 +20,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A method the server does not know fails with {@link CodexMethodNotSupportedException}, through the typed calls
- * and the handles alike, with the server's version from the handshake. The fake answers as codex 0.98.0 does
- * (recorded from the real binary); {@code RealCodexVersionsTest} shows it against the real ones.
+ * and the handles alike, with the server's version from the handshake, when the client could not tell beforehand
+ * and sent the request. The fake answers as codex 0.98.0 does (recorded from the real binary);
+ * {@code CompatibilityTest} shows the refusal on the real versions.
  */
 @ExtendWith(CodexTestExtension.class)
 class MethodNotSupportedTest {
@@ -30,33 +31,39 @@ class MethodNotSupportedTest {
             + " `thread/unarchive`, `thread/compact/start`, `thread/rollback`, `thread/list`, `thread/read`,"
             + " `turn/start`, `turn/interrupt`";
 
-    private static FakeCodexAppServer asCodex098(FakeCodexAppServer fake) {
+    /**
+     * A codex between two versions whose method lists the SDK checked (0.99.0 and 0.104.0): the client cannot be sure
+     * it lacks a method, so it sends the request and codex's answer decides (a checked version's lack is refused
+     * unsent: {@link MethodVersionCheckTest}).
+     */
+    private static FakeCodexAppServer asUncheckedCodex(FakeCodexAppServer fake) {
         return fake.initializeResult(Map.of("userAgent",
-                "codex-client-java/0.98.0 (Debian 12.0.0; x86_64) xterm (codex-client-java; 0.1.0)"));
+                "codex-client-java/0.100.0 (Debian 12.0.0; x86_64) xterm (codex-client-java; 0.1.0)"));
     }
 
     @Test
     void theHandleThrowsTheTypedExceptionNamingMethodAndVersion(FakeCodexAppServer fake) {
-        asCodex098(fake).on("thread/revert").respondError(-32600, UNKNOWN_REVERT);
+        asUncheckedCodex(fake).on("thread/revert").respondError(-32600, UNKNOWN_REVERT);
         try (CodexClient client = inMemory(fake).build()) {
-            assertThat(client.serverInfo().codexVersion()).contains(CodexVersion.parse("0.98.0"));
+            assertThat(client.serverInfo().codexVersion()).contains(CodexVersion.parse("0.100.0"));
             CodexThread thread = client.startThread();
 
             assertThatThrownBy(() -> thread.revertTo("turn-1"))
                     .isInstanceOfSatisfying(CodexMethodNotSupportedException.class, e -> {
                         assertThat(e.method()).contains("thread/revert");
-                        assertThat(e.serverVersion()).contains(CodexVersion.parse("0.98.0"));
+                        assertThat(e.serverVersion()).contains(CodexVersion.parse("0.100.0"));
+                        assertThat(e.sent()).as("sent: the version is not one the SDK checked").isTrue();
                         assertThat(e.serverMethods()).contains("thread/rollback").doesNotContain("thread/revert");
                         assertThat(e.code()).isEqualTo(CodexRpcException.INVALID_REQUEST);
                         assertThat(e.serverMessage()).isEqualTo(UNKNOWN_REVERT);
-                        assertThat(e).hasMessageStartingWith("thread/revert is not supported by codex 0.98.0");
+                        assertThat(e).hasMessageStartingWith("thread/revert is not supported by codex 0.100.0");
                     });
         }
     }
 
     @Test
     void typedCallsFailWithItToo(FakeCodexAppServer fake) {
-        asCodex098(fake).on("thread/revert").respondError(-32600, UNKNOWN_REVERT);
+        asUncheckedCodex(fake).on("thread/revert").respondError(-32600, UNKNOWN_REVERT);
         try (CodexClient client = inMemory(fake).build()) {
             Throwable failure = failureOf(client.rpc().threadRevert(ThreadRevertParams.builder().threadId("t")
                     .beforeTurnId("turn-1").build()), Duration.ofSeconds(5));
@@ -79,7 +86,7 @@ class MethodNotSupportedTest {
 
     @Test
     void anInvalidRequestForAKnownMethodIsNot(FakeCodexAppServer fake) {
-        asCodex098(fake).on("thread/revert").respondError(-32600, "Invalid request: missing field `threadId`");
+        asUncheckedCodex(fake).on("thread/revert").respondError(-32600, "Invalid request: missing field `threadId`");
         try (CodexClient client = inMemory(fake).build()) {
             Throwable failure = failureOf(client.rpc().threadRevert(ThreadRevertParams.builder().threadId("t")
                     .beforeTurnId("turn-1").build()), Duration.ofSeconds(5));

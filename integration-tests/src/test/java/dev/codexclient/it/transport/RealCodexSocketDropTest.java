@@ -16,10 +16,7 @@ import dev.codexclient.telemetry.Disconnected;
 import dev.codexclient.telemetry.ThreadResumed;
 import dev.codexclient.protocol.TurnStatus;
 import dev.codexclient.testkit.ModelStep;
-import dev.codexclient.transport.MessageBuffer;
-import dev.codexclient.transport.MessageSink;
 import dev.codexclient.transport.Transport;
-import dev.codexclient.transport.TransportTermination;
 import dev.codexclient.transport.UnixSocketTransport;
 import dev.codexclient.transport.WebSocketTransport;
 import java.io.IOException;
@@ -119,39 +116,16 @@ class RealCodexSocketDropTest {
     }
 
     /** A transport whose traffic the test reads, and whose connection it can drop. */
-    private static final class Wire implements Transport {
-        private final Transport delegate;
+    private static final class Wire extends ForwardingTransport {
         private final List<JsonNode> received = new CopyOnWriteArrayList<>();
         private final List<JsonNode> sent = new CopyOnWriteArrayList<>();
 
         Wire(Transport delegate) {
-            this.delegate = delegate;
+            super(delegate);
         }
 
         @Override
-        public void start(MessageSink sink) {
-            delegate.start(new MessageSink() {
-                @Override
-                public void onMessages(MessageBuffer batch) {
-                    for (int i = 0; i < batch.count(); i++) {
-                        see(batch.copy(i));
-                    }
-                    sink.onMessages(batch);
-                }
-
-                @Override
-                public void onOversizedMessage(long length) {
-                    sink.onOversizedMessage(length);
-                }
-
-                @Override
-                public void onClosed(TransportTermination termination) {
-                    sink.onClosed(termination);
-                }
-            });
-        }
-
-        private void see(byte[] message) {
+        void received(byte[] message) {
             try {
                 received.add(JSON.readTree(message));
             } catch (IOException e) {
@@ -183,33 +157,17 @@ class RealCodexSocketDropTest {
         }
 
         @Override
-        public void send(byte[] message) {
+        void sent(byte[] message) {
             try {
                 sent.add(JSON.readTree(message));
             } catch (IOException e) {
                 throw new AssertionError(e);
             }
-            delegate.send(message);
         }
 
         /** Closes the socket from the client's side without the client knowing. */
         void dropConnection() {
             delegate.close(Duration.ZERO);
-        }
-
-        @Override
-        public void close() {
-            delegate.close();
-        }
-
-        @Override
-        public void close(Duration timeout) {
-            delegate.close(timeout);
-        }
-
-        @Override
-        public String describe() {
-            return delegate.describe();
         }
     }
 
