@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicReference;
@@ -244,24 +245,27 @@ class ThreadSearchTest {
     void waitingForASearchWhereItsRowsAreDeliveredFailsFast(FakeCodexAppServer fake) {
         try (CodexClient client = client(fake)) {
             threads(client, "banana");
-            AtomicReference<ThreadSearch> search = new AtomicReference<>();
+            // A partial row can reach the listener before searchThreads has returned the handle to this thread.
+            CompletableFuture<ThreadSearch> search = new CompletableFuture<>();
             CompletableFuture<Throwable> seen = new CompletableFuture<>();
             client.onNotification(n -> {
                 if (n instanceof ServerNotification.ThreadSearchPartial) {
                     try {
-                        search.get().await(WAIT);
+                        search.get(WAIT.toSeconds(), TimeUnit.SECONDS).await(WAIT);
                         seen.complete(null);
                     } catch (RuntimeException e) {
                         seen.complete(e);
+                    } catch (Exception e) {
+                        seen.completeExceptionally(e);
                     }
                 }
             });
             fake.holdThreadSearches(true);
-            search.set(client.searchThreads("banana"));
+            search.complete(client.searchThreads("banana"));
             assertThat(seen.join()).isInstanceOf(CodexDeadlockException.class)
                     .hasMessageContaining("search.result()");
             fake.releaseThreadSearches();
-            assertThat(search.get().await(WAIT).data()).hasSize(1);
+            assertThat(search.join().await(WAIT).data()).hasSize(1);
         }
     }
 
