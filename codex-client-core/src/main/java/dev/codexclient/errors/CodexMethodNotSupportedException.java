@@ -39,6 +39,7 @@ public class CodexMethodNotSupportedException extends CodexRpcException {
     private final Set<String> serverMethods;
     /** The checked codex versions that have the method; empty when not known. */
     private final List<String> versionsWithMethod;
+    /** Whether the request went to the server; false when the client refused it unsent. */
     private final boolean sent;
 
     /**
