@@ -7,9 +7,8 @@ import dev.codexclient.testkit.IsolatedHome;
 import dev.codexclient.transport.ReadinessProbe;
 import dev.codexclient.transport.WebSocketTransport;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,7 +23,8 @@ import java.util.concurrent.TimeUnit;
 final class ListeningCodex implements AutoCloseable {
     private final IsolatedHome home;
     private final Path workspace;
-    private final int port = freePort();
+    /** 0 until the first start, when codex picks it; a start again listens on the same port. */
+    private int port;
     private Process process;
 
     /**
@@ -44,15 +44,21 @@ final class ListeningCodex implements AutoCloseable {
         return PoolEndpoint.of(uri());
     }
 
-    /** Starts the server and waits for its {@code /readyz}. */
-    ListeningCodex start() throws IOException {
+    /**
+     * Starts the server and waits for its {@code /readyz}. The first start lets codex pick the port
+     * ({@link ListenAddress}); a start after {@link #kill()} listens on the same one.
+     */
+    ListeningCodex start() throws IOException, InterruptedException {
+        Path log = Files.createTempFile(home.home(), "app-server-", ".log");
         ProcessBuilder pb = new ProcessBuilder(RealCodexFixture.binary().toString(), "app-server", "--listen",
                 uri().toString())
                 .directory(workspace.toFile()).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(
-                        home.home().resolve("app-server-" + port + ".log").toFile()));
+                .redirectOutput(log.toFile());
         home.applyEnvironment(pb.environment());
         process = pb.start();
+        if (port == 0) {
+            port = ListenAddress.await(log, process, Duration.ofSeconds(60)).getPort();
+        }
         ReadinessProbe.of(uri()).awaitReady(Duration.ofSeconds(60));
         return this;
     }
@@ -84,13 +90,5 @@ final class ListeningCodex implements AutoCloseable {
     @Override
     public void close() {
         kill();
-    }
-
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -125,12 +125,13 @@ class RealCodexAutoConfigurationTest {
         String token = "capability-token-of-the-spring-test-0123456789";
         Path tokenFile = Files.writeString(dir.resolve("ws-token"), token);
         Path workspace = Files.createDirectories(dir.resolve("workspace"));
-        int port;
-        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = free.getLocalPort();
-        }
-        URI uri = URI.create("ws://127.0.0.1:" + port);
         try (ScriptedModelServer model = ScriptedModelServer.start()) {
+            // The port is picked after the model server has bound its own, which could otherwise take it.
+            int port;
+            try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                port = free.getLocalPort();
+            }
+            URI uri = URI.create("ws://127.0.0.1:" + port);
             ProcessBuilder listening = new ProcessBuilder(binary().toString(), "app-server", "--listen", uri.toString(),
                     "--ws-auth", "capability-token", "--ws-token-file", tokenFile.toString())
                     .directory(workspace.toFile()).redirectErrorStream(true)

@@ -2,6 +2,7 @@ package dev.codexclient.it.transport;
 
 import dev.codexclient.CodexClientBuilder;
 import dev.codexclient.CodexClient;
+import dev.codexclient.it.ListenAddress;
 import dev.codexclient.it.RealCodexFixture;
 import dev.codexclient.protocol.AskForApproval;
 import dev.codexclient.protocol.SandboxMode;
@@ -83,42 +84,7 @@ final class ListeningCodex implements AutoCloseable {
 
     /** The address codex printed ("listening on: ws://127.0.0.1:PORT"). */
     private URI awaitListenAddress(Duration timeout) throws IOException, InterruptedException {
-        return listenAddress(log, process, timeout);
-    }
-
-    /**
-     * The address a {@code --listen ws://127.0.0.1:0} codex printed to {@code log} ("listening on:
-     * ws://127.0.0.1:PORT"), waited for by file-system events on the log's directory.
-     */
-    static URI listenAddress(Path log, Process process, Duration timeout) throws IOException, InterruptedException {
-        String marker = "listening on: ";
-        Path dir = log.getParent();
-        try (WatchService watcher = dir.getFileSystem().newWatchService()) {
-            dir.register(watcher, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY);
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (true) {
-                String out = Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
-                int at = out.indexOf(marker);
-                int end = at < 0 ? -1 : out.indexOf('\n', at);
-                if (end >= 0) {
-                    return URI.create(out.substring(at + marker.length(), end).strip());
-                }
-                if (!process.isAlive()) {
-                    throw new IllegalStateException("codex exited with " + process.exitValue()
-                            + " before it printed its address");
-                }
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    throw new IllegalStateException("codex printed no listen address within " + timeout);
-                }
-                // Bounded, so that a codex that dies without writing is noticed.
-                WatchKey key = watcher.poll(Math.min(left, TimeUnit.MILLISECONDS.toNanos(500)), TimeUnit.NANOSECONDS);
-                if (key != null) {
-                    key.pollEvents();
-                    key.reset();
-                }
-            }
-        }
+        return ListenAddress.await(log, process, timeout);
     }
 
     /** codex listening on {@code unix://<temp dir>/codex.sock}, ready (the socket exists). */

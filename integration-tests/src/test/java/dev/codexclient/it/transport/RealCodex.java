@@ -1,6 +1,7 @@
 package dev.codexclient.it.transport;
 
 import dev.codexclient.internal.transport.ProcessTree;
+import dev.codexclient.it.ListenAddress;
 import dev.codexclient.it.RealCodexFixture;
 import dev.codexclient.testkit.IsolatedHome;
 import java.io.IOException;
@@ -43,7 +44,7 @@ final class RealCodex {
             ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
             home.applyEnvironment(pb.environment());
             process = pb.start();
-            port = ListeningCodex.listenAddress(log, process, Duration.ofSeconds(15)).getPort();
+            port = ListenAddress.await(log, process, Duration.ofSeconds(15)).getPort();
             awaitReady(Duration.ofSeconds(15));
         }
 
