@@ -231,6 +231,9 @@ final class SoakFigure {
             Thread.currentThread().interrupt();
             return false;
         }
+        if (turn != null) {
+            ledger.turnEnded(thread.id() + " " + turn.id());
+        }
         ledger.ended(outcome, token, failure);
         return failure instanceof CodexRpcException;
     }
@@ -311,13 +314,12 @@ final class SoakFigure {
                         .build())
                 .experimentalApi(true)
                 .onCommandApproval(ApprovalPolicy.sync(c -> {
-                    ledgerHolder.get().answered("approval " + c.params().threadId() + " " + c.params().turnId()
-                            + " " + c.params().itemId());
+                    ledgerHolder.get().answered(c.params().threadId() + " " + c.params().turnId(),
+                            "approval " + c.params().itemId());
                     return ApprovalDecision.ACCEPT;
                 }))
                 .tool(DynamicTool.ofAsync(SoakModel.TOOL, "Looks up a record by id", schema, (args, call, m) -> {
-                    ledgerHolder.get().answered("tool " + call.threadId() + " " + call.turnId() + " "
-                            + call.callId());
+                    ledgerHolder.get().answered(call.threadId() + " " + call.turnId(), "tool " + call.callId());
                     return CompletableFuture.completedFuture(ToolResult.text("record " + args.path("id").asText()
                             + " is current"));
                 }));

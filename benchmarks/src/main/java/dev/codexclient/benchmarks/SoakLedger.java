@@ -7,7 +7,10 @@ import java.lang.management.OperatingSystemMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -61,8 +64,23 @@ final class SoakLedger {
     private final List<Kill> kills = new ArrayList<>();
     private final List<String> hung = new ArrayList<>();
     private final List<String> untyped = new ArrayList<>();
-    /** Approval items and tool calls answered so far: one asked twice is a duplicate. */
-    private final Set<String> answered = ConcurrentHashMap.newKeySet();
+    /**
+     * The approval items and tool calls answered in each running turn (its thread and turn id): one asked twice is a
+     * duplicate. A turn's are dropped when it ends: a set of every answer of the run grew by about 130 bytes a turn,
+     * 4 MB in a 30-minute soak, which the heap figure then counted as the client's.
+     */
+    private final Map<String, Set<String>> answeredByTurn = new ConcurrentHashMap<>();
+    /**
+     * The turns that ended lately: a request of one of them comes after its end, a duplicate too. Bounded, so that
+     * the ledger's own memory stays flat; no server asks about a turn hundreds of turns after its end.
+     */
+    private final Set<String> recentlyEnded = Collections.newSetFromMap(new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+            return size() > RECENTLY_ENDED;
+        }
+    });
+    private static final int RECENTLY_ENDED = 256;
 
     SoakLedger(long startNanos, int minutes) {
         this.startNanos = startNanos;
@@ -96,11 +114,26 @@ final class SoakLedger {
         }
     }
 
-    /** A server request answered: an approval's item or a tool's call; the second time it is a duplicate. */
-    void answered(String key) {
-        if (!answered.add(key)) {
+    /**
+     * A server request answered: an approval's item or a tool's call of {@code turn}; the second time, or after the
+     * turn ended, it is a duplicate.
+     */
+    void answered(String turn, String key) {
+        boolean ended;
+        synchronized (recentlyEnded) {
+            ended = recentlyEnded.contains(turn);
+        }
+        if (ended || !answeredByTurn.computeIfAbsent(turn, t -> ConcurrentHashMap.newKeySet()).add(key)) {
             duplicate();
         }
+    }
+
+    /** {@code turn} ended: what was answered in it is let go, and a later request of it is a duplicate. */
+    void turnEnded(String turn) {
+        synchronized (recentlyEnded) {
+            recentlyEnded.add(turn);
+        }
+        answeredByTurn.remove(turn);
     }
 
     void duplicate() {
