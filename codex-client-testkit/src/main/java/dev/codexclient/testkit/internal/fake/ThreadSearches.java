@@ -50,14 +50,16 @@ public final class ThreadSearches {
      */
     public void stream(Connection connection, RequestId id, JsonNode params) {
         List<ObjectNode> rows = store.search(params);
-        for (ObjectNode row : rows) {
-            ObjectNode partial = Json.object();
-            partial.set("requestId", Json.tree(id));
-            partial.putArray("data").add(row.deepCopy());
-            connection.notify("thread/search/partial", partial);
-        }
         ObjectNode page = page(rows);
+        // The rows go out and the page is held under the lock release() takes: a test that releases as soon as it
+        // sees a row must find the page held, not release nothing and leave the page held for good.
         synchronized (this) {
+            for (ObjectNode row : rows) {
+                ObjectNode partial = Json.object();
+                partial.set("requestId", Json.tree(id));
+                partial.putArray("data").add(row.deepCopy());
+                connection.notify("thread/search/partial", partial);
+            }
             if (hold) {
                 held.put(id, new Held(connection, id, page));
                 return;
