@@ -20,6 +20,12 @@ public interface RoutedTurn {
     /** {@return the turn id once the {@code turn/start} response named it, else null} */
     String boundId();
 
+    /**
+     * {@return the turn id the {@code turn/start} response names once the response is in, though the turn may not be
+     * claimed yet; else null}
+     */
+    String answeredId();
+
     /** {@return whether the turn has ended} */
     boolean isDone();
 

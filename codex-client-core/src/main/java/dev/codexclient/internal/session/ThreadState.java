@@ -76,6 +76,9 @@ public final class ThreadState {
         synchronized (this) {
             turn = turns.get(turnId);
             if (turn == null) {
+                turn = claimAnswered(turnId);
+            }
+            if (turn == null) {
                 if (!starting.isEmpty()) {
                     hold(new Held(turnId, event, bytes));
                 }
@@ -83,6 +86,43 @@ public final class ThreadState {
             }
         }
         turn.accept(event, bytes);
+    }
+
+    /**
+     * The starting turn whose {@code turn/start} response names {@code turnId} and is in, though whoever started the
+     * turn has not claimed it yet, claimed here, on the lane; null when there is none.
+     *
+     * <p>Why: the reader thread settles the response before it hands any later line to a lane, but the claim runs
+     * on the thread that waited for the response, which may wake long after the lane has run the turn's next events.
+     * Held as unclaimed, those would count against the hold's bound and, for a turn that streams a lot at once, be
+     * dropped; claimed here, they go to the turn.
+     */
+    private RoutedTurn claimAnswered(String turnId) {
+        for (RoutedTurn t : starting) {
+            if (turnId.equals(t.answeredId())) {
+                bindHeld(t, turnId);
+                return t;
+            }
+        }
+        return null;
+    }
+
+    /** Routes to {@code turn} as {@code turnId} from now on and binds it with the events held for it. */
+    private void bindHeld(RoutedTurn turn, String turnId) {
+        starting.remove(turn);
+        turns.put(turnId, turn);
+        List<Held> early = new ArrayList<>();
+        Iterator<Held> it = unclaimed.iterator();
+        while (it.hasNext()) {
+            Held h = it.next();
+            if (turnId.equals(h.turnId())) {
+                it.remove();
+                unclaimedBytes -= h.bytes();
+                early.add(h);
+            }
+        }
+        turn.bind(turnId, early);
+        dropUnclaimedIfIdle();
     }
 
     private void hold(Held held) {
@@ -112,24 +152,16 @@ public final class ThreadState {
      * handed to it to be delivered before any later one. False when the thread was let go of meanwhile.
      */
     public boolean claim(RoutedTurn turn, String turnId) {
-        List<Held> early = new ArrayList<>();
         synchronized (this) {
             if (closed) {
                 return false;
             }
-            starting.remove(turn);
-            turns.put(turnId, turn);
-            Iterator<Held> it = unclaimed.iterator();
-            while (it.hasNext()) {
-                Held h = it.next();
-                if (turnId.equals(h.turnId())) {
-                    it.remove();
-                    unclaimedBytes -= h.bytes();
-                    early.add(h);
-                }
+            if (turn.boundId() != null) {
+                // The lane claimed it already, meeting one of its events after the response (claimAnswered); it
+                // may even have ended since, and must not be routed to again.
+                return true;
             }
-            turn.bind(turnId, early);
-            dropUnclaimedIfIdle();
+            bindHeld(turn, turnId);
         }
         // If no event of the turn comes after the response (a turn that is already over), this delivers the early
         // ones; otherwise the next event does, first.

@@ -109,7 +109,9 @@ public final class TurnStarts {
             turn = new TurnState(turns, link.id(), state);
             state.starting(turn);
         }
-        return new Starting(state, turn, send(link, params));
+        CompletableFuture<TurnStartResponse> response = send(link, params);
+        turn.sent(response);
+        return new Starting(state, turn, response);
     }
 
     /** After a restart, a thread that was not held at the loss is not loaded on the new server yet: resume it. */
@@ -140,7 +142,7 @@ public final class TurnStarts {
                 failed(e);
                 throw e;
             }
-            if (!state.claim(turn, turnId)) {
+            if (!state.claim(turn, turnId) && turn.boundId() == null) {
                 // The thread was let go of while the request was out (closed by the server): the turn already
                 // failed with the reason; it still gets its id.
                 turn.bind(turnId, List.of());

@@ -15,6 +15,7 @@ import dev.codexclient.protocol.TurnCompletedNotification;
 import dev.codexclient.protocol.TurnError;
 import dev.codexclient.protocol.TurnInterruptParams;
 import dev.codexclient.protocol.TurnPlanStep;
+import dev.codexclient.protocol.TurnStartResponse;
 import dev.codexclient.protocol.TurnStatus;
 import dev.codexclient.protocol.TurnSteerParams;
 import dev.codexclient.protocol.TurnSteerResponse;
@@ -113,6 +114,8 @@ public final class TurnState implements RoutedTurn {
     private final CompletableFuture<Void> running = new CompletableFuture<>();
     /** Set once, by whichever ending comes first (completion, stall, failure). */
     private final AtomicBoolean ended = new AtomicBoolean();
+    /** The {@code turn/start} request's response, once it is sent: see {@link #answeredId}. */
+    private volatile CompletableFuture<TurnStartResponse> startResponse;
     /** Events that arrived before the turn was claimed, handed over by {@link #bind}. */
     private volatile List<ThreadState.Held> early = List.of();
 
@@ -435,6 +438,25 @@ public final class TurnState implements RoutedTurn {
             previous.stop();
         }
         next.start();
+    }
+
+    /**
+     * The {@code turn/start} request left; {@code response} is its response.
+     *
+     * @param response the response, settled by the reader thread as soon as it is read
+     */
+    void sent(CompletableFuture<TurnStartResponse> response) {
+        this.startResponse = response;
+    }
+
+    @Override
+    public String answeredId() {
+        CompletableFuture<TurnStartResponse> r = startResponse;
+        if (r == null || !r.isDone() || r.isCompletedExceptionally()) {
+            return null;
+        }
+        TurnStartResponse response = r.getNow(null);
+        return response == null || response.turn() == null ? null : response.turn().id();
     }
 
     // ------------------------------------------------------------------------------------------------ lane side
