@@ -114,14 +114,19 @@ class FaultTest {
 
     @Test
     void stallPausesAPlayingTurn() {
-        fake.onTurnStart(turn -> turn.agentMessage("one").pause(Duration.ofMillis(100)).agentMessage("two"));
+        // The turn waits for the approval's reply, so the stall is in place before its next message whatever the
+        // timing.
+        fake.onTurnStart(turn -> turn.agentMessage("one").commandApproval("make", reply -> { }).agentMessage("two"));
         RawClient c = connected();
         String threadId = c.startThread();
         c.result("turn/start", Map.of("threadId", threadId, "input", List.of()));
-        c.notification("turn/started");
+        JsonNode approval = c.serverRequest("item/commandExecution/requestApproval");
         fake.apply(Fault.stall());
-        assertThat(c.poll(m -> m.path("method").asText().equals("turn/completed"), Duration.ofMillis(400)))
-                .isEmpty();
+        c.send(Json.parseUnchecked("{\"id\":" + approval.path("id") + ",\"result\":{\"decision\":\"accept\"}}"));
+        // The turn has its reply, and sends nothing more until the stall ends.
+        assertThat(c.poll(m -> m.path("method").asText().equals("turn/completed")
+                || m.path("params").path("item").path("type").asText().equals("commandExecution")
+                && m.path("method").asText().equals("item/completed"), Duration.ofMillis(400))).isEmpty();
         fake.resume();
         assertThat(c.notification("turn/completed").path("params").path("turn").path("status").asText())
                 .isEqualTo("completed");
