@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -234,6 +235,9 @@ class DocSnippetsTest {
             javac.getTask(null, files, diagnostics, options, null, sources).call();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } finally {
+            // Only whether the snippets compile matters: their classes go, so the build leaves nothing in /tmp.
+            deleteTree(out);
         }
         List<String> errors = new ArrayList<>();
         for (Diagnostic<? extends JavaFileObject> d : diagnostics.getDiagnostics()) {
@@ -250,6 +254,16 @@ class DocSnippetsTest {
             }
         }
         return errors;
+    }
+
+    private static void deleteTree(Path root) {
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** The test's own class path: every published module and the frameworks the guides show. */
