@@ -26,6 +26,7 @@ import dev.codexclient.testkit.RecordedRequest;
 import dev.codexclient.transport.Transport;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -121,17 +122,18 @@ class CodexAutoConfigurationTest {
     private record Lagged(List<ServerNotification> events, Throwable error) {
     }
 
-    private static Lagged lagBehindATurn(CodexClient client) throws InterruptedException {
+    private static Lagged lagBehindATurn(CodexClient client) throws Exception {
         // The thread's publisher is hot: subscribed before the turn, every event is live (a turn's replayed events
         // are never merged).
         CodexThread thread = client.startThread();
         List<ServerNotification> got = new CopyOnWriteArrayList<>();
         Throwable[] error = new Throwable[1];
         CountDownLatch done = new CountDownLatch(1);
-        Flow.Subscription[] subscription = new Flow.Subscription[1];
+        // onSubscribe comes on the thread's lane, not in subscribe(): wait for it before the turn starts.
+        CompletableFuture<Flow.Subscription> subscription = new CompletableFuture<>();
         thread.publisher().subscribe(new Flow.Subscriber<>() {
             public void onSubscribe(Flow.Subscription s) {
-                subscription[0] = s;
+                subscription.complete(s);
             }
 
             public void onNext(ServerNotification item) {
@@ -147,10 +149,11 @@ class CodexAutoConfigurationTest {
                 done.countDown();
             }
         });
+        Flow.Subscription s = subscription.get(WAIT.toSeconds(), TimeUnit.SECONDS);
         thread.startTurn("go").await(WAIT);
-        subscription[0].request(Long.MAX_VALUE);
+        s.request(Long.MAX_VALUE);
         thread.unsubscribe();
-        assertThat(done.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(done.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
         return new Lagged(got, error[0]);
     }
 
@@ -197,9 +200,9 @@ class CodexAutoConfigurationTest {
             public void onComplete() {
             }
         });
-        assertThat(subscribed.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(subscribed.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
         thread.startTurn("go").await(WAIT);
-        assertThat(completed.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(completed.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
         return deltas;
     }
 
