@@ -95,7 +95,8 @@ public final class ThreadState {
      * <p>Why: the reader thread settles the response before it hands any later line to a lane, but the claim runs
      * on the thread that waited for the response, which may wake long after the lane has run the turn's next events.
      * Held as unclaimed, those would count against the hold's bound and, for a turn that streams a lot at once, be
-     * dropped; claimed here, they go to the turn.
+     * dropped; claimed here, they go to the turn. (The start records its response's future just after sending the
+     * request; a response read in that instant leaves the claim to the starter, as before.)
      */
     private RoutedTurn claimAnswered(String turnId) {
         for (RoutedTurn t : starting) {
