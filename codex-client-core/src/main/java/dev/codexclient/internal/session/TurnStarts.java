@@ -114,6 +114,11 @@ public final class TurnStarts {
         return new Starting(state, turn, response);
     }
 
+    /** {@return the id of the turn {@code response} names, or null when it names none} */
+    static String turnId(TurnStartResponse response) {
+        return response == null || response.turn() == null ? null : response.turn().id();
+    }
+
     /** After a restart, a thread that was not held at the loss is not loaded on the new server yet: resume it. */
     private CompletableFuture<TurnStartResponse> send(ThreadLink link, TurnStartParams params) {
         if (!supervisor.restarts()) {
@@ -135,7 +140,7 @@ public final class TurnStarts {
         }
 
         TurnState claim(TurnStartResponse r) {
-            String turnId = r.turn() == null ? null : r.turn().id();
+            String turnId = turnId(r);
             if (turnId == null) {
                 CodexProtocolException e = new CodexProtocolException("the turn/start response of thread "
                         + state.id + " names no turn");

@@ -455,8 +455,7 @@ public final class TurnState implements RoutedTurn {
         if (r == null || !r.isDone() || r.isCompletedExceptionally()) {
             return null;
         }
-        TurnStartResponse response = r.getNow(null);
-        return response == null || response.turn() == null ? null : response.turn().id();
+        return TurnStarts.turnId(r.getNow(null));
     }
 
     // ------------------------------------------------------------------------------------------------ lane side

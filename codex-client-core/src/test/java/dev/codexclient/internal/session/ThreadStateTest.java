@@ -32,10 +32,8 @@ class ThreadStateTest {
 
     @Test
     void eventsOfAnAnsweredTurnGoToItBeforeItIsClaimedAndNoneIsHeldAgainstTheBound() {
-        StubTurn turn = new StubTurn();
-        assertThat(state.starting(turn)).isTrue();
         // The reader thread has read the response; the thread that started the turn has not woken to claim it yet.
-        turn.answered = "u-1";
+        StubTurn turn = answeredStart("u-1");
         for (int i = 0; i < 100; i++) {
             state.dispatch("u-1", delta("u-1", "d" + i), KIB);
         }
@@ -51,9 +49,7 @@ class ThreadStateTest {
 
     @Test
     void aTurnEndedAfterTheLaneClaimedItIsNotRoutedToAgainByTheLateClaim() {
-        StubTurn turn = new StubTurn();
-        state.starting(turn);
-        turn.answered = "u-1";
+        StubTurn turn = answeredStart("u-1");
         state.dispatch("u-1", delta("u-1", "last"), KIB);
         state.turnEnded(turn);
 
@@ -79,14 +75,20 @@ class ThreadStateTest {
 
     @Test
     void anEventOfAnotherTurnIsHeldNotRoutedToTheAnsweredOne() {
-        StubTurn turn = new StubTurn();
-        state.starting(turn);
-        turn.answered = "u-1";
+        StubTurn turn = answeredStart("u-1");
         state.dispatch("u-other", delta("u-other", "not mine"), KIB);
         state.dispatch("u-1", delta("u-1", "mine"), KIB);
 
         assertThat(turn.accepted).containsExactly("mine");
         assertThat(turn.early).isEmpty();
+    }
+
+    /** A turn starting on the thread whose {@code turn/start} response, naming {@code turnId}, is in. */
+    private StubTurn answeredStart(String turnId) {
+        StubTurn turn = new StubTurn();
+        assertThat(state.starting(turn)).isTrue();
+        turn.answered = turnId;
+        return turn;
     }
 
     private static ServerNotification delta(String turnId, String text) {
