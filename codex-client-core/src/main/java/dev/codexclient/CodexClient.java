@@ -78,7 +78,7 @@ import java.util.function.Consumer;
  *       at once, without a graceful wait. A spawned server's process is {@link #serverProcess()}.</li>
  * </ul>
  */
-public final class CodexClient implements AutoCloseable {
+public final class CodexClient implements Codex, AutoCloseable {
     private final ClientRuntime runtime;
     private final CodexRpc rpc;
 
@@ -118,6 +118,7 @@ public final class CodexClient implements AutoCloseable {
      * @throws CodexTimeoutException   when the server does not answer in time
      * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request
      */
+    @Override
     public CodexThread startThread() {
         return startThread(ThreadStartParams.builder().build());
     }
@@ -132,6 +133,7 @@ public final class CodexClient implements AutoCloseable {
      * @throws CodexTimeoutException   when the server does not answer in time
      * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request
      */
+    @Override
     public CodexThread startThread(ThreadStartParams params) {
         return startThread(params, List.of());
     }
@@ -159,8 +161,9 @@ public final class CodexClient implements AutoCloseable {
      * @throws CodexTimeoutException   when the server does not answer in time
      * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request
      */
+    @Override
     public CodexThread startThread(ThreadStartParams params, List<DynamicTool> tools) {
-        return CodexThread.of(runtime.startThread(params, tools));
+        return ClientThread.of(runtime.startThread(params, tools));
     }
 
     /**
@@ -168,6 +171,7 @@ public final class CodexClient implements AutoCloseable {
      *
      * @return a future of the new thread's handle; it fails with the exceptions {@link #startThread()} throws
      */
+    @Override
     public CompletableFuture<CodexThread> startThreadAsync() {
         return startThreadAsync(ThreadStartParams.builder().build());
     }
@@ -179,6 +183,7 @@ public final class CodexClient implements AutoCloseable {
      * @return a future of the new thread's handle; it fails with the exceptions
      *         {@link #startThread(ThreadStartParams)} throws
      */
+    @Override
     public CompletableFuture<CodexThread> startThreadAsync(ThreadStartParams params) {
         return startThreadAsync(params, List.of());
     }
@@ -191,8 +196,9 @@ public final class CodexClient implements AutoCloseable {
      * @return a future of the new thread's handle; it fails with the exceptions
      *         {@link #startThread(ThreadStartParams, List)} throws
      */
+    @Override
     public CompletableFuture<CodexThread> startThreadAsync(ThreadStartParams params, List<DynamicTool> tools) {
-        return runtime.startThreadAsync(params, tools).thenApply(CodexThread::of);
+        return runtime.startThreadAsync(params, tools).thenApply(ClientThread::of);
     }
 
 
@@ -209,9 +215,10 @@ public final class CodexClient implements AutoCloseable {
      * @throws CodexTimeoutException   when the server does not answer in time
      * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request, e.g. for an unknown id
      */
+    @Override
     public CodexThread resumeThread(String threadId) {
         Objects.requireNonNull(threadId, "threadId");
-        return CodexThread.of(runtime.resumeThreadWithoutTurns(threadId));
+        return ClientThread.of(runtime.resumeThreadWithoutTurns(threadId));
     }
 
     /**
@@ -225,6 +232,7 @@ public final class CodexClient implements AutoCloseable {
      * @throws CodexTimeoutException   when the server does not answer in time
      * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request, e.g. for an unknown id
      */
+    @Override
     public CodexThread resumeThread(ThreadResumeParams params) {
         return resumeThread(params, List.of());
     }
@@ -242,8 +250,9 @@ public final class CodexClient implements AutoCloseable {
      * @throws CodexTimeoutException   when the server does not answer in time
      * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request, e.g. for an unknown id
      */
+    @Override
     public CodexThread resumeThread(ThreadResumeParams params, List<DynamicTool> tools) {
-        return CodexThread.of(runtime.resumeThread(params, tools));
+        return ClientThread.of(runtime.resumeThread(params, tools));
     }
 
     /**
@@ -253,9 +262,10 @@ public final class CodexClient implements AutoCloseable {
      * @return a future of the resumed thread's handle; it fails with the exceptions {@link #resumeThread(String)}
      *         throws
      */
+    @Override
     public CompletableFuture<CodexThread> resumeThreadAsync(String threadId) {
         Objects.requireNonNull(threadId, "threadId");
-        return runtime.resumeThreadWithoutTurnsAsync(threadId).thenApply(CodexThread::of);
+        return runtime.resumeThreadWithoutTurnsAsync(threadId).thenApply(ClientThread::of);
     }
 
     /**
@@ -265,6 +275,7 @@ public final class CodexClient implements AutoCloseable {
      * @return a future of the resumed thread's handle; it fails with the exceptions
      *         {@link #resumeThread(ThreadResumeParams)} throws
      */
+    @Override
     public CompletableFuture<CodexThread> resumeThreadAsync(ThreadResumeParams params) {
         return resumeThreadAsync(params, List.of());
     }
@@ -277,8 +288,9 @@ public final class CodexClient implements AutoCloseable {
      * @return a future of the resumed thread's handle; it fails with the exceptions
      *         {@link #resumeThread(ThreadResumeParams, List)} throws
      */
+    @Override
     public CompletableFuture<CodexThread> resumeThreadAsync(ThreadResumeParams params, List<DynamicTool> tools) {
-        return runtime.resumeThreadAsync(params, tools).thenApply(CodexThread::of);
+        return runtime.resumeThreadAsync(params, tools).thenApply(ClientThread::of);
     }
 
     /**
@@ -304,7 +316,7 @@ public final class CodexClient implements AutoCloseable {
      * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request, e.g. for an unknown id
      */
     public CodexThread forkThread(ThreadForkParams params) {
-        return CodexThread.of(runtime.forkThread(params));
+        return ClientThread.of(runtime.forkThread(params));
     }
 
     /**
@@ -325,7 +337,7 @@ public final class CodexClient implements AutoCloseable {
      *         throws
      */
     public CompletableFuture<CodexThread> forkThreadAsync(ThreadForkParams params) {
-        return runtime.forkThreadAsync(params).thenApply(CodexThread::of);
+        return runtime.forkThreadAsync(params).thenApply(ClientThread::of);
     }
 
     /**
@@ -336,7 +348,7 @@ public final class CodexClient implements AutoCloseable {
      * @param threadId the codex thread id
      */
     public Optional<CodexThread> thread(String threadId) {
-        return runtime.heldThread(threadId).map(CodexThread::of);
+        return runtime.heldThread(threadId).map(ClientThread::of);
     }
 
     /**
@@ -429,6 +441,7 @@ public final class CodexClient implements AutoCloseable {
      * @param listener called with each notification, on a callback thread; it may call back into the client
      * @return the subscription, whose {@code close()} removes the listener
      */
+    @Override
     public Subscription onNotification(Consumer<? super ServerNotification> listener) {
         Objects.requireNonNull(listener, "listener");
         return runtime.onNotification(listener);
@@ -529,6 +542,7 @@ public final class CodexClient implements AutoCloseable {
      *
      * @param text the text to mask
      */
+    @Override
     public String mask(CharSequence text) {
         return runtime.mask(text);
     }
