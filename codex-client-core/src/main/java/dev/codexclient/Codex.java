@@ -6,6 +6,7 @@ import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.ThreadResumeParams;
 import dev.codexclient.protocol.ThreadStartParams;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
@@ -71,6 +72,7 @@ public interface Codex {
      * @throws CodexTimeoutException   when the server does not answer in time
      * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request
      */
+    @CodexExperimental("dynamicTools")
     CodexThread startThread(ThreadStartParams params, List<DynamicTool> tools);
 
     /**
@@ -101,11 +103,13 @@ public interface Codex {
      * @return a future of the new thread's handle; it fails with the exceptions
      *         {@link #startThread(ThreadStartParams, List)} throws
      */
+    @CodexExperimental("dynamicTools")
     CompletableFuture<CodexThread> startThreadAsync(ThreadStartParams params, List<DynamicTool> tools);
 
     /**
-     * Resumes a stored thread by id, with the settings it was stored with, to go on with it: where the server can,
-     * it leaves the thread's turns out of its answer (see {@link CodexClient#resumeThread(String)}).
+     * Resumes a stored thread by id, with the settings it was stored with: {@code thread/resume} with the id alone,
+     * answered with the thread and its turns, which {@link CodexThread#info()} then holds. To go on with a long
+     * thread without fetching its history, {@link #resumeThreadWithoutTurns(String)}.
      *
      * @param threadId the id of the stored thread
      * @return the handle of the resumed thread
@@ -141,7 +145,43 @@ public interface Codex {
      * @throws CodexTimeoutException   when the server does not answer in time
      * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request, e.g. for an unknown id
      */
+    @CodexExperimental("dynamicTools")
     CodexThread resumeThread(ThreadResumeParams params, List<DynamicTool> tools);
+
+    /**
+     * Resumes a stored thread by id to go on with it, without its turns where the server can leave them out
+     * ({@code excludeTurns}: codex 0.125.0 and later; 0.129.0 to 0.150.x only with
+     * {@link CodexClientBuilder#experimentalApi(boolean) experimentalApi(true)}), so that resuming costs the same
+     * after ten turns or ten thousand. The handle's {@link CodexThread#info()} then holds no turns: an empty
+     * {@code turns()} there means "not fetched", not "none"; {@link CodexThread#read()} gives the history. A server
+     * that cannot leave them out answers with the turns, as {@link #resumeThread(String)} does.
+     *
+     * @param threadId the id of the stored thread
+     * @return the handle of the resumed thread
+     * @throws CodexTransportException when the connection is closed or ends
+     * @throws CodexTimeoutException   when the server does not answer in time
+     * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request, e.g. for an unknown id
+     */
+    default CodexThread resumeThreadWithoutTurns(String threadId) {
+        return resumeThread(withoutTurns(threadId));
+    }
+
+    /**
+     * {@link #resumeThreadWithoutTurns(String)} without blocking.
+     *
+     * @param threadId the id of the stored thread
+     * @return a future of the resumed thread's handle; it fails with the exceptions
+     *         {@link #resumeThreadWithoutTurns(String)} throws
+     */
+    default CompletableFuture<CodexThread> resumeThreadWithoutTurnsAsync(String threadId) {
+        return resumeThreadAsync(withoutTurns(threadId));
+    }
+
+    /** The params of a resume that asks for the thread without its turns; the server may answer with them. */
+    private static ThreadResumeParams withoutTurns(String threadId) {
+        Objects.requireNonNull(threadId, "threadId");
+        return ThreadResumeParams.builder().threadId(threadId).excludeTurns(true).build();
+    }
 
     /**
      * {@link #resumeThread(String)} without blocking.
@@ -171,6 +211,7 @@ public interface Codex {
      * @return a future of the resumed thread's handle; it fails with the exceptions
      *         {@link #resumeThread(ThreadResumeParams, List)} throws
      */
+    @CodexExperimental("dynamicTools")
     CompletableFuture<CodexThread> resumeThreadAsync(ThreadResumeParams params, List<DynamicTool> tools);
 
     /**
