@@ -5,6 +5,8 @@ import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.ThreadResumeParams;
 import dev.codexclient.protocol.ThreadStartParams;
+import dev.codexclient.telemetry.CodexTelemetryListener;
+import dev.codexclient.telemetry.ExtensionTelemetry;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -21,6 +23,9 @@ import java.util.function.Consumer;
  * CodexThread thread = codex.startThread(ThreadStartParams.builder().cwd("/work/repo").build());
  * TurnResult r = thread.startTurn("Summarise README.md").await(Duration.ofMinutes(2));
  * }</pre>
+ *
+ * <p>{@link #mask(CharSequence)} and {@link #publishTelemetry(ExtensionTelemetry)} are for code built on the SDK: the
+ * masking of the secrets the SDK knows, and a place in the SDK's telemetry.
  *
  * <p>What is particular to one server (typed calls of every method, its process, its stderr, listing threads) stays on
  * {@link CodexClient}; what is particular to a pool (its members, draining) on the pool. Closing is the owner's: the
@@ -232,5 +237,20 @@ public interface Codex {
      * @param text the text to mask
      */
     String mask(CharSequence text);
+
+    /**
+     * Publishes telemetry of the caller's own (an integration's: an agent run started, a tool invoked) to the
+     * telemetry listener of this {@code Codex} ({@link CodexClientBuilder#telemetryListener}, or the pool's), after
+     * the records queued before it and on the same thread rules (see {@link CodexTelemetryListener}), so that one
+     * listener sees the SDK's records and the integration's in the order they happened. Does nothing when there is
+     * no listener, and does not even look at the record then. Never blocks; works once closed too.
+     *
+     * <pre>{@code
+     * codex.publishTelemetry(new MyRunStarted(runId));   // MyRunStarted implements ExtensionTelemetry
+     * }</pre>
+     *
+     * @param telemetry the record
+     */
+    void publishTelemetry(ExtensionTelemetry telemetry);
 
 }

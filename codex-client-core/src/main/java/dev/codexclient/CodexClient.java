@@ -13,6 +13,7 @@ import dev.codexclient.protocol.ThreadListResponse;
 import dev.codexclient.protocol.ThreadResumeParams;
 import dev.codexclient.protocol.ThreadSearchParams;
 import dev.codexclient.protocol.ThreadStartParams;
+import dev.codexclient.telemetry.ExtensionTelemetry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -358,8 +359,9 @@ public final class CodexClient implements Codex, AutoCloseable {
 
     /**
      * Every stored thread matching {@code params}, page by page as the iteration proceeds (each page is one
-     * {@code thread/list} call following {@code nextCursor}; each waits at most the request timeout).
-     * {@link #listThreadsAsync(ThreadListParams)} is the non-blocking twin.
+     * {@code thread/list} call following {@code nextCursor}; each waits at most the request timeout). To have
+     * them all at once: {@link #listAllThreads(ThreadListParams)}, or {@link #listAllThreadsAsync(ThreadListParams)}
+     * without blocking.
      *
      * @param params the filter and page size; its {@code cursor}, if any, is where the first page starts
      * @return the threads; each iteration asks the server again, and its {@code hasNext()} throws what a failed
@@ -404,14 +406,45 @@ public final class CodexClient implements Codex, AutoCloseable {
     }
 
     /**
-     * Every stored thread matching {@code params}, all pages, without blocking.
+     * Every stored thread matching {@code params}, all pages, as one list: the pages are fetched one after another
+     * on the calling thread, each waiting at most the request timeout. {@link #listAllThreadsAsync} is the
+     * non-blocking twin; {@link #listThreads(ThreadListParams)} fetches each page only as the iteration reaches it.
+     *
+     * @param params the filter and page size; its {@code cursor}, if any, is where the first page starts
+     * @return every matching thread, in the server's order
+     * @throws CodexTransportException when the connection is closed or ends
+     * @throws CodexTimeoutException   when the server does not answer a page in time
+     * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request
+     */
+    public List<ThreadInfo> listAllThreads(ThreadListParams params) {
+        List<ThreadInfo> all = new ArrayList<>();
+        listThreads(params).forEach(all::add);
+        return List.copyOf(all);
+    }
+
+    /**
+     * {@link #listAllThreads(ThreadListParams)} without blocking: every page, one after another.
      *
      * @param params the filter and page size; its {@code cursor}, if any, is where the first page starts
      * @return a future of every matching thread, in the server's order; it fails with the first failed page's
      *         exception
      */
-    public CompletableFuture<List<ThreadInfo>> listThreadsAsync(ThreadListParams params) {
+    public CompletableFuture<List<ThreadInfo>> listAllThreadsAsync(ThreadListParams params) {
         return runtime.listAllAsync(params);
+    }
+
+    /**
+     * The former name of {@link #listAllThreadsAsync(ThreadListParams)}, which loads every page as that does; the
+     * blocking {@link #listThreads(ThreadListParams)} pages lazily, so the two were no twins.
+     *
+     * @param params the filter and page size
+     * @return a future of every matching thread
+     * @deprecated renamed to {@link #listAllThreadsAsync(ThreadListParams)}, whose blocking twin is
+     *             {@link #listAllThreads(ThreadListParams)}
+     */
+    @Deprecated(since = "0.1.0", forRemoval = true)
+    public CompletableFuture<List<ThreadInfo>> listThreadsAsync(ThreadListParams params) {
+        return listAllThreadsAsync(params);
     }
 
     /**
@@ -563,6 +596,19 @@ public final class CodexClient implements Codex, AutoCloseable {
     @Override
     public String mask(CharSequence text) {
         return runtime.mask(text);
+    }
+
+    /**
+     * Publishes an integration's telemetry to this client's {@link CodexClientBuilder#telemetryListener telemetry
+     * listener}, after the records the client queued before it (see {@link Codex#publishTelemetry}). Does nothing
+     * without a listener; never blocks; works on a closed client too.
+     *
+     * @param telemetry the record
+     */
+    @Override
+    public void publishTelemetry(ExtensionTelemetry telemetry) {
+        Objects.requireNonNull(telemetry, "telemetry");
+        runtime.publish(telemetry);
     }
 
     /**
