@@ -133,7 +133,7 @@ public final class ClientRuntime {
         TurnState.Context turns = new TurnState.Context(calls, waits, scheduler, callbacks, flows, held,
                 supervisor::paging, telemetry,
                 settings.interruptGrace(), settings.replayLimit(), settings.replayBytes(), results, failures);
-        TurnStarts starts = new TurnStarts(held, turns, waits, supervisor, calls, settings.turnWatchdog());
+        TurnStarts starts = new TurnStarts(held, turns, waits, supervisor, calls, callbacks, settings.turnWatchdog());
         this.threads = new ThreadLink.Context(calls, waits, held, starts, flows, callbacks, userMapper,
                 this::linkFor);
         this.connectionTelemetry = new ConnectionTelemetry(telemetry, scheduler);

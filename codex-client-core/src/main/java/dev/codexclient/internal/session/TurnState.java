@@ -15,7 +15,6 @@ import dev.codexclient.protocol.TurnCompletedNotification;
 import dev.codexclient.protocol.TurnError;
 import dev.codexclient.protocol.TurnInterruptParams;
 import dev.codexclient.protocol.TurnPlanStep;
-import dev.codexclient.protocol.TurnStartResponse;
 import dev.codexclient.protocol.TurnStatus;
 import dev.codexclient.protocol.TurnSteerParams;
 import dev.codexclient.protocol.TurnSteerResponse;
@@ -99,8 +98,7 @@ public final class TurnState implements RoutedTurn {
 
     private final Context context;
     private final String threadId;
-    private final ThreadState threadState;
-    /** Set when the turn/start response names the turn, before the handle is handed out. */
+    /** Set on the lane when the turn/start response names the turn, before the handle is handed out. */
     private volatile String id;
     private final CompletableFuture<TurnResult> result = new CompletableFuture<>();
     /**
@@ -114,13 +112,7 @@ public final class TurnState implements RoutedTurn {
     private final CompletableFuture<Void> running = new CompletableFuture<>();
     /** Set once, by whichever ending comes first (completion, stall, failure). */
     private final AtomicBoolean ended = new AtomicBoolean();
-    /** The {@code turn/start} request's response, once it is sent: see {@link #answeredId}. */
-    private volatile CompletableFuture<TurnStartResponse> startResponse;
-    /** Events that arrived before the turn was claimed, handed over by {@link #bind}. */
-    private volatile List<ThreadState.Held> early = List.of();
-
     // Touched only from the thread's delivery lane (see ThreadState), hence no locking.
-    private boolean earlyDelivered;
     private final Listeners<ServerNotification> listeners = new Listeners<>("turn");
     /** The parts of the result and the replay buffer. */
     private final TurnProgress progress;
@@ -133,14 +125,12 @@ public final class TurnState implements RoutedTurn {
     private final TurnTelemetry telemetry;
 
     /**
-     * @param context     what every turn of the client works with
-     * @param threadId    the turn's thread
-     * @param threadState the thread's state, which routes the turn's events here
+     * @param context  what every turn of the client works with
+     * @param threadId the turn's thread
      */
-    TurnState(Context context, String threadId, ThreadState threadState) {
+    TurnState(Context context, String threadId) {
         this.context = context;
         this.threadId = threadId;
-        this.threadState = threadState;
         this.progress = new TurnProgress(threadId, context.replayLimit(), context.replayBytes());
         this.telemetry = context.telemetry().enabled() ? new TurnTelemetry(context.telemetry(), context.scheduler())
                 : null;
@@ -302,7 +292,6 @@ public final class TurnState implements RoutedTurn {
     }
 
     private void replay(Listeners.Entry<ServerNotification> entry, Consumer<? super ServerNotification> replayed) {
-        deliverEarly();
         for (Iterator<ServerNotification> it = progress.replay(); it.hasNext(); ) {
             ServerNotification event = it.next();
             if (entry.isClosed()) {
@@ -440,29 +429,10 @@ public final class TurnState implements RoutedTurn {
         next.start();
     }
 
-    /**
-     * The {@code turn/start} request left; {@code response} is its response.
-     *
-     * @param response the response, settled by the reader thread as soon as it is read
-     */
-    void sent(CompletableFuture<TurnStartResponse> response) {
-        this.startResponse = response;
-    }
-
-    @Override
-    public String answeredId() {
-        CompletableFuture<TurnStartResponse> r = startResponse;
-        if (r == null || !r.isDone() || r.isCompletedExceptionally()) {
-            return null;
-        }
-        return TurnStarts.turnId(r.getNow(null));
-    }
-
     // ------------------------------------------------------------------------------------------------ lane side
 
     @Override
-    public void bind(String turnId, List<ThreadState.Held> earlyEvents) {
-        this.early = List.copyOf(earlyEvents);
+    public void bound(String turnId) {
         this.id = turnId;
         if (telemetry != null) {
             telemetry.named(threadId, turnId);
@@ -470,25 +440,7 @@ public final class TurnState implements RoutedTurn {
     }
 
     @Override
-    public void deliverEarly() {
-        if (earlyDelivered || id == null) {
-            return;
-        }
-        earlyDelivered = true;
-        List<ThreadState.Held> held = early;
-        early = List.of();
-        for (ThreadState.Held h : held) {
-            handle(h.event(), h.bytes());
-        }
-    }
-
-    @Override
     public void accept(ServerNotification n, int bytes) {
-        deliverEarly();
-        handle(n, bytes);
-    }
-
-    private void handle(ServerNotification n, int bytes) {
         if (ended.get()) {
             return;
         }
@@ -582,8 +534,7 @@ public final class TurnState implements RoutedTurn {
 
     /** The turn no longer needs its thread's routing: the client may let go of the thread. */
     private void leaveThread() {
-        threadState.turnEnded(this);
-        context.held().unhold(threadState);
+        context.held().turnEnded(threadId, this);
     }
 
     @Override

@@ -17,7 +17,7 @@ import java.util.Optional;
  * tokens it spent. Exists only for a client with a telemetry listener; a turn that ends before it was named (its
  * start failed) has neither event.
  *
- * <p>Threading: {@link #named} on the thread that claims the turn, {@link #usage} on the turn's lane,
+ * <p>Threading: {@link #named} and {@link #usage} on the turn's lane (named where the turn is bound),
  * {@link #ended} wherever the turn ends; the start and the end agree under this object's lock.
  */
 public final class TurnTelemetry {

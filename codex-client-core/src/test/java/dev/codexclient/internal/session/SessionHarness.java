@@ -36,6 +36,7 @@ final class SessionHarness implements AutoCloseable {
     final ManualScheduler clock = new ManualScheduler();
     final List<ScriptedPeer> peers = new ArrayList<>();
     final ClientRuntime runtime;
+    private final java.util.concurrent.ExecutorService executor;
 
     /** An executor that runs every task on the calling thread, until it is shut down. */
     static final class InlineExecutor extends AbstractExecutorService {
@@ -76,8 +77,93 @@ final class SessionHarness implements AutoCloseable {
         }
     }
 
+    /**
+     * An executor that runs every task on the calling thread until {@link #step()} is called; from then on it keeps
+     * the tasks it is given until the test runs them ({@link #runQueued()}), so that a test sees the client's state
+     * between what the reader thread does and what the lanes do.
+     */
+    static final class SteppedExecutor extends AbstractExecutorService {
+        private final java.util.concurrent.LinkedBlockingDeque<Runnable> queued =
+                new java.util.concurrent.LinkedBlockingDeque<>();
+        private volatile boolean stepping;
+        private volatile boolean shutdown;
+
+        /** From now on tasks wait for the test. */
+        void step() {
+            stepping = true;
+        }
+
+        /** Runs the tasks queued, and those they queue, until none is left; returns how many ran. */
+        int runQueued() {
+            int ran = 0;
+            Runnable t;
+            while ((t = queued.poll()) != null) {
+                t.run();
+                ran++;
+            }
+            return ran;
+        }
+
+        /** Runs what waits, and every task from now on, on the calling thread again. */
+        void release() {
+            stepping = false;
+            runQueued();
+        }
+
+        /** {@return how many tasks wait} */
+        int waiting() {
+            return queued.size();
+        }
+
+        @Override
+        public void execute(Runnable task) {
+            if (shutdown) {
+                throw new RejectedExecutionException("shut down");
+            }
+            if (stepping) {
+                queued.add(task);
+            } else {
+                task.run();
+            }
+        }
+
+        @Override
+        public void shutdown() {
+            shutdown = true;
+        }
+
+        @Override
+        public List<Runnable> shutdownNow() {
+            shutdown = true;
+            return List.of();
+        }
+
+        @Override
+        public boolean isShutdown() {
+            return shutdown;
+        }
+
+        @Override
+        public boolean isTerminated() {
+            return shutdown;
+        }
+
+        @Override
+        public boolean awaitTermination(long timeout, TimeUnit unit) {
+            return true;
+        }
+    }
+
     /** @param restarts whether the client restarts a lost connection (at most {@code 3} attempts per restart) */
     SessionHarness(boolean restarts) {
+        this(restarts, new InlineExecutor());
+    }
+
+    /**
+     * @param restarts whether the client restarts a lost connection
+     * @param executor the client's callback executor
+     */
+    SessionHarness(boolean restarts, java.util.concurrent.ExecutorService executor) {
         Optional<RestartPolicy> policy = restarts ? Optional.of(RestartPolicy.builder().maxAttempts(3)
                 .backoff(BACKOFF, BACKOFF).build()) : Optional.empty();
         ClientSettings settings = new ClientSettings(this::nextPeer, policy, Optional.empty(),
@@ -86,7 +172,8 @@ final class SessionHarness implements AutoCloseable {
                 Optional.empty(), 1_000, 1 << 20, 64, PublisherOverflow.FAIL, Duration.ZERO, new Redactor(), Optional.of(clock),
                 CodexTelemetryListener.NONE, List.of(), new RequestHandlers(null, Map.of(), Map.of(), Map.of(),
                 List.of()));
-        this.runtime = new ClientRuntime(settings, nextPeer(), new InlineExecutor(), true,
+        this.executor = executor;
+        this.runtime = new ClientRuntime(settings, nextPeer(), executor, true,
                 TestTurnResults.results(), TestTurnResults.failures());
         runtime.start();
     }
@@ -184,6 +271,10 @@ final class SessionHarness implements AutoCloseable {
 
     @Override
     public void close() {
+        if (executor instanceof SteppedExecutor stepped) {
+            // What the close queues on the lanes runs at once, as on a client's own executor.
+            stepped.release();
+        }
         runtime.close(Duration.ZERO);
     }
 }
