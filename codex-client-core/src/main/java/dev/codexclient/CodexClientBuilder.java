@@ -12,7 +12,6 @@ import dev.codexclient.internal.rpc.CallbackPool;
 import dev.codexclient.internal.session.ClientRuntime;
 import dev.codexclient.internal.session.ClientSettings;
 import dev.codexclient.internal.session.ServerSource;
-import dev.codexclient.internal.session.TurnState;
 import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.protocol.ChatgptAuthTokensRefreshParams;
 import dev.codexclient.protocol.ChatgptAuthTokensRefreshResponse;
@@ -796,9 +795,7 @@ public final class CodexClientBuilder {
             }
             throw e;
         }
-        // The runtime makes each turn's result from its end, in the value type of this package.
-        ClientRuntime runtime = new ClientRuntime(settings(), t, callbacks, ownsExecutor,
-                end -> result(end, redactor), TurnResult::failure);
+        ClientRuntime runtime = new ClientRuntime(settings(), t, callbacks, ownsExecutor);
         try {
             runtime.start();
             return new CodexClient(runtime);
@@ -808,12 +805,6 @@ public final class CodexClientBuilder {
             runtime.close(Duration.ZERO);
             throw e;
         }
-    }
-
-    /** The result of a turn that ended as {@code end} says; secrets {@code redactor} knows are masked. */
-    private static TurnResult result(TurnState.End end, Redactor redactor) {
-        return new TurnResult(end.threadId(), end.turnId(), end.status(), end.turn(), end.finalText(), end.items(),
-                end.usage(), end.diff(), end.plan(), end.error(), end.deadlineExceeded(), end.stalled(), redactor);
     }
 
     /** The settings as they are now, fixed: what the runtime reads. */

@@ -46,6 +46,8 @@ public final class CodexTurn {
     private final CodexThread thread;
     /** The turn's engine: routing, listeners and replay, steering, timers, waits, its end. */
     private final TurnState state;
+    /** The result, made once from the engine's end. */
+    private volatile TurnResult result;
 
     CodexTurn(CodexThread thread, TurnState state) {
         this.thread = thread;
@@ -197,7 +199,7 @@ public final class CodexTurn {
      * @throws CodexDeadlockException from {@code hasNext()} when it would wait on the turn's own delivery lane
      */
     public TurnEventStream events() {
-        return new TurnEventStream(this, state, null);
+        return new TurnEventStream(state.events(null));
     }
 
     /**
@@ -209,7 +211,7 @@ public final class CodexTurn {
      * @throws IllegalArgumentException when {@code timeout} is zero or negative
      */
     public TurnEventStream events(Duration timeout) {
-        return new TurnEventStream(this, state, CodexClient.positive(timeout, "timeout"));
+        return new TurnEventStream(state.events(CodexClient.positive(timeout, "timeout")));
     }
 
     /**
@@ -280,7 +282,7 @@ public final class CodexTurn {
      */
     public TurnSteerResponse steer(List<UserInput> input) {
         Objects.requireNonNull(input, "input");
-        return state.steer(input);
+        return state.steer(input).join();
     }
 
     /**
@@ -303,7 +305,7 @@ public final class CodexTurn {
      */
     public CompletableFuture<TurnSteerResponse> steerAsync(List<UserInput> input) {
         Objects.requireNonNull(input, "input");
-        return state.steerAsync(input);
+        return state.steer(input).async();
     }
 
     /**
@@ -318,7 +320,7 @@ public final class CodexTurn {
      */
     public TurnResult interrupt(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
-        return state.interrupt(timeout);
+        return state.interrupting().map(this::resultOf).await(timeout);
     }
 
     /**
@@ -330,7 +332,7 @@ public final class CodexTurn {
      * @return the turn's result, like {@link #result()}
      */
     public CompletableFuture<TurnResult> interruptAsync() {
-        return state.interruptAsync();
+        return state.interrupting().map(this::resultOf).future();
     }
 
     /**
@@ -379,7 +381,7 @@ public final class CodexTurn {
      *         for the turn
      */
     public CompletableFuture<TurnResult> result() {
-        return state.resultAsync();
+        return state.end().map(this::resultOf).future();
     }
 
     /** {@return whether the turn has ended, its result then being available at once} */
@@ -401,7 +403,22 @@ public final class CodexTurn {
      */
     public TurnResult await(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
-        return state.await(timeout);
+        return state.end().map(this::resultOf).await(timeout);
+    }
+
+    /** The turn's result, made from its end once: every wait for it gives the same object. */
+    private TurnResult resultOf(TurnState.End end) {
+        TurnResult r = result;
+        if (r == null) {
+            synchronized (this) {
+                r = result;
+                if (r == null) {
+                    r = TurnResult.of(end);
+                    result = r;
+                }
+            }
+        }
+        return r;
     }
 
     /** For diagnostics: how many listeners this turn delivers to. */

@@ -62,63 +62,63 @@ public final class TurnStarts {
     }
 
     /**
-     * Starts a turn on {@code link}'s thread and returns it once the server has accepted it and the turn is bound,
-     * waiting at most the request timeout.
+     * Starts a turn on {@code link}'s thread: {@code join()} returns it once the server has accepted it and the turn
+     * is bound, waiting at most the request timeout; {@code async()} is a future of it.
      *
      * @param link   the thread
      * @param params the {@code turn/start} params, naming the thread
-     * @return the running turn
+     * @return the operation, which gives the running turn, bound
      */
-    public TurnState start(ThreadLink link, TurnStartParams params) {
-        check(link, params);
-        TurnState turn = new TurnState(turns, link.id());
-        held.starting(link, turn);
-        boolean owner = callbacks.isOnLane(link.id());
-        try {
-            // On its own lane the start binds the turn itself: a hand-over queued there would wait for this task.
-            TurnStartResponse response = waits.call(send(link, params, owner ? null : binding(link, turn)),
-                    "turn/start on thread " + link.id());
-            String turnId = named(link, response);
-            if (owner) {
-                held.bind(link.id(), turn, turnId);
-            }
-        } catch (RuntimeException e) {
-            turn.fail(e);
-            throw e;
-        }
-        return started(turn);
-    }
-
-    /**
-     * {@link #start} without blocking.
-     *
-     * @param link   the thread
-     * @param params the {@code turn/start} params, naming the thread
-     * @return a future of the running turn, bound; it fails when the server rejects the turn or the connection ends
-     */
-    public CompletableFuture<TurnState> startAsync(ThreadLink link, TurnStartParams params) {
-        TurnState turn;
-        CompletableFuture<TurnStartResponse> response;
-        try {
-            check(link, params);
-            turn = new TurnState(turns, link.id());
-            held.starting(link, turn);
-            response = send(link, params, binding(link, turn));
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        return response.handle((r, e) -> {
-            try {
-                if (e != null) {
-                    throw Waits.asCompletionException(RpcConnection.unwrap(e));
+    public Operation<TurnState> start(ThreadLink link, TurnStartParams params) {
+        return new Operation<>() {
+            @Override
+            public TurnState join() {
+                check(link, params);
+                TurnState turn = new TurnState(turns, link.id());
+                held.starting(link, turn);
+                boolean owner = callbacks.isOnLane(link.id());
+                try {
+                    // On its own lane the start binds the turn itself: a hand-over queued there would wait for this
+                    // very task.
+                    TurnStartResponse response = waits.call(send(link, params, owner ? null : binding(link, turn)),
+                            "turn/start on thread " + link.id());
+                    String turnId = named(link, response);
+                    if (owner) {
+                        held.bind(link.id(), turn, turnId);
+                    }
+                } catch (RuntimeException e) {
+                    turn.fail(e);
+                    throw e;
                 }
-                named(link, r);
                 return started(turn);
-            } catch (RuntimeException failure) {
-                turn.fail(RpcConnection.unwrap(failure));
-                throw failure;
             }
-        });
+
+            @Override
+            public CompletableFuture<TurnState> async() {
+                TurnState turn;
+                CompletableFuture<TurnStartResponse> response;
+                try {
+                    check(link, params);
+                    turn = new TurnState(turns, link.id());
+                    held.starting(link, turn);
+                    response = send(link, params, binding(link, turn));
+                } catch (RuntimeException e) {
+                    return CompletableFuture.failedFuture(e);
+                }
+                return response.handle((r, e) -> {
+                    try {
+                        if (e != null) {
+                            throw Waits.asCompletionException(RpcConnection.unwrap(e));
+                        }
+                        named(link, r);
+                        return started(turn);
+                    } catch (RuntimeException failure) {
+                        turn.fail(RpcConnection.unwrap(failure));
+                        throw failure;
+                    }
+                });
+            }
+        };
     }
 
     private static void check(ThreadLink link, TurnStartParams params) {

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.codexclient.PublisherOverflow;
 import dev.codexclient.RestartPolicy;
 import dev.codexclient.RetryPolicy;
-import dev.codexclient.TestTurnResults;
 import dev.codexclient.internal.Redactor;
 import dev.codexclient.internal.requests.RequestHandlers;
 import dev.codexclient.internal.time.ManualScheduler;
@@ -173,8 +172,7 @@ final class SessionHarness implements AutoCloseable {
                 CodexTelemetryListener.NONE, List.of(), new RequestHandlers(null, Map.of(), Map.of(), Map.of(),
                 List.of()));
         this.executor = executor;
-        this.runtime = new ClientRuntime(settings, nextPeer(), executor, true,
-                TestTurnResults.results(), TestTurnResults.failures());
+        this.runtime = new ClientRuntime(settings, nextPeer(), executor, true);
         runtime.start();
     }
 
@@ -199,15 +197,15 @@ final class SessionHarness implements AutoCloseable {
 
     /** Starts a thread, the latest server answering with {@code threadId}. */
     ThreadLink startThread(String threadId) throws Exception {
-        CompletableFuture<ThreadLink> started = runtime.startThreadAsync(ThreadStartParams.builder().build(),
-                List.of());
+        CompletableFuture<ThreadLink> started = runtime.startThread(ThreadStartParams.builder().build(),
+                List.of()).async();
         latest().respond(latest().take("thread/start"), threadResult(threadId, "idle"));
         return started.get(1, TimeUnit.SECONDS);
     }
 
     /** Starts a turn on {@code link}'s thread, the latest server naming it {@code turnId}. */
     TurnState startTurn(ThreadLink link, String turnId) throws Exception {
-        CompletableFuture<TurnState> started = link.startTurnAsync(turnParams(link.id()));
+        CompletableFuture<TurnState> started = link.startTurn(turnParams(link.id())).async();
         latest().respond(latest().take("turn/start"), turnResult(turnId));
         return started.get(1, TimeUnit.SECONDS);
     }

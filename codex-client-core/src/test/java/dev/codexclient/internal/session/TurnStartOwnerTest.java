@@ -8,7 +8,6 @@ import static dev.codexclient.internal.session.SessionHarness.turnResult;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.codexclient.TurnResult;
 import dev.codexclient.protocol.ServerNotification;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -59,7 +58,7 @@ class TurnStartOwnerTest {
             ThreadLink thread = h.startThread(T);
             lanes.step();
             List<String> boundWhenCompleted = new CopyOnWriteArrayList<>();
-            CompletableFuture<TurnState> start = thread.startTurnAsync(turnParams(T))
+            CompletableFuture<TurnState> start = thread.startTurn(turnParams(T)).async()
                     .thenApply(turn -> {
                         boundWhenCompleted.add(String.valueOf(turn.id()));
                         return turn;
@@ -96,7 +95,7 @@ class TurnStartOwnerTest {
             lanes.runQueued();
 
             assertThat(seen).containsExactlyElementsOf(EVENTS);
-            TurnResult result = turn.resultAsync().get(1, TimeUnit.SECONDS);
+            TurnState.End result = turn.end().future().get(1, TimeUnit.SECONDS);
             assertThat(result.finalText()).isEqualTo("early late");
         }
     }
@@ -118,9 +117,9 @@ class TurnStartOwnerTest {
                 h.peer(0).notify("turn/completed", completed(T, U));
             });
 
-            TurnState turn = thread.startTurnAsync(turnParams(T)).get(1, TimeUnit.SECONDS);
+            TurnState turn = thread.startTurn(turnParams(T)).async().get(1, TimeUnit.SECONDS);
 
-            TurnResult result = turn.resultAsync().get(1, TimeUnit.SECONDS);
+            TurnState.End result = turn.end().future().get(1, TimeUnit.SECONDS);
             assertThat(result.finalText()).hasSize(burst * chunk.length());
         }
     }
@@ -138,7 +137,7 @@ class TurnStartOwnerTest {
                 if (n instanceof ServerNotification.TurnCompleted c && c.params().turn().id().equals("u-0")) {
                     try {
                         // The README's idiom: start the next turn from the listener that sees the last one end.
-                        next.set(thread.startTurn(turnParams(T)));
+                        next.set(thread.startTurn(turnParams(T)).join());
                     } catch (Throwable t) {
                         failed.set(t);
                     }
@@ -166,7 +165,7 @@ class TurnStartOwnerTest {
             lanes.runQueued();
 
             assertThat(seen).containsExactly("turn/started", "early", "turn/completed");
-            assertThat(turn.resultAsync().get(1, TimeUnit.SECONDS).finalText()).isEqualTo("early");
+            assertThat(turn.end().future().get(1, TimeUnit.SECONDS).finalText()).isEqualTo("early");
             assertThat(seenByTheThread).containsExactly("turn/completed", "turn/started", "early", "turn/completed");
         }
     }
@@ -175,7 +174,7 @@ class TurnStartOwnerTest {
     void aRejectedStartFailsTheTurnDropsWhatWasHeldForItAndLetsGoOfTheThread() throws Exception {
         try (SessionHarness h = new SessionHarness(false)) {
             ThreadLink thread = h.startThread(T);
-            CompletableFuture<TurnState> start = thread.startTurnAsync(turnParams(T));
+            CompletableFuture<TurnState> start = thread.startTurn(turnParams(T)).async();
             send(h.peer(0), "turn/started");
             assertThat(h.runtime.diagnostics().heldThreads()).isEqualTo(1);
             h.peer(0).fail(h.peer(0).take("turn/start"), -32600, "no");
