@@ -120,8 +120,8 @@ public final class CodexClientBuilder {
      * the loss fail with {@link CodexTransportException}; calls made during the restart wait for it, within
      * their timeout. An approval or other server request still being decided is not asked again when the
      * server sends it anew after the resume: the decision goes to the new connection, once. When the policy
-     * gives up, the client ends as it would without one. The {@link #telemetryListener(CodexTelemetryListener) event
-     * listener} sees each step.
+     * gives up, the client ends as it would without one. The {@link #telemetryListener(CodexTelemetryListener)
+     * telemetry listener} sees each step.
      *
      * @param policy how often and how fast to try again, see {@link RestartPolicy}
      * @return this builder
