@@ -638,12 +638,4 @@ public final class CodexClient implements Codex, AutoCloseable {
     ClientRuntime runtime() {
         return runtime;
     }
-
-    static Duration positive(Duration d, String name) {
-        Objects.requireNonNull(d, name);
-        if (d.isNegative() || d.isZero()) {
-            throw new IllegalArgumentException(name + " must be positive: " + d);
-        }
-        return d;
-    }
 }

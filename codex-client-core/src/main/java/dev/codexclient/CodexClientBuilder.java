@@ -6,6 +6,7 @@ import dev.codexclient.errors.CodexTimeoutException;
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.telemetry.CodexTelemetryListener;
 import dev.codexclient.internal.ClientVersion;
+import dev.codexclient.internal.Durations;
 import dev.codexclient.internal.Redactor;
 import dev.codexclient.internal.requests.RequestHandlerRegistry;
 import dev.codexclient.internal.rpc.CallbackPool;
@@ -313,7 +314,7 @@ public final class CodexClientBuilder {
      * @throws IllegalArgumentException when {@code timeout} is zero or negative
      */
     public CodexClientBuilder requestTimeout(Duration timeout) {
-        this.requestTimeout = positive(timeout, "requestTimeout");
+        this.requestTimeout = Durations.positive(timeout, "requestTimeout");
         return this;
     }
 
@@ -325,7 +326,7 @@ public final class CodexClientBuilder {
      * @throws IllegalArgumentException when {@code timeout} is zero or negative
      */
     public CodexClientBuilder initializeTimeout(Duration timeout) {
-        this.initializeTimeout = positive(timeout, "initializeTimeout");
+        this.initializeTimeout = Durations.positive(timeout, "initializeTimeout");
         return this;
     }
 
@@ -337,7 +338,7 @@ public final class CodexClientBuilder {
      * @throws IllegalArgumentException when {@code grace} is zero or negative
      */
     public CodexClientBuilder interruptGracePeriod(Duration grace) {
-        this.interruptGrace = positive(grace, "interruptGracePeriod");
+        this.interruptGrace = Durations.positive(grace, "interruptGracePeriod");
         return this;
     }
 
@@ -352,7 +353,7 @@ public final class CodexClientBuilder {
      * @throws IllegalArgumentException when {@code idle} is zero or negative
      */
     public CodexClientBuilder turnWatchdog(Duration idle) {
-        this.turnWatchdog = positive(idle, "turnWatchdog");
+        this.turnWatchdog = Durations.positive(idle, "turnWatchdog");
         return this;
     }
 
@@ -822,13 +823,5 @@ public final class CodexClientBuilder {
     CodexClientBuilder scheduler(Scheduler scheduler) {
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
         return this;
-    }
-
-    private static Duration positive(Duration d, String name) {
-        Objects.requireNonNull(d, name);
-        if (d.isNegative() || d.isZero()) {
-            throw new IllegalArgumentException(name + " must be positive: " + d);
-        }
-        return d;
     }
 }

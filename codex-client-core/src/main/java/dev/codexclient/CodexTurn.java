@@ -2,6 +2,7 @@ package dev.codexclient;
 
 import dev.codexclient.errors.CodexDeadlockException;
 import dev.codexclient.errors.CodexTimeoutException;
+import dev.codexclient.internal.Durations;
 import dev.codexclient.internal.session.TurnState;
 import dev.codexclient.protocol.AgentMessageDeltaNotification;
 import dev.codexclient.protocol.CommandExecutionOutputDeltaNotification;
@@ -211,7 +212,7 @@ public final class CodexTurn {
      * @throws IllegalArgumentException when {@code timeout} is zero or negative
      */
     public TurnEventStream events(Duration timeout) {
-        return new TurnEventStream(state.events(CodexClient.positive(timeout, "timeout")));
+        return new TurnEventStream(state.events(Durations.positive(timeout, "timeout")));
     }
 
     /**
@@ -360,11 +361,7 @@ public final class CodexTurn {
      * @throws IllegalArgumentException when {@code idle} is zero or negative
      */
     public CodexTurn watchdog(Duration idle) {
-        Objects.requireNonNull(idle, "idle");
-        if (idle.isNegative() || idle.isZero()) {
-            throw new IllegalArgumentException("watchdog idle time must be positive: " + idle);
-        }
-        state.watchdog(idle);
+        state.watchdog(Durations.positive(idle, "watchdog idle time"));
         return this;
     }
 
