@@ -715,7 +715,8 @@ public final class CodexClientBuilder {
     /** The result of a turn that ended as {@code end} says; secrets {@code redactor} knows are masked. */
     private static TurnResult result(TurnState.End end, Redactor redactor) {
         return new TurnResult(end.threadId(), end.turnId(), end.status(), end.turn(), end.finalText(), end.items(),
-                end.usage(), end.diff(), end.plan(), end.error(), end.deadlineExceeded(), end.stalled(), redactor);
+                end.usage(), end.tokens(), end.diff(), end.plan(), end.error(), end.deadlineExceeded(), end.stalled(),
+                redactor);
     }
 
     /** The settings as they are now, fixed: what the runtime reads. */
