@@ -23,7 +23,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClas
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Scope;
 
 /**
@@ -109,26 +108,23 @@ public class CodexChatModelAutoConfiguration {
                 .cwd(options.getCwd()).build();
     }
 
-    /** A {@code ChatClient.Builder} where Spring AI's own {@code ChatClient} auto-configuration is absent. */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(ChatClient.class)
+    /**
+     * A {@code ChatClient.Builder} on the codex model where Spring AI's own {@code ChatClient} auto-configuration is
+     * absent (with it, that one makes the builder): a new builder for each injection point, as Spring AI's own, since
+     * a builder is mutable. Declared after the model, whose bean it needs.
+     *
+     * @param model        the codex chat model
+     * @param observations the application's observation registry, if any
+     * @return the builder, with the conversation advisor
+     */
+    @Bean
+    @Scope(ConfigurableBeanFactory.SCOPE_PROTOTYPE)
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(CodexChatModel.class)
     @ConditionalOnMissingClass("org.springframework.ai.model.chat.client.autoconfigure.ChatClientAutoConfiguration")
-    static class ChatClientBuilderConfiguration {
-        /**
-         * A new builder for each injection point, as Spring AI's own: a builder is mutable.
-         *
-         * @param model        the codex chat model
-         * @param observations the application's observation registry, if any
-         * @return the builder, with the conversation advisor
-         */
-        @Bean
-        @Scope(ConfigurableBeanFactory.SCOPE_PROTOTYPE)
-        @ConditionalOnMissingBean
-        @ConditionalOnBean(CodexChatModel.class)
-        ChatClient.Builder codexChatClientBuilder(CodexChatModel model,
-                                                  ObjectProvider<ObservationRegistry> observations) {
-            return ChatClient.builder(model, observations.getIfUnique(() -> ObservationRegistry.NOOP), null, null)
-                    .defaultAdvisors(new CodexConversationAdvisor());
-        }
+    public ChatClient.Builder codexChatClientBuilder(CodexChatModel model,
+                                                    ObjectProvider<ObservationRegistry> observations) {
+        return ChatClient.builder(model, observations.getIfUnique(() -> ObservationRegistry.NOOP), null, null)
+                .defaultAdvisors(new CodexConversationAdvisor());
     }
 }
