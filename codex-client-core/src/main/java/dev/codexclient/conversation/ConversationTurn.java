@@ -1,5 +1,6 @@
 package dev.codexclient.conversation;
 
+import dev.codexclient.CodexExperimental;
 import dev.codexclient.DynamicTool;
 import dev.codexclient.protocol.ThreadStartParams;
 import dev.codexclient.protocol.TurnStartParams;
@@ -62,6 +63,7 @@ public final class ConversationTurn {
     }
 
     /** {@return the thread's own tools; asked for only when the thread is started or resumed} */
+    @CodexExperimental("dynamicTools")
     public Supplier<List<DynamicTool>> tools() {
         return tools;
     }
@@ -113,6 +115,7 @@ public final class ConversationTurn {
          * @param tools the supplier
          * @return this builder
          */
+        @CodexExperimental("dynamicTools")
         public Builder tools(Supplier<List<DynamicTool>> tools) {
             this.tools = Objects.requireNonNull(tools, "tools");
             return this;

@@ -72,8 +72,8 @@ final class CodexClientBuilderFactory {
         handshake(builder, !tools.isEmpty());
         timing(builder);
         builder.approvals(approvals.all().orElseGet(() -> properties.approvalPolicy().policy()));
-        approvals.commands().ifPresent(builder::onCommandApproval);
-        approvals.fileChanges().ifPresent(builder::onFileChangeApproval);
+        approvals.commands().ifPresent(builder::commandApprovals);
+        approvals.fileChanges().ifPresent(builder::fileChangeApprovals);
         tools.forEach(builder::tool);
         // The application's mapper binds its types (structured output, tool arguments) as the rest of it does.
         objectMapper.ifPresent(builder::objectMapper);
