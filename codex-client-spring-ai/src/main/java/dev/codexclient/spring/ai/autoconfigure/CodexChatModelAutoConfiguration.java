@@ -41,7 +41,9 @@ import org.springframework.context.annotation.Scope;
  */
 @AutoConfiguration(afterName = "dev.codexclient.spring.boot.CodexAutoConfiguration",
         beforeName = "org.springframework.ai.model.chat.client.autoconfigure.ChatClientAutoConfiguration")
-@ConditionalOnClass({ChatModel.class, Codex.class})
+@ConditionalOnClass(value = {ChatModel.class, Codex.class},
+        // Spring Framework 7's: a Spring Boot 3 application (Spring AI 1) is left alone rather than failed.
+        name = "org.springframework.core.retry.RetryTemplate")
 @ConditionalOnProperty(name = "spring.ai.model.chat", havingValue = "codex", matchIfMissing = true)
 @EnableConfigurationProperties(CodexChatProperties.class)
 public class CodexChatModelAutoConfiguration {
