@@ -12,6 +12,7 @@ import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.ThreadItem;
 import dev.codexclient.protocol.ThreadTokenUsage;
+import dev.codexclient.telemetry.TokenCounts;
 import dev.codexclient.protocol.Turn;
 import dev.codexclient.protocol.TurnCompletedNotification;
 import dev.codexclient.protocol.TurnError;
@@ -63,6 +64,7 @@ public final class TurnState implements RoutedTurn {
      * @param finalText        the final message
      * @param items            the items the turn completed
      * @param usage            the latest token usage, or null
+     * @param tokens           the tokens the turn spent, or null without a usage report
      * @param diff             the latest aggregated diff, or null
      * @param plan             the latest plan, or null
      * @param error            the turn's error, or null
@@ -71,8 +73,9 @@ public final class TurnState implements RoutedTurn {
      * @param redactor         masks the client's secrets in what is made of the end (its failure's message)
      */
     public record End(String threadId, String turnId, TurnStatus status, Turn turn, String finalText,
-                      List<ThreadItem> items, ThreadTokenUsage usage, String diff, List<TurnPlanStep> plan,
-                      TurnError error, boolean deadlineExceeded, boolean stalled, Redactor redactor) {
+                      List<ThreadItem> items, ThreadTokenUsage usage, TokenCounts tokens, String diff,
+                      List<TurnPlanStep> plan, TurnError error, boolean deadlineExceeded, boolean stalled,
+                      Redactor redactor) {
 
         /** {@return the failure of a turn that failed so: its error, secrets masked} */
         public CodexTurnFailedException failure() {
@@ -206,6 +209,11 @@ public final class TurnState implements RoutedTurn {
     /** {@return the result, as {@link #end()} waits for it; for the client's own dependents} */
     CompletableFuture<End> ended() {
         return settledResult();
+    }
+
+    /** {@return the tokens the turn spent so far, or null before its first usage report} Any thread. */
+    public TokenCounts tokens() {
+        return progress.tokens();
     }
 
     /**
@@ -422,9 +430,6 @@ public final class TurnState implements RoutedTurn {
             w.touch();
         }
         progress.record(n, bytes);
-        if (telemetry != null && n instanceof ServerNotification.ThreadTokenUsageUpdated) {
-            telemetry.usage(progress.usage());
-        }
         listeners.deliver(n);
         if (n instanceof ServerNotification.TurnCompleted c) {
             finish(c.params());
@@ -447,12 +452,13 @@ public final class TurnState implements RoutedTurn {
         stopTimers();
         String turnId = id != null ? id : turn != null ? turn.id() : null;
         End r = new End(threadId, turnId, status, turn, progress.finalText(), progress.items(turn), progress.usage(),
-                progress.lastDiff(), progress.lastPlan(), error, deadlineExceeded, stalled, context.redactor());
+                progress.tokens(), progress.lastDiff(), progress.lastPlan(), error, deadlineExceeded, stalled,
+                context.redactor());
         if (telemetry != null) {
             // The failure as the result's orThrow() gives it; an interruption keeps the error it had, if any.
             boolean failed = status == TurnStatus.FAILED || (status != TurnStatus.COMPLETED && error != null);
-            telemetry.ended(status, failed ? Optional.of(r.failure()) : Optional.empty(),
-                    progress.usage());
+            telemetry.ended(status, failed ? Optional.of(r.failure()) : Optional.empty(), progress.usage(),
+                    progress.tokens());
         }
         leaveThread();
         // Nothing more comes: let go of the listeners (a listener added later gets the replay only).
@@ -483,7 +489,8 @@ public final class TurnState implements RoutedTurn {
         stopTimers();
         if (telemetry != null) {
             telemetry.ended(TurnStatus.FAILED, Optional.of(cause instanceof CodexException ce ? ce
-                    : new CodexException("the turn could not complete: " + cause, cause)), progress.usage());
+                    : new CodexException("the turn could not complete: " + cause, cause)), progress.usage(),
+                    progress.tokens());
         }
         leaveThread();
         context.callbacks().callback(() -> result.completeExceptionally(cause));
