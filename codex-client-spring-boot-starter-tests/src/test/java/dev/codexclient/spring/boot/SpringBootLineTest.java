@@ -22,8 +22,10 @@ import org.springframework.boot.SpringBootVersion;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.context.event.ApplicationPreparedEvent;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 
@@ -57,9 +59,10 @@ class SpringBootLineTest {
         assertThat(line).as("set by the build").isNotBlank();
         assertThat(SpringBootVersion.getVersion()).as("the Spring Boot on the class path").isEqualTo(line);
 
-        ListAppender<ILoggingEvent> log = reportLog();
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
         try (ConfigurableApplicationContext context = new SpringApplicationBuilder(Application.class)
-                .web(WebApplicationType.NONE).properties("codex.client-info.name=line-test").run()) {
+                .listeners(reportLog(log)).web(WebApplicationType.NONE).properties("codex.client-info.name=line-test")
+                .run()) {
             // The report is part of this application: its silence below is a verdict, not an absence.
             assertThat(context.getBeansOfType(CodexFeatureReport.class)).hasSize(1);
             assertThat(context.getBean("codexHealthIndicator")).isInstanceOf(ActuatorHealth.CODEX_INDICATOR);
@@ -90,9 +93,9 @@ class SpringBootLineTest {
     void theSameApplicationWithTheHealthIndicatorAndTheListenerMissingSaysSoAtWarn() {
         // The application above as it starts, with the two features the starter once lost on a new line taken away
         // by hand: the report must say each at WARN, or its silence above proves nothing.
-        ListAppender<ILoggingEvent> log = reportLog();
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
         try (ConfigurableApplicationContext context = new SpringApplicationBuilder(Application.class)
-                .web(WebApplicationType.NONE).properties("codex.client-info.name=line-test",
+                .listeners(reportLog(log)).web(WebApplicationType.NONE).properties("codex.client-info.name=line-test",
                         "spring.autoconfigure.exclude=" + CodexHealthContributorAutoConfiguration.class.getName()
                                 + "," + CodexObservationAutoConfiguration.class.getName()).run()) {
             assertThat(context.containsBean("codexHealthIndicator")).isFalse();
@@ -107,11 +110,16 @@ class SpringBootLineTest {
                         metrics -> assertThat(metrics).contains("no MicrometerTelemetryListener was configured"));
     }
 
-    private static ListAppender<ILoggingEvent> reportLog() {
-        ListAppender<ILoggingEvent> log = new ListAppender<>();
-        log.start();
-        ((Logger) LoggerFactory.getLogger(CodexFeatureReport.class)).addAppender(log);
-        return log;
+    /**
+     * Attaches {@code log} to the report's logger once Spring Boot has set up its logging, which resets the logging
+     * system's appenders (one attached before the application starts sees nothing), and before the context makes its
+     * singletons, after which the report speaks.
+     */
+    private static ApplicationListener<ApplicationPreparedEvent> reportLog(ListAppender<ILoggingEvent> log) {
+        return event -> {
+            log.start();
+            ((Logger) LoggerFactory.getLogger(CodexFeatureReport.class)).addAppender(log);
+        };
     }
 
     private static void detach(ListAppender<ILoggingEvent> log) {
