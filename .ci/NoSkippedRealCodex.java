@@ -225,6 +225,9 @@ public final class NoSkippedRealCodex {
         NodeList executions = pom.getElementsByTagName("execution");
         for (int i = 0; i < executions.getLength(); i++) {
             Element execution = (Element) executions.item(i);
+            if (!active(pom, execution)) {
+                continue;
+            }
             boolean addsTests = false;
             for (Element goals : children(execution, "goals")) {
                 for (Element goal : children(goals, "goal")) {
@@ -258,6 +261,35 @@ public final class NoSkippedRealCodex {
             }
         }
         return roots;
+    }
+
+    /**
+     * Whether the run has the profile {@code node} is in, if any: named with -P, or active by default while the run
+     * names none of this POM's profiles (Maven turns a POM's default profiles off when one of its profiles is chosen).
+     */
+    private boolean active(Element pom, Node node) {
+        Node n = node.getParentNode();
+        while (n != null && !(n instanceof Element e && e.getTagName().equals("profile"))) {
+            n = n.getParentNode();
+        }
+        if (n == null) {
+            return true;
+        }
+        Element profile = (Element) n;
+        String id = children(profile, "id").stream().map(e -> e.getTextContent().trim()).findFirst().orElse("");
+        if (profiles.contains(id)) {
+            return true;
+        }
+        boolean byDefault = children(profile, "activation").stream()
+                .flatMap(a -> children(a, "activeByDefault").stream())
+                .anyMatch(e -> e.getTextContent().trim().equals("true"));
+        boolean anyOfThisPom = false;
+        for (Element profilesOf : children(pom, "profiles")) {
+            for (Element p : children(profilesOf, "profile")) {
+                anyOfThisPom |= children(p, "id").stream().anyMatch(e -> profiles.contains(e.getTextContent().trim()));
+            }
+        }
+        return byDefault && !anyOfThisPom;
     }
 
     /** The {@code <properties>} of a POM's project or of one of its profiles. */
