@@ -88,11 +88,13 @@ class RecordingSubscriber<T> implements Flow.Subscriber<T> {
     @Override
     public void onSubscribe(Flow.Subscription s) {
         enter("onSubscribe");
-        subscribed.complete(s);
+        // The initial request first: a test that waits for the subscription and then makes the source emit must
+        // find the demand in place, or what it emits waits beyond the demand (and may be merged) for a while.
         if (initialRequest > 0) {
             requested.addAndGet(initialRequest);
             s.request(initialRequest);
         }
+        subscribed.complete(s);
         leave();
     }
 
