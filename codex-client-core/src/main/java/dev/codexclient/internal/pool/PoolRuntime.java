@@ -7,7 +7,6 @@ import dev.codexclient.errors.CodexDeadlockException;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexPoolRejectedException;
 import dev.codexclient.errors.CodexTransportException;
-import dev.codexclient.internal.rpc.Lanes;
 import dev.codexclient.internal.session.Waits;
 import dev.codexclient.pool.MemberStats;
 import dev.codexclient.protocol.ThreadStartParams;
@@ -170,7 +169,7 @@ public final class PoolRuntime {
                                   Function<T, CodexTurn> turnOf) {
         relocate(thread);
         PoolMember m = thread.member();
-        String lane = Lanes.currentKey();
+        String lane = CodexThread.deliveringThreadId().orElse(null);
         if (lane != null && m.places().full() && m.places().heldBy(lane)) {
             throw new CodexDeadlockException("startTurn was called while delivering an event of thread " + lane
                     + ", whose running turn holds a place on pool member " + m.name() + ", which has no free place:"
