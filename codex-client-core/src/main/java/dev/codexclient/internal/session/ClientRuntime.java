@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.codexclient.DynamicTool;
+import dev.codexclient.ThreadOptions;
 import dev.codexclient.RetryPolicy;
 import dev.codexclient.ServerInfo;
 import dev.codexclient.Subscription;
@@ -15,6 +16,7 @@ import dev.codexclient.internal.Redactor;
 import dev.codexclient.internal.requests.ServerRequestCarryOver;
 import dev.codexclient.internal.requests.ServerRequestRouter;
 import dev.codexclient.internal.requests.ServerRequestTelemetry;
+import dev.codexclient.internal.requests.ThreadApprovals;
 import dev.codexclient.internal.requests.ToolTable;
 import dev.codexclient.internal.rpc.Callbacks;
 import dev.codexclient.internal.rpc.JsonWireCodec;
@@ -71,6 +73,8 @@ public final class ClientRuntime {
     private final Callbacks callbacks;
     /** The dynamic tools: the client's, declared on every thread, and each thread's own. */
     private final ToolTable tools;
+    /** The approval policies of single threads. */
+    private final ThreadApprovals threadApprovals;
     private final HeldThreads held;
     private final Inbound inbound;
     private final ConnectionSupervisor supervisor;
@@ -109,14 +113,16 @@ public final class ClientRuntime {
                 retry.initialBackoff(), retry.maxBackoff(), retry.maxTotal());
         this.handshake = new Handshake(mapper, settings.introduction(), settings.initializeTimeout(), scheduler);
         this.tools = new ToolTable(settings.handlers().tools());
+        this.threadApprovals = new ThreadApprovals();
         // Synchronous approval policies block while they decide: they run where server-request handlers run.
         // The telemetry of a server request is made where it is decided.
         ServerRequestRouter serverRequests = new ServerRequestRouter(mapper, userMapper, settings.handlers(), tools,
-                callbacks::handler, telemetry.enabled() ? new ServerRequestTelemetry(telemetry, scheduler) : null);
+                threadApprovals, callbacks::handler,
+                telemetry.enabled() ? new ServerRequestTelemetry(telemetry, scheduler) : null);
         this.held = new HeldThreads(callbacks, settings.replayBytes());
         ServerRequestCarryOver carried = settings.restartPolicy().isPresent() ? new ServerRequestCarryOver() : null;
-        this.inbound = new Inbound(settings.listeners(), held, serverRequests, carried, tools, callbacks,
-                () -> serverInfo);
+        this.inbound = new Inbound(settings.listeners(), held, serverRequests, carried, tools, threadApprovals,
+                callbacks, () -> serverInfo);
         // With a restart policy the executor outlives each connection: the client shuts it down itself.
         boolean connectionOwnsCallbacks = ownsCallbacks && settings.restartPolicy().isEmpty();
         JsonWireCodec codec = new JsonWireCodec(mapper);
@@ -209,60 +215,60 @@ public final class ClientRuntime {
     // ------------------------------------------------------------------------------------------------ threads
 
     /**
-     * Starts a thread with the client's tools and its own, waiting at most the request timeout.
+     * Starts a thread with the client's tools and its own options, waiting at most the request timeout.
      *
-     * @param params     the {@code thread/start} params
-     * @param threadOnly the thread's own tools
+     * @param params  the {@code thread/start} params
+     * @param options the thread's own tools and approval policy
      * @return the new thread
      */
-    public ThreadLink startThread(ThreadStartParams params, List<DynamicTool> threadOnly) {
-        Map<String, DynamicTool> own = threadTools(threadOnly);
+    public ThreadLink startThread(ThreadStartParams params, ThreadOptions options) {
+        Map<String, DynamicTool> own = threadTools(options);
         ThreadInfo started = waits.call(calls.threadStart(withTools(params, own)), "thread/start").thread();
-        declareTools(started.id(), own);
+        declare(started.id(), own, options);
         return linkFor(started);
     }
 
     /** {@return {@link #startThread} without blocking} */
-    public CompletableFuture<ThreadLink> startThreadAsync(ThreadStartParams params, List<DynamicTool> threadOnly) {
+    public CompletableFuture<ThreadLink> startThreadAsync(ThreadStartParams params, ThreadOptions options) {
         Map<String, DynamicTool> own;
         ThreadStartParams withTools;
         try {
-            own = threadTools(threadOnly);
+            own = threadTools(options);
             withTools = withTools(params, own);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-        // Declared before the future completes: no turn, so no tool call, can start earlier.
+        // Declared before the future completes: no turn, so no tool call or approval, can start earlier.
         return calls.threadStart(withTools).thenApply(r -> {
-            declareTools(r.thread().id(), own);
+            declare(r.thread().id(), own, options);
             return linkFor(r.thread());
         });
     }
 
     /**
-     * Resumes a stored thread, waiting out a restart, and answers its own tools from then on.
+     * Resumes a stored thread, waiting out a restart, and answers its own tools and approvals from then on.
      *
-     * @param params     the {@code thread/resume} params
-     * @param threadOnly the thread's own tools
+     * @param params  the {@code thread/resume} params
+     * @param options the thread's own tools and approval policy
      * @return the resumed thread
      */
-    public ThreadLink resumeThread(ThreadResumeParams params, List<DynamicTool> threadOnly) {
-        Map<String, DynamicTool> own = threadTools(threadOnly);
+    public ThreadLink resumeThread(ThreadResumeParams params, ThreadOptions options) {
+        Map<String, DynamicTool> own = threadTools(options);
         ThreadInfo resumed = waits.call(resume(params), "thread/resume").thread();
-        declareTools(resumed.id(), own);
+        declare(resumed.id(), own, options);
         return linkFor(resumed);
     }
 
     /** {@return {@link #resumeThread} without blocking} */
-    public CompletableFuture<ThreadLink> resumeThreadAsync(ThreadResumeParams params, List<DynamicTool> threadOnly) {
+    public CompletableFuture<ThreadLink> resumeThreadAsync(ThreadResumeParams params, ThreadOptions options) {
         Map<String, DynamicTool> own;
         try {
-            own = threadTools(threadOnly);
+            own = threadTools(options);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
         return resume(params).thenApply(r -> {
-            declareTools(r.thread().id(), own);
+            declare(r.thread().id(), own, options);
             return linkFor(r.thread());
         });
     }
@@ -392,8 +398,9 @@ public final class ClientRuntime {
      *                                  need
      * @throws IllegalArgumentException when two share a name, or one has the name of a tool of the client
      */
-    private Map<String, DynamicTool> threadTools(List<DynamicTool> threadOnly) {
-        Objects.requireNonNull(threadOnly, "tools");
+    private Map<String, DynamicTool> threadTools(ThreadOptions options) {
+        Objects.requireNonNull(options, "options");
+        List<DynamicTool> threadOnly = options.tools();
         if (!threadOnly.isEmpty() && !settings.introduction().experimentalApi()) {
             throw new IllegalStateException("dynamic tools are an experimental codex API: call "
                     + "experimentalApi(true) on the builder to declare tools on a thread");
@@ -401,11 +408,15 @@ public final class ClientRuntime {
         return tools.checked(threadOnly);
     }
 
-    /** Answers the tool calls of a started or resumed thread with its own tools, from now on. */
-    private void declareTools(String threadId, Map<String, DynamicTool> threadOnly) {
+    /**
+     * Answers the tool calls of a started or resumed thread with its own tools, and its approvals with its own
+     * policy, from now on; options without them leave what the thread has.
+     */
+    private void declare(String threadId, Map<String, DynamicTool> threadOnly, ThreadOptions options) {
         if (!threadOnly.isEmpty()) {
             tools.declare(threadId, threadOnly);
         }
+        options.approvals().ifPresent(policy -> threadApprovals.declare(threadId, policy));
     }
 
     private <T> T convert(JsonNode tree, Class<T> type) {

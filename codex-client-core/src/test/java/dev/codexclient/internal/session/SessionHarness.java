@@ -6,6 +6,7 @@ import dev.codexclient.PublisherOverflow;
 import dev.codexclient.RestartPolicy;
 import dev.codexclient.RetryPolicy;
 import dev.codexclient.TestTurnResults;
+import dev.codexclient.ThreadOptions;
 import dev.codexclient.internal.Redactor;
 import dev.codexclient.internal.requests.RequestHandlers;
 import dev.codexclient.internal.time.ManualScheduler;
@@ -113,7 +114,7 @@ final class SessionHarness implements AutoCloseable {
     /** Starts a thread, the latest server answering with {@code threadId}. */
     ThreadLink startThread(String threadId) throws Exception {
         CompletableFuture<ThreadLink> started = runtime.startThreadAsync(ThreadStartParams.builder().build(),
-                List.of());
+                ThreadOptions.none());
         latest().respond(latest().take("thread/start"), threadResult(threadId, "idle"));
         return started.get(1, TimeUnit.SECONDS);
     }
