@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.codexclient.CodexClient;
+import dev.codexclient.Codex;
 import dev.codexclient.IntegrationTelemetry;
 import dev.codexclient.telemetry.CodexTelemetryListener;
 import dev.codexclient.telemetry.ConnectionClosed;
@@ -28,8 +29,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * An integration's telemetry reaches the client's one listener through {@link dev.codexclient.IntegrationTelemetry#publish}, in order with
- * the client's own events, through a composite listener too, and a client without a listener takes them quietly.
+ * An integration's telemetry reaches the client's one listener through {@link dev.codexclient.IntegrationTelemetry#publish}
+ * (given the client or the face it implements), in order with the client's own events, through a composite listener
+ * too, and a client without a listener takes them quietly.
  */
 @Timeout(30)
 class ExtensionEventTest {
@@ -78,11 +80,14 @@ class ExtensionEventTest {
         CodexClient client = inMemory(fake).telemetryListener(CodexTelemetryListener.composite(recorder, other)).build();
         IntegrationTelemetry.publish(client, new Marked("one"));
         IntegrationTelemetry.publish(client, new Marked("two"));
+        // Code that knows the face only publishes through the same listener.
+        IntegrationTelemetry.publish((Codex) client, new Marked("three"));
         client.close();
         assertThat(closed.await(10, TimeUnit.SECONDS)).isTrue();
         IntegrationTelemetry.publish(client, new Marked("after close"));
-        assertThat(seen).startsWith("opened", "test:one", "test:two").contains("closed", "test:after close");
-        assertThat(second).containsExactly("one", "two", "after close");
+        assertThat(seen).startsWith("opened", "test:one", "test:two", "test:three")
+                .contains("closed", "test:after close");
+        assertThat(second).containsExactly("one", "two", "three", "after close");
     }
 
     @Test
