@@ -28,8 +28,8 @@ import java.util.Optional;
  * <p><b>Approvals</b>: the policy answers every approval codex asks for on this thread (commands, file changes,
  * permissions, and the legacy kinds), in place of whatever the client has for them: its
  * {@link CodexClientBuilder#approvals general policy}, its policies for one kind
- * ({@link CodexClientBuilder#onCommandApproval}, {@link CodexClientBuilder#onFileChangeApproval}) and a handler
- * registered for an approval method with {@link CodexClientBuilder#onServerRequest}. It runs as the client's
+ * ({@link CodexClientBuilder#commandApprovals}, {@link CodexClientBuilder#fileChangeApprovals}) and a handler
+ * registered for an approval method with {@link CodexClientBuilder#serverRequest}. It runs as the client's
  * policies run: a synchronous one ({@link ApprovalPolicy#sync}) on the threads for server-request handlers,
  * interrupted when codex withdraws its request; its decisions are reported to the telemetry listener as the client's
  * are. The approvals of other threads, and requests that name no thread, go to the client's own as before.

@@ -5,7 +5,6 @@ import dev.codexclient.CodexClient;
 import dev.codexclient.CodexClientBuilder;
 import dev.codexclient.CodexThread;
 import dev.codexclient.DynamicTool;
-import dev.codexclient.IntegrationTelemetry;
 import dev.codexclient.Subscription;
 import dev.codexclient.ThreadOptions;
 import dev.codexclient.errors.CodexException;
@@ -74,7 +73,7 @@ import java.util.function.Supplier;
  * <p>{@link #drain(Duration)} stops accepting turns and waits for the running and queued ones; {@link #close()}
  * closes every member, ending every process the pool spawned.
  */
-public final class CodexPool implements Codex, IntegrationTelemetry.Target, AutoCloseable {
+public final class CodexPool implements Codex, AutoCloseable {
     private final PoolRuntime runtime;
 
     private CodexPool(PoolRuntime runtime) {
@@ -176,10 +175,11 @@ public final class CodexPool implements Codex, IntegrationTelemetry.Target, Auto
     }
 
     /**
-     * Resumes a stored thread on the least loaded healthy member, to go on with it (without its turns where the
-     * server can leave them out, as {@link CodexClient#resumeThread(String)}), waiting for the member's answer (at
-     * most its request timeout). Any member may be chosen, so the members must share the thread's storage
-     * ({@code CODEX_HOME}).
+     * Resumes a stored thread on the least loaded healthy member, with its turns, as
+     * {@link CodexClient#resumeThread(String)} does ({@link #resumeThreadWithoutTurns(String)} leaves them out),
+     * waiting for the member's answer (at most its request timeout). Any member may be chosen, so the members must
+     * share the thread's storage ({@code CODEX_HOME}). When the thread is resumed again later (on its member's new
+     * client, or another member), it is without its turns: the pool needs the thread there, not its history.
      *
      * @param threadId the id of the stored thread
      * @return the resumed thread, placed on the member
@@ -275,6 +275,22 @@ public final class CodexPool implements Codex, IntegrationTelemetry.Target, Auto
         return runtime.resumeThread(params, options).thenApply(this::view);
     }
 
+    /**
+     * Resumes a stored thread to go on with it, without its turns where the server can leave them out, on the least
+     * loaded healthy member, as {@link Codex#resumeThreadWithoutTurns(String)} says and {@link #resumeThread(String)}
+     * places it.
+     *
+     * @param threadId the id of the stored thread
+     * @return the resumed thread, placed on the member; its {@link PooledThread#info()} holds no turns
+     * @throws CodexPoolRejectedException when no member is healthy, or the pool is draining or closed
+     * @throws CodexException             when the member's client fails to resume the thread
+     */
+    @Override
+    public PooledThread resumeThreadWithoutTurns(String threadId) {
+        Objects.requireNonNull(threadId, "threadId");
+        return resumeThread(ThreadResumeParams.builder().threadId(threadId).excludeTurns(true).build());
+    }
+
     private PooledThread view(PlacedThread placed) {
         return new PooledThread(runtime, placed);
     }
@@ -308,11 +324,12 @@ public final class CodexPool implements Codex, IntegrationTelemetry.Target, Auto
     }
 
     /**
-     * Hands an integration's telemetry to the pool's {@link Builder#telemetryListener(CodexTelemetryListener)
-     * listener} ({@link CodexTelemetryListener#extensionTelemetry}); integrations call
-     * {@link IntegrationTelemetry#publish(Codex, ExtensionTelemetry)}, not this.
+     * Publishes telemetry of the caller's own (an integration's: an agent run started, a tool invoked) to the pool's
+     * {@link Builder#telemetryListener(CodexTelemetryListener) listener} ({@link CodexTelemetryListener#extensionTelemetry}),
+     * after the pool's records reported before it, one at a time. Does nothing without a listener. Never waits for a
+     * server; works once closed too.
      *
-     * @param telemetry the integration's record
+     * @param telemetry the record
      */
     @Override
     public void publishTelemetry(ExtensionTelemetry telemetry) {

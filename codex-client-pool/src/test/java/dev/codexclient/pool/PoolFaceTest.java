@@ -10,7 +10,6 @@ import dev.codexclient.Codex;
 import dev.codexclient.CodexClient;
 import dev.codexclient.CodexThread;
 import dev.codexclient.DynamicTool;
-import dev.codexclient.IntegrationTelemetry;
 import dev.codexclient.Subscription;
 import dev.codexclient.ThreadOptions;
 import dev.codexclient.ToolResult;
@@ -231,7 +230,7 @@ class PoolFaceTest {
                     }
                 }).build()) {
             Codex codex = pool;
-            IntegrationTelemetry.publish(codex, new Audited("run started"));
+            codex.publishTelemetry(new Audited("run started"));
             assertThat(seen).containsExactly("audit:run started");
         }
     }

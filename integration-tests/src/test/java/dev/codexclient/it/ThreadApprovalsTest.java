@@ -45,7 +45,7 @@ class ThreadApprovalsTest {
                     asked.add("client " + r.threadId().orElse("?"));
                     return ApprovalDecision.DECLINE;
                 }))
-                .onFileChangeApproval(ApprovalPolicy.always(ApprovalDecision.CANCEL))
+                .fileChangeApprovals(ApprovalPolicy.always(ApprovalDecision.CANCEL))
                 .telemetryListener(new CodexTelemetryListener() {
                     @Override
                     public void serverRequestHandled(ServerRequestHandled report) {
