@@ -84,6 +84,28 @@ class PoolAsyncTest {
     }
 
     @Test
+    void startsMadeAtOnceSpreadOverTheMembersBeforeAnyIsAnswered() throws Exception {
+        CompletableFuture<Void> open = CompletableFuture.completedFuture(null);
+        try (FakeCodexAppServer other = new FakeCodexAppServer();
+             CodexPool pool = CodexPool.builder().member("a", () -> client(open))
+                     .member("b", () -> CodexClient.builder().transportFactory(other::connectInMemory)
+                             .requestTimeout(Duration.ofSeconds(30)).build())
+                     .build()) {
+            List<CompletableFuture<CodexThread>> starting = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                starting.add(pool.startThreadAsync());
+            }
+            List<String> members = new ArrayList<>();
+            for (CompletableFuture<CodexThread> s : starting) {
+                members.add(((PooledThread) s.get(WAIT.toSeconds(), TimeUnit.SECONDS)).memberName());
+            }
+            // A start counts on its member from the moment it is placed, not from the server's answer.
+            assertThat(members).containsExactly("a", "b", "a", "b", "a", "b", "a", "b", "a", "b");
+            assertThat(pool.stats()).extracting(MemberStats::threads).containsExactly(5, 5);
+        }
+    }
+
+    @Test
     void aThreadStartWhileTheMembersNewClientStartsReturnsAtOnce() throws Exception {
         CountDownLatch replacementMayStart = new CountDownLatch(1);
         AtomicInteger built = new AtomicInteger();

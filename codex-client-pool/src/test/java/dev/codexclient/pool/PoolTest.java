@@ -48,6 +48,28 @@ class PoolTest {
     }
 
     @Test
+    void aResumeGoesToTheMemberThatHasTheThreadAndAMemberAnotherWriterHoldsItFromLeavesItToTheOthers() {
+        try (FakeCodexAppServer a = new FakeCodexAppServer(); FakeCodexAppServer b = new FakeCodexAppServer();
+             CodexPool pool = CodexPool.builder().member("a", () -> client(a)).member("b", () -> client(b))
+                     .build()) {
+            pool.startThread();
+            PooledThread onB = pool.startThread();
+            pool.startThread();
+            assertThat(onB.memberName()).isEqualTo("b");
+            // a has fewer turns and as many threads: by load it would take the resume, but b has the thread.
+            assertThat(pool.resumeThread(onB.id()).memberName()).isEqualTo("b");
+
+            // A thread this pool never placed, which the server of a writes: b, chosen by load, refuses it.
+            String elsewhere = "thread-written-by-a";
+            b.on("thread/resume").always().respondError(-32600, "thread " + elsewhere + " already has an active"
+                    + " writer");
+            PooledThread resumed = pool.resumeThread(dev.codexclient.protocol.ThreadResumeParams.builder()
+                    .threadId(elsewhere).build());
+            assertThat(resumed.memberName()).isEqualTo("a");
+        }
+    }
+
+    @Test
     void aMemberRunsAtMostItsCapQueuesBoundedlyAndRejectsTyped() throws Exception {
         try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
             fake.onTurnStart(t -> t.pause(Duration.ofSeconds(30)).interrupted());

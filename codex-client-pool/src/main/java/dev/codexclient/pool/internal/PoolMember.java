@@ -19,6 +19,8 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -65,6 +67,8 @@ final class PoolMember {
     /** Told of each client the member takes, the first included: the pool's notification listeners follow it. */
     private final Consumer<CodexClient> onClient;
     private final Set<String> threads = ConcurrentHashMap.newKeySet();
+    /** Threads placed here whose start or resume has not answered yet: they count as placed. */
+    private final AtomicInteger arriving = new AtomicInteger();
     private final Object healthLock = new Object();
     private final MemberHealth health;
     private volatile Current current;
@@ -338,6 +342,11 @@ final class PoolMember {
         }
     }
 
+    /** {@return whether a thread of this id is placed here} */
+    boolean holds(String threadId) {
+        return threads.contains(threadId);
+    }
+
     void placed(String threadId) {
         threads.add(threadId);
     }
@@ -360,7 +369,23 @@ final class PoolMember {
     }
 
     int threadCount() {
-        return threads.size();
+        return threads.size() + arriving.get();
+    }
+
+    /**
+     * A thread is being placed here: it counts among the member's threads before the server answers, so that starts
+     * made at once spread over the members instead of all going to the one that had the fewest a moment ago.
+     *
+     * @return what to run once the start or resume has answered, however
+     */
+    Runnable arriving() {
+        arriving.incrementAndGet();
+        AtomicBoolean once = new AtomicBoolean();
+        return () -> {
+            if (once.compareAndSet(false, true)) {
+                arriving.decrementAndGet();
+            }
+        };
     }
 
     int load() {

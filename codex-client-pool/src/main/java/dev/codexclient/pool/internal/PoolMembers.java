@@ -67,6 +67,17 @@ final class PoolMembers implements Iterable<PoolMember> {
     }
 
     /**
+     * {@return the member that a thread of this id is placed on, when it may take the thread now} A stored thread a
+     * server still has loaded can be resumed there only: codex lets one server at a time write a thread of a storage
+     * several share.
+     *
+     * @param threadId the thread's id
+     */
+    Optional<PoolMember> holding(String threadId) {
+        return members.stream().filter(m -> m.holds(threadId) && m.placeable()).findFirst();
+    }
+
+    /**
      * Checks every member that does not drain with {@code check}.
      *
      * @return how many members are healthy after the check

@@ -126,16 +126,30 @@ public final class PoolRuntime {
                 .thenApply(t -> new PlacedThread(m, now, t, params, null, options, threads)));
     }
 
-    /** Resumes a stored thread, to go on with it (without its turns where the server can), on a healthy member. */
+    /**
+     * Resumes a stored thread, with its turns, on the member that has it placed when it may take it, else on a
+     * healthy member (see {@link #resuming}).
+     */
     public CompletableFuture<PlacedThread> resumeThread(String threadId) {
-        return place("thread/resume " + threadId, (m, now) -> now.client().resumeThreadAsync(threadId)
+        return resuming(threadId, (m, now) -> now.client().resumeThreadAsync(threadId)
                 .thenApply(t -> new PlacedThread(m, now, t, null, null, ThreadOptions.none(), threads)));
     }
 
-    /** Resumes a stored thread with overrides and its options on a healthy member. */
+    /** Resumes a stored thread with overrides and its options, as {@link #resumeThread(String)} places it. */
     public CompletableFuture<PlacedThread> resumeThread(ThreadResumeParams params, ThreadOptions options) {
-        return place("thread/resume " + params.threadId(), (m, now) -> now.client().resumeThreadAsync(params, options)
+        return resuming(params.threadId(), (m, now) -> now.client().resumeThreadAsync(params, options)
                 .thenApply(t -> new PlacedThread(m, now, t, null, params, options, threads)));
+    }
+
+    /**
+     * Places a resume: first on the member the thread is placed on, if it may take it (a server that has the thread
+     * loaded is its writer, and codex lets one server at a time write a thread of a storage several share); then on
+     * the least loaded healthy member. A member that refuses because another server writes the thread ("already has
+     * an active writer") is left for the others, one of which holds it.
+     */
+    private CompletableFuture<PlacedThread> resuming(
+            String threadId, BiFunction<PoolMember, PoolMember.Current, CompletableFuture<PlacedThread>> call) {
+        return place("thread/resume " + threadId, call, members.holding(threadId).orElse(null));
     }
 
     /** A thread forked from one on {@code source}'s member: it stays there, as codex made it there. */
@@ -159,24 +173,33 @@ public final class PoolRuntime {
      */
     private CompletableFuture<PlacedThread> place(
             String what, BiFunction<PoolMember, PoolMember.Current, CompletableFuture<PlacedThread>> call) {
+        return place(what, call, null);
+    }
+
+    /** {@link #place(String, BiFunction)}, on {@code preferred} first when it is given. */
+    private CompletableFuture<PlacedThread> place(
+            String what, BiFunction<PoolMember, PoolMember.Current, CompletableFuture<PlacedThread>> call,
+            PoolMember preferred) {
         if (closed || draining) {
             return CompletableFuture.failedFuture(new CodexPoolRejectedException("the pool is "
                     + (closed ? "closed" : "draining") + ": it accepts no new threads"));
         }
-        return attempt(what, call, new HashSet<>(), 1, members.size() + 1);
+        return attempt(what, call, new HashSet<>(), 1, members.size() + 1, preferred);
     }
 
     private CompletableFuture<PlacedThread> attempt(
             String what, BiFunction<PoolMember, PoolMember.Current, CompletableFuture<PlacedThread>> call,
-            Set<PoolMember> lost, int attempt, int attempts) {
+            Set<PoolMember> lost, int attempt, int attempts, PoolMember preferred) {
         PoolMember m;
         try {
-            m = members.place(lost);
+            m = preferred != null && !lost.contains(preferred) ? preferred : members.place(lost);
         } catch (CodexPoolRejectedException e) {
             return CompletableFuture.failedFuture(e);
         }
+        Runnable arrived = m.arriving();
         return m.clientAsync().handle((now, replacing) -> {
             if (replacing != null) {
+                arrived.run();
                 Log.LOG.warn("pool member {} could not be replaced: {}", m.name(),
                         Joins.unwrap(replacing).getMessage());
                 return again(what, call, lost, m, attempt, attempts, Joins.unwrap(replacing));
@@ -187,8 +210,15 @@ public final class PoolRuntime {
             } catch (RuntimeException e) {
                 placed = CompletableFuture.failedFuture(e);
             }
+            // Counted as placed until the thread is (PlacedThread adds it) or the call failed.
+            placed.whenComplete((t, e) -> arrived.run());
             return placed.exceptionallyCompose(e -> {
                 Throwable cause = Joins.unwrap(e);
+                if (PlacedThread.writerHeld(cause)) {
+                    Log.LOG.info("pool member {} refused {}: another member's server writes the thread; trying"
+                            + " the others", m.name(), what);
+                    return again(what, call, lost, m, attempt, attempts, cause);
+                }
                 if (!(cause instanceof CodexTransportException)) {
                     return CompletableFuture.failedFuture(cause);
                 }
@@ -206,7 +236,7 @@ public final class PoolRuntime {
             return CompletableFuture.failedFuture(cause);
         }
         lost.add(m);
-        return attempt(what, call, lost, attempt + 1, attempts);
+        return attempt(what, call, lost, attempt + 1, attempts, null);
     }
 
     // ------------------------------------------------------------------------------------------------ turns
