@@ -28,6 +28,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import dev.codexclient.agent.workspace.Workspace;
+import dev.codexclient.agent.session.SessionEntry;
+import dev.codexclient.agent.session.SessionStore;
+import dev.codexclient.agent.model.ModelConfig;
 
 /**
  * Runs {@link AgentRun agent runs}: each run gets what it runs on (a client of its own, by default spawning

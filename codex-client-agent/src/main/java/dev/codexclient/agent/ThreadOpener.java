@@ -23,6 +23,9 @@ import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import dev.codexclient.agent.workspace.Workspace;
+import dev.codexclient.agent.session.SessionEntry;
+import dev.codexclient.agent.session.SessionStore;
 
 /**
  * Opens a run's thread: resumes the one its session key stored when the entry matches the run, else starts one

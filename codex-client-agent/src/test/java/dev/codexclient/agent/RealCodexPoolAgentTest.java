@@ -24,6 +24,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import dev.codexclient.agent.workspace.Workspace;
+import dev.codexclient.agent.workspace.HostMount;
+import dev.codexclient.agent.session.SessionStore;
 
 /**
  * Agent runs on a pool of two real app-servers (one {@code CODEX_HOME}, driven offline by a scripted model): the runs

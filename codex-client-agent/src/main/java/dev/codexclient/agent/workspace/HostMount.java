@@ -1,4 +1,4 @@
-package dev.codexclient.agent;
+package dev.codexclient.agent.workspace;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,15 +1,15 @@
-package dev.codexclient.agent;
+package dev.codexclient.agent.workspace;
 
-import static dev.codexclient.agent.HostFiles.assertSecurity;
-import static dev.codexclient.agent.HostFiles.listing;
-import static dev.codexclient.agent.HostFiles.write;
+import static dev.codexclient.agent.workspace.HostFiles.assertSecurity;
+import static dev.codexclient.agent.workspace.HostFiles.listing;
+import static dev.codexclient.agent.workspace.HostFiles.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.codexclient.agent.WorkspaceBudgetExceededException.Budget;
-import dev.codexclient.agent.WorkspacePreview.SkipReason;
-import dev.codexclient.agent.WorkspaceSecurityException.Reason;
+import dev.codexclient.agent.workspace.WorkspaceBudgetExceededException.Budget;
+import dev.codexclient.agent.workspace.WorkspacePreview.SkipReason;
+import dev.codexclient.agent.workspace.WorkspaceSecurityException.Reason;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

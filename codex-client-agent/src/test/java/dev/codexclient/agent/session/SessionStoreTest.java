@@ -1,4 +1,4 @@
-package dev.codexclient.agent;
+package dev.codexclient.agent.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.codexclient.agent;
+package dev.codexclient.agent.model;
 
 import dev.codexclient.protocol.Personality;
 import dev.codexclient.protocol.ReasoningSummary;
@@ -39,8 +39,8 @@ public final class ModelConfig {
         /** Extra high. */
         XHIGH;
 
-        /** {@return the wire value} */
-        String wire() {
+        /** {@return the effort as codex names it on {@code turn/start} ({@code effort}), e.g. {@code "xhigh"}} */
+        public String wire() {
             return name().toLowerCase(Locale.ROOT);
         }
     }

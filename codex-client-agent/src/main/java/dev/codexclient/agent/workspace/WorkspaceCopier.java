@@ -1,9 +1,9 @@
-package dev.codexclient.agent;
+package dev.codexclient.agent.workspace;
 
-import dev.codexclient.agent.WorkspacePreview.MountPreview;
-import dev.codexclient.agent.WorkspacePreview.SkipReason;
-import dev.codexclient.agent.WorkspacePreview.Skipped;
-import dev.codexclient.agent.WorkspaceSecurityException.Reason;
+import dev.codexclient.agent.workspace.WorkspacePreview.MountPreview;
+import dev.codexclient.agent.workspace.WorkspacePreview.SkipReason;
+import dev.codexclient.agent.workspace.WorkspacePreview.Skipped;
+import dev.codexclient.agent.workspace.WorkspaceSecurityException.Reason;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;

@@ -1,6 +1,7 @@
-package dev.codexclient.agent;
+package dev.codexclient.agent.session;
 
 import java.util.Objects;
+import dev.codexclient.agent.workspace.Workspace;
 
 /**
  * What a {@link SessionStore} keeps for one key: the thread to resume and what identifies the runs that may resume

@@ -1,4 +1,4 @@
-package dev.codexclient.agent;
+package dev.codexclient.agent.session;
 
 import java.util.Map;
 import java.util.Objects;

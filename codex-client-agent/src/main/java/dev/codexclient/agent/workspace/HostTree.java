@@ -1,4 +1,4 @@
-package dev.codexclient.agent;
+package dev.codexclient.agent.workspace;
 
 import java.io.Closeable;
 import java.io.IOException;

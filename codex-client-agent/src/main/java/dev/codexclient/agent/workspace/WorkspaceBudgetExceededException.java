@@ -1,4 +1,4 @@
-package dev.codexclient.agent;
+package dev.codexclient.agent.workspace;
 
 import java.util.Optional;
 

@@ -1,4 +1,4 @@
-package dev.codexclient.agent;
+package dev.codexclient.agent.workspace;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;

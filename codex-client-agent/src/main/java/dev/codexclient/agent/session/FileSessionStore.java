@@ -1,4 +1,4 @@
-package dev.codexclient.agent;
+package dev.codexclient.agent.session;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

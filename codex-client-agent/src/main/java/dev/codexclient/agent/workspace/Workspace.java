@@ -1,6 +1,6 @@
-package dev.codexclient.agent;
+package dev.codexclient.agent.workspace;
 
-import dev.codexclient.agent.WorkspacePreview.MountPreview;
+import dev.codexclient.agent.workspace.WorkspacePreview.MountPreview;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
-package dev.codexclient.agent;
+package dev.codexclient.agent.workspace;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.codexclient.agent.WorkspaceSecurityException.Reason;
+import dev.codexclient.agent.workspace.WorkspaceSecurityException.Reason;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
