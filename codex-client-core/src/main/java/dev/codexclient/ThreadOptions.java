@@ -61,6 +61,7 @@ public final class ThreadOptions {
      *
      * @param tools the thread's own tools, in order; empty for none
      */
+    @CodexExperimental("dynamicTools")
     public static ThreadOptions tools(List<DynamicTool> tools) {
         return builder().tools(tools).build();
     }
@@ -100,6 +101,7 @@ public final class ThreadOptions {
          * @param tools the tools, in order
          * @return this builder
          */
+        @CodexExperimental("dynamicTools")
         public Builder tools(List<DynamicTool> tools) {
             Objects.requireNonNull(tools, "tools");
             tools.forEach(t -> this.tools.add(Objects.requireNonNull(t, "tool")));
@@ -112,6 +114,7 @@ public final class ThreadOptions {
          * @param tool the tool
          * @return this builder
          */
+        @CodexExperimental("dynamicTools")
         public Builder tool(DynamicTool tool) {
             tools.add(Objects.requireNonNull(tool, "tool"));
             return this;

@@ -3,6 +3,7 @@ package dev.codexclient.pool;
 import dev.codexclient.Codex;
 import dev.codexclient.CodexClient;
 import dev.codexclient.CodexClientBuilder;
+import dev.codexclient.CodexExperimental;
 import dev.codexclient.CodexThread;
 import dev.codexclient.DynamicTool;
 import dev.codexclient.Subscription;
@@ -132,6 +133,7 @@ public final class CodexPool implements Codex, AutoCloseable {
      *                                    {@link CodexClient#startThread(ThreadStartParams, List)} does
      */
     @Override
+    @CodexExperimental("dynamicTools")
     public PooledThread startThread(ThreadStartParams params, List<DynamicTool> tools) {
         return startThread(params, ThreadOptions.tools(tools));
     }
@@ -235,6 +237,7 @@ public final class CodexPool implements Codex, AutoCloseable {
      * @throws CodexException             when the member's client fails to resume the thread
      */
     @Override
+    @CodexExperimental("dynamicTools")
     public PooledThread resumeThread(ThreadResumeParams params, List<DynamicTool> tools) {
         return resumeThread(params, ThreadOptions.tools(tools));
     }
