@@ -72,6 +72,7 @@ public final class ThreadOptions {
     }
 
     /** {@return the thread's own tools, in order; empty for none} */
+    @CodexExperimental("dynamicTools")
     public List<DynamicTool> tools() {
         return tools;
     }

@@ -212,7 +212,7 @@ final class ThreadEvents {
         @Override
         public void request(long n) {
             if (n <= 0) {
-                fail(new IllegalArgumentException("rule 3.9: request(" + n + "): the demand must be positive"));
+                end(new IllegalArgumentException("rule 3.9: request(" + n + "): the demand must be positive"));
                 return;
             }
             Flow.Subscription upstream;
@@ -244,17 +244,19 @@ final class ThreadEvents {
 
         /** Ends the user's stream with {@code onComplete}, unless it ended already. */
         void complete() {
-            if (finish()) {
-                synchronized (emitting) {
-                    downstream.onComplete();
-                }
-            }
+            end(null);
         }
 
-        private void fail(Throwable t) {
-            if (finish()) {
-                synchronized (emitting) {
-                    downstream.onError(t);
+        /** Ends the user's stream, with {@code onError(failure)} or, for none, {@code onComplete}; once. */
+        private void end(Throwable failure) {
+            if (!finish()) {
+                return;
+            }
+            synchronized (emitting) {
+                if (failure == null) {
+                    downstream.onComplete();
+                } else {
+                    downstream.onError(failure);
                 }
             }
         }
@@ -355,11 +357,7 @@ final class ThreadEvents {
                         return;
                     }
                 }
-                if (failure == null) {
-                    complete();
-                } else {
-                    fail(failure);
-                }
+                end(failure);
             }
         }
     }
