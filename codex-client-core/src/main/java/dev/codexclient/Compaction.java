@@ -3,7 +3,6 @@ package dev.codexclient;
 import dev.codexclient.errors.CodexDeadlockException;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexTimeoutException;
-import dev.codexclient.internal.rpc.Lanes;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.Turn;
 import dev.codexclient.protocol.TurnStatus;
@@ -45,7 +44,7 @@ final class Compaction implements Flow.Subscriber<ServerNotification> {
     /** The blocking form: at most {@code timeout}, and never on the thread's own delivery lane. */
     static void await(CodexThread thread, Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
-        if (thread.id().equals(Lanes.currentKey())) {
+        if (CodexThread.deliveringThreadId().filter(thread.id()::equals).isPresent()) {
             throw new CodexDeadlockException("compactAndAwait() was called inside a listener of thread "
                     + thread.id() + ", whose events (the end of the compaction among them) that listener holds up; "
                     + "use compactAndAwaitAsync() there instead");
