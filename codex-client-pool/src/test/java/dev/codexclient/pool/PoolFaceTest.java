@@ -212,6 +212,24 @@ class PoolFaceTest {
         assertThat(subscriber.ended.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isNull();
     }
 
+    @Test
+    void aForkIsAPooledThreadOnTheSameMemberWhoseTurnsTakeItsPlaces() {
+        fakeA.onTurnStart(t -> t.agentMessage("done").completed());
+        try (CodexPool pool = CodexPool.builder().member("a", this::clientA)
+                .member("b", () -> client(fakeB, "sk-member-b-0123456789")).build()) {
+            PooledThread source = pool.startThread();
+            source.startTurn("first").await(WAIT);
+            CodexThread fork = source.fork();
+
+            assertThat(fork).isInstanceOfSatisfying(PooledThread.class, f -> {
+                assertThat(f.memberName()).isEqualTo("a");
+                assertThat(f.id()).isNotEqualTo(source.id());
+            });
+            assertThat(fork.startTurn("on the fork").await(WAIT).finalText()).isEqualTo("done");
+            assertThat(pool.stats().get(0).threads()).isEqualTo(2);
+        }
+    }
+
     record Audited(String what) implements ExtensionTelemetry {
         @Override
         public String source() {

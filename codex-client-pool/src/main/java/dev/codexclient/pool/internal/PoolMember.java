@@ -462,11 +462,19 @@ final class PoolMember {
     }
 
     void close() {
+        CompletableFuture<Current> inFlight;
         synchronized (this) {
             if (closed) {
                 return;
             }
             closed = true;
+            inFlight = replacing;
+        }
+        // A replacement queued on the pool's thread, which the pool's close stops, would never run: what waits for
+        // it fails now (one that ran meanwhile has completed, and this changes nothing).
+        if (inFlight != null) {
+            inFlight.completeExceptionally(new CodexPoolRejectedException("pool member " + name
+                    + " was closed before its new client started"));
         }
         places.close();
         current.client().close();

@@ -154,8 +154,8 @@ public final class PoolRuntime {
 
     /** A thread forked from one on {@code source}'s member: it stays there, as codex made it there. */
     public CompletableFuture<PlacedThread> fork(PlacedThread source) {
-        PoolMember m = source.member();
-        return source.handle().thenCompose(t -> {
+        return handle(source).thenCompose(t -> {
+            PoolMember m = source.member();
             PoolMember.Current now = m.now();
             return t.forkAsync().thenApply(f -> new PlacedThread(m, now, f, null, null, ThreadOptions.none(),
                     threads));
