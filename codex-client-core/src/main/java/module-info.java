@@ -7,6 +7,7 @@ module dev.codexclient.core {
     requires java.net.http;
 
     exports dev.codexclient;
+    exports dev.codexclient.conversation;
     exports dev.codexclient.errors;
     exports dev.codexclient.telemetry;
     exports dev.codexclient.transport;

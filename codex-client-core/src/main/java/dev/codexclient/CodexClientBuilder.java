@@ -50,6 +50,7 @@ public final class CodexClientBuilder {
     private String clientTitle = "codex-client (Java)";
     private String clientVersion = ClientVersion.current();
     private boolean experimentalApi;
+    private String experimentalApiSetting = DEFAULT_EXPERIMENTAL_API_SETTING;
     private final Set<String> optOut = new LinkedHashSet<>();
     private Duration requestTimeout = Duration.ofSeconds(60);
     private Duration initializeTimeout = Duration.ofSeconds(30);
@@ -257,6 +258,23 @@ public final class CodexClientBuilder {
      */
     public CodexClientBuilder experimentalApi(boolean enabled) {
         this.experimentalApi = enabled;
+        return this;
+    }
+
+    /** The setting {@link #experimentalApiSetting(String)} names by default. */
+    static final String DEFAULT_EXPERIMENTAL_API_SETTING = "experimentalApi(true) on the client's builder";
+
+    /**
+     * The setting that turns the experimental API on, as this application's users write it: named by the errors
+     * that say it is off (a tool declared, an experimental method called). Default: {@code experimentalApi(true)} on
+     * this builder. An integration that builds the client from its own configuration names its own, so the error
+     * points where the user can act (the Spring Boot starter: {@code codex.experimental-api=true}).
+     *
+     * @param setting the setting, e.g. {@code "codex.experimental-api=true"}
+     * @return this builder
+     */
+    public CodexClientBuilder experimentalApiSetting(String setting) {
+        this.experimentalApiSetting = Objects.requireNonNull(setting, "setting");
         return this;
     }
 
@@ -780,8 +798,8 @@ public final class CodexClientBuilder {
     public CodexClient build() {
         List<String> tools = requestHandlers.toolNames();
         if (!tools.isEmpty() && !experimentalApi) {
-            throw new IllegalStateException("dynamic tools are an experimental codex API: call "
-                    + "experimentalApi(true) on the builder to declare " + tools);
+            throw new IllegalStateException("dynamic tools are an experimental codex API: set "
+                    + experimentalApiSetting + " to declare " + tools);
         }
         server.check(restartPolicy != null);
         boolean ownsExecutor = executor == null;
@@ -813,13 +831,14 @@ public final class CodexClientBuilder {
     /** The result of a turn that ended as {@code end} says; secrets {@code redactor} knows are masked. */
     private static TurnResult result(TurnState.End end, Redactor redactor) {
         return new TurnResult(end.threadId(), end.turnId(), end.status(), end.turn(), end.finalText(), end.items(),
-                end.usage(), end.diff(), end.plan(), end.error(), end.deadlineExceeded(), end.stalled(), redactor);
+                end.usage(), end.tokens(), end.diff(), end.plan(), end.error(), end.deadlineExceeded(), end.stalled(),
+                redactor);
     }
 
     /** The settings as they are now, fixed: what the runtime reads. */
     private ClientSettings settings() {
         ClientSettings.Introduction introduction = new ClientSettings.Introduction(clientName, clientTitle,
-                clientVersion, experimentalApi, optOut, Optional.ofNullable(login));
+                clientVersion, experimentalApi, optOut, Optional.ofNullable(login), experimentalApiSetting);
         return new ClientSettings(server.transports(), Optional.ofNullable(restartPolicy),
                 Optional.ofNullable(closeTimeout), introduction, requestTimeout, initializeTimeout, interruptGrace,
                 Optional.ofNullable(turnWatchdog), retryPolicy, Optional.ofNullable(userMapper), replayLimit,

@@ -12,9 +12,11 @@ import dev.codexclient.protocol.TurnDiffUpdatedNotification;
 import dev.codexclient.protocol.TurnPlanUpdatedNotification;
 import dev.codexclient.protocol.TurnSteerResponse;
 import dev.codexclient.protocol.UserInput;
+import dev.codexclient.telemetry.TokenCounts;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Flow;
 import java.util.function.Consumer;
@@ -177,6 +179,15 @@ public final class CodexTurn {
                 listener.accept(u.params().tokenUsage());
             }
         });
+    }
+
+    /**
+     * {@return the tokens the turn has spent so far, by kind, or empty before its first usage report} The same count
+     * as {@link TurnResult#tokens()} at the end (see {@link TokenCounts}); read from a token-usage listener, it
+     * includes that report.
+     */
+    public Optional<TokenCounts> tokens() {
+        return Optional.ofNullable(state.tokens());
     }
 
     /**

@@ -10,6 +10,7 @@ import dev.codexclient.protocol.Turn;
 import dev.codexclient.protocol.TurnError;
 import dev.codexclient.protocol.TurnPlanStep;
 import dev.codexclient.protocol.TurnStatus;
+import dev.codexclient.telemetry.TokenCounts;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -29,6 +30,7 @@ public final class TurnResult {
     private final String finalText;
     private final List<ThreadItem> items;
     private final ThreadTokenUsage usage;
+    private final TokenCounts tokens;
     private final String lastDiff;
     private final List<TurnPlanStep> lastPlan;
     private final TurnError error;
@@ -37,8 +39,9 @@ public final class TurnResult {
     private final Redactor redactor;
 
     TurnResult(String threadId, String turnId, TurnStatus status, Turn turn, String finalText,
-               List<ThreadItem> items, ThreadTokenUsage usage, String lastDiff, List<TurnPlanStep> lastPlan,
-               TurnError error, boolean deadlineExceeded, boolean stalled, Redactor redactor) {
+               List<ThreadItem> items, ThreadTokenUsage usage, TokenCounts tokens, String lastDiff,
+               List<TurnPlanStep> lastPlan, TurnError error, boolean deadlineExceeded, boolean stalled,
+               Redactor redactor) {
         this.threadId = Objects.requireNonNull(threadId, "threadId");
         this.turnId = turnId;
         this.status = Objects.requireNonNull(status, "status");
@@ -46,6 +49,7 @@ public final class TurnResult {
         this.finalText = finalText == null ? "" : finalText;
         this.items = List.copyOf(items);
         this.usage = usage;
+        this.tokens = tokens;
         this.lastDiff = lastDiff;
         this.lastPlan = lastPlan == null ? List.of() : List.copyOf(lastPlan);
         this.error = error;
@@ -125,6 +129,15 @@ public final class TurnResult {
      */
     public Optional<ThreadTokenUsage> usage() {
         return Optional.ofNullable(usage);
+    }
+
+    /**
+     * {@return the tokens this turn spent, by kind, or empty when the server reported no usage} Its thread's total
+     * at the end less the total before the turn (see {@link TokenCounts}): every model call of the turn, not only
+     * the last one ({@code usage().last()}), and none of the thread's earlier turns ({@code usage().total()}).
+     */
+    public Optional<TokenCounts> tokens() {
+        return Optional.ofNullable(tokens);
     }
 
     /** {@return the last aggregated diff the turn reported ({@code turn/diff/updated}), or empty when none} */

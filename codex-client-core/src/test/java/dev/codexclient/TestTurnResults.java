@@ -14,8 +14,8 @@ public final class TestTurnResults {
     public static Function<TurnState.End, TurnResult> results() {
         Redactor redactor = new Redactor();
         return end -> new TurnResult(end.threadId(), end.turnId(), end.status(), end.turn(), end.finalText(),
-                end.items(), end.usage(), end.diff(), end.plan(), end.error(), end.deadlineExceeded(), end.stalled(),
-                redactor);
+                end.items(), end.usage(), end.tokens(), end.diff(), end.plan(), end.error(), end.deadlineExceeded(),
+                end.stalled(), redactor);
     }
 
     /** {@return the failure a failed result reports} */

@@ -53,7 +53,7 @@ class DocSnippetsTest {
             "dev.codexclient.telemetry.*", "dev.codexclient.transport.*", "dev.codexclient.pool.*",
             "dev.codexclient.testkit.*", "dev.codexclient.agent.*", "dev.codexclient.agent.workspace.*",
             "dev.codexclient.agent.session.*", "dev.codexclient.agent.model.*", "dev.codexclient.micrometer.*",
-            "java.util.*",
+            "dev.codexclient.conversation.*", "java.util.*",
             "java.util.concurrent.*", "java.util.function.*", "java.time.*", "java.nio.file.*", "java.io.IOException");
 
     private static final Pattern BLOCK = Pattern.compile("(?m)^```java\\s*\\n(.*?)^```", Pattern.DOTALL);

@@ -22,13 +22,17 @@ import java.util.function.Supplier;
 public final class Calls implements ClientRequestApi {
     private final ConnectionSupervisor connection;
     private final boolean experimentalApi;
+    /** The setting that turns the experimental API on, as the application's users write it. */
+    private final String experimentalApiSetting;
     private final Duration timeout;
     /** What the server said about itself: a request its version certainly lacks is refused unsent. */
     private final Supplier<ServerInfo> server;
 
-    Calls(ConnectionSupervisor connection, boolean experimentalApi, Duration timeout, Supplier<ServerInfo> server) {
+    Calls(ConnectionSupervisor connection, boolean experimentalApi, String experimentalApiSetting, Duration timeout,
+          Supplier<ServerInfo> server) {
         this.connection = connection;
         this.experimentalApi = experimentalApi;
+        this.experimentalApiSetting = experimentalApiSetting;
         this.timeout = timeout;
         this.server = server;
     }
@@ -44,7 +48,7 @@ public final class Calls implements ClientRequestApi {
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive: " + timeout);
         }
-        return new Calls(connection, experimentalApi, timeout, server);
+        return new Calls(connection, experimentalApi, experimentalApiSetting, timeout, server);
     }
 
     /** {@return the time each call waits for its response} */
@@ -67,7 +71,7 @@ public final class Calls implements ClientRequestApi {
         Objects.requireNonNull(method, "method");
         if (method.experimental() && !experimentalApi) {
             return CompletableFuture.failedFuture(new CodexException(method.method()
-                    + " is experimental: build the client with CodexClient.builder().experimentalApi(true) to use it"));
+                    + " is experimental: set " + experimentalApiSetting + " to use it"));
         }
         if (params == null && method.paramsPresence() == ParamsPresence.REQUIRED) {
             return CompletableFuture.failedFuture(new IllegalArgumentException(method.method()

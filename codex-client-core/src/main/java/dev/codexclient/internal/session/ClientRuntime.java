@@ -131,8 +131,8 @@ public final class ClientRuntime {
                 connectionOwnsCallbacks, scheduler, redactor::redact, handler, telemetry),
                 inbound::handler, scheduler, settings.requestTimeout(), held, carried, telemetry, new Edges(),
                 callbacks, ownsCallbacks);
-        this.calls = new Calls(supervisor, settings.introduction().experimentalApi(), settings.requestTimeout(),
-                () -> serverInfo);
+        this.calls = new Calls(supervisor, settings.introduction().experimentalApi(),
+                settings.introduction().experimentalApiSetting(), settings.requestTimeout(), () -> serverInfo);
         this.waits = new Waits(supervisor::isReaderThread, callbacks, scheduler, settings.requestTimeout());
         this.flows = new FlowPublishers(callbacks, settings.publisherBufferSize(), settings.publisherOverflow(),
                 settings.publisherDeltaInterval(), scheduler, closed::get);
@@ -381,8 +381,8 @@ public final class ClientRuntime {
         Objects.requireNonNull(options, "options");
         List<DynamicTool> threadOnly = options.tools();
         if (!threadOnly.isEmpty() && !settings.introduction().experimentalApi()) {
-            throw new IllegalStateException("dynamic tools are an experimental codex API: call "
-                    + "experimentalApi(true) on the builder to declare tools on a thread");
+            throw new IllegalStateException("dynamic tools are an experimental codex API: set "
+                    + settings.introduction().experimentalApiSetting() + " to declare tools on a thread");
         }
         return tools.checked(threadOnly);
     }

@@ -10,6 +10,7 @@ import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.ThreadItem;
 import dev.codexclient.protocol.ThreadTokenUsage;
+import dev.codexclient.telemetry.TokenCounts;
 import dev.codexclient.protocol.Turn;
 import dev.codexclient.protocol.TurnCompletedNotification;
 import dev.codexclient.protocol.TurnError;
@@ -63,6 +64,7 @@ public final class TurnState implements RoutedTurn {
      * @param finalText        the final message
      * @param items            the items the turn completed
      * @param usage            the latest token usage, or null
+     * @param tokens           the tokens the turn spent, or null without a usage report
      * @param diff             the latest aggregated diff, or null
      * @param plan             the latest plan, or null
      * @param error            the turn's error, or null
@@ -70,8 +72,8 @@ public final class TurnState implements RoutedTurn {
      * @param stalled          whether the client gave up waiting for an interrupted turn
      */
     public record End(String threadId, String turnId, TurnStatus status, Turn turn, String finalText,
-                      List<ThreadItem> items, ThreadTokenUsage usage, String diff, List<TurnPlanStep> plan,
-                      TurnError error, boolean deadlineExceeded, boolean stalled) {
+                      List<ThreadItem> items, ThreadTokenUsage usage, TokenCounts tokens, String diff,
+                      List<TurnPlanStep> plan, TurnError error, boolean deadlineExceeded, boolean stalled) {
     }
 
     /**
@@ -216,6 +218,11 @@ public final class TurnState implements RoutedTurn {
      * {@return the turn's events as a publisher, from its start (as far as the replay buffer reaches) to its end}
      * A failed turn ends its subscriptions with the failure its result reports.
      */
+    /** {@return the tokens the turn spent so far, or null before its first usage report} Any thread. */
+    public TokenCounts tokens() {
+        return progress.tokens();
+    }
+
     public Flow.Publisher<ServerNotification> publisher() {
         return context.flows().turn(threadId, toString(), this::subscribe,
                 result.thenApply(r -> r.status() == TurnStatus.FAILED ? context.failures().apply(r) : null));
@@ -498,9 +505,6 @@ public final class TurnState implements RoutedTurn {
             w.touch();
         }
         progress.record(n, bytes);
-        if (telemetry != null && n instanceof ServerNotification.ThreadTokenUsageUpdated) {
-            telemetry.usage(progress.usage());
-        }
         listeners.deliver(n);
         if (n instanceof ServerNotification.TurnCompleted c) {
             finish(c.params());
@@ -523,12 +527,12 @@ public final class TurnState implements RoutedTurn {
         stopTimers();
         String turnId = id != null ? id : turn != null ? turn.id() : null;
         TurnResult r = context.results().apply(new End(threadId, turnId, status, turn, progress.finalText(), progress.items(turn),
-                progress.usage(), progress.lastDiff(), progress.lastPlan(), error, deadlineExceeded, stalled));
+                progress.usage(), progress.tokens(), progress.lastDiff(), progress.lastPlan(), error, deadlineExceeded, stalled));
         if (telemetry != null) {
             // The failure as the result's orThrow() gives it; an interruption keeps the error it had, if any.
             boolean failed = status == TurnStatus.FAILED || (status != TurnStatus.COMPLETED && error != null);
             telemetry.ended(status, failed ? Optional.of(context.failures().apply(r)) : Optional.empty(),
-                    progress.usage());
+                    progress.usage(), progress.tokens());
         }
         leaveThread();
         // Nothing more comes: let go of the listeners (a listener added later gets the replay only).
@@ -559,7 +563,8 @@ public final class TurnState implements RoutedTurn {
         stopTimers();
         if (telemetry != null) {
             telemetry.ended(TurnStatus.FAILED, Optional.of(cause instanceof CodexException ce ? ce
-                    : new CodexException("the turn could not complete: " + cause, cause)), progress.usage());
+                    : new CodexException("the turn could not complete: " + cause, cause)), progress.usage(),
+                    progress.tokens());
         }
         leaveThread();
         context.callbacks().callback(() -> result.completeExceptionally(cause));

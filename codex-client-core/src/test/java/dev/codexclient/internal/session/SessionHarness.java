@@ -82,7 +82,8 @@ final class SessionHarness implements AutoCloseable {
         Optional<RestartPolicy> policy = restarts ? Optional.of(RestartPolicy.builder().maxAttempts(3)
                 .backoff(BACKOFF, BACKOFF).build()) : Optional.empty();
         ClientSettings settings = new ClientSettings(this::nextPeer, policy, Optional.empty(),
-                new ClientSettings.Introduction("test", "Test", "0", false, Set.of(), Optional.empty()),
+                new ClientSettings.Introduction("test", "Test", "0", false, Set.of(), Optional.empty(),
+                        "experimentalApi(true)"),
                 REQUEST_TIMEOUT, REQUEST_TIMEOUT, Duration.ofSeconds(5), Optional.empty(), RetryPolicy.none(),
                 Optional.empty(), 1_000, 1 << 20, 64, PublisherOverflow.FAIL, Duration.ZERO, new Redactor(), Optional.of(clock),
                 CodexTelemetryListener.NONE, List.of(), new RequestHandlers(null, Map.of(), Map.of(), Map.of(),
