@@ -3,6 +3,7 @@ package dev.codexclient.pool;
 import dev.codexclient.CodexClient;
 import dev.codexclient.RestartPolicy;
 import dev.codexclient.testkit.IsolatedHome;
+import dev.codexclient.testkit.ListenAddress;
 import dev.codexclient.transport.ReadinessProbe;
 import dev.codexclient.transport.WebSocketTransport;
 import java.io.IOException;
