@@ -6,13 +6,13 @@ import dev.codexclient.errors.CodexTimeoutException;
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.telemetry.CodexTelemetryListener;
 import dev.codexclient.internal.ClientVersion;
+import dev.codexclient.internal.Durations;
 import dev.codexclient.internal.Redactor;
 import dev.codexclient.internal.requests.RequestHandlerRegistry;
 import dev.codexclient.internal.rpc.CallbackPool;
 import dev.codexclient.internal.session.ClientRuntime;
 import dev.codexclient.internal.session.ClientSettings;
 import dev.codexclient.internal.session.ServerSource;
-import dev.codexclient.internal.session.TurnState;
 import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.protocol.ChatgptAuthTokensRefreshParams;
 import dev.codexclient.protocol.ChatgptAuthTokensRefreshResponse;
@@ -122,8 +122,8 @@ public final class CodexClientBuilder {
      * the loss fail with {@link CodexTransportException}; calls made during the restart wait for it, within
      * their timeout. An approval or other server request still being decided is not asked again when the
      * server sends it anew after the resume: the decision goes to the new connection, once. When the policy
-     * gives up, the client ends as it would without one. The {@link #telemetryListener(CodexTelemetryListener) event
-     * listener} sees each step.
+     * gives up, the client ends as it would without one. The {@link #telemetryListener(CodexTelemetryListener)
+     * telemetry listener} sees each step.
      *
      * @param policy how often and how fast to try again, see {@link RestartPolicy}
      * @return this builder
@@ -332,7 +332,7 @@ public final class CodexClientBuilder {
      * @throws IllegalArgumentException when {@code timeout} is zero or negative
      */
     public CodexClientBuilder requestTimeout(Duration timeout) {
-        this.requestTimeout = positive(timeout, "requestTimeout");
+        this.requestTimeout = Durations.positive(timeout, "requestTimeout");
         return this;
     }
 
@@ -344,7 +344,7 @@ public final class CodexClientBuilder {
      * @throws IllegalArgumentException when {@code timeout} is zero or negative
      */
     public CodexClientBuilder initializeTimeout(Duration timeout) {
-        this.initializeTimeout = positive(timeout, "initializeTimeout");
+        this.initializeTimeout = Durations.positive(timeout, "initializeTimeout");
         return this;
     }
 
@@ -356,7 +356,7 @@ public final class CodexClientBuilder {
      * @throws IllegalArgumentException when {@code grace} is zero or negative
      */
     public CodexClientBuilder interruptGracePeriod(Duration grace) {
-        this.interruptGrace = positive(grace, "interruptGracePeriod");
+        this.interruptGrace = Durations.positive(grace, "interruptGracePeriod");
         return this;
     }
 
@@ -371,7 +371,7 @@ public final class CodexClientBuilder {
      * @throws IllegalArgumentException when {@code idle} is zero or negative
      */
     public CodexClientBuilder turnWatchdog(Duration idle) {
-        this.turnWatchdog = positive(idle, "turnWatchdog");
+        this.turnWatchdog = Durations.positive(idle, "turnWatchdog");
         return this;
     }
 
@@ -814,9 +814,7 @@ public final class CodexClientBuilder {
             }
             throw e;
         }
-        // The runtime makes each turn's result from its end, in the value type of this package.
-        ClientRuntime runtime = new ClientRuntime(settings(), t, callbacks, ownsExecutor,
-                end -> result(end, redactor), TurnResult::failure);
+        ClientRuntime runtime = new ClientRuntime(settings(), t, callbacks, ownsExecutor);
         try {
             runtime.start();
             return new CodexClient(runtime);
@@ -826,13 +824,6 @@ public final class CodexClientBuilder {
             runtime.close(Duration.ZERO);
             throw e;
         }
-    }
-
-    /** The result of a turn that ended as {@code end} says; secrets {@code redactor} knows are masked. */
-    private static TurnResult result(TurnState.End end, Redactor redactor) {
-        return new TurnResult(end.threadId(), end.turnId(), end.status(), end.turn(), end.finalText(), end.items(),
-                end.usage(), end.tokens(), end.diff(), end.plan(), end.error(), end.deadlineExceeded(), end.stalled(),
-                redactor);
     }
 
     /** The settings as they are now, fixed: what the runtime reads. */
@@ -850,13 +841,5 @@ public final class CodexClientBuilder {
     CodexClientBuilder scheduler(Scheduler scheduler) {
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
         return this;
-    }
-
-    private static Duration positive(Duration d, String name) {
-        Objects.requireNonNull(d, name);
-        if (d.isNegative() || d.isZero()) {
-            throw new IllegalArgumentException(name + " must be positive: " + d);
-        }
-        return d;
     }
 }

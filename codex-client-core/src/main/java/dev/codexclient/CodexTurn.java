@@ -2,6 +2,7 @@ package dev.codexclient;
 
 import dev.codexclient.errors.CodexDeadlockException;
 import dev.codexclient.errors.CodexTimeoutException;
+import dev.codexclient.internal.Durations;
 import dev.codexclient.internal.session.TurnState;
 import dev.codexclient.protocol.AgentMessageDeltaNotification;
 import dev.codexclient.protocol.CommandExecutionOutputDeltaNotification;
@@ -48,6 +49,8 @@ public final class CodexTurn {
     private final CodexThread thread;
     /** The turn's engine: routing, listeners and replay, steering, timers, waits, its end. */
     private final TurnState state;
+    /** The result, made once from the engine's end. */
+    private volatile TurnResult result;
 
     CodexTurn(CodexThread thread, TurnState state) {
         this.thread = thread;
@@ -208,7 +211,7 @@ public final class CodexTurn {
      * @throws CodexDeadlockException from {@code hasNext()} when it would wait on the turn's own delivery lane
      */
     public TurnEventStream events() {
-        return new TurnEventStream(this, state, null);
+        return new TurnEventStream(state.events(null));
     }
 
     /**
@@ -220,7 +223,7 @@ public final class CodexTurn {
      * @throws IllegalArgumentException when {@code timeout} is zero or negative
      */
     public TurnEventStream events(Duration timeout) {
-        return new TurnEventStream(this, state, CodexClient.positive(timeout, "timeout"));
+        return new TurnEventStream(state.events(Durations.positive(timeout, "timeout")));
     }
 
     /**
@@ -291,7 +294,7 @@ public final class CodexTurn {
      */
     public TurnSteerResponse steer(List<UserInput> input) {
         Objects.requireNonNull(input, "input");
-        return state.steer(input);
+        return state.steer(input).join();
     }
 
     /**
@@ -314,7 +317,7 @@ public final class CodexTurn {
      */
     public CompletableFuture<TurnSteerResponse> steerAsync(List<UserInput> input) {
         Objects.requireNonNull(input, "input");
-        return state.steerAsync(input);
+        return state.steer(input).async();
     }
 
     /**
@@ -329,7 +332,7 @@ public final class CodexTurn {
      */
     public TurnResult interrupt(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
-        return state.interrupt(timeout);
+        return state.interrupting().map(this::resultOf).await(timeout);
     }
 
     /**
@@ -341,7 +344,7 @@ public final class CodexTurn {
      * @return the turn's result, like {@link #result()}
      */
     public CompletableFuture<TurnResult> interruptAsync() {
-        return state.interruptAsync();
+        return state.interrupting().map(this::resultOf).future();
     }
 
     /**
@@ -369,11 +372,7 @@ public final class CodexTurn {
      * @throws IllegalArgumentException when {@code idle} is zero or negative
      */
     public CodexTurn watchdog(Duration idle) {
-        Objects.requireNonNull(idle, "idle");
-        if (idle.isNegative() || idle.isZero()) {
-            throw new IllegalArgumentException("watchdog idle time must be positive: " + idle);
-        }
-        state.watchdog(idle);
+        state.watchdog(Durations.positive(idle, "watchdog idle time"));
         return this;
     }
 
@@ -390,7 +389,7 @@ public final class CodexTurn {
      *         for the turn
      */
     public CompletableFuture<TurnResult> result() {
-        return state.resultAsync();
+        return state.end().map(this::resultOf).future();
     }
 
     /** {@return whether the turn has ended, its result then being available at once} */
@@ -412,7 +411,22 @@ public final class CodexTurn {
      */
     public TurnResult await(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
-        return state.await(timeout);
+        return state.end().map(this::resultOf).await(timeout);
+    }
+
+    /** The turn's result, made from its end once: every wait for it gives the same object. */
+    private TurnResult resultOf(TurnState.End end) {
+        TurnResult r = result;
+        if (r == null) {
+            synchronized (this) {
+                r = result;
+                if (r == null) {
+                    r = TurnResult.of(end);
+                    result = r;
+                }
+            }
+        }
+        return r;
     }
 
     /** For diagnostics: how many listeners this turn delivers to. */

@@ -42,7 +42,9 @@ import org.junit.jupiter.api.Test;
  *       variables it uses without declaring them;</li>
  *   <li>{@code <!-- java declare: record LookupTicket(String id) {} -->} right before a snippet: members of the
  *       class it is compiled in (a helper method or type it calls);</li>
- *   <li>{@code <!-- java kind: unit | members | body -->} right before a snippet, when the guess is wrong.</li>
+ *   <li>{@code <!-- java kind: unit | members | body | file -->} right before a snippet, when the guess is wrong;
+ *       a snippet with import lines of its own is a whole file, compiled with those imports alone (so that a
+ *       quickstart's imports are checked too).</li>
  * </ul>
  * In a snippet compiled as class members, the context's variables are fields of that class.
  */
@@ -79,6 +81,10 @@ class DocSnippetsTest {
         /** The compilation unit, and the line of the unit where the snippet's first line is. */
         String source(StringBuilder header) {
             header.append("package ").append(pkg).append(";\n");
+            if (kind.equals("file")) {
+                // A whole source file, with its own imports: nothing it does not import is taken for granted.
+                return header + code;
+            }
             for (String i : imports) {
                 header.append("import ").append(i).append(";\n");
             }
@@ -105,6 +111,7 @@ class DocSnippetsTest {
         int headerLines() {
             int lines = 1 + imports.size();
             return switch (kind) {
+                case "file" -> 1;
                 case "unit" -> lines;
                 case "members" -> lines + 1;
                 default -> lines + 2;
@@ -129,6 +136,7 @@ class DocSnippetsTest {
         assertThat(kind("static final int N = 1;\n\n@Bean\nstatic void codex(Registry r) {\n}\n"))
                 .isEqualTo("members");
         assertThat(kind("CodexClient codex = CodexClient.builder().build();\n")).isEqualTo("body");
+        assertThat(kind("import dev.codexclient.CodexClient;\n\nclass Quickstart {\n}\n")).isEqualTo("file");
     }
 
     @Test
@@ -195,6 +203,9 @@ class DocSnippetsTest {
 
     /** What a snippet looks like: top-level types only, class members, or statements. */
     static String kind(String code) {
+        if (code.lines().anyMatch(l -> l.startsWith("import "))) {
+            return "file";
+        }
         boolean member = false;
         boolean type = false;
         for (String line : code.split("\n")) {

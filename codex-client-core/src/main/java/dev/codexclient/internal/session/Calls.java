@@ -3,6 +3,7 @@ package dev.codexclient.internal.session;
 import dev.codexclient.ServerInfo;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexMethodNotSupportedException;
+import dev.codexclient.internal.rpc.ResponseLane;
 import dev.codexclient.protocol.ClientRequestApi;
 import dev.codexclient.protocol.MethodDescriptor;
 import dev.codexclient.protocol.ParamsPresence;
@@ -58,7 +59,7 @@ public final class Calls implements ClientRequestApi {
 
     @Override
     public <P, R> CompletableFuture<R> call(MethodDescriptor<P, R> method, P params) {
-        return call(method, params, null);
+        return send(method, params, null, null);
     }
 
     /**
@@ -68,6 +69,21 @@ public final class Calls implements ClientRequestApi {
      * @param onAttempt takes each attempt's id; null when nobody asks
      */
     public <P, R> CompletableFuture<R> call(MethodDescriptor<P, R> method, P params, Consumer<RequestId> onAttempt) {
+        return send(method, params, onAttempt, null);
+    }
+
+    /**
+     * {@link #call(MethodDescriptor, Object)} whose result is handed over on a delivery lane, in wire order with the
+     * notifications, {@code lane.first()} running there before the future completes (see {@link ResponseLane}).
+     *
+     * @param lane where the result is handed over
+     */
+    <P, R> CompletableFuture<R> callOnLane(MethodDescriptor<P, R> method, P params, ResponseLane<? super R> lane) {
+        return send(method, params, null, Objects.requireNonNull(lane, "lane"));
+    }
+
+    private <P, R> CompletableFuture<R> send(MethodDescriptor<P, R> method, P params, Consumer<RequestId> onAttempt,
+                                             ResponseLane<? super R> lane) {
         Objects.requireNonNull(method, "method");
         if (method.experimental() && !experimentalApi) {
             return CompletableFuture.failedFuture(new CodexException(method.method()
@@ -81,6 +97,6 @@ public final class Calls implements ClientRequestApi {
         if (refused.isPresent()) {
             return CompletableFuture.failedFuture(refused.get());
         }
-        return connection.call(method.method(), params, method.resultType(), timeout, onAttempt);
+        return connection.call(method.method(), params, method.resultType(), timeout, onAttempt, lane);
     }
 }

@@ -9,7 +9,6 @@ import dev.codexclient.ThreadOptions;
 import dev.codexclient.RetryPolicy;
 import dev.codexclient.ServerInfo;
 import dev.codexclient.Subscription;
-import dev.codexclient.TurnResult;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.internal.Redactor;
@@ -93,11 +92,8 @@ public final class ClientRuntime {
      * @param first         the first connection's transport, unstarted
      * @param executor      the callback executor
      * @param ownsCallbacks whether the client shuts the executor down
-     * @param results       makes the public result of a turn from its end
-     * @param failures      the failure a result reports
      */
-    public ClientRuntime(ClientSettings settings, Transport first, ExecutorService executor, boolean ownsCallbacks,
-                         Function<TurnState.End, TurnResult> results, Function<TurnResult, CodexException> failures) {
+    public ClientRuntime(ClientSettings settings, Transport first, ExecutorService executor, boolean ownsCallbacks) {
         this.settings = settings;
         ObjectMapper userMapper = settings.userMapper().orElseGet(() -> new ObjectMapper()
                 .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false));
@@ -138,8 +134,8 @@ public final class ClientRuntime {
                 settings.publisherDeltaInterval(), scheduler, closed::get);
         TurnState.Context turns = new TurnState.Context(calls, waits, scheduler, callbacks, flows, held,
                 supervisor::paging, telemetry,
-                settings.interruptGrace(), settings.replayLimit(), settings.replayBytes(), results, failures);
-        TurnStarts starts = new TurnStarts(held, turns, waits, supervisor, calls, settings.turnWatchdog());
+                settings.interruptGrace(), settings.replayLimit(), settings.replayBytes(), redactor);
+        TurnStarts starts = new TurnStarts(held, turns, waits, supervisor, calls, callbacks, settings.turnWatchdog());
         this.threads = new ThreadLink.Context(calls, waits, held, starts, flows, callbacks, userMapper,
                 this::linkFor);
         this.connectionTelemetry = new ConnectionTelemetry(telemetry, scheduler);
@@ -215,60 +211,36 @@ public final class ClientRuntime {
     // ------------------------------------------------------------------------------------------------ threads
 
     /**
-     * Starts a thread with the client's tools and its own options, waiting at most the request timeout.
+     * {@return starting a thread with the client's tools and its own options: the new thread} Its own tools and
+     * approval policy are declared before the operation gives the thread, so no turn, and no tool call or approval,
+     * can come earlier.
      *
      * @param params  the {@code thread/start} params
      * @param options the thread's own tools and approval policy
-     * @return the new thread
      */
-    public ThreadLink startThread(ThreadStartParams params, ThreadOptions options) {
-        Map<String, DynamicTool> own = threadTools(options);
-        ThreadInfo started = waits.call(calls.threadStart(withTools(params, own)), "thread/start").thread();
-        declare(started.id(), own, options);
-        return linkFor(started);
-    }
-
-    /** {@return {@link #startThread} without blocking} */
-    public CompletableFuture<ThreadLink> startThreadAsync(ThreadStartParams params, ThreadOptions options) {
-        Map<String, DynamicTool> own;
-        ThreadStartParams withTools;
-        try {
-            own = threadTools(options);
-            withTools = withTools(params, own);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        // Declared before the future completes: no turn, so no tool call or approval, can start earlier.
-        return calls.threadStart(withTools).thenApply(r -> {
-            declare(r.thread().id(), own, options);
-            return linkFor(r.thread());
-        });
+    public Operation<ThreadLink> startThread(ThreadStartParams params, ThreadOptions options) {
+        // The tools are checked where the call is made, so that the async face fails its future with what the
+        // blocking one throws; checking them again for the declaration costs nothing.
+        return Operation.of(waits, "thread/start", () -> calls.threadStart(withTools(params,
+                threadTools(options))), r -> {
+                    declare(r.thread().id(), threadTools(options), options);
+                    return linkFor(r.thread());
+                });
     }
 
     /**
-     * Resumes a stored thread, waiting out a restart, and answers its own tools and approvals from then on.
+     * {@return resuming a stored thread, waiting out a restart: the resumed thread} Its own tools answer its tool
+     * calls, and its own approval policy its approvals, from then on.
      *
      * @param params  the {@code thread/resume} params
      * @param options the thread's own tools and approval policy
-     * @return the resumed thread
      */
-    public ThreadLink resumeThread(ThreadResumeParams params, ThreadOptions options) {
-        Map<String, DynamicTool> own = threadTools(options);
-        ThreadInfo resumed = waits.call(resume(params), "thread/resume").thread();
-        declare(resumed.id(), own, options);
-        return linkFor(resumed);
-    }
-
-    /** {@return {@link #resumeThread} without blocking} */
-    public CompletableFuture<ThreadLink> resumeThreadAsync(ThreadResumeParams params, ThreadOptions options) {
-        Map<String, DynamicTool> own;
-        try {
-            own = threadTools(options);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        return resume(params).thenApply(r -> {
-            declare(r.thread().id(), own, options);
+    public Operation<ThreadLink> resumeThread(ThreadResumeParams params, ThreadOptions options) {
+        return Operation.of(waits, "thread/resume", () -> {
+            threadTools(options);
+            return resume(params);
+        }, r -> {
+            declare(r.thread().id(), threadTools(options), options);
             return linkFor(r.thread());
         });
     }
@@ -283,14 +255,9 @@ public final class ClientRuntime {
         return supervisor.resume(null, params, null);
     }
 
-    /** {@return a new thread with the history of the thread {@code params} names} */
-    public ThreadLink forkThread(ThreadForkParams params) {
-        return linkFor(waits.call(calls.threadFork(params), "thread/fork").thread());
-    }
-
-    /** {@return {@link #forkThread} without blocking} */
-    public CompletableFuture<ThreadLink> forkThreadAsync(ThreadForkParams params) {
-        return calls.threadFork(params).thenApply(r -> linkFor(r.thread()));
+    /** {@return forking the thread {@code params} names: a new thread with its history} */
+    public Operation<ThreadLink> forkThread(ThreadForkParams params) {
+        return Operation.of(waits, "thread/fork", () -> calls.threadFork(params), r -> linkFor(r.thread()));
     }
 
     /** {@return the thread the client holds for {@code threadId}; empty when it holds none, or is closed} */
@@ -305,31 +272,55 @@ public final class ClientRuntime {
     }
 
     /**
-     * {@return one page of the stored threads}, waiting at most the request timeout
+     * {@return listing one page of the stored threads}
      *
      * @param params the listing's params
      * @param cursor where the page starts; null for the params' own
      */
-    public ThreadListResponse listPage(ThreadListParams params, String cursor) {
-        return waits.call(calls.threadList(page(params, cursor)), "thread/list");
+    public Operation<ThreadListResponse> listPage(ThreadListParams params, String cursor) {
+        return Operation.of(waits, "thread/list", () -> calls.threadList(page(params, cursor)));
     }
 
-    /** {@return every stored thread matching {@code params}, all pages, without blocking} */
-    public CompletableFuture<List<ThreadInfo>> listAllAsync(ThreadListParams params) {
+    /**
+     * {@return listing every stored thread matching {@code params}: every page, one after another} The blocking
+     * face fetches them on the calling thread, the other in dependents of each page.
+     */
+    public Operation<List<ThreadInfo>> listAll(ThreadListParams params) {
         Objects.requireNonNull(params, "params");
-        return listFrom(params, params.cursor(), new ArrayList<>());
+        return new Operation<>() {
+            @Override
+            public List<ThreadInfo> join() {
+                List<ThreadInfo> all = new ArrayList<>();
+                String cursor = params.cursor();
+                do {
+                    ThreadListResponse r = listPage(params, cursor).join();
+                    cursor = collect(r, all);
+                } while (cursor != null);
+                return List.copyOf(all);
+            }
+
+            @Override
+            public CompletableFuture<List<ThreadInfo>> async() {
+                return listFrom(params.cursor(), new ArrayList<>());
+            }
+
+            private CompletableFuture<List<ThreadInfo>> listFrom(String cursor, List<ThreadInfo> into) {
+                return listPage(params, cursor).async().thenCompose(r -> {
+                    String next = collect(r, into);
+                    return next == null ? CompletableFuture.completedFuture(List.copyOf(into))
+                            : listFrom(next, into);
+                });
+            }
+        };
     }
 
-    private CompletableFuture<List<ThreadInfo>> listFrom(ThreadListParams params, String cursor,
-                                                         List<ThreadInfo> into) {
-        return calls.threadList(page(params, cursor)).thenCompose(r -> {
-            if (r.data() != null) {
-                into.addAll(r.data());
-            }
-            String next = r.nextCursor();
-            return next == null || next.isEmpty() ? CompletableFuture.completedFuture(List.copyOf(into))
-                    : listFrom(params, next, into);
-        });
+    /** {@return the cursor of the page after {@code r}, null when it is the last}, its threads added to {@code into} */
+    public static String collect(ThreadListResponse r, List<ThreadInfo> into) {
+        if (r.data() != null) {
+            into.addAll(r.data());
+        }
+        String next = r.nextCursor();
+        return next == null || next.isEmpty() ? null : next;
     }
 
     private ThreadListParams page(ThreadListParams params, String cursor) {

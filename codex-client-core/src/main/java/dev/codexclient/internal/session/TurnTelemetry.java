@@ -16,7 +16,8 @@ import java.util.Optional;
  * tokens it spent (as the turn's progress counts them). Exists only for a client with a telemetry listener; a turn that ends before it was named (its
  * start failed) has neither event.
  *
- * <p>Threading: {@link #named} on the thread that claims the turn, {@link #ended} wherever the turn ends; the start and the end agree under this object's lock.
+ * <p>Threading: {@link #named} on the turn's lane, where the turn is bound; {@link #ended} wherever the turn ends;
+ * the start and the end agree under this object's lock.
  */
 public final class TurnTelemetry {
     private final TelemetryEmitter emitter;
