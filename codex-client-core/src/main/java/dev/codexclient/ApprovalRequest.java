@@ -21,6 +21,12 @@ public sealed interface ApprovalRequest {
     String method();
 
     /**
+     * {@return the id of the codex thread the approval is for} codex names it in every approval ({@code threadId}, or
+     * {@code conversationId} in the legacy kinds); empty only when a server left it out.
+     */
+    Optional<String> threadId();
+
+    /**
      * {@code item/commandExecution/requestApproval}: run a command.
      *
      * @param params the request as codex sent it: the command, its working directory, the reason, the decisions
@@ -39,6 +45,11 @@ public sealed interface ApprovalRequest {
         @Override
         public String method() {
             return ServerRequestMethods.ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL.method();
+        }
+
+        @Override
+        public Optional<String> threadId() {
+            return Optional.ofNullable(params.threadId());
         }
 
         /**
@@ -83,6 +94,11 @@ public sealed interface ApprovalRequest {
         public String method() {
             return ServerRequestMethods.ITEM_FILE_CHANGE_REQUEST_APPROVAL.method();
         }
+
+        @Override
+        public Optional<String> threadId() {
+            return Optional.ofNullable(params.threadId());
+        }
     }
 
     /**
@@ -105,6 +121,11 @@ public sealed interface ApprovalRequest {
         public String method() {
             return ServerRequestMethods.ITEM_PERMISSIONS_REQUEST_APPROVAL.method();
         }
+
+        @Override
+        public Optional<String> threadId() {
+            return Optional.ofNullable(params.threadId());
+        }
     }
 
     /**
@@ -126,6 +147,11 @@ public sealed interface ApprovalRequest {
         public String method() {
             return ServerRequestMethods.EXEC_COMMAND_APPROVAL.method();
         }
+
+        @Override
+        public Optional<String> threadId() {
+            return Optional.ofNullable(params.conversationId());
+        }
     }
 
     /**
@@ -146,6 +172,11 @@ public sealed interface ApprovalRequest {
         @Override
         public String method() {
             return ServerRequestMethods.APPLY_PATCH_APPROVAL.method();
+        }
+
+        @Override
+        public Optional<String> threadId() {
+            return Optional.ofNullable(params.conversationId());
         }
     }
 }

@@ -78,7 +78,24 @@ public interface Codex {
      * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request
      */
     @CodexExperimental("dynamicTools")
-    CodexThread startThread(ThreadStartParams params, List<DynamicTool> tools);
+    default CodexThread startThread(ThreadStartParams params, List<DynamicTool> tools) {
+        return startThread(params, ThreadOptions.tools(tools));
+    }
+
+    /**
+     * Starts a thread with options of its own: its tools, and the approval policy that decides its approvals in
+     * place of the client's (see {@link ThreadOptions}).
+     *
+     * @param params  the {@code thread/start} params
+     * @param options the thread's own tools and approval policy
+     * @return the handle of the new thread
+     * @throws IllegalArgumentException when two tools share a name or one has the name of a tool of the client
+     * @throws IllegalStateException   when tools are given and the client was built without the experimental API
+     * @throws CodexTransportException when the connection is closed or ends
+     * @throws CodexTimeoutException   when the server does not answer in time
+     * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request
+     */
+    CodexThread startThread(ThreadStartParams params, ThreadOptions options);
 
     /**
      * {@link #startThread()} without blocking.
@@ -109,7 +126,19 @@ public interface Codex {
      *         {@link #startThread(ThreadStartParams, List)} throws
      */
     @CodexExperimental("dynamicTools")
-    CompletableFuture<CodexThread> startThreadAsync(ThreadStartParams params, List<DynamicTool> tools);
+    default CompletableFuture<CodexThread> startThreadAsync(ThreadStartParams params, List<DynamicTool> tools) {
+        return startThreadAsync(params, ThreadOptions.tools(tools));
+    }
+
+    /**
+     * {@link #startThread(ThreadStartParams, ThreadOptions)} without blocking.
+     *
+     * @param params  the {@code thread/start} params
+     * @param options the thread's own tools and approval policy
+     * @return a future of the new thread's handle; it fails with the exceptions
+     *         {@link #startThread(ThreadStartParams, ThreadOptions)} throws
+     */
+    CompletableFuture<CodexThread> startThreadAsync(ThreadStartParams params, ThreadOptions options);
 
     /**
      * Resumes a stored thread by id, with the settings it was stored with: {@code thread/resume} with the id alone,
@@ -151,7 +180,25 @@ public interface Codex {
      * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request, e.g. for an unknown id
      */
     @CodexExperimental("dynamicTools")
-    CodexThread resumeThread(ThreadResumeParams params, List<DynamicTool> tools);
+    default CodexThread resumeThread(ThreadResumeParams params, List<DynamicTool> tools) {
+        return resumeThread(params, ThreadOptions.tools(tools));
+    }
+
+    /**
+     * Resumes a stored thread with options of its own (see {@link ThreadOptions}): codex kept the declarations of
+     * the tools it was started with, and the client answers their calls with the options' tools, and its approvals
+     * with their policy, from now on.
+     *
+     * @param params  the {@code thread/resume} params: the thread id and the settings to change
+     * @param options the thread's own tools and approval policy
+     * @return the handle of the resumed thread
+     * @throws IllegalArgumentException when two tools share a name or one has the name of a tool of the client
+     * @throws IllegalStateException   when tools are given and the client was built without the experimental API
+     * @throws CodexTransportException when the connection is closed or ends
+     * @throws CodexTimeoutException   when the server does not answer in time
+     * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request, e.g. for an unknown id
+     */
+    CodexThread resumeThread(ThreadResumeParams params, ThreadOptions options);
 
     /**
      * Resumes a stored thread by id to go on with it, without its turns where the server can leave them out
@@ -217,7 +264,19 @@ public interface Codex {
      *         {@link #resumeThread(ThreadResumeParams, List)} throws
      */
     @CodexExperimental("dynamicTools")
-    CompletableFuture<CodexThread> resumeThreadAsync(ThreadResumeParams params, List<DynamicTool> tools);
+    default CompletableFuture<CodexThread> resumeThreadAsync(ThreadResumeParams params, List<DynamicTool> tools) {
+        return resumeThreadAsync(params, ThreadOptions.tools(tools));
+    }
+
+    /**
+     * {@link #resumeThread(ThreadResumeParams, ThreadOptions)} without blocking.
+     *
+     * @param params  the {@code thread/resume} params
+     * @param options the thread's own tools and approval policy
+     * @return a future of the resumed thread's handle; it fails with the exceptions
+     *         {@link #resumeThread(ThreadResumeParams, ThreadOptions)} throws
+     */
+    CompletableFuture<CodexThread> resumeThreadAsync(ThreadResumeParams params, ThreadOptions options);
 
     /**
      * Every notification of every connection, in wire order per codex thread, on the lane of its thread, from now on

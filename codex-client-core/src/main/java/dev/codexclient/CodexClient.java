@@ -164,7 +164,25 @@ public final class CodexClient implements Codex, AutoCloseable {
     @Override
     @CodexExperimental("dynamicTools")
     public CodexThread startThread(ThreadStartParams params, List<DynamicTool> tools) {
-        return ClientThread.of(runtime.startThread(params, tools).join());
+        return startThread(params, ThreadOptions.tools(tools));
+    }
+
+    /**
+     * Starts a thread with options of its own: its tools (as {@link #startThread(ThreadStartParams, List)} declares
+     * them) and the approval policy that decides its approvals in place of this client's (see {@link ThreadOptions}).
+     *
+     * @param params  the {@code thread/start} params
+     * @param options the thread's own tools and approval policy
+     * @return the handle of the new thread
+     * @throws IllegalArgumentException when two tools share a name or one has the name of a tool of the client
+     * @throws IllegalStateException   when tools are given and the client was built without the experimental API
+     * @throws CodexTransportException when the connection is closed or ends
+     * @throws CodexTimeoutException   when the server does not answer in time
+     * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request
+     */
+    @Override
+    public CodexThread startThread(ThreadStartParams params, ThreadOptions options) {
+        return ClientThread.of(runtime.startThread(params, options).join());
     }
 
     /**
@@ -200,7 +218,20 @@ public final class CodexClient implements Codex, AutoCloseable {
     @Override
     @CodexExperimental("dynamicTools")
     public CompletableFuture<CodexThread> startThreadAsync(ThreadStartParams params, List<DynamicTool> tools) {
-        return runtime.startThread(params, tools).async().thenApply(ClientThread::of);
+        return startThreadAsync(params, ThreadOptions.tools(tools));
+    }
+
+    /**
+     * {@link #startThread(ThreadStartParams, ThreadOptions)} without blocking.
+     *
+     * @param params  the {@code thread/start} params
+     * @param options the thread's own tools and approval policy
+     * @return a future of the new thread's handle; it fails with the exceptions
+     *         {@link #startThread(ThreadStartParams, ThreadOptions)} throws
+     */
+    @Override
+    public CompletableFuture<CodexThread> startThreadAsync(ThreadStartParams params, ThreadOptions options) {
+        return runtime.startThread(params, options).async().thenApply(ClientThread::of);
     }
 
 
@@ -252,7 +283,25 @@ public final class CodexClient implements Codex, AutoCloseable {
     @Override
     @CodexExperimental("dynamicTools")
     public CodexThread resumeThread(ThreadResumeParams params, List<DynamicTool> tools) {
-        return ClientThread.of(runtime.resumeThread(params, tools).join());
+        return resumeThread(params, ThreadOptions.tools(tools));
+    }
+
+    /**
+     * Resumes a stored thread with options of its own (see {@link ThreadOptions}): this client answers its tools'
+     * calls with the options' tools, and its approvals with their policy, from now on.
+     *
+     * @param params  the {@code thread/resume} params: the thread id and the settings to change
+     * @param options the thread's own tools and approval policy
+     * @return the handle of the resumed thread
+     * @throws IllegalArgumentException when two tools share a name or one has the name of a tool of the client
+     * @throws IllegalStateException   when tools are given and the client was built without the experimental API
+     * @throws CodexTransportException when the connection is closed or ends
+     * @throws CodexTimeoutException   when the server does not answer in time
+     * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request, e.g. for an unknown id
+     */
+    @Override
+    public CodexThread resumeThread(ThreadResumeParams params, ThreadOptions options) {
+        return ClientThread.of(runtime.resumeThread(params, options).join());
     }
 
     /**
@@ -290,7 +339,20 @@ public final class CodexClient implements Codex, AutoCloseable {
     @Override
     @CodexExperimental("dynamicTools")
     public CompletableFuture<CodexThread> resumeThreadAsync(ThreadResumeParams params, List<DynamicTool> tools) {
-        return runtime.resumeThread(params, tools).async().thenApply(ClientThread::of);
+        return resumeThreadAsync(params, ThreadOptions.tools(tools));
+    }
+
+    /**
+     * {@link #resumeThread(ThreadResumeParams, ThreadOptions)} without blocking.
+     *
+     * @param params  the {@code thread/resume} params
+     * @param options the thread's own tools and approval policy
+     * @return a future of the resumed thread's handle; it fails with the exceptions
+     *         {@link #resumeThread(ThreadResumeParams, ThreadOptions)} throws
+     */
+    @Override
+    public CompletableFuture<CodexThread> resumeThreadAsync(ThreadResumeParams params, ThreadOptions options) {
+        return runtime.resumeThread(params, options).async().thenApply(ClientThread::of);
     }
 
     private static ThreadResumeParams byId(String threadId) {

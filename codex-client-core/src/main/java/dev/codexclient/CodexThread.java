@@ -1,11 +1,13 @@
 package dev.codexclient;
 
+import dev.codexclient.internal.rpc.Lanes;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.ThreadInfo;
 import dev.codexclient.protocol.TurnStartParams;
 import dev.codexclient.protocol.UserInput;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Flow;
 import java.util.function.Consumer;
@@ -38,6 +40,26 @@ import java.util.function.Consumer;
  * be added to it, with default implementations where they can be written over the others.
  */
 public interface CodexThread {
+    /**
+     * {@return the id of the codex thread whose event the calling Java thread is delivering now, on any client;
+     * empty when it delivers none} A thread's listeners ({@link #onEvent}, its turns' listeners, a client's
+     * notification listeners for the thread's notifications) run on the thread's delivery lane, which delivers its
+     * events one after another: a wait there for what only a later event of the same thread brings (the end of one
+     * of its turns, a place in a pool that a turn of it holds) could never end. Code that may block asks this first,
+     * as the SDK's own blocking methods do; a Flow subscriber runs on a lane of its own, where this is empty.
+     *
+     * <pre>{@code
+     * if (CodexThread.deliveringThreadId().filter(thread.id()::equals).isPresent()) {
+     *     turn.result().thenAccept(this::store);      // on the thread's own lane: never block here
+     * } else {
+     *     store(turn.await(Duration.ofMinutes(5)));
+     * }
+     * }</pre>
+     */
+    static Optional<String> deliveringThreadId() {
+        return Lanes.currentThread();
+    }
+
     /**
      * {@return the thread id} A client's thread keeps its id for good; a pool's thread keeps it too, except when a
      * thread that had no turn yet had to be started again on a restarted server (see {@code PooledThread}).

@@ -3,7 +3,6 @@ package dev.codexclient;
 import dev.codexclient.errors.CodexDeadlockException;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexTimeoutException;
-import dev.codexclient.internal.rpc.Lanes;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.Turn;
 import dev.codexclient.protocol.TurnStatus;
@@ -59,7 +58,7 @@ final class Compaction implements Flow.Subscriber<ServerNotification> {
     static void await(String threadId, Flow.Publisher<ServerNotification> events,
                       Supplier<CompletableFuture<Void>> compact, Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
-        if (threadId.equals(Lanes.currentKey())) {
+        if (CodexThread.deliveringThreadId().filter(threadId::equals).isPresent()) {
             throw new CodexDeadlockException("compactAndAwait() was called inside a listener of thread "
                     + threadId + ", whose events (the end of the compaction among them) that listener holds up; "
                     + "use compactAndAwaitAsync() there instead");

@@ -14,6 +14,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import dev.codexclient.agent.workspace.Workspace;
+import dev.codexclient.agent.session.SessionStore;
+import dev.codexclient.agent.model.ModelConfig;
 
 /**
  * One agent run, as {@link AgentRunner#run(AgentRun)} takes it: a prompt evaluated by codex in a working directory

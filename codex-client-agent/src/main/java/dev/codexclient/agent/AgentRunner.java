@@ -1,5 +1,6 @@
 package dev.codexclient.agent;
 
+import dev.codexclient.Codex;
 import dev.codexclient.CodexClient;
 import dev.codexclient.CodexClientBuilder;
 import dev.codexclient.CodexThread;
@@ -27,11 +28,17 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import dev.codexclient.agent.workspace.Workspace;
+import dev.codexclient.agent.session.SessionEntry;
+import dev.codexclient.agent.session.SessionStore;
+import dev.codexclient.agent.model.ModelConfig;
 
 /**
- * Runs {@link AgentRun agent runs}: each run gets a client (by default spawning {@code codex app-server} over
- * stdio), starts or resumes its thread in the run's working directory with the run's dynamic tools, starts one turn
- * with the prompt, watches it against the budget and the deadline, and lets go of the thread.
+ * Runs {@link AgentRun agent runs}: each run gets what it runs on (a client of its own, by default spawning
+ * {@code codex app-server} over stdio; the runner's warm client; or a {@link Codex} the application gives, a client or
+ * a pool), starts or resumes its thread in the run's working directory with the run's dynamic tools and approval
+ * policy as the thread's own, starts one turn with the prompt, watches it against the budget and the deadline, and
+ * lets go of the thread.
  *
  * <pre>{@code
  * try (AgentRunner runner = AgentRunner.builder()
@@ -43,16 +50,22 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
- * <p><b>One client per run, or a warm one.</b> By default each run builds its own client from the
- * {@link Builder#client supplier} and closes it after the run, which ends its server: a run pays a server start.
- * With {@link Builder#warmClient(boolean) warmClient(true)} the runner keeps one client between runs and serves
- * every run with it, concurrent ones included: codex declares dynamic tools per thread ({@code dynamicTools} on
- * {@code thread/start}) and names the thread in each tool call and approval request, so each run's thread has the
- * run's tools and approval policy, as do its working directory, sandbox, model and MCP servers. What a thread cannot
- * carry is the server's own (the executable, the environment its commands see, {@code CODEX_HOME}, the login, the
- * transport): the supplier fixes those for all runs of a runner, so runs that need other server settings need
- * another runner. The warm client is replaced when its server ended, and retired (closed when its last run ends)
- * when a turn did not end within the {@link Builder#interruptWait interrupt wait}. {@link #close()} closes it.
+ * <p><b>A client per run, a warm one, or the application's client or pool.</b> By default each run builds its own
+ * client from the {@link Builder#client supplier} and closes it after the run, which ends its server: a run pays a
+ * server start, and gets a server of its own, which is what a run needs whose commands must not share a server's
+ * environment, {@code CODEX_HOME} or login with another's, and whose server ends with it. With
+ * {@link Builder#warmClient(boolean) warmClient(true)} the runner keeps one client between runs and serves every run
+ * with it, concurrent ones included. With {@link Builder#codex(Codex)} the runs run on what the application built and
+ * owns: a {@code CodexClient} it also uses elsewhere, or a {@code CodexPool} (artifact {@code codex-client-pool}),
+ * whose members' caps, queues, health checks and restarts then apply to the runs; the runner never closes it. On a
+ * shared server, codex declares dynamic tools per thread ({@code dynamicTools} on {@code thread/start}) and names the
+ * thread in each tool call and approval request, so each run's thread has the run's tools and approval policy
+ * ({@code ThreadOptions}), as do its working directory, sandbox, model and MCP servers. What a thread cannot carry is
+ * the server's own (the executable, the environment its commands see, {@code CODEX_HOME}, the login, the
+ * transport): runs that need other server settings need a client of their own. The warm client is replaced when its
+ * server ended, and retired (closed when its last run ends) when a turn did not end within the
+ * {@link Builder#interruptWait interrupt wait}; a turn that would not stop on the application's {@code Codex} is left
+ * to it. {@link #close()} closes the warm client.
  *
  * <p><b>One turn per run, a thread per session.</b> A run with a {@link AgentRun.Builder#sessionKey session key}
  * resumes the stored thread when the {@link SessionEntry stored entry} matches the run: a run in a workspace by the
@@ -70,12 +83,13 @@ import org.slf4j.LoggerFactory;
  * {@link AgentBudgetExceededException} carrying the usage so far and the limit's value. A dynamic tool that throws
  * interrupts the run the same way and fails it in {@link FailurePhase#TOOL}.
  *
- * <p><b>Failures</b> are {@link AgentRunException}s by {@link FailurePhase phase}, with the server's stderr tail.
- * Every text the runner builds (messages, a failed turn's details, the stderr tail, tool invocations, log lines)
- * passes through the client's masking ({@link CodexClient#mask}), so a secret given to
- * {@link CodexClientBuilder#secret} never shows in them, even when the model's provider echoes it back.
- * <b>Telemetry</b> ({@link AgentRunTelemetry}) goes to the listener of the run's client. A runner is safe for
- * concurrent runs.
+ * <p><b>Failures</b> are {@link AgentRunException}s by {@link FailurePhase phase}, with the server's stderr tail (on a
+ * pool: the tail a lost connection carries). Every text the runner builds (messages, a failed turn's details, the
+ * stderr tail, tool invocations, log lines) passes through the masking of what the run runs on ({@link Codex#mask}:
+ * a client's, or every member's of a pool), so a secret given to {@link CodexClientBuilder#secret} never shows in
+ * them, even when the model's provider echoes it back. <b>Telemetry</b> ({@link AgentRunTelemetry}) goes to the
+ * listener of what the run runs on ({@link Codex#publishTelemetry}: the client's, or the pool's own). A runner is
+ * safe for concurrent runs.
  */
 public final class AgentRunner implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AgentRunner.class);
@@ -90,7 +104,7 @@ public final class AgentRunner implements AutoCloseable {
     private final Duration interruptWait;
 
     private AgentRunner(Builder b) {
-        this.clients = new RunClients(b.client, b.warm);
+        this.clients = b.codex != null ? new RunClients(b.codex) : new RunClients(b.client, b.warm);
         this.sessions = b.sessions;
         this.opener = new ThreadOpener(b.sessions);
         this.clock = b.clock;
@@ -149,16 +163,15 @@ public final class AgentRunner implements AutoCloseable {
                             e instanceof CodexTransportException te ? te.stderrTail() : "", Optional.empty(),
                             Optional.empty()));
         }
-        CodexClient codex = lease.client();
+        Codex codex = lease.codex();
         tracker.attach(codex);
-        RunFailures failures = new RunFailures(codex, tracker);
+        RunFailures failures = new RunFailures(codex, lease.client(), tracker);
         List<DynamicTool> tools = run.tools().stream().map(tracker::watch).toList();
         CodexThread thread = null;
         Optional<FailurePhase> failure = Optional.of(FailurePhase.REQUEST);
         try {
             ThreadOpener.Opened opened = opener.open(codex, run, tools, tracker, failures);
             thread = opened.thread();
-            lease.routes().add(thread.id(), run.approvals());
             codex.publishTelemetry(new AgentRunTelemetry.Started(tracker.runId(), thread.id(), opened.resumed()));
             AgentResult<T> result = turn(codex, tracker, failures, run, opened, deadline);
             failure = Optional.empty();
@@ -175,20 +188,18 @@ public final class AgentRunner implements AutoCloseable {
     }
 
     /**
-     * Gives the client back; a client that outlives the run first lets go of the run's thread, so that a warm
-     * server does not keep every thread it ever ran and a later run may resume this one.
+     * Gives back what the run ran on; what outlives the run (a warm client, the application's client or pool) first
+     * lets go of the run's thread, so that a server does not keep every thread it ever ran and a later run may resume
+     * this one.
      */
     private void end(RunClients.Lease lease, CodexThread thread, RunTracker tracker) {
         try {
-            if (thread != null) {
-                lease.routes().remove(thread.id());
-                if (lease.shared() && !tracker.abandoned() && !lease.client().isClosed()) {
-                    try {
-                        thread.unsubscribe();
-                    } catch (CodexException e) {
-                        LOG.debug("run {}: letting go of thread {} failed: {}", tracker.runId(), thread.id(),
-                                lease.client().mask(e.getMessage()));
-                    }
+            if (thread != null && lease.outlivesRun() && !tracker.abandoned() && lease.open()) {
+                try {
+                    thread.unsubscribe();
+                } catch (CodexException e) {
+                    LOG.debug("run {}: letting go of thread {} failed: {}", tracker.runId(), thread.id(),
+                            lease.codex().mask(e.getMessage()));
                 }
             }
         } finally {
@@ -206,7 +217,7 @@ public final class AgentRunner implements AutoCloseable {
     }
 
     @SuppressWarnings("deprecation") // personality: codex marks it deprecated, yet still takes it
-    private <T> AgentResult<T> turn(CodexClient codex, RunTracker tracker, RunFailures failures, AgentRun<T> run,
+    private <T> AgentResult<T> turn(Codex codex, RunTracker tracker, RunFailures failures, AgentRun<T> run,
                                     ThreadOpener.Opened opened, Instant deadline) {
         CodexThread thread = opened.thread();
         TurnStartParams.Builder params = thread.turnParams().input(List.of(Inputs.text(run.prompt())));
@@ -231,7 +242,7 @@ public final class AgentRunner implements AutoCloseable {
         turn.onEvent(tracker::onEvent);
         TurnResult result = awaitTurn(turn, tracker, failures, deadline, thread.id());
         if (result.status().equals(TurnStatus.FAILED)) {
-            throw TurnFailures.of(result.error(), codex.serverStderrTail(), tracker.usage(), tracker.reported(),
+            throw TurnFailures.of(result.error(), failures.serverTail(), tracker.usage(), tracker.reported(),
                     thread.id(), failures::mask);
         }
         if (!result.status().equals(TurnStatus.COMPLETED)) {
@@ -346,6 +357,8 @@ public final class AgentRunner implements AutoCloseable {
     /** Builds an {@link AgentRunner}. */
     public static final class Builder {
         private Supplier<CodexClientBuilder> client = CodexClient::builder;
+        private boolean clientGiven;
+        private Codex codex;
         private SessionStore sessions = SessionStore.inMemory();
         private Clock clock = Clock.systemUTC();
         private Duration interruptWait = Duration.ofSeconds(10);
@@ -358,10 +371,9 @@ public final class AgentRunner implements AutoCloseable {
          * The client of the runs, configured but not built: where codex comes from (the executable, its home, its
          * environment, or another transport), timeouts, client info, login, secrets to mask, and the
          * {@link CodexClientBuilder#telemetryListener telemetry listener}, which also gets the
-         * {@link AgentRunTelemetry run telemetry}. The runner sets the approval policy (each run's answers its own
-         * thread's requests; a policy set here is replaced) and builds it; each run's tools are its thread's own
-         * ({@link CodexClient#startThread(dev.codexclient.protocol.ThreadStartParams, List)}), and tools declared
-         * here are offered to every run. By default a client spawning {@code codex} from the PATH.
+         * {@link AgentRunTelemetry run telemetry}. The runner builds it; each run's tools and approval policy are its
+         * thread's own ({@code ThreadOptions}), so a policy set here decides nothing of a run, and tools declared here
+         * are offered to every run. By default a client spawning {@code codex} from the PATH.
          *
          * @param builders called for a fresh builder each time the runner builds a client: once per run, or once
          *                 per warm client
@@ -369,6 +381,25 @@ public final class AgentRunner implements AutoCloseable {
          */
         public Builder client(Supplier<CodexClientBuilder> builders) {
             this.client = Objects.requireNonNull(builders, "builders");
+            this.clientGiven = true;
+            return this;
+        }
+
+        /**
+         * Runs every run on {@code codex}, which the application built and owns: a {@code CodexClient}, or a
+         * {@code CodexPool} whose members then carry the runs (their caps, queues, health checks and restarts). Each
+         * run's thread is started or resumed there with the run's tools and approval policy as its own
+         * ({@code ThreadOptions}), and let go of after the run; the runner never closes {@code codex}, not even when
+         * a turn does not stop after its interrupt. Runs with dynamic tools need it built with
+         * {@link CodexClientBuilder#experimentalApi(boolean) experimentalApi(true)} (each member's client, for a
+         * pool). Its telemetry listener (a pool's own) gets the {@link AgentRunTelemetry run telemetry}. Not with
+         * {@link #client} or {@link #warmClient}: those are for runs on clients the runner builds.
+         *
+         * @param codex the client or pool the runs run on
+         * @return this builder
+         */
+        public Builder codex(Codex codex) {
+            this.codex = Objects.requireNonNull(codex, "codex");
             return this;
         }
 
@@ -428,8 +459,13 @@ public final class AgentRunner implements AutoCloseable {
          * Builds the runner.
          *
          * @return the runner
+         * @throws IllegalStateException when it was given a {@code Codex} and also a client supplier or a warm client
          */
         public AgentRunner build() {
+            if (codex != null && (clientGiven || warm)) {
+                throw new IllegalStateException("a runner runs on the Codex it is given, or on clients it builds"
+                        + " (client(…), warmClient(…)), not both");
+            }
             return new AgentRunner(this);
         }
     }

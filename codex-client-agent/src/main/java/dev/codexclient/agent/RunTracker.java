@@ -1,6 +1,6 @@
 package dev.codexclient.agent;
 
-import dev.codexclient.CodexClient;
+import dev.codexclient.Codex;
 import dev.codexclient.DynamicTool;
 import dev.codexclient.ToolResult;
 import dev.codexclient.protocol.ServerNotification;
@@ -37,7 +37,7 @@ final class RunTracker {
     private final List<ToolInvocation> invocations = new ArrayList<>();
     private final CompletableFuture<Stop> stop = new CompletableFuture<>();
     private final CompletableFuture<Void> sawEnd = new CompletableFuture<>();
-    private volatile CodexClient client;
+    private volatile Codex codex;
     private volatile boolean abandoned;
     /** The run's first usage report, from which core counts what the run spent (TokenCounts.spent). */
     private ThreadTokenUsage firstUsage;
@@ -48,8 +48,8 @@ final class RunTracker {
         this.budget = budget;
     }
 
-    void attach(CodexClient client) {
-        this.client = client;
+    void attach(Codex codex) {
+        this.codex = codex;
     }
 
     String runId() {
@@ -124,7 +124,7 @@ final class RunTracker {
      * arguments may carry a credential the model was shown.
      */
     void onItem(ThreadItem item) {
-        CodexClient masking = client;
+        Codex masking = codex;
         Invocations.of(item).map(i -> masking == null ? i : Invocations.masked(i, masking::mask))
                 .ifPresent(this::record);
     }
@@ -133,7 +133,7 @@ final class RunTracker {
         synchronized (this) {
             invocations.add(invocation);
         }
-        CodexClient c = client;
+        Codex c = codex;
         if (c != null) {
             String name = invocation.kind() == ToolInvocation.Kind.DYNAMIC_TOOL
                     || invocation.kind() == ToolInvocation.Kind.MCP_TOOL ? invocation.name()
@@ -191,7 +191,7 @@ final class RunTracker {
     private ToolFailure toolFailed(String name, Throwable e) {
         Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
                 ? e.getCause() : e;
-        CodexClient c = client;
+        Codex c = codex;
         String what = c == null ? String.valueOf(cause) : c.mask(String.valueOf(cause));
         LOG.debug("the dynamic tool {} of run {} failed: {}", name, runId, what);
         stop.complete(new Stop(FailurePhase.TOOL, null, -1, "the dynamic tool " + name + " failed: " + what, cause));

@@ -3,9 +3,11 @@ package dev.codexclient.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.codexclient.Codex;
 import dev.codexclient.CodexClient;
 import dev.codexclient.CodexThread;
 import dev.codexclient.DynamicTool;
+import dev.codexclient.ThreadOptions;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.protocol.ThreadResumeParams;
 import dev.codexclient.protocol.ThreadStartParams;
@@ -21,6 +23,9 @@ import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import dev.codexclient.agent.workspace.Workspace;
+import dev.codexclient.agent.session.SessionEntry;
+import dev.codexclient.agent.session.SessionStore;
 
 /**
  * Opens a run's thread: resumes the one its session key stored when the entry matches the run, else starts one
@@ -46,11 +51,12 @@ final class ThreadOpener {
     }
 
     /**
-     * Opens the run's thread, with {@code tools} (the run's, as the tracker watches them) as the thread's own: codex
-     * declares them on this thread only and keeps them with it, and the client answers their calls on it.
+     * Opens the run's thread on {@code codex}, with the thread's own options: {@code tools} (the run's, as the tracker
+     * watches them), which codex declares on this thread only and keeps with it, and the run's approval policy, which
+     * decides this thread's approvals whatever else the client or pool serves.
      */
-    Opened open(CodexClient codex, AgentRun<?> run, List<DynamicTool> tools, RunTracker tracker,
-                RunFailures failures) {
+    Opened open(Codex codex, AgentRun<?> run, List<DynamicTool> tools, RunTracker tracker, RunFailures failures) {
+        ThreadOptions options = ThreadOptions.builder().tools(tools).approvals(run.approvals()).build();
         String cwd = run.workingDirectory().toString();
         String location = run.workspace().isPresent() ? "" : cwd;
         String fingerprint = run.workspace().map(Workspace::fingerprint).orElse("");
@@ -74,7 +80,7 @@ final class ThreadOpener {
                 if (!config.isEmpty()) {
                     p.config(config);
                 }
-                return new Opened(codex.resumeThread(p.build(), tools), true);
+                return new Opened(codex.resumeThread(p.build(), options), true);
             } catch (CodexException e) {
                 LOG.info("run {}: resuming thread {} failed ({}); starting a new thread", tracker.runId(),
                         stored.get().threadId(), failures.mask(e.getMessage()));
@@ -90,14 +96,26 @@ final class ThreadOpener {
             if (!config.isEmpty()) {
                 p.config(config);
             }
-            CodexThread thread = codex.startThread(p.build(), tools);
+            CodexThread thread = codex.startThread(p.build(), options);
             key.ifPresent(k -> sessions.save(k, new SessionEntry(thread.id(), location, fingerprint,
-                    codex.serverInfo().codexVersion().map(Object::toString).orElse(""), toolsHash)));
+                    versionOf(codex, thread), toolsHash)));
             return new Opened(thread, false);
         } catch (CodexException e) {
             throw failures.failure(FailurePhase.REQUEST, "the thread could not be started: " + e.getMessage(), e,
                     null);
         }
+    }
+
+    /**
+     * The version of the codex that started the thread: a client's server, as its handshake reported it; on a pool,
+     * the one the thread records ({@code cliVersion}), as the pool's members may differ.
+     */
+    private static String versionOf(Codex codex, CodexThread thread) {
+        if (codex instanceof CodexClient client) {
+            return client.serverInfo().codexVersion().map(Object::toString).orElse("");
+        }
+        String recorded = thread.info().cliVersion();
+        return recorded == null ? "" : recorded;
     }
 
     /** A hash of the tools' names, descriptions and schemas, in name order; empty for none. */

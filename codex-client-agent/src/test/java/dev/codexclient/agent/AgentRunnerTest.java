@@ -21,6 +21,9 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import dev.codexclient.agent.workspace.Workspace;
+import dev.codexclient.agent.workspace.HostMount;
+import dev.codexclient.agent.model.ModelConfig;
 
 /** What a run decides before and after codex: deadlines, phases, model settings, run declarations. */
 class AgentRunnerTest {

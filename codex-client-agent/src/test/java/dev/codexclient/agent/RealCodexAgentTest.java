@@ -23,6 +23,10 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import dev.codexclient.agent.workspace.Workspace;
+import dev.codexclient.agent.workspace.HostMount;
+import dev.codexclient.agent.session.SessionEntry;
+import dev.codexclient.agent.session.SessionStore;
 
 /** Agent runs against the real codex app-server, driven offline by a scripted model. */
 @Tag("real-codex")

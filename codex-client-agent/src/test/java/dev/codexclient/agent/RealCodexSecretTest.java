@@ -24,6 +24,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import dev.codexclient.agent.workspace.Workspace;
+import dev.codexclient.agent.workspace.HostMount;
 
 /**
  * A provider that answers 400 and repeats the request's {@code Authorization} header, key included, on the real

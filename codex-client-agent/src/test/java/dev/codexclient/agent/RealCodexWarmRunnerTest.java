@@ -24,6 +24,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import dev.codexclient.agent.workspace.Workspace;
+import dev.codexclient.agent.workspace.HostMount;
 
 /**
  * A runner keeping one warm client between runs, on the real codex: each run's thread has the run's own tools and

@@ -5,6 +5,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import dev.codexclient.agent.workspace.Workspace;
+import dev.codexclient.agent.workspace.HostMount;
+import dev.codexclient.agent.session.SessionStore;
 
 /**
  * Another JVM for {@link RealCodexCrossProcessSessionTest}: one agent run in a workspace built from a host

@@ -145,7 +145,7 @@ public interface CodexTelemetryListener {
     }
 
     /**
-     * A pool took a member in (built with {@link dev.codexclient.pool.CodexPool.Builder#telemetryListener}; the pool's
+     * A pool took a member in (built with {@code CodexPool.Builder.telemetryListener(…)}; the pool's
      * records come from the pool's own thread, one at a time).
      *
      * @param report the member's name and address

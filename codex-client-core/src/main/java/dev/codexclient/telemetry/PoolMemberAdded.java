@@ -5,7 +5,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A {@link dev.codexclient.pool.CodexPool} took a member in: one given to its builder, or one its resolver found.
+ * A {@code CodexPool} took a member in: one given to its builder, or one its resolver found.
  * The member's client is built; new threads may go to it.
  *
  * @param member  the member's name (for a resolved member, its endpoint's name, e.g. {@code codex-0.codex:8080})

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * A {@link dev.codexclient.pool.CodexPool}'s member failed its health check too many times in a row: it gets no
+ * A {@code CodexPool}'s member failed its health check too many times in a row: it gets no
  * new threads, and is checked again after {@code backoff} (twice as long after each further failure, up to the
  * pool's bound). Turns already on it go on; new turns of its threads still go to it (their thread lives there).
  *

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * A {@link dev.codexclient.pool.CodexPool}'s ejected member passed its health check again: new threads may go to
+ * A {@code CodexPool}'s ejected member passed its health check again: new threads may go to
  * it.
  *
  * @param member    the member's name

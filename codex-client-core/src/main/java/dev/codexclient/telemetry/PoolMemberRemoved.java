@@ -3,7 +3,7 @@ package dev.codexclient.telemetry;
 import java.util.Objects;
 
 /**
- * A {@link dev.codexclient.pool.CodexPool}'s resolver no longer names a member: it takes no new threads or turns,
+ * A {@code CodexPool}'s resolver no longer names a member: it takes no new threads or turns,
  * its running and queued turns finish, and then its client is closed. Also reported for each member when the pool
  * closes (then its turns do not finish: the client is closed at once).
  *

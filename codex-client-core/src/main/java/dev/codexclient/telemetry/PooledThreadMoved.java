@@ -3,9 +3,9 @@ package dev.codexclient.telemetry;
 import java.util.Objects;
 
 /**
- * A {@link dev.codexclient.pool.PooledThread} left a member lost for good (ejected, dropped by its resolver, closed)
+ * A {@code PooledThread} left a member lost for good (ejected, dropped by its resolver, closed)
  * for a healthy one, in a pool whose members share their storage
- * ({@link dev.codexclient.pool.CodexPool.Builder#sharedStorage(boolean)}); it is resumed there when next used.
+ * ({@code CodexPool.Builder.sharedStorage(…)}); it is resumed there when next used.
  *
  * @param threadId   the thread's id
  * @param fromMember the member it left

@@ -3,7 +3,7 @@ package dev.codexclient.telemetry;
 import java.util.Objects;
 
 /**
- * A {@link dev.codexclient.pool.PooledThread} that had no turn yet could not be resumed on its member's restarted
+ * A {@code PooledThread} that had no turn yet could not be resumed on its member's restarted
  * server (codex keeps no session file for a thread before its first turn), so the pool started a new thread there
  * with the same {@code thread/start} params. The pooled thread's id is the new thread's from now on.
  *

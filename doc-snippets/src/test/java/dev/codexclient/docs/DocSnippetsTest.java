@@ -53,7 +53,8 @@ class DocSnippetsTest {
     private static final List<String> DEFAULT_IMPORTS = List.of(
             "dev.codexclient.*", "dev.codexclient.errors.*", "dev.codexclient.protocol.*",
             "dev.codexclient.telemetry.*", "dev.codexclient.transport.*", "dev.codexclient.pool.*",
-            "dev.codexclient.testkit.*", "dev.codexclient.agent.*", "dev.codexclient.micrometer.*",
+            "dev.codexclient.testkit.*", "dev.codexclient.agent.*", "dev.codexclient.agent.workspace.*",
+            "dev.codexclient.agent.session.*", "dev.codexclient.agent.model.*", "dev.codexclient.micrometer.*",
             "dev.codexclient.conversation.*", "java.util.*",
             "java.util.concurrent.*", "java.util.function.*", "java.time.*", "java.nio.file.*", "java.io.IOException");
 

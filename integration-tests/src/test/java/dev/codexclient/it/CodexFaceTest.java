@@ -8,9 +8,9 @@ import dev.codexclient.Codex;
 import dev.codexclient.CodexClient;
 import dev.codexclient.conversation.CodexConversations;
 import dev.codexclient.CodexThread;
-import dev.codexclient.DynamicTool;
 import dev.codexclient.Inputs;
 import dev.codexclient.Subscription;
+import dev.codexclient.ThreadOptions;
 import dev.codexclient.TurnResult;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.ThreadResumeParams;
@@ -100,15 +100,15 @@ class CodexFaceTest {
         }
 
         @Override
-        public CodexThread startThread(ThreadStartParams params, List<DynamicTool> tools) {
+        public CodexThread startThread(ThreadStartParams params, ThreadOptions options) {
             calls.add("startThread");
-            return delegate.startThread(params, tools);
+            return delegate.startThread(params, options);
         }
 
         @Override
-        public CompletableFuture<CodexThread> startThreadAsync(ThreadStartParams params, List<DynamicTool> tools) {
+        public CompletableFuture<CodexThread> startThreadAsync(ThreadStartParams params, ThreadOptions options) {
             calls.add("startThreadAsync");
-            return delegate.startThreadAsync(params, tools);
+            return delegate.startThreadAsync(params, options);
         }
 
         @Override
@@ -118,9 +118,9 @@ class CodexFaceTest {
         }
 
         @Override
-        public CodexThread resumeThread(ThreadResumeParams params, List<DynamicTool> tools) {
+        public CodexThread resumeThread(ThreadResumeParams params, ThreadOptions options) {
             calls.add("resumeThread");
-            return delegate.resumeThread(params, tools);
+            return delegate.resumeThread(params, options);
         }
 
         @Override
@@ -130,9 +130,9 @@ class CodexFaceTest {
         }
 
         @Override
-        public CompletableFuture<CodexThread> resumeThreadAsync(ThreadResumeParams params, List<DynamicTool> tools) {
+        public CompletableFuture<CodexThread> resumeThreadAsync(ThreadResumeParams params, ThreadOptions options) {
             calls.add("resumeThreadAsync");
-            return delegate.resumeThreadAsync(params, tools);
+            return delegate.resumeThreadAsync(params, options);
         }
 
         @Override

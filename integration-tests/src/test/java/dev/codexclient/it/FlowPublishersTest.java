@@ -310,15 +310,17 @@ class FlowPublishersTest {
         try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
             fake.onTurnStart(t -> t.agentMessage("working").neverComplete());
             CodexClient client = inMemory(fake).build();
-            CodexThread thread = client.startThread();
             RecordingSubscriber<ServerNotification> onThread = new RecordingSubscriber<>(Long.MAX_VALUE);
             RecordingSubscriber<ServerNotification> onAll = new RecordingSubscriber<>(Long.MAX_VALUE);
             RecordingSubscriber<ServerNotification> onAllByFormerName = new RecordingSubscriber<>(Long.MAX_VALUE);
-            thread.publisher().subscribe(onThread);
+            // Both client-wide streams before the thread starts: a hot stream subscribed after thread/started came
+            // would not have it, and the two would differ by when each subscribed.
             client.publisher().subscribe(onAll);
             @SuppressWarnings("removal")
             Flow.Publisher<ServerNotification> former = client.notifications();
             former.subscribe(onAllByFormerName);
+            CodexThread thread = client.startThread();
+            thread.publisher().subscribe(onThread);
             CodexTurn turn = thread.startTurn("go");
             RecordingSubscriber<ServerNotification> onTurn = new RecordingSubscriber<>(Long.MAX_VALUE);
             turn.publisher().subscribe(onTurn);

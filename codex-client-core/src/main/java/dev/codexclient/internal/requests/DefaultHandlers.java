@@ -68,18 +68,21 @@ final class DefaultHandlers {
     /** Policies for one kind of approval, by method; they take precedence over {@link #approvals}. */
     private final Map<String, ApprovalPolicy<?>> kindApprovals;
     private final ToolTable tools;
+    /** The policies of single threads, which take precedence over the client's. */
+    private final ThreadApprovals threadApprovals;
     /** The methods whose default was announced in the log already. */
     private final Set<String> warned;
 
     DefaultHandlers(ObjectMapper mapper, ObjectMapper userMapper, Executor callbacks,
                     ApprovalPolicy<ApprovalRequest> approvals, Map<String, ApprovalPolicy<?>> kindApprovals,
-                    ToolTable tools, Set<String> warned) {
+                    ToolTable tools, ThreadApprovals threadApprovals, Set<String> warned) {
         this.mapper = mapper;
         this.userMapper = userMapper;
         this.callbacks = callbacks;
         this.approvals = approvals;
         this.kindApprovals = kindApprovals;
         this.tools = tools;
+        this.threadApprovals = threadApprovals;
         this.warned = warned;
     }
 
@@ -145,11 +148,18 @@ final class DefaultHandlers {
         }
     }
 
-    /** The policy for one kind of request: its own, else the general one, else the default (logged once). */
+    /**
+     * The policy for one request: its thread's own, else the kind's, else the general one, else the default (logged
+     * once).
+     */
     @SuppressWarnings("unchecked")
     private <R extends ApprovalRequest> ApprovalPolicy<? super R> policyFor(R request,
                                                                            ApprovalPolicy<ApprovalRequest> general,
                                                                            String defaultAction) {
+        Optional<ApprovalPolicy<ApprovalRequest>> thread = threadApprovals.of(request);
+        if (thread.isPresent()) {
+            return thread.get();
+        }
         ApprovalPolicy<? super R> own = (ApprovalPolicy<? super R>) kindApprovals.get(request.method());
         if (own != null) {
             return own;

@@ -16,6 +16,7 @@ import dev.codexclient.protocol.MethodDescriptor;
 import dev.codexclient.protocol.PermissionsRequestApprovalResponse;
 import dev.codexclient.protocol.ServerRequestMethods;
 import dev.codexclient.telemetry.ServerRequestOutcome;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -130,40 +131,67 @@ public final class ServerRequestRouter {
     private final Map<String, Function<JsonNode, CompletionStage<?>>> rawRoutes;
     private final RequestHandlers handlers;
     private final ToolTable tools;
+    private final ThreadApprovals threadApprovals;
     /** Told what was decided for each request; null without a telemetry listener, so that nothing is built. */
     private final ServerRequestTelemetry telemetry;
     private final Set<String> warned = ConcurrentHashMap.newKeySet();
     private final DefaultHandlers defaults;
     /** The defaults overridden by the user's routes; built with the first server request (see DefaultHandlers). */
     private Map<String, Route<?, ?>> routes;
+    /** The defaults alone, for the approvals of a thread with a policy of its own; built with {@link #routes}. */
+    private Map<String, Route<?, ?>> defaultRoutes;
 
     /**
      * @param mapper     the protocol's mapper
      * @param userMapper the mapper of the user's types (tool arguments)
      * @param handlers   what the user registered
      * @param tools      the dynamic tools, the client's and each thread's own
+     * @param approvals  the approval policies of single threads, which decide before the client's
      * @param callbacks  where synchronous approval policies run
      * @param telemetry  told what was decided; null for none
      */
     public ServerRequestRouter(ObjectMapper mapper, ObjectMapper userMapper, RequestHandlers handlers,
-                               ToolTable tools, Executor callbacks, ServerRequestTelemetry telemetry) {
+                               ToolTable tools, ThreadApprovals approvals, Executor callbacks,
+                               ServerRequestTelemetry telemetry) {
         this.mapper = mapper;
         this.handlers = handlers;
         this.userRoutes = handlers.routes();
         this.rawRoutes = handlers.rawRoutes();
         this.tools = tools;
+        this.threadApprovals = approvals;
         this.telemetry = telemetry;
         this.defaults = new DefaultHandlers(mapper, userMapper, callbacks, handlers.approvals(),
-                handlers.kindApprovals(), tools, warned);
+                handlers.kindApprovals(), tools, approvals, warned);
     }
 
     private synchronized Map<String, Route<?, ?>> routes() {
         if (routes == null) {
-            Map<String, Route<?, ?>> all = defaults.routes();
+            defaultRoutes = defaults.routes();
+            Map<String, Route<?, ?>> all = new HashMap<>(defaultRoutes);
             all.putAll(userRoutes);
             routes = all;
         }
         return routes;
+    }
+
+    /**
+     * {@return the route of {@code request}} An approval of a thread with a policy of its own takes the default
+     * route, which asks that policy, whatever the user registered for the method client-wide.
+     */
+    private Route<?, ?> routeOf(IncomingRequest request, JsonNode params) {
+        Map<String, Route<?, ?>> all = routes();
+        if (threadApprovals.threads() > 0 && Approvals.METHODS.contains(request.method())
+                && ownPolicy(params)) {
+            return defaultRoutes.get(request.method());
+        }
+        return all.get(request.method());
+    }
+
+    /** Whether the thread an approval's params name has a policy of its own. */
+    private boolean ownPolicy(JsonNode params) {
+        JsonNode id = params == null ? null : params.has("threadId") ? params.get("threadId")
+                : params.get("conversationId");
+        return id != null && id.isTextual() && threadApprovals.has(id.textValue());
     }
 
     /**
@@ -176,7 +204,7 @@ public final class ServerRequestRouter {
     public CompletableFuture<ServerRequestReply> route(IncomingRequest request) {
         long arrived = telemetry == null ? 0 : telemetry.nanoTime();
         JsonNode params = request.message().get("params");
-        Route<?, ?> route = routes().get(request.method());
+        Route<?, ?> route = routeOf(request, params);
         Function<JsonNode, CompletionStage<?>> raw = route == null ? rawRoutes.get(request.method()) : null;
         if (route == null && raw == null) {
             if (warned.add(request.method())) {
@@ -248,7 +276,8 @@ public final class ServerRequestRouter {
             return false;
         }
         if (Approvals.METHODS.contains(method)) {
-            return handlers.approvals() == null && !handlers.kindApprovals().containsKey(method);
+            return handlers.approvals() == null && !handlers.kindApprovals().containsKey(method)
+                    && !ownPolicy(request.message().path("params"));
         }
         if (method.equals(ServerRequestMethods.ITEM_TOOL_CALL.method())) {
             JsonNode p = request.message().path("params");

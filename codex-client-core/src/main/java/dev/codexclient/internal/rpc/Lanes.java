@@ -4,6 +4,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -153,12 +154,17 @@ public final class Lanes {
     }
 
     /**
-     * {@return the key of the lane whose task the current thread runs, on any connection, or null when it runs none}
-     * Codex thread ids are unique across servers, so a key names one thread wherever it came from.
+     * {@return the codex thread whose lane the current thread runs, on the lanes of any client} Empty off the lanes, on
+     * the lane of events that name no thread ({@link #GLOBAL}) and on a private lane, whose key begins with NUL (a
+     * subscription's), which no codex thread id holds. Codex thread ids are unique across servers, so the id names
+     * one thread wherever it came from.
      */
-    public static String currentKey() {
+    public static Optional<String> currentThread() {
         Lane lane = CURRENT.get();
-        return lane == null ? null : lane.key;
+        if (lane == null || lane.key.isEmpty() || lane.key.charAt(0) == '\u0000') {
+            return Optional.empty();
+        }
+        return Optional.of(lane.key);
     }
 
     /** Whether the current thread is running a task of any of these lanes. */

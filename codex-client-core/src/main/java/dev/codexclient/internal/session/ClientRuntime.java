@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.codexclient.DynamicTool;
+import dev.codexclient.ThreadOptions;
 import dev.codexclient.RetryPolicy;
 import dev.codexclient.ServerInfo;
 import dev.codexclient.Subscription;
@@ -14,6 +15,7 @@ import dev.codexclient.internal.Redactor;
 import dev.codexclient.internal.requests.ServerRequestCarryOver;
 import dev.codexclient.internal.requests.ServerRequestRouter;
 import dev.codexclient.internal.requests.ServerRequestTelemetry;
+import dev.codexclient.internal.requests.ThreadApprovals;
 import dev.codexclient.internal.requests.ToolTable;
 import dev.codexclient.internal.rpc.Callbacks;
 import dev.codexclient.internal.rpc.JsonWireCodec;
@@ -70,6 +72,8 @@ public final class ClientRuntime {
     private final Callbacks callbacks;
     /** The dynamic tools: the client's, declared on every thread, and each thread's own. */
     private final ToolTable tools;
+    /** The approval policies of single threads. */
+    private final ThreadApprovals threadApprovals;
     private final HeldThreads held;
     private final Inbound inbound;
     private final ConnectionSupervisor supervisor;
@@ -105,14 +109,16 @@ public final class ClientRuntime {
                 retry.initialBackoff(), retry.maxBackoff(), retry.maxTotal());
         this.handshake = new Handshake(mapper, settings.introduction(), settings.initializeTimeout(), scheduler);
         this.tools = new ToolTable(settings.handlers().tools());
+        this.threadApprovals = new ThreadApprovals();
         // Synchronous approval policies block while they decide: they run where server-request handlers run.
         // The telemetry of a server request is made where it is decided.
         ServerRequestRouter serverRequests = new ServerRequestRouter(mapper, userMapper, settings.handlers(), tools,
-                callbacks::handler, telemetry.enabled() ? new ServerRequestTelemetry(telemetry, scheduler) : null);
+                threadApprovals, callbacks::handler,
+                telemetry.enabled() ? new ServerRequestTelemetry(telemetry, scheduler) : null);
         this.held = new HeldThreads(callbacks, settings.replayBytes());
         ServerRequestCarryOver carried = settings.restartPolicy().isPresent() ? new ServerRequestCarryOver() : null;
-        this.inbound = new Inbound(settings.listeners(), held, serverRequests, carried, tools, callbacks,
-                () -> serverInfo);
+        this.inbound = new Inbound(settings.listeners(), held, serverRequests, carried, tools, threadApprovals,
+                callbacks, () -> serverInfo);
         // With a restart policy the executor outlives each connection: the client shuts it down itself.
         boolean connectionOwnsCallbacks = ownsCallbacks && settings.restartPolicy().isEmpty();
         JsonWireCodec codec = new JsonWireCodec(mapper);
@@ -205,35 +211,36 @@ public final class ClientRuntime {
     // ------------------------------------------------------------------------------------------------ threads
 
     /**
-     * {@return starting a thread with the client's tools and its own: the new thread} Its own tools are declared
-     * before the operation gives the thread, so no turn, and no tool call, can come earlier.
+     * {@return starting a thread with the client's tools and its own options: the new thread} Its own tools and
+     * approval policy are declared before the operation gives the thread, so no turn, and no tool call or approval,
+     * can come earlier.
      *
-     * @param params     the {@code thread/start} params
-     * @param threadOnly the thread's own tools
+     * @param params  the {@code thread/start} params
+     * @param options the thread's own tools and approval policy
      */
-    public Operation<ThreadLink> startThread(ThreadStartParams params, List<DynamicTool> threadOnly) {
+    public Operation<ThreadLink> startThread(ThreadStartParams params, ThreadOptions options) {
         // The tools are checked where the call is made, so that the async face fails its future with what the
         // blocking one throws; checking them again for the declaration costs nothing.
         return Operation.of(waits, "thread/start", () -> calls.threadStart(withTools(params,
-                threadTools(threadOnly))), r -> {
-                    declareTools(r.thread().id(), threadTools(threadOnly));
+                threadTools(options))), r -> {
+                    declare(r.thread().id(), threadTools(options), options);
                     return linkFor(r.thread());
                 });
     }
 
     /**
      * {@return resuming a stored thread, waiting out a restart: the resumed thread} Its own tools answer its tool
-     * calls from then on.
+     * calls, and its own approval policy its approvals, from then on.
      *
-     * @param params     the {@code thread/resume} params
-     * @param threadOnly the thread's own tools
+     * @param params  the {@code thread/resume} params
+     * @param options the thread's own tools and approval policy
      */
-    public Operation<ThreadLink> resumeThread(ThreadResumeParams params, List<DynamicTool> threadOnly) {
+    public Operation<ThreadLink> resumeThread(ThreadResumeParams params, ThreadOptions options) {
         return Operation.of(waits, "thread/resume", () -> {
-            threadTools(threadOnly);
+            threadTools(options);
             return resume(params);
         }, r -> {
-            declareTools(r.thread().id(), threadTools(threadOnly));
+            declare(r.thread().id(), threadTools(options), options);
             return linkFor(r.thread());
         });
     }
@@ -361,8 +368,9 @@ public final class ClientRuntime {
      *                                  need
      * @throws IllegalArgumentException when two share a name, or one has the name of a tool of the client
      */
-    private Map<String, DynamicTool> threadTools(List<DynamicTool> threadOnly) {
-        Objects.requireNonNull(threadOnly, "tools");
+    private Map<String, DynamicTool> threadTools(ThreadOptions options) {
+        Objects.requireNonNull(options, "options");
+        List<DynamicTool> threadOnly = options.tools();
         if (!threadOnly.isEmpty() && !settings.introduction().experimentalApi()) {
             throw new IllegalStateException("dynamic tools are an experimental codex API: set "
                     + settings.introduction().experimentalApiSetting() + " to declare tools on a thread");
@@ -370,11 +378,15 @@ public final class ClientRuntime {
         return tools.checked(threadOnly);
     }
 
-    /** Answers the tool calls of a started or resumed thread with its own tools, from now on. */
-    private void declareTools(String threadId, Map<String, DynamicTool> threadOnly) {
+    /**
+     * Answers the tool calls of a started or resumed thread with its own tools, and its approvals with its own
+     * policy, from now on; options without them leave what the thread has.
+     */
+    private void declare(String threadId, Map<String, DynamicTool> threadOnly, ThreadOptions options) {
         if (!threadOnly.isEmpty()) {
             tools.declare(threadId, threadOnly);
         }
+        options.approvals().ifPresent(policy -> threadApprovals.declare(threadId, policy));
     }
 
     private <T> T convert(JsonNode tree, Class<T> type) {

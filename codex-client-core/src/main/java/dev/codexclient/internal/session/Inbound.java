@@ -6,6 +6,7 @@ import dev.codexclient.errors.CodexRpcException;
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.internal.requests.ServerRequestCarryOver;
 import dev.codexclient.internal.requests.ServerRequestRouter;
+import dev.codexclient.internal.requests.ThreadApprovals;
 import dev.codexclient.internal.requests.ToolTable;
 import dev.codexclient.internal.rpc.Callbacks;
 import dev.codexclient.internal.rpc.IncomingNotification;
@@ -36,6 +37,7 @@ final class Inbound {
     /** The handlings carried over a restart; null without a restart policy, which keeps the supervisor off the way. */
     private final ServerRequestCarryOver carried;
     private final ToolTable tools;
+    private final ThreadApprovals approvals;
     private final Callbacks callbacks;
     /** What the server said of itself last: a newer server's unknown method is named as such. */
     private final Supplier<ServerInfo> serverInfo;
@@ -48,16 +50,19 @@ final class Inbound {
      * @param serverRequests answers the server's requests
      * @param carried        carries handlings over a restart; null without a restart policy
      * @param tools          the dynamic tools, a closed thread's own forgotten
+     * @param approvals      the approval policies of single threads, a closed thread's forgotten
      * @param callbacks      the client's lanes
      * @param serverInfo     what the server said of itself last
      */
     Inbound(List<Consumer<ServerNotification>> preset, HeldThreads held, ServerRequestRouter serverRequests,
-            ServerRequestCarryOver carried, ToolTable tools, Callbacks callbacks, Supplier<ServerInfo> serverInfo) {
+            ServerRequestCarryOver carried, ToolTable tools, ThreadApprovals approvals, Callbacks callbacks,
+            Supplier<ServerInfo> serverInfo) {
         preset.forEach(listeners::add);
         this.held = held;
         this.serverRequests = serverRequests;
         this.carried = carried;
         this.tools = tools;
+        this.approvals = approvals;
         this.callbacks = callbacks;
         this.serverInfo = serverInfo;
     }
@@ -74,9 +79,10 @@ final class Inbound {
                 ServerNotification n = raw.notification();
                 String threadId = raw.threadId().orElse(null);
                 if (threadId != null && n instanceof ServerNotification.ThreadClosed) {
-                    // Unloaded: it calls no tool before a thread/resume, which declares its tools again. Before the
-                    // listeners, so one that sees the closing sees the tools gone.
+                    // Unloaded: it calls no tool and asks no approval before a thread/resume, which declares its
+                    // options again. Before the listeners, so one that sees the closing sees them gone.
                     tools.forget(threadId);
+                    approvals.forget(threadId);
                 }
                 listeners.deliver(n);
                 if (threadId != null) {

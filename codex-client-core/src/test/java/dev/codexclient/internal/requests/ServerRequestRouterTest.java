@@ -39,6 +39,7 @@ class ServerRequestRouterTest {
 
     private final List<ServerRequestHandled> reported = new CopyOnWriteArrayList<>();
     private final ManualScheduler clock = new ManualScheduler();
+    private final ThreadApprovals threadApprovals = new ThreadApprovals();
     private final ServerRequestTelemetry telemetry = new ServerRequestTelemetry(new TelemetryEmitter(
             new CodexTelemetryListener() {
                 @Override
@@ -48,8 +49,12 @@ class ServerRequestRouterTest {
             }, Runnable::run), clock);
 
     private static IncomingRequest approval(String command) {
+        return approval("t", command);
+    }
+
+    private static IncomingRequest approval(String threadId, String command) {
         ObjectNode message = JSON.createObjectNode().put("id", 1).put("method", APPROVAL);
-        message.putObject("params").put("threadId", "t").put("turnId", "u").put("itemId", "i")
+        message.putObject("params").put("threadId", threadId).put("turnId", "u").put("itemId", "i")
                 .put("startedAtMs", 1L).put("command", command);
         return new IncomingRequest(RequestId.of(1), APPROVAL, message);
     }
@@ -57,7 +62,7 @@ class ServerRequestRouterTest {
     private ServerRequestRouter router(ApprovalPolicy<ApprovalRequest> approvals,
                                        Map<String, ServerRequestRouter.Route<?, ?>> routes) {
         return new ServerRequestRouter(JSON, new ObjectMapper(), new RequestHandlers(approvals, Map.of(), routes,
-                Map.of(), List.of()), new ToolTable(List.of()), Runnable::run, telemetry);
+                Map.of(), List.of()), new ToolTable(List.of()), threadApprovals, Runnable::run, telemetry);
     }
 
     private static ServerRequestReply reply(ServerRequestRouter router, IncomingRequest request) throws Exception {
@@ -83,6 +88,34 @@ class ServerRequestRouterTest {
         // Whole command lines: a prefix of an allowed one is not allowed.
         reply(router, approval("git status; rm -rf ~"));
         assertThat(reported.get(1).decision()).contains(ApprovalDecision.DECLINE);
+    }
+
+    @Test
+    void aThreadsOwnPolicyDecidesItsApprovalsBeforeTheClientsHandlerAndPolicy() throws Exception {
+        ServerRequestRouter router = new ServerRequestRouter(JSON, new ObjectMapper(), new RequestHandlers(
+                ApprovalPolicy.declineAll(), Map.of(), Map.of(APPROVAL, ServerRequestRouter.Route.of(
+                        ServerRequestMethods.ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL,
+                        p -> CompletableFuture.completedFuture(CommandExecutionRequestApprovalResponse.builder()
+                                .decision(CommandExecutionApprovalDecision.Simple.CANCEL).build()))),
+                Map.of(), List.of()), new ToolTable(List.of()), threadApprovals, Runnable::run, telemetry);
+        threadApprovals.declare("own", ApprovalPolicy.sync(r -> r.threadId().orElseThrow().equals("own")
+                ? ApprovalDecision.ACCEPT_FOR_SESSION : ApprovalDecision.DECLINE));
+
+        ServerRequestReply own = reply(router, approval("own", "make"));
+        assertThat(own).isInstanceOfSatisfying(ServerRequestReply.Result.class, r ->
+                assertThat(r.result().get("decision").asText()).isEqualTo("acceptForSession"));
+        assertThat(reported.get(0).outcome()).isEqualTo(ServerRequestOutcome.ANSWERED);
+        assertThat(reported.get(0).decision()).contains(ApprovalDecision.ACCEPT_FOR_SESSION);
+
+        // Another thread's approval goes where the client sends approvals: its typed handler.
+        ServerRequestReply other = reply(router, approval("other", "make"));
+        assertThat(other).isInstanceOfSatisfying(ServerRequestReply.Result.class, r ->
+                assertThat(r.result().get("decision").asText()).isEqualTo("cancel"));
+
+        // A thread the server closed has no policy of its own any more.
+        threadApprovals.forget("own");
+        assertThat(reply(router, approval("own", "make"))).isInstanceOfSatisfying(ServerRequestReply.Result.class,
+                r -> assertThat(r.result().get("decision").asText()).isEqualTo("cancel"));
     }
 
     @Test

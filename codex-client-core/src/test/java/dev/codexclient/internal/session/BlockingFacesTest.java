@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.codexclient.ThreadOptions;
 import dev.codexclient.protocol.ThreadForkParams;
 import dev.codexclient.protocol.ThreadInfo;
 import dev.codexclient.protocol.ThreadListParams;
@@ -47,9 +48,10 @@ class BlockingFacesTest {
             assertThat(blocking(server, "thread/fork", threadResult("t-2", "idle"), () -> thread.fork().join()).id())
                     .isEqualTo("t-2");
             assertThat(blocking(server, "thread/start", threadResult("t-3", "idle"), () -> h.runtime.startThread(
-                    ThreadStartParams.builder().build(), List.of()).join()).id()).isEqualTo("t-3");
+                    ThreadStartParams.builder().build(), ThreadOptions.none()).join()).id()).isEqualTo("t-3");
             assertThat(blocking(server, "thread/resume", described, () -> h.runtime.resumeThread(
-                    ThreadResumeParams.builder().threadId(T).build(), List.of()).join()).id()).isEqualTo(T);
+                    ThreadResumeParams.builder().threadId(T).build(), ThreadOptions.none()).join()).id())
+                    .isEqualTo(T);
             assertThat(blocking(server, "thread/fork", threadResult("t-4", "idle"), () -> h.runtime.forkThread(
                     ThreadForkParams.builder().threadId(T).build()).join()).id()).isEqualTo("t-4");
             ObjectNode page = ScriptedPeer.JSON.createObjectNode();

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.codexclient.PublisherOverflow;
 import dev.codexclient.RestartPolicy;
 import dev.codexclient.RetryPolicy;
+import dev.codexclient.ThreadOptions;
 import dev.codexclient.internal.Redactor;
 import dev.codexclient.internal.requests.RequestHandlers;
 import dev.codexclient.internal.time.ManualScheduler;
@@ -199,7 +200,7 @@ final class SessionHarness implements AutoCloseable {
     /** Starts a thread, the latest server answering with {@code threadId}. */
     ThreadLink startThread(String threadId) throws Exception {
         CompletableFuture<ThreadLink> started = runtime.startThread(ThreadStartParams.builder().build(),
-                List.of()).async();
+                ThreadOptions.none()).async();
         latest().respond(latest().take("thread/start"), threadResult(threadId, "idle"));
         return started.get(1, TimeUnit.SECONDS);
     }
