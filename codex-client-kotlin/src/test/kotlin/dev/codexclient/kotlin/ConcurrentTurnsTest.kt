@@ -1,0 +1,69 @@
+package dev.codexclient.kotlin
+
+import dev.codexclient.protocol.TurnStatus
+import dev.codexclient.testkit.CodexTestExtension
+import dev.codexclient.testkit.FakeCodexAppServer
+import dev.codexclient.testkit.Recording
+import java.util.concurrent.ConcurrentHashMap
+import java.util.concurrent.atomic.AtomicInteger
+import kotlin.time.Duration.Companion.minutes
+import kotlinx.coroutines.CompletableDeferred
+import kotlinx.coroutines.async
+import kotlinx.coroutines.awaitAll
+import kotlinx.coroutines.test.StandardTestDispatcher
+import kotlinx.coroutines.test.runTest
+import org.assertj.core.api.Assertions.assertThat
+import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.extension.RegisterExtension
+
+/**
+ * A thousand turns at once from one dispatcher thread: each starts a thread and a turn and awaits it, and each turn
+ * calls a tool whose suspend handler waits until every one of the thousand calls has arrived. So no turn can end
+ * before all thousand are in flight together: a call that held the dispatcher's thread, or a thread of any pool,
+ * until its turn ended would leave the later turns unstarted and the gate shut, and the test would time out.
+ */
+class ConcurrentTurnsTest {
+    @JvmField
+    @RegisterExtension
+    val extension: CodexTestExtension = CodexTestExtension.builder()
+        .resource(FakeCodexAppServer::class.java) { FakeCodexAppServer.builder().recording(Recording.off()).build() }
+        .build()
+
+    data class Ping(val n: Int)
+
+    @Test
+    fun aThousandTurnsRunAtOnceOnOneDispatcherThread(fake: FakeCodexAppServer) = runTest(timeout = 5.minutes) {
+        val turns = 1_000
+        fake.onTurnStart { turn -> turn.toolCall("ping", mapOf("n" to 1)) { }.agentMessage("pong").completed() }
+        val arrived = AtomicInteger()
+        val allArrived = CompletableDeferred<Unit>()
+        val threads = ConcurrentHashMap.newKeySet<Thread>()
+        // The handlers run on the test's dispatcher too: one thread for everything the test's coroutines do.
+        val dispatcher = StandardTestDispatcher(testScheduler)
+        client(fake) {
+            experimentalApi = true
+            handlerContext = dispatcher
+            tool("ping", "answers once every call has come") { _: Ping ->
+                threads += Thread.currentThread()
+                if (arrived.incrementAndGet() == turns) {
+                    allArrived.complete(Unit)
+                }
+                allArrived.await()
+                "pong"
+            }
+        }.use { codex ->
+            val results = (1..turns).map {
+                async {
+                    val thread = codex.startThreadAndAwait()
+                    val turn = thread.startTurnAndAwait("ping")
+                    turn.await().also { threads += Thread.currentThread() }
+                }
+            }.awaitAll()
+
+            assertThat(results).hasSize(turns).allSatisfy { assertThat(it.status()).isEqualTo(TurnStatus.COMPLETED) }
+            assertThat(results.map { it.finalText() }.distinct()).containsExactly("pong")
+            assertThat(arrived.get()).isEqualTo(turns)
+            assertThat(threads).containsExactly(Thread.currentThread())
+        }
+    }
+}
