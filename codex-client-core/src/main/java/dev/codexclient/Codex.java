@@ -5,7 +5,10 @@ import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.ThreadResumeParams;
 import dev.codexclient.protocol.ThreadStartParams;
+import dev.codexclient.telemetry.CodexTelemetryListener;
+import dev.codexclient.telemetry.ExtensionTelemetry;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
@@ -20,6 +23,9 @@ import java.util.function.Consumer;
  * CodexThread thread = codex.startThread(ThreadStartParams.builder().cwd("/work/repo").build());
  * TurnResult r = thread.startTurn("Summarise README.md").await(Duration.ofMinutes(2));
  * }</pre>
+ *
+ * <p>{@link #mask(CharSequence)} and {@link #publishTelemetry(ExtensionTelemetry)} are for code built on the SDK: the
+ * masking of the secrets the SDK knows, and a place in the SDK's telemetry.
  *
  * <p>What is particular to one server (typed calls of every method, its process, its stderr, listing threads) stays on
  * {@link CodexClient}; what is particular to a pool (its members, draining) on the pool. Closing is the owner's: the
@@ -71,6 +77,7 @@ public interface Codex {
      * @throws CodexTimeoutException   when the server does not answer in time
      * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request
      */
+    @CodexExperimental("dynamicTools")
     CodexThread startThread(ThreadStartParams params, List<DynamicTool> tools);
 
     /**
@@ -101,11 +108,13 @@ public interface Codex {
      * @return a future of the new thread's handle; it fails with the exceptions
      *         {@link #startThread(ThreadStartParams, List)} throws
      */
+    @CodexExperimental("dynamicTools")
     CompletableFuture<CodexThread> startThreadAsync(ThreadStartParams params, List<DynamicTool> tools);
 
     /**
-     * Resumes a stored thread by id, with the settings it was stored with, to go on with it: where the server can,
-     * it leaves the thread's turns out of its answer (see {@link CodexClient#resumeThread(String)}).
+     * Resumes a stored thread by id, with the settings it was stored with: {@code thread/resume} with the id alone,
+     * answered with the thread and its turns, which {@link CodexThread#info()} then holds. To go on with a long
+     * thread without fetching its history, {@link #resumeThreadWithoutTurns(String)}.
      *
      * @param threadId the id of the stored thread
      * @return the handle of the resumed thread
@@ -141,7 +150,43 @@ public interface Codex {
      * @throws CodexTimeoutException   when the server does not answer in time
      * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request, e.g. for an unknown id
      */
+    @CodexExperimental("dynamicTools")
     CodexThread resumeThread(ThreadResumeParams params, List<DynamicTool> tools);
+
+    /**
+     * Resumes a stored thread by id to go on with it, without its turns where the server can leave them out
+     * ({@code excludeTurns}: codex 0.125.0 and later; 0.129.0 to 0.150.x only with
+     * {@link CodexClientBuilder#experimentalApi(boolean) experimentalApi(true)}), so that resuming costs the same
+     * after ten turns or ten thousand. The handle's {@link CodexThread#info()} then holds no turns: an empty
+     * {@code turns()} there means "not fetched", not "none"; {@link CodexThread#read()} gives the history. A server
+     * that cannot leave them out answers with the turns, as {@link #resumeThread(String)} does.
+     *
+     * @param threadId the id of the stored thread
+     * @return the handle of the resumed thread
+     * @throws CodexTransportException when the connection is closed or ends
+     * @throws CodexTimeoutException   when the server does not answer in time
+     * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request, e.g. for an unknown id
+     */
+    default CodexThread resumeThreadWithoutTurns(String threadId) {
+        return resumeThread(withoutTurns(threadId));
+    }
+
+    /**
+     * {@link #resumeThreadWithoutTurns(String)} without blocking.
+     *
+     * @param threadId the id of the stored thread
+     * @return a future of the resumed thread's handle; it fails with the exceptions
+     *         {@link #resumeThreadWithoutTurns(String)} throws
+     */
+    default CompletableFuture<CodexThread> resumeThreadWithoutTurnsAsync(String threadId) {
+        return resumeThreadAsync(withoutTurns(threadId));
+    }
+
+    /** The params of a resume that asks for the thread without its turns; the server may answer with them. */
+    private static ThreadResumeParams withoutTurns(String threadId) {
+        Objects.requireNonNull(threadId, "threadId");
+        return ThreadResumeParams.builder().threadId(threadId).excludeTurns(true).build();
+    }
 
     /**
      * {@link #resumeThread(String)} without blocking.
@@ -171,6 +216,7 @@ public interface Codex {
      * @return a future of the resumed thread's handle; it fails with the exceptions
      *         {@link #resumeThread(ThreadResumeParams, List)} throws
      */
+    @CodexExperimental("dynamicTools")
     CompletableFuture<CodexThread> resumeThreadAsync(ThreadResumeParams params, List<DynamicTool> tools);
 
     /**
@@ -191,5 +237,20 @@ public interface Codex {
      * @param text the text to mask
      */
     String mask(CharSequence text);
+
+    /**
+     * Publishes telemetry of the caller's own (an integration's: an agent run started, a tool invoked) to the
+     * telemetry listener of this {@code Codex} ({@link CodexClientBuilder#telemetryListener}, or the pool's), after
+     * the records queued before it and on the same thread rules (see {@link CodexTelemetryListener}), so that one
+     * listener sees the SDK's records and the integration's in the order they happened. Does nothing when there is
+     * no listener, and does not even look at the record then. Never blocks; works once closed too.
+     *
+     * <pre>{@code
+     * codex.publishTelemetry(new MyRunStarted(runId));   // MyRunStarted implements ExtensionTelemetry
+     * }</pre>
+     *
+     * @param telemetry the record
+     */
+    void publishTelemetry(ExtensionTelemetry telemetry);
 
 }

@@ -13,6 +13,7 @@ import dev.codexclient.protocol.ThreadListResponse;
 import dev.codexclient.protocol.ThreadResumeParams;
 import dev.codexclient.protocol.ThreadSearchParams;
 import dev.codexclient.protocol.ThreadStartParams;
+import dev.codexclient.telemetry.ExtensionTelemetry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -58,7 +59,7 @@ import java.util.function.Consumer;
  * <p>Conventions that hold across the API:
  * <ul>
  *   <li><b>Handlers are asynchronous.</b> Every handler of a server request (approvals, user input, elicitations,
- *       dynamic tools, token refresh, {@link CodexClientBuilder#onServerRequest any request}) returns a
+ *       dynamic tools, token refresh, {@link CodexClientBuilder#serverRequest any request}) returns a
  *       {@link CompletionStage}; when the server withdraws the request ({@code serverRequest/resolved}) the stage is
  *       cancelled and nothing is sent. Where a synchronous form is handy there is one functional interface plus an
  *       adapter, not two overloads a lambda could not choose between: {@link ApprovalPolicy#sync},
@@ -162,6 +163,7 @@ public final class CodexClient implements Codex, AutoCloseable {
      * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request
      */
     @Override
+    @CodexExperimental("dynamicTools")
     public CodexThread startThread(ThreadStartParams params, List<DynamicTool> tools) {
         return ClientThread.of(runtime.startThread(params, tools));
     }
@@ -197,17 +199,16 @@ public final class CodexClient implements Codex, AutoCloseable {
      *         {@link #startThread(ThreadStartParams, List)} throws
      */
     @Override
+    @CodexExperimental("dynamicTools")
     public CompletableFuture<CodexThread> startThreadAsync(ThreadStartParams params, List<DynamicTool> tools) {
         return runtime.startThreadAsync(params, tools).thenApply(ClientThread::of);
     }
 
 
     /**
-     * Resumes a stored thread by id, with the settings it was stored with, to go on with it: where the server can
-     * (codex 0.125.0 and later; 0.129.0 to 0.150.x with {@link CodexClientBuilder#experimentalApi(boolean)}), it
-     * leaves the thread's turns out of its answer, so that resuming costs the same after ten turns or ten thousand,
-     * and {@link CodexThread#info()} then holds no turns. {@link CodexThread#read()} gives the history; so does
-     * {@link #resumeThread(ThreadResumeParams)} with the thread id alone, which asks for it.
+     * Resumes a stored thread by id, with the settings it was stored with: {@code thread/resume} with the id alone,
+     * answered with the thread and its whole history, which {@link CodexThread#info()} then holds. To go on with a
+     * long thread without fetching its history, {@link #resumeThreadWithoutTurns(String)}.
      *
      * @param threadId the id of the stored thread
      * @return the handle of the resumed thread
@@ -217,8 +218,7 @@ public final class CodexClient implements Codex, AutoCloseable {
      */
     @Override
     public CodexThread resumeThread(String threadId) {
-        Objects.requireNonNull(threadId, "threadId");
-        return ClientThread.of(runtime.resumeThreadWithoutTurns(threadId));
+        return resumeThread(byId(threadId));
     }
 
     /**
@@ -251,6 +251,7 @@ public final class CodexClient implements Codex, AutoCloseable {
      * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request, e.g. for an unknown id
      */
     @Override
+    @CodexExperimental("dynamicTools")
     public CodexThread resumeThread(ThreadResumeParams params, List<DynamicTool> tools) {
         return ClientThread.of(runtime.resumeThread(params, tools));
     }
@@ -264,8 +265,7 @@ public final class CodexClient implements Codex, AutoCloseable {
      */
     @Override
     public CompletableFuture<CodexThread> resumeThreadAsync(String threadId) {
-        Objects.requireNonNull(threadId, "threadId");
-        return runtime.resumeThreadWithoutTurnsAsync(threadId).thenApply(ClientThread::of);
+        return resumeThreadAsync(byId(threadId));
     }
 
     /**
@@ -289,8 +289,14 @@ public final class CodexClient implements Codex, AutoCloseable {
      *         {@link #resumeThread(ThreadResumeParams, List)} throws
      */
     @Override
+    @CodexExperimental("dynamicTools")
     public CompletableFuture<CodexThread> resumeThreadAsync(ThreadResumeParams params, List<DynamicTool> tools) {
         return runtime.resumeThreadAsync(params, tools).thenApply(ClientThread::of);
+    }
+
+    private static ThreadResumeParams byId(String threadId) {
+        Objects.requireNonNull(threadId, "threadId");
+        return ThreadResumeParams.builder().threadId(threadId).build();
     }
 
     /**
@@ -353,8 +359,9 @@ public final class CodexClient implements Codex, AutoCloseable {
 
     /**
      * Every stored thread matching {@code params}, page by page as the iteration proceeds (each page is one
-     * {@code thread/list} call following {@code nextCursor}; each waits at most the request timeout).
-     * {@link #listThreadsAsync(ThreadListParams)} is the non-blocking twin.
+     * {@code thread/list} call following {@code nextCursor}; each waits at most the request timeout). To have
+     * them all at once: {@link #listAllThreads(ThreadListParams)}, or {@link #listAllThreadsAsync(ThreadListParams)}
+     * without blocking.
      *
      * @param params the filter and page size; its {@code cursor}, if any, is where the first page starts
      * @return the threads; each iteration asks the server again, and its {@code hasNext()} throws what a failed
@@ -399,14 +406,45 @@ public final class CodexClient implements Codex, AutoCloseable {
     }
 
     /**
-     * Every stored thread matching {@code params}, all pages, without blocking.
+     * Every stored thread matching {@code params}, all pages, as one list: the pages are fetched one after another
+     * on the calling thread, each waiting at most the request timeout. {@link #listAllThreadsAsync} is the
+     * non-blocking twin; {@link #listThreads(ThreadListParams)} fetches each page only as the iteration reaches it.
+     *
+     * @param params the filter and page size; its {@code cursor}, if any, is where the first page starts
+     * @return every matching thread, in the server's order
+     * @throws CodexTransportException when the connection is closed or ends
+     * @throws CodexTimeoutException   when the server does not answer a page in time
+     * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request
+     */
+    public List<ThreadInfo> listAllThreads(ThreadListParams params) {
+        List<ThreadInfo> all = new ArrayList<>();
+        listThreads(params).forEach(all::add);
+        return List.copyOf(all);
+    }
+
+    /**
+     * {@link #listAllThreads(ThreadListParams)} without blocking: every page, one after another.
      *
      * @param params the filter and page size; its {@code cursor}, if any, is where the first page starts
      * @return a future of every matching thread, in the server's order; it fails with the first failed page's
      *         exception
      */
-    public CompletableFuture<List<ThreadInfo>> listThreadsAsync(ThreadListParams params) {
+    public CompletableFuture<List<ThreadInfo>> listAllThreadsAsync(ThreadListParams params) {
         return runtime.listAllAsync(params);
+    }
+
+    /**
+     * The former name of {@link #listAllThreadsAsync(ThreadListParams)}, which loads every page as that does; the
+     * blocking {@link #listThreads(ThreadListParams)} pages lazily, so the two were no twins.
+     *
+     * @param params the filter and page size
+     * @return a future of every matching thread
+     * @deprecated renamed to {@link #listAllThreadsAsync(ThreadListParams)}, whose blocking twin is
+     *             {@link #listAllThreads(ThreadListParams)}
+     */
+    @Deprecated(since = "0.1.0", forRemoval = true)
+    public CompletableFuture<List<ThreadInfo>> listThreadsAsync(ThreadListParams params) {
+        return listAllThreadsAsync(params);
     }
 
     /**
@@ -417,6 +455,7 @@ public final class CodexClient implements Codex, AutoCloseable {
      * @param searchTerm what to find, a literal substring
      * @return the running search; close it to cancel it
      */
+    @CodexExperimental("thread/search/stream")
     public ThreadSearch searchThreads(String searchTerm) {
         Objects.requireNonNull(searchTerm, "searchTerm");
         return searchThreads(ThreadSearchParams.builder().searchTerm(searchTerm).build());
@@ -429,6 +468,7 @@ public final class CodexClient implements Codex, AutoCloseable {
      * @param params the search
      * @return the running search; close it to cancel it
      */
+    @CodexExperimental("thread/search/stream")
     public ThreadSearch searchThreads(ThreadSearchParams params) {
         return new ThreadSearch(runtime.searchThreads(params));
     }
@@ -455,7 +495,7 @@ public final class CodexClient implements Codex, AutoCloseable {
      * fails (the server exits, the socket drops); either comes after the notifications already received.
      *
      * <pre>{@code
-     * Flux<ServerNotification> all = JdkFlowAdapter.flowPublisherToFlux(client.notifications());
+     * Flux<ServerNotification> all = JdkFlowAdapter.flowPublisherToFlux(client.publisher());
      * all.ofType(ServerNotification.ThreadStarted.class).subscribe(t -> log.info("thread {}", t.params()));
      * }</pre>
      *
@@ -465,8 +505,19 @@ public final class CodexClient implements Codex, AutoCloseable {
      *
      * @return a hot publisher of every notification of the connection
      */
+    public Flow.Publisher<ServerNotification> publisher() {
+        return runtime.publisher();
+    }
+
+    /**
+     * The former name of {@link #publisher()}.
+     *
+     * @return a hot publisher of every notification of the connection
+     * @deprecated renamed to {@link #publisher()}, the name of every handle's publisher (a turn's, a thread's)
+     */
+    @Deprecated(since = "0.1.0", forRemoval = true)
     public Flow.Publisher<ServerNotification> notifications() {
-        return runtime.notifications();
+        return publisher();
     }
 
 
@@ -545,6 +596,19 @@ public final class CodexClient implements Codex, AutoCloseable {
     @Override
     public String mask(CharSequence text) {
         return runtime.mask(text);
+    }
+
+    /**
+     * Publishes an integration's telemetry to this client's {@link CodexClientBuilder#telemetryListener telemetry
+     * listener}, after the records the client queued before it (see {@link Codex#publishTelemetry}). Does nothing
+     * without a listener; never blocks; works on a closed client too.
+     *
+     * @param telemetry the record
+     */
+    @Override
+    public void publishTelemetry(ExtensionTelemetry telemetry) {
+        Objects.requireNonNull(telemetry, "telemetry");
+        runtime.publish(telemetry);
     }
 
     /**

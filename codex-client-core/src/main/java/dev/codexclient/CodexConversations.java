@@ -176,6 +176,7 @@ public final class CodexConversations implements AutoCloseable {
      * @return a future of the started turn; it fails with what starting or resuming the thread, {@code turn}, or
      *         {@code turn/start} failed with, and the conversation's next turn still runs
      */
+    @CodexExperimental("dynamicTools")
     public CompletableFuture<CodexTurn> startTurn(String conversationId, ThreadStartParams newThread,
                                                   Supplier<List<DynamicTool>> tools,
                                                   Function<Opened, TurnStartParams> turn) {

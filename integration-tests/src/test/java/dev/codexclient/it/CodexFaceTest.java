@@ -145,5 +145,10 @@ class CodexFaceTest {
         public String mask(CharSequence text) {
             return delegate.mask(text);
         }
+
+        @Override
+        public void publishTelemetry(dev.codexclient.telemetry.ExtensionTelemetry telemetry) {
+            delegate.publishTelemetry(telemetry);
+        }
     }
 }

@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -161,6 +162,29 @@ class ThreadsTest {
             assertThat(calls).allSatisfy(r -> assertThat(r.params().path("limit").asLong()).isEqualTo(2));
             assertThat(calls).extracting(r -> r.params().path("cursor").asText(""))
                     .containsExactly("", "c1", "c2");
+        }
+    }
+
+    @Test
+    void listAllThreadsAndItsAsyncTwinBothFetchEveryPage(FakeCodexAppServer fake) throws Exception {
+        try (CodexClient client = inMemory(fake).build()) {
+            List<ThreadInfo> all = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                all.add(client.startThread().info());
+            }
+            fake.on("thread/list", r -> !r.params().has("cursor")).always().respond(page(all.subList(0, 2), "c1"));
+            fake.on("thread/list", r -> r.params().path("cursor").asText().equals("c1")).always()
+                    .respond(page(all.subList(2, 3), null));
+            ThreadListParams twoPerPage = ThreadListParams.builder().limit(2L).build();
+            List<String> ids = all.stream().map(ThreadInfo::id).toList();
+
+            assertThat(client.listAllThreads(twoPerPage)).extracting(ThreadInfo::id).containsExactlyElementsOf(ids);
+            assertThat(client.listAllThreadsAsync(twoPerPage).get(5, TimeUnit.SECONDS)).extracting(ThreadInfo::id)
+                    .containsExactlyElementsOf(ids);
+            @SuppressWarnings("removal")
+            List<ThreadInfo> byFormerName = client.listThreadsAsync(twoPerPage).get(5, TimeUnit.SECONDS);
+            assertThat(byFormerName).extracting(ThreadInfo::id).containsExactlyElementsOf(ids);
+            assertThat(fake.requests().stream().filter(r -> r.method().equals("thread/list"))).hasSize(6);
         }
     }
 
