@@ -7,6 +7,7 @@ import dev.codexclient.ApprovalPolicy
 import dev.codexclient.ApprovalRequest
 import dev.codexclient.CodexClient
 import dev.codexclient.CodexClientBuilder
+import dev.codexclient.CodexExperimental
 import dev.codexclient.DynamicTool
 import dev.codexclient.Inputs
 import dev.codexclient.protocol.McpServerElicitationRequestParams
@@ -180,35 +181,46 @@ public class CodexClientScope internal constructor(
         builder.approvals(approvalPolicy(handlerContext, decide))
     }
 
+    /** Decides command approvals with [policy], in place of [approvals] for them. */
+    public fun commandApprovals(policy: ApprovalPolicy<in ApprovalRequest.Command>) {
+        builder.commandApprovals(policy)
+    }
+
     /** Decides command approvals with a suspend function, in place of [approvals] for them. */
-    public fun onCommandApproval(decide: suspend (ApprovalRequest.Command) -> ApprovalDecision) {
-        builder.onCommandApproval(approvalPolicy(handlerContext, decide))
+    public fun commandApprovals(decide: suspend (ApprovalRequest.Command) -> ApprovalDecision) {
+        builder.commandApprovals(approvalPolicy(handlerContext, decide))
+    }
+
+    /** Decides file-change approvals with [policy], in place of [approvals] for them. */
+    public fun fileChangeApprovals(policy: ApprovalPolicy<in ApprovalRequest.FileChange>) {
+        builder.fileChangeApprovals(policy)
     }
 
     /** Decides file-change approvals with a suspend function, in place of [approvals] for them. */
-    public fun onFileChangeApproval(decide: suspend (ApprovalRequest.FileChange) -> ApprovalDecision) {
-        builder.onFileChangeApproval(approvalPolicy(handlerContext, decide))
+    public fun fileChangeApprovals(decide: suspend (ApprovalRequest.FileChange) -> ApprovalDecision) {
+        builder.fileChangeApprovals(approvalPolicy(handlerContext, decide))
     }
 
     /** Answers the model's questions to the user (`item/tool/requestUserInput`) with a suspend function. */
-    public fun onUserInput(answer: suspend (ToolRequestUserInputParams) -> ToolRequestUserInputResponse) {
+    public fun userInput(answer: suspend (ToolRequestUserInputParams) -> ToolRequestUserInputResponse) {
         val context = handlerContext
-        builder.onUserInput { params -> handle(context) { answer(params) } }
+        builder.userInput { params -> handle(context) { answer(params) } }
     }
 
     /** Answers MCP elicitations (`mcpServer/elicitation/request`) with a suspend function. */
-    public fun onElicitation(answer: suspend (McpServerElicitationRequestParams) -> McpServerElicitationRequestResponse) {
+    public fun elicitations(answer: suspend (McpServerElicitationRequestParams) -> McpServerElicitationRequestResponse) {
         val context = handlerContext
-        builder.onElicitation { params -> handle(context) { answer(params) } }
+        builder.elicitations { params -> handle(context) { answer(params) } }
     }
 
-    /** Answers every request of [method] with a suspend function, as [CodexClientBuilder.onServerRequest]. */
-    public fun <P, R> onServerRequest(method: MethodDescriptor<P, R>, answer: suspend (P) -> R) {
+    /** Answers every request of [method] with a suspend function, as [CodexClientBuilder.serverRequest]. */
+    public fun <P, R> serverRequest(method: MethodDescriptor<P, R>, answer: suspend (P) -> R) {
         val context = handlerContext
-        builder.onServerRequest(method) { params -> handle(context) { answer(params) } }
+        builder.serverRequest(method) { params -> handle(context) { answer(params) } }
     }
 
     /** Declares [tool] on every thread of the client. */
+    @CodexExperimental("dynamicTools")
     public fun tool(tool: DynamicTool) {
         builder.tool(tool)
     }
@@ -217,6 +229,7 @@ public class CodexClientScope internal constructor(
      * Declares a tool on every thread of the client, implemented by a suspend function of its arguments (see
      * [dynamicTool]): `tool("lookup_ticket", "Look up a ticket") { args: TicketQuery -> tickets.find(args.id) }`.
      */
+    @CodexExperimental("dynamicTools")
     public inline fun <reified A : Any, R> tool(
         name: String,
         description: String = "",

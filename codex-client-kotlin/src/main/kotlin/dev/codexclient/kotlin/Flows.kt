@@ -1,6 +1,7 @@
 package dev.codexclient.kotlin
 
 import dev.codexclient.CodexClient
+import dev.codexclient.CodexExperimental
 import dev.codexclient.CodexThread
 import dev.codexclient.CodexTurn
 import dev.codexclient.ThreadSearch
@@ -56,10 +57,18 @@ public fun CodexTurn.completedItems(): Flow<ThreadItem> =
 public fun CodexThread.asFlow(): Flow<ServerNotification> = publisher().asFlow()
 
 /**
+ * Every notification of the connection as a hot [Flow], as [CodexClient.publisher] gives them: each collection gets
+ * what arrives from its start on; it completes when the client is closed and throws
+ * [dev.codexclient.errors.CodexTransportException] when the connection fails.
+ */
+public fun CodexClient.asFlow(): Flow<ServerNotification> = publisher().asFlow()
+
+/**
  * The search's partial rows as a [Flow], from the first kept row on, as [ThreadSearch.publisher] gives them: it
  * completes once the search succeeded and throws its failure otherwise ([CancellationException] when cancelled).
  * Cancelling the collection does not cancel the search; closing it does (`search.use { ... }`).
  */
+@CodexExperimental("thread/search/stream")
 public fun ThreadSearch.asFlow(): Flow<ThreadSearchResult> = publisher().asFlow()
 
 /**
@@ -68,6 +77,7 @@ public fun ThreadSearch.asFlow(): Flow<ThreadSearchResult> = publisher().asFlow(
  *
  * @throws CancellationException when the search was cancelled
  */
+@CodexExperimental("thread/search/stream")
 public suspend fun ThreadSearch.await(): ThreadSearchResponse {
     try {
         return result().await()

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.module.kotlin.jacksonTypeRef
 import dev.codexclient.ApprovalDecision
 import dev.codexclient.ApprovalPolicy
 import dev.codexclient.ApprovalRequest
+import dev.codexclient.CodexExperimental
 import dev.codexclient.DynamicTool
 import dev.codexclient.ToolResult
 import dev.codexclient.protocol.DynamicToolCallParams
@@ -55,6 +56,7 @@ public fun <R : ApprovalRequest> approvalPolicy(
 ): ApprovalPolicy<R> = ApprovalPolicy { request -> handle(context) { decide(request) } }
 
 /** What a dynamic tool's call is about: the `item/tool/call` request, with its thread, turn and call ids. */
+@CodexExperimental("dynamicTools")
 public class ToolCall @PublishedApi internal constructor(
     /** The whole `item/tool/call` request: thread, turn and call ids, tool name, the raw arguments. */
     public val params: DynamicToolCallParams,
@@ -96,6 +98,7 @@ public class ToolCall @PublishedApi internal constructor(
  * @param context added to each call's coroutine: a dispatcher, a [CoroutineName], an MDC context
  * @throws IllegalArgumentException when the name is not a valid tool name, or [A] has no schema
  */
+@CodexExperimental("dynamicTools")
 public inline fun <reified A : Any, R> dynamicTool(
     name: String,
     description: String = "",

@@ -41,8 +41,15 @@ public suspend fun Codex.startThreadAndAwait(
     block: ThreadStartParams.Builder.() -> Unit,
 ): CodexThread = startThreadAndAwait(ThreadStartParams.builder().apply(block).build(), tools)
 
-/** Resumes a stored thread by id with its stored settings, like [Codex.resumeThread], suspending. */
+/** Resumes a stored thread by id with its stored settings and turns, like [Codex.resumeThread], suspending. */
 public suspend fun Codex.resumeThreadAndAwait(threadId: String): CodexThread = resumeThreadAsync(threadId).await()
+
+/**
+ * Resumes a stored thread by id to go on with it, leaving its turns out of the answer where the server can, like
+ * [Codex.resumeThreadWithoutTurns], suspending.
+ */
+public suspend fun Codex.resumeThreadWithoutTurnsAndAwait(threadId: String): CodexThread =
+    resumeThreadWithoutTurnsAsync(threadId).await()
 
 /** Resumes a stored thread with overrides and its own tools, like [Codex.resumeThread], suspending. */
 public suspend fun Codex.resumeThreadAndAwait(

@@ -94,7 +94,7 @@ class CancellationTest {
     fun aScopeThatEndsWaitsForItsTurnAndDoesNotInterruptIt(fake: FakeCodexAppServer) = runTest {
         val decide = CompletableDeferred<ApprovalDecision>()
         fake.onTurnStart { turn -> turn.commandApproval("make test") { }.agentMessage("tested").completed() }
-        client(fake) { onCommandApproval { decide.await() } }.use { codex ->
+        client(fake) { commandApprovals { decide.await() } }.use { codex ->
             val thread = codex.startThreadAndAwait()
             val bodyReturned = CompletableDeferred<CodexTurn>()
             val scope = launch {

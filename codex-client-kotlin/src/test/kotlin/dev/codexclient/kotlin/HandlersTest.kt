@@ -37,7 +37,7 @@ class HandlersTest {
         val seen = CopyOnWriteArrayList<String>()
         client(fake) {
             handlerContext = StandardTestDispatcher(testScheduler)
-            onCommandApproval { command ->
+            commandApprovals { command ->
                 seen += command.params().command()
                 delay(1.hours)                      // a person thinking it over, in virtual time
                 ApprovalDecision.ACCEPT
@@ -135,7 +135,7 @@ class HandlersTest {
             turn.userInput("q1", "Which environment?") { replies += it }.agentMessage("thanks").completed()
         }
         client(fake) {
-            onUserInput { params ->
+            userInput { params ->
                 val question = params.questions().single()
                 ToolRequestUserInputResponse(mapOf(question.id() to ToolRequestUserInputAnswer(listOf("staging"))))
             }
