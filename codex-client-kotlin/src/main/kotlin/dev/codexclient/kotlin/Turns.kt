@@ -2,6 +2,7 @@ package dev.codexclient.kotlin
 
 import com.fasterxml.jackson.databind.ObjectMapper
 import com.fasterxml.jackson.module.kotlin.jacksonTypeRef
+import dev.codexclient.CodexExperimental
 import dev.codexclient.CodexThread
 import dev.codexclient.CodexTurn
 import dev.codexclient.Inputs
@@ -31,18 +32,19 @@ import kotlinx.coroutines.withContext
 //
 // Who owns a turn: the coroutine that started it (startTurnAndAwait), as a child coroutine of it would be. Its scope
 // ends only once the turn has ended; when the scope is cancelled (or fails, or its withTimeout runs out), the turn is
-// interrupted and the scope ends once codex has stopped it. Cancelling a coroutine that awaits a turn interrupts the
-// turn too, and that coroutine also ends once the turn has.
+// stopped (CodexTurn.stopAsync: interrupted, and the commands it started ended) and the scope ends once codex has
+// stopped it. Cancelling a coroutine that awaits a turn stops the turn too, and that coroutine also ends once the
+// turn has.
 
 /**
  * Starts a turn with one text input, and returns once the server has accepted it, like
  * [CodexThread.startTurn] but suspending.
  *
  * The calling coroutine owns the turn, as it owns a child coroutine: its scope does not end before the turn has
- * ended, and when the scope is cancelled (also by `withTimeout`) the turn is interrupted, the scope ending once the
- * turn has. A turn that must outlive the caller is started from a longer-lived scope
- * (`appScope.async { thread.startTurnAndAwait(text) }.await()`). Cancelled while the server has not yet accepted
- * the turn, it returns at once and the turn is interrupted as soon as it exists.
+ * ended, and when the scope is cancelled (also by `withTimeout`) the turn is stopped ([stop]: interrupted, and the
+ * commands it started ended), the scope ending once the turn has. A turn that must outlive the caller is started
+ * from a longer-lived scope (`appScope.async { thread.startTurnAndAwait(text) }.await()`). Cancelled while the
+ * server has not yet accepted the turn, it returns at once and the turn is stopped as soon as it exists.
  *
  * @return the running turn; its events may already be arriving
  */
@@ -83,8 +85,8 @@ internal suspend fun owned(start: CompletableFuture<CodexTurn>): CodexTurn {
         start.copy().await()
     } catch (e: CancellationException) {
         if (!currentCoroutineContext().isActive) {
-            // The server may accept the turn after all: nobody would own it, so it is interrupted when it exists.
-            start.thenAccept { it.interruptAsync() }
+            // The server may accept the turn after all: nobody would own it, so it is stopped when it exists.
+            start.thenAccept { it.stopAsync() }
         }
         throw e
     }
@@ -104,8 +106,8 @@ internal suspend fun owned(start: CompletableFuture<CodexTurn>): CodexTurn {
 }
 
 /**
- * The turn's result; when the calling coroutine is cancelled first, interrupts the turn and waits, not cancellable,
- * for it to end (normally a moment, at most the client's interrupt grace period) before the cancellation goes on.
+ * The turn's result; when the calling coroutine is cancelled first, stops the turn and waits, not cancellable, for it
+ * to end (normally a moment, at most the client's interrupt grace period) before the cancellation goes on.
  */
 private suspend fun awaitOrInterrupt(turn: CodexTurn): TurnResult {
     try {
@@ -114,7 +116,7 @@ private suspend fun awaitOrInterrupt(turn: CodexTurn): TurnResult {
         if (!currentCoroutineContext().isActive && !turn.isDone) {
             withContext(NonCancellable) {
                 // The turn's end, or why it cannot end (the connection went): either way it is over.
-                runCatching { turn.interruptAsync().await() }
+                runCatching { turn.stopAsync().await() }
             }
         }
         throw e
@@ -125,10 +127,10 @@ private suspend fun awaitOrInterrupt(turn: CodexTurn): TurnResult {
  * Waits for the turn to end and returns its result, whatever its status ([TurnResult.orThrow] makes a failure an
  * exception), like [CodexTurn.await] without a timeout: use `withTimeout`.
  *
- * Cancelling the calling coroutine (also by `withTimeout`) interrupts the turn: the coroutine then waits, not
- * cancellable, for the turn to end (normally a moment; at most the client's interrupt grace period, after which the
- * client settles the turn as stalled), so that when the cancellation goes on, the turn is over. Several coroutines
- * awaiting one turn: cancelling any of them interrupts it.
+ * Cancelling the calling coroutine (also by `withTimeout`) stops the turn ([stop]: it is interrupted, and the
+ * commands it started are ended): the coroutine then waits, not cancellable, for the turn to end (normally a moment;
+ * at most the client's interrupt grace period, after which the client settles the turn as stalled), so that when the
+ * cancellation goes on, the turn is over. Several coroutines awaiting one turn: cancelling any of them stops it.
  *
  * @throws dev.codexclient.errors.CodexTransportException when the turn cannot end normally: the connection was lost
  *         or the client closed (also when the thread was let go of, with the exception [CodexTurn.result] fails with)
@@ -175,6 +177,15 @@ public suspend fun <T> StructuredTurn<T>.await(): T = parse(turn().await())
  * period. Interrupting a turn that has ended returns its result.
  */
 public suspend fun CodexTurn.interrupt(): TurnResult = interruptAsync().copy().await()
+
+/**
+ * Stops the turn and what it started, like [CodexTurn.stopAsync], suspending: interrupts it and, once it has ended,
+ * ends the commands it started that codex keeps running as background terminals (an interrupt leaves them running).
+ * Ending them follows codex's experimental API: without `experimentalApi = true`, or before codex 0.140.0, they keep
+ * running as after [interrupt]. This is what cancelling the turn's owner or an awaiter does.
+ */
+@CodexExperimental("thread/backgroundTerminals")
+public suspend fun CodexTurn.stop(): TurnResult = stopAsync().copy().await()
 
 /** Adds input to the running turn (`turn/steer`), like [CodexTurn.steer], suspending. */
 public suspend fun CodexTurn.steerAndAwait(text: String): TurnSteerResponse = steerAsync(text).await()

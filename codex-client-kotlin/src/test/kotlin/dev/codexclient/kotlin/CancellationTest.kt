@@ -3,6 +3,7 @@ package dev.codexclient.kotlin
 import dev.codexclient.ApprovalDecision
 import dev.codexclient.CodexClient
 import dev.codexclient.CodexTurn
+import dev.codexclient.protocol.ThreadItem
 import dev.codexclient.protocol.TurnStatus
 import dev.codexclient.testkit.CodexTestExtension
 import dev.codexclient.testkit.FakeCodexAppServer
@@ -14,6 +15,8 @@ import kotlinx.coroutines.CoroutineStart
 import kotlinx.coroutines.TimeoutCancellationException
 import kotlinx.coroutines.cancelAndJoin
 import kotlinx.coroutines.coroutineScope
+import kotlinx.coroutines.flow.filterIsInstance
+import kotlinx.coroutines.flow.first
 import kotlinx.coroutines.launch
 import kotlinx.coroutines.test.runTest
 import kotlinx.coroutines.withTimeout
@@ -155,4 +158,36 @@ class CancellationTest {
             assertThat(fake.interruptsReceived()).isZero()
         }
     }
+
+    @Test
+    fun aCancelledOwnerEndsTheCommandsItsTurnLeftRunningAndOnlyThose(fake: FakeCodexAppServer) = runTest {
+        fake.onTurnStart { turn ->
+            turn.commandExecution("npm run dev", "", 0).pause(Duration.ofHours(1)).completed()
+        }
+        // The thread's background terminals, as codex lists them: this turn's command and one of an earlier turn.
+        fake.on("thread/backgroundTerminals/list").always().respondWith {
+            mapOf("data" to listOf(
+                mapOf("command" to "npm run dev", "cwd" to "/w", "itemId" to commandItemId, "processId" to 41),
+                mapOf("command" to "make serve", "cwd" to "/w", "itemId" to "an-earlier-turns", "processId" to 7)),
+                "nextCursor" to null)
+        }
+        fake.on("thread/backgroundTerminals/terminate").always().respond(mapOf("terminated" to true))
+        client(fake) { experimentalApi = true }.use { codex ->
+            val thread = codex.startThreadAndAwait()
+            val turnStarted = CompletableDeferred<CodexTurn>()
+            val owner = launch { turnStarted.complete(thread.startTurnAndAwait("serve")) }
+            val turn = turnStarted.await()
+            commandItemId = turn.completedItems().filterIsInstance<ThreadItem.CommandExecution>().first().id()
+
+            owner.cancelAndJoin()
+
+            assertThat(turn.result().join().status()).isEqualTo(TurnStatus.INTERRUPTED)
+            val terminated = fake.takeRequest("thread/backgroundTerminals/terminate", Duration.ofSeconds(10))
+            assertThat(terminated.params().path("processId").asInt()).isEqualTo(41)
+            assertThat(fake.requests().count { it.method() == "thread/backgroundTerminals/terminate" }).isEqualTo(1)
+        }
+    }
+
+    @Volatile
+    private var commandItemId: String = ""
 }

@@ -387,6 +387,18 @@ public final class TurnState implements RoutedTurn {
     }
 
     /**
+     * Interrupts the turn and, once it has ended, ends the commands it started that codex keeps running (see
+     * {@link TurnCommands}); completes with the turn's result after that.
+     *
+     * @return the turn's result
+     */
+    public CompletableFuture<TurnResult> stopAsync() {
+        interrupt();
+        return resultAsync().thenCompose(r -> TurnCommands.terminate(context.calls(), threadId, progress.commandIds())
+                .thenApply(ignored -> r));
+    }
+
+    /**
      * Interrupts the turn and waits for its end, at most {@code timeout}.
      *
      * @param timeout the longest wait
