@@ -230,6 +230,32 @@ public interface CodexThread {
     CompletableFuture<Void> compactAsync();
 
     /**
+     * Compacts the thread's history and waits until codex has finished, so that the next turn can start at once:
+     * {@link #compact()} returns when codex has started, and codex refuses a turn started while it still compacts.
+     * Codex replaces what the model sees of the history with a summary and the thread's recent user messages; the
+     * stored turns stay, and a restart or a resume then reads the history back only to that point (see
+     * docs/restarts.md). It costs a model request. Call it while no turn runs on the thread.
+     *
+     * @param timeout how long to wait for the compaction to end
+     * @throws dev.codexclient.errors.CodexTimeoutException when it has not ended within {@code timeout}
+     * @throws dev.codexclient.errors.CodexDeadlockException when called inside a listener of this thread, whose events
+     *         the wait would hold up ({@link #compactAndAwaitAsync()} works there)
+     */
+    default void compactAndAwait(java.time.Duration timeout) {
+        Compaction.await(this, timeout);
+    }
+
+    /**
+     * {@link #compactAndAwait(java.time.Duration)} without blocking.
+     *
+     * @return a future that completes when codex has finished compacting; it fails when the compaction failed, or
+     *         when the thread's events ended before it did (the connection failed, the thread or the client closed)
+     */
+    default CompletableFuture<Void> compactAndAwaitAsync() {
+        return Compaction.start(this);
+    }
+
+    /**
      * Forks the thread into a new one with the same history.
      *
      * @return the handle of the new thread

@@ -92,9 +92,13 @@ public suspend fun CodexThread.unarchiveAndAwait() {
 /** Rolls the thread back to just before [turnId], like [CodexThread.revertTo], suspending. */
 public suspend fun CodexThread.revertToAndAwait(turnId: String): ThreadInfo = revertToAsync(turnId).await()
 
-/** Starts compacting the thread's history, like [CodexThread.compact], suspending. */
+/**
+ * Compacts the thread's history and waits until codex has finished, like [CodexThread.compactAndAwait] without a
+ * timeout (use `withTimeout`), suspending, so that the next turn can start at once. (`compactAsync().await()` returns
+ * as soon as codex has started, as [CodexThread.compact] does.)
+ */
 public suspend fun CodexThread.compactAndAwait() {
-    compactAsync().await()
+    compactAndAwaitAsync().await()
 }
 
 /** Forks the thread into a new one with the same history, like [CodexThread.fork], suspending. */

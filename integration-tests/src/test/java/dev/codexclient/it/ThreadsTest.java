@@ -37,6 +37,45 @@ class ThreadsTest {
     }
 
     @Test
+    void compactAndAwaitEndsWithTheCompactionTurnAndNeverWaitsPastTheClientsClose(FakeCodexAppServer fake)
+            throws Exception {
+        try (CodexClient client = inMemory(fake).build()) {
+            CodexThread thread = client.startThread();
+            String id = thread.id();
+            java.util.concurrent.CompletableFuture<Void> compaction = thread.compactAndAwaitAsync();
+            assertThat(fake.takeRequest("thread/compact/start", WAIT).params().path("threadId").asText())
+                    .isEqualTo(id);
+            // A turn that ended before codex started compacting is not the compaction's.
+            fake.notify("turn/completed", Map.of("threadId", id, "turn", turn("earlier", "completed")));
+            fake.notify("turn/started", Map.of("threadId", id, "turn", turn("compaction", "inProgress")));
+            fake.notify("turn/completed", Map.of("threadId", id, "turn", turn("compaction", "completed")));
+            compaction.get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+
+            // A compaction that failed fails the wait.
+            java.util.concurrent.CompletableFuture<Void> failing = thread.compactAndAwaitAsync();
+            fake.takeRequest("thread/compact/start", WAIT);
+            fake.notify("turn/started", Map.of("threadId", id, "turn", turn("second", "inProgress")));
+            fake.notify("turn/completed", Map.of("threadId", id, "turn", turn("second", "failed")));
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                    () -> failing.get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(dev.codexclient.errors.CodexException.class)
+                    .hasMessageContaining("ended FAILED");
+
+            // One that never ends fails when the client closes, instead of waiting for ever.
+            java.util.concurrent.CompletableFuture<Void> unfinished = thread.compactAndAwaitAsync();
+            fake.takeRequest("thread/compact/start", WAIT);
+            client.close();
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                    () -> unfinished.get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(dev.codexclient.errors.CodexException.class);
+        }
+    }
+
+    private static Map<String, Object> turn(String id, String status) {
+        return Map.of("id", id, "status", status, "items", List.of());
+    }
+
+    @Test
     void startThreadAppendsTheClientsDynamicToolsToThoseOfTheParams(FakeCodexAppServer fake) throws Exception {
         ObjectNode schema = ProtocolJson.mapper().createObjectNode().put("type", "object");
         DynamicToolSpec own = new DynamicToolSpec.Function(null, "declared on the params", schema, "own_tool");
