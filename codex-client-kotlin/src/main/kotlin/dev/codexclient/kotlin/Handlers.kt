@@ -70,6 +70,7 @@ public class ToolCall @PublishedApi internal constructor(
     /** The id of this call. */
     public val callId: String get() = params.callId()
 
+    /** The tool's name and the thread, turn and call ids, for logs. */
     override fun toString(): String = "ToolCall[${params.tool()} $threadId/$turnId/$callId]"
 }
 
