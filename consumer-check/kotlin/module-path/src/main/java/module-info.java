@@ -1,12 +1,10 @@
 /**
- * The consumer's Kotlin code as a named module. Jackson and Kotlin's reflection bind its data classes (tool
- * arguments, structured output), so the package is open to them, as a Kotlin application on the module path does.
+ * The consumer's Kotlin code as a named module. Jackson, through Kotlin's reflection, binds its data classes (tool
+ * arguments, structured output), so the module is open, as a Kotlin application using Jackson on the module path is.
  */
-module com.example.codexclient.consumer.kotlin {
+open module com.example.codexclient.consumer.kotlin {
     requires dev.codexclient.kotlin;
     requires dev.codexclient.core;
     requires kotlin.stdlib;
     requires kotlinx.coroutines.core;
-
-    opens com.example.codexclient.consumer.kotlin to com.fasterxml.jackson.databind, kotlin.reflect;
 }
