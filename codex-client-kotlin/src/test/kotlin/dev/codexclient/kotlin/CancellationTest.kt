@@ -35,6 +35,9 @@ class CancellationTest {
     private fun FakeCodexAppServer.runsUntilInterrupted() =
         onTurnStart { turn -> turn.agentMessage("working").pause(Duration.ofHours(1)).completed() }
 
+    /** The turn's result, which a test that passes has at once; a bounded wait, so that a failing one fails. */
+    private fun endOf(turn: CodexTurn) = turn.result().get(10, TimeUnit.SECONDS)
+
     private fun FakeCodexAppServer.interruptsReceived(): Int =
         requests().count { it.method() == "turn/interrupt" }
 
@@ -48,7 +51,7 @@ class CancellationTest {
             awaiter.cancelAndJoin()
 
             assertThat(turn.isDone).`as`("the turn ended before the cancelled awaiter did").isTrue()
-            assertThat(turn.result().join().status()).isEqualTo(TurnStatus.INTERRUPTED)
+            assertThat(endOf(turn).status()).isEqualTo(TurnStatus.INTERRUPTED)
             assertThat(fake.takeRequest("turn/interrupt", Duration.ofSeconds(1)).params().path("turnId").asText())
                 .isEqualTo(turn.id())
         }
@@ -67,7 +70,7 @@ class CancellationTest {
             assertThat(testScheduler.currentTime).isEqualTo(1.hours.inWholeMilliseconds)
             assertThat(TimeUnit.NANOSECONDS.toMinutes(System.nanoTime() - started)).isLessThan(1)
             assertThat(turn.isDone).`as`("the turn ended before withTimeout threw").isTrue()
-            assertThat(turn.result().join().status()).isEqualTo(TurnStatus.INTERRUPTED)
+            assertThat(endOf(turn).status()).isEqualTo(TurnStatus.INTERRUPTED)
             assertThat(fake.interruptsReceived()).isEqualTo(1)
         }
     }
@@ -88,7 +91,7 @@ class CancellationTest {
             owner.cancelAndJoin()
 
             assertThat(turn.isDone).isTrue()
-            assertThat(turn.result().join().status()).isEqualTo(TurnStatus.INTERRUPTED)
+            assertThat(endOf(turn).status()).isEqualTo(TurnStatus.INTERRUPTED)
             assertThat(fake.interruptsReceived()).isEqualTo(1)
         }
     }
@@ -111,7 +114,7 @@ class CancellationTest {
             scope.join()
 
             assertThat(turn.isDone).isTrue()
-            assertThat(turn.result().join().status()).isEqualTo(TurnStatus.COMPLETED)
+            assertThat(endOf(turn).status()).isEqualTo(TurnStatus.COMPLETED)
             assertThat(fake.interruptsReceived()).isZero()
         }
     }
@@ -181,7 +184,7 @@ class CancellationTest {
 
             owner.cancelAndJoin()
 
-            assertThat(turn.result().join().status()).isEqualTo(TurnStatus.INTERRUPTED)
+            assertThat(endOf(turn).status()).isEqualTo(TurnStatus.INTERRUPTED)
             val terminated = fake.takeRequest("thread/backgroundTerminals/terminate", Duration.ofSeconds(10))
             assertThat(terminated.params().path("processId").asInt()).isEqualTo(41)
             assertThat(fake.requests().count { it.method() == "thread/backgroundTerminals/terminate" }).isEqualTo(1)
