@@ -6,6 +6,7 @@ import dev.codexclient.testkit.FakeCodexAppServer
 import dev.codexclient.testkit.Recording
 import java.util.concurrent.ConcurrentHashMap
 import java.util.concurrent.atomic.AtomicInteger
+import java.util.concurrent.TimeUnit
 import kotlin.time.Duration.Companion.minutes
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.async
@@ -14,6 +15,7 @@ import kotlinx.coroutines.test.StandardTestDispatcher
 import kotlinx.coroutines.test.runTest
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.Timeout
 import org.junit.jupiter.api.extension.RegisterExtension
 
 /**
@@ -32,7 +34,9 @@ class ConcurrentTurnsTest {
     data class Ping(val n: Int)
 
     @Test
-    fun aThousandTurnsRunAtOnceOnOneDispatcherThread(fake: FakeCodexAppServer) = runTest(timeout = 5.minutes) {
+    // A thread held by a blocking call would hang runTest's own thread, which runTest's timeout cannot end.
+    @Timeout(value = 4, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    fun aThousandTurnsRunAtOnceOnOneDispatcherThread(fake: FakeCodexAppServer) = runTest(timeout = 3.minutes) {
         val turns = 1_000
         fake.onTurnStart { turn -> turn.toolCall("ping", mapOf("n" to 1)) { }.agentMessage("pong").completed() }
         val arrived = AtomicInteger()
