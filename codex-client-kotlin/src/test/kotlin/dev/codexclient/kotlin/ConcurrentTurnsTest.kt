@@ -38,7 +38,16 @@ class ConcurrentTurnsTest {
     @Timeout(value = 4, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     fun aThousandTurnsRunAtOnceOnOneDispatcherThread(fake: FakeCodexAppServer) = runTest(timeout = 3.minutes) {
         val turns = 1_000
-        fake.onTurnStart { turn -> turn.toolCall("ping", mapOf("n" to 1)) { }.agentMessage("pong").completed() }
+        // The fake's turn waits for the tool's answer (not the default 10 s, after which it would go on without it).
+        val answered = AtomicInteger()
+        fake.serverRequestTimeout(java.time.Duration.ofMinutes(10))
+        fake.onTurnStart { turn ->
+            turn.toolCall("ping", mapOf("n" to 1)) { reply ->
+                if (reply.result().path("contentItems").path(0).path("text").asText() == "pong") {
+                    answered.incrementAndGet()
+                }
+            }.agentMessage("pong").completed()
+        }
         val arrived = AtomicInteger()
         val allArrived = CompletableDeferred<Unit>()
         val threads = ConcurrentHashMap.newKeySet<Thread>()
@@ -67,6 +76,7 @@ class ConcurrentTurnsTest {
             assertThat(results).hasSize(turns).allSatisfy { assertThat(it.status()).isEqualTo(TurnStatus.COMPLETED) }
             assertThat(results.map { it.finalText() }.distinct()).containsExactly("pong")
             assertThat(arrived.get()).isEqualTo(turns)
+            assertThat(answered.get()).`as`("tool calls the fake's turns had answered").isEqualTo(turns)
             assertThat(threads).containsExactly(Thread.currentThread())
         }
     }
