@@ -14,6 +14,8 @@ import java.util.stream.Stream;
  * The declarations of Java sources, as far as tests need them: types (nesting, supertypes, annotations) and their
  * methods (annotations, modifiers). A tolerant reader, not a compiler: it skips method bodies and initializers
  * whole, so nothing inside them (local and anonymous classes) is a declaration; javac has checked the syntax.
+ * Kotlin test sources ({@code .kt}) are read as far as JUnit needs them too: classes (nested ones included), their
+ * annotations, and their functions with theirs ({@link KotlinParser}).
  */
 final class JavaTestSources {
     static final String TAG = "real-codex";
@@ -37,10 +39,15 @@ final class JavaTestSources {
         }
         List<Path> files;
         try (Stream<Path> walk = Files.walk(dir)) {
-            files = walk.filter(f -> f.toString().endsWith(".java")).sorted().toList();
+            files = walk.filter(f -> f.toString().endsWith(".java") || tests && f.toString().endsWith(".kt"))
+                    .sorted().toList();
         }
         for (Path file : files) {
             String text = Files.readString(file, StandardCharsets.UTF_8);
+            if (file.toString().endsWith(".kt")) {
+                new KotlinParser(new Parser(file, tokens(text), true)).unit();
+                continue;
+            }
             // Main sources only matter for the annotation types they declare.
             if (tests || text.contains("@interface")) {
                 new Parser(file, tokens(text), tests).compilationUnit();
@@ -475,6 +482,146 @@ final class JavaTestSources {
     }
 
     /** A token: an identifier or keyword (i), a string literal's value (s), a character or number (c), or one symbol (o). */
+    /**
+     * Reads a Kotlin file's classes and functions with their annotations, on the Java tokens (which read Kotlin's
+     * names, strings, text blocks and comments alike): enough for JUnit's view, which is what the scan needs. Bodies
+     * of functions are walked over by their braces, so their local declarations are not taken for members.
+     */
+    final class KotlinParser {
+        private static final Set<String> DECLARATIONS = Set.of("class", "interface", "object", "fun", "val", "var",
+                "typealias", "constructor", "init");
+        private final Parser file;
+        private final List<Token> t;
+
+        KotlinParser(Parser file) {
+            this.file = file;
+            this.t = file.t;
+        }
+
+        void unit() {
+            List<Annotation> pending = new ArrayList<>();
+            Set<String> modifiers = new LinkedHashSet<>();
+            // Each open class body: the class and the brace depth inside it.
+            List<Type> owners = new ArrayList<>();
+            List<Integer> bodies = new ArrayList<>();
+            int depth = 0;
+            Type declared = null;           // a class whose body is the next "{" at this depth
+            int declaredDepth = -1;
+            while (file.p < t.size()) {
+                Token k = t.get(file.p);
+                String x = k.text;
+                if (k.kind == 'o' && x.equals("@")) {
+                    if (file.p + 2 < t.size() && t.get(file.p + 2).text.equals(":")) {
+                        file.p += 2;         // a use-site target (@file:…, @param:…): the name follows the ":"
+                    }
+                    pending.add(file.annotation());
+                    continue;
+                }
+                if (k.ident() && x.equals("package") && owners.isEmpty() && depth == 0) {
+                    file.p++;
+                    file.pkg = file.qualifiedName();
+                    continue;
+                }
+                if (k.ident() && x.equals("import") && depth == 0) {
+                    file.p++;
+                    String name = file.qualifiedName();
+                    if (!file.is(".")) {
+                        file.imports.put(name.substring(name.lastIndexOf('.') + 1), name);
+                    }
+                    continue;
+                }
+                if (k.kind == 'o' && x.equals("{")) {
+                    depth++;
+                    if (declared != null && declaredDepth == depth - 1) {
+                        owners.add(declared);
+                        bodies.add(depth);
+                    }
+                    declared = null;
+                    pending.clear();
+                    modifiers.clear();
+                    file.p++;
+                    continue;
+                }
+                if (k.kind == 'o' && x.equals("}")) {
+                    if (!bodies.isEmpty() && bodies.get(bodies.size() - 1) == depth) {
+                        owners.remove(owners.size() - 1);
+                        bodies.remove(bodies.size() - 1);
+                    }
+                    depth--;
+                    pending.clear();
+                    modifiers.clear();
+                    file.p++;
+                    continue;
+                }
+                boolean inClassBody = bodies.isEmpty() ? depth == 0 : bodies.get(bodies.size() - 1) == depth;
+                if (k.ident() && (x.equals("class") || x.equals("interface") || x.equals("object"))
+                        && inClassBody && file.p + 1 < t.size() && t.get(file.p + 1).ident()) {
+                    Type owner = owners.isEmpty() ? null : owners.get(owners.size() - 1);
+                    Type type = new Type(x.equals("interface") ? "interface" : "class", t.get(file.p + 1).text, owner,
+                            file, Set.copyOf(modifiers), List.copyOf(pending));
+                    if (owner == null) {
+                        file.topLevel.add(type);
+                    } else {
+                        owner.nested.add(type);
+                    }
+                    types.add(type);
+                    byName.put(type.binaryName, type);
+                    file.p += 2;
+                    superclass(type);
+                    declared = type;
+                    declaredDepth = depth;
+                    pending.clear();
+                    modifiers.clear();
+                    continue;
+                }
+                if (k.ident() && x.equals("fun") && inClassBody) {
+                    // The name is the identifier before the parameters: a receiver (fun Foo.bar) comes first.
+                    int q = file.p + 1;
+                    String name = null;
+                    while (q < t.size() && !t.get(q).text.equals("(")) {
+                        if (t.get(q).ident()) {
+                            name = t.get(q).text;
+                        }
+                        q++;
+                    }
+                    if (name != null && !owners.isEmpty()) {
+                        owners.get(owners.size() - 1).methods.add(new Method(name, Set.copyOf(modifiers),
+                                List.copyOf(pending), file.file + ":" + k.line));
+                    }
+                    pending.clear();
+                    modifiers.clear();
+                    file.p = q;
+                    continue;
+                }
+                if (k.ident() && DECLARATIONS.contains(x)) {
+                    pending.clear();
+                    modifiers.clear();
+                } else if (k.ident()) {
+                    modifiers.add(x);     // private, abstract, inner, data, … (and names, which nothing reads)
+                }
+                file.p++;
+            }
+        }
+
+        /** After {@code class Name}: the primary constructor, then the first supertype, if any. */
+        private void superclass(Type type) {
+            if (file.is("<")) {
+                file.skipBalanced("<", ">");
+            }
+            while (file.p < t.size() && (t.get(file.p).ident() && !t.get(file.p).text.equals("class"))
+                    && !t.get(file.p).text.equals(":") && !t.get(file.p).text.equals("{") && !t.get(file.p).text.equals("(")) {
+                file.p++;            // constructor modifiers: private constructor, @Inject constructor
+            }
+            if (file.p < t.size() && t.get(file.p).text.equals("(")) {
+                file.skipBalanced("(", ")");
+            }
+            if (file.p < t.size() && t.get(file.p).text.equals(":") && file.p + 1 < t.size() && t.get(file.p + 1).ident()) {
+                file.p++;
+                type.superName = file.qualifiedName();
+            }
+        }
+    }
+
     private record Token(char kind, String text, int line) {
         boolean ident() {
             return kind == 'i';
@@ -523,6 +670,12 @@ final class JavaTestSources {
                 }
                 out.add(new Token(c == '"' ? 's' : 'c', value.toString(), line));
                 i = j + 1;
+            } else if (c == '`') {
+                // A Kotlin name in backticks (`a test name`): one identifier.
+                int end = s.indexOf('`', i + 1);
+                end = end < 0 ? n : end;
+                out.add(new Token('i', s.substring(i + 1, end), line));
+                i = end + 1;
             } else if (Character.isJavaIdentifierStart(c)) {
                 int j = i;
                 while (j < n && Character.isJavaIdentifierPart(s.charAt(j))) {

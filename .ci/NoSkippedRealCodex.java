@@ -200,12 +200,13 @@ public final class NoSkippedRealCodex {
     }
 
     /**
-     * src/test/java and the test sources the module adds with build-helper's add-test-source, their paths' properties
+     * src/test/java, src/test/kotlin and the test sources the module adds with build-helper's add-test-source, their paths' properties
      * resolved as Maven would for this run: the run's own, then the module's POM's, then the root POM's.
      */
     private List<Path> testSourceRoots(Path module) throws Exception {
         List<Path> roots = new ArrayList<>();
         roots.add(module.resolve("src/test/java"));
+        roots.add(module.resolve("src/test/kotlin"));
         Element pom = xml(module.resolve("pom.xml"));
         Element rootPom = xml(root.resolve("pom.xml"));
         Map<String, String> known = new LinkedHashMap<>(pomProperties(rootPom));

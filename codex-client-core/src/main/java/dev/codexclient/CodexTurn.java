@@ -348,6 +348,23 @@ public final class CodexTurn {
     }
 
     /**
+     * Stops the turn and what it started: {@link #interruptAsync() interrupts} it and, once it has ended, ends the
+     * commands it started that codex keeps running. codex runs a command as a background terminal, which an interrupt
+     * leaves running (a server a turn started may outlive the turn on purpose); this terminates those of this turn
+     * ({@code thread/backgroundTerminals/terminate}) and leaves the thread's other ones alone. That part follows
+     * codex's experimental API: with a client built without {@code experimentalApi(true)}, or a codex before 0.140.0,
+     * the commands keep running as after an interrupt (logged at debug). Stopping a turn that has ended ends its
+     * commands that still run.
+     *
+     * @return the turn's result, once the turn has ended and its commands were asked to end; it fails as
+     *         {@link #result()} does
+     */
+    @CodexExperimental("thread/backgroundTerminals")
+    public CompletableFuture<TurnResult> stopAsync() {
+        return interruptAsync().thenCompose(r -> state.endCommands().thenApply(ignored -> r));
+    }
+
+    /**
      * Interrupts the turn when {@code timeout} passes before it completes; its result then reports
      * {@link TurnResult#deadlineExceeded()}. A later call replaces the deadline, counted from that call.
      *

@@ -20,9 +20,10 @@ import org.junit.jupiter.api.Test;
 /**
  * The glossary of the package documentation ({@code dev/codexclient/package-info.java}) names, after each concept,
  * the words that are not used for it any more ("<em>Not:</em> ..."). This test reads those words from the glossary
- * itself and fails on each one found in the project's main sources (every module's {@code src/main/java}, generated
- * code aside) and its Markdown guides (the changelog aside, which records the renames). A deprecated alias, which
- * keeps an old name for one release, is exempt: its Javadoc carries {@code @deprecated}.
+ * itself and fails on each one found in the project's main sources (every module's {@code src/main/java} and
+ * {@code src/main/kotlin}, generated code aside) and its Markdown guides (the changelog aside, which records the
+ * renames). A deprecated alias, which keeps an old name for one release, is exempt: its Javadoc carries
+ * {@code @deprecated}.
  *
  * <p>A word matches at the start of a word, whatever its case and ending ({@code restore} finds "restored" and
  * "restoring", not the "…Restore…" inside another identifier), so a protocol name such as
@@ -177,7 +178,9 @@ class GlossaryTest {
         return found;
     }
 
-    /** Every module's main Java sources (generated code aside) and every Markdown file but the changelog. */
+    /**
+     * Every module's main Java and Kotlin sources (generated code aside) and every Markdown file but the changelog.
+     */
     private static List<Path> scanned(Path root) throws IOException {
         Path glossary = GLOSSARY.toAbsolutePath().normalize();
         try (Stream<Path> all = Files.walk(root)) {
@@ -195,7 +198,8 @@ class GlossaryTest {
                         if (rel.endsWith(".md")) {
                             return !rel.equals("CHANGELOG.md");
                         }
-                        return rel.endsWith(".java") && rel.contains("/src/main/java/");
+                        return rel.endsWith(".java") && rel.contains("/src/main/java/")
+                                || rel.endsWith(".kt") && rel.contains("/src/main/kotlin/");
                     })
                     .filter(p -> !p.toAbsolutePath().normalize().equals(glossary))
                     .sorted()

@@ -93,6 +93,28 @@ class ExamplesTest {
                 .contains("(exit 0)");
     }
 
+    private void kotlinQuickstartStreamsTextListsTheCommandAndReportsUsage(String backend) {
+        use(backend);
+        KotlinQuickstart.main(new String[0]);
+        assertThat(output()).contains("Hello from Kotlin! This workspace has a src and a tests directory")
+                .containsPattern("\\$ .*\\(exit 0\\)")
+                .contains("status:  COMPLETED")
+                .contains("tokens:  1314 this turn (1250 in, 64 out)");
+    }
+
+    @Test
+    void kotlinQuickstartOnTheFake() {
+        kotlinQuickstartStreamsTextListsTheCommandAndReportsUsage("fake");
+        assertThat(output()).contains("backend: fake app-server (testkit, in memory)");
+    }
+
+    @Test
+    @Tag("real-codex")
+    void kotlinQuickstartOnTheRealCodex() {
+        kotlinQuickstartStreamsTextListsTheCommandAndReportsUsage("scripted");
+        assertThat(output()).contains(realCodexBackendLine()).doesNotContain("fake app-server");
+    }
+
     private void consoleApprovalsAcceptsOnlyTheReadOnlyCommand(String backend) {
         use(backend);
         ConsoleApprovals.main(new String[0]);

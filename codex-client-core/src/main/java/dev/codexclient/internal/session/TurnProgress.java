@@ -17,6 +17,8 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +47,8 @@ public final class TurnProgress {
     private long droppedFromReplay;
     private final List<ThreadItem> completedItems = new ArrayList<>();
     private final Map<String, StringBuilder> agentText = new LinkedHashMap<>();
+    /** The ids of the commands the turn started, for stopping those codex keeps running after it; read anywhere. */
+    private final Set<String> commandIds = ConcurrentHashMap.newKeySet();
     private String lastAgentItemId;
     private String lastCompletedAgentText;
     /** Volatile only for the end of a turn that fails off its lane; written on the lane. */
@@ -127,6 +131,8 @@ public final class TurnProgress {
             ItemStartedNotification p = s.params();
             if (p.item() instanceof ThreadItem.AgentMessage m) {
                 lastAgentItemId = m.id();
+            } else if (p.item() instanceof ThreadItem.CommandExecution c) {
+                commandIds.add(c.id());
             }
         } else if (n instanceof ServerNotification.ThreadTokenUsageUpdated u) {
             ThreadTokenUsage reported = u.params().tokenUsage();
@@ -184,6 +190,11 @@ public final class TurnProgress {
     /** {@return the latest plan, or null} */
     public List<TurnPlanStep> lastPlan() {
         return lastPlan;
+    }
+
+    /** {@return the ids of the command items the turn started so far, a snapshot; may be read on any thread} */
+    public Set<String> commandIds() {
+        return Set.copyOf(commandIds);
     }
 
     /** {@return the last error that will not be retried, or null} */

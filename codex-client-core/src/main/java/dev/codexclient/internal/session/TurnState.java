@@ -211,6 +211,15 @@ public final class TurnState implements RoutedTurn {
         return settledResult();
     }
 
+    /**
+     * Once the turn has ended, ends the commands it started that codex keeps running (see {@link TurnCommands}).
+     *
+     * @return completes when each was asked to end; fails as the turn's end does
+     */
+    public CompletableFuture<Void> endCommands() {
+        return ended().thenCompose(e -> TurnCommands.terminate(context.calls(), threadId, progress.commandIds()));
+    }
+
     /** {@return the tokens the turn spent so far, or null before its first usage report} Any thread. */
     public TokenCounts tokens() {
         return progress.tokens();
