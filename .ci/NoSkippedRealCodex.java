@@ -57,6 +57,12 @@ public final class NoSkippedRealCodex {
     /** A set: the same misreading can be met from several classes. */
     private final Set<String> problems = new LinkedHashSet<>();
     private final JavaTestSources scan = new JavaTestSources();
+    /** Modules every test of which must have run and passed, tagged or not (a run of a few modules, -pl). */
+    private final Set<String> everyTest = new TreeSet<>();
+    /** The real-codex tests of the default build, one per line: "module class#method", in order. */
+    private final List<String> found = new ArrayList<>();
+    /** The committed record of those, which a change that adds, removes or untags one must update on purpose. */
+    static final String RECORD = ".ci/real-codex-tests.txt";
 
     private NoSkippedRealCodex(Path root, Map<String, String> properties, List<String> profiles) {
         this.root = root;
@@ -75,8 +81,14 @@ public final class NoSkippedRealCodex {
         Path root = Path.of(".");
         Map<String, String> properties = new LinkedHashMap<>();
         List<String> profiles = new ArrayList<>();
+        Set<String> everyTest = new TreeSet<>();
+        boolean record = false;
         for (String arg : args) {
-            if (arg.startsWith("-D") && arg.contains("=")) {
+            if (arg.equals("--record")) {
+                record = true;
+            } else if (arg.startsWith("--every-test=")) {
+                everyTest.addAll(List.of(arg.substring("--every-test=".length()).split(",")));
+            } else if (arg.startsWith("-D") && arg.contains("=")) {
                 properties.put(arg.substring(2, arg.indexOf('=')), arg.substring(arg.indexOf('=') + 1));
             } else if (arg.startsWith("-P")) {
                 profiles.addAll(List.of(arg.substring(2).split(",")));
@@ -85,6 +97,11 @@ public final class NoSkippedRealCodex {
             }
         }
         NoSkippedRealCodex check = new NoSkippedRealCodex(root.toAbsolutePath().normalize(), properties, profiles);
+        check.everyTest.addAll(everyTest);
+        if (record) {
+            check.record();
+            return;
+        }
         int expected = check.run();
         if (!check.problems.isEmpty()) {
             System.err.println("real-codex tests that did not run and pass (" + check.problems.size() + "):");
@@ -112,11 +129,56 @@ public final class NoSkippedRealCodex {
             total += checkModule(module, testSources.get(module));
         }
         problems.addAll(scan.problems);
+        if (profiles.isEmpty() && properties.isEmpty()) {
+            compareWithRecord();
+        }
         if (total == 0) {
             problems.add("the test sources under " + root + " tag no test " + TAG + ": the scan is broken, or the tag"
                     + " was renamed");
         }
         return total;
+    }
+
+    // ---------------------------------------------------------------------------------------------- the record
+
+    /** Writes {@link #RECORD}: the real-codex tests of the default build as the sources have them now. */
+    private void record() throws Exception {
+        run();
+        List<String> lines = new ArrayList<>(List.of(
+                "# The real-codex tests of the default build (module, class#method), which .ci/no-skipped-real-codex",
+                "# requires to have run and passed. A change that adds, removes or untags one updates this file on",
+                "# purpose: .ci/no-skipped-real-codex --record"));
+        lines.addAll(found);
+        Files.write(root.resolve(RECORD), lines, StandardCharsets.UTF_8);
+        System.out.printf("recorded %d real-codex tests in %s%n", found.size(), RECORD);
+    }
+
+    /** The tests the sources tag real-codex against the committed record: any difference fails the check. */
+    private void compareWithRecord() throws IOException {
+        Path file = root.resolve(RECORD);
+        if (!Files.isRegularFile(file)) {
+            problems.add("no " + RECORD + ": record the real-codex tests with .ci/no-skipped-real-codex --record");
+            return;
+        }
+        Set<String> recorded = new TreeSet<>();
+        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+            if (!line.isBlank() && !line.startsWith("#")) {
+                recorded.add(line.strip());
+            }
+        }
+        Set<String> now = new TreeSet<>(found);
+        Set<String> gone = new TreeSet<>(recorded);
+        gone.removeAll(now);
+        Set<String> added = new TreeSet<>(now);
+        added.removeAll(recorded);
+        if (!gone.isEmpty() || !added.isEmpty()) {
+            StringBuilder b = new StringBuilder("the real-codex tests differ from " + RECORD + " (" + recorded.size()
+                    + " recorded, " + now.size() + " in the sources): a test removed, untagged or added changes the"
+                    + " bar, so the record changes with it, on purpose (.ci/no-skipped-real-codex --record)");
+            gone.forEach(t -> b.append("\n      no longer a real-codex test: ").append(t));
+            added.forEach(t -> b.append("\n      not recorded: ").append(t));
+            problems.add(b.toString());
+        }
     }
 
     // ---------------------------------------------------------------------------------------------- the reactor
@@ -163,6 +225,9 @@ public final class NoSkippedRealCodex {
         NodeList executions = pom.getElementsByTagName("execution");
         for (int i = 0; i < executions.getLength(); i++) {
             Element execution = (Element) executions.item(i);
+            if (!active(pom, execution)) {
+                continue;
+            }
             boolean addsTests = false;
             for (Element goals : children(execution, "goals")) {
                 for (Element goal : children(goals, "goal")) {
@@ -196,6 +261,35 @@ public final class NoSkippedRealCodex {
             }
         }
         return roots;
+    }
+
+    /**
+     * Whether the run has the profile {@code node} is in, if any: named with -P, or active by default while the run
+     * names none of this POM's profiles (Maven turns a POM's default profiles off when one of its profiles is chosen).
+     */
+    private boolean active(Element pom, Node node) {
+        Node n = node.getParentNode();
+        while (n != null && !(n instanceof Element e && e.getTagName().equals("profile"))) {
+            n = n.getParentNode();
+        }
+        if (n == null) {
+            return true;
+        }
+        Element profile = (Element) n;
+        String id = children(profile, "id").stream().map(e -> e.getTextContent().trim()).findFirst().orElse("");
+        if (profiles.contains(id)) {
+            return true;
+        }
+        boolean byDefault = children(profile, "activation").stream()
+                .flatMap(a -> children(a, "activeByDefault").stream())
+                .anyMatch(e -> e.getTextContent().trim().equals("true"));
+        boolean anyOfThisPom = false;
+        for (Element profilesOf : children(pom, "profiles")) {
+            for (Element p : children(profilesOf, "profile")) {
+                anyOfThisPom |= children(p, "id").stream().anyMatch(e -> profiles.contains(e.getTextContent().trim()));
+            }
+        }
+        return byDefault && !anyOfThisPom;
     }
 
     /** The {@code <properties>} of a POM's project or of one of its profiles. */
@@ -232,7 +326,7 @@ public final class NoSkippedRealCodex {
         Set<String> testClasses = new TreeSet<>(); // the top-level classes the build runs, tagged or not
         for (JavaTestSources.Type type : scan.types) {
             if (type.enclosing == null && type.isTest && sourceRoots.stream().anyMatch(type.file::startsWith)) {
-                expectedOf(name, type, expected);
+                expectedOf(name, type, expected, true);
                 if (SUREFIRE.matcher(type.simpleName).matches() || FAILSAFE.matcher(type.simpleName).matches()) {
                     testClasses.add(type.binaryName);
                 }
@@ -250,8 +344,22 @@ public final class NoSkippedRealCodex {
                 }
             }
         }
-        Set<TestId> lastRun = checkListenerReport(name, module, expected.keySet(), testClasses,
-                !expected.isEmpty() && !runs.isEmpty());
+        expected.keySet().forEach(id -> found.add(name + " " + id));
+        Set<TestId> tagged = new TreeSet<>(expected.keySet());
+        if (everyTest.contains(name)) {
+            // Every test of the module, tagged or not: a run that ran none of them must not pass on the tagged
+            // tests' reports alone, nor on a module whose tests are all untagged.
+            for (JavaTestSources.Type type : scan.types) {
+                if (type.enclosing == null && type.isTest && sourceRoots.stream().anyMatch(type.file::startsWith)) {
+                    expectedOf(name, type, expected, false);
+                }
+            }
+            if (expected.isEmpty()) {
+                problems.add(name + ": --every-test names it, but its sources have no test");
+            }
+        }
+        Set<TestId> lastRun = checkListenerReport(name, module, tagged, testClasses,
+                !tagged.isEmpty() && !runs.isEmpty());
         if (expected.isEmpty()) {
             return 0;
         }
@@ -268,29 +376,36 @@ public final class NoSkippedRealCodex {
             }
             List<String> dirs = runs.keySet().stream().filter(d -> d.startsWith(kind + "-reports")).toList();
             if (dirs.isEmpty()) {
-                problems.add(name + ": " + ofKind.size() + " real-codex tests (" + classesOf(ofKind) + ") and no "
+                problems.add(name + ": " + ofKind.size() + (everyTest.contains(name) ? " tests" : " real-codex tests")
+                        + " (" + classesOf(ofKind) + ") and no "
                         + kind + " reports (target/" + kind + "-reports*): its tests did not run");
                 summary.add("no " + kind + " run");
                 continue;
             }
             for (String dir : dirs) {
-                summary.add(compare(name, dir, ofKind, runs.get(dir), lastRun));
+                summary.add(compare(name, dir, ofKind, runs.get(dir), lastRun, tagged));
             }
         }
-        System.out.printf("%s: %d real-codex tests; %s%n", name, expected.size(), String.join("; ", summary));
-        return expected.size();
+        System.out.printf("%s: %d %s; %s%n", name, everyTest.contains(name) ? expected.size() : tagged.size(),
+                everyTest.contains(name) ? "tests (every test of the module)" : "real-codex tests",
+                String.join("; ", summary));
+        return tagged.size();
     }
 
     /** The real-codex tests of a top-level test class and its {@code @Nested} classes, by the plugin that runs them. */
-    private void expectedOf(String module, JavaTestSources.Type type, Map<TestId, String> expected) {
+    private void expectedOf(String module, JavaTestSources.Type type, Map<TestId, String> expected,
+                            boolean taggedOnly) {
         String kind = SUREFIRE.matcher(type.simpleName).matches() ? "surefire"
                 : FAILSAFE.matcher(type.simpleName).matches() ? "failsafe" : null;
         Map<TestId, JavaTestSources.Method> tests = new TreeMap<>();
-        collectTests(type, tests);
+        collectTests(type, tests, taggedOnly);
         boolean any = false;
         for (Map.Entry<TestId, JavaTestSources.Method> t : tests.entrySet()) {
             JavaTestSources.Method m = t.getValue();
             if (m.modifiers().contains("static") || m.modifiers().contains("private")) {
+                if (!taggedOnly) {
+                    continue;
+                }
                 problems.add(module + ": " + t.getKey() + " is tagged " + TAG + " but JUnit does not run a "
                         + (m.modifiers().contains("static") ? "static" : "private") + " test method (" + m.where() + ")");
                 continue;
@@ -300,14 +415,15 @@ public final class NoSkippedRealCodex {
                 expected.put(t.getKey(), kind);
             }
         }
-        if (any && kind == null) {
+        if (any && kind == null && taggedOnly) {
             problems.add(module + ": " + type.binaryName + " has tests tagged " + TAG + " that no build runs: surefire"
                     + " picks classes named Test*, *Test, *Tests or *TestCase, failsafe IT*, *IT or *ITCase");
         }
     }
 
     /** The tagged test methods JUnit runs for {@code type} (inherited ones too), then those of its nested classes. */
-    private void collectTests(JavaTestSources.Type type, Map<TestId, JavaTestSources.Method> out) {
+    private void collectTests(JavaTestSources.Type type, Map<TestId, JavaTestSources.Method> out,
+                              boolean taggedOnly) {
         if (type.modifiers.contains("abstract") || !type.kind.equals("class")) {
             return;
         }
@@ -318,14 +434,14 @@ public final class NoSkippedRealCodex {
                 if (!shadowed.add(m.name()) && !t.equals(type)) {
                     continue;
                 }
-                if (scan.isTest(m) && (classTagged || scan.tagged(m.annotations()))) {
+                if (scan.isTest(m) && (!taggedOnly || classTagged || scan.tagged(m.annotations()))) {
                     out.putIfAbsent(new TestId(type.binaryName, m.name()), m);
                 }
             }
         }
         for (JavaTestSources.Type nested : type.nested) {
             if (nested.has("Nested") && !nested.modifiers.contains("static")) {
-                collectTests(nested, out);
+                collectTests(nested, out, taggedOnly);
             }
         }
     }
@@ -336,7 +452,7 @@ public final class NoSkippedRealCodex {
      * left behind by a run that filtered the test out).
      */
     private String compare(String module, String dir, Set<TestId> expected, Map<TestId, List<String[]>> cases,
-                           Set<TestId> lastRun) {
+                           Set<TestId> lastRun, Set<TestId> tagged) {
         int ran = 0;
         int caseCount = 0;
         Map<String, List<String>> missingByClass = new TreeMap<>();
@@ -347,7 +463,7 @@ public final class NoSkippedRealCodex {
                 continue;
             }
             boolean passed = true;
-            if (lastRun != null && !lastRun.contains(id)) {
+            if (lastRun != null && tagged.contains(id) && !lastRun.contains(id)) {
                 problems.add(module + ": STALE in target/" + dir + ": " + id.className() + " " + id.method()
                         + ": the module's last test run (" + LISTENER_REPORT + ") did not run it; its report is an"
                         + " earlier run's");
@@ -369,7 +485,8 @@ public final class NoSkippedRealCodex {
             boolean classRan = cases.keySet().stream().anyMatch(id -> id.className().equals(className));
             problems.add(module + ": NOT RUN in target/" + dir + ": " + className + " "
                     + (classRan ? String.join(", ", methods)
-                    : "(no report of the class; its " + methods.size() + " real-codex tests: "
+                    : "(no report of the class; its " + methods.size() + (everyTest.contains(module) ? " tests: "
+                    : " real-codex tests: ")
                     + String.join(", ", methods) + ")"));
         });
         return dir + ": " + ran + " passed (" + caseCount + " cases)";

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The compatibility matrix: installs each codex version into the cache, writes its drift report against the
-# pinned schema (codex-client-schema-drift's command line), and runs the compatibility flows (CompatibilityTest) and the
-# drift tests (SchemaDriftRealCodexTest) against all of them in one Maven run.
+# pinned schema (codex-client-schema-drift's command line), and runs against all of them in one Maven run every test
+# that takes its codex versions from CompatVersions: the compatibility flows (CompatibilityTest), the drift tests
+# (SchemaDriftRealCodexTest), the native spawn of each kind of npm launcher (RealCodexNativeSpawnTest) and the restart
+# that resumes held threads without their turns, or, on a codex that cannot, with them (RealCodexResumeWithoutTurnsTest).
 #
 #   .ci/compat-matrix.sh                                   # 0.98.0, 0.120.0, 0.169.0 and the pinned version
 #   CODEX_COMPAT_VERSIONS="0.98.0 0.150.0" .ci/compat-matrix.sh
@@ -16,7 +18,7 @@
 # Writes target/compat/ (CODEX_COMPAT_OUT): drift-VERSION.txt and drift-VERSION.json (with the methods the SDK does
 # not type), compatibility.md (the flows by version) and summary.md. Fails when a flow did not pass on every
 # version (each flow × each version, read from the table the test writes: a flow that failed, or did not run, fails
-# the matrix), when the pinned codex publishes a schema other than the vendored one, when a version of
+# the matrix), when a test method of the other three did not run and pass once per version, when the pinned codex publishes a schema other than the vendored one, when a version of
 # CODEX_COMPAT_REQUIRED lacks something the client API relies on, or when the drift tool cannot produce a report. A
 # drift report that names methods an old version lacks (exit status 1) is expected and does not fail the matrix.
 set -euo pipefail
@@ -48,11 +50,14 @@ log "codex versions: ${VERSIONS} (cache ${CACHE})"
 # which need the binaries, after them.
 log "compatibility flows and drift tests ($(elapsed))"
 list="$(echo ${VERSIONS} | tr ' ' ',')"
-rm -f integration-tests/target/surefire-reports/TEST-dev.codexclient.it.CompatibilityTest.xml \
-      integration-tests/target/surefire-reports/TEST-dev.codexclient.it.SchemaDriftRealCodexTest.xml \
-      integration-tests/target/compatibility.md
+# Each of these runs every test method once per version (SchemaDriftRealCodexTest: the pinned one and the others).
+PER_VERSION="SchemaDriftRealCodexTest RealCodexNativeSpawnTest RealCodexResumeWithoutTurnsTest"
+for t in CompatibilityTest ${PER_VERSION}; do
+  rm -f "integration-tests/target/surefire-reports/TEST-dev.codexclient.it.${t}.xml"
+done
+rm -f integration-tests/target/compatibility.md
 set +e
-mvn -B -pl integration-tests -am verify -Dtest='CompatibilityTest,SchemaDriftRealCodexTest' \
+mvn -B -pl integration-tests -am verify -Dtest="$(echo CompatibilityTest ${PER_VERSION} | tr ' ' ',')" \
   -Dsurefire.failIfNoSpecifiedTests=false -Dcodex.compat.versions="${list}" > "${OUT}/flows.log" 2>&1
 status=$?
 set -e
@@ -66,12 +71,33 @@ fi
 # run"): a filter or tag configuration that leaves combinations out must not pass as green.
 table=integration-tests/target/compatibility.md
 .ci/compat-table-check "${VERSIONS}" "${table}" || failed=1
-for t in CompatibilityTest SchemaDriftRealCodexTest; do
+report="integration-tests/target/surefire-reports/TEST-dev.codexclient.it.CompatibilityTest.xml"
+ran=$(sed -n 's/.*<testsuite [^>]*tests="\([0-9]*\)".*/\1/p' "${report}" 2>/dev/null | head -1)
+skipped=$(sed -n 's/.*<testsuite [^>]*skipped="\([0-9]*\)".*/\1/p' "${report}" 2>/dev/null | head -1)
+if [ -z "${ran}" ] || [ "${ran}" -eq 0 ] || [ "${ran}" = "${skipped}" ]; then
+  echo "compat: CompatibilityTest did not run (tests=${ran:-none}, skipped=${skipped:-none})" >&2
+  failed=1
+fi
+versions_count=$(echo ${VERSIONS} | wc -w)
+drift_count=$(printf '%s\n' "${PINNED}" ${VERSIONS} | sort -u | wc -l)
+for t in ${PER_VERSION}; do
   report="integration-tests/target/surefire-reports/TEST-dev.codexclient.it.${t}.xml"
-  ran=$(sed -n 's/.*<testsuite [^>]*tests="\([0-9]*\)".*/\1/p' "${report}" 2>/dev/null | head -1)
-  skipped=$(sed -n 's/.*<testsuite [^>]*skipped="\([0-9]*\)".*/\1/p' "${report}" 2>/dev/null | head -1)
-  if [ -z "${ran}" ] || [ "${ran}" -eq 0 ] || [ "${ran}" = "${skipped}" ]; then
-    echo "compat: ${t} did not run (tests=${ran:-none}, skipped=${skipped:-none})" >&2
+  want=${versions_count}
+  [ "${t}" = SchemaDriftRealCodexTest ] && want=${drift_count}
+  if [ ! -f "${report}" ]; then
+    echo "compat: ${t} did not run (no report ${report})" >&2
+    failed=1
+    continue
+  fi
+  # Each method's cases (name "method(String)[N]"), and those that did not pass.
+  wrong="$(awk -v want="${want}" '
+    /<testcase / { name = $0; sub(/.* name="/, "", name); sub(/[("[].*/, "", name); cases[name]++; current = name }
+    /<(skipped|failure|error)[ >\/]/ { failed[current]++ }
+    END { for (m in cases) if (cases[m] != want || failed[m] > 0)
+            printf "  %s: %d cases for %d versions, %d not passed\n", m, cases[m], want, failed[m] + 0 }' "${report}")"
+  if [ -n "${wrong}" ] || ! grep -q '<testcase ' "${report}"; then
+    echo "compat: ${t} did not run and pass once per version:" >&2
+    echo "${wrong:-  no test case}" >&2
     failed=1
   fi
 done

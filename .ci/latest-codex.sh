@@ -7,6 +7,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 latest="$(npm view @openai/codex dist-tags.latest)"
+# An empty answer would leave the matrix its default versions, and a green run on them would pass for npm's latest.
+if [[ ! "${latest}" =~ ^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$ ]]; then
+  echo "latest-codex: npm named no latest @openai/codex version (it said '${latest}')" >&2
+  exit 1
+fi
 pinned="$(cat schema/VERSION)"
 echo "latest codex on npm: ${latest} (the SDK is generated from ${pinned})"
 status=0

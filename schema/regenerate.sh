@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Follows a codex release in one command: moves the vendored schema to it and regenerates everything that follows.
 #
-#   schema/regenerate.sh 0.172.0          (or "latest": npm's latest @openai/codex)
+#   schema/regenerate.sh 0.172.0             (or "latest": npm's latest @openai/codex)
+#   schema/regenerate.sh --dry-run 0.172.0   all but the move into place: what would change; nothing moved
 #
 # 1. Installs @openai/codex@<version> with npm into ${XDG_CACHE_HOME:-$HOME/.cache}/codex-client/codex/<version>
 #    (only when it is not there yet) and exports its stable and experimental schema.
@@ -9,17 +10,27 @@
 #    into target/follow/<version>/drift.txt and drift.json.
 # 3. Keeps the server requests it removed (schema/retained.json: an older server may still send them) and lists
 #    the other removed methods; writes its method list (schema/methods/<version>.txt).
-# 4. Replaces schema/stable and schema/experimental, writes schema/VERSION, moves the pins that must equal it (the
-#    parent pom's codex.version, the testkit's CodexBinary.PINNED_VERSION), and runs the generator, which also
-#    writes the version tables of docs/ (METHOD-VERSIONS.md, the "since" cells).
-# 5. Prints what a maintainer must still decide and do.
+# 4. Runs the generator on the new schema, which also writes the version tables of docs/ (METHOD-VERSIONS.md, the
+#    "since" cells), and lists what would change.
+# 5. Only when every step passed: replaces schema/stable and schema/experimental, writes schema/VERSION, the method
+#    list and schema/retained.json, moves the pins that must equal it (the parent pom's codex.version, the testkit's
+#    CodexBinary.PINNED_VERSION), the generated protocol and the docs' tables.
+# 6. Prints what a maintainer must still decide and do.
 #
+# Steps 3 and 4 work on a staging copy (target/follow/<version>/stage): a step that fails stops the script with exit
+# status 1 and nothing of the checkout moved. --dry-run stops before step 5; on the pinned version it fails when
+# anything would change (CI runs it so: regenerating what is pinned reproduces what is committed).
 # MAVEN_OFFLINE=1 runs Maven offline. Nothing is committed.
 set -euo pipefail
 
+dry_run=false
+if [[ "${1:-}" == --dry-run ]]; then
+  dry_run=true
+  shift
+fi
 version="${1:-}"
 if [[ -z "$version" ]]; then
-  echo "usage: $0 <codex-version>|latest   (for example 0.172.0)" >&2
+  echo "usage: $0 [--dry-run] <codex-version>|latest   (for example 0.172.0)" >&2
   exit 64
 fi
 if [[ "$version" == latest ]]; then
@@ -58,7 +69,7 @@ export_schema "$work/stable"
 export_schema "$work/experimental" --experimental
 for flavor in stable experimental; do
   if [[ ! -f "$work/$flavor/codex_app_server_protocol.schemas.json" ]]; then
-    echo "codex $version did not write $flavor/codex_app_server_protocol.schemas.json" >&2
+    echo "regenerate: codex $version did not write $flavor/codex_app_server_protocol.schemas.json; nothing was moved" >&2
     exit 1
   fi
 done
@@ -77,44 +88,103 @@ drift_status=$?
 set -e
 if [[ "$drift_status" -ge 2 ]]; then
   cat "$report/drift.txt" >&2
-  echo "regenerate: the drift report failed (exit $drift_status)" >&2
+  echo "regenerate: the drift report failed (exit $drift_status); nothing was moved" >&2
   exit 1
 fi
 sed -n '/^\(OK\|INCOMPATIBLE\):/,/^$/p' "$report/drift.txt"
+
+# The staging copy: the schema's data (not the generator), the docs, and the generated protocol's place. Every step
+# from here writes there; only the last one moves what it made into the checkout.
+stage="$report/stage"
+rm -rf "$stage"
+mkdir -p "$stage/schema" "$stage/docs" "$stage/java"
+(cd "$root/schema" && tar --exclude=./generator -cf - .) | (cd "$stage/schema" && tar -xf -)
+cp "$root"/docs/*.md "$stage/docs/"
+fail() {
+  echo "regenerate: $*" >&2
+  echo "regenerate: nothing was moved: schema/, the pins, the protocol and the docs are as they were" >&2
+  exit 1
+}
 
 if [[ "$previous" != "$version" ]]; then
   step "methods codex $version removed"
   "${mvn_q[@]}" -pl schema/generator compile org.codehaus.mojo:exec-maven-plugin:3.5.0:java \
     -Dexec.mainClass=dev.codexclient.generator.Retain \
-    -Dexec.args="--old $root/schema --old-version $previous --new $work --retained $root/schema/retained.json \
---overrides $root/schema/codegen-overrides.json --server-requests" | tee "$report/retain.txt"
+    -Dexec.args="--old $root/schema --old-version $previous --new $work --retained $stage/schema/retained.json \
+--overrides $stage/schema/codegen-overrides.json --server-requests" > "$report/retain.txt" 2>&1 \
+    || { cat "$report/retain.txt" >&2; fail "keeping the removed server requests failed"; }
+  cat "$report/retain.txt"
 fi
 
 step "the method list of codex $version"
 "${mvn_q[@]}" -pl schema/generator compile org.codehaus.mojo:exec-maven-plugin:3.5.0:java \
   -Dexec.mainClass=dev.codexclient.generator.MethodLists \
-  -Dexec.args="--out-dir $root/schema/methods $version=$work/experimental/codex_app_server_protocol.schemas.json"
+  -Dexec.args="--out-dir $stage/schema/methods $version=$work/experimental/codex_app_server_protocol.schemas.json" \
+  || fail "the method list of codex $version failed"
+
+step "the generated protocol and version tables of codex $version (staged)"
+for flavor in stable experimental; do
+  rm -rf "$stage/schema/$flavor"
+  cp -r "$work/$flavor" "$stage/schema/$flavor"
+done
+echo "$version" > "$stage/schema/VERSION"
+set +e
+"${mvn_q[@]}" -pl schema/generator compile org.codehaus.mojo:exec-maven-plugin:3.5.0:java \
+  -Dexec.mainClass=dev.codexclient.generator.Main \
+  -Dexec.args="--schema-dir $stage/schema --overrides $stage/schema/codegen-overrides.json --out $stage/java \
+--docs $stage/docs" > "$report/generate.txt" 2>&1
+generated=$?
+set -e
+if [[ "$generated" -ne 0 ]]; then
+  echo "  the generator stopped:" >&2
+  grep "codex-client-generator:" "$report/generate.txt" | sed 's/^.*codex-client-generator: /    /' >&2 \
+    || tail -20 "$report/generate.txt" >&2
+  echo "  fix it (schema/codegen-overrides.json, schema/README.md), then run this again" >&2
+  fail "the generator failed on codex $version's schema (log: $report/generate.txt)"
+fi
+
+step "what changes"
+changes="$report/changes.txt"
+: > "$changes"
+for d in stable experimental methods; do
+  diff -rq "$root/schema/$d" "$stage/schema/$d" >> "$changes" 2>&1 || true
+done
+for f in VERSION retained.json; do
+  cmp -s "$root/schema/$f" "$stage/schema/$f" || echo "schema/$f differs" >> "$changes"
+done
+diff -rq "$root/codex-client-protocol/src/generated/java" "$stage/java" >> "$changes" 2>&1 || true
+for page in "$stage"/docs/*.md; do
+  cmp -s "$root/docs/$(basename "$page")" "$page" || echo "docs/$(basename "$page") differs" >> "$changes"
+done
+if [[ -s "$changes" ]]; then
+  sed -e "s|$stage/|(staged) |g" -e "s|$root/||g" "$changes" | sed 's/^/  /'
+else
+  echo "  nothing: codex $version gives what is committed"
+fi
+
+if $dry_run; then
+  if [[ "$version" == "$previous" && -s "$changes" ]]; then
+    fail "--dry-run on the pinned $version: regenerating what is pinned must reproduce what is committed (above)"
+  fi
+  echo
+  echo "regenerate: dry run on codex $version passed; nothing moved (staged: $stage)"
+  exit 0
+fi
 
 step "schema/ to codex $version; the pins; the generated protocol and version tables"
-for flavor in stable experimental; do
-  rm -rf "$root/schema/$flavor"
-  mv "$work/$flavor" "$root/schema/$flavor"
+for d in stable experimental methods; do
+  rm -rf "$root/schema/$d"
+  cp -r "$stage/schema/$d" "$root/schema/$d"
 done
-echo "$version" > "$root/schema/VERSION"
+cp "$stage/schema/VERSION" "$stage/schema/retained.json" "$root/schema/"
+rm -rf "$root/codex-client-protocol/src/generated/java"
+cp -r "$stage/java" "$root/codex-client-protocol/src/generated/java"
+cp "$stage"/docs/*.md "$root/docs/"
 sed -i "s|<codex.version>[0-9][^<]*</codex.version>|<codex.version>$version</codex.version>|" "$root/pom.xml"
 sed -i "s|PINNED_VERSION = \"[^\"]*\"|PINNED_VERSION = \"$version\"|" \
   "$root/codex-client-testkit/src/main/java/dev/codexclient/testkit/CodexBinary.java"
-set +e
-"$root/schema/generate.sh" 2>&1 | tee "$report/generate.txt"
-generated=${PIPESTATUS[0]}
-set -e
 
 step "what a maintainer must still decide and do"
-if [[ "$generated" -ne 0 ]]; then
-  echo "  the generator stopped (schema/ and the pins are moved; the protocol is not regenerated):"
-  grep "codex-client-generator:" "$report/generate.txt" | sed 's/^.*codex-client-generator: /    /'
-  echo "    fix it (schema/codegen-overrides.json, schema/README.md), then run schema/generate.sh"
-fi
 sed -n '/^To decide before moving the pin/,$p' "$report/drift.txt"
 if [[ -f "$report/retain.txt" ]] && grep -q "is dropped" "$report/retain.txt"; then
   echo "  removed methods dropped from the SDK (keep one: rerun Retain with --method, see schema/README.md):"
@@ -123,7 +193,8 @@ fi
 cat <<EOF
 
   Then:
-    - record each break above in CHANGELOG.md with its one-line migration;
+    - record each break above in CHANGELOG.md with its one-line migration, and the protocol's public API with
+      mvn -B -q -pl api -am verify -DskipTests -Dapi.update (docs/RELEASING.md, "The public API");
     - git diff --stat; refresh the generator's golden files (mvn -pl schema/generator test -Dgolden.update=true)
       and review them;
     - record real traffic of the new pin: see RecordRealTraffic (codex-client-testkit, test sources);

@@ -9,6 +9,7 @@ module dev.codexclient.core {
     requires java.naming;
 
     exports dev.codexclient;
+    exports dev.codexclient.conversation;
     exports dev.codexclient.errors;
     exports dev.codexclient.telemetry;
     exports dev.codexclient.pool;

@@ -1,6 +1,5 @@
 package dev.codexclient;
 
-import dev.codexclient.internal.requests.SyncApprovalPolicy;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -57,25 +56,44 @@ public interface ApprovalPolicy<R extends ApprovalRequest> {
      * @param decide the decision
      * @return the policy
      */
-    static <R extends ApprovalRequest> ApprovalPolicy<R> sync(Sync<? super R> decide) {
-        Objects.requireNonNull(decide, "decide");
-        // Blocking as well: the client runs the decision as a task of its own, interrupted on withdrawal.
-        final class SyncPolicy implements ApprovalPolicy<R>, SyncApprovalPolicy.Blocking<R> {
-            @Override
-            public ApprovalDecision decideNow(R request) throws Exception {
-                return Objects.requireNonNull(decide.decide(request), "the approval policy decided null");
-            }
+    static <R extends ApprovalRequest> Blocking<R> sync(Sync<? super R> decide) {
+        return new Blocking<>(decide);
+    }
 
-            @Override
-            public CompletionStage<ApprovalDecision> decide(R request) {
-                try {
-                    return CompletableFuture.completedFuture(decideNow(request));
-                } catch (Exception e) {
-                    return CompletableFuture.failedFuture(e);
-                }
+    /**
+     * A policy that decides synchronously, made by {@link #sync(Sync)}. The client runs {@link #decideNow} as a task
+     * of its own where server-request handlers run, and interrupts that task's thread when the server withdraws the
+     * request; {@link #decide}, which code of yours may call, decides on the calling thread.
+     *
+     * @param <R> the kind of approval request the policy decides
+     */
+    final class Blocking<R extends ApprovalRequest> implements ApprovalPolicy<R> {
+        private final Sync<? super R> decide;
+
+        private Blocking(Sync<? super R> decide) {
+            this.decide = Objects.requireNonNull(decide, "decide");
+        }
+
+        /**
+         * Decides on the calling thread, blocking while the decision takes.
+         *
+         * @param request the approval the server asks for
+         * @return the decision, not null
+         * @throws Exception when no decision can be made, or the decision is null
+         */
+        public ApprovalDecision decideNow(R request) throws Exception {
+            return Objects.requireNonNull(decide.decide(request), "the approval policy decided null");
+        }
+
+        /** {@return the decision as a completed stage}, decided on the calling thread */
+        @Override
+        public CompletionStage<ApprovalDecision> decide(R request) {
+            try {
+                return CompletableFuture.completedFuture(decideNow(request));
+            } catch (Exception e) {
+                return CompletableFuture.failedFuture(e);
             }
         }
-        return new SyncPolicy();
     }
 
     /**

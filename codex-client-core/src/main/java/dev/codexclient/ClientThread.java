@@ -13,7 +13,10 @@ import java.util.function.Consumer;
 
 /**
  * The {@link CodexThread} of a {@link CodexClient}: a view of the thread's engine, {@link ThreadLink}, which every
- * handle of a held thread shares. Each method is one call into the engine; their contracts are on the interface.
+ * handle of a held thread shares. Each method is one call into the engine, each pair of twins one operation of it:
+ * {@code join()} for the blocking form (it finishes on the calling thread, so a blocking call needs no callback
+ * thread), {@code async()} for the other. Their contracts are on the interface. Handles of one thread of one client
+ * are equal.
  */
 final class ClientThread implements CodexThread {
     /** The thread's engine, which every handle of this thread shares while the client holds it. */
@@ -25,9 +28,9 @@ final class ClientThread implements CodexThread {
         this.id = link.id();
     }
 
-    /** The handle over {@code link}: the one made first, so a held thread has one handle object. */
+    /** {@return the handle over {@code link}} */
     static CodexThread of(ThreadLink link) {
-        return link.handle(new ClientThread(link));
+        return new ClientThread(link);
     }
 
     @Override
@@ -44,12 +47,12 @@ final class ClientThread implements CodexThread {
 
     @Override
     public CodexTurn startTurn(TurnStartParams params) {
-        return new CodexTurn(this, link.startTurn(params));
+        return new CodexTurn(this, link.startTurn(params).join());
     }
 
     @Override
     public CompletableFuture<CodexTurn> startTurnAsync(TurnStartParams params) {
-        return link.startTurnAsync(params).thenApply(state -> new CodexTurn(this, state));
+        return link.startTurn(params).async().thenApply(state -> new CodexTurn(this, state));
     }
 
     @Override
@@ -75,87 +78,85 @@ final class ClientThread implements CodexThread {
     }
 
     // ------------------------------------------------------------------------------------------------ thread ops
-    // Each blocking form waits for the call itself and finishes on the calling thread; each async twin finishes in
-    // a dependent of the call. So a blocking call needs nothing but the answer: no callback thread.
 
     @Override
     public ThreadInfo read() {
-        return link.read();
+        return link.read().join();
     }
 
     @Override
     public CompletableFuture<ThreadInfo> readAsync() {
-        return link.readAsync();
+        return link.read().async();
     }
 
     @Override
     public void setName(String name) {
-        link.setName(name);
+        link.setName(name).join();
     }
 
     @Override
     public CompletableFuture<Void> setNameAsync(String name) {
-        return link.setNameAsync(name);
+        return link.setName(name).async();
     }
 
     @Override
     public void archive() {
-        link.archive();
+        link.archive().join();
     }
 
     @Override
     public CompletableFuture<Void> archiveAsync() {
-        return link.archiveAsync();
+        return link.archive().async();
     }
 
     @Override
     public void unarchive() {
-        link.unarchive();
+        link.unarchive().join();
     }
 
     @Override
     public CompletableFuture<Void> unarchiveAsync() {
-        return link.unarchiveAsync();
+        return link.unarchive().async();
     }
 
     @Override
     public ThreadInfo revertTo(String turnId) {
-        return link.revertTo(turnId);
+        return link.revertTo(turnId).join();
     }
 
     @Override
     public CompletableFuture<ThreadInfo> revertToAsync(String turnId) {
-        return link.revertToAsync(turnId);
+        return link.revertTo(turnId).async();
     }
 
     @Override
     public void compact() {
-        link.compact();
+        link.compact().join();
     }
 
     @Override
     public CompletableFuture<Void> compactAsync() {
-        return link.compactAsync();
+        return link.compact().async();
     }
 
     @Override
     public CodexThread fork() {
-        return of(link.fork());
+        return of(link.fork().join());
     }
 
     @Override
     public CompletableFuture<CodexThread> forkAsync() {
-        return link.forkAsync().thenApply(ClientThread::of);
+        return link.fork().async().thenApply(ClientThread::of);
     }
 
     @Override
     public void unsubscribe() {
-        link.unsubscribe();
+        link.unsubscribe().join();
     }
 
     @Override
     public CompletableFuture<Void> unsubscribeAsync() {
-        return link.unsubscribeAsync();
+        return link.unsubscribe().async();
     }
 
     @Override
@@ -172,6 +173,16 @@ final class ClientThread implements CodexThread {
     /** Runs {@code task} on the thread's delivery lane, behind the events queued there; for test code. */
     void onLane(Runnable task) {
         link.onLane(task);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ClientThread other && other.link.sameThread(link);
+    }
+
+    @Override
+    public int hashCode() {
+        return id.hashCode();
     }
 
     @Override

@@ -9,7 +9,6 @@ import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.ThreadForkParams;
 import dev.codexclient.protocol.ThreadInfo;
 import dev.codexclient.protocol.ThreadListParams;
-import dev.codexclient.protocol.ThreadListResponse;
 import dev.codexclient.protocol.ThreadResumeParams;
 import dev.codexclient.protocol.ThreadSearchParams;
 import dev.codexclient.protocol.ThreadStartParams;
@@ -108,8 +107,8 @@ public final class CodexClient implements Codex, AutoCloseable {
 
     // ------------------------------------------------------------------------------------------------ threads
 
-    // Each blocking form waits for the call itself and finishes on the calling thread; each async twin finishes in
-    // a dependent of the call. So a blocking call needs nothing but the answer: no callback thread.
+    // Each pair is one operation of the runtime: join() waits for the call and finishes on the calling thread (no
+    // callback thread needed), async() finishes in a dependent of the call.
 
     /**
      * Starts a thread with the server's defaults and this client's dynamic tools, waiting at most the request timeout.
@@ -165,7 +164,7 @@ public final class CodexClient implements Codex, AutoCloseable {
     @Override
     @CodexExperimental("dynamicTools")
     public CodexThread startThread(ThreadStartParams params, List<DynamicTool> tools) {
-        return ClientThread.of(runtime.startThread(params, tools));
+        return ClientThread.of(runtime.startThread(params, tools).join());
     }
 
     /**
@@ -201,7 +200,7 @@ public final class CodexClient implements Codex, AutoCloseable {
     @Override
     @CodexExperimental("dynamicTools")
     public CompletableFuture<CodexThread> startThreadAsync(ThreadStartParams params, List<DynamicTool> tools) {
-        return runtime.startThreadAsync(params, tools).thenApply(ClientThread::of);
+        return runtime.startThread(params, tools).async().thenApply(ClientThread::of);
     }
 
 
@@ -253,7 +252,7 @@ public final class CodexClient implements Codex, AutoCloseable {
     @Override
     @CodexExperimental("dynamicTools")
     public CodexThread resumeThread(ThreadResumeParams params, List<DynamicTool> tools) {
-        return ClientThread.of(runtime.resumeThread(params, tools));
+        return ClientThread.of(runtime.resumeThread(params, tools).join());
     }
 
     /**
@@ -291,7 +290,7 @@ public final class CodexClient implements Codex, AutoCloseable {
     @Override
     @CodexExperimental("dynamicTools")
     public CompletableFuture<CodexThread> resumeThreadAsync(ThreadResumeParams params, List<DynamicTool> tools) {
-        return runtime.resumeThreadAsync(params, tools).thenApply(ClientThread::of);
+        return runtime.resumeThread(params, tools).async().thenApply(ClientThread::of);
     }
 
     private static ThreadResumeParams byId(String threadId) {
@@ -322,7 +321,7 @@ public final class CodexClient implements Codex, AutoCloseable {
      * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request, e.g. for an unknown id
      */
     public CodexThread forkThread(ThreadForkParams params) {
-        return ClientThread.of(runtime.forkThread(params));
+        return ClientThread.of(runtime.forkThread(params).join());
     }
 
     /**
@@ -343,7 +342,7 @@ public final class CodexClient implements Codex, AutoCloseable {
      *         throws
      */
     public CompletableFuture<CodexThread> forkThreadAsync(ThreadForkParams params) {
-        return runtime.forkThreadAsync(params).thenApply(ClientThread::of);
+        return runtime.forkThread(params).async().thenApply(ClientThread::of);
     }
 
     /**
@@ -378,10 +377,10 @@ public final class CodexClient implements Codex, AutoCloseable {
             @Override
             public boolean hasNext() {
                 while (!page.hasNext() && !last) {
-                    ThreadListResponse r = runtime.listPage(params, cursor);
-                    page = r.data() == null ? Collections.emptyIterator() : r.data().iterator();
-                    cursor = r.nextCursor();
-                    last = cursor == null || cursor.isEmpty();
+                    List<ThreadInfo> rows = new ArrayList<>();
+                    cursor = ClientRuntime.collect(runtime.listPage(params, cursor).join(), rows);
+                    page = rows.iterator();
+                    last = cursor == null;
                 }
                 return page.hasNext();
             }
@@ -417,9 +416,7 @@ public final class CodexClient implements Codex, AutoCloseable {
      * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request
      */
     public List<ThreadInfo> listAllThreads(ThreadListParams params) {
-        List<ThreadInfo> all = new ArrayList<>();
-        listThreads(params).forEach(all::add);
-        return List.copyOf(all);
+        return runtime.listAll(params).join();
     }
 
     /**
@@ -430,7 +427,7 @@ public final class CodexClient implements Codex, AutoCloseable {
      *         exception
      */
     public CompletableFuture<List<ThreadInfo>> listAllThreadsAsync(ThreadListParams params) {
-        return runtime.listAllAsync(params);
+        return runtime.listAll(params).async();
     }
 
     /**
@@ -640,13 +637,5 @@ public final class CodexClient implements Codex, AutoCloseable {
     /** The runtime this client is the facade of; for test code in this package. */
     ClientRuntime runtime() {
         return runtime;
-    }
-
-    static Duration positive(Duration d, String name) {
-        Objects.requireNonNull(d, name);
-        if (d.isNegative() || d.isZero()) {
-            throw new IllegalArgumentException(name + " must be positive: " + d);
-        }
-        return d;
     }
 }

@@ -6,13 +6,13 @@ import dev.codexclient.errors.CodexTimeoutException;
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.telemetry.CodexTelemetryListener;
 import dev.codexclient.internal.ClientVersion;
+import dev.codexclient.internal.Durations;
 import dev.codexclient.internal.Redactor;
 import dev.codexclient.internal.requests.RequestHandlerRegistry;
 import dev.codexclient.internal.rpc.CallbackPool;
 import dev.codexclient.internal.session.ClientRuntime;
 import dev.codexclient.internal.session.ClientSettings;
 import dev.codexclient.internal.session.ServerSource;
-import dev.codexclient.internal.session.TurnState;
 import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.protocol.ChatgptAuthTokensRefreshParams;
 import dev.codexclient.protocol.ChatgptAuthTokensRefreshResponse;
@@ -50,6 +50,7 @@ public final class CodexClientBuilder {
     private String clientTitle = "codex-client (Java)";
     private String clientVersion = ClientVersion.current();
     private boolean experimentalApi;
+    private String experimentalApiSetting = DEFAULT_EXPERIMENTAL_API_SETTING;
     private final Set<String> optOut = new LinkedHashSet<>();
     private Duration requestTimeout = Duration.ofSeconds(60);
     private Duration initializeTimeout = Duration.ofSeconds(30);
@@ -121,8 +122,8 @@ public final class CodexClientBuilder {
      * the loss fail with {@link CodexTransportException}; calls made during the restart wait for it, within
      * their timeout. An approval or other server request still being decided is not asked again when the
      * server sends it anew after the resume: the decision goes to the new connection, once. When the policy
-     * gives up, the client ends as it would without one. The {@link #telemetryListener(CodexTelemetryListener) event
-     * listener} sees each step.
+     * gives up, the client ends as it would without one. The {@link #telemetryListener(CodexTelemetryListener)
+     * telemetry listener} sees each step.
      *
      * @param policy how often and how fast to try again, see {@link RestartPolicy}
      * @return this builder
@@ -260,6 +261,23 @@ public final class CodexClientBuilder {
         return this;
     }
 
+    /** The setting {@link #experimentalApiSetting(String)} names by default. */
+    static final String DEFAULT_EXPERIMENTAL_API_SETTING = "experimentalApi(true) on the client's builder";
+
+    /**
+     * The setting that turns the experimental API on, as this application's users write it: named by the errors
+     * that say it is off (a tool declared, an experimental method called). Default: {@code experimentalApi(true)} on
+     * this builder. An integration that builds the client from its own configuration names its own, so the error
+     * points where the user can act (the Spring Boot starter: {@code codex.experimental-api=true}).
+     *
+     * @param setting the setting, e.g. {@code "codex.experimental-api=true"}
+     * @return this builder
+     */
+    public CodexClientBuilder experimentalApiSetting(String setting) {
+        this.experimentalApiSetting = Objects.requireNonNull(setting, "setting");
+        return this;
+    }
+
     /**
      * Asks the server never to send these notification methods (exact names, e.g. {@code "thread/started"}). Calls
      * add up.
@@ -314,7 +332,7 @@ public final class CodexClientBuilder {
      * @throws IllegalArgumentException when {@code timeout} is zero or negative
      */
     public CodexClientBuilder requestTimeout(Duration timeout) {
-        this.requestTimeout = positive(timeout, "requestTimeout");
+        this.requestTimeout = Durations.positive(timeout, "requestTimeout");
         return this;
     }
 
@@ -326,7 +344,7 @@ public final class CodexClientBuilder {
      * @throws IllegalArgumentException when {@code timeout} is zero or negative
      */
     public CodexClientBuilder initializeTimeout(Duration timeout) {
-        this.initializeTimeout = positive(timeout, "initializeTimeout");
+        this.initializeTimeout = Durations.positive(timeout, "initializeTimeout");
         return this;
     }
 
@@ -338,7 +356,7 @@ public final class CodexClientBuilder {
      * @throws IllegalArgumentException when {@code grace} is zero or negative
      */
     public CodexClientBuilder interruptGracePeriod(Duration grace) {
-        this.interruptGrace = positive(grace, "interruptGracePeriod");
+        this.interruptGrace = Durations.positive(grace, "interruptGracePeriod");
         return this;
     }
 
@@ -353,7 +371,7 @@ public final class CodexClientBuilder {
      * @throws IllegalArgumentException when {@code idle} is zero or negative
      */
     public CodexClientBuilder turnWatchdog(Duration idle) {
-        this.turnWatchdog = positive(idle, "turnWatchdog");
+        this.turnWatchdog = Durations.positive(idle, "turnWatchdog");
         return this;
     }
 
@@ -780,8 +798,8 @@ public final class CodexClientBuilder {
     public CodexClient build() {
         List<String> tools = requestHandlers.toolNames();
         if (!tools.isEmpty() && !experimentalApi) {
-            throw new IllegalStateException("dynamic tools are an experimental codex API: call "
-                    + "experimentalApi(true) on the builder to declare " + tools);
+            throw new IllegalStateException("dynamic tools are an experimental codex API: set "
+                    + experimentalApiSetting + " to declare " + tools);
         }
         server.check(restartPolicy != null);
         boolean ownsExecutor = executor == null;
@@ -796,9 +814,7 @@ public final class CodexClientBuilder {
             }
             throw e;
         }
-        // The runtime makes each turn's result from its end, in the value type of this package.
-        ClientRuntime runtime = new ClientRuntime(settings(), t, callbacks, ownsExecutor,
-                end -> result(end, redactor), TurnResult::failure);
+        ClientRuntime runtime = new ClientRuntime(settings(), t, callbacks, ownsExecutor);
         try {
             runtime.start();
             return new CodexClient(runtime);
@@ -810,16 +826,10 @@ public final class CodexClientBuilder {
         }
     }
 
-    /** The result of a turn that ended as {@code end} says; secrets {@code redactor} knows are masked. */
-    private static TurnResult result(TurnState.End end, Redactor redactor) {
-        return new TurnResult(end.threadId(), end.turnId(), end.status(), end.turn(), end.finalText(), end.items(),
-                end.usage(), end.diff(), end.plan(), end.error(), end.deadlineExceeded(), end.stalled(), redactor);
-    }
-
     /** The settings as they are now, fixed: what the runtime reads. */
     private ClientSettings settings() {
         ClientSettings.Introduction introduction = new ClientSettings.Introduction(clientName, clientTitle,
-                clientVersion, experimentalApi, optOut, Optional.ofNullable(login));
+                clientVersion, experimentalApi, optOut, Optional.ofNullable(login), experimentalApiSetting);
         return new ClientSettings(server.transports(), Optional.ofNullable(restartPolicy),
                 Optional.ofNullable(closeTimeout), introduction, requestTimeout, initializeTimeout, interruptGrace,
                 Optional.ofNullable(turnWatchdog), retryPolicy, Optional.ofNullable(userMapper), replayLimit,
@@ -831,13 +841,5 @@ public final class CodexClientBuilder {
     CodexClientBuilder scheduler(Scheduler scheduler) {
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
         return this;
-    }
-
-    private static Duration positive(Duration d, String name) {
-        Objects.requireNonNull(d, name);
-        if (d.isNegative() || d.isZero()) {
-            throw new IllegalArgumentException(name + " must be positive: " + d);
-        }
-        return d;
     }
 }

@@ -242,7 +242,7 @@ public interface CodexThread {
      *         the wait would hold up ({@link #compactAndAwaitAsync()} works there)
      */
     default void compactAndAwait(java.time.Duration timeout) {
-        Compaction.await(this, timeout);
+        Compaction.await(id(), publisher(), this::compactAsync, timeout);
     }
 
     /**
@@ -252,7 +252,7 @@ public interface CodexThread {
      *         when the thread's events ended before it did (the connection failed, the thread or the client closed)
      */
     default CompletableFuture<Void> compactAndAwaitAsync() {
-        return Compaction.start(this);
+        return Compaction.start(id(), publisher(), this::compactAsync);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.codexclient;
 
 import dev.codexclient.errors.CodexDeadlockException;
 import dev.codexclient.errors.CodexTimeoutException;
+import dev.codexclient.internal.Durations;
 import dev.codexclient.internal.session.TurnState;
 import dev.codexclient.protocol.AgentMessageDeltaNotification;
 import dev.codexclient.protocol.CommandExecutionOutputDeltaNotification;
@@ -12,9 +13,11 @@ import dev.codexclient.protocol.TurnDiffUpdatedNotification;
 import dev.codexclient.protocol.TurnPlanUpdatedNotification;
 import dev.codexclient.protocol.TurnSteerResponse;
 import dev.codexclient.protocol.UserInput;
+import dev.codexclient.telemetry.TokenCounts;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Flow;
 import java.util.function.Consumer;
@@ -46,6 +49,8 @@ public final class CodexTurn {
     private final CodexThread thread;
     /** The turn's engine: routing, listeners and replay, steering, timers, waits, its end. */
     private final TurnState state;
+    /** The result, made once from the engine's end. */
+    private volatile TurnResult result;
 
     CodexTurn(CodexThread thread, TurnState state) {
         this.thread = thread;
@@ -180,6 +185,15 @@ public final class CodexTurn {
     }
 
     /**
+     * {@return the tokens the turn has spent so far, by kind, or empty before its first usage report} The same count
+     * as {@link TurnResult#tokens()} at the end (see {@link TokenCounts}); read from a token-usage listener, it
+     * includes that report.
+     */
+    public Optional<TokenCounts> tokens() {
+        return Optional.ofNullable(state.tokens());
+    }
+
+    /**
      * The turn's events as a blocking stream, in wire order from the first event still in the replay buffer,
      * ending after {@code turn/completed} (or when the turn otherwise settles). Each {@code hasNext()} waits as
      * long as the turn runs; see {@link #events(Duration)} for a bounded wait.
@@ -197,7 +211,7 @@ public final class CodexTurn {
      * @throws CodexDeadlockException from {@code hasNext()} when it would wait on the turn's own delivery lane
      */
     public TurnEventStream events() {
-        return new TurnEventStream(this, state, null);
+        return new TurnEventStream(state.events(null));
     }
 
     /**
@@ -209,7 +223,7 @@ public final class CodexTurn {
      * @throws IllegalArgumentException when {@code timeout} is zero or negative
      */
     public TurnEventStream events(Duration timeout) {
-        return new TurnEventStream(this, state, CodexClient.positive(timeout, "timeout"));
+        return new TurnEventStream(state.events(Durations.positive(timeout, "timeout")));
     }
 
     /**
@@ -280,7 +294,7 @@ public final class CodexTurn {
      */
     public TurnSteerResponse steer(List<UserInput> input) {
         Objects.requireNonNull(input, "input");
-        return state.steer(input);
+        return state.steer(input).join();
     }
 
     /**
@@ -303,7 +317,7 @@ public final class CodexTurn {
      */
     public CompletableFuture<TurnSteerResponse> steerAsync(List<UserInput> input) {
         Objects.requireNonNull(input, "input");
-        return state.steerAsync(input);
+        return state.steer(input).async();
     }
 
     /**
@@ -318,7 +332,7 @@ public final class CodexTurn {
      */
     public TurnResult interrupt(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
-        return state.interrupt(timeout);
+        return state.interrupting().map(this::resultOf).await(timeout);
     }
 
     /**
@@ -330,7 +344,7 @@ public final class CodexTurn {
      * @return the turn's result, like {@link #result()}
      */
     public CompletableFuture<TurnResult> interruptAsync() {
-        return state.interruptAsync();
+        return state.interrupting().map(this::resultOf).future();
     }
 
     /**
@@ -358,11 +372,7 @@ public final class CodexTurn {
      * @throws IllegalArgumentException when {@code idle} is zero or negative
      */
     public CodexTurn watchdog(Duration idle) {
-        Objects.requireNonNull(idle, "idle");
-        if (idle.isNegative() || idle.isZero()) {
-            throw new IllegalArgumentException("watchdog idle time must be positive: " + idle);
-        }
-        state.watchdog(idle);
+        state.watchdog(Durations.positive(idle, "watchdog idle time"));
         return this;
     }
 
@@ -379,7 +389,7 @@ public final class CodexTurn {
      *         for the turn
      */
     public CompletableFuture<TurnResult> result() {
-        return state.resultAsync();
+        return state.end().map(this::resultOf).future();
     }
 
     /** {@return whether the turn has ended, its result then being available at once} */
@@ -401,7 +411,22 @@ public final class CodexTurn {
      */
     public TurnResult await(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
-        return state.await(timeout);
+        return state.end().map(this::resultOf).await(timeout);
+    }
+
+    /** The turn's result, made from its end once: every wait for it gives the same object. */
+    private TurnResult resultOf(TurnState.End end) {
+        TurnResult r = result;
+        if (r == null) {
+            synchronized (this) {
+                r = result;
+                if (r == null) {
+                    r = TurnResult.of(end);
+                    result = r;
+                }
+            }
+        }
+        return r;
     }
 
     /** For diagnostics: how many listeners this turn delivers to. */

@@ -15,6 +15,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /**
  * A compaction of a thread's history followed to its end: {@link CodexThread#compactAndAwaitAsync()}. Codex compacts
@@ -27,41 +28,54 @@ import java.util.concurrent.TimeoutException;
  * compaction rather than leaving it waiting.
  */
 final class Compaction implements Flow.Subscriber<ServerNotification> {
-    private final CodexThread thread;
+    /** The thread's id, its events and its {@code thread/compact/start}: all the compaction needs of its thread. */
+    private final String threadId;
+    private final Supplier<CompletableFuture<Void>> compact;
     private final CompletableFuture<Void> done = new CompletableFuture<>();
     /** The turn codex compacts in: the first turn the thread starts once the compaction was asked for. */
     private volatile String turnId;
 
-    private Compaction(CodexThread thread) {
-        this.thread = thread;
+    private Compaction(String threadId, Supplier<CompletableFuture<Void>> compact) {
+        this.threadId = threadId;
+        this.compact = compact;
     }
 
-    static CompletableFuture<Void> start(CodexThread thread) {
-        Compaction compaction = new Compaction(thread);
-        thread.publisher().subscribe(compaction);
+    /**
+     * Follows a compaction of a thread to its end.
+     *
+     * @param threadId the thread's id
+     * @param events   the thread's events, subscribed to before the compaction starts
+     * @param compact  starts it ({@code thread/compact/start})
+     * @return completes when codex has finished compacting
+     */
+    static CompletableFuture<Void> start(String threadId, Flow.Publisher<ServerNotification> events,
+                                         Supplier<CompletableFuture<Void>> compact) {
+        Compaction compaction = new Compaction(threadId, compact);
+        events.subscribe(compaction);
         return compaction.done;
     }
 
     /** The blocking form: at most {@code timeout}, and never on the thread's own delivery lane. */
-    static void await(CodexThread thread, Duration timeout) {
+    static void await(String threadId, Flow.Publisher<ServerNotification> events,
+                      Supplier<CompletableFuture<Void>> compact, Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
-        if (thread.id().equals(Lanes.currentKey())) {
+        if (threadId.equals(Lanes.currentKey())) {
             throw new CodexDeadlockException("compactAndAwait() was called inside a listener of thread "
-                    + thread.id() + ", whose events (the end of the compaction among them) that listener holds up; "
+                    + threadId + ", whose events (the end of the compaction among them) that listener holds up; "
                     + "use compactAndAwaitAsync() there instead");
         }
-        CompletableFuture<Void> compaction = start(thread);
+        CompletableFuture<Void> compaction = start(threadId, events, compact);
         try {
             compaction.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
-            throw CodexTimeoutException.waitingFor("the compaction of thread " + thread.id(), timeout);
+            throw CodexTimeoutException.waitingFor("the compaction of thread " + threadId, timeout);
         } catch (ExecutionException e) {
             throw e.getCause() instanceof CodexException ce ? ce
-                    : new CodexException("the compaction of thread " + thread.id() + " failed", e.getCause());
+                    : new CodexException("the compaction of thread " + threadId + " failed", e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             compaction.cancel(true);
-            throw new CodexException("interrupted while thread " + thread.id() + " was compacted", e);
+            throw new CodexException("interrupted while thread " + threadId + " was compacted", e);
         }
     }
 
@@ -69,7 +83,7 @@ final class Compaction implements Flow.Subscriber<ServerNotification> {
     public void onSubscribe(Flow.Subscription s) {
         done.whenComplete((v, e) -> s.cancel());
         s.request(Long.MAX_VALUE);
-        thread.compactAsync().whenComplete((v, e) -> {
+        compact.get().whenComplete((v, e) -> {
             if (e != null) {
                 done.completeExceptionally(e instanceof CompletionException ce && ce.getCause() != null
                         ? ce.getCause() : e);
@@ -88,7 +102,7 @@ final class Compaction implements Flow.Subscriber<ServerNotification> {
             if (turn.status() == TurnStatus.COMPLETED) {
                 done.complete(null);
             } else {
-                done.completeExceptionally(new CodexException("the compaction of thread " + thread.id()
+                done.completeExceptionally(new CodexException("the compaction of thread " + threadId
                         + " ended " + turn.status() + (turn.error() == null ? "" : ": " + turn.error().message())));
             }
         }
@@ -97,13 +111,13 @@ final class Compaction implements Flow.Subscriber<ServerNotification> {
     @Override
     public void onError(Throwable failure) {
         done.completeExceptionally(failure instanceof CodexException ? failure
-                : new CodexException("the events of thread " + thread.id() + " failed during its compaction",
+                : new CodexException("the events of thread " + threadId + " failed during its compaction",
                 failure));
     }
 
     @Override
     public void onComplete() {
-        done.completeExceptionally(new CodexException("the events of thread " + thread.id()
+        done.completeExceptionally(new CodexException("the events of thread " + threadId
                 + " ended before its compaction did (the thread or the client was closed)"));
     }
 }

@@ -5,7 +5,6 @@ import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexMethodNotSupportedException;
 import dev.codexclient.errors.CodexTimeoutException;
 import dev.codexclient.internal.session.ThreadSearchEngine;
-import dev.codexclient.internal.session.WaitGuardedFuture;
 import dev.codexclient.protocol.RequestId;
 import dev.codexclient.protocol.ThreadSearchResponse;
 import dev.codexclient.protocol.ThreadSearchResult;
@@ -102,16 +101,7 @@ public final class ThreadSearch implements Iterable<ThreadSearchResult>, AutoClo
      * one does not cancel the search ({@link #cancel()} does).
      */
     public CompletableFuture<ThreadSearchResponse> result() {
-        WaitGuardedFuture<ThreadSearchResponse> copy = new WaitGuardedFuture<>(
-                () -> engine.checkMayAwait("waiting for the result of a thread search"));
-        engine.outcome().whenComplete((r, e) -> {
-            if (e == null) {
-                copy.complete(r);
-            } else {
-                copy.completeExceptionally(e);
-            }
-        });
-        return copy;
+        return engine.end().future();
     }
 
     /**
@@ -125,7 +115,7 @@ public final class ThreadSearch implements Iterable<ThreadSearchResult>, AutoClo
      */
     public ThreadSearchResponse await(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
-        return engine.await(timeout);
+        return engine.end().await(timeout);
     }
 
     /**

@@ -2,14 +2,14 @@ package dev.codexclient;
 
 import dev.codexclient.errors.CodexTurnFailedException;
 import dev.codexclient.internal.Redactor;
-import dev.codexclient.internal.json.ProtocolText;
-import dev.codexclient.protocol.CodexErrorInfo;
+import dev.codexclient.internal.session.TurnState;
 import dev.codexclient.protocol.ThreadItem;
 import dev.codexclient.protocol.ThreadTokenUsage;
 import dev.codexclient.protocol.Turn;
 import dev.codexclient.protocol.TurnError;
 import dev.codexclient.protocol.TurnPlanStep;
 import dev.codexclient.protocol.TurnStatus;
+import dev.codexclient.telemetry.TokenCounts;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -29,6 +29,7 @@ public final class TurnResult {
     private final String finalText;
     private final List<ThreadItem> items;
     private final ThreadTokenUsage usage;
+    private final TokenCounts tokens;
     private final String lastDiff;
     private final List<TurnPlanStep> lastPlan;
     private final TurnError error;
@@ -36,9 +37,17 @@ public final class TurnResult {
     private final boolean stalled;
     private final Redactor redactor;
 
-    TurnResult(String threadId, String turnId, TurnStatus status, Turn turn, String finalText,
-               List<ThreadItem> items, ThreadTokenUsage usage, String lastDiff, List<TurnPlanStep> lastPlan,
-               TurnError error, boolean deadlineExceeded, boolean stalled, Redactor redactor) {
+    /** {@return the result of a turn that ended as {@code end} says} */
+    static TurnResult of(TurnState.End end) {
+        return new TurnResult(end.threadId(), end.turnId(), end.status(), end.turn(), end.finalText(), end.items(),
+                end.usage(), end.tokens(), end.diff(), end.plan(), end.error(), end.deadlineExceeded(), end.stalled(),
+                end.redactor());
+    }
+
+    private TurnResult(String threadId, String turnId, TurnStatus status, Turn turn, String finalText,
+                       List<ThreadItem> items, ThreadTokenUsage usage, TokenCounts tokens, String lastDiff,
+                       List<TurnPlanStep> lastPlan, TurnError error, boolean deadlineExceeded, boolean stalled,
+                       Redactor redactor) {
         this.threadId = Objects.requireNonNull(threadId, "threadId");
         this.turnId = turnId;
         this.status = Objects.requireNonNull(status, "status");
@@ -46,6 +55,7 @@ public final class TurnResult {
         this.finalText = finalText == null ? "" : finalText;
         this.items = List.copyOf(items);
         this.usage = usage;
+        this.tokens = tokens;
         this.lastDiff = lastDiff;
         this.lastPlan = lastPlan == null ? List.of() : List.copyOf(lastPlan);
         this.error = error;
@@ -127,6 +137,15 @@ public final class TurnResult {
         return Optional.ofNullable(usage);
     }
 
+    /**
+     * {@return the tokens this turn spent, by kind, or empty when the server reported no usage} Its thread's total
+     * at the end less the total before the turn (see {@link TokenCounts}): every model call of the turn, not only
+     * the last one ({@code usage().last()}), and none of the thread's earlier turns ({@code usage().total()}).
+     */
+    public Optional<TokenCounts> tokens() {
+        return Optional.ofNullable(tokens);
+    }
+
     /** {@return the last aggregated diff the turn reported ({@code turn/diff/updated}), or empty when none} */
     public Optional<String> lastDiff() {
         return Optional.ofNullable(lastDiff);
@@ -174,14 +193,8 @@ public final class TurnResult {
     }
 
     CodexTurnFailedException failure() {
-        // The server's text can quote the credential that failed ("incorrect API key …"): mask it before it
-        // becomes an exception message. The client's redactor knows the client's own secrets.
-        String message = error == null ? "turn failed without an error message" : redactor.redact(error.message());
-        CodexErrorInfo info = error == null ? null : error.codexErrorInfo();
-        String infoText = info == null ? null : redactor.redact(ProtocolText.compact(info));
-        String details = error == null || error.additionalDetails() == null ? null
-                : redactor.redact(error.additionalDetails());
-        return new CodexTurnFailedException(threadId, turnId, message, info, infoText, details);
+        // The client's redactor knows the client's own secrets, which the server's text may quote.
+        return TurnState.End.failure(threadId, turnId, error, redactor);
     }
 
     @Override

@@ -62,6 +62,20 @@ class GlossaryTest {
     }
 
     @Test
+    void aWordSplitOverTwoLinesIsFoundAtTheLineItStarts() {
+        List<Pattern> words = List.of(pattern("event listener"));
+        List<String> lines = List.of(
+                "    /**",
+                "     * Registers the client's event",
+                "     * listener, once.",
+                "     */",
+                "A guide that speaks of an event",
+                "listener in prose.");
+        assertThat(offences("X.java", lines, words)).containsExactly("X.java:2: event listener",
+                "X.java:5: event listener");
+    }
+
+    @Test
     void aDeprecatedAliasKeepsItsOldNameAndNothingElseDoes() {
         List<Pattern> words = List.of(pattern("gracefulCloseTimeout"));
         List<String> lines = List.of(
@@ -115,9 +129,14 @@ class GlossaryTest {
         return offences(root.relativize(file).toString(), read(file).lines().toList(), words);
     }
 
-    /** The lines that use a ruled-out word, skipping each deprecated member's Javadoc and declaration. */
+    /**
+     * The places that use a ruled-out word, skipping each deprecated member's Javadoc and declaration. The words are
+     * looked for in the whole text, not line by line, so that one split over two lines (a Javadoc's or a
+     * paragraph's line break between "event" and "listener") is found too; each is reported at the line it starts.
+     */
     static List<String> offences(String name, List<String> lines, List<Pattern> words) {
-        List<String> found = new ArrayList<>();
+        StringBuilder text = new StringBuilder();
+        int[] lineStarts = new int[lines.size()];
         int javadocStart = -1;
         boolean deprecatedDeclarationAhead = false;
         for (int i = 0; i < lines.size(); i++) {
@@ -132,21 +151,29 @@ class GlossaryTest {
             if (javadocStart >= 0 && trimmed.contains("*/")) {
                 javadocStart = -1;
             }
+            lineStarts[i] = text.length();
             if (deprecatedDeclarationAhead) {
                 // The alias's own Javadoc and signature name the old word; its body names the new one.
                 if (!trimmed.startsWith("@") && !trimmed.startsWith("*") && !trimmed.startsWith("/**")
                         && (trimmed.endsWith("{") || trimmed.endsWith(";"))) {
                     deprecatedDeclarationAhead = false;
                 }
+                // Blank, so that no match runs into or out of it.
+                text.append('\n');
                 continue;
             }
-            for (Pattern p : words) {
-                Matcher m = p.matcher(line);
-                if (m.find()) {
-                    found.add(name + ":" + (i + 1) + ": " + m.group());
-                }
+            text.append(line).append('\n');
+        }
+        List<String> found = new ArrayList<>();
+        for (Pattern p : words) {
+            Matcher m = p.matcher(text);
+            while (m.find()) {
+                int line = java.util.Arrays.binarySearch(lineStarts, m.start());
+                line = line >= 0 ? line : -line - 2;
+                found.add(name + ":" + (line + 1) + ": " + m.group().replaceAll("\\s+(\\*\\s+)?", " "));
             }
         }
+        found.sort(java.util.Comparator.comparingInt(f -> Integer.parseInt(f.split(":")[1])));
         return found;
     }
 

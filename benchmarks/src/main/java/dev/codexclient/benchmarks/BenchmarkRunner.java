@@ -145,9 +145,12 @@ public final class BenchmarkRunner {
                       String status) {
     }
 
-    /** The outcome of a run: the rows, the raw numbers behind them, and the files it wrote. */
+    /**
+     * The outcome of a run: the rows, the raw numbers behind them, the files it wrote, and the checks of correctness
+     * it failed (the soak's: a hung or duplicated turn, a resource that grows); empty when it passed them.
+     */
     public record Report(List<Row> rows, Map<String, Double> numbers, String markdown, Path markdownFile,
-                         Path jsonFile) {
+                         Path jsonFile, List<String> failures) {
     }
 
     private final Config config;
@@ -179,6 +182,12 @@ public final class BenchmarkRunner {
         Report report = new BenchmarkRunner(config).run();
         System.out.println();
         System.out.println(report.markdown());
+        if (!report.failures().isEmpty()) {
+            // A script's check: exit status 1 when a check of correctness failed (a missed performance target is not
+            // one: it is read from the table, on a quiet machine).
+            System.out.println("FAILED: " + String.join("; ", report.failures()));
+            System.exit(1);
+        }
     }
 
     /** The figure numbers in a comma-separated list such as {@code "1,3"}; none for an empty one. */
@@ -264,7 +273,7 @@ public final class BenchmarkRunner {
             // latest.md stays the latest complete table: a run of some figures only does not replace it.
             Files.writeString(config.results().resolve("latest.md"), markdown);
         }
-        return new Report(out.rows(), out.numbers(), markdown, markdownFile, jsonFile);
+        return new Report(out.rows(), out.numbers(), markdown, markdownFile, jsonFile, out.failures());
     }
 
     // ------------------------------------------------------------------------------------------------ 1 decode

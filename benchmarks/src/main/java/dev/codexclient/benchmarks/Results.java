@@ -53,6 +53,7 @@ final class Results {
     private final Map<String, Double> numbers = new LinkedHashMap<>();
     private final List<Target> targets = new ArrayList<>();
     private final List<String> sections = new ArrayList<>();
+    private final List<String> failures = new ArrayList<>();
 
     Results(boolean smoke) {
         this.smoke = smoke;
@@ -79,6 +80,18 @@ final class Results {
 
     String status(boolean met) {
         return smoke ? "smoke" : met ? "met" : "MISSED";
+    }
+
+    /**
+     * Records that the run failed a check of correctness (a hung turn, a leak), as opposed to a performance target
+     * missed: such a failure is one in a smoke run too, and makes the runner exit with status 1.
+     */
+    void fail(String failure) {
+        failures.add(failure);
+    }
+
+    List<String> failures() {
+        return List.copyOf(failures);
     }
 
     /** Adds a table of a figure's own, in Markdown, printed below the run's table. */

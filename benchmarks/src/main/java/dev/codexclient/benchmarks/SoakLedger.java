@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 
 /**
@@ -56,6 +57,7 @@ final class SoakLedger {
     record Kill(double atSeconds, String member, long servingAgainMs) {
     }
 
+    private final LongSupplier clock;
     private final long startNanos;
     private final int minutes;
     private final AtomicLongArray[] outcomes = new AtomicLongArray[Outcome.values().length];
@@ -83,6 +85,16 @@ final class SoakLedger {
     private static final int RECENTLY_ENDED = 256;
 
     SoakLedger(long startNanos, int minutes) {
+        this(System::nanoTime, startNanos, minutes);
+    }
+
+    /**
+     * @param clock      the time in nanoseconds, as {@link System#nanoTime()} gives it (a test's own clock)
+     * @param startNanos when the load began, on that clock
+     * @param minutes    the minutes of load
+     */
+    SoakLedger(LongSupplier clock, long startNanos, int minutes) {
+        this.clock = clock;
         this.startNanos = startNanos;
         this.minutes = minutes;
         for (Outcome o : Outcome.values()) {
@@ -93,12 +105,12 @@ final class SoakLedger {
 
     /** The minute of the load that runs now, from 1; the minutes after the end count in the last one. */
     int minuteNow() {
-        long elapsed = System.nanoTime() - startNanos;
+        long elapsed = clock.getAsLong() - startNanos;
         return (int) Math.min(minutes, Math.max(0, elapsed) / 60_000_000_000L + 1);
     }
 
     double secondsNow() {
-        return (System.nanoTime() - startNanos) / 1e9;
+        return (clock.getAsLong() - startNanos) / 1e9;
     }
 
     void ended(Outcome outcome, String token, Throwable failure) {
@@ -145,8 +157,12 @@ final class SoakLedger {
         System.gc();
         double heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / 1048576.0;
         long children = ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count();
-        samples.add(new Sample(minute, heap, ManagementFactory.getThreadMXBean().getThreadCount(), openFds(),
-                children));
+        add(new Sample(minute, heap, ManagementFactory.getThreadMXBean().getThreadCount(), openFds(), children));
+    }
+
+    /** Records a sample taken elsewhere (what {@link #sample} measured, or a test's own series). */
+    synchronized void add(Sample sample) {
+        samples.add(sample);
     }
 
     synchronized void killed(Kill kill) {

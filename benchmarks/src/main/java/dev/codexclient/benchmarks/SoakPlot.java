@@ -8,8 +8,9 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * The soak's plot as an SVG document: the client's heap after GC, its live threads and its open file descriptors,
- * minute by minute, one panel each on a shared time axis, with a dashed line at each SIGKILL and the first and last
- * windows that "flat" compares shaded.
+ * minute by minute, one panel each on a shared time axis, with a dashed line at each SIGKILL, the second half of the
+ * run that {@link SoakGrowth} judges shaded and the trend it found drawn over it (red where it says the resource
+ * grows).
  */
 final class SoakPlot {
     private static final int WIDTH = 900;
@@ -33,15 +34,16 @@ final class SoakPlot {
                 + "%d conversations, a SIGKILL every %d s (dashed)%s</text>%n", LEFT, settings.minutes(),
                 settings.members(), settings.workers(), settings.killEvery().toSeconds(),
                 settings.warmSpare() ? ", warm spare" : ""));
-        panel(b, settings, samples, kills, 0, "client heap after GC (MB)", Sample::heapMb);
-        panel(b, settings, samples, kills, 1, "live threads", s -> s.threads());
-        panel(b, settings, samples, kills, 2, "open file descriptors", s -> s.fds());
+        panel(b, settings, samples, kills, 0, "client heap after GC (MB)", SoakGrowth.HEAP, Sample::heapMb);
+        panel(b, settings, samples, kills, 1, "live threads", SoakGrowth.THREADS, s -> s.threads());
+        panel(b, settings, samples, kills, 2, "open file descriptors", SoakGrowth.FDS, s -> s.fds());
         b.append("</svg>\n");
         return b.toString();
     }
 
     private static void panel(StringBuilder b, SoakSettings settings, List<Sample> samples, List<Kill> kills,
-                              int index, String title, ToDoubleFunction<Sample> value) {
+                              int index, String title, SoakGrowth.Criterion criterion,
+                              ToDoubleFunction<Sample> value) {
         int top = TOP + index * (PANEL + GAP);
         int plotWidth = WIDTH - LEFT - RIGHT;
         double minutes = Math.max(1, settings.minutes());
@@ -52,10 +54,9 @@ final class SoakPlot {
         double yMax = hi + pad;
         b.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">%s</text>%n", LEFT,
                 top - 8, title));
-        // The windows "flat" compares.
-        int w = settings.window();
-        shade(b, LEFT, top, plotWidth, minutes, 0, w);
-        shade(b, LEFT, top, plotWidth, minutes, settings.minutes() - w, settings.minutes());
+        // The half the growth criterion judges.
+        SoakGrowth.Verdict verdict = SoakGrowth.judge(criterion, samples, value, settings.minutes());
+        shade(b, LEFT, top, plotWidth, minutes, verdict.fromMinute(), settings.minutes());
         b.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
                 + "stroke=\"#888\"/>%n", LEFT, top, plotWidth, PANEL));
         for (Kill k : kills) {
@@ -73,6 +74,15 @@ final class SoakPlot {
         }
         b.append(String.format(Locale.ROOT, "<polyline points=\"%s\" fill=\"none\" stroke=\"#1f5fbf\" "
                 + "stroke-width=\"1.5\"/>%n", points.toString().strip()));
+        if (verdict.judged()) {
+            double x0 = LEFT + plotWidth * (verdict.fromMinute() / minutes);
+            double x1 = LEFT + plotWidth * (verdict.toMinute() / minutes);
+            double y0 = top + PANEL - PANEL * (verdict.trendAt(verdict.fromMinute()) - yMin) / (yMax - yMin);
+            double y1 = top + PANEL - PANEL * (verdict.trendAt(verdict.toMinute()) - yMin) / (yMax - yMin);
+            b.append(String.format(Locale.ROOT, "<path d=\"M %.1f %.1f L %.1f %.1f\" stroke=\"%s\" "
+                    + "stroke-width=\"2\" opacity=\"0.7\"><title>%s</title></path>%n", x0, y0, x1, y1,
+                    verdict.grows() ? "#d33" : "#2a2", verdict.text()));
+        }
         for (double v : new double[] {yMin, (yMin + yMax) / 2, yMax}) {
             double y = top + PANEL - PANEL * (v - yMin) / (yMax - yMin);
             b.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>%n",

@@ -11,19 +11,17 @@ import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
 
 /**
- * The soak's rows, its per-minute table and its plot. "Flat" means the last {@link SoakSettings#window()} minutes'
- * values lie within the spread (lowest to highest) of the first ones'.
+ * The soak's rows, its per-minute table and its plot, and its verdict: the run fails (see {@link Results#fail}) on a
+ * turn that failed untyped, hung or was duplicated, a killed member that did not serve again, anything left after
+ * the close, or a resource of the client that grows ({@link SoakGrowth}).
  */
 final class SoakReport {
     private static final String FIGURE = BenchmarkRunner.SOAK + " Soak";
-    /** The minutes compared at each end of a run long enough to judge "flat". */
-    private static final int FLAT_WINDOW = 10;
 
     /**
      * What is left once the pool and the model are closed.
@@ -64,6 +62,9 @@ final class SoakReport {
         out.put("soak.duplicates", duplicates);
         String turns = String.format(Locale.ROOT, "%,d completed, %,d failed typed, %d untyped", completed, failed,
                 untyped);
+        check(untyped, "turns failed untyped");
+        check(hung, "turns hung");
+        check(duplicates, "duplicates");
         out.add(new Row(FIGURE, settings.minutes() + " min, " + settings.members() + " app-servers, "
                 + settings.workers() + " conversations, a SIGKILL every " + settings.killEvery().toSeconds()
                 + " s: turns", turns, "—", "—", "0 untyped", out.target("soak.untyped",
@@ -76,10 +77,11 @@ final class SoakReport {
                         duplicates, Bound.AT_MOST, 0, "")));
         kills(ledger.kills());
         List<Sample> samples = ledger.samples();
-        flat("heap after GC", "MB", samples, Sample::heapMb, "soak.heap");
-        flat("live threads", "", samples, s -> s.threads(), "soak.threads");
-        flat("open file descriptors", "", samples, s -> s.fds(), "soak.fds");
+        growth(SoakGrowth.HEAP, samples, Sample::heapMb, "soak.heap");
+        growth(SoakGrowth.THREADS, samples, s -> s.threads(), "soak.threads");
+        growth(SoakGrowth.FDS, samples, s -> s.fds(), "soak.fds");
         long leftOver = end.killedAtEnd() + end.childrenAlive() + end.codexThreadsAlive();
+        check(leftOver, "server processes, child processes or client threads left after the close");
         out.put("soak.leftOver", leftOver);
         out.put("soak.fdsOverStart", end.fdsAfter() - end.fdsBefore());
         out.add(new Row(FIGURE, "left after close: server processes killed by the sweep, child processes, "
@@ -106,57 +108,36 @@ final class SoakReport {
                 back[back.length / 2], back[back.length - 1]);
         out.put("soak.kills", kills.size());
         out.put("soak.notServingAgain", notBack);
+        check(notBack, "killed members not serving again within 60 s");
         out.add(new Row(FIGURE, "SIGKILLs and the time until the member served on a new server", text, "—", "—",
                 "every member back", out.target("soak.notServingAgain",
                         "soak: killed members not serving again within 60 s", notBack, Bound.AT_MOST, 0, "")));
     }
 
-    /** A row saying whether {@code what} stayed flat: the last window's values within the first window's spread. */
-    private void flat(String what, String unit, List<Sample> samples, ToDoubleFunction<Sample> value, String key) {
-        int w = settings.window();
-        int last = settings.minutes();
-        double[] first = samples.stream().filter(s -> s.minute() >= 1 && s.minute() <= w).mapToDouble(value)
-                .toArray();
-        double[] end = samples.stream().filter(s -> s.minute() > last - w && s.minute() <= last)
-                .mapToDouble(value).toArray();
-        if (first.length == 0 || end.length == 0) {
-            return;
+    /** A check of correctness: any count but 0 fails the run. */
+    private void check(long count, String what) {
+        if (count != 0) {
+            out.fail(count + " " + what);
         }
-        double lo = Arrays.stream(first).min().orElseThrow();
-        double hi = Arrays.stream(first).max().orElseThrow();
-        double endLo = Arrays.stream(end).min().orElseThrow();
-        double endHi = Arrays.stream(end).max().orElseThrow();
-        double outside = outside(first, end);
-        out.put(key + ".firstLow", lo);
-        out.put(key + ".firstHigh", hi);
-        out.put(key + ".lastLow", endLo);
-        out.put(key + ".lastHigh", endHi);
-        String text = String.format(Locale.ROOT, "first %d min %s–%s%s, last %d min %s–%s%s", w, fmt(lo), fmt(hi),
-                unit.isEmpty() ? "" : " " + unit, w, fmt(endLo), fmt(endHi), unit.isEmpty() ? "" : " " + unit);
-        if (settings.minutes() < 2 * FLAT_WINDOW) {
-            // Windows of a few minutes say nothing about a leak: shown, not judged.
-            out.add(new Row(FIGURE, "client " + what, text, "—", "—", "flat (judged from " + 2 * FLAT_WINDOW
-                    + " min)", "info"));
-            return;
-        }
-        out.add(new Row(FIGURE, "client " + what + ", flat", text, "—", "—", "last within first's spread",
-                out.target(key + ".outside", "soak: " + what + " outside the first minutes' spread", outside,
-                        Bound.AT_MOST, 0, unit)));
     }
 
-    /**
-     * {@return how far the values of the last window stray outside the spread (lowest to highest) of the first
-     * window's: 0 when every one lies within it}
-     */
-    static double outside(double[] first, double[] last) {
-        double lo = Arrays.stream(first).min().orElseThrow();
-        double hi = Arrays.stream(first).max().orElseThrow();
-        return Math.max(0, Arrays.stream(last).max().orElseThrow() - hi)
-                + Math.max(0, lo - Arrays.stream(last).min().orElseThrow());
-    }
-
-    private static String fmt(double v) {
-        return v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.1f", v);
+    /** A row saying whether a resource grows over the second half of the run, which fails the run when it does. */
+    private void growth(SoakGrowth.Criterion criterion, List<Sample> samples, ToDoubleFunction<Sample> value,
+                        String key) {
+        SoakGrowth.Verdict v = SoakGrowth.judge(criterion, samples, value, settings.minutes());
+        String status;
+        if (!v.judged()) {
+            status = "not judged";
+        } else {
+            out.put(key + ".trendPerHour", v.slopePerHour());
+            out.put(key + ".rise", v.rise());
+            status = v.grows() ? "MISSED" : "met";
+            if (v.grows()) {
+                out.fail("growth of the client's " + criterion.what() + ": " + v.text());
+            }
+        }
+        out.add(new Row(FIGURE, "client " + criterion.what() + ", second half", v.text(), "—", "—", v.target(),
+                status));
     }
 
     private String table(SoakLedger ledger, Path plot) {

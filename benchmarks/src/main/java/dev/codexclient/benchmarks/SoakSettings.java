@@ -59,12 +59,4 @@ record SoakSettings(Duration duration, Duration killEvery, int members, int work
     int minutes() {
         return (int) duration.toMinutes();
     }
-
-    /**
-     * {@return the minutes compared at each end of the run for "flat"} Ten for a run of twenty minutes or more (the
-     * last ten within the first ten's spread), a third of a shorter one.
-     */
-    int window() {
-        return Math.max(1, Math.min(10, minutes() / 3));
-    }
 }

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
 
 /**
- * The soak's parts that need no codex: it runs only when asked for, what "flat" compares, the model's tokens, and a
- * plot that is a well-formed SVG with a line per panel and a marker per kill.
+ * The soak's parts that need no codex: it runs only when asked for, its settings, the model's tokens, and a plot that
+ * is a well-formed SVG with a line per panel, a marker per kill and the judged trend.
  */
 class SoakFigureTest {
 
@@ -32,17 +32,7 @@ class SoakFigureTest {
     }
 
     @Test
-    void flatComparesTheLastTenMinutesWithTheFirstTensSpreadAndAThirdOfAShortRun() {
-        assertThat(SoakSettings.full().window()).isEqualTo(10);
-        assertThat(new SoakSettings(Duration.ofMinutes(60), Duration.ofMinutes(1), 3, 6, 40, Duration.ofMinutes(2),
-                false, 9).window()).isEqualTo(10);
-        assertThat(SoakSettings.smoke().window()).isEqualTo(1);
-        assertThat(new SoakSettings(Duration.ofMinutes(12), Duration.ofMinutes(1), 3, 6, 40, Duration.ofMinutes(2),
-                false, 9).window()).isEqualTo(4);
-
-        assertThat(SoakReport.outside(new double[] {40, 44, 42}, new double[] {41, 43.5})).isZero();
-        assertThat(SoakReport.outside(new double[] {40, 44, 42}, new double[] {43, 47})).isEqualTo(3.0);
-        assertThat(SoakReport.outside(new double[] {40, 44}, new double[] {38, 44})).isEqualTo(2.0);
+    void theSettingsRefuseASoakOfLessThanAMinute() {
         assertThatThrownBy(() -> new SoakSettings(Duration.ofSeconds(30), Duration.ofMinutes(1), 3, 6, 40,
                 Duration.ofMinutes(2), false, 9)).isInstanceOf(IllegalArgumentException.class);
     }
@@ -68,6 +58,9 @@ class SoakFigureTest {
         assertThat(doc.getElementsByTagName("circle").getLength()).isEqualTo(3 * samples.size());
         // A dashed line per kill in each panel.
         assertThat(doc.getElementsByTagName("line").getLength()).isEqualTo(3 * kills.size());
+        // The trend of the judged half in each panel, which says what it found.
+        assertThat(doc.getElementsByTagName("path").getLength()).isEqualTo(3);
+        assertThat(doc.getElementsByTagName("title").item(0).getTextContent()).startsWith("minutes 15–30:");
         assertThat(svg).contains("client heap after GC (MB)", "live threads", "open file descriptors");
     }
 }

@@ -39,8 +39,9 @@ final class RunTracker {
     private final CompletableFuture<Void> sawEnd = new CompletableFuture<>();
     private volatile CodexClient client;
     private volatile boolean abandoned;
-    private TokenCounts baseline;
-    private TokenCounts threadTotal;
+    /** The run's first usage report, from which core counts what the run spent (TokenCounts.spent). */
+    private ThreadTokenUsage firstUsage;
+    private ThreadTokenUsage latestUsage;
 
     RunTracker(String runId, TokenBudget budget) {
         this.runId = runId;
@@ -88,22 +89,21 @@ final class RunTracker {
     }
 
     /**
-     * A usage report. The thread's total before this run is the first report's total less its last call, so a
-     * resumed thread's earlier turns never count against the run's budget.
+     * A usage report. What the run spent is counted as core counts a turn's tokens ({@link TokenCounts#spent}): from
+     * the first report, so a resumed thread's earlier turns never count against the run's budget.
      */
     void onUsage(ThreadTokenUsage usage) {
         if (usage == null || usage.total() == null) {
             return;
         }
-        TokenCounts total = Tokens.of(usage.total());
         Optional<AgentBudgetExceededException.Limit> crossed;
         TokenCounts run;
         synchronized (this) {
-            if (baseline == null) {
-                baseline = usage.last() == null ? Tokens.ZERO : Tokens.minus(total, Tokens.of(usage.last()));
+            if (firstUsage == null) {
+                firstUsage = usage;
             }
-            threadTotal = total;
-            run = Tokens.minus(total, baseline);
+            latestUsage = usage;
+            run = TokenCounts.spent(firstUsage, latestUsage).orElse(TokenCounts.ZERO);
             crossed = budget == null ? Optional.empty() : budget.crossedBy(run);
         }
         crossed.ifPresent(limit -> stop.complete(new Stop(FailurePhase.BUDGET, limit, budget.limitOf(limit),
@@ -145,17 +145,17 @@ final class RunTracker {
 
     /** The run's tokens so far. */
     synchronized TokenCounts usage() {
-        return threadTotal == null ? Tokens.ZERO : Tokens.minus(threadTotal, baseline);
+        return TokenCounts.spent(firstUsage, latestUsage).orElse(TokenCounts.ZERO);
     }
 
     /** The thread's tokens in all, as last reported. */
     synchronized TokenCounts threadUsage() {
-        return threadTotal == null ? Tokens.ZERO : threadTotal;
+        return latestUsage == null ? TokenCounts.ZERO : TokenCounts.of(latestUsage.total());
     }
 
     /** Whether codex reported any usage. */
     synchronized boolean reported() {
-        return threadTotal != null;
+        return latestUsage != null;
     }
 
     synchronized List<ToolInvocation> invocations() {

@@ -51,7 +51,7 @@ public final class MessageBuffer {
     /**
      * Empties the buffer; its messages will be ranges of {@code array}, added by {@link #addRange}. The array is
      * the caller's (a stream transport's read buffer): the buffer never writes to it. Only the stream transports'
-     * framers fill a buffer this way, through {@link BufferRanges}: a range is valid only while their buffer is.
+     * framer ({@link LineFramer}, beside it) fills a buffer this way: a range is valid only while its buffer is.
      */
     void reset(byte[] array) {
         this.bytes = array;

@@ -1,8 +1,8 @@
 package dev.codexclient.transport;
 
 import dev.codexclient.internal.Redactor;
-import dev.codexclient.internal.transport.LineFramer;
 import dev.codexclient.internal.transport.StdioEngine;
+import dev.codexclient.internal.transport.StreamReader;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -380,9 +380,14 @@ public final class StdioTransport implements Transport {
                 redactor.register(secret);
             }
             StdioEngine.Config config = new StdioEngine.Config(executable, args,
-                    Optional.ofNullable(workingDirectory), environment, removedEnvironment, maxLineBytes,
+                    Optional.ofNullable(workingDirectory), environment, removedEnvironment, lines(maxLineBytes),
                     closeTimeout, stderrTailLines, stderrTailBytes, redactor, HOW_TO_FIX, bypassNpmLauncher);
             return new StdioTransport(new StdioEngine(config));
+        }
+
+        /** The child's stdout as lines of at most {@code maxLineBytes}. */
+        private static StreamReader lines(int maxLineBytes) {
+            return (in, sink) -> new LineFramer(maxLineBytes, sink).readAll(in);
         }
 
         private static Duration notNegative(Duration d, String what) {

@@ -1,7 +1,6 @@
 package dev.codexclient.transport;
 
 import dev.codexclient.internal.Redactor;
-import dev.codexclient.internal.transport.LineFramer;
 import dev.codexclient.internal.transport.websocket.ChannelWebSocketEngine;
 import java.io.IOException;
 import java.net.UnixDomainSocketAddress;

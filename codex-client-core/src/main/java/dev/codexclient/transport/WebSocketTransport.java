@@ -2,7 +2,6 @@ package dev.codexclient.transport;
 
 import dev.codexclient.internal.Redactor;
 import dev.codexclient.internal.transport.BearerTokens;
-import dev.codexclient.internal.transport.LineFramer;
 import dev.codexclient.internal.transport.WebSocketEngine;
 import java.net.URI;
 import java.time.Duration;

@@ -1,5 +1,6 @@
 package dev.codexclient.langchain4j;
 
+import dev.codexclient.CodexExperimental;
 import dev.codexclient.DynamicTool;
 import dev.langchain4j.agent.tool.Tool;
 import dev.langchain4j.agent.tool.ToolSpecification;
@@ -32,6 +33,7 @@ import java.util.Objects;
  * <p>Dynamic tools are an experimental codex API: the client needs {@code experimentalApi(true)}. Tool names must be
  * 1 to 64 letters, digits, {@code _} or {@code -}.
  */
+@CodexExperimental("dynamicTools")
 public final class LangChain4jTools {
     private LangChain4jTools() {
     }

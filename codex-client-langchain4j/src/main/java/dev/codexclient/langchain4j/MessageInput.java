@@ -1,6 +1,7 @@
 package dev.codexclient.langchain4j;
 
 import dev.codexclient.Inputs;
+import dev.codexclient.conversation.ConversationMessage;
 import dev.codexclient.protocol.UserInput;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
@@ -12,49 +13,37 @@ import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
- * What of a LangChain4j request codex is sent. Codex keeps a conversation's history in its thread, so a turn on a
- * thread that exists sends only the user messages after the last AI message (the chat memory replays the rest); the
- * first turn of a thread sends the messages before as a transcript. System messages become the new thread's developer
- * instructions.
+ * A LangChain4j request's messages as the turn runner reads a chat history ({@link ConversationMessage}); the runner
+ * decides what of it codex has not seen. A user message's images become image inputs.
  */
 final class MessageInput {
     private MessageInput() {
     }
 
-    static Optional<String> instructions(List<ChatMessage> messages) {
-        List<String> system = messages.stream().filter(SystemMessage.class::isInstance)
-                .map(m -> ((SystemMessage) m).text()).filter(t -> t != null && !t.isBlank()).toList();
-        return system.isEmpty() ? Optional.empty() : Optional.of(String.join("\n\n", system));
-    }
-
-    /**
-     * @throws IllegalArgumentException when no user message follows the last AI message
-     */
-    static List<UserInput> of(List<ChatMessage> messages, boolean newThread) {
-        int lastAi = -1;
-        for (int i = 0; i < messages.size(); i++) {
-            if (messages.get(i) instanceof AiMessage) {
-                lastAi = i;
+    static List<ConversationMessage> of(List<ChatMessage> messages) {
+        List<ConversationMessage> history = new ArrayList<>(messages.size());
+        for (ChatMessage m : messages) {
+            if (m instanceof SystemMessage system) {
+                history.add(ConversationMessage.system(system.text() == null ? "" : system.text()));
+            } else if (m instanceof UserMessage user) {
+                List<UserInput> input = new ArrayList<>();
+                StringBuilder text = new StringBuilder();
+                for (Content content : user.contents()) {
+                    input.add(of(content));
+                    if (content instanceof TextContent t) {
+                        text.append(t.text());
+                    }
+                }
+                history.add(ConversationMessage.user(text.toString(), input));
+            } else if (m instanceof AiMessage ai) {
+                history.add(ConversationMessage.assistant(ai.text() == null ? "" : ai.text()));
+            } else if (m instanceof ToolExecutionResultMessage tool) {
+                history.add(ConversationMessage.tool(tool.toolName() + ": " + tool.text()));
             }
         }
-        List<UserMessage> fresh = messages.subList(lastAi + 1, messages.size()).stream()
-                .filter(UserMessage.class::isInstance).map(UserMessage.class::cast).toList();
-        if (fresh.isEmpty()) {
-            throw new IllegalArgumentException("the request has no user message for codex to answer");
-        }
-        List<UserInput> input = new ArrayList<>();
-        if (newThread && lastAi >= 0) {
-            input.add(Inputs.text(transcript(messages.subList(0, lastAi + 1))));
-        }
-        for (UserMessage m : fresh) {
-            for (Content content : m.contents()) {
-                input.add(of(content));
-            }
-        }
-        return input;
+        return history;
     }
 
     private static UserInput of(Content content) {
@@ -68,19 +57,5 @@ final class MessageInput {
             return Inputs.imageUrl("data:" + image.image().mimeType() + ";base64," + image.image().base64Data());
         }
         throw new IllegalArgumentException("codex takes text and images, not " + content.type() + " content");
-    }
-
-    private static String transcript(List<ChatMessage> history) {
-        StringBuilder text = new StringBuilder("The conversation so far:\n");
-        for (ChatMessage m : history) {
-            if (m instanceof UserMessage user) {
-                text.append("\nUser: ").append(user.hasSingleText() ? user.singleText() : user.contents().toString());
-            } else if (m instanceof AiMessage ai && ai.text() != null) {
-                text.append("\nAssistant: ").append(ai.text());
-            } else if (m instanceof ToolExecutionResultMessage tool) {
-                text.append("\nTool ").append(tool.toolName()).append(": ").append(tool.text());
-            }
-        }
-        return text.toString();
     }
 }

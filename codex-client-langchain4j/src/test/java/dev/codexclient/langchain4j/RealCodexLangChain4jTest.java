@@ -128,8 +128,8 @@ class RealCodexLangChain4jTest {
         model.whenAlways(r -> r.lastUserText().contains("second"),
                 ModelStep.reply("You asked about T-9 before.").withChunkSize(4));
         try (CodexClient codex = client();
-             CodexChatModel chatModel = CodexChatModel.builder(codex).threadParams(threadParams()).tools(tools)
-                     .build()) {
+             CodexStreamingChatModel chatModel = CodexStreamingChatModel.builder(codex).threadParams(threadParams())
+                     .tools(tools).build()) {
             Assistant assistant = AiServices.builder(Assistant.class).streamingChatModel(chatModel)
                     .chatMemoryProvider(id -> MessageWindowChatMemory.withMaxMessages(20))
                     .chatRequestTransformer(chatModel.memoryIdTransformer()).build();

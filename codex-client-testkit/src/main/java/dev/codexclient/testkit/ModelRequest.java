@@ -2,6 +2,8 @@ package dev.codexclient.testkit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -24,15 +26,23 @@ public final class ModelRequest {
     private final Map<String, List<String>> headers;
     private final String body;
     private final JsonNode json;
+    /** The SHA-256 of the {@code Authorization} header, salted per server run; empty without the header. */
+    private final byte[] authorizationDigest;
 
     ModelRequest(int sequence, String method, String path, Map<String, List<String>> headers, String body,
             JsonNode json) {
+        this(sequence, method, path, headers, body, json, new byte[0]);
+    }
+
+    private ModelRequest(int sequence, String method, String path, Map<String, List<String>> headers, String body,
+            JsonNode json, byte[] authorizationDigest) {
         this.sequence = sequence;
         this.method = method;
         this.path = path;
         this.headers = headers;
         this.body = body;
         this.json = json == null ? MissingNode.getInstance() : json;
+        this.authorizationDigest = authorizationDigest;
     }
 
     /**
@@ -73,6 +83,25 @@ public final class ModelRequest {
      */
     public Map<String, List<String>> headers() {
         return headers;
+    }
+
+    /**
+     * Whether the request carried exactly this {@code Authorization} header, e.g. {@code "Bearer " + key}: the proof
+     * that codex sent a credential, for tests that it is masked where it comes back. The header itself is not kept,
+     * only a salted digest of it, so that no credential ends up in test output.
+     *
+     * @param value the whole header value
+     * @return whether the request's {@code Authorization} header was {@code value}
+     */
+    public boolean hasAuthorization(String value) {
+        Objects.requireNonNull(value, "value");
+        return authorizationDigest.length > 0
+                && MessageDigest.isEqual(authorizationDigest, digest(value));
+    }
+
+    /** {@return whether the request carried an {@code Authorization} header at all} */
+    public boolean hasAuthorization() {
+        return authorizationDigest.length > 0;
     }
 
     /** {@return the body exactly as received (UTF-8 decoded)} */
@@ -217,15 +246,41 @@ public final class ModelRequest {
         return Collections.unmodifiableMap(out);
     }
 
+    /** A salt per JVM: a digest in a heap dump or a debugger says nothing of the header it was made of. */
+    private static final byte[] SALT = salt();
+
+    private static byte[] salt() {
+        byte[] salt = new byte[16];
+        new java.security.SecureRandom().nextBytes(salt);
+        return salt;
+    }
+
+    private static byte[] digest(String value) {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            sha.update(SALT);
+            return sha.digest(value.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
+    }
+
     static ModelRequest create(int sequence, String method, String path, Map<String, List<String>> headers,
             String body) {
         Objects.requireNonNull(body, "body");
+        String authorization = null;
+        for (Map.Entry<String, List<String>> h : headers.entrySet()) {
+            if (h.getKey().equalsIgnoreCase("authorization") && !h.getValue().isEmpty()) {
+                authorization = h.getValue().get(0);
+            }
+        }
         JsonNode json;
         try {
             json = ModelStep.JSON.readTree(body);
         } catch (Exception e) {
             json = null;
         }
-        return new ModelRequest(sequence, method, path, sanitizedHeaders(headers), body, json);
+        return new ModelRequest(sequence, method, path, sanitizedHeaders(headers), body, json,
+                authorization == null ? new byte[0] : digest(authorization));
     }
 }

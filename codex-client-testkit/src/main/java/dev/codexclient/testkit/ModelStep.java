@@ -340,6 +340,18 @@ public final class ModelStep {
                 reasoningTokens, httpStatus, failureBody, stall, echoAuthorization);
     }
 
+    /**
+     * A copy whose messages come whole, in {@code response.output_item.done}, without any
+     * {@code response.output_text.delta}: codex then reports the message as a completed item with no
+     * {@code item/agentMessage/delta} before it.
+     *
+     * @return the new step
+     */
+    public ModelStep withoutDeltas() {
+        return new ModelStep(kind, outputs, 0, inputTokens, outputTokens, cachedInputTokens, reasoningTokens,
+                httpStatus, failureBody, stall, echoAuthorization);
+    }
+
     /** {@return the kind of answer} */
     public Kind kind() {
         return kind;
@@ -350,7 +362,7 @@ public final class ModelStep {
         return Collections.unmodifiableList(outputs);
     }
 
-    /** {@return the number of code points per text delta} */
+    /** {@return the number of code points per text delta; 0 for messages without deltas ({@link #withoutDeltas()})} */
     public int chunkCodePoints() {
         return chunkCodePoints;
     }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.codexclient.testkit.internal.model.SseWriter;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -62,7 +63,8 @@ final class ResponsesStream {
         added.putObject("item").put("type", "message").put("id", itemId).put("role", "assistant")
                 .put("status", "in_progress").putArray("content");
         sse.event("response.output_item.added", added);
-        for (String chunk : ModelStep.chunks(message.text(), chunkCodePoints)) {
+        List<String> chunks = chunkCodePoints == 0 ? List.of() : ModelStep.chunks(message.text(), chunkCodePoints);
+        for (String chunk : chunks) {
             ObjectNode delta = ModelStep.JSON.createObjectNode().put("item_id", itemId).put("output_index", index)
                     .put("content_index", 0).put("delta", chunk);
             sse.event("response.output_text.delta", delta);

@@ -42,7 +42,9 @@ import org.junit.jupiter.api.Test;
  *       variables it uses without declaring them;</li>
  *   <li>{@code <!-- java declare: record LookupTicket(String id) {} -->} right before a snippet: members of the
  *       class it is compiled in (a helper method or type it calls);</li>
- *   <li>{@code <!-- java kind: unit | members | body -->} right before a snippet, when the guess is wrong.</li>
+ *   <li>{@code <!-- java kind: unit | members | body | file -->} right before a snippet, when the guess is wrong;
+ *       a snippet with import lines of its own is a whole file, compiled with those imports alone (so that a
+ *       quickstart's imports are checked too).</li>
  * </ul>
  * In a snippet compiled as class members, the context's variables are fields of that class.
  */
@@ -51,7 +53,8 @@ class DocSnippetsTest {
     private static final List<String> DEFAULT_IMPORTS = List.of(
             "dev.codexclient.*", "dev.codexclient.errors.*", "dev.codexclient.protocol.*",
             "dev.codexclient.telemetry.*", "dev.codexclient.transport.*", "dev.codexclient.pool.*",
-            "dev.codexclient.testkit.*", "dev.codexclient.agent.*", "dev.codexclient.micrometer.*", "java.util.*",
+            "dev.codexclient.testkit.*", "dev.codexclient.agent.*", "dev.codexclient.micrometer.*",
+            "dev.codexclient.conversation.*", "java.util.*",
             "java.util.concurrent.*", "java.util.function.*", "java.time.*", "java.nio.file.*", "java.io.IOException");
 
     private static final Pattern BLOCK = Pattern.compile("(?m)^```java\\s*\\n(.*?)^```", Pattern.DOTALL);
@@ -77,6 +80,10 @@ class DocSnippetsTest {
         /** The compilation unit, and the line of the unit where the snippet's first line is. */
         String source(StringBuilder header) {
             header.append("package ").append(pkg).append(";\n");
+            if (kind.equals("file")) {
+                // A whole source file, with its own imports: nothing it does not import is taken for granted.
+                return header + code;
+            }
             for (String i : imports) {
                 header.append("import ").append(i).append(";\n");
             }
@@ -103,6 +110,7 @@ class DocSnippetsTest {
         int headerLines() {
             int lines = 1 + imports.size();
             return switch (kind) {
+                case "file" -> 1;
                 case "unit" -> lines;
                 case "members" -> lines + 1;
                 default -> lines + 2;
@@ -127,6 +135,7 @@ class DocSnippetsTest {
         assertThat(kind("static final int N = 1;\n\n@Bean\nstatic void codex(Registry r) {\n}\n"))
                 .isEqualTo("members");
         assertThat(kind("CodexClient codex = CodexClient.builder().build();\n")).isEqualTo("body");
+        assertThat(kind("import dev.codexclient.CodexClient;\n\nclass Quickstart {\n}\n")).isEqualTo("file");
     }
 
     @Test
@@ -193,6 +202,9 @@ class DocSnippetsTest {
 
     /** What a snippet looks like: top-level types only, class members, or statements. */
     static String kind(String code) {
+        if (code.lines().anyMatch(l -> l.startsWith("import "))) {
+            return "file";
+        }
         boolean member = false;
         boolean type = false;
         for (String line : code.split("\n")) {

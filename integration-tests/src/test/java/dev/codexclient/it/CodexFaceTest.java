@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.codexclient.Codex;
 import dev.codexclient.CodexClient;
-import dev.codexclient.CodexConversations;
+import dev.codexclient.conversation.CodexConversations;
 import dev.codexclient.CodexThread;
 import dev.codexclient.DynamicTool;
 import dev.codexclient.Inputs;

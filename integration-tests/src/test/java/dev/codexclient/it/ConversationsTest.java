@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.codexclient.CodexClient;
-import dev.codexclient.CodexConversations;
+import dev.codexclient.conversation.CodexConversations;
 import dev.codexclient.CodexTurn;
 import dev.codexclient.DynamicTool;
 import dev.codexclient.Inputs;
@@ -131,5 +131,87 @@ class ConversationsTest {
             assertThat(r.params().path("threadId").asText()).isEqualTo(threadId);
             assertThat(r.params().path("excludeTurns").asBoolean()).isTrue();
         });
+    }
+
+    @Test
+    void pastItsBoundTheLeastRecentlyUsedIdleConversationIsLetGoAndResumedOnItsNextTurn(FakeCodexAppServer fake)
+            throws Exception {
+        fake.onTurnStart(turn -> turn.agentMessage("ok").completed());
+        List<Boolean> started = new CopyOnWriteArrayList<>();
+        try (CodexClient client = inMemory(fake).build();
+             CodexConversations conversations = CodexConversations.builder(client).maxConversations(2).build()) {
+            for (String who : List.of("a", "b", "c")) {
+                say(conversations, who, "hello", List.of(), started).get(5, TimeUnit.SECONDS).await(WAIT);
+            }
+            assertThat(conversations.size()).isEqualTo(2);
+            // "a" was let go of, its thread id kept: its next turn resumes the thread rather than starting one.
+            String aThread = conversations.threadId("a").orElseThrow();
+            CodexTurn again = say(conversations, "a", "again", List.of(), started).get(5, TimeUnit.SECONDS);
+            assertThat(again.threadId()).isEqualTo(aThread);
+            assertThat(started).containsExactly(true, true, true, false);
+            assertThat(methods(fake)).contains("thread/resume");
+            assertThat(conversations.size()).isEqualTo(2);
+        }
+    }
+
+    /** Takes one part, then asks for nothing more until told. */
+    private static final class OneAtATime implements java.util.concurrent.Flow.Subscriber<
+            dev.codexclient.conversation.AnswerPart> {
+        final List<dev.codexclient.conversation.AnswerPart> parts = new CopyOnWriteArrayList<>();
+        final CountDownLatch first = new CountDownLatch(1);
+        final CompletableFuture<Void> done = new CompletableFuture<>();
+        volatile java.util.concurrent.Flow.Subscription subscription;
+
+        @Override
+        public void onSubscribe(java.util.concurrent.Flow.Subscription s) {
+            subscription = s;
+            s.request(1);
+        }
+
+        @Override
+        public void onNext(dev.codexclient.conversation.AnswerPart part) {
+            parts.add(part);
+            first.countDown();
+        }
+
+        @Override
+        public void onError(Throwable error) {
+            done.completeExceptionally(error);
+        }
+
+        @Override
+        public void onComplete() {
+            done.complete(null);
+        }
+    }
+
+    @Test
+    void anAnswersStreamHandsOverNoMoreThanItsSubscriberAskedForAndEndsWithTheResult(FakeCodexAppServer fake)
+            throws Exception {
+        fake.onTurnStart(turn -> turn.agentMessageDeltas("a", "b", "c", "d").completed());
+        try (CodexClient client = inMemory(fake).build();
+             CodexConversations conversations = CodexConversations.builder(client).build()) {
+            CompletableFuture<Void> ended = new CompletableFuture<>();
+            client.onNotification(n -> {
+                if (n instanceof ServerNotification.TurnCompleted) {
+                    ended.complete(null);
+                }
+            });
+            OneAtATime subscriber = new OneAtATime();
+            conversations.stream(dev.codexclient.conversation.ConversationTurn.builder(List.of(
+                    dev.codexclient.conversation.ConversationMessage.user("go"))).build()).subscribe(subscriber);
+            assertThat(subscriber.first.await(5, TimeUnit.SECONDS)).isTrue();
+            // The turn ended; the stream still hands over only what was asked for.
+            ended.get(5, TimeUnit.SECONDS);
+            assertThat(subscriber.done).isNotDone();
+            assertThat(subscriber.parts).hasSize(1);
+            subscriber.subscription.request(Long.MAX_VALUE);
+            subscriber.done.get(5, TimeUnit.SECONDS);
+            assertThat(subscriber.parts).hasSize(5);
+            assertThat(subscriber.parts.subList(0, 4)).extracting(p -> ((dev.codexclient.conversation.AnswerPart.Text) p)
+                    .text()).containsExactly("a", "b", "c", "d");
+            assertThat(subscriber.parts.get(4)).isInstanceOfSatisfying(dev.codexclient.conversation.AnswerPart.End.class,
+                    e -> assertThat(e.result().finalText()).isEqualTo("abcd"));
+        }
     }
 }

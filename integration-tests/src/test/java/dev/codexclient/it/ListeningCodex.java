@@ -4,6 +4,7 @@ import dev.codexclient.CodexClient;
 import dev.codexclient.RestartPolicy;
 import dev.codexclient.pool.PoolEndpoint;
 import dev.codexclient.testkit.IsolatedHome;
+import dev.codexclient.testkit.ListenAddress;
 import dev.codexclient.transport.ReadinessProbe;
 import dev.codexclient.transport.WebSocketTransport;
 import java.io.IOException;

@@ -11,9 +11,7 @@ import dev.codexclient.pool.PooledThread;
 import dev.codexclient.protocol.TurnStatus;
 import dev.codexclient.testkit.ModelStep;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -23,7 +21,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * A thread started on a pool at once after the server of the member it would go to was SIGKILLed: the pool places it
  * on a healthy member (or on the victim once its client restored the server), it never hands the caller the lost
- * connection's failure.
+ * connection's failure. Whether a round's call reaches the dead server before the pool knows (and is placed again)
+ * is up to timing here; {@link PoolPlacementTest} holds that moment in place with the fake and checks the retry.
  */
 @Tag("real-codex")
 @Timeout(300)
@@ -42,7 +41,6 @@ class RealCodexPoolPlacementTest {
                 .spawned(2, () -> codex.clientBuilder().restartPolicy(RestartPolicy.builder()
                         .backoff(Duration.ofMillis(50), Duration.ofSeconds(1)).build()))
                 .build();
-        List<String> placedOn = new ArrayList<>();
         try {
             for (int round = 0; round < ROUNDS; round++) {
                 // The member a new thread goes to: the least loaded (no turn runs between rounds), then fewest threads.
@@ -54,10 +52,13 @@ class RealCodexPoolPlacementTest {
                 // SIGKILL its whole process tree and start a thread at once, without waiting for the exit.
                 victimClient.serverProcessTree().forEach(ProcessHandle::destroyForcibly);
                 PooledThread thread = pool.startThread(codex.threadParams().build());
-                placedOn.add(thread.memberName());
 
                 TurnResult r = thread.startTurn("hello " + round).await(WAIT);
                 assertThat(r.status()).isEqualTo(TurnStatus.COMPLETED);
+                // The thread lives on a server that serves: another member's, or the victim's new one.
+                ProcessHandle server = thread.client().serverProcess().orElseThrow();
+                assertThat(server.pid()).as("round %d, on %s", round, thread.memberName()).isNotEqualTo(victimPid);
+                assertThat(server.isAlive()).as("round %d: its server is alive", round).isTrue();
 
                 ClientTestSupport.awaitCondition("the victim's client runs a new server", WAIT, () -> pool.stats()
                         .stream().filter(s -> s.name().equals(victim.name())).findFirst()
@@ -68,7 +69,6 @@ class RealCodexPoolPlacementTest {
         } finally {
             pool.close();
         }
-        assertThat(placedOn).hasSize(ROUNDS);
         RealCodexKillTest.assertNoLeaks(threadsBefore);
     }
 }

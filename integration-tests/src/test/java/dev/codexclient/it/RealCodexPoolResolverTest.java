@@ -20,14 +20,13 @@ import dev.codexclient.protocol.SandboxMode;
 import dev.codexclient.protocol.ThreadStartParams;
 import dev.codexclient.protocol.TurnStatus;
 import dev.codexclient.testkit.IsolatedHome;
+import dev.codexclient.testkit.ListenAddress;
 import dev.codexclient.testkit.ModelStep;
 import dev.codexclient.testkit.ScriptedModelServer;
 import dev.codexclient.transport.ReadinessProbe;
 import dev.codexclient.transport.SignedBearerTokens;
 import dev.codexclient.transport.WebSocketTransport;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,18 +68,23 @@ class RealCodexPoolResolverTest {
     private final ScriptedModelServer model = ScriptedModelServer.start();
     private final List<Server> servers = new ArrayList<>();
     private final List<String> events = new CopyOnWriteArrayList<>();
+    /** The servers by their name in the pool, as they start. */
+    private final Map<String, Server> byName = new ConcurrentHashMap<>();
 
-    /** One {@code --listen} app-server: its port and home stay when it is killed and started again. */
+    /**
+     * One {@code --listen} app-server: its port and home stay when it is killed and started again. codex picks the
+     * port on the first start ({@link ListenAddress}): one picked here and freed could be taken before codex binds it.
+     */
     private final class Server implements AutoCloseable {
         final String name;
-        final int port;
+        /** 0 until the first start. */
+        int port;
         final IsolatedHome home;
         final Path secret;
         Process process;
 
         Server(String name, Path secret) {
             this.name = name;
-            this.port = freePort();
             this.home = IsolatedHome.create();
             this.secret = secret;
             model.writeCodexHome(home.codexHome());
@@ -91,18 +95,31 @@ class RealCodexPoolResolverTest {
             return URI.create("ws://127.0.0.1:" + port);
         }
 
+        /** Known once the server has started: its address is its name in the pool. */
+        String member() {
+            if (port == 0) {
+                throw new IllegalStateException(name + " has not started: codex has not picked its port yet");
+            }
+            return endpoint().name();
+        }
+
         PoolEndpoint endpoint() {
             return PoolEndpoint.of(uri());
         }
 
-        Server start() throws IOException {
+        Server start() throws IOException, InterruptedException {
+            Path log = home.home().resolve("app-server.log");
             ProcessBuilder pb = new ProcessBuilder(RealCodexFixture.binary().toString(), "app-server", "--listen",
                     uri().toString(), "--ws-auth", "signed-bearer-token", "--ws-shared-secret-file",
                     secret.toString(), "--ws-issuer", ISSUER, "--ws-audience", AUDIENCE)
                     .directory(dir.toFile()).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(home.home().resolve("app-server.log").toFile()));
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             home.applyEnvironment(pb.environment());
             process = pb.start();
+            if (port == 0) {
+                port = ListenAddress.await(log, process, Duration.ofSeconds(60)).getPort();
+                byName.put(member(), this);
+            }
             ReadinessProbe.of(uri()).awaitReady(Duration.ofSeconds(60));
             return this;
         }
@@ -129,14 +146,6 @@ class RealCodexPoolResolverTest {
     void stop() {
         servers.forEach(Server::close);
         model.close();
-    }
-
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     private Path secretFile() throws IOException {
@@ -184,10 +193,6 @@ class RealCodexPoolResolverTest {
         Server b = new Server("b", secret).start();
         Server c = new Server("c", secret);
         AtomicReference<List<PoolEndpoint>> answer = new AtomicReference<>(List.of(a.endpoint(), b.endpoint()));
-        Map<String, Server> byName = new ConcurrentHashMap<>();
-        for (Server s : List.of(a, b, c)) {
-            byName.put(s.endpoint().name(), s);
-        }
         CodexTelemetryListener listener = new CodexTelemetryListener() {
             @Override
             public void poolMemberAdded(PoolMemberAdded e) {

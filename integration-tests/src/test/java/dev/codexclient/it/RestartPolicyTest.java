@@ -152,7 +152,7 @@ class RestartPolicyTest {
 
                 TurnResult result = thread.startTurn("go on").await(WAIT);
                 assertThat(result.finalText()).contains("after the restart");
-                assertThat(client.thread(thread.id())).containsSame(thread);
+                assertThat(client.thread(thread.id())).contains(thread);
                 awaitCondition("the listener sees the new turn",
                         () -> seen.stream().anyMatch(n -> n instanceof ServerNotification.TurnCompleted));
                 listening.close();

@@ -205,6 +205,21 @@ class ThreadsTest {
     }
 
     @Test
+    void handlesOfOneThreadOfOneClientAreEqualAndNoOthers(FakeCodexAppServer fake) {
+        try (CodexClient client = inMemory(fake).build(); CodexClient other = inMemory(fake).build()) {
+            CodexThread thread = client.startThread();
+            CodexThread again = client.resumeThread(thread.id());
+            CodexThread elsewhere = other.resumeThread(thread.id());
+            CodexThread second = client.startThread();
+
+            assertThat(again).isEqualTo(thread).hasSameHashCodeAs(thread);
+            assertThat(elsewhere).isNotEqualTo(thread);
+            assertThat(second).isNotEqualTo(thread);
+            assertThat(java.util.Set.of(thread, second)).contains(again);
+        }
+    }
+
+    @Test
     void listAllThreadsAndItsAsyncTwinBothFetchEveryPage(FakeCodexAppServer fake) throws Exception {
         try (CodexClient client = inMemory(fake).build()) {
             List<ThreadInfo> all = new ArrayList<>();

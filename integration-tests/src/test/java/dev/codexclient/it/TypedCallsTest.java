@@ -7,6 +7,7 @@ import static dev.codexclient.it.ClientTestSupport.pendingRequests;
 import static dev.codexclient.it.ClientTestSupport.withClock;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.codexclient.ClientProbe;
 import dev.codexclient.CodexClient;
 import dev.codexclient.RetryPolicy;
 import dev.codexclient.errors.CodexException;
@@ -47,6 +48,37 @@ class TypedCallsTest {
             // Unset optional params stay absent rather than being sent as null.
             assertThat(sent.params().has("cursor")).isFalse();
             assertThat(sent.raw().has("jsonrpc")).isFalse();
+        }
+    }
+
+    @Test
+    void theTypedThreadAndTurnStartsSendWhatTheyAreGivenAndNothingMore(FakeCodexAppServer fake) throws Exception {
+        fake.onTurnStart(t -> t.agentMessage("working").neverComplete());
+        CompletableFuture<String> completed = new CompletableFuture<>();
+        try (CodexClient client = inMemory(fake).experimentalApi(true)
+                .tool(dev.codexclient.DynamicTool.ofJson("lookup", "Looks up", com.fasterxml.jackson.databind.node
+                        .JsonNodeFactory.instance.objectNode().put("type", "object"),
+                        args -> dev.codexclient.ToolResult.text("x")))
+                .onNotification(n -> {
+                    if (n.method().equals("item/completed")) {
+                        completed.complete(n.method());
+                    }
+                })
+                .build()) {
+            String threadId = get(client.rpc().threadStart(dev.codexclient.protocol.ThreadStartParams.builder()
+                    .build())).thread().id();
+            // The client's tools are declared by startThread only.
+            assertThat(fake.takeRequest("thread/start", Duration.ofSeconds(5)).params().has("dynamicTools"))
+                    .isFalse();
+            get(client.rpc().turnStart(dev.codexclient.protocol.TurnStartParams.builder().threadId(threadId)
+                    .input(List.of(dev.codexclient.Inputs.text("go"))).build()));
+            // Its events reach the client's notification listeners; while it runs, no turn of the client's holds the
+            // thread.
+            assertThat(get(completed)).isEqualTo("item/completed");
+            assertThat(client.thread(threadId)).isEmpty();
+            assertThat(ClientProbe.heldThreads(client)).isZero();
+            assertThat(client.startThread().id()).isNotEqualTo(threadId);
+            assertThat(fake.takeRequest("thread/start", Duration.ofSeconds(5)).params().has("dynamicTools")).isTrue();
         }
     }
 

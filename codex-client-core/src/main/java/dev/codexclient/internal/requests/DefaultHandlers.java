@@ -167,8 +167,8 @@ final class DefaultHandlers {
             ApprovalPolicy<? super R> policy, R request, Function<ApprovalDecision, T> answer) {
         CompletableFuture<ApprovalDecision> decided;
         try {
-            CompletionStage<ApprovalDecision> stage = policy instanceof SyncApprovalPolicy.Blocking<?> blocking
-                    ? SyncApprovalPolicy.decideOn((SyncApprovalPolicy.Blocking<? super R>) blocking, callbacks, request)
+            CompletionStage<ApprovalDecision> stage = policy instanceof ApprovalPolicy.Blocking<?> blocking
+                    ? SyncApprovalPolicy.decideOn((ApprovalPolicy.Blocking<? super R>) blocking, callbacks, request)
                     : policy.decide(request);
             if (stage == null) {
                 return CompletableFuture.failedFuture(new IllegalStateException(

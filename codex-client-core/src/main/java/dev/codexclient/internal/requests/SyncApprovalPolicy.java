@@ -1,6 +1,8 @@
 package dev.codexclient.internal.requests;
 
 import dev.codexclient.ApprovalDecision;
+import dev.codexclient.ApprovalPolicy;
+import dev.codexclient.ApprovalRequest;
 import dev.codexclient.internal.Futures;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -9,28 +11,11 @@ import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
- * How the client runs a policy made by {@code ApprovalPolicy.sync}: called by user code, such a policy decides on
- * the calling thread; the client runs its decision with {@link #decideOn} instead, as a task of its own whose thread
- * is interrupted when the server withdraws the request.
+ * How the client runs an {@link ApprovalPolicy.Blocking} policy (made by {@code ApprovalPolicy.sync}): called by
+ * user code, such a policy decides on the calling thread; the client runs its decision with {@link #decideOn}
+ * instead, as a task of its own whose thread is interrupted when the server withdraws the request.
  */
 public final class SyncApprovalPolicy {
-
-    /**
-     * What a synchronous policy offers the client besides its asynchronous face: its decision, made on the calling
-     * thread.
-     *
-     * @param <R> the kind of request it decides
-     */
-    public interface Blocking<R> {
-        /**
-         * Decides, blocking.
-         *
-         * @param request the request
-         * @return the decision, not null
-         * @throws Exception when the decision fails
-         */
-        ApprovalDecision decideNow(R request) throws Exception;
-    }
 
     private SyncApprovalPolicy() {
     }
@@ -45,13 +30,12 @@ public final class SyncApprovalPolicy {
      * @param request  the request
      * @return the decision
      */
-    public static <R> CompletableFuture<ApprovalDecision> decideOn(Blocking<? super R> policy, Executor executor,
-                                                                  R request) {
+    public static <R extends ApprovalRequest> CompletableFuture<ApprovalDecision> decideOn(
+            ApprovalPolicy.Blocking<? super R> policy, Executor executor, R request) {
         CompletableFuture<ApprovalDecision> result = new CompletableFuture<>();
         FutureTask<Void> task = new FutureTask<>(() -> {
             try {
-                result.complete(Objects.requireNonNull(policy.decideNow(request),
-                        "the approval policy decided null"));
+                result.complete(policy.decideNow(request));
             } catch (Exception e) {
                 result.completeExceptionally(e);
             }

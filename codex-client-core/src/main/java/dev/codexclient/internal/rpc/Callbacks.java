@@ -74,6 +74,19 @@ public final class Callbacks {
     }
 
     /**
+     * Runs {@code task} as the lane of {@code key} (a codex thread id) would: at once when the current thread is
+     * running that lane (it owns what the lane owns right now), else queued there, behind what is queued. For the
+     * state the lane owns; work that must come after the events already queued uses {@link #onLane}.
+     */
+    public void runAsLane(String key, Runnable task) {
+        if (lanes.isRunning(key)) {
+            task.run();
+        } else {
+            lanes.execute(key, task);
+        }
+    }
+
+    /**
      * Runs {@code task} once every task queued now on any lane has run (on the lane that finishes last).
      *
      * @param task what to run behind every lane's queued tasks; it must not block

@@ -22,6 +22,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.LongUnaryOperator;
 import java.util.function.UnaryOperator;
@@ -73,11 +74,15 @@ final class RequestCorrelator implements ResultTypes {
         final Duration timeout;
         /** Told the id of each attempt before it is sent; null when nobody asks. */
         final Consumer<RequestId> onAttempt;
+        /** Where a result is handed over; null for where it is read. */
+        final ResponseLane<? super R> lane;
         final long startedNanos = scheduler.nanoTime();
         /** The id of the attempt in flight. */
         volatile RequestId current;
         /** How many attempts were sent (or tried). */
         volatile int attempts;
+        /** Tells the telemetry the call's end, once; null without a telemetry listener. */
+        volatile BiConsumer<Object, Throwable> toldEnd;
         // A caller that cancels (or times out its own wait) must not leave the entry behind.
         final CallFuture<R> future = new CallFuture<>(callbacks, () -> {
             RequestId id = current;
@@ -86,12 +91,14 @@ final class RequestCorrelator implements ResultTypes {
             }
         });
 
-        Call(String method, Object params, Class<R> resultType, Duration timeout, Consumer<RequestId> onAttempt) {
+        Call(String method, Object params, Class<R> resultType, Duration timeout, Consumer<RequestId> onAttempt,
+             ResponseLane<? super R> lane) {
             this.method = method;
             this.params = params;
             this.resultType = resultType;
             this.timeout = timeout;
             this.onAttempt = onAttempt;
+            this.lane = lane;
         }
     }
 
@@ -116,6 +123,8 @@ final class RequestCorrelator implements ResultTypes {
     }
 
     private final UnaryOperator<CodexRpcException> refineError;
+    /** Queues a task on a delivery lane, in wire order with the notifications of the same read (reader thread). */
+    private final BiConsumer<String, Runnable> lanes;
     /** Where request events go; null without a telemetry listener, so that no event is built. */
     private final RequestTelemetry telemetry;
 
@@ -147,6 +156,19 @@ final class RequestCorrelator implements ResultTypes {
     RequestCorrelator(RpcSettings settings, Scheduler scheduler, WireCodec codec, Sender sender, Executor callbacks,
                       UnaryOperator<String> redactor, LongUnaryOperator jitter, String peer,
                       UnaryOperator<CodexRpcException> refineError, TelemetryEmitter telemetry) {
+        this(settings, scheduler, codec, sender, callbacks, redactor, jitter, peer, refineError, telemetry,
+                (key, task) -> task.run());
+    }
+
+    /**
+     * @param lanes queues a task on the delivery lane of a key, in wire order with the notifications read around it;
+     *              called on the reader thread, for the results of calls made with a {@link ResponseLane}
+     */
+    RequestCorrelator(RpcSettings settings, Scheduler scheduler, WireCodec codec, Sender sender, Executor callbacks,
+                      UnaryOperator<String> redactor, LongUnaryOperator jitter, String peer,
+                      UnaryOperator<CodexRpcException> refineError, TelemetryEmitter telemetry,
+                      BiConsumer<String, Runnable> lanes) {
+        this.lanes = lanes;
         this.telemetry = telemetry.enabled() ? new RequestTelemetry(telemetry, scheduler) : null;
         this.settings = settings;
         this.scheduler = scheduler;
@@ -182,8 +204,20 @@ final class RequestCorrelator implements ResultTypes {
      */
     <R> CallFuture<R> call(String method, Object params, Class<R> resultType, Duration timeout,
                            Consumer<RequestId> onAttempt) {
+        return call(method, params, resultType, timeout, onAttempt, null);
+    }
+
+    /**
+     * {@link #call(String, Object, Class, Duration, Consumer)} whose result is handed over on {@code lane}: on the
+     * reader thread the result is queued on that lane, in wire order, where {@code lane.first()} runs with it and the
+     * future then completes.
+     *
+     * @param lane where the result is handed over; null for where it is read
+     */
+    <R> CallFuture<R> call(String method, Object params, Class<R> resultType, Duration timeout,
+                           Consumer<RequestId> onAttempt, ResponseLane<? super R> lane) {
         Call<R> call = new Call<>(method, params, resultType, timeout == null ? settings.requestTimeout() : timeout,
-                onAttempt);
+                onAttempt, lane);
         attempt(call, 1);
         return call.future;
     }
@@ -205,7 +239,8 @@ final class RequestCorrelator implements ResultTypes {
         call.attempts = attempt;
         if (attempt == 1 && telemetry != null) {
             // Before the request can leave, so its end event (queued wherever the answer is read) comes after.
-            telemetry.started(method, id.toString(), call.startedNanos, call.future, () -> call.attempts);
+            call.toldEnd = telemetry.started(method, id.toString(), call.startedNanos, call.future,
+                    () -> call.attempts);
         }
         byte[] bytes;
         try {
@@ -389,7 +424,27 @@ final class RequestCorrelator implements ResultTypes {
                     + value.getClass().getSimpleName() + ", not " + call.resultType.getSimpleName(), e));
             return;
         }
-        finish(call, typed, null);
+        ResponseLane<? super R> lane = call.lane;
+        if (lane == null) {
+            finish(call, typed, null);
+            return;
+        }
+        // The response's place in the wire order is its lane's: what it changes is changed there, before anyone
+        // waiting for the future wakes.
+        lanes.accept(lane.key(), () -> {
+            // The request ended where its result is taken: before what the lane does with it (a turn it names
+            // starts after the request that started it ended).
+            BiConsumer<Object, Throwable> told = call.toldEnd;
+            if (told != null) {
+                told.accept(typed, null);
+            }
+            try {
+                lane.first().accept(typed);
+            } catch (RuntimeException e) {
+                Log.LOG.error("Handing over the result of {} failed", call.method, e);
+            }
+            finish(call, typed, null);
+        });
     }
 
     private void failAttempt(Pending p, JsonNode error) {

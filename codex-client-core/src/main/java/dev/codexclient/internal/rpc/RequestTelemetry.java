@@ -12,6 +12,8 @@ import dev.codexclient.internal.time.Scheduler;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
 import java.util.function.IntSupplier;
 
 /**
@@ -32,18 +34,27 @@ final class RequestTelemetry {
     /**
      * Announces a call whose first attempt is about to be sent, and arranges its end event.
      *
+     * @return tells the end at once (once): for a result handed over on a lane, which ends the request where it is
+     *         taken, before what the lane does with it
      * @param startedNanos when the call started, on the scheduler's clock
      * @param attempts     how many attempts were sent, read when the call ends
      */
-    void started(String method, String requestId, long startedNanos, CallFuture<?> future, IntSupplier attempts) {
+    BiConsumer<Object, Throwable> started(String method, String requestId, long startedNanos, CallFuture<?> future,
+                                          IntSupplier attempts) {
         RequestStarted started = new RequestStarted(emitter.nextSequence(), method, requestId);
         emitter.emit(l -> l.requestStarted(started));
-        future.onSettled((value, error) -> {
+        AtomicBoolean told = new AtomicBoolean();
+        BiConsumer<Object, Throwable> end = (value, error) -> {
+            if (!told.compareAndSet(false, true)) {
+                return;
+            }
             Duration duration = Duration.ofNanos(Math.max(0, scheduler.nanoTime() - startedNanos));
             RequestEnded ended = new RequestEnded(started, outcome(error), asCodexException(error), duration,
                     Math.max(1, attempts.getAsInt()));
             emitter.emit(l -> l.requestEnded(ended));
-        });
+        };
+        future.onSettled(end);
+        return end;
     }
 
     /** How a call ended, from what its future was settled with. */

@@ -133,7 +133,7 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         this.log = new WireLog(redactor, transport.describe());
         this.deliveries = callbacks.lanes().newBatch();
         this.calls = new RequestCorrelator(settings, scheduler, codec, this::send, callbacks::execute, redactor,
-                jitter, transport.describe(), handler::refineError, telemetry);
+                jitter, transport.describe(), handler::refineError, telemetry, deliveries::deliver);
         this.serverRequests = new ServerRequestDispatcher(handler::onRequest, callbacks.handlers(), codec,
                 this::sendReply, redactor);
     }
@@ -176,6 +176,17 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
     public <R> CompletableFuture<R> call(String method, Object params, Class<R> resultType, Duration timeout,
                                          Consumer<RequestId> onAttempt) {
         return calls.call(method, params, resultType, timeout, onAttempt);
+    }
+
+    /**
+     * {@link #call(String, Object, Class, Duration, Consumer)} whose result is handed over on a delivery lane, in
+     * wire order with the notifications (see {@link ResponseLane}).
+     *
+     * @param lane where the result is handed over; null for where it is read
+     */
+    public <R> CompletableFuture<R> call(String method, Object params, Class<R> resultType, Duration timeout,
+                                         Consumer<RequestId> onAttempt, ResponseLane<? super R> lane) {
+        return calls.call(method, params, resultType, timeout, onAttempt, lane);
     }
 
     /** Sends a notification (no response expected). */

@@ -3,6 +3,7 @@ package dev.codexclient.internal.session;
 import dev.codexclient.ServerInfo;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexMethodNotSupportedException;
+import dev.codexclient.internal.rpc.ResponseLane;
 import dev.codexclient.protocol.ClientRequestApi;
 import dev.codexclient.protocol.MethodDescriptor;
 import dev.codexclient.protocol.ParamsPresence;
@@ -22,13 +23,17 @@ import java.util.function.Supplier;
 public final class Calls implements ClientRequestApi {
     private final ConnectionSupervisor connection;
     private final boolean experimentalApi;
+    /** The setting that turns the experimental API on, as the application's users write it. */
+    private final String experimentalApiSetting;
     private final Duration timeout;
     /** What the server said about itself: a request its version certainly lacks is refused unsent. */
     private final Supplier<ServerInfo> server;
 
-    Calls(ConnectionSupervisor connection, boolean experimentalApi, Duration timeout, Supplier<ServerInfo> server) {
+    Calls(ConnectionSupervisor connection, boolean experimentalApi, String experimentalApiSetting, Duration timeout,
+          Supplier<ServerInfo> server) {
         this.connection = connection;
         this.experimentalApi = experimentalApi;
+        this.experimentalApiSetting = experimentalApiSetting;
         this.timeout = timeout;
         this.server = server;
     }
@@ -44,7 +49,7 @@ public final class Calls implements ClientRequestApi {
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive: " + timeout);
         }
-        return new Calls(connection, experimentalApi, timeout, server);
+        return new Calls(connection, experimentalApi, experimentalApiSetting, timeout, server);
     }
 
     /** {@return the time each call waits for its response} */
@@ -54,7 +59,7 @@ public final class Calls implements ClientRequestApi {
 
     @Override
     public <P, R> CompletableFuture<R> call(MethodDescriptor<P, R> method, P params) {
-        return call(method, params, null);
+        return send(method, params, null, null);
     }
 
     /**
@@ -64,10 +69,25 @@ public final class Calls implements ClientRequestApi {
      * @param onAttempt takes each attempt's id; null when nobody asks
      */
     public <P, R> CompletableFuture<R> call(MethodDescriptor<P, R> method, P params, Consumer<RequestId> onAttempt) {
+        return send(method, params, onAttempt, null);
+    }
+
+    /**
+     * {@link #call(MethodDescriptor, Object)} whose result is handed over on a delivery lane, in wire order with the
+     * notifications, {@code lane.first()} running there before the future completes (see {@link ResponseLane}).
+     *
+     * @param lane where the result is handed over
+     */
+    <P, R> CompletableFuture<R> callOnLane(MethodDescriptor<P, R> method, P params, ResponseLane<? super R> lane) {
+        return send(method, params, null, Objects.requireNonNull(lane, "lane"));
+    }
+
+    private <P, R> CompletableFuture<R> send(MethodDescriptor<P, R> method, P params, Consumer<RequestId> onAttempt,
+                                             ResponseLane<? super R> lane) {
         Objects.requireNonNull(method, "method");
         if (method.experimental() && !experimentalApi) {
             return CompletableFuture.failedFuture(new CodexException(method.method()
-                    + " is experimental: build the client with CodexClient.builder().experimentalApi(true) to use it"));
+                    + " is experimental: set " + experimentalApiSetting + " to use it"));
         }
         if (params == null && method.paramsPresence() == ParamsPresence.REQUIRED) {
             return CompletableFuture.failedFuture(new IllegalArgumentException(method.method()
@@ -77,6 +97,6 @@ public final class Calls implements ClientRequestApi {
         if (refused.isPresent()) {
             return CompletableFuture.failedFuture(refused.get());
         }
-        return connection.call(method.method(), params, method.resultType(), timeout, onAttempt);
+        return connection.call(method.method(), params, method.resultType(), timeout, onAttempt, lane);
     }
 }

@@ -8,7 +8,6 @@ import dev.codexclient.DynamicTool;
 import dev.codexclient.RetryPolicy;
 import dev.codexclient.ServerInfo;
 import dev.codexclient.Subscription;
-import dev.codexclient.TurnResult;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexTransportException;
 import dev.codexclient.internal.Redactor;
@@ -89,11 +88,8 @@ public final class ClientRuntime {
      * @param first         the first connection's transport, unstarted
      * @param executor      the callback executor
      * @param ownsCallbacks whether the client shuts the executor down
-     * @param results       makes the public result of a turn from its end
-     * @param failures      the failure a result reports
      */
-    public ClientRuntime(ClientSettings settings, Transport first, ExecutorService executor, boolean ownsCallbacks,
-                         Function<TurnState.End, TurnResult> results, Function<TurnResult, CodexException> failures) {
+    public ClientRuntime(ClientSettings settings, Transport first, ExecutorService executor, boolean ownsCallbacks) {
         this.settings = settings;
         ObjectMapper userMapper = settings.userMapper().orElseGet(() -> new ObjectMapper()
                 .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false));
@@ -125,15 +121,15 @@ public final class ClientRuntime {
                 connectionOwnsCallbacks, scheduler, redactor::redact, handler, telemetry),
                 inbound::handler, scheduler, settings.requestTimeout(), held, carried, telemetry, new Edges(),
                 callbacks, ownsCallbacks);
-        this.calls = new Calls(supervisor, settings.introduction().experimentalApi(), settings.requestTimeout(),
-                () -> serverInfo);
+        this.calls = new Calls(supervisor, settings.introduction().experimentalApi(),
+                settings.introduction().experimentalApiSetting(), settings.requestTimeout(), () -> serverInfo);
         this.waits = new Waits(supervisor::isReaderThread, callbacks, scheduler, settings.requestTimeout());
         this.flows = new FlowPublishers(callbacks, settings.publisherBufferSize(), settings.publisherOverflow(),
                 settings.publisherDeltaInterval(), scheduler, closed::get);
         TurnState.Context turns = new TurnState.Context(calls, waits, scheduler, callbacks, flows, held,
                 supervisor::paging, telemetry,
-                settings.interruptGrace(), settings.replayLimit(), settings.replayBytes(), results, failures);
-        TurnStarts starts = new TurnStarts(held, turns, waits, supervisor, calls, settings.turnWatchdog());
+                settings.interruptGrace(), settings.replayLimit(), settings.replayBytes(), redactor);
+        TurnStarts starts = new TurnStarts(held, turns, waits, supervisor, calls, callbacks, settings.turnWatchdog());
         this.threads = new ThreadLink.Context(calls, waits, held, starts, flows, callbacks, userMapper,
                 this::linkFor);
         this.connectionTelemetry = new ConnectionTelemetry(telemetry, scheduler);
@@ -209,60 +205,35 @@ public final class ClientRuntime {
     // ------------------------------------------------------------------------------------------------ threads
 
     /**
-     * Starts a thread with the client's tools and its own, waiting at most the request timeout.
+     * {@return starting a thread with the client's tools and its own: the new thread} Its own tools are declared
+     * before the operation gives the thread, so no turn, and no tool call, can come earlier.
      *
      * @param params     the {@code thread/start} params
      * @param threadOnly the thread's own tools
-     * @return the new thread
      */
-    public ThreadLink startThread(ThreadStartParams params, List<DynamicTool> threadOnly) {
-        Map<String, DynamicTool> own = threadTools(threadOnly);
-        ThreadInfo started = waits.call(calls.threadStart(withTools(params, own)), "thread/start").thread();
-        declareTools(started.id(), own);
-        return linkFor(started);
-    }
-
-    /** {@return {@link #startThread} without blocking} */
-    public CompletableFuture<ThreadLink> startThreadAsync(ThreadStartParams params, List<DynamicTool> threadOnly) {
-        Map<String, DynamicTool> own;
-        ThreadStartParams withTools;
-        try {
-            own = threadTools(threadOnly);
-            withTools = withTools(params, own);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        // Declared before the future completes: no turn, so no tool call, can start earlier.
-        return calls.threadStart(withTools).thenApply(r -> {
-            declareTools(r.thread().id(), own);
-            return linkFor(r.thread());
-        });
+    public Operation<ThreadLink> startThread(ThreadStartParams params, List<DynamicTool> threadOnly) {
+        // The tools are checked where the call is made, so that the async face fails its future with what the
+        // blocking one throws; checking them again for the declaration costs nothing.
+        return Operation.of(waits, "thread/start", () -> calls.threadStart(withTools(params,
+                threadTools(threadOnly))), r -> {
+                    declareTools(r.thread().id(), threadTools(threadOnly));
+                    return linkFor(r.thread());
+                });
     }
 
     /**
-     * Resumes a stored thread, waiting out a restart, and answers its own tools from then on.
+     * {@return resuming a stored thread, waiting out a restart: the resumed thread} Its own tools answer its tool
+     * calls from then on.
      *
      * @param params     the {@code thread/resume} params
      * @param threadOnly the thread's own tools
-     * @return the resumed thread
      */
-    public ThreadLink resumeThread(ThreadResumeParams params, List<DynamicTool> threadOnly) {
-        Map<String, DynamicTool> own = threadTools(threadOnly);
-        ThreadInfo resumed = waits.call(resume(params), "thread/resume").thread();
-        declareTools(resumed.id(), own);
-        return linkFor(resumed);
-    }
-
-    /** {@return {@link #resumeThread} without blocking} */
-    public CompletableFuture<ThreadLink> resumeThreadAsync(ThreadResumeParams params, List<DynamicTool> threadOnly) {
-        Map<String, DynamicTool> own;
-        try {
-            own = threadTools(threadOnly);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        return resume(params).thenApply(r -> {
-            declareTools(r.thread().id(), own);
+    public Operation<ThreadLink> resumeThread(ThreadResumeParams params, List<DynamicTool> threadOnly) {
+        return Operation.of(waits, "thread/resume", () -> {
+            threadTools(threadOnly);
+            return resume(params);
+        }, r -> {
+            declareTools(r.thread().id(), threadTools(threadOnly));
             return linkFor(r.thread());
         });
     }
@@ -277,14 +248,9 @@ public final class ClientRuntime {
         return supervisor.resume(null, params, null);
     }
 
-    /** {@return a new thread with the history of the thread {@code params} names} */
-    public ThreadLink forkThread(ThreadForkParams params) {
-        return linkFor(waits.call(calls.threadFork(params), "thread/fork").thread());
-    }
-
-    /** {@return {@link #forkThread} without blocking} */
-    public CompletableFuture<ThreadLink> forkThreadAsync(ThreadForkParams params) {
-        return calls.threadFork(params).thenApply(r -> linkFor(r.thread()));
+    /** {@return forking the thread {@code params} names: a new thread with its history} */
+    public Operation<ThreadLink> forkThread(ThreadForkParams params) {
+        return Operation.of(waits, "thread/fork", () -> calls.threadFork(params), r -> linkFor(r.thread()));
     }
 
     /** {@return the thread the client holds for {@code threadId}; empty when it holds none, or is closed} */
@@ -299,31 +265,55 @@ public final class ClientRuntime {
     }
 
     /**
-     * {@return one page of the stored threads}, waiting at most the request timeout
+     * {@return listing one page of the stored threads}
      *
      * @param params the listing's params
      * @param cursor where the page starts; null for the params' own
      */
-    public ThreadListResponse listPage(ThreadListParams params, String cursor) {
-        return waits.call(calls.threadList(page(params, cursor)), "thread/list");
+    public Operation<ThreadListResponse> listPage(ThreadListParams params, String cursor) {
+        return Operation.of(waits, "thread/list", () -> calls.threadList(page(params, cursor)));
     }
 
-    /** {@return every stored thread matching {@code params}, all pages, without blocking} */
-    public CompletableFuture<List<ThreadInfo>> listAllAsync(ThreadListParams params) {
+    /**
+     * {@return listing every stored thread matching {@code params}: every page, one after another} The blocking
+     * face fetches them on the calling thread, the other in dependents of each page.
+     */
+    public Operation<List<ThreadInfo>> listAll(ThreadListParams params) {
         Objects.requireNonNull(params, "params");
-        return listFrom(params, params.cursor(), new ArrayList<>());
+        return new Operation<>() {
+            @Override
+            public List<ThreadInfo> join() {
+                List<ThreadInfo> all = new ArrayList<>();
+                String cursor = params.cursor();
+                do {
+                    ThreadListResponse r = listPage(params, cursor).join();
+                    cursor = collect(r, all);
+                } while (cursor != null);
+                return List.copyOf(all);
+            }
+
+            @Override
+            public CompletableFuture<List<ThreadInfo>> async() {
+                return listFrom(params.cursor(), new ArrayList<>());
+            }
+
+            private CompletableFuture<List<ThreadInfo>> listFrom(String cursor, List<ThreadInfo> into) {
+                return listPage(params, cursor).async().thenCompose(r -> {
+                    String next = collect(r, into);
+                    return next == null ? CompletableFuture.completedFuture(List.copyOf(into))
+                            : listFrom(next, into);
+                });
+            }
+        };
     }
 
-    private CompletableFuture<List<ThreadInfo>> listFrom(ThreadListParams params, String cursor,
-                                                         List<ThreadInfo> into) {
-        return calls.threadList(page(params, cursor)).thenCompose(r -> {
-            if (r.data() != null) {
-                into.addAll(r.data());
-            }
-            String next = r.nextCursor();
-            return next == null || next.isEmpty() ? CompletableFuture.completedFuture(List.copyOf(into))
-                    : listFrom(params, next, into);
-        });
+    /** {@return the cursor of the page after {@code r}, null when it is the last}, its threads added to {@code into} */
+    public static String collect(ThreadListResponse r, List<ThreadInfo> into) {
+        if (r.data() != null) {
+            into.addAll(r.data());
+        }
+        String next = r.nextCursor();
+        return next == null || next.isEmpty() ? null : next;
     }
 
     private ThreadListParams page(ThreadListParams params, String cursor) {
@@ -374,8 +364,8 @@ public final class ClientRuntime {
     private Map<String, DynamicTool> threadTools(List<DynamicTool> threadOnly) {
         Objects.requireNonNull(threadOnly, "tools");
         if (!threadOnly.isEmpty() && !settings.introduction().experimentalApi()) {
-            throw new IllegalStateException("dynamic tools are an experimental codex API: call "
-                    + "experimentalApi(true) on the builder to declare tools on a thread");
+            throw new IllegalStateException("dynamic tools are an experimental codex API: set "
+                    + settings.introduction().experimentalApiSetting() + " to declare tools on a thread");
         }
         return tools.checked(threadOnly);
     }

@@ -68,7 +68,7 @@ public record ClientSettings(Supplier<? extends Transport> transports, Optional<
      * @param login           the login right after the handshake; empty for none
      */
     public record Introduction(String clientName, String clientTitle, String clientVersion, boolean experimentalApi,
-                            Set<String> optOut, Optional<LoginAccountParams> login) {
+                            Set<String> optOut, Optional<LoginAccountParams> login, String experimentalApiSetting) {
 
         /** Copies the opt-outs, so the value does not change with the builder. */
         public Introduction {

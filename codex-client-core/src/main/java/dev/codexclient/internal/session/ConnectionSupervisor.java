@@ -12,6 +12,7 @@ import dev.codexclient.telemetry.RestartGaveUp;
 import dev.codexclient.internal.telemetry.TelemetryEmitter;
 import dev.codexclient.internal.requests.ServerRequestCarryOver;
 import dev.codexclient.internal.rpc.Callbacks;
+import dev.codexclient.internal.rpc.ResponseLane;
 import dev.codexclient.internal.rpc.RpcConnection;
 import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.protocol.RequestId;
@@ -236,21 +237,33 @@ public final class ConnectionSupervisor {
      */
     public <R> CompletableFuture<R> call(String method, Object params, Class<R> resultType, Duration timeout,
                                          Consumer<RequestId> onAttempt) {
+        return call(method, params, resultType, timeout, onAttempt, null);
+    }
+
+    /**
+     * {@link #call(String, Object, Class, Duration, Consumer)} whose result is handed over on a delivery lane (see
+     * {@link ResponseLane}), on whichever connection the call goes out.
+     *
+     * @param lane where the result is handed over; null for where it is read
+     */
+    <R> CompletableFuture<R> call(String method, Object params, Class<R> resultType, Duration timeout,
+                                  Consumer<RequestId> onAttempt, ResponseLane<? super R> lane) {
         Generation g = current;
         if (policy == null || !g.connection.isClosed() || closed.get()) {
-            return g.connection.call(method, params, resultType, timeout, onAttempt);
+            return g.connection.call(method, params, resultType, timeout, onAttempt, lane);
         }
         Duration bound = timeout != null ? timeout : requestTimeout;
         long deadline = scheduler.nanoTime() + Scheduler.saturatedNanos(bound);
-        return callAfter(g, method, params, resultType, bound, deadline, onAttempt);
+        return callAfter(g, method, params, resultType, bound, deadline, onAttempt, lane);
     }
 
     private <R> CompletableFuture<R> callAfter(Generation lost, String method, Object params, Class<R> resultType,
-                                               Duration bound, long deadline, Consumer<RequestId> onAttempt) {
+                                               Duration bound, long deadline, Consumer<RequestId> onAttempt,
+                                               ResponseLane<? super R> lane) {
         return replacementOf(lost, method, bound, deadline).thenCompose(n -> {
             long left = deadline - scheduler.nanoTime();
             return n.connection.call(method, params, resultType, Duration.ofNanos(Math.max(left, 1_000_000)),
-                    onAttempt);
+                    onAttempt, lane);
         });
     }
 

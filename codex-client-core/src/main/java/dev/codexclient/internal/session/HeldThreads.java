@@ -19,8 +19,9 @@ import java.util.function.Consumer;
  * server stops serving (archived, unsubscribed, closed) are let go of at once. So a client that runs thousands of
  * threads over weeks keeps state for the busy ones only.
  *
- * <p>Threading: holds and releases of one thread id are serialised by the map; events are routed on the thread's
- * lane.
+ * <p>Threading: holds and releases of one thread id are serialised by the map. What a thread's state owns (its
+ * turn tables, its routing, its end) is touched on the thread's delivery lane only: the methods that change it run
+ * there, at once when called on that lane, queued there otherwise (see {@link ThreadState}).
  */
 public final class HeldThreads {
     private final Callbacks callbacks;
@@ -54,9 +55,9 @@ public final class HeldThreads {
      * @param link the thread
      * @return the thread's state
      */
-    public ThreadState hold(ThreadLink link) {
+    ThreadState hold(ThreadLink link) {
         return states.compute(link.id(), (id, r) -> {
-            ThreadState held = r != null ? r : new ThreadState(callbacks, link, maxUnclaimedBytes);
+            ThreadState held = r != null ? r : new ThreadState(link, maxUnclaimedBytes);
             held.holds++;
             return held;
         });
@@ -67,8 +68,54 @@ public final class HeldThreads {
      *
      * @param state the state {@link #hold} returned
      */
-    public void unhold(ThreadState state) {
+    void unhold(ThreadState state) {
         states.computeIfPresent(state.id, (id, r) -> r != state || --r.holds > 0 ? r : null);
+    }
+
+    /**
+     * A turn is about to be started on {@code link}'s thread: the turn holds the thread until it ends, and the
+     * thread holds the events of turns it does not know yet. On the thread's lane; called before {@code turn/start}
+     * is sent, so that every event read after the request is taken after this.
+     *
+     * @param link the thread
+     * @param turn the turn
+     */
+    void starting(ThreadLink link, RoutedTurn turn) {
+        callbacks.runAsLane(link.id(), () -> hold(link).starting(turn));
+    }
+
+    /**
+     * The {@code turn/start} response named {@code turn}: it is bound to {@code turnId} and routed to from now on.
+     * Runs on the thread's lane, where the response was handed over in its place in the wire order.
+     *
+     * @param threadId the thread id
+     * @param turn     the turn
+     * @param turnId   the id the response named
+     */
+    void bind(String threadId, RoutedTurn turn, String turnId) {
+        ThreadState state = states.get(threadId);
+        if (state == null) {
+            // Let go of meanwhile (the server closed the thread): the turn failed with the reason; it gets its id.
+            turn.bound(turnId);
+        } else {
+            state.bind(turn, turnId);
+        }
+    }
+
+    /**
+     * {@code turn} ended (or its start failed): nothing is routed to it any more, and its hold of the thread is
+     * released. On the thread's lane.
+     *
+     * @param threadId the thread id
+     * @param turn     the turn
+     */
+    void turnEnded(String threadId, RoutedTurn turn) {
+        callbacks.runAsLane(threadId, () -> {
+            ThreadState state = states.get(threadId);
+            if (state != null && state.remove(turn)) {
+                unhold(state);
+            }
+        });
     }
 
     /**
@@ -132,21 +179,23 @@ public final class HeldThreads {
      * the server's report (see {@link ThreadState#reconcile}).
      */
     void resumed(ThreadInfo onServer, BiFunction<String, String, ? extends Throwable> lost) {
-        ThreadState r = states.get(onServer.id());
-        if (r != null) {
-            r.reconcile(onServer, lost);
-        }
+        callbacks.runAsLane(onServer.id(), () -> {
+            ThreadState r = states.get(onServer.id());
+            if (r != null) {
+                r.reconcile(onServer, lost);
+            }
+        });
     }
 
     /** {@return how many turns of a thread are running (started and named by the server), 0 when it is not held} */
     int runningTurns(String threadId) {
         ThreadState r = states.get(threadId);
-        return r == null ? 0 : r.activeTurns().size();
+        return r == null ? 0 : r.runningTurns();
     }
 
-    /** Lets go of a thread at once (it could not be resumed): its turns fail, its listeners are closed. */
+    /** Lets go of a thread (it could not be resumed), on its lane: its turns fail, its listeners are closed. */
     void forget(String threadId, String why) {
-        releaseNow(threadId, why);
+        callbacks.runAsLane(threadId, () -> releaseNow(threadId, why));
     }
 
     /**

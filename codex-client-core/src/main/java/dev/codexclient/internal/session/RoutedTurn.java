@@ -2,15 +2,14 @@ package dev.codexclient.internal.session;
 
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.Turn;
-import java.util.List;
 
 /**
  * A turn as its thread's state sees it: what a {@link ThreadState} routes the turn's events to, and what a
  * {@link TurnWatchdog} or a restart settles it with. {@link TurnState} is the one implementation; the thread's state
  * and the watchdog see only this much of it (and a test can stand in for it).
  *
- * <p>Threading: {@link #accept}, {@link #deliverEarly}, {@link #completeFromServer} and {@link #stall} run on the
- * thread's delivery lane; {@link #bind} under the thread state's lock; the others on any thread.
+ * <p>Threading: {@link #bound}, {@link #accept}, {@link #completeFromServer} and {@link #stall} run on the thread's
+ * delivery lane; the others on any thread.
  */
 public interface RoutedTurn {
 
@@ -20,26 +19,16 @@ public interface RoutedTurn {
     /** {@return the turn id once the {@code turn/start} response named it, else null} */
     String boundId();
 
-    /**
-     * {@return the turn id the {@code turn/start} response names once the response is in, though the turn may not be
-     * claimed yet; else null}
-     */
-    String answeredId();
-
     /** {@return whether the turn has ended} */
     boolean isDone();
 
     /**
-     * The {@code turn/start} response named the turn; {@code early} arrived before that and is delivered ahead of
-     * any later event.
+     * The {@code turn/start} response named the turn; the events that arrived before it follow at once, through
+     * {@link #accept}, ahead of any later event.
      *
      * @param turnId the turn id
-     * @param early  the turn's events that arrived before the response
      */
-    void bind(String turnId, List<ThreadState.Held> early);
-
-    /** Delivers the events handed over by {@link #bind}, once. */
-    void deliverEarly();
+    void bound(String turnId);
 
     /**
      * One event of the turn, in wire order.

@@ -9,9 +9,7 @@ import dev.codexclient.protocol.ThreadCompactStartParams;
 import dev.codexclient.protocol.ThreadForkParams;
 import dev.codexclient.protocol.ThreadInfo;
 import dev.codexclient.protocol.ThreadReadParams;
-import dev.codexclient.protocol.ThreadReadResponse;
 import dev.codexclient.protocol.ThreadRevertParams;
-import dev.codexclient.protocol.ThreadRevertResponse;
 import dev.codexclient.protocol.ThreadSetNameParams;
 import dev.codexclient.protocol.ThreadUnarchiveParams;
 import dev.codexclient.protocol.ThreadUnsubscribeParams;
@@ -19,18 +17,18 @@ import dev.codexclient.protocol.TurnStartParams;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Flow;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * One codex thread as the runtime knows it, and everything its public handle does: its id, the server's last
  * description of it given to the handle, the connection (by generation) it is known to be loaded on, and the
  * thread's calls, turns and listeners. The public handle is a view of it: each of the handle's methods is one call
- * here. Every handle of a thread wraps the same link while the runtime holds the thread.
+ * here. Every handle of a thread wraps the same link while the runtime holds the thread; the link knows no handle.
  *
- * <p>Each blocking operation waits for the call itself and finishes on the calling thread; each async twin finishes
- * in a dependent of the call. So a blocking call needs nothing but the answer: no callback thread.
+ * <p>Asynchronous only: each operation is an {@link Operation}, whose {@code join()} is the handle's blocking form
+ * (it finishes on the calling thread: no callback thread) and whose {@code async()} its {@code …Async} twin.
  */
 public final class ThreadLink {
 
@@ -55,8 +53,6 @@ public final class ThreadLink {
     private volatile ThreadInfo info;
     /** The generation of the connection the thread is known to be loaded on; see {@link TurnStarts}. */
     private volatile long loadedOn;
-    /** The public handle made over this link, so that every handle of a held thread is the same object. */
-    private final AtomicReference<Object> handle = new AtomicReference<>();
 
     ThreadLink(Context context, ThreadInfo info, long loadedOn) {
         this.context = context;
@@ -76,15 +72,11 @@ public final class ThreadLink {
     }
 
     /**
-     * {@return the public handle over this link: the first one offered, which every later caller gets too} The
-     * runtime keeps it without knowing its type.
-     *
-     * @param <H>     the handle's type
-     * @param offered a new handle, used when the link has none yet
+     * {@return whether {@code other} is the link of the same thread of the same client} Links of a thread the client
+     * does not hold are made anew for each handle; handles compare their links with this.
      */
-    @SuppressWarnings("unchecked")
-    public <H> H handle(H offered) {
-        return handle.compareAndSet(null, offered) ? offered : (H) handle.get();
+    public boolean sameThread(ThreadLink other) {
+        return other != null && other.context == context && other.id.equals(id);
     }
 
     /** {@return the mapper of the user's types, for a turn's structured output} */
@@ -95,39 +87,21 @@ public final class ThreadLink {
     // ------------------------------------------------------------------------------------------------ turns
 
     /**
-     * Starts a turn, once the server accepted it, waiting at most the request timeout.
+     * Starts a turn: the server accepts it, and its thread's lane binds it (see {@link TurnStarts}).
      *
      * @param params the {@code turn/start} params, naming this thread
-     * @return the running turn
+     * @return the operation, which gives the running turn
      */
-    public TurnState startTurn(TurnStartParams params) {
+    public Operation<TurnState> startTurn(TurnStartParams params) {
         return context.turns().start(this, params);
-    }
-
-    /**
-     * {@link #startTurn} without blocking.
-     *
-     * @param params the {@code turn/start} params, naming this thread
-     * @return a future of the running turn
-     */
-    public CompletableFuture<TurnState> startTurnAsync(TurnStartParams params) {
-        return context.turns().startAsync(this, params);
     }
 
     // ------------------------------------------------------------------------------------------------ calls
 
-    /** {@return the thread as the server stores it now, with its turns; remembered as {@link #info()}} */
-    public ThreadInfo read() {
-        return remember(context.waits().call(readCall(), "thread/read").thread());
-    }
-
-    /** {@return {@link #read()} without blocking} */
-    public CompletableFuture<ThreadInfo> readAsync() {
-        return readCall().thenApply(r -> remember(r.thread()));
-    }
-
-    private CompletableFuture<ThreadReadResponse> readCall() {
-        return context.calls().threadRead(ThreadReadParams.builder().threadId(id).includeTurns(true).build());
+    /** {@return reading the thread as the server stores it now, with its turns; remembered as {@link #info()}} */
+    public Operation<ThreadInfo> read() {
+        return call("thread/read", () -> context.calls().threadRead(ThreadReadParams.builder().threadId(id)
+                .includeTurns(true).build()), r -> remember(r.thread()));
     }
 
     /**
@@ -141,112 +115,58 @@ public final class ThreadLink {
         return described;
     }
 
-    /** Sets the thread's name, waiting at most the request timeout. */
-    public void setName(String name) {
-        context.waits().call(setNameCall(name), "thread/name/set");
+    /** {@return setting the thread's name} */
+    public Operation<Void> setName(String name) {
+        return call("thread/name/set", () -> context.calls().threadNameSet(ThreadSetNameParams.builder()
+                .threadId(id).name(name).build()), r -> null);
     }
 
-    /** {@return {@link #setName} without blocking} */
-    public CompletableFuture<Void> setNameAsync(String name) {
-        return setNameCall(name).thenApply(r -> null);
+    /** {@return archiving the thread, then letting go of it (codex unloads an archived thread)} */
+    public Operation<Void> archive() {
+        return call("thread/archive", () -> context.calls().threadArchive(ThreadArchiveParams.builder()
+                .threadId(id).build()), r -> {
+                    context.held().release(id, "was archived");
+                    return null;
+                });
     }
 
-    private CompletableFuture<?> setNameCall(String name) {
-        return context.calls().threadNameSet(ThreadSetNameParams.builder().threadId(id).name(name).build());
+    /** {@return bringing an archived thread back} */
+    public Operation<Void> unarchive() {
+        return call("thread/unarchive", () -> context.calls().threadUnarchive(ThreadUnarchiveParams.builder()
+                .threadId(id).build()), r -> null);
     }
 
-    /** Archives the thread, then lets go of it (codex unloads an archived thread). */
-    public void archive() {
-        context.waits().call(archiveCall(), "thread/archive");
-        context.held().release(id, "was archived");
-    }
-
-    /** {@return {@link #archive} without blocking} */
-    public CompletableFuture<Void> archiveAsync() {
-        return archiveCall().thenApply(r -> {
-            context.held().release(id, "was archived");
-            return null;
-        });
-    }
-
-    private CompletableFuture<?> archiveCall() {
-        return context.calls().threadArchive(ThreadArchiveParams.builder().threadId(id).build());
-    }
-
-    /** Brings an archived thread back. */
-    public void unarchive() {
-        context.waits().call(unarchiveCall(), "thread/unarchive");
-    }
-
-    /** {@return {@link #unarchive} without blocking} */
-    public CompletableFuture<Void> unarchiveAsync() {
-        return unarchiveCall().thenApply(r -> null);
-    }
-
-    private CompletableFuture<?> unarchiveCall() {
-        return context.calls().threadUnarchive(ThreadUnarchiveParams.builder().threadId(id).build());
-    }
-
-    /** {@return the thread after its history was rolled back to just before {@code turnId}} */
-    public ThreadInfo revertTo(String turnId) {
-        return remember(context.waits().call(revertCall(turnId), "thread/revert").thread());
-    }
-
-    /** {@return {@link #revertTo} without blocking} */
-    public CompletableFuture<ThreadInfo> revertToAsync(String turnId) {
-        return revertCall(turnId).thenApply(r -> remember(r.thread()));
-    }
-
-    private CompletableFuture<ThreadRevertResponse> revertCall(String turnId) {
+    /** {@return rolling the history back to just before {@code turnId}; the thread after it is remembered} */
+    public Operation<ThreadInfo> revertTo(String turnId) {
         Objects.requireNonNull(turnId, "turnId");
-        return context.calls().threadRevert(ThreadRevertParams.builder().threadId(id).beforeTurnId(turnId)
-                .build());
+        return call("thread/revert", () -> context.calls().threadRevert(ThreadRevertParams.builder().threadId(id)
+                .beforeTurnId(turnId).build()), r -> remember(r.thread()));
     }
 
-    /** Starts compacting the thread's history. */
-    public void compact() {
-        context.waits().call(compactCall(), "thread/compact/start");
+    /** {@return starting to compact the thread's history} */
+    public Operation<Void> compact() {
+        return call("thread/compact/start", () -> context.calls().threadCompactStart(
+                ThreadCompactStartParams.builder().threadId(id).build()), r -> null);
     }
 
-    /** {@return {@link #compact} without blocking} */
-    public CompletableFuture<Void> compactAsync() {
-        return compactCall().thenApply(r -> null);
+    /** {@return forking the thread: the link of a new thread with this one's history} */
+    public Operation<ThreadLink> fork() {
+        return call("thread/fork", () -> context.calls().threadFork(ThreadForkParams.builder().threadId(id)
+                .build()), r -> context.links().apply(r.thread()));
     }
 
-    private CompletableFuture<?> compactCall() {
-        return context.calls().threadCompactStart(ThreadCompactStartParams.builder().threadId(id).build());
+    /** {@return ending this connection's subscription to the thread, then letting go of it} */
+    public Operation<Void> unsubscribe() {
+        return call("thread/unsubscribe", () -> context.calls().threadUnsubscribe(ThreadUnsubscribeParams.builder()
+                .threadId(id).build()), r -> {
+                    context.held().release(id, "was unsubscribed");
+                    return null;
+                });
     }
 
-    /** {@return the link of a new thread with this one's history} */
-    public ThreadLink fork() {
-        return context.links().apply(context.waits().call(forkCall(), "thread/fork").thread());
-    }
-
-    /** {@return {@link #fork} without blocking} */
-    public CompletableFuture<ThreadLink> forkAsync() {
-        return forkCall().thenApply(r -> context.links().apply(r.thread()));
-    }
-
-    private CompletableFuture<dev.codexclient.protocol.ThreadForkResponse> forkCall() {
-        return context.calls().threadFork(ThreadForkParams.builder().threadId(id).build());
-    }
-
-    /** Ends this connection's subscription to the thread, then lets go of it. */
-    public void unsubscribe() {
-        context.waits().call(unsubscribeCall(), "thread/unsubscribe");
-        context.held().release(id, "was unsubscribed");
-    }
-
-    /** {@return {@link #unsubscribe} without blocking} */
-    public CompletableFuture<Void> unsubscribeAsync() {
-        return unsubscribeCall().thenApply(r -> {
-            context.held().release(id, "was unsubscribed");
-            return null;
-        });
-    }
-
-    private CompletableFuture<?> unsubscribeCall() {
-        return context.calls().threadUnsubscribe(ThreadUnsubscribeParams.builder().threadId(id).build());
+    private <R, T> Operation<T> call(String method, Supplier<CompletableFuture<R>> call,
+                                     Function<? super R, ? extends T> then) {
+        return Operation.of(context.waits(), method, call, then);
     }
 
     // ------------------------------------------------------------------------------------------------ events

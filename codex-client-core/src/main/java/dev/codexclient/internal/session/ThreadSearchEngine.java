@@ -172,11 +172,6 @@ public final class ThreadSearchEngine {
         }
     }
 
-    /** {@return the result: completes after every partial row that preceded it was taken} */
-    public CompletableFuture<ThreadSearchResponse> outcome() {
-        return outcome;
-    }
-
     /** {@return the partial rows received so far (at most the buffer's size)} */
     public List<ThreadSearchResult> rows() {
         synchronized (lock) {
@@ -315,17 +310,9 @@ public final class ThreadSearchEngine {
         };
     }
 
-    /**
-     * Waits for the result.
-     *
-     * @param timeout the longest wait
-     * @return the final page
-     */
-    public ThreadSearchResponse await(Duration timeout) {
-        if (!outcome.isDone()) {
-            checkMayAwait("search.await()");
-        }
-        return context.waits().within(outcome, timeout, () -> CodexTimeoutException.waitingFor(
-                "the result of a thread search", timeout), "a thread search");
+    /** {@return the search's end, to wait for: its final page, after every partial row before it was taken} */
+    public Outcome<ThreadSearchResponse> end() {
+        return new Outcome<>(context.waits(), this::checkMayAwait, "search.await()", "the result of a thread search",
+                () -> outcome);
     }
 }

@@ -1,6 +1,5 @@
 package dev.codexclient.internal.session;
 
-import dev.codexclient.internal.rpc.Callbacks;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.ThreadInfo;
 import dev.codexclient.protocol.ThreadStatus;
@@ -8,10 +7,10 @@ import dev.codexclient.protocol.Turn;
 import dev.codexclient.protocol.TurnStatus;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,14 +21,14 @@ import org.slf4j.LoggerFactory;
  * turn starting or running, a thread listener); then it lets go of this state, so a client that runs thousands of
  * threads keeps state for the busy ones only (see {@link HeldThreads}).
  *
- * <p>Threading: {@link #dispatch} runs on the thread's delivery lane; {@link #starting}, {@link #claim} and
- * {@link #startFailed} run on the threads that start turns (any thread, listeners included). They share the turn
- * tables under this object's lock, held only to look up or update them, never while user code runs, so starting a
- * turn never waits for the lane: a listener may start the next turn of its own thread.
+ * <p>Threading: one owner, the thread's delivery lane. Every method but {@link #runningTurns} runs there (through
+ * {@link HeldThreads}), so the turn tables need no lock: a turn registered as starting, the {@code turn/start}
+ * response that binds it to its id (handed over on the lane, in its place in the wire order), the thread's events
+ * and the turns' ends are all taken one after another, in the order the lane was given them.
  *
- * <p>Events of a turn that arrive before the {@code turn/start} response names it are held ("unclaimed") while a
- * turn is starting, then handed to the turn ahead of any later event when it is claimed. The hold is bounded in
- * events and bytes.
+ * <p>Events of a turn this thread does not know yet are held while a turn is starting (they can only belong to
+ * one whose {@code turn/start} response has not been read yet: it is read after them), then handed to the turn at
+ * its binding, ahead of every later event. The hold is bounded in events and bytes.
  */
 public final class ThreadState {
     /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
@@ -39,8 +38,8 @@ public final class ThreadState {
 
     private static final int MAX_UNCLAIMED_EVENTS = 10_000;
 
-    /** An event held for a turn not yet claimed. */
-    public record Held(String turnId, ServerNotification event, int bytes) {
+    /** An event held for a turn whose start is not answered yet. */
+    private record Held(String turnId, ServerNotification event, int bytes) {
     }
 
     final String id;
@@ -50,80 +49,33 @@ public final class ThreadState {
     /** How many things hold the thread; changed only inside the client's map operations on this id. */
     int holds;
 
-    private final Callbacks callbacks;
     private final long maxUnclaimedBytes;
-    // Guarded by this.
-    private final Map<String, RoutedTurn> turns = new HashMap<>();
+    /** The turns bound to their ids. Written on the lane only; concurrent so that the count can be read anywhere. */
+    private final Map<String, RoutedTurn> turns = new ConcurrentHashMap<>();
+    // The lane's alone.
     private final List<RoutedTurn> starting = new ArrayList<>();
     private final ArrayDeque<Held> unclaimed = new ArrayDeque<>();
     private long unclaimedBytes;
-    private boolean closed;
+    private boolean dropping;
 
-    ThreadState(Callbacks callbacks, ThreadLink link, long maxUnclaimedBytes) {
-        this.callbacks = callbacks;
+    ThreadState(ThreadLink link, long maxUnclaimedBytes) {
         this.link = link;
         this.id = link.id();
         this.maxUnclaimedBytes = maxUnclaimedBytes;
     }
 
-    /** Routes one event of this thread to the thread's listeners and to its turn. Runs on the lane. */
+    /** Routes one event of this thread to the thread's listeners and to its turn. */
     void dispatch(String turnId, ServerNotification event, int bytes) {
         listeners.deliver(event);
         if (turnId == null) {
             return;
         }
-        RoutedTurn turn;
-        synchronized (this) {
-            turn = turns.get(turnId);
-            if (turn == null) {
-                turn = claimAnswered(turnId);
-            }
-            if (turn == null) {
-                if (!starting.isEmpty()) {
-                    hold(new Held(turnId, event, bytes));
-                }
-                return;
-            }
+        RoutedTurn turn = turns.get(turnId);
+        if (turn != null) {
+            turn.accept(event, bytes);
+        } else if (!starting.isEmpty()) {
+            hold(new Held(turnId, event, bytes));
         }
-        turn.accept(event, bytes);
-    }
-
-    /**
-     * The starting turn whose {@code turn/start} response names {@code turnId} and is in, though whoever started the
-     * turn has not claimed it yet, claimed here, on the lane; null when there is none.
-     *
-     * <p>Why: the reader thread settles the response before it hands any later line to a lane, but the claim runs
-     * on the thread that waited for the response, which may wake long after the lane has run the turn's next events.
-     * Held as unclaimed, those would count against the hold's bound and, for a turn that streams a lot at once, be
-     * dropped; claimed here, they go to the turn. (The start records its response's future just after sending the
-     * request; a response read in that instant leaves the claim to the starter, as before.)
-     */
-    private RoutedTurn claimAnswered(String turnId) {
-        for (RoutedTurn t : starting) {
-            if (turnId.equals(t.answeredId())) {
-                bindHeld(t, turnId);
-                return t;
-            }
-        }
-        return null;
-    }
-
-    /** Routes to {@code turn} as {@code turnId} from now on and binds it with the events held for it. */
-    private void bindHeld(RoutedTurn turn, String turnId) {
-        starting.remove(turn);
-        turns.put(turnId, turn);
-        List<Held> early = new ArrayList<>();
-        Iterator<Held> it = unclaimed.iterator();
-        while (it.hasNext()) {
-            Held h = it.next();
-            if (turnId.equals(h.turnId())) {
-                it.remove();
-                unclaimedBytes -= h.bytes();
-                early.add(h);
-            }
-        }
-        turn.bind(turnId, early);
-        dropUnclaimedIfIdle();
     }
 
     private void hold(Held held) {
@@ -132,63 +84,63 @@ public final class ThreadState {
         while (unclaimed.size() > MAX_UNCLAIMED_EVENTS || unclaimedBytes > maxUnclaimedBytes) {
             Held dropped = unclaimed.poll();
             unclaimedBytes -= dropped.bytes();
-            Log.LOG.debug("thread {} holds too many events for turns not yet started; dropping the oldest", id);
+            if (!dropping) {
+                dropping = true;
+                Log.LOG.warn("thread {} holds more events of turns whose start is not answered yet than its bound "
+                        + "(the turn replay bytes); dropping the oldest", id);
+            }
         }
     }
 
-    /**
-     * A turn is about to be started: events of turns this thread does not know yet are held from now on. False
-     * when the thread was let go of forcibly (closed by the server, archived, unsubscribed) in the meantime.
-     */
-    public synchronized boolean starting(RoutedTurn turn) {
-        if (closed) {
-            return false;
-        }
+    /** A turn is about to be started: events of turns this thread does not know yet are held from now on. */
+    void starting(RoutedTurn turn) {
         starting.add(turn);
-        return true;
     }
 
     /**
-     * The {@code turn/start} response named the turn: it is routed to from now on, and the events held for it are
-     * handed to it to be delivered before any later one. False when the thread was let go of meanwhile.
+     * The {@code turn/start} response named {@code turn} {@code turnId}: it is routed to from now on, and the events
+     * held for it are handed to it now, ahead of every later one. A turn no longer starting here (it failed
+     * meanwhile) only gets its id.
      */
-    public boolean claim(RoutedTurn turn, String turnId) {
-        synchronized (this) {
-            if (closed) {
-                return false;
-            }
-            if (turn.boundId() != null) {
-                // The lane claimed it already, meeting one of its events after the response (claimAnswered); it
-                // may even have ended since, and must not be routed to again.
-                return true;
-            }
-            bindHeld(turn, turnId);
+    void bind(RoutedTurn turn, String turnId) {
+        if (!starting.remove(turn)) {
+            turn.bound(turnId);
+            return;
         }
-        // If no event of the turn comes after the response (a turn that is already over), this delivers the early
-        // ones; otherwise the next event does, first.
-        callbacks.onLane(id, turn::deliverEarly);
-        return true;
-    }
-
-    /** The turn/start request failed: the turn is not routed to. */
-    public synchronized void startFailed(RoutedTurn turn) {
-        starting.remove(turn);
+        turns.put(turnId, turn);
+        turn.bound(turnId);
+        List<Held> early = new ArrayList<>();
+        for (Iterator<Held> it = unclaimed.iterator(); it.hasNext(); ) {
+            Held h = it.next();
+            if (turnId.equals(h.turnId())) {
+                it.remove();
+                unclaimedBytes -= h.bytes();
+                early.add(h);
+            }
+        }
+        for (Held h : early) {
+            turn.accept(h.event(), h.bytes());
+        }
         dropUnclaimedIfIdle();
     }
 
-    private void dropUnclaimedIfIdle() {
-        if (starting.isEmpty() && !unclaimed.isEmpty()) {
-            Log.LOG.debug("dropping {} events of thread {} for turns this client did not start", unclaimed.size(), id);
-            unclaimed.clear();
-            unclaimedBytes = 0;
-        }
+    /** {@return whether {@code turn} was starting or running here} It is not routed to from now on. */
+    boolean remove(RoutedTurn turn) {
+        String turnId = turn.boundId();
+        boolean was = starting.remove(turn) || turnId != null && turns.remove(turnId, turn);
+        dropUnclaimedIfIdle();
+        return was;
     }
 
-    /** The turn settled: nothing more is routed to it. */
-    public synchronized void turnEnded(RoutedTurn turn) {
-        String turnId = turn.boundId();
-        if (turnId != null) {
-            turns.remove(turnId, turn);
+    private void dropUnclaimedIfIdle() {
+        if (starting.isEmpty()) {
+            if (!unclaimed.isEmpty()) {
+                Log.LOG.debug("dropping {} events of thread {} for turns this client did not start", unclaimed.size(),
+                        id);
+                unclaimed.clear();
+                unclaimedBytes = 0;
+            }
+            dropping = false;
         }
     }
 
@@ -197,16 +149,12 @@ public final class ThreadState {
      * ended): fails the turns still starting or running with {@code cause} and closes the thread's listeners.
      */
     void close(Throwable cause) {
-        List<RoutedTurn> open;
-        synchronized (this) {
-            closed = true;
-            open = new ArrayList<>(turns.values());
-            open.addAll(starting);
-            turns.clear();
-            starting.clear();
-            unclaimed.clear();
-            unclaimedBytes = 0;
-        }
+        List<RoutedTurn> open = new ArrayList<>(turns.values());
+        open.addAll(starting);
+        turns.clear();
+        starting.clear();
+        unclaimed.clear();
+        unclaimedBytes = 0;
         for (RoutedTurn t : open) {
             t.fail(cause);
         }
@@ -217,16 +165,12 @@ public final class ThreadState {
      * The thread was resumed on a new connection, which reported it as {@code onServer}: each turn that was
      * running at the loss is settled from that report. A turn the server still runs (a server reached again, whose
      * thread is active) stays, and its events go on arriving; a turn the server finished meanwhile completes from
-     * the report; any other (a new server, which lost it) fails with the failure {@code lost} makes for it
-     * (thread id, turn id).
+     * the report (unless a {@code turn/completed} the lane took first settled it); any other (a new server, which
+     * lost it) fails with the failure {@code lost} makes for it (thread id, turn id).
      */
     void reconcile(ThreadInfo onServer, BiFunction<String, String, ? extends Throwable> lost) {
-        List<RoutedTurn> open;
-        synchronized (this) {
-            open = new ArrayList<>(turns.values());
-        }
         boolean running = onServer.status() instanceof ThreadStatus.Active;
-        for (RoutedTurn t : open) {
+        for (RoutedTurn t : new ArrayList<>(turns.values())) {
             String turnId = t.boundId();
             Turn reported = onServer.turns() == null ? null : onServer.turns().stream()
                     .filter(x -> x.id() != null && x.id().equals(turnId)).findFirst().orElse(null);
@@ -235,21 +179,21 @@ public final class ThreadState {
                 continue;
             }
             if (status == TurnStatus.COMPLETED || status == TurnStatus.FAILED) {
-                // On the lane, so that a turn/completed that arrived meanwhile settles it first.
-                callbacks.onLane(id, () -> t.completeFromServer(reported));
+                t.completeFromServer(reported);
             } else {
-                // Each failed turn leaves this thread's state itself (turnEnded).
+                // Each failed turn leaves this thread's state itself (HeldThreads#turnEnded).
                 t.fail(lost.apply(id, turnId));
             }
         }
     }
 
-    synchronized List<RoutedTurn> activeTurns() {
-        return new ArrayList<>(turns.values());
+    /** {@return how many turns are bound and running here} Any thread: a count of the moment. */
+    int runningTurns() {
+        return turns.size();
     }
 
     /** {@return the listeners of the thread's events} */
-    public Listeners<ServerNotification> listeners() {
+    Listeners<ServerNotification> listeners() {
         return listeners;
     }
 }

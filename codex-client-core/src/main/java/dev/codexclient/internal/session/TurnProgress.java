@@ -10,6 +10,7 @@ import dev.codexclient.protocol.ThreadTokenUsage;
 import dev.codexclient.protocol.Turn;
 import dev.codexclient.protocol.TurnError;
 import dev.codexclient.protocol.TurnPlanStep;
+import dev.codexclient.telemetry.TokenCounts;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -48,6 +49,8 @@ public final class TurnProgress {
     private String lastCompletedAgentText;
     /** Volatile only for the end of a turn that fails off its lane; written on the lane. */
     private volatile ThreadTokenUsage usage;
+    /** The turn's first usage report, from which its spent tokens are counted; written once, on the lane. */
+    private volatile ThreadTokenUsage firstUsage;
     private String lastDiff;
     private List<TurnPlanStep> lastPlan;
     private TurnError lastError;
@@ -126,7 +129,11 @@ public final class TurnProgress {
                 lastAgentItemId = m.id();
             }
         } else if (n instanceof ServerNotification.ThreadTokenUsageUpdated u) {
-            usage = u.params().tokenUsage();
+            ThreadTokenUsage reported = u.params().tokenUsage();
+            if (firstUsage == null && reported != null && reported.total() != null) {
+                firstUsage = reported;
+            }
+            usage = reported;
         } else if (n instanceof ServerNotification.TurnDiffUpdated d) {
             lastDiff = d.params().diff();
         } else if (n instanceof ServerNotification.TurnPlanUpdated p) {
@@ -162,6 +169,11 @@ public final class TurnProgress {
     /** {@return the latest token usage of the turn's thread, or null before any} */
     public ThreadTokenUsage usage() {
         return usage;
+    }
+
+    /** {@return the tokens the turn spent so far (see {@link TokenCounts#spent}), or null before any report} */
+    public TokenCounts tokens() {
+        return TokenCounts.spent(firstUsage, usage).orElse(null);
     }
 
     /** {@return the latest aggregated diff, or null} */

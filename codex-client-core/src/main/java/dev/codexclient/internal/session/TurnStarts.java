@@ -1,26 +1,36 @@
 package dev.codexclient.internal.session;
 
 import dev.codexclient.errors.CodexProtocolException;
+import dev.codexclient.internal.rpc.Callbacks;
+import dev.codexclient.internal.rpc.ResponseLane;
 import dev.codexclient.internal.rpc.RpcConnection;
+import dev.codexclient.protocol.ClientRequestMethods;
 import dev.codexclient.protocol.TurnStartParams;
 import dev.codexclient.protocol.TurnStartResponse;
 import java.time.Duration;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The turn-start protocol, the one place it is run: takes hold of the thread, registers the turn before
- * {@code turn/start} leaves (so events that race the response are held for it), sends the request (after a restart,
- * once the thread is loaded on the new server), then claims the turn by the id the response names, or lets go of it
- * when the request fails.
+ * The turn-start protocol, the one place it is run. Its state has one owner, the thread's delivery lane:
+ * <ol>
+ *   <li>the turn is registered with the thread's state on the lane before {@code turn/start} leaves, so every event
+ *       read after the request is taken after it, and those of a turn not yet named are held;</li>
+ *   <li>the request goes out (after a restart, once the thread is loaded on the new server);</li>
+ *   <li>the response is handed over on the lane in its place in the wire order (the connection knows the thread of
+ *       the request: {@link ResponseLane}); there the turn is bound to the id it names and takes the events held
+ *       for it, before any later event;</li>
+ *   <li>only then does the caller's future complete, so the turn it gets is bound.</li>
+ * </ol>
+ * A failed start fails the turn, which leaves the thread's state on the lane.
  *
- * <p>A hold can meet a thread the client is letting go of (closed by the server, archived, unsubscribed): the start
- * then takes hold of it afresh, with a new state, and the turn is made for that one. The watchdog of the client's
- * default, if any, is armed once the turn is claimed.
+ * <p>One start is made from the lane itself: a blocking start inside a listener of the same thread, whose lane
+ * cannot hand the response over until that listener returns. That listener's task owns the lane while it waits,
+ * so it registers and binds the turn itself, once the response is read: the events read meanwhile are queued
+ * behind it, so they are taken after the binding, in wire order, as from the lane's own hand-over.
  *
- * <p>Threading: any thread, listeners included; nothing here waits for a lane.
+ * <p>Threading: any thread, listeners included.
  */
 public final class TurnStarts {
     private final HeldThreads held;
@@ -28,6 +38,7 @@ public final class TurnStarts {
     private final Waits waits;
     private final ConnectionSupervisor supervisor;
     private final Calls calls;
+    private final Callbacks callbacks;
     private final Optional<Duration> watchdog;
 
     /**
@@ -36,82 +47,111 @@ public final class TurnStarts {
      * @param waits      how a blocking start waits
      * @param supervisor where a thread is made sure to be loaded after a restart
      * @param calls      sends {@code turn/start}
+     * @param callbacks  the client's lanes
      * @param watchdog   the idle time of every turn's watchdog; empty for none
      */
     TurnStarts(HeldThreads held, TurnState.Context turns, Waits waits, ConnectionSupervisor supervisor, Calls calls,
-               Optional<Duration> watchdog) {
+               Callbacks callbacks, Optional<Duration> watchdog) {
         this.held = held;
         this.turns = turns;
         this.waits = waits;
         this.supervisor = supervisor;
         this.calls = calls;
+        this.callbacks = callbacks;
         this.watchdog = watchdog;
     }
 
     /**
-     * Starts a turn on {@code link}'s thread and returns it once the server has accepted it, waiting at most the
-     * request timeout.
+     * Starts a turn on {@code link}'s thread: {@code join()} returns it once the server has accepted it and the turn
+     * is bound, waiting at most the request timeout; {@code async()} is a future of it.
      *
      * @param link   the thread
      * @param params the {@code turn/start} params, naming the thread
-     * @return the running turn
+     * @return the operation, which gives the running turn, bound
      */
-    public TurnState start(ThreadLink link, TurnStartParams params) {
-        Starting s = begin(link, params);
-        TurnStartResponse response;
-        try {
-            response = waits.call(s.response, "turn/start on thread " + link.id());
-        } catch (RuntimeException e) {
-            s.failed(e);
-            throw e;
-        }
-        // Claimed here rather than in a dependent of the response: the blocking form needs no callback thread.
-        return s.claim(response);
-    }
-
-    /**
-     * {@link #start} without blocking.
-     *
-     * @param link   the thread
-     * @param params the {@code turn/start} params, naming the thread
-     * @return a future of the running turn; it fails when the server rejects the turn or the connection ends
-     */
-    public CompletableFuture<TurnState> startAsync(ThreadLink link, TurnStartParams params) {
-        Starting s;
-        try {
-            s = begin(link, params);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        return s.response.handle((r, e) -> {
-            if (e != null) {
-                Throwable cause = RpcConnection.unwrap(e);
-                s.failed(cause);
-                throw Waits.asCompletionException(cause);
+    public Operation<TurnState> start(ThreadLink link, TurnStartParams params) {
+        return new Operation<>() {
+            @Override
+            public TurnState join() {
+                check(link, params);
+                TurnState turn = new TurnState(turns, link.id());
+                held.starting(link, turn);
+                boolean owner = callbacks.isOnLane(link.id());
+                try {
+                    // On its own lane the start binds the turn itself: a hand-over queued there would wait for this
+                    // very task.
+                    TurnStartResponse response = waits.call(send(link, params, owner ? null : binding(link, turn)),
+                            "turn/start on thread " + link.id());
+                    String turnId = named(link, response);
+                    if (owner) {
+                        held.bind(link.id(), turn, turnId);
+                    }
+                } catch (RuntimeException e) {
+                    turn.fail(e);
+                    throw e;
+                }
+                return started(turn);
             }
-            return s.claim(r);
-        });
+
+            @Override
+            public CompletableFuture<TurnState> async() {
+                TurnState turn;
+                CompletableFuture<TurnStartResponse> response;
+                try {
+                    check(link, params);
+                    turn = new TurnState(turns, link.id());
+                    held.starting(link, turn);
+                    response = send(link, params, binding(link, turn));
+                } catch (RuntimeException e) {
+                    return CompletableFuture.failedFuture(e);
+                }
+                return response.handle((r, e) -> {
+                    try {
+                        if (e != null) {
+                            throw Waits.asCompletionException(RpcConnection.unwrap(e));
+                        }
+                        named(link, r);
+                        return started(turn);
+                    } catch (RuntimeException failure) {
+                        turn.fail(RpcConnection.unwrap(failure));
+                        throw failure;
+                    }
+                });
+            }
+        };
     }
 
-    private Starting begin(ThreadLink link, TurnStartParams params) {
+    private static void check(ThreadLink link, TurnStartParams params) {
         Objects.requireNonNull(params, "params");
         if (!link.id().equals(params.threadId())) {
             throw new IllegalArgumentException("TurnStartParams.threadId is " + params.threadId()
                     + ", not this thread's id " + link.id());
         }
-        ThreadState state = held.hold(link);
-        TurnState turn = new TurnState(turns, link.id(), state);
-        // Registered before the request leaves, so events racing the response are held for this turn.
-        if (!state.starting(turn)) {
-            // The thread was being let go of: its next hold makes a new state, which the turn must belong to.
-            held.unhold(state);
-            state = held.hold(link);
-            turn = new TurnState(turns, link.id(), state);
-            state.starting(turn);
+    }
+
+    /** Binds the turn to the id its response names, on the thread's lane, before the response's future completes. */
+    private ResponseLane<TurnStartResponse> binding(ThreadLink link, TurnState turn) {
+        return new ResponseLane<>(link.id(), r -> {
+            String turnId = turnId(r);
+            if (turnId != null) {
+                held.bind(link.id(), turn, turnId);
+            }
+        });
+    }
+
+    /** {@return the id the response names} @throws CodexProtocolException when it names none */
+    private static String named(ThreadLink link, TurnStartResponse response) {
+        String turnId = turnId(response);
+        if (turnId == null) {
+            throw new CodexProtocolException("the turn/start response of thread " + link.id() + " names no turn");
         }
-        CompletableFuture<TurnStartResponse> response = send(link, params);
-        turn.sent(response);
-        return new Starting(state, turn, response);
+        return turnId;
+    }
+
+    /** The turn is bound: its watchdog, when the client has one for every turn, starts now. */
+    private TurnState started(TurnState turn) {
+        watchdog.ifPresent(turn::watchdog);
+        return turn;
     }
 
     /** {@return the id of the turn {@code response} names, or null when it names none} */
@@ -120,45 +160,16 @@ public final class TurnStarts {
     }
 
     /** After a restart, a thread that was not held at the loss is not loaded on the new server yet: resume it. */
-    private CompletableFuture<TurnStartResponse> send(ThreadLink link, TurnStartParams params) {
+    private CompletableFuture<TurnStartResponse> send(ThreadLink link, TurnStartParams params,
+                                                      ResponseLane<TurnStartResponse> lane) {
         if (!supervisor.restarts()) {
-            return calls.turnStart(params);
+            return turnStart(params, lane);
         }
-        return supervisor.ensureLoaded(link).thenCompose(v -> calls.turnStart(params));
+        return supervisor.ensureLoaded(link).thenCompose(v -> turnStart(params, lane));
     }
 
-    /** A turn whose start request is on its way. */
-    private final class Starting {
-        final ThreadState state;
-        final TurnState turn;
-        final CompletableFuture<TurnStartResponse> response;
-
-        Starting(ThreadState state, TurnState turn, CompletableFuture<TurnStartResponse> response) {
-            this.state = state;
-            this.turn = turn;
-            this.response = response;
-        }
-
-        TurnState claim(TurnStartResponse r) {
-            String turnId = turnId(r);
-            if (turnId == null) {
-                CodexProtocolException e = new CodexProtocolException("the turn/start response of thread "
-                        + state.id + " names no turn");
-                failed(e);
-                throw e;
-            }
-            if (!state.claim(turn, turnId) && turn.boundId() == null) {
-                // The thread was let go of while the request was out (closed by the server): the turn already
-                // failed with the reason; it still gets its id.
-                turn.bind(turnId, List.of());
-            }
-            watchdog.ifPresent(turn::watchdog);
-            return turn;
-        }
-
-        void failed(Throwable cause) {
-            state.startFailed(turn);
-            turn.fail(cause);
-        }
+    private CompletableFuture<TurnStartResponse> turnStart(TurnStartParams params,
+                                                           ResponseLane<TurnStartResponse> lane) {
+        return lane == null ? calls.turnStart(params) : calls.callOnLane(ClientRequestMethods.TURN_START, params, lane);
     }
 }

@@ -1,21 +1,23 @@
 package dev.codexclient.internal.session;
 
 import dev.codexclient.Subscription;
-import dev.codexclient.TurnResult;
 import dev.codexclient.errors.CodexException;
-import dev.codexclient.errors.CodexTimeoutException;
+import dev.codexclient.errors.CodexTurnFailedException;
+import dev.codexclient.internal.Redactor;
+import dev.codexclient.internal.json.ProtocolText;
+import dev.codexclient.protocol.CodexErrorInfo;
 import dev.codexclient.internal.rpc.Callbacks;
 import dev.codexclient.internal.telemetry.TelemetryEmitter;
 import dev.codexclient.internal.time.Scheduler;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.ThreadItem;
 import dev.codexclient.protocol.ThreadTokenUsage;
+import dev.codexclient.telemetry.TokenCounts;
 import dev.codexclient.protocol.Turn;
 import dev.codexclient.protocol.TurnCompletedNotification;
 import dev.codexclient.protocol.TurnError;
 import dev.codexclient.protocol.TurnInterruptParams;
 import dev.codexclient.protocol.TurnPlanStep;
-import dev.codexclient.protocol.TurnStartResponse;
 import dev.codexclient.protocol.TurnStatus;
 import dev.codexclient.protocol.TurnSteerParams;
 import dev.codexclient.protocol.TurnSteerResponse;
@@ -30,7 +32,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
-import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,15 +64,42 @@ public final class TurnState implements RoutedTurn {
      * @param finalText        the final message
      * @param items            the items the turn completed
      * @param usage            the latest token usage, or null
+     * @param tokens           the tokens the turn spent, or null without a usage report
      * @param diff             the latest aggregated diff, or null
      * @param plan             the latest plan, or null
      * @param error            the turn's error, or null
      * @param deadlineExceeded whether the turn was interrupted for passing its deadline
      * @param stalled          whether the client gave up waiting for an interrupted turn
+     * @param redactor         masks the client's secrets in what is made of the end (its failure's message)
      */
     public record End(String threadId, String turnId, TurnStatus status, Turn turn, String finalText,
-                      List<ThreadItem> items, ThreadTokenUsage usage, String diff, List<TurnPlanStep> plan,
-                      TurnError error, boolean deadlineExceeded, boolean stalled) {
+                      List<ThreadItem> items, ThreadTokenUsage usage, TokenCounts tokens, String diff,
+                      List<TurnPlanStep> plan, TurnError error, boolean deadlineExceeded, boolean stalled,
+                      Redactor redactor) {
+
+        /** {@return the failure of a turn that failed so: its error, secrets masked} */
+        public CodexTurnFailedException failure() {
+            return failure(threadId, turnId, error, redactor);
+        }
+
+        /**
+         * {@return the failure of a turn of {@code threadId} that failed with {@code error}} The server's text can
+         * quote the credential that failed ("incorrect API key …"): it is masked before it becomes a message.
+         *
+         * @param threadId the turn's thread
+         * @param turnId   the turn id; null when it was never named
+         * @param error    the turn's error; null when it failed without one
+         * @param redactor the client's masking
+         */
+        public static CodexTurnFailedException failure(String threadId, String turnId, TurnError error,
+                                                       Redactor redactor) {
+            String message = error == null ? "turn failed without an error message" : redactor.redact(error.message());
+            CodexErrorInfo info = error == null ? null : error.codexErrorInfo();
+            String infoText = info == null ? null : redactor.redact(ProtocolText.compact(info));
+            String details = error == null || error.additionalDetails() == null ? null
+                    : redactor.redact(error.additionalDetails());
+            return new CodexTurnFailedException(threadId, turnId, message, info, infoText, details);
+        }
     }
 
     /**
@@ -88,21 +116,19 @@ public final class TurnState implements RoutedTurn {
      * @param interruptGrace how long an interrupted turn may take to settle
      * @param replayLimit    the most events a turn keeps for late listeners
      * @param replayBytes    the most bytes a turn keeps for late listeners
-     * @param results        makes the public result of a turn from its end
-     * @param failures       the failure a result reports, for the telemetry of a failed turn
+     * @param redactor       the client's masking, for what is made of a turn's end
      */
     public record Context(Calls calls, Waits waits, Scheduler scheduler, Callbacks callbacks, FlowPublishers flows,
                           HeldThreads held, Supplier<TurnPaging> paging,
                           TelemetryEmitter telemetry, Duration interruptGrace, int replayLimit, long replayBytes,
-                          Function<End, TurnResult> results, Function<TurnResult, CodexException> failures) {
+                          Redactor redactor) {
     }
 
     private final Context context;
     private final String threadId;
-    private final ThreadState threadState;
-    /** Set when the turn/start response names the turn, before the handle is handed out. */
+    /** Set on the lane when the turn/start response names the turn, before the handle is handed out. */
     private volatile String id;
-    private final CompletableFuture<TurnResult> result = new CompletableFuture<>();
+    private final CompletableFuture<End> result = new CompletableFuture<>();
     /**
      * Completes once the replays to the listeners added so far have run. A listener added from outside the lane gets
      * its replay on the lane, possibly after the turn ended there: a wait for the result also waits for these, so
@@ -114,13 +140,7 @@ public final class TurnState implements RoutedTurn {
     private final CompletableFuture<Void> running = new CompletableFuture<>();
     /** Set once, by whichever ending comes first (completion, stall, failure). */
     private final AtomicBoolean ended = new AtomicBoolean();
-    /** The {@code turn/start} request's response, once it is sent: see {@link #answeredId}. */
-    private volatile CompletableFuture<TurnStartResponse> startResponse;
-    /** Events that arrived before the turn was claimed, handed over by {@link #bind}. */
-    private volatile List<ThreadState.Held> early = List.of();
-
     // Touched only from the thread's delivery lane (see ThreadState), hence no locking.
-    private boolean earlyDelivered;
     private final Listeners<ServerNotification> listeners = new Listeners<>("turn");
     /** The parts of the result and the replay buffer. */
     private final TurnProgress progress;
@@ -133,14 +153,12 @@ public final class TurnState implements RoutedTurn {
     private final TurnTelemetry telemetry;
 
     /**
-     * @param context     what every turn of the client works with
-     * @param threadId    the turn's thread
-     * @param threadState the thread's state, which routes the turn's events here
+     * @param context  what every turn of the client works with
+     * @param threadId the turn's thread
      */
-    TurnState(Context context, String threadId, ThreadState threadState) {
+    TurnState(Context context, String threadId) {
         this.context = context;
         this.threadId = threadId;
-        this.threadState = threadState;
         this.progress = new TurnProgress(threadId, context.replayLimit(), context.replayBytes());
         this.telemetry = context.telemetry().enabled() ? new TurnTelemetry(context.telemetry(), context.scheduler())
                 : null;
@@ -171,7 +189,7 @@ public final class TurnState implements RoutedTurn {
      * own lane the replays run after the current task, so there it is the result alone (waiting would wait for
      * itself).
      */
-    private CompletableFuture<TurnResult> settledResult() {
+    private CompletableFuture<End> settledResult() {
         CompletableFuture<Void> pending = replays.get();
         if (pending.isDone() || context.callbacks().isOnLane(threadId)) {
             return result;
@@ -180,36 +198,22 @@ public final class TurnState implements RoutedTurn {
     }
 
     /**
-     * {@return a new copy of the result whose blocking waits fail fast where they could never end} Cancelling it
-     * changes nothing for the turn.
+     * {@return the turn's end, to wait for: its result, once the listeners added before the wait began had their
+     * replay} Refused on the turn's own lane.
      */
-    public CompletableFuture<TurnResult> resultAsync() {
-        WaitGuardedFuture<TurnResult> copy = new WaitGuardedFuture<>(() -> context.waits().checkMayAwait(threadId,
-                "waiting for the result of " + this));
-        settledResult().whenComplete((r, e) -> {
-            if (e == null) {
-                copy.complete(r);
-            } else {
-                copy.completeExceptionally(e);
-            }
-        });
-        return copy;
+    public Outcome<End> end() {
+        return new Outcome<>(context.waits(), what -> context.waits().checkMayAwait(threadId, what), "turn.await()",
+                "completion of a turn of thread " + threadId, this::settledResult);
     }
 
-    /**
-     * Waits for the turn's end, at most {@code timeout} on the client's scheduler.
-     *
-     * @param timeout the longest wait
-     * @return the turn's result
-     * @throws CodexTimeoutException  when the turn is still running after {@code timeout}
-     * @throws dev.codexclient.errors.CodexDeadlockException on the turn's own delivery lane
-     */
-    public TurnResult await(Duration timeout) {
-        if (!result.isDone()) {
-            context.waits().checkMayAwait(threadId, "turn.await()");
-        }
-        return context.waits().within(settledResult(), timeout, () -> CodexTimeoutException.waitingFor(
-                "completion of a turn of thread " + threadId, timeout), "a turn");
+    /** {@return the result, as {@link #end()} waits for it; for the client's own dependents} */
+    CompletableFuture<End> ended() {
+        return settledResult();
+    }
+
+    /** {@return the tokens the turn spent so far, or null before its first usage report} Any thread. */
+    public TokenCounts tokens() {
+        return progress.tokens();
     }
 
     /**
@@ -218,47 +222,28 @@ public final class TurnState implements RoutedTurn {
      */
     public Flow.Publisher<ServerNotification> publisher() {
         return context.flows().turn(threadId, toString(), this::subscribe,
-                result.thenApply(r -> r.status() == TurnStatus.FAILED ? context.failures().apply(r) : null));
-    }
-
-    /** Fails fast where waiting for this turn's next event could never end (see {@link Waits#checkMayAwait}). */
-    public void checkMayAwait(String what) {
-        context.waits().checkMayAwait(threadId, what);
+                result.thenApply(r -> r.status() == TurnStatus.FAILED ? r.failure() : null));
     }
 
     /**
-     * Runs {@code task} after {@code delay} on the client's timer.
+     * {@return the turn's events as a blocking stream's engine, subscribed from now on}
      *
-     * @throws RejectedExecutionException once the client is closed
+     * @param timeout the longest wait for each event; null for as long as the turn runs
      */
-    public Scheduler.Task schedule(Runnable task, Duration delay) {
-        return context.scheduler().schedule(task, delay);
+    public TurnEventQueue events(Duration timeout) {
+        return new TurnEventQueue(this, context.waits(), context.scheduler(), timeout);
     }
 
     /** Runs {@code task} on the turn's thread's delivery lane, behind the events queued there. */
-    public void onLane(Runnable task) {
+    void onLane(Runnable task) {
         context.callbacks().onLane(threadId, task);
     }
 
-    /**
-     * Adds input to the turn ({@code turn/steer}), without blocking.
-     *
-     * @param input the inputs to add, in order
-     * @return the server's answer
-     */
-    public CompletableFuture<TurnSteerResponse> steerAsync(List<UserInput> input) {
-        return context.calls().turnSteer(TurnSteerParams.builder()
-                .threadId(threadId).expectedTurnId(boundIdOrThrow()).input(List.copyOf(input)).build());
-    }
-
-    /**
-     * Adds input to the turn, waiting at most the request timeout.
-     *
-     * @param input the inputs to add, in order
-     * @return the server's answer
-     */
-    public TurnSteerResponse steer(List<UserInput> input) {
-        return context.waits().call(steerAsync(input), "turn/steer on " + this);
+    /** {@return adding input to the turn ({@code turn/steer}): the server's answer} */
+    public Operation<TurnSteerResponse> steer(List<UserInput> input) {
+        TurnSteerParams params = TurnSteerParams.builder().threadId(threadId).expectedTurnId(boundIdOrThrow())
+                .input(List.copyOf(input)).build();
+        return Operation.of(context.waits(), "turn/steer on " + this, () -> context.calls().turnSteer(params));
     }
 
     /** {@return the turn id} @throws IllegalStateException before the server named the turn */
@@ -302,7 +287,6 @@ public final class TurnState implements RoutedTurn {
     }
 
     private void replay(Listeners.Entry<ServerNotification> entry, Consumer<? super ServerNotification> replayed) {
-        deliverEarly();
         for (Iterator<ServerNotification> it = progress.replay(); it.hasNext(); ) {
             ServerNotification event = it.next();
             if (entry.isClosed()) {
@@ -376,25 +360,10 @@ public final class TurnState implements RoutedTurn {
         }
     }
 
-    /**
-     * Interrupts the turn and returns the future of its result (see {@link #resultAsync()}).
-     *
-     * @return the turn's result
-     */
-    public CompletableFuture<TurnResult> interruptAsync() {
+    /** {@return the turn's end, to wait for, after asking the server to interrupt the turn (see {@link #end()})} */
+    public Outcome<End> interrupting() {
         interrupt();
-        return resultAsync();
-    }
-
-    /**
-     * Interrupts the turn and waits for its end, at most {@code timeout}.
-     *
-     * @param timeout the longest wait
-     * @return the turn's result
-     */
-    public TurnResult interrupt(Duration timeout) {
-        interrupt();
-        return await(timeout);
+        return end();
     }
 
     /**
@@ -440,29 +409,10 @@ public final class TurnState implements RoutedTurn {
         next.start();
     }
 
-    /**
-     * The {@code turn/start} request left; {@code response} is its response.
-     *
-     * @param response the response, settled by the reader thread as soon as it is read
-     */
-    void sent(CompletableFuture<TurnStartResponse> response) {
-        this.startResponse = response;
-    }
-
-    @Override
-    public String answeredId() {
-        CompletableFuture<TurnStartResponse> r = startResponse;
-        if (r == null || !r.isDone() || r.isCompletedExceptionally()) {
-            return null;
-        }
-        return TurnStarts.turnId(r.getNow(null));
-    }
-
     // ------------------------------------------------------------------------------------------------ lane side
 
     @Override
-    public void bind(String turnId, List<ThreadState.Held> earlyEvents) {
-        this.early = List.copyOf(earlyEvents);
+    public void bound(String turnId) {
         this.id = turnId;
         if (telemetry != null) {
             telemetry.named(threadId, turnId);
@@ -470,25 +420,7 @@ public final class TurnState implements RoutedTurn {
     }
 
     @Override
-    public void deliverEarly() {
-        if (earlyDelivered || id == null) {
-            return;
-        }
-        earlyDelivered = true;
-        List<ThreadState.Held> held = early;
-        early = List.of();
-        for (ThreadState.Held h : held) {
-            handle(h.event(), h.bytes());
-        }
-    }
-
-    @Override
     public void accept(ServerNotification n, int bytes) {
-        deliverEarly();
-        handle(n, bytes);
-    }
-
-    private void handle(ServerNotification n, int bytes) {
         if (ended.get()) {
             return;
         }
@@ -498,9 +430,6 @@ public final class TurnState implements RoutedTurn {
             w.touch();
         }
         progress.record(n, bytes);
-        if (telemetry != null && n instanceof ServerNotification.ThreadTokenUsageUpdated) {
-            telemetry.usage(progress.usage());
-        }
         listeners.deliver(n);
         if (n instanceof ServerNotification.TurnCompleted c) {
             finish(c.params());
@@ -522,13 +451,14 @@ public final class TurnState implements RoutedTurn {
         }
         stopTimers();
         String turnId = id != null ? id : turn != null ? turn.id() : null;
-        TurnResult r = context.results().apply(new End(threadId, turnId, status, turn, progress.finalText(), progress.items(turn),
-                progress.usage(), progress.lastDiff(), progress.lastPlan(), error, deadlineExceeded, stalled));
+        End r = new End(threadId, turnId, status, turn, progress.finalText(), progress.items(turn), progress.usage(),
+                progress.tokens(), progress.lastDiff(), progress.lastPlan(), error, deadlineExceeded, stalled,
+                context.redactor());
         if (telemetry != null) {
             // The failure as the result's orThrow() gives it; an interruption keeps the error it had, if any.
             boolean failed = status == TurnStatus.FAILED || (status != TurnStatus.COMPLETED && error != null);
-            telemetry.ended(status, failed ? Optional.of(context.failures().apply(r)) : Optional.empty(),
-                    progress.usage());
+            telemetry.ended(status, failed ? Optional.of(r.failure()) : Optional.empty(), progress.usage(),
+                    progress.tokens());
         }
         leaveThread();
         // Nothing more comes: let go of the listeners (a listener added later gets the replay only).
@@ -559,7 +489,8 @@ public final class TurnState implements RoutedTurn {
         stopTimers();
         if (telemetry != null) {
             telemetry.ended(TurnStatus.FAILED, Optional.of(cause instanceof CodexException ce ? ce
-                    : new CodexException("the turn could not complete: " + cause, cause)), progress.usage());
+                    : new CodexException("the turn could not complete: " + cause, cause)), progress.usage(),
+                    progress.tokens());
         }
         leaveThread();
         context.callbacks().callback(() -> result.completeExceptionally(cause));
@@ -582,8 +513,7 @@ public final class TurnState implements RoutedTurn {
 
     /** The turn no longer needs its thread's routing: the client may let go of the thread. */
     private void leaveThread() {
-        threadState.turnEnded(this);
-        context.held().unhold(threadState);
+        context.held().turnEnded(threadId, this);
     }
 
     @Override

@@ -56,11 +56,12 @@ public final class StdioEngine {
     /**
      * What to run and how.
      *
+     * @param stdout            reads the child's stdout into messages (the transport's framer, with its line cap)
      * @param bypassNpmLauncher whether to run the native codex in place of the npm launcher ({@link NpmLauncher})
      */
     public record Config(String executable, List<String> args, Optional<Path> workingDirectory,
                          Map<String, String> environmentAdditions, Set<String> environmentRemovals,
-                         int maxLineBytes, Duration closeTimeout, int stderrTailLines,
+                         StreamReader stdout, Duration closeTimeout, int stderrTailLines,
                          int stderrTailBytes, Redactor redactor, String howToFix, boolean bypassNpmLauncher) {
         public Config {
             args = List.copyOf(args);
@@ -266,7 +267,7 @@ public final class StdioEngine {
     private void readLoop() {
         Throwable failure = null;
         try {
-            new LineFramer(config.maxLineBytes(), sink).readAll(process.getInputStream());
+            config.stdout().readAll(process.getInputStream(), sink);
         } catch (IOException | RuntimeException e) {
             failure = e;
         } catch (Error e) {

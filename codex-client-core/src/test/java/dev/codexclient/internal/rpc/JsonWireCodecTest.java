@@ -9,8 +9,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.codexclient.protocol.ProtocolJson;
 import dev.codexclient.protocol.RequestId;
 import dev.codexclient.protocol.ServerNotification;
-import dev.codexclient.internal.transport.MessageBufferRanges;
 import dev.codexclient.transport.MessageBuffer;
+import dev.codexclient.transport.RangedBuffers;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -166,10 +166,7 @@ class JsonWireCodecTest {
     void linesOfABufferAreReadInPlaceAtTheirOffsets() {
         byte[] array = ("xx" + DELTA + "\n{\"id\":1,\"result\":{}}yy").getBytes(StandardCharsets.UTF_8);
         int deltaEnd = 2 + DELTA.getBytes(StandardCharsets.UTF_8).length;
-        MessageBuffer buffer = new MessageBuffer();
-        MessageBufferRanges.get().reset(buffer, array);
-        MessageBufferRanges.get().addRange(buffer, 2, deltaEnd);
-        MessageBufferRanges.get().addRange(buffer, deltaEnd + 1, array.length - 2);
+        MessageBuffer buffer = RangedBuffers.of(array, 2, deltaEnd, deltaEnd + 1, array.length - 2);
         List<Incoming> read = new ArrayList<>();
         codec.decode(buffer, Map.of(RequestId.of(1), Empty.class)::get, (in, messages, index) -> read.add(in));
         assertThat(read).hasSize(2);

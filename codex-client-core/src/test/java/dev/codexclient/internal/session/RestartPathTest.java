@@ -11,7 +11,6 @@ import static dev.codexclient.internal.session.SessionHarness.turnResult;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.codexclient.TurnResult;
 import dev.codexclient.errors.CodexTimeoutException;
 import dev.codexclient.protocol.TurnStatus;
 import java.time.Duration;
@@ -36,7 +35,7 @@ class RestartPathTest {
             ThreadLink idle = h.startThread("t-idle");
             h.peer(0).exit(137);
 
-            CompletableFuture<TurnState> started = idle.startTurnAsync(turnParams("t-idle"));
+            CompletableFuture<TurnState> started = idle.startTurn(turnParams("t-idle")).async();
 
             // Nothing goes to the lost server, and no attempt is made before the backoff has passed.
             assertThat(h.peer(0).has("turn/start")).isFalse();
@@ -67,7 +66,7 @@ class RestartPathTest {
             h.serversAnswerInitialize = false;
             h.peer(0).exit(137);
 
-            CompletableFuture<TurnState> started = idle.startTurnAsync(turnParams("t-idle"));
+            CompletableFuture<TurnState> started = idle.startTurn(turnParams("t-idle")).async();
             h.clock.advance(BACKOFF);
             assertThat(h.peers).hasSize(2);
             assertThat(started).isNotDone();
@@ -94,7 +93,7 @@ class RestartPathTest {
             assertThat(first.path("params").path("threadId").asText()).isEqualTo("t-busy");
 
             // While the first round is out, a turn starts on a thread nobody held at the loss.
-            CompletableFuture<TurnState> started = other.startTurnAsync(turnParams("t-other"));
+            CompletableFuture<TurnState> started = other.startTurn(turnParams("t-other")).async();
             assertThat(next.has("thread/resume")).isFalse();
             next.respond(first, threadResult("t-busy", "active", turn("u-busy", "inProgress")));
 
@@ -111,7 +110,7 @@ class RestartPathTest {
             // The turn the server still runs went on: its events on the new connection reach it.
             next.notify("item/agentMessage/delta", delta("t-busy", "u-busy", "still here"));
             next.notify("turn/completed", completed("t-busy", "u-busy"));
-            TurnResult result = running.resultAsync().get(1, TimeUnit.SECONDS);
+            TurnState.End result = running.end().future().get(1, TimeUnit.SECONDS);
             assertThat(result.status()).isEqualTo(TurnStatus.COMPLETED);
             assertThat(result.finalText()).isEqualTo("still here");
         }
@@ -138,7 +137,7 @@ class RestartPathTest {
             third.respond(again, threadResult("t-busy", "active", turn("u-busy", "inProgress")));
 
             third.notify("turn/completed", completed("t-busy", "u-busy"));
-            assertThat(running.resultAsync().get(1, TimeUnit.SECONDS).status()).isEqualTo(TurnStatus.COMPLETED);
+            assertThat(running.end().future().get(1, TimeUnit.SECONDS).status()).isEqualTo(TurnStatus.COMPLETED);
             assertThat(h.runtime.isClosed()).isFalse();
         }
     }
@@ -154,7 +153,7 @@ class RestartPathTest {
             h.peer(1).respond(h.peer(1).take("thread/resume"), threadResult("t-busy", "idle",
                     turn("u-busy", "interrupted")));
 
-            assertThatFailure(running.resultAsync())
+            assertThatFailure(running.end().future())
                     .isInstanceOf(dev.codexclient.errors.CodexServerRestartedException.class)
                     .hasMessageContaining("t-busy").hasMessageContaining("u-busy");
         }

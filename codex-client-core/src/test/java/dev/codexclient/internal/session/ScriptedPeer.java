@@ -34,6 +34,9 @@ final class ScriptedPeer implements Transport {
     /** Whether this server answers {@code initialize}; one that does not keeps its handshake waiting. */
     private final boolean answersInitialize;
     private MessageSink sink;
+    /** What the server does the moment a request of a method arrives, before {@code send} returns; by method. */
+    private final java.util.Map<String, java.util.function.Consumer<JsonNode>> onArrival =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     ScriptedPeer(String name, boolean answersInitialize) {
         this.name = name;
@@ -58,7 +61,34 @@ final class ScriptedPeer implements Transport {
         if (method.equals("initialize") && answersInitialize) {
             respond(m, JSON.createObjectNode());
         } else if (m.has("id") && !method.isEmpty()) {
+            java.util.function.Consumer<JsonNode> reaction = onArrival.get(method);
+            if (reaction != null) {
+                // Read by the client before its send returns, as a fast server's answer can be.
+                reaction.accept(m);
+                return;
+            }
             requests.add(m);
+            notifyAll();
+        }
+    }
+
+    /**
+     * Has this server react to each request of {@code method} the moment it arrives, on the sending thread, before
+     * the client's {@code send} returns: what it injects is read as at once as a fast server's answer is.
+     */
+    void onArrival(String method, java.util.function.Consumer<JsonNode> reaction) {
+        onArrival.put(method, reaction);
+    }
+
+    /** Waits, at most {@code timeout}, until a request of {@code method} waits for an answer (sent from another thread). */
+    synchronized void awaitRequest(String method, java.time.Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!has(method)) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new AssertionError(name + " got no " + method + " request within " + timeout);
+            }
+            java.util.concurrent.TimeUnit.NANOSECONDS.timedWait(this, left);
         }
     }
 

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.codexclient.PublisherOverflow;
 import dev.codexclient.RestartPolicy;
 import dev.codexclient.RetryPolicy;
-import dev.codexclient.TestTurnResults;
 import dev.codexclient.internal.Redactor;
 import dev.codexclient.internal.requests.RequestHandlers;
 import dev.codexclient.internal.time.ManualScheduler;
@@ -36,6 +35,7 @@ final class SessionHarness implements AutoCloseable {
     final ManualScheduler clock = new ManualScheduler();
     final List<ScriptedPeer> peers = new ArrayList<>();
     final ClientRuntime runtime;
+    private final java.util.concurrent.ExecutorService executor;
 
     /** An executor that runs every task on the calling thread, until it is shut down. */
     static final class InlineExecutor extends AbstractExecutorService {
@@ -76,18 +76,104 @@ final class SessionHarness implements AutoCloseable {
         }
     }
 
+    /**
+     * An executor that runs every task on the calling thread until {@link #step()} is called; from then on it keeps
+     * the tasks it is given until the test runs them ({@link #runQueued()}), so that a test sees the client's state
+     * between what the reader thread does and what the lanes do.
+     */
+    static final class SteppedExecutor extends AbstractExecutorService {
+        private final java.util.concurrent.LinkedBlockingDeque<Runnable> queued =
+                new java.util.concurrent.LinkedBlockingDeque<>();
+        private volatile boolean stepping;
+        private volatile boolean shutdown;
+
+        /** From now on tasks wait for the test. */
+        void step() {
+            stepping = true;
+        }
+
+        /** Runs the tasks queued, and those they queue, until none is left; returns how many ran. */
+        int runQueued() {
+            int ran = 0;
+            Runnable t;
+            while ((t = queued.poll()) != null) {
+                t.run();
+                ran++;
+            }
+            return ran;
+        }
+
+        /** Runs what waits, and every task from now on, on the calling thread again. */
+        void release() {
+            stepping = false;
+            runQueued();
+        }
+
+        /** {@return how many tasks wait} */
+        int waiting() {
+            return queued.size();
+        }
+
+        @Override
+        public void execute(Runnable task) {
+            if (shutdown) {
+                throw new RejectedExecutionException("shut down");
+            }
+            if (stepping) {
+                queued.add(task);
+            } else {
+                task.run();
+            }
+        }
+
+        @Override
+        public void shutdown() {
+            shutdown = true;
+        }
+
+        @Override
+        public List<Runnable> shutdownNow() {
+            shutdown = true;
+            return List.of();
+        }
+
+        @Override
+        public boolean isShutdown() {
+            return shutdown;
+        }
+
+        @Override
+        public boolean isTerminated() {
+            return shutdown;
+        }
+
+        @Override
+        public boolean awaitTermination(long timeout, TimeUnit unit) {
+            return true;
+        }
+    }
+
     /** @param restarts whether the client restarts a lost connection (at most {@code 3} attempts per restart) */
     SessionHarness(boolean restarts) {
+        this(restarts, new InlineExecutor());
+    }
+
+    /**
+     * @param restarts whether the client restarts a lost connection
+     * @param executor the client's callback executor
+     */
+    SessionHarness(boolean restarts, java.util.concurrent.ExecutorService executor) {
         Optional<RestartPolicy> policy = restarts ? Optional.of(RestartPolicy.builder().maxAttempts(3)
                 .backoff(BACKOFF, BACKOFF).build()) : Optional.empty();
         ClientSettings settings = new ClientSettings(this::nextPeer, policy, Optional.empty(),
-                new ClientSettings.Introduction("test", "Test", "0", false, Set.of(), Optional.empty()),
+                new ClientSettings.Introduction("test", "Test", "0", false, Set.of(), Optional.empty(),
+                        "experimentalApi(true)"),
                 REQUEST_TIMEOUT, REQUEST_TIMEOUT, Duration.ofSeconds(5), Optional.empty(), RetryPolicy.none(),
                 Optional.empty(), 1_000, 1 << 20, 64, PublisherOverflow.FAIL, Duration.ZERO, new Redactor(), Optional.of(clock),
                 CodexTelemetryListener.NONE, List.of(), new RequestHandlers(null, Map.of(), Map.of(), Map.of(),
                 List.of()));
-        this.runtime = new ClientRuntime(settings, nextPeer(), new InlineExecutor(), true,
-                TestTurnResults.results(), TestTurnResults.failures());
+        this.executor = executor;
+        this.runtime = new ClientRuntime(settings, nextPeer(), executor, true);
         runtime.start();
     }
 
@@ -112,15 +198,15 @@ final class SessionHarness implements AutoCloseable {
 
     /** Starts a thread, the latest server answering with {@code threadId}. */
     ThreadLink startThread(String threadId) throws Exception {
-        CompletableFuture<ThreadLink> started = runtime.startThreadAsync(ThreadStartParams.builder().build(),
-                List.of());
+        CompletableFuture<ThreadLink> started = runtime.startThread(ThreadStartParams.builder().build(),
+                List.of()).async();
         latest().respond(latest().take("thread/start"), threadResult(threadId, "idle"));
         return started.get(1, TimeUnit.SECONDS);
     }
 
     /** Starts a turn on {@code link}'s thread, the latest server naming it {@code turnId}. */
     TurnState startTurn(ThreadLink link, String turnId) throws Exception {
-        CompletableFuture<TurnState> started = link.startTurnAsync(turnParams(link.id()));
+        CompletableFuture<TurnState> started = link.startTurn(turnParams(link.id())).async();
         latest().respond(latest().take("turn/start"), turnResult(turnId));
         return started.get(1, TimeUnit.SECONDS);
     }
@@ -184,6 +270,10 @@ final class SessionHarness implements AutoCloseable {
 
     @Override
     public void close() {
+        if (executor instanceof SteppedExecutor stepped) {
+            // What the close queues on the lanes runs at once, as on a client's own executor.
+            stepped.release();
+        }
         runtime.close(Duration.ZERO);
     }
 }

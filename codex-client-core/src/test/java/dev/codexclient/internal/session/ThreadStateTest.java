@@ -2,7 +2,6 @@ package dev.codexclient.internal.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.codexclient.internal.rpc.Callbacks;
 import dev.codexclient.protocol.AgentMessageDeltaNotification;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.ThreadInfo;
@@ -10,85 +9,117 @@ import dev.codexclient.protocol.Turn;
 import dev.codexclient.protocol.UnknownMembers;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * How a thread's state routes the events of a turn that is starting: held, within a bound, while its
- * {@code turn/start} response is out; routed to the turn as soon as the response is in, whether or not whoever
- * started the turn has claimed it yet.
+ * How a thread's state, owned by the thread's delivery lane, routes the events of its turns: those of a turn whose
+ * {@code turn/start} response is not taken yet are held, within a bound, and handed to the turn at its binding
+ * ahead of every later one; after the binding they go straight to it. Each call here stands for a task of the lane,
+ * in the lane's order.
  */
 class ThreadStateTest {
     private static final String T = "t-1";
     private static final int KIB = 1024;
 
-    private final SessionHarness.InlineExecutor executor = new SessionHarness.InlineExecutor();
-    private final ThreadState state = new ThreadState(new Callbacks(executor), link(), 4 * KIB);
+    private final ThreadState state = new ThreadState(link(), 4 * KIB);
 
-    @AfterEach
-    void shutDown() {
-        executor.shutdown();
+    @Test
+    void eventsBeforeTheBindingAreHeldAndHandedOverAtItAheadOfLaterOnes() {
+        StubTurn turn = new StubTurn();
+        state.starting(turn);
+        state.dispatch("u-1", delta("u-1", "early 1"), KIB);
+        state.dispatch("u-1", delta("u-1", "early 2"), KIB);
+        assertThat(turn.seen).isEmpty();
+
+        state.bind(turn, "u-1");
+        assertThat(turn.seen).containsExactly("bound u-1", "early 1", "early 2");
+
+        state.dispatch("u-1", delta("u-1", "late"), KIB);
+        assertThat(turn.seen).containsExactly("bound u-1", "early 1", "early 2", "late");
     }
 
     @Test
-    void eventsOfAnAnsweredTurnGoToItBeforeItIsClaimedAndNoneIsHeldAgainstTheBound() {
-        // The reader thread has read the response; the thread that started the turn has not woken to claim it yet.
-        StubTurn turn = answeredStart("u-1");
-        for (int i = 0; i < 100; i++) {
-            state.dispatch("u-1", delta("u-1", "d" + i), KIB);
-        }
-
-        assertThat(turn.accepted).hasSize(100);
-        assertThat(turn.accepted.get(0)).isEqualTo("d0");
-        assertThat(turn.accepted.get(99)).isEqualTo("d99");
-        assertThat(turn.binds).isEqualTo(1);
-        // The late claim finds the turn claimed: it does not bind it again.
-        assertThat(state.claim(turn, "u-1")).isTrue();
-        assertThat(turn.binds).isEqualTo(1);
-    }
-
-    @Test
-    void aTurnEndedAfterTheLaneClaimedItIsNotRoutedToAgainByTheLateClaim() {
-        StubTurn turn = answeredStart("u-1");
-        state.dispatch("u-1", delta("u-1", "last"), KIB);
-        state.turnEnded(turn);
-
-        assertThat(state.claim(turn, "u-1")).isTrue();
-        state.dispatch("u-1", delta("u-1", "after the end"), KIB);
-        assertThat(turn.accepted).containsExactly("last");
-    }
-
-    @Test
-    void eventsBeforeTheResponseAreHeldWithinTheBoundAndTheNewestGoToTheTurnFirst() {
+    void theHoldIsBoundedInBytesAndKeepsTheNewest() {
         StubTurn turn = new StubTurn();
         state.starting(turn);
         for (int i = 0; i < 100; i++) {
             state.dispatch("u-1", delta("u-1", "d" + i), KIB);
         }
-        assertThat(turn.accepted).isEmpty();
 
-        turn.answered = "u-1";
-        assertThat(state.claim(turn, "u-1")).isTrue();
+        state.bind(turn, "u-1");
         // 4 KiB hold 4 events of 1 KiB: the newest.
-        assertThat(turn.early).containsExactly("d96", "d97", "d98", "d99");
+        assertThat(turn.seen).containsExactly("bound u-1", "d96", "d97", "d98", "d99");
     }
 
     @Test
-    void anEventOfAnotherTurnIsHeldNotRoutedToTheAnsweredOne() {
-        StubTurn turn = answeredStart("u-1");
-        state.dispatch("u-other", delta("u-other", "not mine"), KIB);
-        state.dispatch("u-1", delta("u-1", "mine"), KIB);
+    void afterTheBindingNothingIsHeldSoABurstOfAnySizeReachesTheTurnWhole() {
+        StubTurn turn = new StubTurn();
+        state.starting(turn);
+        state.bind(turn, "u-1");
+        for (int i = 0; i < 1_000; i++) {
+            state.dispatch("u-1", delta("u-1", "d" + i), KIB);
+        }
 
-        assertThat(turn.accepted).containsExactly("mine");
-        assertThat(turn.early).isEmpty();
+        assertThat(turn.seen).hasSize(1_001).startsWith("bound u-1", "d0").endsWith("d999");
     }
 
-    /** A turn starting on the thread whose {@code turn/start} response, naming {@code turnId}, is in. */
-    private StubTurn answeredStart(String turnId) {
+    @Test
+    void anEventOfAnotherTurnIsNotRoutedToTheBoundOneAndIsDroppedWhenNoStartIsLeft() {
         StubTurn turn = new StubTurn();
-        assertThat(state.starting(turn)).isTrue();
-        turn.answered = turnId;
-        return turn;
+        StubTurn other = new StubTurn();
+        state.starting(turn);
+        state.starting(other);
+        state.dispatch("u-2", delta("u-2", "of the other"), KIB);
+        state.bind(turn, "u-1");
+        state.dispatch("u-1", delta("u-1", "mine"), KIB);
+        assertThat(turn.seen).containsExactly("bound u-1", "mine");
+
+        // The other start failed: what was held for a turn nobody starts goes.
+        assertThat(state.remove(other)).isTrue();
+        StubTurn third = new StubTurn();
+        state.starting(third);
+        state.bind(third, "u-2");
+        assertThat(third.seen).containsExactly("bound u-2");
+    }
+
+    @Test
+    void aTurnThatFailedBeforeItsResponseOnlyGetsItsIdAndIsNotRoutedTo() {
+        StubTurn turn = new StubTurn();
+        state.starting(turn);
+        assertThat(state.remove(turn)).isTrue();
+
+        state.bind(turn, "u-1");
+        state.dispatch("u-1", delta("u-1", "after its failure"), KIB);
+        assertThat(turn.seen).containsExactly("bound u-1");
+        assertThat(state.runningTurns()).isZero();
+    }
+
+    @Test
+    void anEndedTurnIsNotRoutedToAgainAndIsRemovedOnce() {
+        StubTurn turn = new StubTurn();
+        state.starting(turn);
+        state.bind(turn, "u-1");
+        assertThat(state.runningTurns()).isEqualTo(1);
+
+        assertThat(state.remove(turn)).isTrue();
+        assertThat(state.remove(turn)).isFalse();
+        state.dispatch("u-1", delta("u-1", "after the end"), KIB);
+        assertThat(turn.seen).containsExactly("bound u-1");
+        assertThat(state.runningTurns()).isZero();
+    }
+
+    @Test
+    void closingFailsTheTurnsStartingAndRunning() {
+        StubTurn running = new StubTurn();
+        StubTurn starting = new StubTurn();
+        state.starting(running);
+        state.bind(running, "u-1");
+        state.starting(starting);
+
+        state.close(new IllegalStateException("gone"));
+        assertThat(running.seen).containsExactly("bound u-1", "failed gone");
+        assertThat(starting.seen).containsExactly("failed gone");
+        assertThat(state.runningTurns()).isZero();
     }
 
     private static ServerNotification delta(String turnId, String text) {
@@ -105,13 +136,10 @@ class ThreadStateTest {
         }
     }
 
-    /** A turn that records what its thread's state hands it. */
+    /** A turn that records what its thread's state hands it, in order. */
     private static final class StubTurn implements RoutedTurn {
-        volatile String answered;
         String bound;
-        int binds;
-        final List<String> early = new ArrayList<>();
-        final List<String> accepted = new ArrayList<>();
+        final List<String> seen = new ArrayList<>();
 
         @Override
         public String threadId() {
@@ -124,29 +152,19 @@ class ThreadStateTest {
         }
 
         @Override
-        public String answeredId() {
-            return answered;
-        }
-
-        @Override
         public boolean isDone() {
             return false;
         }
 
         @Override
-        public void bind(String turnId, List<ThreadState.Held> held) {
+        public void bound(String turnId) {
             bound = turnId;
-            binds++;
-            held.forEach(h -> early.add(text(h.event())));
-        }
-
-        @Override
-        public void deliverEarly() {
+            seen.add("bound " + turnId);
         }
 
         @Override
         public void accept(ServerNotification event, int bytes) {
-            accepted.add(text(event));
+            seen.add(((ServerNotification.ItemAgentMessageDelta) event).params().delta());
         }
 
         @Override
@@ -159,14 +177,11 @@ class ThreadStateTest {
 
         @Override
         public void fail(Throwable cause) {
+            seen.add("failed " + cause.getMessage());
         }
 
         @Override
         public void interrupt() {
-        }
-
-        private static String text(ServerNotification n) {
-            return ((ServerNotification.ItemAgentMessageDelta) n).params().delta();
         }
     }
 }

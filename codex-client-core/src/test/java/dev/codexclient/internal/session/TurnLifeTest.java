@@ -9,7 +9,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.codexclient.TurnResult;
 import dev.codexclient.errors.CodexDeadlockException;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.protocol.ServerNotification;
@@ -42,7 +41,7 @@ class TurnLifeTest {
             turn.subscribe(n -> seen.add("replayed " + n.method()), n -> seen.add("live " + n.method()));
             h.peer(0).notify("turn/completed", completed(T, "u-1"));
 
-            TurnResult result = turn.resultAsync().get(1, TimeUnit.SECONDS);
+            TurnState.End result = turn.end().future().get(1, TimeUnit.SECONDS);
             assertThat(result.status()).isEqualTo(TurnStatus.COMPLETED);
             assertThat(result.finalText()).isEqualTo("Hello, world");
             assertThat(seen).containsExactly("replayed item/agentMessage/delta", "replayed item/agentMessage/delta",
@@ -54,7 +53,7 @@ class TurnLifeTest {
     void eventsThatRaceTheStartResponseAreHeldForTheTurnAndComeFirst() throws Exception {
         try (SessionHarness h = new SessionHarness(false)) {
             ThreadLink thread = h.startThread(T);
-            CompletableFuture<TurnState> started = thread.startTurnAsync(turnParams(T));
+            CompletableFuture<TurnState> started = thread.startTurn(turnParams(T)).async();
             JsonNode request = h.peer(0).take("turn/start");
             // codex can stream a turn's first events before its answer to turn/start is read.
             h.peer(0).notify("turn/started", started(T, "u-1"));
@@ -67,7 +66,7 @@ class TurnLifeTest {
             turn.subscribe(n -> seen.add(n.method()), n -> seen.add(n.method()));
             h.peer(0).notify("turn/completed", completed(T, "u-1"));
 
-            assertThat(turn.resultAsync().get(1, TimeUnit.SECONDS).finalText()).isEqualTo("early late");
+            assertThat(turn.end().future().get(1, TimeUnit.SECONDS).finalText()).isEqualTo("early late");
             assertThat(seen).containsExactly("turn/started", "item/agentMessage/delta", "item/agentMessage/delta",
                     "turn/completed");
         }
@@ -79,7 +78,7 @@ class TurnLifeTest {
         try (SessionHarness h = new SessionHarness(false)) {
             TurnState turn = h.startTurn(h.startThread(T), "u-1");
 
-            CompletableFuture<TurnResult> interrupted = turn.interruptAsync();
+            CompletableFuture<TurnState.End> interrupted = turn.interrupting().future();
             // codex refuses an interrupt before the turn runs: none is sent until an event or 2 s.
             assertThat(h.peer(0).has("turn/interrupt")).isFalse();
             h.clock.advance(Duration.ofSeconds(2));
@@ -90,7 +89,7 @@ class TurnLifeTest {
 
             // The grace period (5 s here) runs from the interrupt; the server never settles the turn.
             h.clock.advance(Duration.ofSeconds(3));
-            TurnResult result = interrupted.get(1, TimeUnit.SECONDS);
+            TurnState.End result = interrupted.get(1, TimeUnit.SECONDS);
             assertThat(result.stalled()).isTrue();
             assertThat(result.status()).isEqualTo(TurnStatus.INTERRUPTED);
         }
@@ -109,7 +108,7 @@ class TurnLifeTest {
             h.peer(0).respond(h.peer(0).take("turn/interrupt"), ScriptedPeer.JSON.createObjectNode());
             ObjectNodes.interrupted(h.peer(0), T, "u-1");
 
-            TurnResult result = turn.resultAsync().get(1, TimeUnit.SECONDS);
+            TurnState.End result = turn.end().future().get(1, TimeUnit.SECONDS);
             assertThat(result.deadlineExceeded()).isTrue();
             assertThat(result.status()).isEqualTo(TurnStatus.INTERRUPTED);
         }
@@ -123,7 +122,7 @@ class TurnLifeTest {
 
             h.peer(0).notify("thread/closed", ScriptedPeer.JSON.createObjectNode().put("threadId", T));
 
-            assertThatThrownBy(() -> turn.resultAsync().get(1, TimeUnit.SECONDS))
+            assertThatThrownBy(() -> turn.end().future().get(1, TimeUnit.SECONDS))
                     .isInstanceOf(ExecutionException.class).cause().isInstanceOf(CodexException.class)
                     .hasMessageContaining("was closed by the server");
             assertThat(h.runtime.diagnostics().heldThreads()).isZero();
@@ -138,7 +137,7 @@ class TurnLifeTest {
             // A task of the thread's lane, run on a thread that does not read the connection: the lane that would
             // deliver the turn's end is the one waiting.
             Thread other = new Thread(() -> turn.onLane(() ->
-                    awaitOnLane.set(catching(() -> turn.await(Duration.ofMinutes(1))))));
+                    awaitOnLane.set(catching(() -> turn.end().await(Duration.ofMinutes(1))))));
             other.start();
             other.join(TimeUnit.SECONDS.toMillis(5));
 
@@ -157,7 +156,7 @@ class TurnLifeTest {
             turn.subscribe(n -> { }, n -> {
                 if (n instanceof ServerNotification.ItemAgentMessageDelta) {
                     // An executor that runs tasks where they are handed over runs this on the reader thread.
-                    blockOnReader.set(catching(thread::read));
+                    blockOnReader.set(catching(() -> thread.read().join()));
                 }
             });
 

@@ -2,7 +2,7 @@ package dev.codexclient.langchain4j.example;
 
 import dev.codexclient.ApprovalPolicy;
 import dev.codexclient.CodexClient;
-import dev.codexclient.langchain4j.CodexChatModel;
+import dev.codexclient.langchain4j.CodexStreamingChatModel;
 import dev.codexclient.protocol.SandboxMode;
 import dev.codexclient.protocol.ThreadStartParams;
 import dev.langchain4j.agent.tool.Tool;
@@ -61,7 +61,7 @@ public final class LangChain4jExample {
         Path repository = Path.of(args.length > 0 ? args[0] : ".").toAbsolutePath();
         try (CodexClient codex = CodexClient.builder().experimentalApi(true)
                 .approvals(ApprovalPolicy.declineAll()).build();
-             CodexChatModel model = CodexChatModel.builder(codex).tools(new Calendar())
+             CodexStreamingChatModel model = CodexStreamingChatModel.builder(codex).tools(new Calendar())
                      .threadParams(ThreadStartParams.builder().cwd(repository.toString())
                              .sandbox(SandboxMode.READ_ONLY).build()).build()) {
             Assistant assistant = AiServices.builder(Assistant.class).streamingChatModel(model)

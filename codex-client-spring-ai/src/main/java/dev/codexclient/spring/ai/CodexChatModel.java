@@ -1,15 +1,18 @@
 package dev.codexclient.spring.ai;
 
-import dev.codexclient.CodexClient;
-import dev.codexclient.CodexConversations;
-import dev.codexclient.CodexThread;
-import dev.codexclient.CodexTurn;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.codexclient.Codex;
 import dev.codexclient.DynamicTool;
-import dev.codexclient.Subscription;
 import dev.codexclient.TurnResult;
+import dev.codexclient.conversation.AnswerPart;
+import dev.codexclient.conversation.CodexConversations;
+import dev.codexclient.conversation.ConversationTurn;
 import dev.codexclient.errors.CodexTimeoutException;
 import dev.codexclient.protocol.ThreadStartParams;
 import dev.codexclient.protocol.TurnStartParams;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,25 +20,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.ai.chat.memory.ChatMemory;
 import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.ai.chat.model.ChatResponse;
+import org.springframework.ai.chat.observation.ChatModelObservationContext;
+import org.springframework.ai.chat.observation.ChatModelObservationConvention;
+import org.springframework.ai.chat.observation.ChatModelObservationDocumentation;
+import org.springframework.ai.chat.observation.DefaultChatModelObservationConvention;
 import org.springframework.ai.chat.prompt.ChatOptions;
 import org.springframework.ai.chat.prompt.Prompt;
-import org.springframework.ai.model.tool.ToolCallingChatOptions;
 import org.springframework.ai.tool.ToolCallback;
+import reactor.adapter.JdkFlowAdapter;
 import reactor.core.publisher.Flux;
-import reactor.core.publisher.FluxSink;
 
 /**
  * Codex as a Spring AI {@link ChatModel}: each call runs a codex turn, which may run commands, edit files and call
@@ -50,26 +49,35 @@ import reactor.core.publisher.FluxSink;
  *         .advisors(a -> a.param(ChatMemory.CONVERSATION_ID, "ticket-42")).stream().content();
  * }</pre>
  *
- * <p><b>Conversations are codex threads.</b> A prompt whose options carry a conversation id (the
+ * <p><b>Conversations are codex threads.</b> A prompt whose {@link CodexChatOptions} name a conversation (the
  * {@link CodexConversationAdvisor} copies the advisors' {@link ChatMemory#CONVERSATION_ID} there) runs on that
  * conversation's thread: codex keeps the history, the model keeps only which thread is the conversation's, in a
- * {@link CodexConversations.Store} (in memory unless you give one that outlives the process; a later process resumes the
- * thread). A memory advisor may still replay the history: only what follows the last assistant message is sent. A
- * prompt without a conversation id runs on a thread of its own, which codex does not keep (ephemeral). Turns of one
- * conversation run one after another.
+ * {@link CodexConversations.Store} (in memory unless you give one that outlives the process; a later process resumes
+ * the thread). A memory advisor may still replay the history: codex is sent only what it has not seen (a message of
+ * a turn that failed included, which codex has). A prompt without a conversation runs on a thread of its own, which
+ * codex does not keep (ephemeral). Turns of one conversation run one after another. The model works on any
+ * {@link Codex}: a client, or a pool.
  *
  * <p><b>Tools.</b> The prompt's tool callbacks ({@code ChatClient}'s {@code tools(...)}, the default options') become
  * the thread's codex dynamic tools (see {@link SpringAiTools}); codex declares a thread's tools when the thread starts,
  * so a later prompt's callbacks replace the implementations of those tools (and their tool context) but cannot add
- * tools. The client needs {@code experimentalApi(true)} for tools.
+ * tools. Tools need the client's experimental API ({@code codex.experimental-api=true} with the Spring Boot starter).
+ *
+ * <p><b>Structured output</b> is codex's own: the options' output schema ({@code ChatClient}'s {@code entity(...)}
+ * with {@code AdvisorParams.ENABLE_NATIVE_STRUCTURED_OUTPUT}) is the turn's {@code outputSchema}.
  *
  * <p><b>What codex did</b> is in the response's metadata ({@link CodexMetadata}): commands, tool calls, file changes, all
- * items, the thread and turn; token usage is the response's usage. Approvals (commands, file changes) are decided by
- * the client's approval policy, as for any turn. A failed turn throws its
- * {@link dev.codexclient.errors.CodexTurnFailedException}; a cancelled stream interrupts the turn.
+ * items, the thread and turn; the turn's token usage is the response's usage. Each call and stream is a Spring AI
+ * chat-model observation ({@code gen_ai.client.operation}, provider {@code codex}) on the
+ * {@link Builder#observationRegistry registry} given. Approvals (commands, file changes) are decided by the client's
+ * approval policy, as for any turn. A failed turn throws its {@link dev.codexclient.errors.CodexTurnFailedException};
+ * a cancelled stream interrupts the turn.
  */
 public final class CodexChatModel implements ChatModel, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CodexChatModel.class);
+    private static final ChatModelObservationConvention DEFAULT_CONVENTION = new DefaultChatModelObservationConvention();
+    /** The provider name of the observations. */
+    public static final String PROVIDER = "codex";
 
     /** The tools of one conversation as its latest prompt gave them; the thread's tools answer through it. */
     private static final class ConversationTools {
@@ -83,43 +91,51 @@ public final class CodexChatModel implements ChatModel, AutoCloseable {
         }
     }
 
-    private final CodexClient client;
     private final CodexConversations conversations;
     private final ThreadStartParams threadParams;
     private final Duration turnTimeout;
     private final SpringAiTools.Converter converter;
-    private final ToolCallingChatOptions defaultOptions;
-    private final Map<String, ConversationTools> tools = new ConcurrentHashMap<>();
+    private final CodexChatOptions defaultOptions;
+    private final ObservationRegistry observations;
+    private final ChatModelObservationConvention convention;
+    private final ObjectMapper json;
 
     private CodexChatModel(Builder b) {
-        this.client = b.client;
-        this.conversations = CodexConversations.builder(b.client).store(b.store).build();
+        this.conversations = CodexConversations.builder(b.codex).store(b.store).maxConversations(b.maxConversations)
+                .build();
         this.threadParams = b.threadParams;
         this.turnTimeout = b.turnTimeout;
         this.converter = b.converter;
         this.defaultOptions = b.defaultOptions;
+        this.observations = b.observations;
+        this.convention = b.convention;
+        this.json = b.json;
     }
 
     /**
-     * {@return a builder of a model running its turns on {@code client}}
+     * {@return a builder of a model running its turns on {@code codex}: a client, or a pool}
      *
-     * @param client the client; its approval policy decides the turns' approvals
+     * @param codex where the turns run; the client's approval policy decides their approvals
      */
-    public static Builder builder(CodexClient client) {
-        return new Builder(client);
+    public static Builder builder(Codex codex) {
+        return new Builder(codex);
     }
 
     /** Settings of a {@link CodexChatModel}. */
     public static final class Builder {
-        private final CodexClient client;
+        private final Codex codex;
         private ThreadStartParams threadParams = ThreadStartParams.builder().build();
         private CodexConversations.Store store = CodexConversations.Store.inMemory();
+        private int maxConversations = CodexConversations.DEFAULT_MAX_CONVERSATIONS;
         private Duration turnTimeout = Duration.ofMinutes(10);
         private SpringAiTools.Converter converter = SpringAiTools.converter();
-        private ToolCallingChatOptions defaultOptions = ToolCallingChatOptions.builder().build();
+        private CodexChatOptions defaultOptions = CodexChatOptions.builder().build();
+        private ObservationRegistry observations = ObservationRegistry.NOOP;
+        private ChatModelObservationConvention convention;
+        private ObjectMapper json = new ObjectMapper();
 
-        private Builder(CodexClient client) {
-            this.client = Objects.requireNonNull(client, "client");
+        private Builder(Codex codex) {
+            this.codex = Objects.requireNonNull(codex, "codex");
         }
 
         /**
@@ -142,6 +158,21 @@ public final class CodexChatModel implements ChatModel, AutoCloseable {
          */
         public Builder conversationStore(CodexConversations.Store store) {
             this.store = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        /**
+         * The most conversations the model keeps in memory (default
+         * {@value CodexConversations#DEFAULT_MAX_CONVERSATIONS}; see {@link CodexConversations.Builder#maxConversations}).
+         *
+         * @param max the bound, positive
+         * @return this builder
+         */
+        public Builder maxConversations(int max) {
+            if (max <= 0) {
+                throw new IllegalArgumentException("maxConversations must be positive: " + max);
+            }
+            this.maxConversations = max;
             return this;
         }
 
@@ -175,13 +206,49 @@ public final class CodexChatModel implements ChatModel, AutoCloseable {
 
         /**
          * The options every prompt starts from ({@link #getOptions()}): default tool callbacks and tool context, the
-         * model of each turn.
+         * model, effort, sandbox and working directory of each turn. Options of another model are read as
+         * {@link CodexChatOptions#from(ChatOptions)} does.
          *
          * @param options the options
          * @return this builder
          */
-        public Builder defaultOptions(ToolCallingChatOptions options) {
-            this.defaultOptions = Objects.requireNonNull(options, "options");
+        public Builder defaultOptions(ChatOptions options) {
+            this.defaultOptions = CodexChatOptions.from(Objects.requireNonNull(options, "options"));
+            return this;
+        }
+
+        /**
+         * Where each call's and stream's chat-model observation goes (default: none, {@code ObservationRegistry.NOOP});
+         * Spring Boot's is the application's.
+         *
+         * @param registry the registry
+         * @return this builder
+         */
+        public Builder observationRegistry(ObservationRegistry registry) {
+            this.observations = Objects.requireNonNull(registry, "registry");
+            return this;
+        }
+
+        /**
+         * The convention of the observations' names and key values (default: Spring AI's
+         * {@link DefaultChatModelObservationConvention}).
+         *
+         * @param convention the convention
+         * @return this builder
+         */
+        public Builder observationConvention(ChatModelObservationConvention convention) {
+            this.convention = Objects.requireNonNull(convention, "convention");
+            return this;
+        }
+
+        /**
+         * The mapper that reads an output schema (default: a plain {@link ObjectMapper}).
+         *
+         * @param mapper the mapper
+         * @return this builder
+         */
+        public Builder objectMapper(ObjectMapper mapper) {
+            this.json = Objects.requireNonNull(mapper, "mapper");
             return this;
         }
 
@@ -191,7 +258,7 @@ public final class CodexChatModel implements ChatModel, AutoCloseable {
         }
     }
 
-    /** {@return a copy of the options every prompt starts from; tool-calling options, so a prompt's tools reach codex} */
+    /** {@return a copy of the options every prompt starts from: {@link CodexChatOptions}} */
     @Override
     public ChatOptions getOptions() {
         return defaultOptions.mutate().build();
@@ -199,103 +266,108 @@ public final class CodexChatModel implements ChatModel, AutoCloseable {
 
     @Override
     public ChatResponse call(Prompt prompt) {
-        CodexTurn turn = await(start(prompt));
-        TurnResult result;
-        try {
-            result = turn.await(turnTimeout);
-        } catch (CodexTimeoutException e) {
-            // Interrupted, so the conversation's next prompt does not wait for a turn nobody reads.
-            turn.interruptAsync();
-            throw e;
-        }
-        return Responses.of(result.orThrow(), result.finalText(), modelOf(prompt));
+        CodexChatOptions options = optionsOf(prompt);
+        ChatModelObservationContext context = ChatModelObservationContext.builder().prompt(prompt).provider(PROVIDER)
+                .build();
+        return ChatModelObservationDocumentation.CHAT_MODEL_OPERATION
+                .observation(convention, DEFAULT_CONVENTION, () -> context, observations)
+                .observe(() -> {
+                    TurnResult result = conversations.call(turn(prompt, options), turnTimeout);
+                    ChatResponse response = Responses.of(result, result.finalText(), modelOf(options));
+                    context.setResponse(response);
+                    return response;
+                });
     }
 
     @Override
     public Flux<ChatResponse> stream(Prompt prompt) {
-        return Flux.create(sink -> {
-            AtomicReference<CodexTurn> running = new AtomicReference<>();
-            sink.onCancel(() -> {
-                CodexTurn t = running.get();
-                if (t != null && !t.isDone()) {
-                    t.interruptAsync();
-                }
-            });
-            CompletableFuture<CodexTurn> started;
-            try {
-                started = start(prompt);
-            } catch (RuntimeException e) {
-                sink.error(e);
-                return;
-            }
-            started.whenComplete((turn, error) -> {
-                if (error != null) {
-                    sink.error(unwrap(error));
-                    return;
-                }
-                running.set(turn);
-                if (sink.isCancelled()) {
-                    turn.interruptAsync();
-                    return;
-                }
-                relay(turn, sink, modelOf(prompt));
-            });
-        }, FluxSink.OverflowStrategy.BUFFER);
-    }
-
-    private static void relay(CodexTurn turn, FluxSink<ChatResponse> sink, String model) {
-        // A listener added after the first deltas still gets them: a turn replays what it has seen.
-        Subscription deltas = turn.onAgentMessageDelta(d -> sink.next(Responses.delta(turn.threadId(), turn.id(),
-                d.delta())));
-        turn.result().whenComplete((result, error) -> {
-            deltas.close();
-            if (error != null) {
-                sink.error(unwrap(error));
-            } else if (result.status() == dev.codexclient.protocol.TurnStatus.FAILED) {
-                try {
-                    result.orThrow();
-                } catch (RuntimeException failed) {
-                    sink.error(failed);
-                }
-            } else {
-                sink.next(Responses.of(result, "", model));
-                sink.complete();
-            }
+        return Flux.defer(() -> {
+            CodexChatOptions options = optionsOf(prompt);
+            ChatModelObservationContext context = ChatModelObservationContext.builder().prompt(prompt)
+                    .provider(PROVIDER).streaming(true).build();
+            Observation observation = ChatModelObservationDocumentation.CHAT_MODEL_OPERATION
+                    .observation(convention, DEFAULT_CONVENTION, () -> context, observations);
+            observation.start();
+            String model = modelOf(options);
+            // Bounded: the answer's publisher asks codex's turn publisher for what Reactor asks for.
+            return JdkFlowAdapter.flowPublisherToFlux(conversations.stream(turn(prompt, options)))
+                    .map(part -> {
+                        if (part instanceof AnswerPart.Text text) {
+                            return Responses.delta(text.threadId(), text.turnId(), text.text());
+                        }
+                        ChatResponse end = Responses.of(((AnswerPart.End) part).result(), "", model);
+                        context.setResponse(end);
+                        return end;
+                    })
+                    .doOnError(observation::error)
+                    .doFinally(signal -> observation.stop());
         });
     }
 
-    /** Starts the prompt's turn on its conversation's thread, or on an ephemeral thread without a conversation. */
-    private CompletableFuture<CodexTurn> start(Prompt prompt) {
-        ToolCallingChatOptions options = prompt.getOptions() instanceof ToolCallingChatOptions t ? t : defaultOptions;
-        // Spring AI's options hold null for what was never set.
-        Map<String, Object> context = options.getToolContext() == null ? new LinkedHashMap<>()
-                : new LinkedHashMap<>(options.getToolContext());
-        List<ToolCallback> callbacks = options.getToolCallbacks() == null ? List.of() : options.getToolCallbacks();
-        Object conversation = context.get(ChatMemory.CONVERSATION_ID);
-        ThreadStartParams.Builder newThread = threadParams.toBuilder();
-        PromptInput.instructions(prompt.getInstructions()).ifPresent(newThread::developerInstructions);
-        String model = options.getModel();
-        if (conversation == null) {
-            ConversationTools own = new ConversationTools();
-            List<DynamicTool> declared = update(own, callbacks, context, null);
-            return client.startThreadAsync(newThread.ephemeral(true).build(), declared)
-                    .thenCompose(thread -> thread.startTurnAsync(turnParams(thread, prompt, true, model)));
+    /** The prompt's options over the model's defaults. */
+    private CodexChatOptions optionsOf(Prompt prompt) {
+        ChatOptions given = prompt.getOptions();
+        if (given instanceof CodexChatOptions codex) {
+            return codex;
         }
-        String id = conversation.toString();
-        ConversationTools own = tools.computeIfAbsent(id, k -> new ConversationTools());
-        return conversations.startTurn(id, newThread.build(), () -> toolsOf(own, callbacks), opened -> {
-            // Turns of a conversation run one at a time: the tools change only between them.
-            update(own, callbacks, context, opened.started() ? null : id);
-            return turnParams(opened.thread(), prompt, opened.started(), model);
-        });
+        CodexChatOptions.Builder merged = defaultOptions.mutate();
+        if (given != null) {
+            CodexChatOptions from = CodexChatOptions.from(given);
+            merged.combineWith(from.mutate());
+        }
+        return merged.build();
     }
 
-    private static TurnStartParams turnParams(CodexThread thread, Prompt prompt, boolean newThread, String model) {
-        TurnStartParams.Builder params = thread.turnParams().input(PromptInput.of(prompt.getInstructions(), newThread));
-        if (model != null && !model.isBlank()) {
-            params.model(model);
+    /** The runner's view of the prompt: its history, conversation, tools and the turn's settings. */
+    private ConversationTurn turn(Prompt prompt, CodexChatOptions options) {
+        Map<String, Object> context = new LinkedHashMap<>(options.getToolContext());
+        List<ToolCallback> callbacks = options.getToolCallbacks();
+        // The conversation is the options'; a tool context entry, as an earlier version read it, still counts.
+        String conversation = options.getConversationId() != null ? options.getConversationId()
+                : context.containsKey(ChatMemory.CONVERSATION_ID)
+                ? String.valueOf(context.get(ChatMemory.CONVERSATION_ID)) : null;
+        ConversationTools own = conversation == null ? new ConversationTools()
+                : conversations.attachment(conversation, ConversationTools.class, ConversationTools::new);
+        JsonNode schema = schemaOf(options.getOutputSchema());
+        return ConversationTurn.builder(PromptInput.of(prompt.getInstructions()))
+                .conversationId(conversation)
+                .threadParams(threadParams)
+                .tools(() -> toolsOf(own, callbacks))
+                .turnParams(params -> {
+                    // Turns of a conversation run one at a time: the tools change only between them.
+                    update(own, callbacks, context, conversation);
+                    settings(params, options, schema);
+                })
+                .build();
+    }
+
+    private static void settings(TurnStartParams.Builder params, CodexChatOptions options, JsonNode schema) {
+        if (options.getModel() != null && !options.getModel().isBlank()) {
+            params.model(options.getModel());
         }
-        return params.build();
+        if (options.getEffort() != null) {
+            params.effort(options.getEffort());
+        }
+        if (options.getSandbox() != null) {
+            params.sandboxPolicy(options.getSandbox());
+        }
+        if (options.getCwd() != null) {
+            params.cwd(options.getCwd());
+        }
+        if (schema != null) {
+            params.outputSchema(schema);
+        }
+    }
+
+    private JsonNode schemaOf(String schema) {
+        if (schema == null || schema.isBlank()) {
+            return null;
+        }
+        try {
+            return json.readTree(schema);
+        } catch (Exception e) {
+            throw new IllegalArgumentException("the output schema is not JSON: " + e.getMessage(), e);
+        }
     }
 
     /** The codex tools of a conversation's callbacks, answering through the conversation's latest callbacks. */
@@ -303,6 +375,8 @@ public final class CodexChatModel implements ChatModel, AutoCloseable {
         List<DynamicTool> declared = new ArrayList<>();
         for (ToolCallback c : callbacks) {
             String name = c.getToolDefinition().name();
+            own.callbacks.putIfAbsent(name, c);
+            own.declared.add(name);
             declared.add(ToolCallbackInvoker.tool(c.getToolDefinition(), converter.exceptionProcessor(),
                     call -> own.binding(name)));
         }
@@ -310,54 +384,27 @@ public final class CodexChatModel implements ChatModel, AutoCloseable {
     }
 
     /**
-     * Makes {@code callbacks} and {@code context} the ones the conversation's tools answer with; for a conversation
-     * whose thread exists ({@code conversation} not null), warns once of a tool the thread was not started with.
+     * Makes {@code callbacks} and {@code context} the ones the conversation's tools answer with; warns once of a tool
+     * the conversation's thread was not started with.
      */
-    private List<DynamicTool> update(ConversationTools own, List<ToolCallback> callbacks, Map<String, Object> context,
-                                     String conversation) {
+    private void update(ConversationTools own, List<ToolCallback> callbacks, Map<String, Object> context,
+                        String conversation) {
         Map<String, Object> entries = new LinkedHashMap<>(converter.toolContext());
         entries.putAll(context);
+        entries.remove(ChatMemory.CONVERSATION_ID);
         own.context = Map.copyOf(entries);
         for (ToolCallback c : callbacks) {
             String name = c.getToolDefinition().name();
             own.callbacks.put(name, c);
-            if (conversation == null) {
-                own.declared.add(name);
-            } else if (!own.declared.isEmpty() && !own.declared.contains(name) && own.warned.add(name)) {
+            if (conversation != null && !own.declared.contains(name) && own.warned.add(name)) {
                 LOG.warn("Tool {} is not offered to codex on conversation {}: codex fixes a thread's tools when the "
                         + "thread starts", name, conversation);
             }
         }
-        return toolsOf(own, callbacks);
     }
 
-    private CodexTurn await(CompletableFuture<CodexTurn> started) {
-        try {
-            return started.get(turnTimeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            started.cancel(false);
-            throw new CancellationException("interrupted while the turn was starting");
-        } catch (TimeoutException e) {
-            throw CodexTimeoutException.waitingFor("the start of a turn", turnTimeout);
-        } catch (ExecutionException e) {
-            throw unwrap(e.getCause());
-        }
-    }
-
-    private static RuntimeException unwrap(Throwable error) {
-        Throwable cause = error;
-        while ((cause instanceof CompletionException || cause instanceof ExecutionException)
-                && cause.getCause() != null) {
-            cause = cause.getCause();
-        }
-        return cause instanceof RuntimeException r ? r : new CompletionException(cause);
-    }
-
-    private String modelOf(Prompt prompt) {
-        ChatOptions options = prompt.getOptions();
-        String model = options == null ? null : options.getModel();
-        return model != null ? model : threadParams.model();
+    private String modelOf(CodexChatOptions options) {
+        return options.getModel() != null ? options.getModel() : threadParams.model();
     }
 
     /** Stops following the client's notifications. The client and its threads are untouched. */

@@ -2,7 +2,6 @@ package dev.codexclient.spring.ai;
 
 import dev.codexclient.TurnResult;
 import dev.codexclient.protocol.ThreadItem;
-import dev.codexclient.protocol.TokenUsageBreakdown;
 import dev.codexclient.protocol.TurnStatus;
 import java.util.List;
 import org.springframework.ai.chat.messages.AssistantMessage;
@@ -26,7 +25,7 @@ final class Responses {
 
     /**
      * The turn's response: {@code text} (the whole answer for a call, empty for the end of a stream), codex's items,
-     * token usage and the reason it ended.
+     * the turn's token usage and the reason it ended.
      */
     static ChatResponse of(TurnResult result, String text, String model) {
         String turnId = result.turnId().orElse("");
@@ -43,14 +42,16 @@ final class Responses {
         if (model != null) {
             metadata.model(model);
         }
-        result.usage().ifPresent(u -> {
-            TokenUsageBreakdown last = u.last();
-            metadata.usage(new DefaultUsage(Math.toIntExact(last.inputTokens()), Math.toIntExact(last.outputTokens()),
-                    Math.toIntExact(last.totalTokens()), u, last.cachedInputTokens(),
-                    last.cacheWriteInputTokens()));
-        });
+        // The turn's tokens, every model call of it, as core counts them; the thread's report is the native usage.
+        result.tokens().ifPresent(t -> metadata.usage(new DefaultUsage(saturated(t.inputTokens()),
+                saturated(t.outputTokens()), saturated(t.totalTokens()), result.usage().orElse(null),
+                t.cachedInputTokens(), null)));
         String finish = result.status() == TurnStatus.COMPLETED ? "STOP" : result.status().toString();
         return new ChatResponse(List.of(new Generation(new AssistantMessage(text),
                 ChatGenerationMetadata.builder().finishReason(finish).build())), metadata.build());
+    }
+
+    private static int saturated(long n) {
+        return (int) Math.min(Integer.MAX_VALUE, n);
     }
 }

@@ -1,5 +1,6 @@
 package dev.codexclient.spring.ai;
 
+import dev.codexclient.CodexExperimental;
 import dev.codexclient.DynamicTool;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -32,6 +33,7 @@ import org.springframework.ai.tool.method.MethodToolCallbackProvider;
  * 1 to 64 letters, digits, {@code _} or {@code -} (the MCP client's prefixed names are); a callback's
  * {@code returnDirect} has no codex equivalent, the model always sees the result.
  */
+@CodexExperimental("dynamicTools")
 public final class SpringAiTools {
     private static final Converter DEFAULTS = new Converter(new DefaultToolExecutionExceptionProcessor(false), Map.of());
 

@@ -322,6 +322,37 @@ class CodexAutoConfigurationTest {
     }
 
     @Test
+    void codexLazyLeavesAnApplicationsOwnBeanNamedCodexClientAsTheApplicationDeclaredIt(FakeCodexAppServer fake) {
+        runner.withPropertyValues("codex.lazy=true")
+                .withBean("codexClient", CodexClient.class, () -> CodexClient.builder()
+                        .transport(fake.connectInMemory()).build())
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBeanFactory().getBeanDefinition("codexClient").isLazyInit()).isFalse();
+                    assertThat(fake.requestCount()).as("the application's client connected at the start")
+                            .isPositive();
+                });
+    }
+
+    /** A structured answer whose JSON names its members in snake case. */
+    record Verdict(String riskLevel) {
+    }
+
+    @Test
+    void structuredOutputIsReadWithTheApplicationsObjectMapper(FakeCodexAppServer fake) {
+        fake.onTurnStart(turn -> turn.agentMessage("{\"risk_level\":\"high\"}").completed());
+        connectedTo(runner, fake)
+                .withBean(com.fasterxml.jackson.databind.ObjectMapper.class, () -> new com.fasterxml.jackson.databind
+                        .ObjectMapper().setPropertyNamingStrategy(
+                                com.fasterxml.jackson.databind.PropertyNamingStrategies.SNAKE_CASE))
+                .run(context -> {
+                    Verdict verdict = context.getBean(CodexClient.class).startThread()
+                            .startTurn("How risky?", Verdict.class).await(WAIT);
+                    assertThat(verdict).isEqualTo(new Verdict("high"));
+                });
+    }
+
+    @Test
     void toolsWithTheExperimentalApiSwitchedOffFailTheStartUpSayingWhy(FakeCodexAppServer fake) {
         ObjectNode schema = JsonNodeFactory.instance.objectNode().put("type", "object");
         connectedTo(runner, fake)
@@ -331,7 +362,7 @@ class CodexAutoConfigurationTest {
                 .run(context -> {
                     assertThat(context).hasFailed();
                     assertThat(context.getStartupFailure()).rootCause().isInstanceOf(IllegalStateException.class)
-                            .hasMessageContaining("experimentalApi(true)").hasMessageContaining("clock");
+                            .hasMessageContaining("codex.experimental-api=true").hasMessageContaining("clock");
                 });
     }
 

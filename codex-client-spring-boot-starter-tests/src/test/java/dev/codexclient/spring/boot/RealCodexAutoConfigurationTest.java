@@ -16,12 +16,11 @@ import dev.codexclient.protocol.ThreadStartParams;
 import dev.codexclient.protocol.TurnStatus;
 import dev.codexclient.testkit.CodexBinary;
 import dev.codexclient.testkit.IsolatedHome;
+import dev.codexclient.testkit.ListenAddress;
 import dev.codexclient.testkit.ModelStep;
 import dev.codexclient.testkit.ScriptedModelServer;
 import dev.codexclient.transport.ReadinessProbe;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -126,19 +125,15 @@ class RealCodexAutoConfigurationTest {
         Path tokenFile = Files.writeString(dir.resolve("ws-token"), token);
         Path workspace = Files.createDirectories(dir.resolve("workspace"));
         try (ScriptedModelServer model = ScriptedModelServer.start()) {
-            // The port is picked after the model server has bound its own, which could otherwise take it.
-            int port;
-            try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-                port = free.getLocalPort();
-            }
-            URI uri = URI.create("ws://127.0.0.1:" + port);
-            ProcessBuilder listening = new ProcessBuilder(binary().toString(), "app-server", "--listen", uri.toString(),
-                    "--ws-auth", "capability-token", "--ws-token-file", tokenFile.toString())
-                    .directory(workspace.toFile()).redirectErrorStream(true)
-                    .redirectOutput(dir.resolve("app-server.log").toFile());
+            // codex picks the port and prints it: one picked here and freed could be taken before codex binds it.
+            Path log = dir.resolve("app-server.log");
+            ProcessBuilder listening = new ProcessBuilder(binary().toString(), "app-server", "--listen",
+                    "ws://127.0.0.1:0", "--ws-auth", "capability-token", "--ws-token-file", tokenFile.toString())
+                    .directory(workspace.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
             model.applyEnvironment(listening.environment());
             Process codex = listening.start();
             try {
+                URI uri = ListenAddress.await(log, codex, Duration.ofSeconds(30));
                 ReadinessProbe.of(uri).awaitReady(Duration.ofSeconds(30));
                 model.enqueue(ModelStep.reply("Hello over the socket."));
                 runner.withPropertyValues("codex.websocket.url=" + uri, "codex.websocket.bearer-token=" + token,

@@ -22,8 +22,10 @@ import org.springframework.boot.SpringBootVersion;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.context.event.ApplicationPreparedEvent;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 
@@ -31,7 +33,8 @@ import org.springframework.context.annotation.Bean;
  * An application with Actuator and Micrometer on the Spring Boot line under test, every auto-configuration on, as
  * an application starts: the line is the one the build chose, and every feature of the starter is active on it (the
  * health indicator of that line, the Micrometer listener whose meters a turn fills, the failure analyzer), with
- * nothing reported missing. On Spring Boot 4.0 the starter once lost the first two without a word.
+ * nothing reported missing; and the same application with two of them taken away, whose report says so at WARN.
+ * On Spring Boot 4.0 the starter once lost the first two without a word.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class SpringBootLineTest {
@@ -57,11 +60,11 @@ class SpringBootLineTest {
         assertThat(SpringBootVersion.getVersion()).as("the Spring Boot on the class path").isEqualTo(line);
 
         ListAppender<ILoggingEvent> log = new ListAppender<>();
-        log.start();
-        Logger reportLog = (Logger) LoggerFactory.getLogger(CodexFeatureReport.class);
-        reportLog.addAppender(log);
         try (ConfigurableApplicationContext context = new SpringApplicationBuilder(Application.class)
-                .web(WebApplicationType.NONE).properties("codex.client-info.name=line-test").run()) {
+                .listeners(reportLog(log)).web(WebApplicationType.NONE).properties("codex.client-info.name=line-test")
+                .run()) {
+            // The report is part of this application: its silence below is a verdict, not an absence.
+            assertThat(context.getBeansOfType(CodexFeatureReport.class)).hasSize(1);
             assertThat(context.getBean("codexHealthIndicator")).isInstanceOf(ActuatorHealth.CODEX_INDICATOR);
             assertThat(ActuatorHealth.codex(context).status()).isEqualTo("UP");
             assertThat(context.getBeansOfType(MicrometerTelemetryListener.class)).hasSize(1);
@@ -80,10 +83,47 @@ class SpringBootLineTest {
             assertThat(meters.find("gen_ai.client.operation.duration").timer().count()).isOne();
             assertThat(meters.find("gen_ai.client.token.usage").meters()).isNotEmpty();
         } finally {
-            reportLog.detachAppender(log);
+            detach(log);
         }
         assertThat(log.list).as("nothing reported missing")
                 .noneSatisfy(e -> assertThat(e.getLevel()).isEqualTo(Level.WARN));
+    }
+
+    @Test
+    void theSameApplicationWithTheHealthIndicatorAndTheListenerMissingSaysSoAtWarn() {
+        // The application above as it starts, with the two features the starter once lost on a new line taken away
+        // by hand: the report must say each at WARN, or its silence above proves nothing.
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        try (ConfigurableApplicationContext context = new SpringApplicationBuilder(Application.class)
+                .listeners(reportLog(log)).web(WebApplicationType.NONE).properties("codex.client-info.name=line-test",
+                        "spring.autoconfigure.exclude=" + CodexHealthContributorAutoConfiguration.class.getName()
+                                + "," + CodexObservationAutoConfiguration.class.getName()).run()) {
+            assertThat(context.containsBean("codexHealthIndicator")).isFalse();
+            assertThat(context.getBeansOfType(MicrometerTelemetryListener.class)).isEmpty();
+        } finally {
+            detach(log);
+        }
+        assertThat(log.list).filteredOn(e -> e.getLevel() == Level.WARN).extracting(ILoggingEvent::getFormattedMessage)
+                .satisfiesExactlyInAnyOrder(
+                        health -> assertThat(health).contains("the codex health indicator was not configured")
+                                .contains("Spring Boot " + System.getProperty("spring-boot.version")),
+                        metrics -> assertThat(metrics).contains("no MicrometerTelemetryListener was configured"));
+    }
+
+    /**
+     * Attaches {@code log} to the report's logger once Spring Boot has set up its logging, which resets the logging
+     * system's appenders (one attached before the application starts sees nothing), and before the context makes its
+     * singletons, after which the report speaks.
+     */
+    private static ApplicationListener<ApplicationPreparedEvent> reportLog(ListAppender<ILoggingEvent> log) {
+        return event -> {
+            log.start();
+            ((Logger) LoggerFactory.getLogger(CodexFeatureReport.class)).addAppender(log);
+        };
+    }
+
+    private static void detach(ListAppender<ILoggingEvent> log) {
+        ((Logger) LoggerFactory.getLogger(CodexFeatureReport.class)).detachAppender(log);
     }
 
     /** An application whose codex cannot start, with no Transport bean. */

@@ -1,5 +1,6 @@
 package dev.codexclient.spring.boot;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.codexclient.ApprovalPolicy;
 import dev.codexclient.ApprovalRequest;
 import dev.codexclient.CodexClient;
@@ -8,6 +9,7 @@ import dev.codexclient.telemetry.CodexTelemetryListener;
 import dev.codexclient.transport.Transport;
 import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.AnnotatedBeanDefinition;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -63,7 +65,8 @@ public class CodexAutoConfiguration {
     }
 
     /**
-     * With {@code codex.lazy=true}, makes the client bean lazy: it is built and connected when first asked for (a
+     * With {@code codex.lazy=true}, makes the auto-configured client bean lazy (an application's own
+     * {@code codexClient} bean stays as the application declared it): it is built and connected when first asked for (a
      * bean that takes an {@code ObjectProvider<CodexClient>} and calls {@code getObject()}, the health check), so
      * the application starts without waiting for codex, and without failing when it is missing.
      *
@@ -74,8 +77,13 @@ public class CodexAutoConfiguration {
     static BeanFactoryPostProcessor codexLazyClient(Environment environment) {
         boolean lazy = Binder.get(environment).bind("codex.lazy", Boolean.class).orElse(false);
         return factory -> {
-            if (lazy && factory.containsBeanDefinition("codexClient")) {
-                factory.getBeanDefinition("codexClient").setLazyInit(true);
+            // The client this auto-configuration defines, never an application's own bean of that name.
+            if (lazy && factory.containsBeanDefinition("codexClient")
+                    && factory.getBeanDefinition("codexClient") instanceof AnnotatedBeanDefinition definition
+                    && definition.getFactoryMethodMetadata() != null
+                    && CodexAutoConfiguration.class.getName().equals(
+                            definition.getFactoryMethodMetadata().getDeclaringClassName())) {
+                definition.setLazyInit(true);
             }
         };
     }
@@ -133,6 +141,9 @@ public class CodexAutoConfiguration {
      * @param fileChanges the application's policy for file-change approvals, if any
      * @param tools       the application's dynamic tools
      * @param listeners   the application's telemetry listeners
+     * @param mappers     the application's Jackson 2 {@code ObjectMapper}, if it has one (Spring Boot 3's
+     *                    {@code JacksonAutoConfiguration} makes it; Spring Boot 4's mapper is Jackson 3's, which the
+     *                    client cannot use)
      * @param customizers the application's builder customizers
      * @return the client, closed with the context
      */
@@ -143,13 +154,15 @@ public class CodexAutoConfiguration {
                                    ObjectProvider<ApprovalPolicy<ApprovalRequest.Command>> commands,
                                    ObjectProvider<ApprovalPolicy<ApprovalRequest.FileChange>> fileChanges,
                                    ObjectProvider<DynamicTool> tools, ObjectProvider<CodexTelemetryListener> listeners,
+                                   ObjectProvider<ObjectMapper> mappers,
                                    ObjectProvider<CodexClientBuilderCustomizer> customizers) {
         CodexClientBuilderFactory.Approvals policies = new CodexClientBuilderFactory.Approvals(
                 Optional.ofNullable(approvals.getIfAvailable()), Optional.ofNullable(commands.getIfAvailable()),
                 Optional.ofNullable(fileChanges.getIfAvailable()));
         return new CodexClientBuilderFactory(properties)
                 .builder(Optional.ofNullable(transport.getIfAvailable()), policies, tools.orderedStream().toList(),
-                        listeners.orderedStream().toList(), customizers.orderedStream().toList())
+                        listeners.orderedStream().toList(), Optional.ofNullable(mappers.getIfUnique()),
+                        customizers.orderedStream().toList())
                 .build();
     }
 }

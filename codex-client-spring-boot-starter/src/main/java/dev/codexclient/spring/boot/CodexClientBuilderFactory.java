@@ -2,6 +2,7 @@ package dev.codexclient.spring.boot;
 
 import dev.codexclient.ApprovalPolicy;
 import dev.codexclient.ApprovalRequest;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.codexclient.CodexClient;
 import dev.codexclient.CodexClientBuilder;
 import dev.codexclient.DynamicTool;
@@ -61,7 +62,7 @@ final class CodexClientBuilderFactory {
      */
     CodexClientBuilder builder(Optional<Transport> transport, Approvals approvals,
                                 List<DynamicTool> tools, List<CodexTelemetryListener> listeners,
-                                List<CodexClientBuilderCustomizer> customizers) {
+                                Optional<ObjectMapper> objectMapper, List<CodexClientBuilderCustomizer> customizers) {
         CodexClientBuilder builder = CodexClient.builder();
         connection(builder, transport);
         if (transport.isEmpty()) {
@@ -74,6 +75,8 @@ final class CodexClientBuilderFactory {
         approvals.commands().ifPresent(builder::commandApprovals);
         approvals.fileChanges().ifPresent(builder::fileChangeApprovals);
         tools.forEach(builder::tool);
+        // The application's mapper binds its types (structured output, tool arguments) as the rest of it does.
+        objectMapper.ifPresent(builder::objectMapper);
         if (listeners.size() == 1) {
             builder.telemetryListener(listeners.get(0));
         } else if (!listeners.isEmpty()) {
@@ -237,6 +240,8 @@ final class CodexClientBuilderFactory {
         // Dynamic tools are an experimental codex API: declaring one is opting in, unless the property says no (and
         // the client's build() then says why that cannot work).
         builder.experimentalApi(properties.experimentalApi() != null ? properties.experimentalApi() : hasTools);
+        // Here the property is the way to turn it on: the errors that say it is off name it.
+        builder.experimentalApiSetting("codex.experimental-api=true");
         if (!properties.optOutNotifications().isEmpty()) {
             builder.optOutNotifications(properties.optOutNotifications().toArray(String[]::new));
         }

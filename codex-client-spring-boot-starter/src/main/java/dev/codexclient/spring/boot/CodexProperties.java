@@ -25,7 +25,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * {@link dev.codexclient.transport.Transport} bean of the application takes the place of both.
  *
  * <p>A property left unset is null here and keeps the client's own default (see
- * {@link dev.codexclient.CodexClientBuilder}); bound lists and maps are empty, never null.
+ * {@link dev.codexclient.CodexClientBuilder}); bound lists and maps are empty, never null. Two defaults differ from
+ * the client's, on purpose: {@code codex.publisher.overflow} is {@code coalesce-deltas} (the client's is
+ * {@code FAIL}) and {@code codex.publisher.delta-interval} is 50 ms (the client's is zero), because in a Spring
+ * application the publishers mostly feed HTTP responses to readers of every speed (see {@link Publisher}); and
+ * {@code codex.experimental-api} is on when the application has a {@code DynamicTool} bean.
  *
  * @param enabled               Whether to auto-configure a CodexClient at all.
  * @param lazy                  Whether the client is built and connected when first asked for (through an

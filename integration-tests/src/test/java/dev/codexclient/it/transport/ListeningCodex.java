@@ -2,11 +2,11 @@ package dev.codexclient.it.transport;
 
 import dev.codexclient.CodexClientBuilder;
 import dev.codexclient.CodexClient;
-import dev.codexclient.it.ListenAddress;
 import dev.codexclient.it.RealCodexFixture;
 import dev.codexclient.protocol.AskForApproval;
 import dev.codexclient.protocol.SandboxMode;
 import dev.codexclient.protocol.ThreadStartParams;
+import dev.codexclient.testkit.ListenAddress;
 import dev.codexclient.testkit.ScriptedModelServer;
 import dev.codexclient.transport.ReadinessProbe;
 import dev.codexclient.transport.Transport;

@@ -1,9 +1,9 @@
 package dev.codexclient.it.transport;
 
 import dev.codexclient.internal.transport.ProcessTree;
-import dev.codexclient.it.ListenAddress;
 import dev.codexclient.it.RealCodexFixture;
 import dev.codexclient.testkit.IsolatedHome;
+import dev.codexclient.testkit.ListenAddress;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -1,4 +1,4 @@
-package dev.codexclient.it;
+package dev.codexclient.testkit;
 
 import java.io.IOException;
 import java.net.URI;
@@ -15,6 +15,11 @@ import java.util.concurrent.TimeUnit;
  * Where a {@code codex app-server --listen ws://127.0.0.1:0} listens: codex picks the port and prints it. A port a
  * test picks and frees before codex binds it can be taken meanwhile (by a scripted model server started next, or a
  * parallel test), and codex then never gets ready.
+ * <pre>{@code
+ * Process codex = new ProcessBuilder(codexBinary, "app-server", "--listen", "ws://127.0.0.1:0")
+ *         .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+ * URI uri = ListenAddress.await(log, codex, Duration.ofSeconds(30));   // ws://127.0.0.1:PORT
+ * }</pre>
  */
 public final class ListenAddress {
     private ListenAddress() {
@@ -23,6 +28,14 @@ public final class ListenAddress {
     /**
      * The address a {@code --listen ws://127.0.0.1:0} codex printed to {@code log} ("listening on:
      * ws://127.0.0.1:PORT"), waited for by file-system events on the log's directory.
+     *
+     * @param log     the file the process's output (stderr included) is redirected to
+     * @param process the codex process
+     * @param timeout how long to wait for the line
+     * @return the address codex listens on
+     * @throws IOException when the log cannot be read
+     * @throws InterruptedException when interrupted while waiting
+     * @throws IllegalStateException when codex exits before it prints its address, or does not within the timeout
      */
     public static URI await(Path log, Process process, Duration timeout) throws IOException, InterruptedException {
         String marker = "listening on: ";

@@ -1,12 +1,10 @@
-package dev.codexclient.internal.transport;
+package dev.codexclient.transport;
 
-import dev.codexclient.transport.MessageSink;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
-import dev.codexclient.transport.MessageBuffer;
 import java.util.Arrays;
 
 /**
@@ -20,15 +18,18 @@ import java.util.Arrays;
  * {@link MessageSink#onOversizedMessage(long)}. One optional {@code '\r'} before the newline is stripped; blank
  * lines are skipped.
  *
+ * <p>It sits beside {@link MessageBuffer}, whose range methods no other code may call: they let the buffer hold
+ * ranges of the framer's own read buffer instead of copies.
+ *
  * <p>Not thread-safe: owned by the one reader thread of a connection.
  */
-public final class LineFramer {
+final class LineFramer {
 
     /** The smallest cap accepted; anything lower could not carry an {@code initialize} response. */
-    public static final int MIN_MAX_LINE_BYTES = 1024;
+    static final int MIN_MAX_LINE_BYTES = 1024;
 
     /** 128 MiB: far above what codex sends (tens of MB for a large diff or image). */
-    public static final int DEFAULT_MAX_LINE_BYTES = 128 * 1024 * 1024;
+    static final int DEFAULT_MAX_LINE_BYTES = 128 * 1024 * 1024;
 
     static final int INITIAL_BUFFER = 64 * 1024;
 
@@ -43,8 +44,6 @@ public final class LineFramer {
     private byte[] buf = new byte[INITIAL_BUFFER];
     /** The lines of the current read, delivered together as ranges of {@link #buf}. */
     private final MessageBuffer batch = new MessageBuffer();
-    /** Fills {@link #batch} with ranges of {@link #buf}; a constant, so the calls inline as direct ones. */
-    private static final MessageBufferRanges RANGES = MessageBufferRanges.get();
     /** Start of the unfinished line. */
     private int start;
     /** End of the valid bytes. */
@@ -60,7 +59,7 @@ public final class LineFramer {
      * @param maxLineBytes the longest line delivered, without its terminator; at least {@value #MIN_MAX_LINE_BYTES}
      * @param sink         receives the lines
      */
-    public LineFramer(int maxLineBytes, MessageSink sink) {
+    LineFramer(int maxLineBytes, MessageSink sink) {
         if (maxLineBytes < MIN_MAX_LINE_BYTES) {
             throw new IllegalArgumentException(
                     "maxLineBytes must be at least " + MIN_MAX_LINE_BYTES + " but was " + maxLineBytes);
@@ -78,7 +77,7 @@ public final class LineFramer {
      *
      * @throws IOException when reading fails; lines completed before the failure have been delivered
      */
-    public void readAll(InputStream in) throws IOException {
+    void readAll(InputStream in) throws IOException {
         while (true) {
             if (end == buf.length) {
                 makeRoom();
@@ -131,7 +130,7 @@ public final class LineFramer {
 
     private void splitLines() {
         byte[] b = buf;
-        RANGES.reset(batch, b);
+        batch.reset(b);
         int lineStart = start;
         int limit = end;
         for (int i = indexOfNewline(b, scan, limit); i >= 0; i = indexOfNewline(b, i + 1, limit)) {
@@ -195,7 +194,7 @@ public final class LineFramer {
         if (isBlank(from, to)) {
             return;
         }
-        RANGES.addRange(batch, from, to);
+        batch.addRange(from, to);
     }
 
     /** Hands the lines completed by one read to the sink in one call. */
@@ -204,7 +203,7 @@ public final class LineFramer {
             try {
                 sink.onMessages(batch);
             } finally {
-                RANGES.reset(batch, buf);
+                batch.reset(buf);
             }
         }
     }
@@ -246,7 +245,7 @@ public final class LineFramer {
             discarding = -1;
             sink.onOversizedMessage(length);
         } else if (end > start) {
-            RANGES.reset(batch, buf);
+            batch.reset(buf);
             emit(start, end);
             flush();
         }

@@ -1,12 +1,8 @@
-package dev.codexclient.internal.transport;
+package dev.codexclient.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.codexclient.transport.MessageBuffer;
-import dev.codexclient.transport.MessageSink;
-import dev.codexclient.transport.RecordingSink;
-import dev.codexclient.transport.TransportTermination;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
