@@ -13,7 +13,7 @@ import java.util.List;
 /** Writes the JSONL streams the cross-process benchmarks replay, in the shapes codex really sends. */
 public final class Streams {
     /** Deltas cycle through these: real token-sized pieces, including non-ASCII and characters JSON escapes. */
-    private static final String[] TOKENS = {"Hello", ",", " world", "!", " Grüße", " —", " \"quoted\"", "\n",
+    static final String[] TOKENS = {"Hello", ",", " world", "!", " Grüße", " —", " \"quoted\"", "\n",
         " привет", " 你好", " the", " tests", " pass", ".", " fn", "()", " {", "}\n", "\t", " 🚀"};
 
     private Streams() {

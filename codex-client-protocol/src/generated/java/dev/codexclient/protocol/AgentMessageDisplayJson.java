@@ -54,7 +54,7 @@ final class AgentMessageDisplayJson extends StdDeserializer<AgentMessageDisplay>
         }
         if (t == JsonToken.FIELD_NAME && p.currentName().equals("mode")) {
             if (p.nextToken() == JsonToken.VALUE_STRING) {
-                String tag = BindingSupport.tag(p);
+                String tag = BindingSupport.tag(p, c);
                 p.nextToken();
                 AgentMessageDisplay v = variant(tag, p, c);
                 if (v != null) {

@@ -53,7 +53,7 @@ final class AnswerAnnotationJson extends StdDeserializer<AnswerAnnotation> {
         }
         if (t == JsonToken.FIELD_NAME && p.currentName().equals("kind")) {
             if (p.nextToken() == JsonToken.VALUE_STRING) {
-                String tag = BindingSupport.tag(p);
+                String tag = BindingSupport.tag(p, c);
                 p.nextToken();
                 AnswerAnnotation v = variant(tag, p, c);
                 if (v != null) {

@@ -60,7 +60,7 @@ final class AppsInstalledParamsJson extends StdDeserializer<AppsInstalledParams>
                 p.nextToken();
                 switch (member) {
                     case "forceRefresh" -> forceRefresh = BindingSupport.boolOrNull(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -63,7 +63,7 @@ final class AppsListParamsJson extends StdDeserializer<AppsListParams> {
                     case "cursor" -> cursor = BindingSupport.string(p, c);
                     case "forceRefetch" -> forceRefetch = BindingSupport.boolOrNull(p, c);
                     case "limit" -> limit = BindingSupport.longOrNull(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

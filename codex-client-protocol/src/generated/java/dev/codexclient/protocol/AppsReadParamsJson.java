@@ -63,7 +63,7 @@ final class AppsReadParamsJson extends StdDeserializer<AppsReadParams> {
                 switch (member) {
                     case "appIds" -> appIds = readListOfString(p, c);
                     case "includeTools" -> includeTools = BindingSupport.boolOrNull(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

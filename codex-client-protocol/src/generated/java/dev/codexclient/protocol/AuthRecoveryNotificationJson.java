@@ -64,8 +64,8 @@ final class AuthRecoveryNotificationJson extends StdDeserializer<AuthRecoveryNot
                 switch (member) {
                     case "message" -> message = BindingSupport.string(p, c);
                     case "provider" -> provider = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

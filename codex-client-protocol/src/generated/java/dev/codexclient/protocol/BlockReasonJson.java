@@ -53,7 +53,7 @@ final class BlockReasonJson extends StdDeserializer<BlockReason> {
         }
         if (t == JsonToken.FIELD_NAME && p.currentName().equals("kind")) {
             if (p.nextToken() == JsonToken.VALUE_STRING) {
-                String tag = BindingSupport.tag(p);
+                String tag = BindingSupport.tag(p, c);
                 p.nextToken();
                 BlockReason v = variant(tag, p, c);
                 if (v != null) {

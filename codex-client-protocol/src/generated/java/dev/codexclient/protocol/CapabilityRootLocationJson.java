@@ -54,7 +54,7 @@ final class CapabilityRootLocationJson extends StdDeserializer<CapabilityRootLoc
         }
         if (t == JsonToken.FIELD_NAME && p.currentName().equals("type")) {
             if (p.nextToken() == JsonToken.VALUE_STRING) {
-                String tag = BindingSupport.tag(p);
+                String tag = BindingSupport.tag(p, c);
                 p.nextToken();
                 CapabilityRootLocation v = variant(tag, p, c);
                 if (v != null) {

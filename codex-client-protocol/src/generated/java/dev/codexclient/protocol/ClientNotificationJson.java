@@ -53,7 +53,7 @@ final class ClientNotificationJson extends StdDeserializer<ClientNotification> {
         }
         if (t == JsonToken.FIELD_NAME && p.currentName().equals("method")) {
             if (p.nextToken() == JsonToken.VALUE_STRING) {
-                String tag = BindingSupport.tag(p);
+                String tag = BindingSupport.methodTag(p, c);
                 p.nextToken();
                 ClientNotification v = variant(tag, p, c);
                 if (v != null) {

@@ -83,15 +83,15 @@ final class CommandExecutionRequestApprovalParamsJson extends StdDeserializer<Co
                     case "commandActions" -> commandActions = readListOfCommandAction(p, c);
                     case "cwd" -> cwd = BindingSupport.string(p, c);
                     case "environmentId" -> environmentId = BindingSupport.string(p, c);
-                    case "itemId" -> itemId = BindingSupport.string(p, c);
+                    case "itemId" -> itemId = BindingSupport.itemId(p, c);
                     case "kind" -> kind = CommandExecutionApprovalKindJson.read(p, c);
                     case "networkApprovalContext" -> networkApprovalContext = NetworkApprovalContextJson.read(p, c);
                     case "proposedExecpolicyAmendment" -> proposedExecpolicyAmendment = readListOfString(p, c);
                     case "proposedNetworkPolicyAmendments" -> proposedNetworkPolicyAmendments = readListOfNetworkPolicyAmendment(p, c);
                     case "reason" -> reason = BindingSupport.string(p, c);
                     case "startedAtMs" -> startedAtMs = BindingSupport.longValue(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -66,9 +66,9 @@ final class DynamicToolCallParamsJson extends StdDeserializer<DynamicToolCallPar
                     case "arguments" -> arguments = BindingSupport.tree(p, c);
                     case "callId" -> callId = BindingSupport.string(p, c);
                     case "namespace" -> namespace = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     case "tool" -> tool = BindingSupport.string(p, c);
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

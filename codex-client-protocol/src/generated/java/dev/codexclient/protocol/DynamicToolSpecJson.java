@@ -55,7 +55,7 @@ final class DynamicToolSpecJson extends StdDeserializer<DynamicToolSpec> {
         }
         if (t == JsonToken.FIELD_NAME && p.currentName().equals("type")) {
             if (p.nextToken() == JsonToken.VALUE_STRING) {
-                String tag = BindingSupport.tag(p);
+                String tag = BindingSupport.tag(p, c);
                 p.nextToken();
                 DynamicToolSpec v = variant(tag, p, c);
                 if (v != null) {

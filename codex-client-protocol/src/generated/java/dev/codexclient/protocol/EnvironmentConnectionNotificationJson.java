@@ -61,7 +61,7 @@ final class EnvironmentConnectionNotificationJson extends StdDeserializer<Enviro
                 p.nextToken();
                 switch (member) {
                     case "environmentId" -> environmentId = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -62,8 +62,8 @@ final class ErrorNotificationJson extends StdDeserializer<ErrorNotification> {
                 p.nextToken();
                 switch (member) {
                     case "error" -> error = TurnErrorJson.read(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     case "willRetry" -> willRetry = BindingSupport.bool(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }

@@ -63,7 +63,7 @@ final class ExperimentalFeatureListParamsJson extends StdDeserializer<Experiment
                 switch (member) {
                     case "cursor" -> cursor = BindingSupport.string(p, c);
                     case "limit" -> limit = BindingSupport.longOrNull(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

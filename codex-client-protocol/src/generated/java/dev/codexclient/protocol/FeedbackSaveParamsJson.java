@@ -73,7 +73,7 @@ final class FeedbackSaveParamsJson extends StdDeserializer<FeedbackSaveParams> {
                     case "reason" -> reason = BindingSupport.string(p, c);
                     case "savePath" -> savePath = BindingSupport.string(p, c);
                     case "tags" -> tags = readMapOfString(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -62,7 +62,7 @@ final class FeedbackSaveResponseJson extends StdDeserializer<FeedbackSaveRespons
                 switch (member) {
                     case "promptHash" -> promptHash = BindingSupport.string(p, c);
                     case "savedPath" -> savedPath = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -71,7 +71,7 @@ final class FeedbackUploadParamsJson extends StdDeserializer<FeedbackUploadParam
                     case "includeLogs" -> includeLogs = BindingSupport.boolOrNull(p, c);
                     case "reason" -> reason = BindingSupport.string(p, c);
                     case "tags" -> tags = readMapOfString(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

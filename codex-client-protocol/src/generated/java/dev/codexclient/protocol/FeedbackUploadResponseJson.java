@@ -60,7 +60,7 @@ final class FeedbackUploadResponseJson extends StdDeserializer<FeedbackUploadRes
                 p.nextToken();
                 switch (member) {
                     case "promptHash" -> promptHash = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

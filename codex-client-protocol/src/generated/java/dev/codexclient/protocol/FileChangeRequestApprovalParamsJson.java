@@ -65,11 +65,11 @@ final class FileChangeRequestApprovalParamsJson extends StdDeserializer<FileChan
                 p.nextToken();
                 switch (member) {
                     case "grantRoot" -> grantRoot = BindingSupport.string(p, c);
-                    case "itemId" -> itemId = BindingSupport.string(p, c);
+                    case "itemId" -> itemId = BindingSupport.itemId(p, c);
                     case "reason" -> reason = BindingSupport.string(p, c);
                     case "startedAtMs" -> startedAtMs = BindingSupport.longValue(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

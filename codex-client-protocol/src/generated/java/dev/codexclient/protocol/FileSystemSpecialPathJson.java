@@ -54,7 +54,7 @@ final class FileSystemSpecialPathJson extends StdDeserializer<FileSystemSpecialP
         }
         if (t == JsonToken.FIELD_NAME && p.currentName().equals("kind")) {
             if (p.nextToken() == JsonToken.VALUE_STRING) {
-                String tag = BindingSupport.tag(p);
+                String tag = BindingSupport.tag(p, c);
                 p.nextToken();
                 FileSystemSpecialPath v = variant(tag, p, c);
                 if (v != null) {

@@ -53,7 +53,7 @@ final class GatewayAuthJson extends StdDeserializer<GatewayAuth> {
         }
         if (t == JsonToken.FIELD_NAME && p.currentName().equals("mode")) {
             if (p.nextToken() == JsonToken.VALUE_STRING) {
-                String tag = BindingSupport.tag(p);
+                String tag = BindingSupport.tag(p, c);
                 p.nextToken();
                 GatewayAuth v = variant(tag, p, c);
                 if (v != null) {

@@ -57,7 +57,7 @@ final class GuardianApprovalReviewActionJson extends StdDeserializer<GuardianApp
         }
         if (t == JsonToken.FIELD_NAME && p.currentName().equals("type")) {
             if (p.nextToken() == JsonToken.VALUE_STRING) {
-                String tag = BindingSupport.tag(p);
+                String tag = BindingSupport.tag(p, c);
                 p.nextToken();
                 GuardianApprovalReviewAction v = variant(tag, p, c);
                 if (v != null) {

@@ -61,7 +61,7 @@ final class GuardianWarningNotificationJson extends StdDeserializer<GuardianWarn
                 p.nextToken();
                 switch (member) {
                     case "message" -> message = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

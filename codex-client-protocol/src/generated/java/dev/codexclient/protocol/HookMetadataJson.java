@@ -53,7 +53,7 @@ final class HookMetadataJson extends StdDeserializer<HookMetadata> {
         }
         if (t == JsonToken.FIELD_NAME && p.currentName().equals("handlerType")) {
             if (p.nextToken() == JsonToken.VALUE_STRING) {
-                String tag = BindingSupport.tag(p);
+                String tag = BindingSupport.tag(p, c);
                 p.nextToken();
                 HookMetadata v = variant(tag, p, c);
                 if (v != null) {

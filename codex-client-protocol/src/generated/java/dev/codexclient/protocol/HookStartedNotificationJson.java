@@ -61,8 +61,8 @@ final class HookStartedNotificationJson extends StdDeserializer<HookStartedNotif
                 p.nextToken();
                 switch (member) {
                     case "run" -> run = HookRunSummaryJson.read(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

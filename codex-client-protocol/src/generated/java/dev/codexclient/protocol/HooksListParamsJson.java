@@ -61,7 +61,7 @@ final class HooksListParamsJson extends StdDeserializer<HooksListParams> {
                 p.nextToken();
                 switch (member) {
                     case "cwds" -> cwds = readListOfString(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -66,8 +66,8 @@ final class ItemCompletedNotificationJson extends StdDeserializer<ItemCompletedN
                     case "completedAtMs" -> completedAtMs = BindingSupport.longValue(p, c);
                     case "contentTokenCount" -> contentTokenCount = BindingSupport.longOrNull(p, c);
                     case "item" -> item = ThreadItemJson.read(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

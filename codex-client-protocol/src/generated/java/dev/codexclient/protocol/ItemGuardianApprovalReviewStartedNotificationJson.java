@@ -70,8 +70,8 @@ final class ItemGuardianApprovalReviewStartedNotificationJson extends StdDeseria
                     case "reviewId" -> reviewId = BindingSupport.string(p, c);
                     case "startedAtMs" -> startedAtMs = BindingSupport.longValue(p, c);
                     case "targetItemId" -> targetItemId = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

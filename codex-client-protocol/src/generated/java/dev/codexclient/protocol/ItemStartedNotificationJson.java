@@ -63,8 +63,8 @@ final class ItemStartedNotificationJson extends StdDeserializer<ItemStartedNotif
                 switch (member) {
                     case "item" -> item = ThreadItemJson.read(p, c);
                     case "startedAtMs" -> startedAtMs = BindingSupport.longValue(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

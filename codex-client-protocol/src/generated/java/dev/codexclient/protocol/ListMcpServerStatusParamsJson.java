@@ -69,7 +69,7 @@ final class ListMcpServerStatusParamsJson extends StdDeserializer<ListMcpServerS
                     case "environmentId" -> environmentId = BindingSupport.string(p, c);
                     case "limit" -> limit = BindingSupport.longOrNull(p, c);
                     case "serverName" -> serverName = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

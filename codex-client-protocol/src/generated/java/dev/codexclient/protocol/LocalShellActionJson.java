@@ -56,7 +56,7 @@ final class LocalShellActionJson extends StdDeserializer<LocalShellAction> {
         }
         if (t == JsonToken.FIELD_NAME && p.currentName().equals("type")) {
             if (p.nextToken() == JsonToken.VALUE_STRING) {
-                String tag = BindingSupport.tag(p);
+                String tag = BindingSupport.tag(p, c);
                 p.nextToken();
                 LocalShellAction v = variant(tag, p, c);
                 if (v != null) {

@@ -72,7 +72,7 @@ final class McpResourceReadParamsJson extends StdDeserializer<McpResourceReadPar
                     case "originCallId" -> originCallId = BindingSupport.string(p, c);
                     case "server" -> server = BindingSupport.string(p, c);
                     case "target" -> target = McpResourceReadTargetJson.read(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     case "uri" -> uri = BindingSupport.string(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }

@@ -55,7 +55,7 @@ final class McpServerElicitationRequestParamsJson extends StdDeserializer<McpSer
         }
         if (t == JsonToken.FIELD_NAME && p.currentName().equals("mode")) {
             if (p.nextToken() == JsonToken.VALUE_STRING) {
-                String tag = BindingSupport.tag(p);
+                String tag = BindingSupport.tag(p, c);
                 p.nextToken();
                 McpServerElicitationRequestParams v = variant(tag, p, c);
                 if (v != null) {
@@ -117,8 +117,8 @@ final class McpServerElicitationRequestParamsJson extends StdDeserializer<McpSer
                 switch (member) {
                     case "environmentId" -> environmentId = BindingSupport.string(p, c);
                     case "serverName" -> serverName = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     case "_meta" -> meta = BindingSupport.tree(p, c);
                     case "challenge" -> challenge = BindingSupport.string(p, c);
                     case "description" -> description = BindingSupport.string(p, c);
@@ -151,8 +151,8 @@ final class McpServerElicitationRequestParamsJson extends StdDeserializer<McpSer
                 switch (member) {
                     case "environmentId" -> environmentId = BindingSupport.string(p, c);
                     case "serverName" -> serverName = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     case "_meta" -> meta = BindingSupport.tree(p, c);
                     case "message" -> message = BindingSupport.string(p, c);
                     case "requestedSchema" -> requestedSchema = McpElicitationSchemaJson.read(p, c);
@@ -184,8 +184,8 @@ final class McpServerElicitationRequestParamsJson extends StdDeserializer<McpSer
                 switch (member) {
                     case "environmentId" -> environmentId = BindingSupport.string(p, c);
                     case "serverName" -> serverName = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     case "_meta" -> meta = BindingSupport.tree(p, c);
                     case "message" -> message = BindingSupport.string(p, c);
                     case "requestedSchema" -> requestedSchema = BindingSupport.tree(p, c);
@@ -217,8 +217,8 @@ final class McpServerElicitationRequestParamsJson extends StdDeserializer<McpSer
                 switch (member) {
                     case "environmentId" -> environmentId = BindingSupport.string(p, c);
                     case "serverName" -> serverName = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     case "_meta" -> meta = BindingSupport.tree(p, c);
                     case "message" -> message = BindingSupport.string(p, c);
                     case "requestedSchema" -> requestedSchema = BindingSupport.tree(p, c);
@@ -251,8 +251,8 @@ final class McpServerElicitationRequestParamsJson extends StdDeserializer<McpSer
                 switch (member) {
                     case "environmentId" -> environmentId = BindingSupport.string(p, c);
                     case "serverName" -> serverName = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     case "_meta" -> meta = BindingSupport.tree(p, c);
                     case "elicitationId" -> elicitationId = BindingSupport.string(p, c);
                     case "message" -> message = BindingSupport.string(p, c);

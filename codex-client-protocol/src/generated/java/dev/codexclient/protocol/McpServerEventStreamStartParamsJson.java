@@ -69,7 +69,7 @@ final class McpServerEventStreamStartParamsJson extends StdDeserializer<McpServe
                     case "name" -> name = BindingSupport.string(p, c);
                     case "server" -> server = BindingSupport.string(p, c);
                     case "subscriptionId" -> subscriptionId = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -67,7 +67,7 @@ final class McpServerOauthLoginCompletedNotificationJson extends StdDeserializer
                     case "loginId" -> loginId = BindingSupport.string(p, c);
                     case "name" -> name = BindingSupport.string(p, c);
                     case "success" -> success = BindingSupport.bool(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -70,7 +70,7 @@ final class McpServerOauthLoginParamsJson extends StdDeserializer<McpServerOauth
                     case "environmentId" -> environmentId = BindingSupport.string(p, c);
                     case "name" -> name = BindingSupport.string(p, c);
                     case "scopes" -> scopes = readListOfString(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     case "timeoutSecs" -> timeoutSecs = BindingSupport.longOrNull(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }

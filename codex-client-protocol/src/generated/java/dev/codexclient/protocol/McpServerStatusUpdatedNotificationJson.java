@@ -69,7 +69,7 @@ final class McpServerStatusUpdatedNotificationJson extends StdDeserializer<McpSe
                     case "failureReason" -> failureReason = McpServerStartupFailureReasonJson.read(p, c);
                     case "name" -> name = BindingSupport.string(p, c);
                     case "status" -> status = McpServerStartupStateJson.read(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -67,7 +67,7 @@ final class McpServerToolCallParamsJson extends StdDeserializer<McpServerToolCal
                     case "arguments" -> arguments = BindingSupport.tree(p, c);
                     case "environmentId" -> environmentId = BindingSupport.string(p, c);
                     case "server" -> server = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     case "tool" -> tool = BindingSupport.string(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }

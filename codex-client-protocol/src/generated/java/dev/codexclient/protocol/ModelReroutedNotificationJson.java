@@ -65,9 +65,9 @@ final class ModelReroutedNotificationJson extends StdDeserializer<ModelReroutedN
                 switch (member) {
                     case "fromModel" -> fromModel = BindingSupport.string(p, c);
                     case "reason" -> reason = ModelRerouteReasonJson.read(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     case "toModel" -> toModel = BindingSupport.string(p, c);
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -71,8 +71,8 @@ final class ModelSafetyBufferingUpdatedNotificationJson extends StdDeserializer<
                     case "model" -> model = BindingSupport.string(p, c);
                     case "reasons" -> reasons = readListOfString(p, c);
                     case "showBufferingUi" -> showBufferingUi = BindingSupport.bool(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     case "useCases" -> useCases = readListOfString(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }

@@ -63,8 +63,8 @@ final class ModelVerificationNotificationJson extends StdDeserializer<ModelVerif
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     case "verifications" -> verifications = readListOfModelVerification(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }

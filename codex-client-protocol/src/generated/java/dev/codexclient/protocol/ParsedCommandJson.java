@@ -53,7 +53,7 @@ final class ParsedCommandJson extends StdDeserializer<ParsedCommand> {
         }
         if (t == JsonToken.FIELD_NAME && p.currentName().equals("type")) {
             if (p.nextToken() == JsonToken.VALUE_STRING) {
-                String tag = BindingSupport.tag(p);
+                String tag = BindingSupport.tag(p, c);
                 p.nextToken();
                 ParsedCommand v = variant(tag, p, c);
                 if (v != null) {

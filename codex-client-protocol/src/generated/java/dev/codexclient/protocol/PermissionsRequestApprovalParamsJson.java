@@ -68,12 +68,12 @@ final class PermissionsRequestApprovalParamsJson extends StdDeserializer<Permiss
                 switch (member) {
                     case "cwd" -> cwd = BindingSupport.string(p, c);
                     case "environmentId" -> environmentId = BindingSupport.string(p, c);
-                    case "itemId" -> itemId = BindingSupport.string(p, c);
+                    case "itemId" -> itemId = BindingSupport.itemId(p, c);
                     case "permissions" -> permissions = RequestPermissionProfileJson.read(p, c);
                     case "reason" -> reason = BindingSupport.string(p, c);
                     case "startedAtMs" -> startedAtMs = BindingSupport.longValue(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

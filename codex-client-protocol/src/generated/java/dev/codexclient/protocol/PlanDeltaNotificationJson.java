@@ -62,9 +62,9 @@ final class PlanDeltaNotificationJson extends StdDeserializer<PlanDeltaNotificat
                 p.nextToken();
                 switch (member) {
                     case "delta" -> delta = BindingSupport.string(p, c);
-                    case "itemId" -> itemId = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "itemId" -> itemId = BindingSupport.itemId(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -53,7 +53,7 @@ final class PluginSourceJson extends StdDeserializer<PluginSource> {
         }
         if (t == JsonToken.FIELD_NAME && p.currentName().equals("type")) {
             if (p.nextToken() == JsonToken.VALUE_STRING) {
-                String tag = BindingSupport.tag(p);
+                String tag = BindingSupport.tag(p, c);
                 p.nextToken();
                 PluginSource v = variant(tag, p, c);
                 if (v != null) {

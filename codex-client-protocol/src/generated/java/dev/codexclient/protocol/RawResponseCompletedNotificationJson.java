@@ -64,8 +64,8 @@ final class RawResponseCompletedNotificationJson extends StdDeserializer<RawResp
                 p.nextToken();
                 switch (member) {
                     case "responseId" -> responseId = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     case "usage" -> usage = TokenUsageBreakdownJson.read(p, c);
                     case "usageMetadata" -> usageMetadata = ResponseUsageMetadataJson.read(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);

@@ -62,8 +62,8 @@ final class RawResponseItemCompletedNotificationJson extends StdDeserializer<Raw
                 p.nextToken();
                 switch (member) {
                     case "item" -> item = ResponseItemJson.read(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -62,10 +62,10 @@ final class ReasoningSummaryPartAddedNotificationJson extends StdDeserializer<Re
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "itemId" -> itemId = BindingSupport.string(p, c);
+                    case "itemId" -> itemId = BindingSupport.itemId(p, c);
                     case "summaryIndex" -> summaryIndex = BindingSupport.longValue(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -64,10 +64,10 @@ final class ReasoningSummaryTextDeltaNotificationJson extends StdDeserializer<Re
                 p.nextToken();
                 switch (member) {
                     case "delta" -> delta = BindingSupport.string(p, c);
-                    case "itemId" -> itemId = BindingSupport.string(p, c);
+                    case "itemId" -> itemId = BindingSupport.itemId(p, c);
                     case "summaryIndex" -> summaryIndex = BindingSupport.longValue(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -57,7 +57,7 @@ final class ResponsesApiWebSearchActionJson extends StdDeserializer<ResponsesApi
         }
         if (t == JsonToken.FIELD_NAME && p.currentName().equals("type")) {
             if (p.nextToken() == JsonToken.VALUE_STRING) {
-                String tag = BindingSupport.tag(p);
+                String tag = BindingSupport.tag(p, c);
                 p.nextToken();
                 ResponsesApiWebSearchAction v = variant(tag, p, c);
                 if (v != null) {

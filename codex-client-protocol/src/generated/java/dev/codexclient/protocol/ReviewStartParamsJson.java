@@ -62,7 +62,7 @@ final class ReviewStartParamsJson extends StdDeserializer<ReviewStartParams> {
                 switch (member) {
                     case "delivery" -> delivery = ReviewDeliveryJson.read(p, c);
                     case "target" -> target = ReviewTargetJson.read(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

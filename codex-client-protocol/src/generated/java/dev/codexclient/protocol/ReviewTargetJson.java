@@ -53,7 +53,7 @@ final class ReviewTargetJson extends StdDeserializer<ReviewTarget> {
         }
         if (t == JsonToken.FIELD_NAME && p.currentName().equals("type")) {
             if (p.nextToken() == JsonToken.VALUE_STRING) {
-                String tag = BindingSupport.tag(p);
+                String tag = BindingSupport.tag(p, c);
                 p.nextToken();
                 ReviewTarget v = variant(tag, p, c);
                 if (v != null) {

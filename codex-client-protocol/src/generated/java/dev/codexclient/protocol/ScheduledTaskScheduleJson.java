@@ -56,7 +56,7 @@ final class ScheduledTaskScheduleJson extends StdDeserializer<ScheduledTaskSched
         }
         if (t == JsonToken.FIELD_NAME && p.currentName().equals("type")) {
             if (p.nextToken() == JsonToken.VALUE_STRING) {
-                String tag = BindingSupport.tag(p);
+                String tag = BindingSupport.tag(p, c);
                 p.nextToken();
                 ScheduledTaskSchedule v = variant(tag, p, c);
                 if (v != null) {

@@ -53,7 +53,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
         }
         if (t == JsonToken.FIELD_NAME && p.currentName().equals("method")) {
             if (p.nextToken() == JsonToken.VALUE_STRING) {
-                String tag = BindingSupport.tag(p);
+                String tag = BindingSupport.methodTag(p, c);
                 p.nextToken();
                 ServerNotification v = variant(tag, p, c);
                 if (v != null) {
@@ -190,7 +190,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ErrorNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -213,7 +213,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ThreadStartedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -236,7 +236,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ThreadStatusChangedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -259,7 +259,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ThreadReadStateChangedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -282,7 +282,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ThreadArchivedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -305,7 +305,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ThreadDeletedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -328,7 +328,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ThreadUnarchivedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -351,7 +351,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ThreadClosedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -374,7 +374,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ThreadRevertedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -397,7 +397,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = SkillsChangedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -420,7 +420,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ThreadNameUpdatedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -443,7 +443,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ThreadSectionChangedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -466,7 +466,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ThreadAttachmentUpdatedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -489,7 +489,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ThreadGoalUpdatedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -512,7 +512,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ThreadPredictionUpdatedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -535,7 +535,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ThreadGoalClearedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -558,7 +558,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ThreadQueueChangedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -581,7 +581,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ProjectChangedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -604,7 +604,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ThreadProjectUpdatedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -627,7 +627,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = EnvironmentConnectionNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -650,7 +650,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = EnvironmentConnectionNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -673,7 +673,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ThreadSettingsUpdatedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -696,7 +696,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ThreadTokenUsageUpdatedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -719,7 +719,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = TurnStartedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -742,7 +742,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = HookStartedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -765,7 +765,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = TurnCompletedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -788,7 +788,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = HookCompletedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -811,7 +811,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = TurnDiffUpdatedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -834,7 +834,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = TurnPlanUpdatedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -857,7 +857,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ItemStartedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -880,7 +880,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ItemGuardianApprovalReviewStartedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -903,7 +903,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ItemGuardianApprovalReviewCompletedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -926,7 +926,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = StrictReviewRequiredNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -949,7 +949,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ItemCompletedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -972,7 +972,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = AgentMessageDeltaNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -995,7 +995,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = PlanDeltaNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1018,7 +1018,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = CommandExecOutputDeltaNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1041,7 +1041,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ProcessOutputDeltaNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1064,7 +1064,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ThreadSearchPartialNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1087,7 +1087,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ProcessExitedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1110,7 +1110,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = CommandExecutionOutputDeltaNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1133,7 +1133,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = TerminalInteractionNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1156,7 +1156,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = FileChangeOutputDeltaNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1179,7 +1179,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = FileChangePatchUpdatedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1202,7 +1202,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ServerRequestResolvedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1225,7 +1225,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = McpToolCallProgressNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1248,7 +1248,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = McpServerOauthLoginCompletedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1271,7 +1271,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = McpServerStatusUpdatedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1294,7 +1294,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = McpServerEventStreamNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1317,7 +1317,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = AccountUpdatedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1340,7 +1340,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = GatewayOAuthChangedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1363,7 +1363,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = AccountRateLimitsUpdatedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1386,7 +1386,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = AppListUpdatedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1409,7 +1409,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = RemoteControlStatusChangedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1432,7 +1432,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ExternalAgentConfigImportProgressNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1455,7 +1455,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ExternalAgentConfigImportCompletedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1478,7 +1478,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = FsChangedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1501,7 +1501,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ReasoningSummaryTextDeltaNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1524,7 +1524,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ReasoningSummaryPartAddedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1547,7 +1547,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ReasoningTextDeltaNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1570,7 +1570,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ContextCompactedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1593,7 +1593,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ModelReroutedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1616,7 +1616,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ModelVerificationNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1639,7 +1639,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = AuthRecoveryNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1662,7 +1662,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = AuthRecoveryNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1685,7 +1685,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = TurnModerationMetadataNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1708,7 +1708,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ModelSafetyBufferingUpdatedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1731,7 +1731,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = WarningNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1754,7 +1754,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = GuardianWarningNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1777,7 +1777,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = DeprecationNoticeNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1800,7 +1800,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ConfigWarningNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1823,7 +1823,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = FuzzyFileSearchSessionUpdatedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1846,7 +1846,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = FuzzyFileSearchSessionCompletedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1869,7 +1869,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ThreadRealtimeStartedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1892,7 +1892,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ThreadRealtimeItemAddedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1915,7 +1915,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ThreadRealtimeItemStartedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1938,7 +1938,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ThreadRealtimeItemTranscriptDeltaNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1961,7 +1961,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ThreadRealtimeItemCompletedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -1984,7 +1984,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ThreadRealtimeTranscriptDeltaNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -2007,7 +2007,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ThreadRealtimeTranscriptDoneNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -2030,7 +2030,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ThreadRealtimeOutputAudioDeltaNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -2053,7 +2053,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ThreadRealtimeSdpNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -2076,7 +2076,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ThreadRealtimeErrorNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -2099,7 +2099,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = ThreadRealtimeClosedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -2122,7 +2122,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = WindowsWorldWritableWarningNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -2145,7 +2145,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = WindowsSandboxSetupCompletedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -2168,7 +2168,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = AccountLoginCompletedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -2191,7 +2191,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = RawResponseItemCompletedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);
@@ -2214,7 +2214,7 @@ final class ServerNotificationJson extends StdDeserializer<ServerNotification> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "emittedAtMs" -> emittedAtMs = BindingSupport.longOrNull(p, c);
+                    case "emittedAtMs" -> emittedAtMs = BindingSupport.millis(p, c);
                     case "params" -> params = RawResponseCompletedNotificationJson.read(p, c);
                     case "method" -> p.skipChildren();
                     case "id" -> BindingSupport.noRequestId(p, c);

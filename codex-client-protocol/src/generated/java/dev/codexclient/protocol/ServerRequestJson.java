@@ -52,7 +52,7 @@ final class ServerRequestJson extends StdDeserializer<ServerRequest> {
         }
         if (t == JsonToken.FIELD_NAME && p.currentName().equals("method")) {
             if (p.nextToken() == JsonToken.VALUE_STRING) {
-                String tag = BindingSupport.tag(p);
+                String tag = BindingSupport.methodTag(p, c);
                 p.nextToken();
                 ServerRequest v = variant(tag, p, c);
                 if (v != null) {

@@ -61,7 +61,7 @@ final class ServerRequestResolvedNotificationJson extends StdDeserializer<Server
                 p.nextToken();
                 switch (member) {
                     case "requestId" -> requestId = BindingSupport.requestId(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -63,11 +63,11 @@ final class TerminalInteractionNotificationJson extends StdDeserializer<Terminal
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "itemId" -> itemId = BindingSupport.string(p, c);
+                    case "itemId" -> itemId = BindingSupport.itemId(p, c);
                     case "processId" -> processId = BindingSupport.string(p, c);
                     case "stdin" -> stdin = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

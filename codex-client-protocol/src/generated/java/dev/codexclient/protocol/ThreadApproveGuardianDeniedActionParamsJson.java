@@ -61,7 +61,7 @@ final class ThreadApproveGuardianDeniedActionParamsJson extends StdDeserializer<
                 p.nextToken();
                 switch (member) {
                     case "event" -> event = BindingSupport.tree(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

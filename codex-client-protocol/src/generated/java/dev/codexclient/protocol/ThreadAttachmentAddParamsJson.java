@@ -65,7 +65,7 @@ final class ThreadAttachmentAddParamsJson extends StdDeserializer<ThreadAttachme
                     case "attachmentType" -> attachmentType = BindingSupport.string(p, c);
                     case "identityKey" -> identityKey = BindingSupport.string(p, c);
                     case "payload" -> payload = BindingSupport.tree(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -63,7 +63,7 @@ final class ThreadAttachmentListParamsJson extends StdDeserializer<ThreadAttachm
                 switch (member) {
                     case "cursor" -> cursor = BindingSupport.string(p, c);
                     case "limit" -> limit = BindingSupport.longOrNull(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

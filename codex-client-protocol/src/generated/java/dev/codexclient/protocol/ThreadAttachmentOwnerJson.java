@@ -60,7 +60,7 @@ final class ThreadAttachmentOwnerJson extends StdDeserializer<ThreadAttachmentOw
                 p.nextToken();
                 switch (member) {
                     case "archived" -> archived = BindingSupport.bool(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -63,7 +63,7 @@ final class ThreadAttachmentRemoveParamsJson extends StdDeserializer<ThreadAttac
                 switch (member) {
                     case "attachmentType" -> attachmentType = BindingSupport.string(p, c);
                     case "identityKey" -> identityKey = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

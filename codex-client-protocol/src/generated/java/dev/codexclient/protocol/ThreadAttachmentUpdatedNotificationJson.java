@@ -67,7 +67,7 @@ final class ThreadAttachmentUpdatedNotificationJson extends StdDeserializer<Thre
                     case "attachmentType" -> attachmentType = BindingSupport.string(p, c);
                     case "identityKey" -> identityKey = BindingSupport.string(p, c);
                     case "operation" -> operation = ThreadAttachmentOperationJson.read(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

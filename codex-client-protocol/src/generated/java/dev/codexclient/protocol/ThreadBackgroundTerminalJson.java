@@ -68,7 +68,7 @@ final class ThreadBackgroundTerminalJson extends StdDeserializer<ThreadBackgroun
                     case "command" -> command = BindingSupport.string(p, c);
                     case "cpuPercent" -> cpuPercent = BindingSupport.doubleOrNull(p, c);
                     case "cwd" -> cwd = BindingSupport.string(p, c);
-                    case "itemId" -> itemId = BindingSupport.string(p, c);
+                    case "itemId" -> itemId = BindingSupport.itemId(p, c);
                     case "osPid" -> osPid = BindingSupport.longOrNull(p, c);
                     case "processId" -> processId = BindingSupport.string(p, c);
                     case "rssKb" -> rssKb = BindingSupport.longOrNull(p, c);

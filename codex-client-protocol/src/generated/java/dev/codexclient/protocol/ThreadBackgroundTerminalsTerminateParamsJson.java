@@ -61,7 +61,7 @@ final class ThreadBackgroundTerminalsTerminateParamsJson extends StdDeserializer
                 p.nextToken();
                 switch (member) {
                     case "processId" -> processId = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

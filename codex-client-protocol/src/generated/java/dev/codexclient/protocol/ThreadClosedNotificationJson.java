@@ -59,7 +59,7 @@ final class ThreadClosedNotificationJson extends StdDeserializer<ThreadClosedNot
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

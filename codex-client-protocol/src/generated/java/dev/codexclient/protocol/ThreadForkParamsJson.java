@@ -103,7 +103,7 @@ final class ThreadForkParamsJson extends StdDeserializer<ThreadForkParams> {
                     case "runtimeWorkspaceRoots" -> runtimeWorkspaceRoots = readListOfString(p, c);
                     case "sandbox" -> sandbox = SandboxModeJson.read(p, c);
                     case "serviceTier" -> serviceTier = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     case "threadSource" -> threadSource = BindingSupport.string(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }

@@ -60,7 +60,7 @@ final class ThreadGoalClearParamsJson extends StdDeserializer<ThreadGoalClearPar
                 p.nextToken();
                 switch (member) {
                     case "origin" -> origin = ThreadGoalMutationOriginJson.read(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -67,7 +67,7 @@ final class ThreadGoalJson extends StdDeserializer<ThreadGoal> {
                     case "createdAt" -> createdAt = BindingSupport.longValue(p, c);
                     case "objective" -> objective = BindingSupport.string(p, c);
                     case "status" -> status = ThreadGoalStatusJson.read(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     case "timeUsedSeconds" -> timeUsedSeconds = BindingSupport.longValue(p, c);
                     case "tokenBudget" -> tokenBudget = BindingSupport.longOrNull(p, c);
                     case "tokensUsed" -> tokensUsed = BindingSupport.longValue(p, c);

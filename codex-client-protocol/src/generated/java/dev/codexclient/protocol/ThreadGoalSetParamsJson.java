@@ -65,7 +65,7 @@ final class ThreadGoalSetParamsJson extends StdDeserializer<ThreadGoalSetParams>
                     case "objective" -> objective = BindingSupport.string(p, c);
                     case "origin" -> origin = ThreadGoalMutationOriginJson.read(p, c);
                     case "status" -> status = ThreadGoalStatusJson.read(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     case "tokenBudget" -> tokenBudget = BindingSupport.longOrNull(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }

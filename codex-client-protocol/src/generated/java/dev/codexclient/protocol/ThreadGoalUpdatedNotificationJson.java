@@ -62,8 +62,8 @@ final class ThreadGoalUpdatedNotificationJson extends StdDeserializer<ThreadGoal
                 p.nextToken();
                 switch (member) {
                     case "goal" -> goal = ThreadGoalJson.read(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

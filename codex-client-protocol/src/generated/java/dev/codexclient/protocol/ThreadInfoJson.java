@@ -105,7 +105,7 @@ final class ThreadInfoJson extends StdDeserializer<ThreadInfo> {
                     case "forkedFromId" -> forkedFromId = BindingSupport.string(p, c);
                     case "gitInfo" -> gitInfo = GitInfoJson.read(p, c);
                     case "historyMode" -> historyMode = ThreadHistoryModeJson.read(p, c);
-                    case "id" -> id = BindingSupport.string(p, c);
+                    case "id" -> id = BindingSupport.threadId(p, c);
                     case "model" -> model = BindingSupport.string(p, c);
                     case "modelProvider" -> modelProvider = BindingSupport.string(p, c);
                     case "name" -> name = BindingSupport.string(p, c);

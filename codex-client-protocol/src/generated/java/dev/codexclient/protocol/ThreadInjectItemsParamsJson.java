@@ -62,7 +62,7 @@ final class ThreadInjectItemsParamsJson extends StdDeserializer<ThreadInjectItem
                 p.nextToken();
                 switch (member) {
                     case "items" -> items = readListOfJson(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

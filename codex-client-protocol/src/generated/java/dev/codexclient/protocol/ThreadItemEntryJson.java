@@ -61,11 +61,11 @@ final class ThreadItemEntryJson extends StdDeserializer<ThreadItemEntry> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "completedAtMs" -> completedAtMs = BindingSupport.longOrNull(p, c);
+                    case "completedAtMs" -> completedAtMs = BindingSupport.millis(p, c);
                     case "item" -> item = ThreadItemJson.read(p, c);
                     case "outputDeferred" -> outputDeferred = BindingSupport.boolOrNull(p, c);
-                    case "startedAtMs" -> startedAtMs = BindingSupport.longOrNull(p, c);
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "startedAtMs" -> startedAtMs = BindingSupport.millis(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

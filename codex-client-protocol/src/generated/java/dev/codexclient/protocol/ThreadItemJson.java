@@ -56,7 +56,7 @@ final class ThreadItemJson extends StdDeserializer<ThreadItem> {
         }
         if (t == JsonToken.FIELD_NAME && p.currentName().equals("type")) {
             if (p.nextToken() == JsonToken.VALUE_STRING) {
-                String tag = BindingSupport.tag(p);
+                String tag = BindingSupport.tag(p, c);
                 p.nextToken();
                 ThreadItem v = variant(tag, p, c);
                 if (v != null) {
@@ -127,11 +127,11 @@ final class ThreadItemJson extends StdDeserializer<ThreadItem> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "completedAtMs" -> completedAtMs = BindingSupport.longOrNull(p, c);
-                    case "startedAtMs" -> startedAtMs = BindingSupport.longOrNull(p, c);
+                    case "completedAtMs" -> completedAtMs = BindingSupport.millis(p, c);
+                    case "startedAtMs" -> startedAtMs = BindingSupport.millis(p, c);
                     case "clientId" -> clientId = BindingSupport.string(p, c);
                     case "content" -> content = readListOfUserInput(p, c);
-                    case "id" -> id = BindingSupport.string(p, c);
+                    case "id" -> id = BindingSupport.itemId(p, c);
                     case "type" -> p.skipChildren();
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
@@ -155,10 +155,10 @@ final class ThreadItemJson extends StdDeserializer<ThreadItem> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "completedAtMs" -> completedAtMs = BindingSupport.longOrNull(p, c);
-                    case "startedAtMs" -> startedAtMs = BindingSupport.longOrNull(p, c);
+                    case "completedAtMs" -> completedAtMs = BindingSupport.millis(p, c);
+                    case "startedAtMs" -> startedAtMs = BindingSupport.millis(p, c);
                     case "fragments" -> fragments = readListOfHookPromptFragment(p, c);
-                    case "id" -> id = BindingSupport.string(p, c);
+                    case "id" -> id = BindingSupport.itemId(p, c);
                     case "type" -> p.skipChildren();
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
@@ -187,10 +187,10 @@ final class ThreadItemJson extends StdDeserializer<ThreadItem> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "completedAtMs" -> completedAtMs = BindingSupport.longOrNull(p, c);
-                    case "startedAtMs" -> startedAtMs = BindingSupport.longOrNull(p, c);
+                    case "completedAtMs" -> completedAtMs = BindingSupport.millis(p, c);
+                    case "startedAtMs" -> startedAtMs = BindingSupport.millis(p, c);
                     case "delivery" -> delivery = AgentMessageDeliveryJson.read(p, c);
-                    case "id" -> id = BindingSupport.string(p, c);
+                    case "id" -> id = BindingSupport.itemId(p, c);
                     case "memoryCitation" -> memoryCitation = MemoryCitationJson.read(p, c);
                     case "moderation" -> moderation = AgentMessageModerationJson.read(p, c);
                     case "phase" -> phase = MessagePhaseJson.read(p, c);
@@ -221,9 +221,9 @@ final class ThreadItemJson extends StdDeserializer<ThreadItem> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "completedAtMs" -> completedAtMs = BindingSupport.longOrNull(p, c);
-                    case "startedAtMs" -> startedAtMs = BindingSupport.longOrNull(p, c);
-                    case "id" -> id = BindingSupport.string(p, c);
+                    case "completedAtMs" -> completedAtMs = BindingSupport.millis(p, c);
+                    case "startedAtMs" -> startedAtMs = BindingSupport.millis(p, c);
+                    case "id" -> id = BindingSupport.itemId(p, c);
                     case "name" -> name = BindingSupport.string(p, c);
                     case "namespace" -> namespace = BindingSupport.string(p, c);
                     case "output" -> output = FunctionCallOutputBodyJson.read(p, c);
@@ -250,9 +250,9 @@ final class ThreadItemJson extends StdDeserializer<ThreadItem> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "completedAtMs" -> completedAtMs = BindingSupport.longOrNull(p, c);
-                    case "startedAtMs" -> startedAtMs = BindingSupport.longOrNull(p, c);
-                    case "id" -> id = BindingSupport.string(p, c);
+                    case "completedAtMs" -> completedAtMs = BindingSupport.millis(p, c);
+                    case "startedAtMs" -> startedAtMs = BindingSupport.millis(p, c);
+                    case "id" -> id = BindingSupport.itemId(p, c);
                     case "text" -> text = BindingSupport.string(p, c);
                     case "type" -> p.skipChildren();
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
@@ -278,10 +278,10 @@ final class ThreadItemJson extends StdDeserializer<ThreadItem> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "completedAtMs" -> completedAtMs = BindingSupport.longOrNull(p, c);
-                    case "startedAtMs" -> startedAtMs = BindingSupport.longOrNull(p, c);
+                    case "completedAtMs" -> completedAtMs = BindingSupport.millis(p, c);
+                    case "startedAtMs" -> startedAtMs = BindingSupport.millis(p, c);
                     case "content" -> content = readListOfString(p, c);
-                    case "id" -> id = BindingSupport.string(p, c);
+                    case "id" -> id = BindingSupport.itemId(p, c);
                     case "summary" -> summary = readListOfString(p, c);
                     case "type" -> p.skipChildren();
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
@@ -316,15 +316,15 @@ final class ThreadItemJson extends StdDeserializer<ThreadItem> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "completedAtMs" -> completedAtMs = BindingSupport.longOrNull(p, c);
-                    case "startedAtMs" -> startedAtMs = BindingSupport.longOrNull(p, c);
+                    case "completedAtMs" -> completedAtMs = BindingSupport.millis(p, c);
+                    case "startedAtMs" -> startedAtMs = BindingSupport.millis(p, c);
                     case "aggregatedOutput" -> aggregatedOutput = BindingSupport.string(p, c);
                     case "command" -> command = BindingSupport.string(p, c);
                     case "commandActions" -> commandActions = readListOfCommandAction(p, c);
                     case "cwd" -> cwd = BindingSupport.string(p, c);
                     case "durationMs" -> durationMs = BindingSupport.longOrNull(p, c);
                     case "exitCode" -> exitCode = BindingSupport.intOrNull(p, c);
-                    case "id" -> id = BindingSupport.string(p, c);
+                    case "id" -> id = BindingSupport.itemId(p, c);
                     case "pluginId" -> pluginId = BindingSupport.string(p, c);
                     case "processId" -> processId = BindingSupport.string(p, c);
                     case "scriptPath" -> scriptPath = BindingSupport.string(p, c);
@@ -354,10 +354,10 @@ final class ThreadItemJson extends StdDeserializer<ThreadItem> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "completedAtMs" -> completedAtMs = BindingSupport.longOrNull(p, c);
-                    case "startedAtMs" -> startedAtMs = BindingSupport.longOrNull(p, c);
+                    case "completedAtMs" -> completedAtMs = BindingSupport.millis(p, c);
+                    case "startedAtMs" -> startedAtMs = BindingSupport.millis(p, c);
                     case "changes" -> changes = readListOfFileUpdateChange(p, c);
-                    case "id" -> id = BindingSupport.string(p, c);
+                    case "id" -> id = BindingSupport.itemId(p, c);
                     case "status" -> status = PatchApplyStatusJson.read(p, c);
                     case "type" -> p.skipChildren();
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
@@ -394,14 +394,14 @@ final class ThreadItemJson extends StdDeserializer<ThreadItem> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "completedAtMs" -> completedAtMs = BindingSupport.longOrNull(p, c);
-                    case "startedAtMs" -> startedAtMs = BindingSupport.longOrNull(p, c);
+                    case "completedAtMs" -> completedAtMs = BindingSupport.millis(p, c);
+                    case "startedAtMs" -> startedAtMs = BindingSupport.millis(p, c);
                     case "appContext" -> appContext = McpToolCallAppContextJson.read(p, c);
                     case "arguments" -> arguments = BindingSupport.tree(p, c);
                     case "durationMs" -> durationMs = BindingSupport.longOrNull(p, c);
                     case "environmentId" -> environmentId = BindingSupport.string(p, c);
                     case "error" -> error = McpToolCallErrorJson.read(p, c);
-                    case "id" -> id = BindingSupport.string(p, c);
+                    case "id" -> id = BindingSupport.itemId(p, c);
                     case "mcpAppResourceUri" -> mcpAppResourceUri = BindingSupport.string(p, c);
                     case "mcpAppUi" -> mcpAppUi = McpAppUiJson.read(p, c);
                     case "pluginId" -> pluginId = BindingSupport.string(p, c);
@@ -439,12 +439,12 @@ final class ThreadItemJson extends StdDeserializer<ThreadItem> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "completedAtMs" -> completedAtMs = BindingSupport.longOrNull(p, c);
-                    case "startedAtMs" -> startedAtMs = BindingSupport.longOrNull(p, c);
+                    case "completedAtMs" -> completedAtMs = BindingSupport.millis(p, c);
+                    case "startedAtMs" -> startedAtMs = BindingSupport.millis(p, c);
                     case "arguments" -> arguments = BindingSupport.tree(p, c);
                     case "contentItems" -> contentItems = readListOfDynamicToolCallOutputContentItem(p, c);
                     case "durationMs" -> durationMs = BindingSupport.longOrNull(p, c);
-                    case "id" -> id = BindingSupport.string(p, c);
+                    case "id" -> id = BindingSupport.itemId(p, c);
                     case "namespace" -> namespace = BindingSupport.string(p, c);
                     case "status" -> status = DynamicToolCallStatusJson.read(p, c);
                     case "success" -> success = BindingSupport.boolOrNull(p, c);
@@ -479,10 +479,10 @@ final class ThreadItemJson extends StdDeserializer<ThreadItem> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "completedAtMs" -> completedAtMs = BindingSupport.longOrNull(p, c);
-                    case "startedAtMs" -> startedAtMs = BindingSupport.longOrNull(p, c);
+                    case "completedAtMs" -> completedAtMs = BindingSupport.millis(p, c);
+                    case "startedAtMs" -> startedAtMs = BindingSupport.millis(p, c);
                     case "agentsStates" -> agentsStates = readMapOfCollabAgentState(p, c);
-                    case "id" -> id = BindingSupport.string(p, c);
+                    case "id" -> id = BindingSupport.itemId(p, c);
                     case "model" -> model = BindingSupport.string(p, c);
                     case "prompt" -> prompt = BindingSupport.string(p, c);
                     case "reasoningEffort" -> reasoningEffort = BindingSupport.string(p, c);
@@ -517,11 +517,11 @@ final class ThreadItemJson extends StdDeserializer<ThreadItem> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "completedAtMs" -> completedAtMs = BindingSupport.longOrNull(p, c);
-                    case "startedAtMs" -> startedAtMs = BindingSupport.longOrNull(p, c);
+                    case "completedAtMs" -> completedAtMs = BindingSupport.millis(p, c);
+                    case "startedAtMs" -> startedAtMs = BindingSupport.millis(p, c);
                     case "agentPath" -> agentPath = BindingSupport.string(p, c);
                     case "agentThreadId" -> agentThreadId = BindingSupport.string(p, c);
-                    case "id" -> id = BindingSupport.string(p, c);
+                    case "id" -> id = BindingSupport.itemId(p, c);
                     case "kind" -> kind = SubAgentActivityKindJson.read(p, c);
                     case "model" -> model = BindingSupport.string(p, c);
                     case "reasoningEffort" -> reasoningEffort = BindingSupport.string(p, c);
@@ -550,10 +550,10 @@ final class ThreadItemJson extends StdDeserializer<ThreadItem> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "completedAtMs" -> completedAtMs = BindingSupport.longOrNull(p, c);
-                    case "startedAtMs" -> startedAtMs = BindingSupport.longOrNull(p, c);
+                    case "completedAtMs" -> completedAtMs = BindingSupport.millis(p, c);
+                    case "startedAtMs" -> startedAtMs = BindingSupport.millis(p, c);
                     case "action" -> action = WebSearchActionJson.read(p, c);
-                    case "id" -> id = BindingSupport.string(p, c);
+                    case "id" -> id = BindingSupport.itemId(p, c);
                     case "query" -> query = BindingSupport.string(p, c);
                     case "results" -> results = readListOfJson(p, c);
                     case "type" -> p.skipChildren();
@@ -579,9 +579,9 @@ final class ThreadItemJson extends StdDeserializer<ThreadItem> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "completedAtMs" -> completedAtMs = BindingSupport.longOrNull(p, c);
-                    case "startedAtMs" -> startedAtMs = BindingSupport.longOrNull(p, c);
-                    case "id" -> id = BindingSupport.string(p, c);
+                    case "completedAtMs" -> completedAtMs = BindingSupport.millis(p, c);
+                    case "startedAtMs" -> startedAtMs = BindingSupport.millis(p, c);
+                    case "id" -> id = BindingSupport.itemId(p, c);
                     case "path" -> path = BindingSupport.string(p, c);
                     case "type" -> p.skipChildren();
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
@@ -606,10 +606,10 @@ final class ThreadItemJson extends StdDeserializer<ThreadItem> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "completedAtMs" -> completedAtMs = BindingSupport.longOrNull(p, c);
-                    case "startedAtMs" -> startedAtMs = BindingSupport.longOrNull(p, c);
+                    case "completedAtMs" -> completedAtMs = BindingSupport.millis(p, c);
+                    case "startedAtMs" -> startedAtMs = BindingSupport.millis(p, c);
                     case "durationMs" -> durationMs = BindingSupport.longValue(p, c);
-                    case "id" -> id = BindingSupport.string(p, c);
+                    case "id" -> id = BindingSupport.itemId(p, c);
                     case "type" -> p.skipChildren();
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
@@ -641,11 +641,11 @@ final class ThreadItemJson extends StdDeserializer<ThreadItem> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "completedAtMs" -> completedAtMs = BindingSupport.longOrNull(p, c);
-                    case "startedAtMs" -> startedAtMs = BindingSupport.longOrNull(p, c);
+                    case "completedAtMs" -> completedAtMs = BindingSupport.millis(p, c);
+                    case "startedAtMs" -> startedAtMs = BindingSupport.millis(p, c);
                     case "failure" -> failure = ImageGenerationFailureJson.read(p, c);
                     case "generationId" -> generationId = BindingSupport.string(p, c);
-                    case "id" -> id = BindingSupport.string(p, c);
+                    case "id" -> id = BindingSupport.itemId(p, c);
                     case "inputImages" -> inputImages = readListOfImageGenerationInputImage(p, c);
                     case "revisedPrompt" -> revisedPrompt = BindingSupport.string(p, c);
                     case "savedPath" -> savedPath = BindingSupport.string(p, c);
@@ -676,9 +676,9 @@ final class ThreadItemJson extends StdDeserializer<ThreadItem> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "completedAtMs" -> completedAtMs = BindingSupport.longOrNull(p, c);
-                    case "startedAtMs" -> startedAtMs = BindingSupport.longOrNull(p, c);
-                    case "id" -> id = BindingSupport.string(p, c);
+                    case "completedAtMs" -> completedAtMs = BindingSupport.millis(p, c);
+                    case "startedAtMs" -> startedAtMs = BindingSupport.millis(p, c);
+                    case "id" -> id = BindingSupport.itemId(p, c);
                     case "review" -> review = BindingSupport.string(p, c);
                     case "type" -> p.skipChildren();
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
@@ -703,9 +703,9 @@ final class ThreadItemJson extends StdDeserializer<ThreadItem> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "completedAtMs" -> completedAtMs = BindingSupport.longOrNull(p, c);
-                    case "startedAtMs" -> startedAtMs = BindingSupport.longOrNull(p, c);
-                    case "id" -> id = BindingSupport.string(p, c);
+                    case "completedAtMs" -> completedAtMs = BindingSupport.millis(p, c);
+                    case "startedAtMs" -> startedAtMs = BindingSupport.millis(p, c);
+                    case "id" -> id = BindingSupport.itemId(p, c);
                     case "review" -> review = BindingSupport.string(p, c);
                     case "type" -> p.skipChildren();
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
@@ -729,9 +729,9 @@ final class ThreadItemJson extends StdDeserializer<ThreadItem> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "completedAtMs" -> completedAtMs = BindingSupport.longOrNull(p, c);
-                    case "startedAtMs" -> startedAtMs = BindingSupport.longOrNull(p, c);
-                    case "id" -> id = BindingSupport.string(p, c);
+                    case "completedAtMs" -> completedAtMs = BindingSupport.millis(p, c);
+                    case "startedAtMs" -> startedAtMs = BindingSupport.millis(p, c);
+                    case "id" -> id = BindingSupport.itemId(p, c);
                     case "type" -> p.skipChildren();
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }

@@ -54,7 +54,7 @@ final class ThreadItemsListAnchorJson extends StdDeserializer<ThreadItemsListAnc
         }
         if (t == JsonToken.FIELD_NAME && p.currentName().equals("type")) {
             if (p.nextToken() == JsonToken.VALUE_STRING) {
-                String tag = BindingSupport.tag(p);
+                String tag = BindingSupport.tag(p, c);
                 p.nextToken();
                 ThreadItemsListAnchor v = variant(tag, p, c);
                 if (v != null) {
@@ -103,7 +103,7 @@ final class ThreadItemsListAnchorJson extends StdDeserializer<ThreadItemsListAnc
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "itemId" -> itemId = BindingSupport.string(p, c);
+                    case "itemId" -> itemId = BindingSupport.itemId(p, c);
                     case "type" -> p.skipChildren();
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }

@@ -67,8 +67,8 @@ final class ThreadItemsListParamsJson extends StdDeserializer<ThreadItemsListPar
                     case "deferOutput" -> deferOutput = ThreadItemOutputDeferralJson.read(p, c);
                     case "limit" -> limit = BindingSupport.longOrNull(p, c);
                     case "sortDirection" -> sortDirection = SortDirectionJson.read(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

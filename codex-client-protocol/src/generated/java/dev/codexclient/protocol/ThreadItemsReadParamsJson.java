@@ -63,8 +63,8 @@ final class ThreadItemsReadParamsJson extends StdDeserializer<ThreadItemsReadPar
                 p.nextToken();
                 switch (member) {
                     case "itemIds" -> itemIds = readListOfString(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -61,7 +61,7 @@ final class ThreadMemoryModeSetParamsJson extends StdDeserializer<ThreadMemoryMo
                 p.nextToken();
                 switch (member) {
                     case "mode" -> mode = ThreadMemoryModeJson.read(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -65,7 +65,7 @@ final class ThreadMetadataUpdateParamsJson extends StdDeserializer<ThreadMetadat
                     case "daybreakEnabled" -> daybreakEnabled = BindingSupport.boolOrNull(p, c);
                     case "gitInfo" -> gitInfo = ThreadMetadataGitInfoUpdateParamsJson.read(p, c);
                     case "projectId" -> projectId = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -60,7 +60,7 @@ final class ThreadNameUpdatedNotificationJson extends StdDeserializer<ThreadName
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     case "threadName" -> threadName = BindingSupport.string(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }

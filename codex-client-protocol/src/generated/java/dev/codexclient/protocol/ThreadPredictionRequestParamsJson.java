@@ -61,7 +61,7 @@ final class ThreadPredictionRequestParamsJson extends StdDeserializer<ThreadPred
                 p.nextToken();
                 switch (member) {
                     case "sourceTurnId" -> sourceTurnId = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -63,7 +63,7 @@ final class ThreadPredictionUpdatedNotificationJson extends StdDeserializer<Thre
                 switch (member) {
                     case "result" -> result = ThreadPredictionResultJson.read(p, c);
                     case "sourceTurnId" -> sourceTurnId = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -63,7 +63,7 @@ final class ThreadPrepareApprovedPlanParamsJson extends StdDeserializer<ThreadPr
                 switch (member) {
                     case "attachmentPath" -> attachmentPath = BindingSupport.string(p, c);
                     case "markdown" -> markdown = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

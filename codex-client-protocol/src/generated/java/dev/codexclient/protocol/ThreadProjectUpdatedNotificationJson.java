@@ -61,7 +61,7 @@ final class ThreadProjectUpdatedNotificationJson extends StdDeserializer<ThreadP
                 p.nextToken();
                 switch (member) {
                     case "projectId" -> projectId = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

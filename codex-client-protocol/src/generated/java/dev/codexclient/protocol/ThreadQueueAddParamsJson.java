@@ -67,7 +67,7 @@ final class ThreadQueueAddParamsJson extends StdDeserializer<ThreadQueueAddParam
                     case "clientUserMessageId" -> clientUserMessageId = BindingSupport.string(p, c);
                     case "input" -> input = readListOfUserInput(p, c);
                     case "responsesapiClientMetadata" -> responsesapiClientMetadata = readMapOfString(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

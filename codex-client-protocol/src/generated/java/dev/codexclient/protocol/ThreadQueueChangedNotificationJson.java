@@ -59,7 +59,7 @@ final class ThreadQueueChangedNotificationJson extends StdDeserializer<ThreadQue
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -63,7 +63,7 @@ final class ThreadQueueReorderParamsJson extends StdDeserializer<ThreadQueueReor
                 p.nextToken();
                 switch (member) {
                     case "queuedSubmissionIds" -> queuedSubmissionIds = readListOfString(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

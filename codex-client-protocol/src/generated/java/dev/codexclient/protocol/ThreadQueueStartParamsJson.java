@@ -60,7 +60,7 @@ final class ThreadQueueStartParamsJson extends StdDeserializer<ThreadQueueStartP
                 p.nextToken();
                 switch (member) {
                     case "queuedSubmissionId" -> queuedSubmissionId = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

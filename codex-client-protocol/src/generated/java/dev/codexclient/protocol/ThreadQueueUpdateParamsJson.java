@@ -67,7 +67,7 @@ final class ThreadQueueUpdateParamsJson extends StdDeserializer<ThreadQueueUpdat
                     case "input" -> input = readListOfUserInput(p, c);
                     case "queuedSubmissionId" -> queuedSubmissionId = BindingSupport.string(p, c);
                     case "responsesapiClientMetadata" -> responsesapiClientMetadata = readMapOfString(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

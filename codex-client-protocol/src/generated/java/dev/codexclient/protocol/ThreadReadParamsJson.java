@@ -59,7 +59,7 @@ final class ThreadReadParamsJson extends StdDeserializer<ThreadReadParams> {
                 p.nextToken();
                 switch (member) {
                     case "includeTurns" -> includeTurns = BindingSupport.boolOrNull(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -61,7 +61,7 @@ final class ThreadReadStateChangedNotificationJson extends StdDeserializer<Threa
                 p.nextToken();
                 switch (member) {
                     case "readState" -> readState = ThreadReadStateJson.read(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

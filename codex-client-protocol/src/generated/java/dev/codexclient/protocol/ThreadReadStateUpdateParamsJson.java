@@ -63,7 +63,7 @@ final class ThreadReadStateUpdateParamsJson extends StdDeserializer<ThreadReadSt
                 switch (member) {
                     case "expectedRevision" -> expectedRevision = BindingSupport.string(p, c);
                     case "operation" -> operation = ThreadReadStateOperationJson.read(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -61,7 +61,7 @@ final class ThreadRealtimeAppendAudioParamsJson extends StdDeserializer<ThreadRe
                 p.nextToken();
                 switch (member) {
                     case "audio" -> audio = ThreadRealtimeAudioChunkJson.read(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -61,7 +61,7 @@ final class ThreadRealtimeAppendSpeechParamsJson extends StdDeserializer<ThreadR
                 p.nextToken();
                 switch (member) {
                     case "text" -> text = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -63,7 +63,7 @@ final class ThreadRealtimeAppendTextParamsJson extends StdDeserializer<ThreadRea
                 switch (member) {
                     case "role" -> role = ConversationTextRoleJson.read(p, c);
                     case "text" -> text = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

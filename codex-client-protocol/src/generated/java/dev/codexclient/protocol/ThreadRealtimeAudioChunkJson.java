@@ -64,7 +64,7 @@ final class ThreadRealtimeAudioChunkJson extends StdDeserializer<ThreadRealtimeA
                 p.nextToken();
                 switch (member) {
                     case "data" -> data = BindingSupport.string(p, c);
-                    case "itemId" -> itemId = BindingSupport.string(p, c);
+                    case "itemId" -> itemId = BindingSupport.itemId(p, c);
                     case "numChannels" -> numChannels = BindingSupport.intValue(p, c);
                     case "sampleRate" -> sampleRate = BindingSupport.longValue(p, c);
                     case "samplesPerChannel" -> samplesPerChannel = BindingSupport.longOrNull(p, c);

@@ -61,7 +61,7 @@ final class ThreadRealtimeClosedNotificationJson extends StdDeserializer<ThreadR
                 p.nextToken();
                 switch (member) {
                     case "reason" -> reason = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

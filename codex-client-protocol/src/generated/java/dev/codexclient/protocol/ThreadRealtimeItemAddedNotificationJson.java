@@ -61,7 +61,7 @@ final class ThreadRealtimeItemAddedNotificationJson extends StdDeserializer<Thre
                 p.nextToken();
                 switch (member) {
                     case "item" -> item = BindingSupport.tree(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

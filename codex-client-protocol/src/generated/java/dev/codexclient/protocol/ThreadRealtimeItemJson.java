@@ -56,7 +56,7 @@ final class ThreadRealtimeItemJson extends StdDeserializer<ThreadRealtimeItem> {
         }
         if (t == JsonToken.FIELD_NAME && p.currentName().equals("type")) {
             if (p.nextToken() == JsonToken.VALUE_STRING) {
-                String tag = BindingSupport.tag(p);
+                String tag = BindingSupport.tag(p, c);
                 p.nextToken();
                 ThreadRealtimeItem v = variant(tag, p, c);
                 if (v != null) {
@@ -114,7 +114,7 @@ final class ThreadRealtimeItemJson extends StdDeserializer<ThreadRealtimeItem> {
                 p.nextToken();
                 switch (member) {
                     case "id" -> id = BindingSupport.string(p, c);
-                    case "observedAtMs" -> observedAtMs = BindingSupport.longOrNull(p, c);
+                    case "observedAtMs" -> observedAtMs = BindingSupport.millis(p, c);
                     case "realtimeSessionId" -> realtimeSessionId = BindingSupport.string(p, c);
                     case "type" -> p.skipChildren();
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
@@ -140,7 +140,7 @@ final class ThreadRealtimeItemJson extends StdDeserializer<ThreadRealtimeItem> {
                 p.nextToken();
                 switch (member) {
                     case "id" -> id = BindingSupport.string(p, c);
-                    case "observedAtMs" -> observedAtMs = BindingSupport.longOrNull(p, c);
+                    case "observedAtMs" -> observedAtMs = BindingSupport.millis(p, c);
                     case "realtimeSessionId" -> realtimeSessionId = BindingSupport.string(p, c);
                     case "channels" -> channels = ThreadRealtimeFrameChannelsJson.read(p, c);
                     case "type" -> p.skipChildren();
@@ -168,7 +168,7 @@ final class ThreadRealtimeItemJson extends StdDeserializer<ThreadRealtimeItem> {
                 p.nextToken();
                 switch (member) {
                     case "id" -> id = BindingSupport.string(p, c);
-                    case "observedAtMs" -> observedAtMs = BindingSupport.longOrNull(p, c);
+                    case "observedAtMs" -> observedAtMs = BindingSupport.millis(p, c);
                     case "realtimeSessionId" -> realtimeSessionId = BindingSupport.string(p, c);
                     case "role" -> role = ThreadRealtimeTranscriptRoleJson.read(p, c);
                     case "text" -> text = BindingSupport.string(p, c);
@@ -198,7 +198,7 @@ final class ThreadRealtimeItemJson extends StdDeserializer<ThreadRealtimeItem> {
                 p.nextToken();
                 switch (member) {
                     case "id" -> id = BindingSupport.string(p, c);
-                    case "observedAtMs" -> observedAtMs = BindingSupport.longOrNull(p, c);
+                    case "observedAtMs" -> observedAtMs = BindingSupport.millis(p, c);
                     case "realtimeSessionId" -> realtimeSessionId = BindingSupport.string(p, c);
                     case "item_id" -> itemId = BindingSupport.string(p, c);
                     case "presentation" -> presentation = ThreadRealtimeBemItemPresentationJson.read(p, c);
@@ -227,7 +227,7 @@ final class ThreadRealtimeItemJson extends StdDeserializer<ThreadRealtimeItem> {
                 p.nextToken();
                 switch (member) {
                     case "id" -> id = BindingSupport.string(p, c);
-                    case "observedAtMs" -> observedAtMs = BindingSupport.longOrNull(p, c);
+                    case "observedAtMs" -> observedAtMs = BindingSupport.millis(p, c);
                     case "realtimeSessionId" -> realtimeSessionId = BindingSupport.string(p, c);
                     case "outcome" -> outcome = ThreadRealtimeSessionOutcomeJson.read(p, c);
                     case "type" -> p.skipChildren();
@@ -259,7 +259,7 @@ final class ThreadRealtimeItemJson extends StdDeserializer<ThreadRealtimeItem> {
                 p.nextToken();
                 switch (member) {
                     case "id" -> id = BindingSupport.string(p, c);
-                    case "observedAtMs" -> observedAtMs = BindingSupport.longOrNull(p, c);
+                    case "observedAtMs" -> observedAtMs = BindingSupport.millis(p, c);
                     case "realtimeSessionId" -> realtimeSessionId = BindingSupport.string(p, c);
                     case "handoff_id" -> handoffId = BindingSupport.string(p, c);
                     case "input" -> input = BindingSupport.string(p, c);
@@ -293,7 +293,7 @@ final class ThreadRealtimeItemJson extends StdDeserializer<ThreadRealtimeItem> {
                 p.nextToken();
                 switch (member) {
                     case "id" -> id = BindingSupport.string(p, c);
-                    case "observedAtMs" -> observedAtMs = BindingSupport.longOrNull(p, c);
+                    case "observedAtMs" -> observedAtMs = BindingSupport.millis(p, c);
                     case "realtimeSessionId" -> realtimeSessionId = BindingSupport.string(p, c);
                     case "input" -> input = BindingSupport.string(p, c);
                     case "input_item_id" -> inputItemId = BindingSupport.string(p, c);

@@ -61,7 +61,7 @@ final class ThreadRealtimeItemStartedNotificationJson extends StdDeserializer<Th
                 p.nextToken();
                 switch (member) {
                     case "item" -> item = ThreadRealtimeItemJson.read(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -62,8 +62,8 @@ final class ThreadRealtimeItemTranscriptDeltaNotificationJson extends StdDeseria
                 p.nextToken();
                 switch (member) {
                     case "delta" -> delta = BindingSupport.string(p, c);
-                    case "itemId" -> itemId = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "itemId" -> itemId = BindingSupport.itemId(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

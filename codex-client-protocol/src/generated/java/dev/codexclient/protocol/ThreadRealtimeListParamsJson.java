@@ -72,14 +72,14 @@ final class ThreadRealtimeListParamsJson extends StdDeserializer<ThreadRealtimeL
                     case "afterPosition" -> afterPosition = BindingSupport.longOrNull(p, c);
                     case "cursor" -> cursor = BindingSupport.string(p, c);
                     case "eventId" -> eventId = BindingSupport.string(p, c);
-                    case "fromObservedAtMs" -> fromObservedAtMs = BindingSupport.longOrNull(p, c);
+                    case "fromObservedAtMs" -> fromObservedAtMs = BindingSupport.millis(p, c);
                     case "limit" -> limit = BindingSupport.longOrNull(p, c);
                     case "order" -> order = ThreadRealtimeOrderJson.read(p, c);
                     case "requiredThroughPosition" -> requiredThroughPosition = BindingSupport.longOrNull(p, c);
                     case "sessionId" -> sessionId = BindingSupport.string(p, c);
                     case "snapshotEnd" -> snapshotEnd = BindingSupport.longOrNull(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
-                    case "toObservedAtMs" -> toObservedAtMs = BindingSupport.longOrNull(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
+                    case "toObservedAtMs" -> toObservedAtMs = BindingSupport.millis(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -61,7 +61,7 @@ final class ThreadRealtimeOutputAudioDeltaNotificationJson extends StdDeserializ
                 p.nextToken();
                 switch (member) {
                     case "audio" -> audio = ThreadRealtimeAudioChunkJson.read(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

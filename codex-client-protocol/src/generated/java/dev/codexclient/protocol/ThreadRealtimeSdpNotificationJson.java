@@ -61,7 +61,7 @@ final class ThreadRealtimeSdpNotificationJson extends StdDeserializer<ThreadReal
                 p.nextToken();
                 switch (member) {
                     case "sdp" -> sdp = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

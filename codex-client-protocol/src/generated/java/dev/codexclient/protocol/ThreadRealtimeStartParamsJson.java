@@ -98,7 +98,7 @@ final class ThreadRealtimeStartParamsJson extends StdDeserializer<ThreadRealtime
                     case "realtimeEndInstructions" -> realtimeEndInstructions = BindingSupport.string(p, c);
                     case "realtimeSessionId" -> realtimeSessionId = BindingSupport.string(p, c);
                     case "realtimeStartInstructions" -> realtimeStartInstructions = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     case "transport" -> transport = ThreadRealtimeStartTransportJson.read(p, c);
                     case "version" -> version = RealtimeConversationVersionJson.read(p, c);
                     case "voice" -> voice = RealtimeVoiceJson.read(p, c);

@@ -62,7 +62,7 @@ final class ThreadRealtimeStartedNotificationJson extends StdDeserializer<Thread
                 p.nextToken();
                 switch (member) {
                     case "realtimeSessionId" -> realtimeSessionId = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     case "version" -> version = RealtimeConversationVersionJson.read(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }

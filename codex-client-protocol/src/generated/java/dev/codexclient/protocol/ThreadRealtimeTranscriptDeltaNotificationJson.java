@@ -63,7 +63,7 @@ final class ThreadRealtimeTranscriptDeltaNotificationJson extends StdDeserialize
                 switch (member) {
                     case "delta" -> delta = BindingSupport.string(p, c);
                     case "role" -> role = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -63,7 +63,7 @@ final class ThreadRealtimeTranscriptDoneNotificationJson extends StdDeserializer
                 switch (member) {
                     case "role" -> role = BindingSupport.string(p, c);
                     case "text" -> text = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -95,7 +95,7 @@ final class ThreadResumeParamsJson extends StdDeserializer<ThreadResumeParams> {
                     case "runtimeWorkspaceRoots" -> runtimeWorkspaceRoots = readListOfString(p, c);
                     case "sandbox" -> sandbox = SandboxModeJson.read(p, c);
                     case "serviceTier" -> serviceTier = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

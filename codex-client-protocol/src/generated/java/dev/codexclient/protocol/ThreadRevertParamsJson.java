@@ -60,7 +60,7 @@ final class ThreadRevertParamsJson extends StdDeserializer<ThreadRevertParams> {
                 p.nextToken();
                 switch (member) {
                     case "beforeTurnId" -> beforeTurnId = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

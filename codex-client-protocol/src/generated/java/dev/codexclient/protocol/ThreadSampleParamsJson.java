@@ -75,7 +75,7 @@ final class ThreadSampleParamsJson extends StdDeserializer<ThreadSampleParams> {
                     case "interruptOnCancel" -> interruptOnCancel = BindingSupport.boolOrNull(p, c);
                     case "prompt" -> prompt = BindingSupport.string(p, c);
                     case "responsesapiClientMetadata" -> responsesapiClientMetadata = readMapOfString(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     case "threadSource" -> threadSource = BindingSupport.string(p, c);
                     case "turnTrigger" -> turnTrigger = BindingSupport.string(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);

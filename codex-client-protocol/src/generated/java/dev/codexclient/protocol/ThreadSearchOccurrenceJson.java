@@ -62,11 +62,11 @@ final class ThreadSearchOccurrenceJson extends StdDeserializer<ThreadSearchOccur
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "itemId" -> itemId = BindingSupport.string(p, c);
+                    case "itemId" -> itemId = BindingSupport.itemId(p, c);
                     case "snippet" -> snippet = BindingSupport.string(p, c);
                     case "snippetMatchRange" -> snippetMatchRange = ThreadSearchTextRangeJson.read(p, c);
                     case "turnCursor" -> turnCursor = BindingSupport.string(p, c);
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

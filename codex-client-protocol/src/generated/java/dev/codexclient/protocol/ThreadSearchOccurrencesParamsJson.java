@@ -65,7 +65,7 @@ final class ThreadSearchOccurrencesParamsJson extends StdDeserializer<ThreadSear
                     case "cursor" -> cursor = BindingSupport.string(p, c);
                     case "limit" -> limit = BindingSupport.longOrNull(p, c);
                     case "searchTerm" -> searchTerm = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -61,7 +61,7 @@ final class ThreadSectionChangedNotificationJson extends StdDeserializer<ThreadS
                 p.nextToken();
                 switch (member) {
                     case "sectionId" -> sectionId = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -62,7 +62,7 @@ final class ThreadSectionMoveParamsJson extends StdDeserializer<ThreadSectionMov
                 switch (member) {
                     case "beforeThreadId" -> beforeThreadId = BindingSupport.string(p, c);
                     case "sectionId" -> sectionId = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -60,7 +60,7 @@ final class ThreadSetNameParamsJson extends StdDeserializer<ThreadSetNameParams>
                 p.nextToken();
                 switch (member) {
                     case "name" -> name = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

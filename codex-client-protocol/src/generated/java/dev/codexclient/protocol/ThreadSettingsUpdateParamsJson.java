@@ -89,7 +89,7 @@ final class ThreadSettingsUpdateParamsJson extends StdDeserializer<ThreadSetting
                     case "sandboxPolicy" -> sandboxPolicy = SandboxPolicyJson.read(p, c);
                     case "serviceTier" -> serviceTier = BindingSupport.tristate(BindingSupport.string(p, c));
                     case "summary" -> summary = ReasoningSummaryJson.read(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -60,7 +60,7 @@ final class ThreadSettingsUpdatedNotificationJson extends StdDeserializer<Thread
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     case "threadSettings" -> threadSettings = ThreadSettingsJson.read(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }

@@ -62,7 +62,7 @@ final class ThreadShellCommandParamsJson extends StdDeserializer<ThreadShellComm
                 p.nextToken();
                 switch (member) {
                     case "command" -> command = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     case "timeoutMs" -> timeoutMs = BindingSupport.longOrNull(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }

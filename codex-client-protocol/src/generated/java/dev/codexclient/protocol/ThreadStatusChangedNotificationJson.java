@@ -61,7 +61,7 @@ final class ThreadStatusChangedNotificationJson extends StdDeserializer<ThreadSt
                 p.nextToken();
                 switch (member) {
                     case "status" -> status = ThreadStatusJson.read(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

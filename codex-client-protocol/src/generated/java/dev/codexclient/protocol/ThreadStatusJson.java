@@ -55,7 +55,7 @@ final class ThreadStatusJson extends StdDeserializer<ThreadStatus> {
         }
         if (t == JsonToken.FIELD_NAME && p.currentName().equals("type")) {
             if (p.nextToken() == JsonToken.VALUE_STRING) {
-                String tag = BindingSupport.tag(p);
+                String tag = BindingSupport.tag(p, c);
                 p.nextToken();
                 ThreadStatus v = variant(tag, p, c);
                 if (v != null) {

@@ -54,7 +54,7 @@ final class ThreadTimelineEntryJson extends StdDeserializer<ThreadTimelineEntry>
         }
         if (t == JsonToken.FIELD_NAME && p.currentName().equals("type")) {
             if (p.nextToken() == JsonToken.VALUE_STRING) {
-                String tag = BindingSupport.tag(p);
+                String tag = BindingSupport.tag(p, c);
                 p.nextToken();
                 ThreadTimelineEntry v = variant(tag, p, c);
                 if (v != null) {
@@ -110,7 +110,7 @@ final class ThreadTimelineEntryJson extends StdDeserializer<ThreadTimelineEntry>
                 switch (member) {
                     case "item" -> item = ThreadItemJson.read(p, c);
                     case "position" -> position = BindingSupport.longValue(p, c);
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     case "type" -> p.skipChildren();
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }

@@ -61,9 +61,9 @@ final class ThreadTokenUsageUpdatedNotificationJson extends StdDeserializer<Thre
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     case "tokenUsage" -> tokenUsage = ThreadTokenUsageJson.read(p, c);
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -66,7 +66,7 @@ final class ThreadTurnsListParamsJson extends StdDeserializer<ThreadTurnsListPar
                     case "itemsView" -> itemsView = TurnItemsViewJson.read(p, c);
                     case "limit" -> limit = BindingSupport.longOrNull(p, c);
                     case "sortDirection" -> sortDirection = SortDirectionJson.read(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

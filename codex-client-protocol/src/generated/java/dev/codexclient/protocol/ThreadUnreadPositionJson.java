@@ -54,7 +54,7 @@ final class ThreadUnreadPositionJson extends StdDeserializer<ThreadUnreadPositio
         }
         if (t == JsonToken.FIELD_NAME && p.currentName().equals("type")) {
             if (p.nextToken() == JsonToken.VALUE_STRING) {
-                String tag = BindingSupport.tag(p);
+                String tag = BindingSupport.tag(p, c);
                 p.nextToken();
                 ThreadUnreadPosition v = variant(tag, p, c);
                 if (v != null) {
@@ -123,7 +123,7 @@ final class ThreadUnreadPositionJson extends StdDeserializer<ThreadUnreadPositio
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     case "type" -> p.skipChildren();
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }

@@ -58,7 +58,7 @@ final class ThreadUnsubscribeParamsJson extends StdDeserializer<ThreadUnsubscrib
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

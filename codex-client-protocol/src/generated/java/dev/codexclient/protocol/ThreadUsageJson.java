@@ -67,7 +67,7 @@ final class ThreadUsageJson extends StdDeserializer<ThreadUsage> {
                     case "estimatedUsageUsdMicros" -> estimatedUsageUsdMicros = BindingSupport.longOrNull(p, c);
                     case "groups" -> groups = readListOfThreadUsageBreakdownGroup(p, c);
                     case "nativeUsageUsdMicros" -> nativeUsageUsdMicros = BindingSupport.longOrNull(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

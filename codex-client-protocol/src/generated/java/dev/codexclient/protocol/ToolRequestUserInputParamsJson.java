@@ -68,10 +68,10 @@ final class ToolRequestUserInputParamsJson extends StdDeserializer<ToolRequestUs
                 switch (member) {
                     case "autoResolutionMs" -> autoResolutionMs = BindingSupport.longOrNull(p, c);
                     case "isBlocking" -> isBlocking = BindingSupport.bool(p, c);
-                    case "itemId" -> itemId = BindingSupport.string(p, c);
+                    case "itemId" -> itemId = BindingSupport.itemId(p, c);
                     case "questions" -> questions = readListOfToolRequestUserInputQuestion(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

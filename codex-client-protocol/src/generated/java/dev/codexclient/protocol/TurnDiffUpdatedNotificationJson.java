@@ -62,8 +62,8 @@ final class TurnDiffUpdatedNotificationJson extends StdDeserializer<TurnDiffUpda
                 p.nextToken();
                 switch (member) {
                     case "diff" -> diff = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -59,8 +59,8 @@ final class TurnInterruptParamsJson extends StdDeserializer<TurnInterruptParams>
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

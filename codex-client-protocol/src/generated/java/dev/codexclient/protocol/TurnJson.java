@@ -70,7 +70,7 @@ final class TurnJson extends StdDeserializer<Turn> {
                     case "completedAt" -> completedAt = BindingSupport.longOrNull(p, c);
                     case "durationMs" -> durationMs = BindingSupport.longOrNull(p, c);
                     case "error" -> error = TurnErrorJson.read(p, c);
-                    case "id" -> id = BindingSupport.string(p, c);
+                    case "id" -> id = BindingSupport.turnId(p, c);
                     case "items" -> items = readListOfThreadItem(p, c);
                     case "itemsView" -> itemsView = TurnItemsViewJson.read(p, c);
                     case "rootTurnId" -> rootTurnId = BindingSupport.string(p, c);

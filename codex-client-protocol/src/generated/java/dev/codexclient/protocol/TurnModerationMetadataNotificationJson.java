@@ -62,8 +62,8 @@ final class TurnModerationMetadataNotificationJson extends StdDeserializer<TurnM
                 p.nextToken();
                 switch (member) {
                     case "metadata" -> metadata = BindingSupport.tree(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -66,8 +66,8 @@ final class TurnPlanUpdatedNotificationJson extends StdDeserializer<TurnPlanUpda
                 switch (member) {
                     case "explanation" -> explanation = BindingSupport.string(p, c);
                     case "plan" -> plan = readListOfTurnPlanStep(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

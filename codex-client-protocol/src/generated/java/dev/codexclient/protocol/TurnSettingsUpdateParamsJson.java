@@ -74,8 +74,8 @@ final class TurnSettingsUpdateParamsJson extends StdDeserializer<TurnSettingsUpd
                     case "model" -> model = BindingSupport.string(p, c);
                     case "serviceTier" -> serviceTier = BindingSupport.tristate(BindingSupport.string(p, c));
                     case "summary" -> summary = ReasoningSummaryJson.read(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

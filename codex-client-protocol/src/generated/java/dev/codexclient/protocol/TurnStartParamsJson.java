@@ -112,7 +112,7 @@ final class TurnStartParamsJson extends StdDeserializer<TurnStartParams> {
                     case "serviceTier" -> serviceTier = BindingSupport.string(p, c);
                     case "serviceTierForTurn" -> serviceTierForTurn = BindingSupport.string(p, c);
                     case "summary" -> summary = ReasoningSummaryJson.read(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     case "toolOutput" -> toolOutput = TurnToolOutputJson.read(p, c);
                     case "turnTrigger" -> turnTrigger = BindingSupport.string(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);

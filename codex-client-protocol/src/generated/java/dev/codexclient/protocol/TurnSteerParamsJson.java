@@ -72,7 +72,7 @@ final class TurnSteerParamsJson extends StdDeserializer<TurnSteerParams> {
                     case "input" -> input = readListOfUserInput(p, c);
                     case "responsesapiClientMetadata" -> responsesapiClientMetadata = readMapOfString(p, c);
                     case "responsesapiClientMetadataPatch" -> responsesapiClientMetadataPatch = readMapOfString(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -58,7 +58,7 @@ final class TurnSteerResponseJson extends StdDeserializer<TurnSteerResponse> {
                 member = p.currentName();
                 p.nextToken();
                 switch (member) {
-                    case "turnId" -> turnId = BindingSupport.string(p, c);
+                    case "turnId" -> turnId = BindingSupport.turnId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -60,7 +60,7 @@ final class WarningNotificationJson extends StdDeserializer<WarningNotification>
                 p.nextToken();
                 switch (member) {
                     case "message" -> message = BindingSupport.string(p, c);
-                    case "threadId" -> threadId = BindingSupport.string(p, c);
+                    case "threadId" -> threadId = BindingSupport.threadId(p, c);
                     default -> unknown = BindingSupport.unknown(unknown, member, p, c);
                 }
             }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.base.ParserBase;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
@@ -36,6 +37,58 @@ final class BindingSupport {
             return p.getText();
         }
         return t == JsonToken.VALUE_NULL ? null : c.readValue(p, String.class);
+    }
+
+    // ---- values a stream repeats: the last one of its kind when the config keeps them (RepeatedValues)
+
+    /** A thread's id: {@link #string}, or the same string as the last thread id read when the characters match. */
+    static String threadId(JsonParser p, DeserializationContext c) throws IOException {
+        return repeated(p, c, RepeatedValues.THREAD);
+    }
+
+    /** A turn's id, as {@link #threadId}. */
+    static String turnId(JsonParser p, DeserializationContext c) throws IOException {
+        return repeated(p, c, RepeatedValues.TURN);
+    }
+
+    /** An item's id, as {@link #threadId}. */
+    static String itemId(JsonParser p, DeserializationContext c) throws IOException {
+        return repeated(p, c, RepeatedValues.ITEM);
+    }
+
+    /**
+     * A timestamp in milliseconds: {@link #longOrNull}, or the same {@code Long} as the last one read when the value
+     * is equal (a stream emits many messages within a millisecond).
+     */
+    static Long millis(JsonParser p, DeserializationContext c) throws IOException {
+        RepeatedValues repeated;
+        if (p.currentToken() == JsonToken.VALUE_NUMBER_INT && (repeated = repeatedValues(c)) != null) {
+            return repeated.millis(p.getLongValue());
+        }
+        return longOrNull(p, c);
+    }
+
+    private static String repeated(JsonParser p, DeserializationContext c, int kind) throws IOException {
+        RepeatedValues repeated;
+        if (p.currentToken() == JsonToken.VALUE_STRING && (repeated = repeatedValues(p, c)) != null
+                && repeated.keeps(kind)) {
+            return repeated.string(kind, p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+        }
+        return string(p, c);
+    }
+
+    /** The cache of the config {@code c} reads with, when it has one and it belongs to this thread; else null. */
+    private static RepeatedValues repeatedValues(DeserializationContext c) {
+        return c.getConfig().getAttributes() instanceof RepeatedValues r && r.isOwner() ? r : null;
+    }
+
+    /**
+     * {@link #repeatedValues(DeserializationContext)} for a string: only for a parser over bytes or text, which
+     * keeps a string's characters in a buffer of its own ({@link ParserBase}: no copy for a short string); a parser
+     * over a tree takes the plain path.
+     */
+    private static RepeatedValues repeatedValues(JsonParser p, DeserializationContext c) {
+        return p instanceof ParserBase ? repeatedValues(c) : null;
     }
 
     static long longValue(JsonParser p, DeserializationContext c) throws IOException {
@@ -135,9 +188,24 @@ final class BindingSupport {
     /**
      * The string value the parser is at, as a union's tag. Streams repeat one tag (a million
      * {@code item/agentMessage/delta} in a row): the characters are compared with the last tag's, and on a match that
-     * string is returned, so the {@code switch} on it does not hash a fresh string for every message.
+     * string is returned, so the {@code switch} on it does not hash a fresh string for every message. The last tag is
+     * the config's own where it keeps repeated values ({@link RepeatedValues}), else one for every reader.
      */
-    static String tag(JsonParser p) throws IOException {
+    static String tag(JsonParser p, DeserializationContext c) throws IOException {
+        return tag(p, c, RepeatedValues.TAG);
+    }
+
+    /** A message's method, as {@link #tag}: kept apart from the tags of the unions inside its params. */
+    static String methodTag(JsonParser p, DeserializationContext c) throws IOException {
+        return tag(p, c, RepeatedValues.METHOD);
+    }
+
+    private static String tag(JsonParser p, DeserializationContext c, int kind) throws IOException {
+        RepeatedValues repeated = repeatedValues(p, c);
+        if (repeated != null) {
+            return repeated.keeps(kind) ? repeated.string(kind, p.getTextCharacters(), p.getTextOffset(),
+                    p.getTextLength()) : p.getText();
+        }
         char[] chars = p.getTextCharacters();
         int offset = p.getTextOffset();
         int length = p.getTextLength();

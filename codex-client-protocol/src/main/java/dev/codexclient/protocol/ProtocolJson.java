@@ -2,6 +2,7 @@ package dev.codexclient.protocol;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.DeserializationConfig;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -51,6 +52,22 @@ public final class ProtocolJson {
     public static ObjectMapper newMapper() {
         JacksonVersion.check();
         return Factory.build();
+    }
+
+    /**
+     * {@code config} with a cache of the values a stream repeats, for the thread that calls this method: a read
+     * through the returned config on that thread returns the string read just before for a message's method, a
+     * union's tag or the id of a thread, turn or item (the {@code Long} for an optional timestamp) when its characters
+     * (its value) are the same, instead of a new copy. For a reader thread that decodes a stream, which names the same
+     * thread, turn and item in message after message; the values are equal either way, only their identity differs.
+     * The cache keeps one value of each kind and is the calling thread's alone: reads through the returned config on
+     * any other thread take the plain path, as through {@code config}.
+     *
+     * @param config the configuration to extend, such as {@code mapper.getDeserializationConfig()}
+     * @return a new configuration: {@code config} with the calling thread's cache (its attributes unchanged)
+     */
+    public static DeserializationConfig reusingRepeatedValues(DeserializationConfig config) {
+        return config.with(new RepeatedValues(config.getAttributes(), Thread.currentThread()));
     }
 
     /** Built on first use, after the version check: an old Jackson lacks classes the configuration names. */

@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.deser.DefaultDeserializationContext;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.codexclient.protocol.ProtocolBinders;
+import dev.codexclient.protocol.ProtocolJson;
 import dev.codexclient.protocol.RequestId;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.transport.MessageBuffer;
@@ -54,6 +55,7 @@ public final class JsonWireCodec implements WireCodec {
     private final JsonFactory factory;
     private final DefaultDeserializationContext contexts;
     private final DeserializationConfig config;
+    private final TokenOffsets tokenOffsets;
     /** The generated binder of the notification union, taken from the generated table rather than looked up. */
     private final JsonDeserializer<ServerNotification> notifications;
     private final Map<Class<?>, JsonDeserializer<Object>> binders = new ConcurrentHashMap<>();
@@ -66,6 +68,7 @@ public final class JsonWireCodec implements WireCodec {
         this.factory = mapper.getFactory();
         this.contexts = (DefaultDeserializationContext) mapper.getDeserializationContext();
         this.config = mapper.getDeserializationConfig();
+        this.tokenOffsets = TokenOffsets.of(factory);
         @SuppressWarnings("unchecked")
         JsonDeserializer<ServerNotification> binder =
                 (JsonDeserializer<ServerNotification>) ProtocolBinders.rootBinder(ServerNotification.class);
@@ -126,8 +129,8 @@ public final class JsonWireCodec implements WireCodec {
     }
 
     /** The byte offset of the parser's current token, from where the parser started. */
-    private static long offset(JsonParser p) {
-        return p.currentTokenLocation().getByteOffset();
+    private long offset(JsonParser p) {
+        return tokenOffsets.of(p);
     }
 
     @Override
@@ -165,7 +168,34 @@ public final class JsonWireCodec implements WireCodec {
      * message the parser reads, as Jackson's own {@code MappingIterator} shares one.
      */
     private DeserializationContext context(JsonParser p) {
-        return contexts.createInstance(config, p, mapper.getInjectableValues());
+        return contexts.createInstance(readerConfig(), p, mapper.getInjectableValues());
+    }
+
+    /** The thread that reads this codec's messages, and its config, which keeps the values a stream repeats. */
+    private record Reader(Thread thread, DeserializationConfig config) {
+    }
+
+    private volatile Reader reader;
+
+    /**
+     * The config of the reader thread when called on it: {@link ProtocolJson#reusingRepeatedValues}, a cache that
+     * belongs to one thread. The first thread to read claims it, and the next one once that thread has ended (the
+     * reader of a new connection after a restart); any other thread reads with the plain config. Two threads that
+     * claim at once each get a cache of their own; the one whose claim is not kept reads its current buffer with
+     * its own and then plainly.
+     */
+    private DeserializationConfig readerConfig() {
+        Thread current = Thread.currentThread();
+        Reader r = reader;
+        if (r != null && r.thread() == current) {
+            return r.config();
+        }
+        if (r != null && r.thread().isAlive()) {
+            return config;
+        }
+        r = new Reader(current, ProtocolJson.reusingRepeatedValues(config));
+        reader = r;
+        return r.config();
     }
 
     /** A message whose first member is {@code method}: a notification; null to read the line as a tree. */

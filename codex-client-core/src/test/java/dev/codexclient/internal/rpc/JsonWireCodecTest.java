@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** Lines to messages and back: every kind of line, each route, and the lines that are none of them. */
@@ -172,6 +173,87 @@ class JsonWireCodecTest {
         assertThat(read.get(0)).isInstanceOf(Incoming.Notification.class);
         assertThat(((Incoming.Notification) read.get(0)).notification().size()).isEqualTo(deltaEnd - 2);
         assertThat(read.get(1)).isEqualTo(new Incoming.Result(RequestId.of(1), new Empty()));
+    }
+
+    @Test
+    void theByteOffsetOfATokenIsItsLocationsWithoutMakingTheLocation() throws IOException {
+        for (com.fasterxml.jackson.core.JsonFactory factory : List.of(mapper.getFactory(),
+                ProtocolJson.mapper().getFactory())) {
+            assertThat(TokenOffsets.shift(factory)).isNotEqualTo(TokenOffsets.NO_SHIFT);
+            TokenOffsets offsets = TokenOffsets.of(factory);
+            byte[] bytes = ("xyz" + DELTA + "\n  " + HARD_LINES.get(1) + "\n" + HARD_LINES.get(8) + "\n[1, \"a\" ,{}]")
+                    .getBytes(StandardCharsets.UTF_8);
+            int tokens = 0;
+            try (com.fasterxml.jackson.core.JsonParser p = factory.createParser(bytes, 3, bytes.length - 3)) {
+                while (p.nextToken() != null) {
+                    assertThat(offsets.of(p)).as("token %s", p.currentToken())
+                            .isEqualTo(p.currentTokenLocation().getByteOffset());
+                    tokens++;
+                }
+            }
+            assertThat(tokens).isGreaterThan(30);
+        }
+    }
+
+    private static String delta(String thread, String item) {
+        return "{\"method\":\"item/agentMessage/delta\",\"params\":{\"threadId\":\"" + thread
+                + "\",\"turnId\":\"u1\",\"itemId\":\"" + item + "\",\"delta\":\"d\"},\"emittedAtMs\":17}";
+    }
+
+    private static ServerNotification.ItemAgentMessageDelta delta(Incoming in) {
+        return (ServerNotification.ItemAgentMessageDelta) ((Incoming.Notification) in).notification().notification();
+    }
+
+    @Test
+    void theReaderGetsTheIdsAStreamRepeatsAsOneStringAcrossBuffers() {
+        // A value's first sight keeps its characters, the second its string, which every later one gets back.
+        List<Incoming> first = decodeBuffer(Map.of(), delta("t1", "i1"), delta("t1", "i1"), delta("t1", "i1"),
+                delta("t2", "i1"), delta("t2", "i1"));
+        List<Incoming> second = decodeBuffer(Map.of(), delta("t2", "i2"));
+        assertThat(delta(first.get(2)).params().threadId()).isSameAs(delta(first.get(1)).params().threadId());
+        assertThat(delta(first.get(2)).emittedAtMs()).isSameAs(delta(first.get(1)).emittedAtMs());
+        assertThat(delta(first.get(3)).params().threadId()).isEqualTo("t2");
+        assertThat(delta(second.get(0)).params().threadId()).isSameAs(delta(first.get(4)).params().threadId());
+        assertThat(delta(second.get(0)).params().itemId()).isEqualTo("i2");
+        assertThat(((Incoming.Notification) second.get(0)).notification().threadId()).contains("t2");
+    }
+
+    /** Decodes the lines as one buffer on a thread of its own, which has ended when this returns. */
+    private List<Incoming> decodeOn(String... lines) throws InterruptedException {
+        AtomicReference<List<Incoming>> read = new AtomicReference<>();
+        AtomicReference<Throwable> failed = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            try {
+                read.set(decodeBuffer(Map.of(), lines));
+            } catch (Throwable e) {
+                failed.set(e);
+            }
+        });
+        t.start();
+        t.join();
+        assertThat(failed.get()).isNull();
+        return read.get();
+    }
+
+    @Test
+    void anotherThreadReadsPlainlyWhileTheReaderLivesAndTakesOverOnceItHasEnded() throws InterruptedException {
+        List<Incoming> onReader = decodeBuffer(Map.of(), delta("t1", "i1"));
+        List<Incoming> beside = decodeOn(delta("t1", "i1"), delta("t1", "i1"), delta("t1", "i1"));
+        assertThat(delta(beside.get(0))).isEqualTo(delta(onReader.get(0)));
+        assertThat(delta(beside.get(2)).params().threadId()).as("not the reader thread's strings")
+                .isNotSameAs(delta(beside.get(1)).params().threadId());
+
+        // The codec's reader thread has ended (a restart's old connection): the next reader gets the strings kept.
+        JsonWireCodec fresh = new JsonWireCodec(mapper);
+        Thread ended = new Thread(() -> fresh.decode(MessageBuffer.of(delta("t1", "i1").getBytes(
+                StandardCharsets.UTF_8)), Map.<RequestId, Class<?>>of()::get, (in, m, i) -> { }));
+        ended.start();
+        ended.join();
+        List<Incoming> next = new ArrayList<>();
+        byte[] line = delta("t1", "i1").getBytes(StandardCharsets.UTF_8);
+        fresh.decode(MessageBuffer.of(line, line, line), Map.<RequestId, Class<?>>of()::get, (in, m, i) -> next.add(in));
+        assertThat(delta(next.get(2)).params().threadId()).isEqualTo("t1")
+                .isSameAs(delta(next.get(1)).params().threadId());
     }
 
     // ------------------------------------------------------------------------------------------------ responses

@@ -175,7 +175,9 @@ final class BinderWriter {
             if (f.anySetter()) {
                 continue;
             }
-            CodeBlock read = codec.read(f.ty(), f.primitive(), h);
+            String repeated = repeated(type, f);
+            CodeBlock read = repeated != null ? CodeBlock.of("$T.$L(p, c)", SUPPORT, repeated)
+                    : codec.read(f.ty(), f.primitive(), h);
             if (f.tristate()) {
                 b.addStatement("case $S -> $N = $T.tristate($L)", f.wire(), local(f), SUPPORT, read);
             } else {
@@ -211,6 +213,39 @@ final class BinderWriter {
         }
         b.addStatement("return new $T($L)", type, CodeBlock.join(args, ", "));
         return b.build();
+    }
+
+    /**
+     * The {@code BindingSupport} method that reads member {@code f} of {@code type} as a value a stream repeats, or
+     * null for the plain read: the ids of threads, turns and items (named {@code threadId}, {@code turnId},
+     * {@code itemId}, or {@code id} of a thread, a turn, an item) and the optional timestamps ({@code ...AtMs}),
+     * which message after message of a stream carries unchanged. Such a read returns the value read last when it is
+     * equal, where the decoder keeps them, so that a stream does not copy the same id into a new string every time.
+     */
+    private String repeated(ClassName type, Field f) {
+        if (f.tristate() || f.anySetter()) {
+            return null;
+        }
+        if (f.ty() instanceof Str) {
+            String kind = switch (f.wire()) {
+                case "threadId" -> "threadId";
+                case "turnId" -> "turnId";
+                case "itemId" -> "itemId";
+                default -> null;
+            };
+            if (kind != null || !f.wire().equals("id")) {
+                return kind;
+            }
+            if (type.equals(types.named("Thread"))) {
+                return "threadId";
+            }
+            if (type.equals(types.named("Turn"))) {
+                return "turnId";
+            }
+            return types.named("ThreadItem").equals(type.enclosingClassName()) ? "itemId" : null;
+        }
+        boolean optionalLong = f.ty() instanceof Prim p && p.prim().equals("long") && !f.primitive();
+        return optionalLong && f.wire().endsWith("AtMs") ? "millis" : null;
     }
 
     /** Statements writing the members of {@code v} (no braces); the tag, if any, is the caller's. */
@@ -317,7 +352,7 @@ final class BinderWriter {
                 .addCode(enterObject(type))
                 .beginControlFlow("if (t == $T.FIELD_NAME && p.currentName().equals($S))", JSON_TOKEN, tag)
                 .beginControlFlow("if (p.nextToken() == $T.VALUE_STRING)", JSON_TOKEN)
-                .addStatement("$T tag = $T.tag(p)", STRING, SUPPORT)
+                .addStatement("$T tag = $T.$L(p, c)", STRING, SUPPORT, d.methods() ? "methodTag" : "tag")
                 .addStatement("p.nextToken()")
                 .addStatement("$T v = variant(tag, p, c)", type)
                 .beginControlFlow("if (v != null)")
