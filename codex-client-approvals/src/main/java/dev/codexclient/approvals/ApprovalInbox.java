@@ -172,9 +172,24 @@ public final class ApprovalInbox implements AutoCloseable {
         this.mask = text -> masking.apply(text);
     }
 
-    /** {@return {@code text} masked as the entries are} */
-    String mask(String text) {
+    /**
+     * {@return {@code text} with the client's secrets masked, as the entries are}
+     *
+     * @param text the text
+     */
+    public String mask(String text) {
         return mask.apply(text);
+    }
+
+    /**
+     * {@return {@code entry} as JSON ({@link EntryJson}) with every text masked as the client masks it: what a page
+     * or an API shows} The entries are masked when stored already; masking again catches a secret the client
+     * learnt since (a refreshed token).
+     *
+     * @param entry the entry
+     */
+    public com.fasterxml.jackson.databind.node.ObjectNode view(InboxEntry entry) {
+        return (com.fasterxml.jackson.databind.node.ObjectNode) RequestFacts.masked(EntryJson.toJson(entry), mask);
     }
 
     private CompletableFuture<ApprovalDecision> admit(ApprovalRequest request) {
