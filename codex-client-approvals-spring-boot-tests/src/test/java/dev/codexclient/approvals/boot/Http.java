@@ -21,6 +21,7 @@ import java.util.regex.Pattern;
  */
 public final class Http {
     private static final ObjectMapper JSON = new ObjectMapper();
+    private final String root;
     private final String base;
     private final HttpClient client = HttpClient.newBuilder().cookieHandler(new CookieManager())
             .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(Duration.ofSeconds(10)).build();
@@ -28,7 +29,8 @@ public final class Http {
     private String csrfToken;
 
     public Http(int port) {
-        this.base = "http://127.0.0.1:" + port + "/codex/approvals";
+        this.root = "http://127.0.0.1:" + port;
+        this.base = root + "/codex/approvals";
     }
 
     public record Answer(int status, String body, java.net.http.HttpHeaders headers) {
@@ -66,6 +68,12 @@ public final class Http {
             b.header("Authorization", basic);
         }
         return send(b);
+    }
+
+    /** A GET of a path outside the inbox (Actuator's), with Basic credentials. */
+    public Answer getOutside(String path, String basic) throws Exception {
+        return send(HttpRequest.newBuilder(URI.create(root + path)).GET().header("Accept", "application/json")
+                .header("Authorization", basic));
     }
 
     /** A POST with the session's CSRF token (when signed in) and, if given, Basic credentials. */
