@@ -11,12 +11,12 @@ import java.util.concurrent.TimeUnit;
  * A second instance of the service in a JVM of its own, as a deployment runs it: the test application's
  * {@code main} on this JVM's class path, with the properties given, its output in a file under {@code target/}.
  */
-final class Instances {
+public final class Instances {
     private Instances() {
     }
 
     /** A running instance: its process and its port. */
-    record Instance(Process process, int port, Path log) implements AutoCloseable {
+    public record Instance(Process process, int port, Path log) implements AutoCloseable {
         @Override
         public void close() {
             process.descendants().forEach(ProcessHandle::destroy);
@@ -32,7 +32,7 @@ final class Instances {
         }
     }
 
-    static Instance start(String name, String... properties) throws IOException, InterruptedException {
+    public static Instance start(String name, String... properties) throws IOException, InterruptedException {
         Path dir = Files.createDirectories(Path.of("target", "instances").toAbsolutePath());
         Path portFile = dir.resolve(name + "-" + System.nanoTime() + ".port");
         Path log = dir.resolve(name + "-" + System.nanoTime() + ".log");
