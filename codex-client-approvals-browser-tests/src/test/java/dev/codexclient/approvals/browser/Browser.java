@@ -118,6 +118,10 @@ final class Browser implements AutoCloseable {
         return driver.findElement(selector).getText();
     }
 
+    ChromeDriver driver() {
+        return driver;
+    }
+
     Object script(String js) {
         return ((JavascriptExecutor) driver).executeScript(js);
     }
