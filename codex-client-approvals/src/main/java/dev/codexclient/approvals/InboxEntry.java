@@ -14,7 +14,7 @@ import java.util.Optional;
  *
  * @param id          the inbox's id of the entry
  * @param kind        the kind of approval
- * @param requestKey  what a request codex sends again (after the client reconnected or the service restarted) is
+ * @param requestKey  what a request codex sends again (after a restart of the connection or of the service) is
  *                    matched by: the method and the ids of its thread, turn and item
  * @param threadId    the thread that asks (the conversation id of a legacy request)
  * @param turnId      the turn, when the request names it

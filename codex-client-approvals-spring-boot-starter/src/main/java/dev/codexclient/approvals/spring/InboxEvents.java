@@ -21,7 +21,7 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  * again and reads the entries afresh.
  */
 final class InboxEvents {
-    /** An open page reconnects after this; a stream is not held open for ever. */
+    /** An open page opens its stream again after this; a stream is not held open for ever. */
     private static final long TIMEOUT_MILLIS = TimeUnit.MINUTES.toMillis(10);
     private static final int QUEUE_LIMIT = 1_000;
 
