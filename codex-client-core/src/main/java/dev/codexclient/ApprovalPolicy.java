@@ -8,7 +8,7 @@ import java.util.concurrent.CompletionStage;
 /**
  * Decides approvals codex asks for, asynchronously like every other handler: it returns a stage that completes
  * with the {@link ApprovalDecision}. Register one for every kind with {@link CodexClientBuilder#approvals}, or for
- * one kind with {@link CodexClientBuilder#onCommandApproval} or {@link CodexClientBuilder#onFileChangeApproval};
+ * one kind with {@link CodexClientBuilder#commandApprovals} or {@link CodexClientBuilder#fileChangeApprovals};
  * {@code R} is the kind of request it decides ({@link ApprovalRequest} for all of them). Without any policy the
  * client declines everything.
  *
@@ -26,7 +26,7 @@ import java.util.concurrent.CompletionStage;
  *     .approvals(ApprovalPolicy.sync(request -> request instanceof ApprovalRequest.Command c
  *             && allowed.contains(c.params().command())
  *             ? ApprovalDecision.ACCEPT : ApprovalDecision.DECLINE))
- *     .onFileChangeApproval(change -> reviewers.ask(change.params()))   // a CompletionStage<ApprovalDecision>
+ *     .fileChangeApprovals(change -> reviewers.ask(change.params()))   // a CompletionStage<ApprovalDecision>
  *     .build();
  * }</pre>
  *

@@ -13,6 +13,7 @@ import dev.codexclient.protocol.ThreadListResponse;
 import dev.codexclient.protocol.ThreadResumeParams;
 import dev.codexclient.protocol.ThreadSearchParams;
 import dev.codexclient.protocol.ThreadStartParams;
+import dev.codexclient.telemetry.ExtensionTelemetry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -58,7 +59,7 @@ import java.util.function.Consumer;
  * <p>Conventions that hold across the API:
  * <ul>
  *   <li><b>Handlers are asynchronous.</b> Every handler of a server request (approvals, user input, elicitations,
- *       dynamic tools, token refresh, {@link CodexClientBuilder#onServerRequest any request}) returns a
+ *       dynamic tools, token refresh, {@link CodexClientBuilder#serverRequest any request}) returns a
  *       {@link CompletionStage}; when the server withdraws the request ({@code serverRequest/resolved}) the stage is
  *       cancelled and nothing is sent. Where a synchronous form is handy there is one functional interface plus an
  *       adapter, not two overloads a lambda could not choose between: {@link ApprovalPolicy#sync},
@@ -78,7 +79,7 @@ import java.util.function.Consumer;
  *       at once, without a graceful wait. A spawned server's process is {@link #serverProcess()}.</li>
  * </ul>
  */
-public final class CodexClient implements AutoCloseable {
+public final class CodexClient implements Codex, AutoCloseable {
     private final ClientRuntime runtime;
     private final CodexRpc rpc;
 
@@ -118,6 +119,7 @@ public final class CodexClient implements AutoCloseable {
      * @throws CodexTimeoutException   when the server does not answer in time
      * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request
      */
+    @Override
     public CodexThread startThread() {
         return startThread(ThreadStartParams.builder().build());
     }
@@ -132,6 +134,7 @@ public final class CodexClient implements AutoCloseable {
      * @throws CodexTimeoutException   when the server does not answer in time
      * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request
      */
+    @Override
     public CodexThread startThread(ThreadStartParams params) {
         return startThread(params, List.of());
     }
@@ -159,8 +162,10 @@ public final class CodexClient implements AutoCloseable {
      * @throws CodexTimeoutException   when the server does not answer in time
      * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request
      */
+    @Override
+    @CodexExperimental("dynamicTools")
     public CodexThread startThread(ThreadStartParams params, List<DynamicTool> tools) {
-        return CodexThread.of(runtime.startThread(params, tools));
+        return ClientThread.of(runtime.startThread(params, tools));
     }
 
     /**
@@ -168,6 +173,7 @@ public final class CodexClient implements AutoCloseable {
      *
      * @return a future of the new thread's handle; it fails with the exceptions {@link #startThread()} throws
      */
+    @Override
     public CompletableFuture<CodexThread> startThreadAsync() {
         return startThreadAsync(ThreadStartParams.builder().build());
     }
@@ -179,6 +185,7 @@ public final class CodexClient implements AutoCloseable {
      * @return a future of the new thread's handle; it fails with the exceptions
      *         {@link #startThread(ThreadStartParams)} throws
      */
+    @Override
     public CompletableFuture<CodexThread> startThreadAsync(ThreadStartParams params) {
         return startThreadAsync(params, List.of());
     }
@@ -191,17 +198,17 @@ public final class CodexClient implements AutoCloseable {
      * @return a future of the new thread's handle; it fails with the exceptions
      *         {@link #startThread(ThreadStartParams, List)} throws
      */
+    @Override
+    @CodexExperimental("dynamicTools")
     public CompletableFuture<CodexThread> startThreadAsync(ThreadStartParams params, List<DynamicTool> tools) {
-        return runtime.startThreadAsync(params, tools).thenApply(CodexThread::of);
+        return runtime.startThreadAsync(params, tools).thenApply(ClientThread::of);
     }
 
 
     /**
-     * Resumes a stored thread by id, with the settings it was stored with, to go on with it: where the server can
-     * (codex 0.125.0 and later; 0.129.0 to 0.150.x with {@link CodexClientBuilder#experimentalApi(boolean)}), it
-     * leaves the thread's turns out of its answer, so that resuming costs the same after ten turns or ten thousand,
-     * and {@link CodexThread#info()} then holds no turns. {@link CodexThread#read()} gives the history; so does
-     * {@link #resumeThread(ThreadResumeParams)} with the thread id alone, which asks for it.
+     * Resumes a stored thread by id, with the settings it was stored with: {@code thread/resume} with the id alone,
+     * answered with the thread and its whole history, which {@link CodexThread#info()} then holds. To go on with a
+     * long thread without fetching its history, {@link #resumeThreadWithoutTurns(String)}.
      *
      * @param threadId the id of the stored thread
      * @return the handle of the resumed thread
@@ -209,9 +216,9 @@ public final class CodexClient implements AutoCloseable {
      * @throws CodexTimeoutException   when the server does not answer in time
      * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request, e.g. for an unknown id
      */
+    @Override
     public CodexThread resumeThread(String threadId) {
-        Objects.requireNonNull(threadId, "threadId");
-        return CodexThread.of(runtime.resumeThreadWithoutTurns(threadId));
+        return resumeThread(byId(threadId));
     }
 
     /**
@@ -225,6 +232,7 @@ public final class CodexClient implements AutoCloseable {
      * @throws CodexTimeoutException   when the server does not answer in time
      * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request, e.g. for an unknown id
      */
+    @Override
     public CodexThread resumeThread(ThreadResumeParams params) {
         return resumeThread(params, List.of());
     }
@@ -242,8 +250,10 @@ public final class CodexClient implements AutoCloseable {
      * @throws CodexTimeoutException   when the server does not answer in time
      * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request, e.g. for an unknown id
      */
+    @Override
+    @CodexExperimental("dynamicTools")
     public CodexThread resumeThread(ThreadResumeParams params, List<DynamicTool> tools) {
-        return CodexThread.of(runtime.resumeThread(params, tools));
+        return ClientThread.of(runtime.resumeThread(params, tools));
     }
 
     /**
@@ -253,9 +263,9 @@ public final class CodexClient implements AutoCloseable {
      * @return a future of the resumed thread's handle; it fails with the exceptions {@link #resumeThread(String)}
      *         throws
      */
+    @Override
     public CompletableFuture<CodexThread> resumeThreadAsync(String threadId) {
-        Objects.requireNonNull(threadId, "threadId");
-        return runtime.resumeThreadWithoutTurnsAsync(threadId).thenApply(CodexThread::of);
+        return resumeThreadAsync(byId(threadId));
     }
 
     /**
@@ -265,6 +275,7 @@ public final class CodexClient implements AutoCloseable {
      * @return a future of the resumed thread's handle; it fails with the exceptions
      *         {@link #resumeThread(ThreadResumeParams)} throws
      */
+    @Override
     public CompletableFuture<CodexThread> resumeThreadAsync(ThreadResumeParams params) {
         return resumeThreadAsync(params, List.of());
     }
@@ -277,8 +288,15 @@ public final class CodexClient implements AutoCloseable {
      * @return a future of the resumed thread's handle; it fails with the exceptions
      *         {@link #resumeThread(ThreadResumeParams, List)} throws
      */
+    @Override
+    @CodexExperimental("dynamicTools")
     public CompletableFuture<CodexThread> resumeThreadAsync(ThreadResumeParams params, List<DynamicTool> tools) {
-        return runtime.resumeThreadAsync(params, tools).thenApply(CodexThread::of);
+        return runtime.resumeThreadAsync(params, tools).thenApply(ClientThread::of);
+    }
+
+    private static ThreadResumeParams byId(String threadId) {
+        Objects.requireNonNull(threadId, "threadId");
+        return ThreadResumeParams.builder().threadId(threadId).build();
     }
 
     /**
@@ -304,7 +322,7 @@ public final class CodexClient implements AutoCloseable {
      * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request, e.g. for an unknown id
      */
     public CodexThread forkThread(ThreadForkParams params) {
-        return CodexThread.of(runtime.forkThread(params));
+        return ClientThread.of(runtime.forkThread(params));
     }
 
     /**
@@ -325,7 +343,7 @@ public final class CodexClient implements AutoCloseable {
      *         throws
      */
     public CompletableFuture<CodexThread> forkThreadAsync(ThreadForkParams params) {
-        return runtime.forkThreadAsync(params).thenApply(CodexThread::of);
+        return runtime.forkThreadAsync(params).thenApply(ClientThread::of);
     }
 
     /**
@@ -336,13 +354,14 @@ public final class CodexClient implements AutoCloseable {
      * @param threadId the codex thread id
      */
     public Optional<CodexThread> thread(String threadId) {
-        return runtime.heldThread(threadId).map(CodexThread::of);
+        return runtime.heldThread(threadId).map(ClientThread::of);
     }
 
     /**
      * Every stored thread matching {@code params}, page by page as the iteration proceeds (each page is one
-     * {@code thread/list} call following {@code nextCursor}; each waits at most the request timeout).
-     * {@link #listThreadsAsync(ThreadListParams)} is the non-blocking twin.
+     * {@code thread/list} call following {@code nextCursor}; each waits at most the request timeout). To have
+     * them all at once: {@link #listAllThreads(ThreadListParams)}, or {@link #listAllThreadsAsync(ThreadListParams)}
+     * without blocking.
      *
      * @param params the filter and page size; its {@code cursor}, if any, is where the first page starts
      * @return the threads; each iteration asks the server again, and its {@code hasNext()} throws what a failed
@@ -387,14 +406,45 @@ public final class CodexClient implements AutoCloseable {
     }
 
     /**
-     * Every stored thread matching {@code params}, all pages, without blocking.
+     * Every stored thread matching {@code params}, all pages, as one list: the pages are fetched one after another
+     * on the calling thread, each waiting at most the request timeout. {@link #listAllThreadsAsync} is the
+     * non-blocking twin; {@link #listThreads(ThreadListParams)} fetches each page only as the iteration reaches it.
+     *
+     * @param params the filter and page size; its {@code cursor}, if any, is where the first page starts
+     * @return every matching thread, in the server's order
+     * @throws CodexTransportException when the connection is closed or ends
+     * @throws CodexTimeoutException   when the server does not answer a page in time
+     * @throws dev.codexclient.errors.CodexRpcException when the server rejects the request
+     */
+    public List<ThreadInfo> listAllThreads(ThreadListParams params) {
+        List<ThreadInfo> all = new ArrayList<>();
+        listThreads(params).forEach(all::add);
+        return List.copyOf(all);
+    }
+
+    /**
+     * {@link #listAllThreads(ThreadListParams)} without blocking: every page, one after another.
      *
      * @param params the filter and page size; its {@code cursor}, if any, is where the first page starts
      * @return a future of every matching thread, in the server's order; it fails with the first failed page's
      *         exception
      */
-    public CompletableFuture<List<ThreadInfo>> listThreadsAsync(ThreadListParams params) {
+    public CompletableFuture<List<ThreadInfo>> listAllThreadsAsync(ThreadListParams params) {
         return runtime.listAllAsync(params);
+    }
+
+    /**
+     * The former name of {@link #listAllThreadsAsync(ThreadListParams)}, which loads every page as that does; the
+     * blocking {@link #listThreads(ThreadListParams)} pages lazily, so the two were no twins.
+     *
+     * @param params the filter and page size
+     * @return a future of every matching thread
+     * @deprecated renamed to {@link #listAllThreadsAsync(ThreadListParams)}, whose blocking twin is
+     *             {@link #listAllThreads(ThreadListParams)}
+     */
+    @Deprecated(since = "0.1.0", forRemoval = true)
+    public CompletableFuture<List<ThreadInfo>> listThreadsAsync(ThreadListParams params) {
+        return listAllThreadsAsync(params);
     }
 
     /**
@@ -405,6 +455,7 @@ public final class CodexClient implements AutoCloseable {
      * @param searchTerm what to find, a literal substring
      * @return the running search; close it to cancel it
      */
+    @CodexExperimental("thread/search/stream")
     public ThreadSearch searchThreads(String searchTerm) {
         Objects.requireNonNull(searchTerm, "searchTerm");
         return searchThreads(ThreadSearchParams.builder().searchTerm(searchTerm).build());
@@ -417,6 +468,7 @@ public final class CodexClient implements AutoCloseable {
      * @param params the search
      * @return the running search; close it to cancel it
      */
+    @CodexExperimental("thread/search/stream")
     public ThreadSearch searchThreads(ThreadSearchParams params) {
         return new ThreadSearch(runtime.searchThreads(params));
     }
@@ -429,6 +481,7 @@ public final class CodexClient implements AutoCloseable {
      * @param listener called with each notification, on a callback thread; it may call back into the client
      * @return the subscription, whose {@code close()} removes the listener
      */
+    @Override
     public Subscription onNotification(Consumer<? super ServerNotification> listener) {
         Objects.requireNonNull(listener, "listener");
         return runtime.onNotification(listener);
@@ -442,7 +495,7 @@ public final class CodexClient implements AutoCloseable {
      * fails (the server exits, the socket drops); either comes after the notifications already received.
      *
      * <pre>{@code
-     * Flux<ServerNotification> all = JdkFlowAdapter.flowPublisherToFlux(client.notifications());
+     * Flux<ServerNotification> all = JdkFlowAdapter.flowPublisherToFlux(client.publisher());
      * all.ofType(ServerNotification.ThreadStarted.class).subscribe(t -> log.info("thread {}", t.params()));
      * }</pre>
      *
@@ -452,8 +505,19 @@ public final class CodexClient implements AutoCloseable {
      *
      * @return a hot publisher of every notification of the connection
      */
+    public Flow.Publisher<ServerNotification> publisher() {
+        return runtime.publisher();
+    }
+
+    /**
+     * The former name of {@link #publisher()}.
+     *
+     * @return a hot publisher of every notification of the connection
+     * @deprecated renamed to {@link #publisher()}, the name of every handle's publisher (a turn's, a thread's)
+     */
+    @Deprecated(since = "0.1.0", forRemoval = true)
     public Flow.Publisher<ServerNotification> notifications() {
-        return runtime.notifications();
+        return publisher();
     }
 
 
@@ -529,8 +593,22 @@ public final class CodexClient implements AutoCloseable {
      *
      * @param text the text to mask
      */
+    @Override
     public String mask(CharSequence text) {
         return runtime.mask(text);
+    }
+
+    /**
+     * Publishes an integration's telemetry to this client's {@link CodexClientBuilder#telemetryListener telemetry
+     * listener}, after the records the client queued before it (see {@link Codex#publishTelemetry}). Does nothing
+     * without a listener; never blocks; works on a closed client too.
+     *
+     * @param telemetry the record
+     */
+    @Override
+    public void publishTelemetry(ExtensionTelemetry telemetry) {
+        Objects.requireNonNull(telemetry, "telemetry");
+        runtime.publish(telemetry);
     }
 
     /**

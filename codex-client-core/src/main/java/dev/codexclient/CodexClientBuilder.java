@@ -288,7 +288,7 @@ public final class CodexClientBuilder {
 
     /**
      * Logs in with ChatGPT tokens your application manages, right after the handshake. Pair it with
-     * {@link #onChatgptTokenRefresh} so codex can ask for fresh tokens when these expire. Tokens are never
+     * {@link #chatgptTokenRefresh} so codex can ask for fresh tokens when these expire. Tokens are never
      * logged.
      *
      * @param accessToken      the ChatGPT access token
@@ -420,7 +420,7 @@ public final class CodexClientBuilder {
 
     /**
      * How many events a subscription to one of the client's {@link java.util.concurrent.Flow.Publisher}s
-     * ({@link CodexTurn#publisher()}, {@link CodexThread#publisher()}, {@link CodexClient#notifications()}) holds
+     * ({@link CodexTurn#publisher()}, {@link CodexThread#publisher()}, {@link CodexClient#publisher()}) holds
      * beyond what its subscriber requested, before it gives up on that subscriber (default 4096). Events within
      * the outstanding demand are on their way to {@code onNext}; a turn's replayed events do not count either.
      * When more wait, that subscription alone ends with
@@ -491,11 +491,14 @@ public final class CodexClientBuilder {
     }
 
     // ---------------------------------------------------------------- handlers
+    // Naming: a handler, which must answer the server, is registered under the name of what it answers
+    // (approvals, commandApprovals, userInput, serverRequest, tool); a method named on… registers a listener, which is
+    // told and answers nothing (onNotification).
 
     /**
      * Decides every kind of approval: commands, file changes, permission grants, and their legacy forms
      * (default: {@link ApprovalPolicy#declineAll()}, logged once per kind). A policy for one kind
-     * ({@link #onCommandApproval}, {@link #onFileChangeApproval}) takes precedence for that kind.
+     * ({@link #commandApprovals}, {@link #fileChangeApprovals}) takes precedence for that kind.
      *
      * <pre>{@code
      * .approvals(ApprovalPolicy.sync(request -> request instanceof ApprovalRequest.Command c
@@ -517,41 +520,80 @@ public final class CodexClientBuilder {
      * {@link #approvals}' policy for them. Asynchronous, like every handler; for a synchronous decision wrap it
      * in {@link ApprovalPolicy#sync}:
      * <pre>{@code
-     * .onCommandApproval(ApprovalPolicy.sync(command -> Set.of("ls", "ls -la").contains(command.params().command())
+     * .commandApprovals(ApprovalPolicy.sync(command -> Set.of("ls", "ls -la").contains(command.params().command())
      *         ? ApprovalDecision.ACCEPT : ApprovalDecision.DECLINE))
      * }</pre>
-     * A later {@link #onServerRequest} for the same method replaces it, and the other way round.
+     * A later {@link #serverRequest} for the same method replaces it, and the other way round.
      *
      * @param policy the policy for command approvals
      * @return this builder
      */
-    public CodexClientBuilder onCommandApproval(ApprovalPolicy<? super ApprovalRequest.Command> policy) {
+    public CodexClientBuilder commandApprovals(ApprovalPolicy<? super ApprovalRequest.Command> policy) {
         requestHandlers.kindApproval(ServerRequestMethods.ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL.method(), policy);
         return this;
     }
 
     /**
+     * The former name of {@link #commandApprovals(ApprovalPolicy)}.
+     *
+     * @param policy the policy for command approvals
+     * @return this builder
+     * @deprecated renamed to {@link #commandApprovals(ApprovalPolicy)}: {@code on…} names listeners, and a policy
+     *             answers the server
+     */
+    @Deprecated(since = "0.1.0", forRemoval = true)
+    public CodexClientBuilder onCommandApproval(ApprovalPolicy<? super ApprovalRequest.Command> policy) {
+        return commandApprovals(policy);
+    }
+
+    /**
      * Decides file-change approvals ({@code item/fileChange/requestApproval}), in place of {@link #approvals}'
-     * policy for them; see {@link #onCommandApproval}.
+     * policy for them; see {@link #commandApprovals}.
      *
      * @param policy the policy for file-change approvals
      * @return this builder
      */
-    public CodexClientBuilder onFileChangeApproval(ApprovalPolicy<? super ApprovalRequest.FileChange> policy) {
+    public CodexClientBuilder fileChangeApprovals(ApprovalPolicy<? super ApprovalRequest.FileChange> policy) {
         requestHandlers.kindApproval(ServerRequestMethods.ITEM_FILE_CHANGE_REQUEST_APPROVAL.method(), policy);
         return this;
     }
 
     /**
-     * Answers questions the agent asks the user ({@code item/tool/requestUserInput}).
+     * The former name of {@link #fileChangeApprovals(ApprovalPolicy)}.
+     *
+     * @param policy the policy for file-change approvals
+     * @return this builder
+     * @deprecated renamed to {@link #fileChangeApprovals(ApprovalPolicy)}
+     */
+    @Deprecated(since = "0.1.0", forRemoval = true)
+    public CodexClientBuilder onFileChangeApproval(ApprovalPolicy<? super ApprovalRequest.FileChange> policy) {
+        return fileChangeApprovals(policy);
+    }
+
+    /**
+     * Answers questions the agent asks the user ({@code item/tool/requestUserInput}); default: an answer that says
+     * no operator is available.
      *
      * @param handler called on a callback thread with each request's params; its stage is cancelled when the
      *                server withdraws the request, and a failed stage becomes a JSON-RPC error reply
      * @return this builder
      */
+    public CodexClientBuilder userInput(
+            Function<ToolRequestUserInputParams, CompletionStage<ToolRequestUserInputResponse>> handler) {
+        return serverRequest(ServerRequestMethods.ITEM_TOOL_REQUEST_USER_INPUT, handler);
+    }
+
+    /**
+     * The former name of {@link #userInput(Function)}.
+     *
+     * @param handler called on a callback thread with each request's params
+     * @return this builder
+     * @deprecated renamed to {@link #userInput(Function)}
+     */
+    @Deprecated(since = "0.1.0", forRemoval = true)
     public CodexClientBuilder onUserInput(
             Function<ToolRequestUserInputParams, CompletionStage<ToolRequestUserInputResponse>> handler) {
-        return onServerRequest(ServerRequestMethods.ITEM_TOOL_REQUEST_USER_INPUT, handler);
+        return userInput(handler);
     }
 
     /**
@@ -561,9 +603,22 @@ public final class CodexClientBuilder {
      *                server withdraws the request, and a failed stage becomes a JSON-RPC error reply
      * @return this builder
      */
+    public CodexClientBuilder elicitations(Function<McpServerElicitationRequestParams,
+            CompletionStage<McpServerElicitationRequestResponse>> handler) {
+        return serverRequest(ServerRequestMethods.MCP_SERVER_ELICITATION_REQUEST, handler);
+    }
+
+    /**
+     * The former name of {@link #elicitations(Function)}.
+     *
+     * @param handler called on a callback thread with each request's params
+     * @return this builder
+     * @deprecated renamed to {@link #elicitations(Function)}
+     */
+    @Deprecated(since = "0.1.0", forRemoval = true)
     public CodexClientBuilder onElicitation(Function<McpServerElicitationRequestParams,
             CompletionStage<McpServerElicitationRequestResponse>> handler) {
-        return onServerRequest(ServerRequestMethods.MCP_SERVER_ELICITATION_REQUEST, handler);
+        return elicitations(handler);
     }
 
     /**
@@ -574,15 +629,28 @@ public final class CodexClientBuilder {
      *                error reply
      * @return this builder
      */
-    public CodexClientBuilder onChatgptTokenRefresh(Function<ChatgptAuthTokensRefreshParams,
+    public CodexClientBuilder chatgptTokenRefresh(Function<ChatgptAuthTokensRefreshParams,
             CompletionStage<ChatgptAuthTokensRefreshResponse>> handler) {
         requestHandlers.tokenRefresh(handler, redactor);
         return this;
     }
 
     /**
+     * The former name of {@link #chatgptTokenRefresh(Function)}.
+     *
+     * @param handler called on a callback thread with each request's params
+     * @return this builder
+     * @deprecated renamed to {@link #chatgptTokenRefresh(Function)}
+     */
+    @Deprecated(since = "0.1.0", forRemoval = true)
+    public CodexClientBuilder onChatgptTokenRefresh(Function<ChatgptAuthTokensRefreshParams,
+            CompletionStage<ChatgptAuthTokensRefreshResponse>> handler) {
+        return chatgptTokenRefresh(handler);
+    }
+
+    /**
      * Answers any server request of the protocol with a typed handler, e.g.
-     * {@code onServerRequest(ServerRequestMethods.CURRENT_TIME_READ, p -> ...)}. The stage is cancelled when the
+     * {@code serverRequest(ServerRequestMethods.CURRENT_TIME_READ, p -> ...)}. The stage is cancelled when the
      * server withdraws the request; a failed stage becomes a JSON-RPC error reply. A later call for the same method
      * replaces the handler.
      *
@@ -592,10 +660,26 @@ public final class CodexClientBuilder {
      * @param handler called on a callback thread with each request's params
      * @return this builder
      */
-    public <P, R> CodexClientBuilder onServerRequest(MethodDescriptor<P, R> method,
-                                          Function<? super P, ? extends CompletionStage<R>> handler) {
+    public <P, R> CodexClientBuilder serverRequest(MethodDescriptor<P, R> method,
+                                                   Function<? super P, ? extends CompletionStage<R>> handler) {
         requestHandlers.handler(method, handler);
         return this;
+    }
+
+    /**
+     * The former name of {@link #serverRequest(MethodDescriptor, Function)}.
+     *
+     * @param <P>     the request's params type
+     * @param <R>     the request's result type
+     * @param method  the request method, from {@code ServerRequestMethods}
+     * @param handler called on a callback thread with each request's params
+     * @return this builder
+     * @deprecated renamed to {@link #serverRequest(MethodDescriptor, Function)}
+     */
+    @Deprecated(since = "0.1.0", forRemoval = true)
+    public <P, R> CodexClientBuilder onServerRequest(MethodDescriptor<P, R> method,
+                                                     Function<? super P, ? extends CompletionStage<R>> handler) {
+        return serverRequest(method, handler);
     }
 
     /**
@@ -607,9 +691,22 @@ public final class CodexClientBuilder {
      * @param handler called on a callback thread with the raw params; a failed stage becomes a JSON-RPC error reply
      * @return this builder
      */
-    public CodexClientBuilder onUnknownServerRequest(String method, Function<JsonNode, CompletionStage<?>> handler) {
+    public CodexClientBuilder unknownServerRequest(String method, Function<JsonNode, CompletionStage<?>> handler) {
         requestHandlers.rawHandler(method, handler);
         return this;
+    }
+
+    /**
+     * The former name of {@link #unknownServerRequest(String, Function)}.
+     *
+     * @param method  the exact method name
+     * @param handler called on a callback thread with the raw params
+     * @return this builder
+     * @deprecated renamed to {@link #unknownServerRequest(String, Function)}
+     */
+    @Deprecated(since = "0.1.0", forRemoval = true)
+    public CodexClientBuilder onUnknownServerRequest(String method, Function<JsonNode, CompletionStage<?>> handler) {
+        return unknownServerRequest(method, handler);
     }
 
     /**
@@ -620,6 +717,7 @@ public final class CodexClientBuilder {
      * @return this builder
      * @throws IllegalArgumentException when a tool of the same name was declared already
      */
+    @CodexExperimental("dynamicTools")
     public CodexClientBuilder tool(DynamicTool tool) {
         requestHandlers.tool(tool);
         return this;

@@ -100,24 +100,24 @@ public final class CodexConversations implements AutoCloseable {
         }
     }
 
-    /** One conversation: the tail of its turns and the thread loaded for it in this client. */
+    /** One conversation: the tail of its turns and the thread loaded for it. */
     private static final class Conversation {
         private CompletableFuture<Void> tail = CompletableFuture.completedFuture(null);
         private volatile CodexThread loaded;
     }
 
-    private final CodexClient client;
+    private final Codex codex;
     private final Store store;
     private final Map<String, Conversation> conversations = new ConcurrentHashMap<>();
     /** The conversations by the thread loaded for them, to let go of a thread the server closes. */
     private final Map<String, Conversation> byThread = new ConcurrentHashMap<>();
     private final Subscription closings;
 
-    private CodexConversations(CodexClient client, Store store) {
-        this.client = client;
+    private CodexConversations(Codex codex, Store store) {
+        this.codex = codex;
         this.store = store;
         // A thread the server unloaded must be resumed (and its tools declared again) before its next turn.
-        this.closings = client.onNotification(n -> {
+        this.closings = codex.onNotification(n -> {
             if (n instanceof ServerNotification.ThreadClosed closed) {
                 Conversation c = byThread.remove(closed.params().threadId());
                 if (c != null) {
@@ -128,21 +128,21 @@ public final class CodexConversations implements AutoCloseable {
     }
 
     /**
-     * {@return a builder of conversations on {@code client}'s threads}
+     * {@return a builder of conversations on the threads of {@code codex}: a client, or a pool}
      *
-     * @param client the client whose threads hold the conversations
+     * @param codex where the threads that hold the conversations run
      */
-    public static Builder builder(CodexClient client) {
-        return new Builder(client);
+    public static Builder builder(Codex codex) {
+        return new Builder(codex);
     }
 
     /** Settings of {@link CodexConversations}. */
     public static final class Builder {
-        private final CodexClient client;
+        private final Codex codex;
         private Store store = Store.inMemory();
 
-        private Builder(CodexClient client) {
-            this.client = Objects.requireNonNull(client, "client");
+        private Builder(Codex codex) {
+            this.codex = Objects.requireNonNull(codex, "codex");
         }
 
         /**
@@ -158,24 +158,25 @@ public final class CodexConversations implements AutoCloseable {
 
         /** {@return the conversations} */
         public CodexConversations build() {
-            return new CodexConversations(client, store);
+            return new CodexConversations(codex, store);
         }
     }
 
     /**
      * Starts a turn of a conversation once its earlier turns have ended: on the conversation's thread, which is
      * started (with {@code newThread} and {@code tools}) for a conversation without one, or resumed (with
-     * {@code tools}) when this client does not have it loaded.
+     * {@code tools}) when it is not loaded here.
      *
      * @param conversationId the conversation
      * @param newThread      the params of the thread, when one is started; its id is then stored
-     * @param tools          the thread's own tools (see {@link CodexClient#startThread(ThreadStartParams, List)}):
+     * @param tools          the thread's own tools (see {@link Codex#startThread(ThreadStartParams, List)}):
      *                       asked for only when the thread is started or resumed, which is when codex takes them;
      *                       runs on a callback thread
      * @param turn           makes the turn's params once the thread is there; runs on a callback thread
      * @return a future of the started turn; it fails with what starting or resuming the thread, {@code turn}, or
      *         {@code turn/start} failed with, and the conversation's next turn still runs
      */
+    @CodexExperimental("dynamicTools")
     public CompletableFuture<CodexTurn> startTurn(String conversationId, ThreadStartParams newThread,
                                                   Supplier<List<DynamicTool>> tools,
                                                   Function<Opened, TurnStartParams> turn) {
@@ -212,9 +213,9 @@ public final class CodexConversations implements AutoCloseable {
         List<DynamicTool> tools = List.copyOf(toolsOf.get());
         Optional<String> stored = store.threadId(conversationId);
         CompletableFuture<Opened> opened = stored.isPresent()
-                ? client.resumeThreadAsync(ThreadResumeParams.builder().threadId(stored.get()).excludeTurns(true)
+                ? codex.resumeThreadAsync(ThreadResumeParams.builder().threadId(stored.get()).excludeTurns(true)
                         .build(), tools).thenApply(t -> new Opened(t, false))
-                : client.startThreadAsync(newThread, tools).thenApply(t -> {
+                : codex.startThreadAsync(newThread, tools).thenApply(t -> {
                     store.put(conversationId, t.id());
                     return new Opened(t, true);
                 });
@@ -250,7 +251,7 @@ public final class CodexConversations implements AutoCloseable {
         store.remove(conversationId);
     }
 
-    /** Stops following the client's notifications. The client and its threads are untouched. */
+    /** Stops following the servers' notifications. The client or pool and its threads are untouched. */
     @Override
     public void close() {
         closings.close();

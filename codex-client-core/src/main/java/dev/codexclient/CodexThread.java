@@ -1,8 +1,5 @@
 package dev.codexclient;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.codexclient.errors.CodexProtocolException;
-import dev.codexclient.internal.session.ThreadLink;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.ThreadInfo;
 import dev.codexclient.protocol.TurnStartParams;
@@ -23,7 +20,8 @@ import java.util.function.Consumer;
  * }</pre>
  *
  * <p>Every method that waits for the server has an {@code …Async} twin that returns a {@link CompletableFuture}
- * and never blocks; the blocking form waits at most the client's request timeout. Inside listeners and handlers,
+ * and never blocks; the blocking form waits at most the client's request timeout (a pool's turn start also waits for
+ * a place, at most the pool's queue timeout). Inside listeners and handlers,
  * both work (see the threading guide, docs/threading.md); the async twins keep the thread that delivers events
  * free.
  *
@@ -33,31 +31,24 @@ import java.util.function.Consumer;
  * ({@code thread/closed}). A handle used after that works as before: calls go to the server, and starting a turn
  * or adding a listener takes hold of the thread again. (A thread the server closed has to be
  * {@link CodexClient#resumeThread(String) resumed} before the server accepts turns on it.)
+ *
+ * <p>The same interface serves every place threads run: the threads of a {@link CodexClient} (one server) and those
+ * of a pool of servers ({@code CodexPool}, in the {@code codex-client-pool} artifact), whose turns go through the
+ * pool's places. Code written against it runs on either (see {@link Codex}). The SDK implements it; new methods may
+ * be added to it, with default implementations where they can be written over the others.
  */
-public final class CodexThread {
-    /** The thread's engine, which every handle of this thread shares while the client holds it. */
-    private final ThreadLink link;
-    private final String id;
-
-    private CodexThread(ThreadLink link) {
-        this.link = link;
-        this.id = link.id();
-    }
-
-    /** {@return the thread id} It never changes. */
-    public String id() {
-        return id;
-    }
+public interface CodexThread {
+    /**
+     * {@return the thread id} A client's thread keeps its id for good; a pool's thread keeps it too, except when a
+     * thread that had no turn yet had to be started again on a restarted server (see {@code PooledThread}).
+     */
+    String id();
 
     /**
      * {@return the thread as the server last described it to this handle} That is the answer to start, resume or fork,
      * or of the latest {@link #read()} or {@link #revertTo(String)}; it is not refreshed by events.
      */
-    public ThreadInfo info() {
-        return link.info();
-    }
-
-    // ------------------------------------------------------------------------------------------------ turns
+    ThreadInfo info();
 
     /**
      * Starts a turn with one text input, and returns once the server has accepted it.
@@ -65,7 +56,7 @@ public final class CodexThread {
      * @param text the user's message
      * @return the running turn; its events may already be arriving
      */
-    public CodexTurn startTurn(String text) {
+    default CodexTurn startTurn(String text) {
         return startTurn(List.of(Inputs.text(text)));
     }
 
@@ -76,8 +67,9 @@ public final class CodexThread {
      * @param input the inputs, in order
      * @return the running turn; its events may already be arriving
      */
-    public CodexTurn startTurn(List<UserInput> input) {
-        return startTurn(params(input));
+    default CodexTurn startTurn(List<UserInput> input) {
+        Objects.requireNonNull(input, "input");
+        return startTurn(turnParams().input(List.copyOf(input)).build());
     }
 
     /**
@@ -88,9 +80,7 @@ public final class CodexThread {
      * @param params the {@code turn/start} params
      * @return the running turn
      */
-    public CodexTurn startTurn(TurnStartParams params) {
-        return new CodexTurn(this, link.startTurn(params));
-    }
+    CodexTurn startTurn(TurnStartParams params);
 
     /**
      * {@link #startTurn(String)} without blocking: completes with the turn once the server has accepted it.
@@ -98,7 +88,7 @@ public final class CodexThread {
      * @param text the user's message
      * @return a future of the running turn; it fails when the server rejects the turn or the connection ends
      */
-    public CompletableFuture<CodexTurn> startTurnAsync(String text) {
+    default CompletableFuture<CodexTurn> startTurnAsync(String text) {
         return startTurnAsync(List.of(Inputs.text(text)));
     }
 
@@ -108,8 +98,9 @@ public final class CodexThread {
      * @param input the inputs, in order
      * @return a future of the running turn; it fails when the server rejects the turn or the connection ends
      */
-    public CompletableFuture<CodexTurn> startTurnAsync(List<UserInput> input) {
-        return startTurnAsync(params(input));
+    default CompletableFuture<CodexTurn> startTurnAsync(List<UserInput> input) {
+        Objects.requireNonNull(input, "input");
+        return startTurnAsync(turnParams().input(List.copyOf(input)).build());
     }
 
     /**
@@ -118,17 +109,11 @@ public final class CodexThread {
      * @param params the {@code turn/start} params
      * @return a future of the running turn; it fails when the server rejects the turn or the connection ends
      */
-    public CompletableFuture<CodexTurn> startTurnAsync(TurnStartParams params) {
-        return link.startTurnAsync(params).thenApply(state -> new CodexTurn(this, state));
-    }
-
-    private TurnStartParams params(List<UserInput> input) {
-        return TurnStartParams.builder().threadId(id).input(List.copyOf(input)).build();
-    }
+    CompletableFuture<CodexTurn> startTurnAsync(TurnStartParams params);
 
     /** {@return a new builder for {@link #startTurn(TurnStartParams)}, with this thread's id already set} */
-    public TurnStartParams.Builder turnParams() {
-        return TurnStartParams.builder().threadId(id);
+    default TurnStartParams.Builder turnParams() {
+        return TurnStartParams.builder().threadId(id());
     }
 
     /**
@@ -140,7 +125,7 @@ public final class CodexThread {
      * @param outputType the class of the output; its schema is sent as the turn's {@code outputSchema}
      * @return the running turn, whose result parses the final message into {@code outputType}
      */
-    public <T> StructuredTurn<T> startTurn(String text, Class<T> outputType) {
+    default <T> StructuredTurn<T> startTurn(String text, Class<T> outputType) {
         return startTurn(turnParams().input(List.of(Inputs.text(text))), outputType);
     }
 
@@ -152,9 +137,7 @@ public final class CodexThread {
      * @param outputType the class of the output; its schema is sent as the turn's {@code outputSchema}
      * @return the running turn, whose result parses the final message into {@code outputType}
      */
-    public <T> StructuredTurn<T> startTurn(TurnStartParams.Builder params, Class<T> outputType) {
-        return structured(startTurn(withSchema(params, outputType)), outputType);
-    }
+    <T> StructuredTurn<T> startTurn(TurnStartParams.Builder params, Class<T> outputType);
 
     /**
      * {@link #startTurn(TurnStartParams.Builder, Class)} without blocking.
@@ -164,51 +147,28 @@ public final class CodexThread {
      * @param outputType the class of the output; its schema is sent as the turn's {@code outputSchema}
      * @return a future of the running turn; it fails when the server rejects the turn or the connection ends
      */
-    public <T> CompletableFuture<StructuredTurn<T>> startTurnAsync(TurnStartParams.Builder params,
-                                                                   Class<T> outputType) {
-        return startTurnAsync(withSchema(params, outputType)).thenApply(t -> structured(t, outputType));
-    }
-
-    private static TurnStartParams withSchema(TurnStartParams.Builder params, Class<?> outputType) {
-        Objects.requireNonNull(outputType, "outputType");
-        ObjectNode schema = dev.codexclient.internal.schema.RecordSchemas.schemaOf(outputType);
-        return params.outputSchema(schema).build();
-    }
-
-    private <T> StructuredTurn<T> structured(CodexTurn turn, Class<T> outputType) {
-        return new StructuredTurn<>(turn, outputType, link.userMapper());
-    }
-
-    // ------------------------------------------------------------------------------------------------ thread ops
-    // Each blocking form waits for the call itself and finishes on the calling thread; each async twin finishes in
-    // a dependent of the call. So a blocking call needs nothing but the answer: no callback thread.
+    <T> CompletableFuture<StructuredTurn<T>> startTurnAsync(TurnStartParams.Builder params, Class<T> outputType);
 
     /**
      * Reads the thread from the server, with its turns, and refreshes {@link #info()}.
      *
      * @return the thread as the server stores it now
      */
-    public ThreadInfo read() {
-        return link.read();
-    }
+    ThreadInfo read();
 
     /**
      * {@link #read()} without blocking.
      *
      * @return a future of the thread as the server stores it now
      */
-    public CompletableFuture<ThreadInfo> readAsync() {
-        return link.readAsync();
-    }
+    CompletableFuture<ThreadInfo> readAsync();
 
     /**
      * Sets the thread's name.
      *
      * @param name the new name
      */
-    public void setName(String name) {
-        link.setName(name);
-    }
+    void setName(String name);
 
     /**
      * {@link #setName(String)} without blocking.
@@ -216,40 +176,30 @@ public final class CodexThread {
      * @param name the new name
      * @return a future that completes when the server has set the name
      */
-    public CompletableFuture<Void> setNameAsync(String name) {
-        return link.setNameAsync(name);
-    }
+    CompletableFuture<Void> setNameAsync(String name);
 
     /**
      * Archives the thread. Codex unloads an archived thread: the client lets go of it, failing turns still running
      * on it and closing its listeners.
      */
-    public void archive() {
-        link.archive();
-    }
+    void archive();
 
     /**
      * {@link #archive()} without blocking.
      *
      * @return a future that completes when the server has archived the thread
      */
-    public CompletableFuture<Void> archiveAsync() {
-        return link.archiveAsync();
-    }
+    CompletableFuture<Void> archiveAsync();
 
     /** Brings an archived thread back. */
-    public void unarchive() {
-        link.unarchive();
-    }
+    void unarchive();
 
     /**
      * {@link #unarchive()} without blocking.
      *
      * @return a future that completes when the server has unarchived the thread
      */
-    public CompletableFuture<Void> unarchiveAsync() {
-        return link.unarchiveAsync();
-    }
+    CompletableFuture<Void> unarchiveAsync();
 
     /**
      * Rolls the thread's stored history back to just before {@code turnId}: that turn and every later one are
@@ -259,9 +209,7 @@ public final class CodexThread {
      * @param turnId the first turn to drop
      * @return the thread after the revert
      */
-    public ThreadInfo revertTo(String turnId) {
-        return link.revertTo(turnId);
-    }
+    ThreadInfo revertTo(String turnId);
 
     /**
      * {@link #revertTo(String)} without blocking.
@@ -269,22 +217,42 @@ public final class CodexThread {
      * @param turnId the first turn to drop
      * @return a future of the thread after the revert
      */
-    public CompletableFuture<ThreadInfo> revertToAsync(String turnId) {
-        return link.revertToAsync(turnId);
-    }
+    CompletableFuture<ThreadInfo> revertToAsync(String turnId);
 
     /** Starts compacting the thread's history; progress arrives as events on this thread. */
-    public void compact() {
-        link.compact();
-    }
+    void compact();
 
     /**
      * {@link #compact()} without blocking.
      *
      * @return a future that completes when the server has started compacting
      */
-    public CompletableFuture<Void> compactAsync() {
-        return link.compactAsync();
+    CompletableFuture<Void> compactAsync();
+
+    /**
+     * Compacts the thread's history and waits until codex has finished, so that the next turn can start at once:
+     * {@link #compact()} returns when codex has started, and codex refuses a turn started while it still compacts.
+     * Codex replaces what the model sees of the history with a summary and the thread's recent user messages; the
+     * stored turns stay, and a restart or a resume then reads the history back only to that point (see
+     * docs/restarts.md). It costs a model request. Call it while no turn runs on the thread.
+     *
+     * @param timeout how long to wait for the compaction to end
+     * @throws dev.codexclient.errors.CodexTimeoutException when it has not ended within {@code timeout}
+     * @throws dev.codexclient.errors.CodexDeadlockException when called inside a listener of this thread, whose events
+     *         the wait would hold up ({@link #compactAndAwaitAsync()} works there)
+     */
+    default void compactAndAwait(java.time.Duration timeout) {
+        Compaction.await(this, timeout);
+    }
+
+    /**
+     * {@link #compactAndAwait(java.time.Duration)} without blocking.
+     *
+     * @return a future that completes when codex has finished compacting; it fails when the compaction failed, or
+     *         when the thread's events ended before it did (the connection failed, the thread or the client closed)
+     */
+    default CompletableFuture<Void> compactAndAwaitAsync() {
+        return Compaction.start(this);
     }
 
     /**
@@ -292,26 +260,20 @@ public final class CodexThread {
      *
      * @return the handle of the new thread
      */
-    public CodexThread fork() {
-        return of(link.fork());
-    }
+    CodexThread fork();
 
     /**
      * {@link #fork()} without blocking.
      *
      * @return a future of the new thread's handle
      */
-    public CompletableFuture<CodexThread> forkAsync() {
-        return link.forkAsync().thenApply(CodexThread::of);
-    }
+    CompletableFuture<CodexThread> forkAsync();
 
     /**
      * Stops this connection's subscription to the thread's events. The client lets go of the thread: turns still
      * running on it fail, its listeners are closed.
      */
-    public void unsubscribe() {
-        link.unsubscribe();
-    }
+    void unsubscribe();
 
     /**
      * {@link #unsubscribe()} without blocking.
@@ -319,9 +281,7 @@ public final class CodexThread {
      * @return a future that completes when the server has ended the subscription and the client has let go of the
      *         thread
      */
-    public CompletableFuture<Void> unsubscribeAsync() {
-        return link.unsubscribeAsync();
-    }
+    CompletableFuture<Void> unsubscribeAsync();
 
     /**
      * Every event of this thread, in wire order (turn events included), from now on. The client holds the thread
@@ -331,10 +291,7 @@ public final class CodexThread {
      *                 client
      * @return the subscription, whose {@code close()} removes the listener
      */
-    public Subscription onEvent(Consumer<? super ServerNotification> listener) {
-        Objects.requireNonNull(listener, "listener");
-        return link.subscribe(listener);
-    }
+    Subscription onEvent(Consumer<? super ServerNotification> listener);
 
     /**
      * The events of this thread (turn events included) as a hot {@link Flow.Publisher}: each subscriber gets the
@@ -348,21 +305,5 @@ public final class CodexThread {
      *
      * @return a hot publisher of this thread's events
      */
-    public Flow.Publisher<ServerNotification> publisher() {
-        return link.publisher();
-    }
-
-    void onLane(Runnable task) {
-        link.onLane(task);
-    }
-
-    /** The handle over {@code link}: the one made first, so a held thread has one handle object. */
-    static CodexThread of(ThreadLink link) {
-        return link.handle(new CodexThread(link));
-    }
-
-    @Override
-    public String toString() {
-        return "CodexThread[" + id + "]";
-    }
+    Flow.Publisher<ServerNotification> publisher();
 }

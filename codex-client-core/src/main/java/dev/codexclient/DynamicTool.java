@@ -25,6 +25,7 @@ import java.util.regex.Pattern;
  * <p>An exception thrown by the function becomes {@code success:false} with the exception's message, so the
  * model learns the call failed and the server never waits.
  */
+@CodexExperimental("dynamicTools")
 public final class DynamicTool {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 

@@ -1,34 +1,29 @@
 package dev.codexclient;
 
-import dev.codexclient.telemetry.CodexTelemetryListener;
 import dev.codexclient.telemetry.ExtensionTelemetry;
 import java.util.Objects;
 
 /**
- * For integrations built on the client (the agent runner, a framework bridge): publishes their own telemetry
- * through the client's {@link CodexClientBuilder#telemetryListener telemetry listener}, so that one listener sees the
- * client's records and the integration's in the order they happened. Application code has no use for it; it lives
- * here rather than on {@link CodexClient} so that the client's face stays what an application calls.
+ * The former place of {@link Codex#publishTelemetry(ExtensionTelemetry)}, which serves a pool as well as a client.
  *
- * <pre>{@code
- * IntegrationTelemetry.publish(codex, new MyRunStarted(runId));   // MyRunStarted implements ExtensionTelemetry
- * }</pre>
+ * @deprecated call {@link Codex#publishTelemetry(ExtensionTelemetry) codex.publishTelemetry(record)}; this class
+ *             goes with the next release
  */
+@Deprecated(since = "0.1.0", forRemoval = true)
 public final class IntegrationTelemetry {
     private IntegrationTelemetry() {
     }
 
     /**
-     * Publishes {@code telemetry} after the records the client queued before it, on the same thread rules (see
-     * {@link CodexTelemetryListener}). Does nothing when the client has no listener. Never blocks; works on a closed
-     * client too.
+     * Publishes {@code telemetry} to the client's telemetry listener.
      *
      * @param client    the client whose listener gets it
      * @param telemetry the integration's record
+     * @deprecated call {@link Codex#publishTelemetry(ExtensionTelemetry) client.publishTelemetry(telemetry)}
      */
+    @Deprecated(since = "0.1.0", forRemoval = true)
     public static void publish(CodexClient client, ExtensionTelemetry telemetry) {
         Objects.requireNonNull(client, "client");
-        Objects.requireNonNull(telemetry, "telemetry");
-        client.runtime().publish(telemetry);
+        client.publishTelemetry(telemetry);
     }
 }

@@ -2,7 +2,7 @@ package dev.codexclient;
 
 /**
  * What a publisher subscription ({@link CodexTurn#publisher()}, {@link CodexThread#publisher()},
- * {@link CodexClient#notifications()}) does when its subscriber lags: when more live events wait beyond the
+ * {@link CodexClient#publisher()}) does when its subscriber lags: when more live events wait beyond the
  * subscriber's outstanding demand than {@link CodexClientBuilder#publisherBufferSize(int)} allows. The connection is
  * never slowed down for a subscriber either way; set with {@link CodexClientBuilder#publisherOverflow}.
  */

@@ -48,6 +48,7 @@ import java.util.concurrent.Flow;
  * thread, after every partial codex sent before its answer. Waiting for a search there (in a client notification
  * listener) fails with {@link CodexDeadlockException}.
  */
+@CodexExperimental("thread/search/stream")
 public final class ThreadSearch implements Iterable<ThreadSearchResult>, AutoCloseable {
     private final ThreadSearchEngine engine;
 

@@ -12,6 +12,7 @@ import java.util.Objects;
  * ToolResult.failure("no such ticket");          // success:false, the model sees the message
  * }</pre>
  */
+@CodexExperimental("dynamicTools")
 public final class ToolResult {
     private final boolean success;
     private final List<DynamicToolCallOutputContentItem> contentItems;

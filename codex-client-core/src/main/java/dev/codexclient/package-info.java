@@ -13,7 +13,7 @@
  *   <dt>notification</dt>
  *   <dd>A message the server sends unasked ({@code ServerNotification}). The client hands every notification to its
  *       notification listeners ({@link dev.codexclient.CodexClient#onNotification},
- *       {@link dev.codexclient.CodexClient#notifications()}).</dd>
+ *       {@link dev.codexclient.CodexClient#publisher()}).</dd>
  *   <dt>event (of a thread or a turn)</dt>
  *   <dd>A notification as its thread or turn sees it: {@link dev.codexclient.CodexThread#onEvent},
  *       {@link dev.codexclient.CodexTurn#onEvent}, {@link dev.codexclient.CodexTurn#events()},
@@ -33,6 +33,14 @@
  *       server. The server-request router ({@code ServerRequestRouter}) picks who answers each; nothing else is a
  *       router: what the client keeps for a thread is the thread's <em>state</em>.
  *       <em>Not:</em> {@code router}.</dd>
+ *   <dt>handler, listener</dt>
+ *   <dd>A <em>handler</em> answers a server request; it is registered on the client's builder under the name of
+ *       what it answers ({@code approvals}, {@code commandApprovals}, {@code userInput}, {@code serverRequest}, …).
+ *       A <em>listener</em> is told of something and answers nothing; it is registered with a method named
+ *       {@code on…} ({@code onNotification}, {@code onEvent}).
+ *       <em>Not:</em> {@code onCommandApproval}, {@code onFileChangeApproval}, {@code onUserInput},
+ *       {@code onElicitation}, {@code onChatgptTokenRefresh}, {@code onServerRequest},
+ *       {@code onUnknownServerRequest}.</dd>
  *   <dt>transport</dt>
  *   <dd>The channel that carries the bytes: a spawned server's pipes, a WebSocket, a Unix socket
  *       ({@link dev.codexclient.transport.Transport}). The internal machinery behind a transport is its
@@ -76,6 +84,26 @@
  *       wait for a turn takes its own {@link java.time.Duration} ({@code await}, {@code interrupt},
  *       {@code events(Duration)}). Every one refuses at once, with
  *       {@link dev.codexclient.errors.CodexDeadlockException}, a wait that could never end.</li>
+ *   <li><b>Listeners and handlers.</b> A method named {@code on…} registers a <em>listener</em>: it is told what
+ *       happened, returns nothing, and changes nothing ({@code onNotification}, {@code onEvent},
+ *       {@code onAgentMessageDelta}). A <em>handler</em>, which must answer the server, is registered under the
+ *       name of what it answers: {@code approvals}, {@code commandApprovals}, {@code fileChangeApprovals},
+ *       {@code userInput}, {@code elicitations}, {@code chatgptTokenRefresh}, {@code tool},
+ *       {@code serverRequest(method, …)}, {@code unknownServerRequest(method, …)}.</li>
+ *   <li><b>Publishers.</b> Whatever a handle delivers to listeners it also offers as a
+ *       {@link java.util.concurrent.Flow.Publisher}, always named {@code publisher()}: a turn's events, a thread's
+ *       events, a client's notifications, a thread search's rows.</li>
+ *   <li><b>The {@code Codex} prefix.</b> It is part of a name where the name alone would be a common word that
+ *       clashes with a type a user imports beside it: {@code CodexClient}, {@code CodexThread} (beside
+ *       {@code java.lang.Thread}), {@code CodexTurn} (beside the protocol's {@code Turn}), {@code CodexRpc},
+ *       {@code CodexPool}, {@code CodexException} and its subclasses, {@code CodexExperimental}. A name that is
+ *       particular already goes without it: {@code TurnResult}, {@code StructuredTurn}, {@code TurnEventStream},
+ *       {@code ThreadSearch}, {@code PooledThread}, {@code ApprovalPolicy}, {@code DynamicTool}.</li>
+ *   <li><b>Codex's experimental API.</b> What works only with
+ *       {@link dev.codexclient.CodexClientBuilder#experimentalApi(boolean) experimentalApi(true)}, or follows
+ *       a method or member codex marks experimental, carries {@link dev.codexclient.CodexExperimental}: it changes
+ *       when codex changes it. Nothing else changes its behaviour under an unchanged signature: a new behaviour
+ *       gets a new name or a new signature.</li>
  *   <li><b>Absent values.</b> The hand-written API returns {@link java.util.Optional} or an empty collection, never
  *       null; the records of the protocol keep the schema's optional members as they came.</li>
  * </ul>

@@ -52,6 +52,6 @@ public final class ClientProbe {
 
     /** Runs {@code task} on the thread's delivery lane, behind the events queued there. */
     public static void onLane(CodexThread thread, Runnable task) {
-        thread.onLane(task);
+        ((ClientThread) thread).onLane(task);
     }
 }

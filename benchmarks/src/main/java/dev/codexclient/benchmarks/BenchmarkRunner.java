@@ -247,7 +247,7 @@ public final class BenchmarkRunner {
                 new StartupFigure(out, work, config.startupWarmup(), config.startupRounds()).run();
             }
             if (config.runs(RESTART)) {
-                new RestartFigure(out, work, config.restart()).run();
+                new RestartFigure(out, work, config.restart().withProperties()).run();
             }
         } finally {
             deleteTree(work);

@@ -72,8 +72,8 @@ public final class RecordSession {
                     .clientInfo("codex-client-benchmarks", "codex-client benchmark recording", "0")
                     .requestTimeout(Duration.ofSeconds(60))
                     .experimentalApi(true)
-                    .onCommandApproval(ApprovalPolicy.acceptAll())
-                    .onFileChangeApproval(ApprovalPolicy.acceptAll())
+                    .commandApprovals(ApprovalPolicy.acceptAll())
+                    .fileChangeApprovals(ApprovalPolicy.acceptAll())
                     .tool(DynamicTool.of("lookup_key", "Looks a key up", Key.class,
                             k -> ToolResult.text("value of " + k.key() + " is 42")))
                     .onNotification(n -> notifications.incrementAndGet())

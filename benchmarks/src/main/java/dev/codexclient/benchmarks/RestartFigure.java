@@ -4,11 +4,14 @@ import dev.codexclient.CodexClient;
 import dev.codexclient.CodexThread;
 import dev.codexclient.RestartPolicy;
 import dev.codexclient.Subscription;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.codexclient.benchmarks.BenchmarkRunner.Row;
 import dev.codexclient.benchmarks.Results.Bound;
 import dev.codexclient.internal.transport.NpmLauncher;
 import dev.codexclient.protocol.AskForApproval;
 import dev.codexclient.protocol.SandboxMode;
+import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.ThreadStartParams;
 import dev.codexclient.telemetry.CodexTelemetryListener;
 import dev.codexclient.telemetry.ConnectionReplaced;
@@ -16,6 +19,9 @@ import dev.codexclient.telemetry.RestartCompleted;
 import dev.codexclient.testkit.IsolatedHome;
 import dev.codexclient.testkit.ModelStep;
 import dev.codexclient.testkit.ScriptedModelServer;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,6 +30,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -31,6 +38,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 
 /**
  * Figure 12, a restart that costs the same whatever the history: on the real codex with the scripted model, a client
@@ -44,6 +52,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * a new server (the native codex, spoken to with JSON lines) resumes one of the threads cold, as a restart does,
  * alternately with its turns and with {@code excludeTurns}. Codex replays the thread's stored history on a new server
  * either way; the turns are what the answer carries on top.
+ *
+ * <p>Each length runs twice: with the threads as codex stores them (paginated, the default of codex 0.160.0 and
+ * later, and never compacted in turns this short), and with each thread compacted ({@code thread/compact/start})
+ * every {@link Settings#compactEvery()} turns while its history is built. A paginated thread resumes from its last
+ * compaction checkpoint, reading its stored history backwards until it finds one; without one it reads the whole
+ * history. The table gives each thread's stored history as codex left it: its size, its checkpoints, and how many
+ * items the last checkpoint carries (codex keeps the thread's user messages in it, up to a token budget).
  */
 final class RestartFigure {
     /** The target: the resumes at every history length within this factor of each other. */
@@ -51,6 +66,7 @@ final class RestartFigure {
     /** The text of the turn kept running at each kill: the model never answers it. */
     static final String HOLD = "hold on";
     private static final Duration TIMEOUT = Duration.ofMinutes(2);
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
      * Sizes of figure 12.
@@ -59,24 +75,49 @@ final class RestartFigure {
      * @param threads threads held, one of which has a turn running at each kill
      * @param kills   SIGKILLs per layout
      * @param resumes {@code thread/resume} calls per side for the info row
+     * @param compactEvery the turns between two compactions in the compacted layouts; 0 runs none of them
      */
-    record Settings(List<Integer> lengths, int threads, int kills, int resumes) {
+    record Settings(List<Integer> lengths, int threads, int kills, int resumes, int compactEvery) {
         Settings {
             lengths = List.copyOf(lengths);
         }
 
         static Settings full() {
-            return new Settings(List.of(1, 100, 1000), 3, 7, 5);
+            return new Settings(List.of(1, 100, 1000), 3, 7, 5, 64);
         }
 
         static Settings smoke() {
-            return new Settings(List.of(1, 3), 2, 2, 1);
+            return new Settings(List.of(1, 3), 2, 2, 1, 2);
+        }
+
+        /** These sizes with {@code -Dbench.restart.compactEvery} applied (0 leaves the compacted layouts out). */
+        Settings withProperties() {
+            String every = System.getProperty("bench.restart.compactEvery", "");
+            return every.isBlank() ? this
+                    : new Settings(lengths, threads, kills, resumes, Integer.parseInt(every.trim()));
+        }
+
+        /** {@return the compaction intervals measured: 0 (never compacted), then {@link #compactEvery()} if set} */
+        List<Integer> compactions() {
+            return compactEvery > 0 ? List.of(0, compactEvery) : List.of(0);
         }
     }
 
     /** One layout measured. */
-    record Measured(int length, double setupSeconds, double[] totalMs, double[] resumeMs, double fullResumeMs,
-                    double leanResumeMs, long fullResumeBytes, long leanResumeBytes) {
+    record Measured(int length, int compactEvery, double setupSeconds, double[] totalMs, double[] resumeMs,
+                    double fullResumeMs, double leanResumeMs, long fullResumeBytes, long leanResumeBytes,
+                    StoredHistory stored) {
+        String key() {
+            return compactEvery == 0 ? "restart.n" + length : "restart.c" + compactEvery + ".n" + length;
+        }
+    }
+
+    /**
+     * One held thread's history as codex stored it: the size of its rollout file, its compaction checkpoints, the
+     * items the last one carries and the turns after it.
+     */
+    record StoredHistory(long bytes, int checkpoints, int lastCheckpointItems, long lastCheckpointBytes) {
+        static final StoredHistory NONE = new StoredHistory(0, 0, 0, 0);
     }
 
     private final Results out;
@@ -107,16 +148,19 @@ final class RestartFigure {
                 return false;
             }, ModelStep.stall(Duration.ofMinutes(30)));
             model.whenAlways(r -> true, ModelStep.reply("ok"));
-            for (int length : settings.lengths()) {
-                measured.add(layout(launcher, model, workspace, length));
+            for (int compactEvery : settings.compactions()) {
+                for (int length : settings.lengths()) {
+                    measured.add(layout(launcher, model, workspace, length, compactEvery));
+                }
             }
         }
         report(measured);
     }
 
-    private Measured layout(Path launcher, ScriptedModelServer model, Path workspace, int length) throws Exception {
+    private Measured layout(Path launcher, ScriptedModelServer model, Path workspace, int length, int compactEvery)
+            throws Exception {
         Restarts restarts = new Restarts();
-        try (IsolatedHome home = IsolatedHome.in(root.resolve("home-" + length))) {
+        try (IsolatedHome home = IsolatedHome.in(root.resolve("home-" + length + "-c" + compactEvery))) {
             model.writeCodexHome(home.codexHome());
             try (CodexClient client = CodexClient.builder()
                     .codexBinary(launcher)
@@ -130,10 +174,11 @@ final class RestartFigure {
                     .telemetryListener(restarts)
                     .build()) {
                 long setupStarted = System.nanoTime();
-                List<CodexThread> threads = history(client, workspace, length);
+                List<CodexThread> threads = history(client, workspace, length, compactEvery);
                 double setupSeconds = (System.nanoTime() - setupStarted) / 1e9;
-                BenchmarkRunner.log(String.format(Locale.ROOT, "12. restart: %d threads of %d turns built in %.0f s",
-                        threads.size(), length, setupSeconds));
+                BenchmarkRunner.log(String.format(Locale.ROOT, "12. restart: %d threads of %d turns built in %.0f s%s",
+                        threads.size(), length, setupSeconds,
+                        compactEvery == 0 ? "" : ", compacted every " + compactEvery + " turns"));
                 List<Subscription> listening = new ArrayList<>();
                 threads.forEach(t -> listening.add(t.onEvent(n -> { })));
                 CodexThread busy = threads.get(0);
@@ -158,15 +203,21 @@ final class RestartFigure {
                 }
                 listening.forEach(Subscription::close);
                 client.close();
-                double[] cold = coldResumes(launcher, home, workspace, threads.get(threads.size() - 1).id());
-                return new Measured(length, setupSeconds, total, resume, cold[0], cold[1], (long) cold[2],
-                        (long) cold[3]);
+                String last = threads.get(threads.size() - 1).id();
+                double[] cold = coldResumes(launcher, home, workspace, last);
+                return new Measured(length, compactEvery, setupSeconds, total, resume, cold[0], cold[1],
+                        (long) cold[2], (long) cold[3], stored(home.codexHome(), last));
             }
         }
     }
 
-    /** {@code threads} threads of {@code length} turns each, the threads built in parallel. */
-    private List<CodexThread> history(CodexClient client, Path workspace, int length) throws Exception {
+    /**
+     * {@code threads} threads of {@code length} turns each, the threads built in parallel; each compacted after every
+     * {@code compactEvery} turns (none when 0), the next turn started once the compaction has ended (a turn started
+     * while codex compacts is refused).
+     */
+    private List<CodexThread> history(CodexClient client, Path workspace, int length, int compactEvery)
+            throws Exception {
         ExecutorService builders = Executors.newFixedThreadPool(settings.threads());
         try {
             List<Future<CodexThread>> building = new ArrayList<>();
@@ -175,8 +226,23 @@ final class RestartFigure {
                     CodexThread t = client.startThread(ThreadStartParams.builder().cwd(workspace.toString())
                             .approvalPolicy(AskForApproval.Simple.NEVER).sandbox(SandboxMode.DANGER_FULL_ACCESS)
                             .build());
-                    for (int turn = 0; turn < length; turn++) {
-                        t.startTurn("turn " + turn).await(TIMEOUT);
+                    BlockingQueue<Boolean> ended = new LinkedBlockingQueue<>();
+                    Subscription ends = t.onEvent(n -> {
+                        if (n instanceof ServerNotification.TurnCompleted) {
+                            ended.add(Boolean.TRUE);
+                        }
+                    });
+                    try {
+                        for (int turn = 0; turn < length; turn++) {
+                            t.startTurn("turn " + turn).await(TIMEOUT);
+                            next(ended, "the end of turn " + turn);
+                            if (compactEvery > 0 && (turn + 1) % compactEvery == 0) {
+                                t.compact();
+                                next(ended, "the end of the compaction after turn " + turn);
+                            }
+                        }
+                    } finally {
+                        ends.close();
                     }
                     return t;
                 }));
@@ -219,6 +285,39 @@ final class RestartFigure {
         return new double[] {Results.median(full), Results.median(lean), bytes[0], bytes[1]};
     }
 
+    /** The stored history of {@code threadId} under {@code codexHome}: its rollout file, read once. */
+    static StoredHistory stored(Path codexHome, String threadId) throws IOException {
+        Path sessions = codexHome.resolve("sessions");
+        if (!Files.isDirectory(sessions)) {
+            return StoredHistory.NONE;
+        }
+        Optional<Path> rollout;
+        try (Stream<Path> files = Files.walk(sessions)) {
+            rollout = files.filter(f -> f.getFileName().toString().endsWith(threadId + ".jsonl")).findFirst();
+        }
+        if (rollout.isEmpty()) {
+            return StoredHistory.NONE;
+        }
+        int checkpoints = 0;
+        int lastItems = 0;
+        long lastBytes = 0;
+        try (BufferedReader lines = Files.newBufferedReader(rollout.get(), StandardCharsets.UTF_8)) {
+            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                if (!line.contains("\"type\":\"compacted\"")) {
+                    continue;
+                }
+                JsonNode checkpoint = JSON.readTree(line);
+                if (!"compacted".equals(checkpoint.path("type").asText())) {
+                    continue;
+                }
+                checkpoints++;
+                lastItems = checkpoint.path("payload").path("replacement_history").size();
+                lastBytes = line.length();
+            }
+        }
+        return new StoredHistory(Files.size(rollout.get()), checkpoints, lastItems, lastBytes);
+    }
+
     private static <T> T next(BlockingQueue<T> queue, String what) throws InterruptedException {
         T value = queue.poll(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         if (value == null) {
@@ -239,19 +338,31 @@ final class RestartFigure {
     }
 
     private void report(List<Measured> measured) {
-        StringBuilder table = new StringBuilder("### 12 Restart: SIGKILL with threads of growing history\n\n")
+        for (int compactEvery : settings.compactions()) {
+            report(measured.stream().filter(m -> m.compactEvery() == compactEvery).toList(), compactEvery);
+        }
+    }
+
+    private void report(List<Measured> measured, int compactEvery) {
+        String variant = compactEvery == 0 ? "" : ", compacted every " + compactEvery + " turns";
+        String targetId = compactEvery == 0 ? "restart.flat" : "restart.flat.compacted";
+        StringBuilder table = new StringBuilder("### 12 Restart: SIGKILL with threads of growing history"
+                + variant + "\n\n")
                 .append(settings.threads()).append(" threads held (one with a turn running), ")
                 .append(settings.kills()).append(" SIGKILLs per history length; resume: handshake done → every held "
                         + "thread resumed; whole: kill → every held thread resumed. Cold thread/resume: one thread "
                         + "on a new server, with its turns / without (excludeTurns), median of ")
                 .append(settings.resumes()).append(", and the size of the answer.\n\n")
+                .append(" Stored: the last held thread's rollout as codex left it, its compaction checkpoints and the "
+                        + "items the last one carries.\n\n")
                 .append("| Turns per thread | History built in | Resume p50 | Resume min–max | Whole p50 | "
-                        + "Whole min–max | Cold thread/resume with turns | without |\n|---|---|---|---|---|---|---|---|\n");
+                        + "Whole min–max | Cold thread/resume with turns | without | Stored |\n"
+                        + "|---|---|---|---|---|---|---|---|---|\n");
         double lowest = Double.MAX_VALUE;
         double highest = 0;
         Measured first = measured.get(0);
         for (Measured m : measured) {
-            String key = "restart.n" + m.length();
+            String key = m.key();
             double resume = Results.median(m.resumeMs());
             double whole = Results.median(m.totalMs());
             lowest = Math.min(lowest, resume);
@@ -262,12 +373,15 @@ final class RestartFigure {
             out.put(key + ".fullResumeMs", m.fullResumeMs());
             out.put(key + ".leanResumeMs", m.leanResumeMs());
             table.append(String.format(Locale.ROOT,
-                    "| %d | %.0f s | %.0f ms | %s | %.0f ms | %s | %.0f ms, %s | %.0f ms, %s |%n", m.length(),
+                    "| %d | %.0f s | %.0f ms | %s | %.0f ms | %s | %.0f ms, %s | %.0f ms, %s | %s |%n", m.length(),
                     m.setupSeconds(), resume, spread(m.resumeMs()), whole, spread(m.totalMs()), m.fullResumeMs(),
-                    kb(m.fullResumeBytes()), m.leanResumeMs(), kb(m.leanResumeBytes())));
+                    kb(m.fullResumeBytes()), m.leanResumeMs(), kb(m.leanResumeBytes()), stored(m.stored())));
+            out.put(key + ".storedBytes", m.stored().bytes());
+            out.put(key + ".checkpoints", m.stored().checkpoints());
+            out.put(key + ".lastCheckpointItems", m.stored().lastCheckpointItems());
             if (m != first) {
-                out.add(new Row("12 Restart", m.length() + " turns per thread × " + settings.threads() + " held, "
-                        + "SIGKILL, median of " + settings.kills(),
+                out.add(new Row("12 Restart", m.length() + " turns per thread × " + settings.threads() + " held"
+                        + variant + ", SIGKILL, median of " + settings.kills(),
                         String.format(Locale.ROOT, "resume %.0f ms (%s); whole %.0f ms (%s)", resume,
                                 spread(m.resumeMs()), whole, spread(m.totalMs())),
                         String.format(Locale.ROOT, "1 turn per thread: resume %.0f ms; whole %.0f ms",
@@ -276,8 +390,9 @@ final class RestartFigure {
                                 + Results.x(whole / Results.median(first.totalMs())) + " whole",
                         "—", "info"));
             }
-            out.add(new Row("12 Restart", "cold thread/resume of a thread of " + m.length() + " turns on a new "
-                    + "server, with its turns (as before) against without (median of " + settings.resumes() + ")",
+            out.add(new Row("12 Restart", "cold thread/resume of a thread of " + m.length() + " turns" + variant
+                    + " on a new server, with its turns (as before) against without (median of " + settings.resumes()
+                    + ")",
                     String.format(Locale.ROOT, "without %.0f ms, %s", m.leanResumeMs(), kb(m.leanResumeBytes())),
                     String.format(Locale.ROOT, "with %.0f ms, %s", m.fullResumeMs(), kb(m.fullResumeBytes())),
                     Results.x(m.leanResumeMs() / m.fullResumeMs()), "—", "info"));
@@ -285,14 +400,24 @@ final class RestartFigure {
             out.put(key + ".leanResumeBytes", m.leanResumeBytes());
         }
         double ratio = highest / lowest;
-        out.put("restart.flat.ratio", ratio);
-        String status = out.target("restart.flat", "resume of held threads after a SIGKILL, slowest / fastest history"
-                + " length", ratio, Bound.AT_MOST, TARGET, "×");
+        out.put(targetId + ".ratio", ratio);
+        String status = out.target(targetId, "resume of held threads after a SIGKILL" + variant
+                + ", slowest / fastest history length", ratio, Bound.AT_MOST, TARGET, "×");
         out.add(new Row("12 Restart", "resume of held threads after a SIGKILL across " + settings.lengths()
-                + " turns per thread", String.format(Locale.ROOT, "slowest median %.0f ms", highest),
+                + " turns per thread" + variant, String.format(Locale.ROOT, "slowest median %.0f ms", highest),
                 String.format(Locale.ROOT, "fastest median %.0f ms", lowest), Results.x(ratio),
                 "≤ " + Results.number(TARGET) + "×", status));
         out.section(table.toString());
+    }
+
+    private static String stored(StoredHistory h) {
+        if (h.bytes() == 0) {
+            return "—";
+        }
+        return String.format(Locale.ROOT, "%.1f MB, %d checkpoint%s", h.bytes() / 1e6, h.checkpoints(),
+                h.checkpoints() == 1 ? "" : "s")
+                + (h.checkpoints() == 0 ? "" : String.format(Locale.ROOT, ", the last %d items (%.0f KB)",
+                h.lastCheckpointItems(), h.lastCheckpointBytes() / 1024.0));
     }
 
     private static String kb(long bytes) {

@@ -313,7 +313,7 @@ final class SoakFigure {
                 .restartPolicy(RestartPolicy.builder().backoff(Duration.ofMillis(100), Duration.ofSeconds(2))
                         .build())
                 .experimentalApi(true)
-                .onCommandApproval(ApprovalPolicy.sync(c -> {
+                .commandApprovals(ApprovalPolicy.sync(c -> {
                     ledgerHolder.get().answered(c.params().threadId() + " " + c.params().turnId(),
                             "approval " + c.params().itemId());
                     return ApprovalDecision.ACCEPT;

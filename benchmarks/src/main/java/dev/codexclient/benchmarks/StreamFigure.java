@@ -167,7 +167,7 @@ final class StreamFigure {
      * @param withListener whether the client has a telemetry listener (one that does nothing)
      */
     @SuppressWarnings("try") // the client only has to stay open while the listener counts
-    private static long sdkStream(Path file, int lines, boolean withListener) throws InterruptedException {
+    static long sdkStream(Path file, int lines, boolean withListener) throws InterruptedException {
         CountDownLatch done = new CountDownLatch(1);
         AtomicLong count = new AtomicLong();
         AtomicLong first = new AtomicLong();
@@ -200,7 +200,7 @@ final class StreamFigure {
     }
 
     /** The physical ceiling: bytes off the pipe, lines counted, nothing parsed. */
-    private static long rawPipe(Path file, int lines) throws IOException, InterruptedException {
+    static long rawPipe(Path file, int lines) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(Children.benchServer("--immediate", file.toString()))
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         try (InputStream in = p.getInputStream()) {

@@ -40,7 +40,7 @@ public final class UnitTestCycle {
             TurnResult result;
             try (CodexClient client = CodexClient.builder()
                     .transport(fake.connectInMemory())
-                    .onCommandApproval(ApprovalPolicy.acceptAll())
+                    .commandApprovals(ApprovalPolicy.acceptAll())
                     .build()) {
                 result = client.startThread().startTurn("list the files").await(TIMEOUT);
             }

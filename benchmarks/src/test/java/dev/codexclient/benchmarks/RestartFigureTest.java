@@ -3,6 +3,8 @@ package dev.codexclient.benchmarks;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -23,8 +25,8 @@ class RestartFigureTest {
         BenchmarkRunner.Report report = new BenchmarkRunner(BenchmarkRunner.Config.smoke(results)
                 .only(Set.of(BenchmarkRunner.RESTART))).run();
 
-        for (int length : RestartFigure.Settings.smoke().lengths()) {
-            String key = "restart.n" + length;
+        RestartFigure.Settings smoke = RestartFigure.Settings.smoke();
+        for (String key : keys(smoke)) {
             assertThat(report.numbers().get(key + ".resumeMs")).as(key).isPositive();
             // The resumes are part of the whole restart, which starts at the kill.
             assertThat(report.numbers().get(key + ".wholeMs")).as(key)
@@ -36,11 +38,29 @@ class RestartFigureTest {
             assertThat(report.numbers().get(key + ".leanResumeBytes")).as(key).isPositive()
                     .isLessThan(report.numbers().get(key + ".fullResumeBytes"));
         }
+        // Never compacted, a thread stores no checkpoint; compacted every two turns, the three-turn thread stores
+        // one, which carries its history so far.
+        int longest = smoke.lengths().get(smoke.lengths().size() - 1);
+        assertThat(report.numbers().get("restart.n" + longest + ".checkpoints")).isZero();
+        assertThat(report.numbers().get("restart.c" + smoke.compactEvery() + ".n" + longest + ".checkpoints"))
+                .isEqualTo(longest / smoke.compactEvery());
+        assertThat(report.numbers().get("restart.c" + smoke.compactEvery() + ".n" + longest
+                + ".lastCheckpointItems")).isPositive();
         assertThat(report.numbers().get("restart.flat.ratio")).isGreaterThanOrEqualTo(1.0);
-        assertThat(report.markdown()).contains("### 12 Restart");
+        assertThat(report.numbers().get("restart.flat.compacted.ratio")).isGreaterThanOrEqualTo(1.0);
+        assertThat(report.markdown()).contains("### 12 Restart", "compacted every " + smoke.compactEvery());
         assertThat(RunFile.read(report.jsonFile()).targets()).extracting(Results.Target::id)
-                .containsExactly("restart.flat");
+                .containsExactly("restart.flat", "restart.flat.compacted");
         assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList()).isEmpty();
+    }
+
+    private static List<String> keys(RestartFigure.Settings settings) {
+        List<String> keys = new ArrayList<>();
+        for (int length : settings.lengths()) {
+            keys.add("restart.n" + length);
+            keys.add("restart.c" + settings.compactEvery() + ".n" + length);
+        }
+        return keys;
     }
 
     @Test

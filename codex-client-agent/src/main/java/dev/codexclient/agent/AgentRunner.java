@@ -6,7 +6,6 @@ import dev.codexclient.CodexThread;
 import dev.codexclient.CodexTurn;
 import dev.codexclient.DynamicTool;
 import dev.codexclient.Inputs;
-import dev.codexclient.IntegrationTelemetry;
 import dev.codexclient.StructuredTurn;
 import dev.codexclient.TurnResult;
 import dev.codexclient.errors.CodexException;
@@ -160,8 +159,7 @@ public final class AgentRunner implements AutoCloseable {
             ThreadOpener.Opened opened = opener.open(codex, run, tools, tracker, failures);
             thread = opened.thread();
             lease.routes().add(thread.id(), run.approvals());
-            IntegrationTelemetry.publish(codex,
-                    new AgentRunTelemetry.Started(tracker.runId(), thread.id(), opened.resumed()));
+            codex.publishTelemetry(new AgentRunTelemetry.Started(tracker.runId(), thread.id(), opened.resumed()));
             AgentResult<T> result = turn(codex, tracker, failures, run, opened, deadline);
             failure = Optional.empty();
             return result;
@@ -169,7 +167,7 @@ public final class AgentRunner implements AutoCloseable {
             failure = Optional.of(e.phase());
             throw e;
         } finally {
-            IntegrationTelemetry.publish(codex, new AgentRunTelemetry.Completed(tracker.runId(),
+            codex.publishTelemetry(new AgentRunTelemetry.Completed(tracker.runId(),
                     Optional.ofNullable(thread).map(CodexThread::id), tracker.usage(),
                     Duration.ofNanos(System.nanoTime() - startNanos), failure));
             end(lease, thread, tracker);

@@ -2,7 +2,6 @@ package dev.codexclient.agent;
 
 import dev.codexclient.CodexClient;
 import dev.codexclient.DynamicTool;
-import dev.codexclient.IntegrationTelemetry;
 import dev.codexclient.ToolResult;
 import dev.codexclient.protocol.ServerNotification;
 import dev.codexclient.protocol.ThreadItem;
@@ -139,7 +138,7 @@ final class RunTracker {
             String name = invocation.kind() == ToolInvocation.Kind.DYNAMIC_TOOL
                     || invocation.kind() == ToolInvocation.Kind.MCP_TOOL ? invocation.name()
                     : invocation.kind().name().toLowerCase(java.util.Locale.ROOT);
-            IntegrationTelemetry.publish(c, new AgentRunTelemetry.ToolInvoked(runId, invocation.kind(), name,
+            c.publishTelemetry(new AgentRunTelemetry.ToolInvoked(runId, invocation.kind(), name,
                     invocation.outcome(), invocation.duration()));
         }
     }

@@ -2,7 +2,7 @@ package dev.codexclient.telemetry;
 
 /**
  * Telemetry an integration built on the client publishes through the client's own listener, with
- * {@link dev.codexclient.IntegrationTelemetry#publish}: one listener sees the client's records and the
+ * {@link dev.codexclient.Codex#publishTelemetry}: one listener sees the client's records and the
  * integration's, in the order they happened, on the same thread rules. Integrations define their records as types
  * implementing this interface (for instance {@code codex-client-agent}'s run records); a listener reacts to the
  * ones it knows in {@link CodexTelemetryListener#extensionTelemetry(ExtensionTelemetry)} and ignores the rest.

@@ -91,7 +91,7 @@ class MicrometerTelemetryListenerTest {
                 .experimentalApi(true)
                 .tool(DynamicTool.ofJson("lookup", "Looks a ticket up", emptySchema(),
                         args -> ToolResult.text("ticket " + args.path("id").asInt())))
-                .onCommandApproval(ApprovalPolicy.sync(command -> ApprovalDecision.ACCEPT))
+                .commandApprovals(ApprovalPolicy.sync(command -> ApprovalDecision.ACCEPT))
                 .build()) {
             awaitCondition("the connection is counted", () -> gauge(MicrometerTelemetryListener.OPEN_CONNECTIONS) == 1);
             CodexThread thread = client.startThread();

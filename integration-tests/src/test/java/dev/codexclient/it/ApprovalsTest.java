@@ -48,13 +48,13 @@ class ApprovalsTest {
     void aPolicyForOneKindDecidesWithTheRequestTyped(FakeCodexAppServer fake) {
         List<ApprovalRequest.Command> seen = new CopyOnWriteArrayList<>();
         try (CodexClient client = inMemory(fake)
-                .onCommandApproval(ApprovalPolicy.sync(command -> {
+                .commandApprovals(ApprovalPolicy.sync(command -> {
                     seen.add(command);
                     return command.params().command().startsWith("rm") ? ApprovalDecision.DECLINE
                             : ApprovalDecision.ACCEPT;
                 }))
                 // Asynchronous, the form every handler has.
-                .onFileChangeApproval(change -> CompletableFuture.supplyAsync(() -> ApprovalDecision.ACCEPT_FOR_SESSION))
+                .fileChangeApprovals(change -> CompletableFuture.supplyAsync(() -> ApprovalDecision.ACCEPT_FOR_SESSION))
                 .build()) {
             String threadId = client.startThread().id();
             assertThat(fake.requestCommandApproval(threadId, TURN, "ls -la").awaitResponse(WAIT).decision())
@@ -70,6 +70,28 @@ class ApprovalsTest {
             // Kinds without a policy of their own still get the default.
             assertThat(fake.sendRequest("execCommandApproval", legacyExecParams(threadId)).awaitResponse(WAIT)
                     .decision()).contains("denied");
+        }
+    }
+
+    @Test
+    @SuppressWarnings("removal")
+    void theFormerNamesOfTheHandlersStillRegisterThemForThisRelease(FakeCodexAppServer fake) {
+        try (CodexClient client = inMemory(fake)
+                .onCommandApproval(ApprovalPolicy.acceptAll())
+                .onFileChangeApproval(ApprovalPolicy.acceptForSession())
+                .onServerRequest(ServerRequestMethods.CURRENT_TIME_READ, p -> CompletableFuture.completedFuture(
+                        dev.codexclient.protocol.CurrentTimeReadResponse.builder().currentTimeAt(42L).build()))
+                .onUnknownServerRequest("x/new", p -> CompletableFuture.completedFuture(Map.of("ok", true)))
+                .build()) {
+            String threadId = client.startThread().id();
+            assertThat(fake.requestCommandApproval(threadId, TURN, "make").awaitResponse(WAIT).decision())
+                    .contains("accept");
+            assertThat(fake.requestFileChangeApproval(threadId, TURN, "edit").awaitResponse(WAIT).decision())
+                    .contains("acceptForSession");
+            assertThat(fake.sendRequest("currentTime/read", Map.of("threadId", threadId)).awaitResponse(WAIT)
+                    .result().path("currentTimeAt").asLong()).isEqualTo(42L);
+            assertThat(fake.sendRequest("x/new", Map.of()).awaitResponse(WAIT).result().path("ok").asBoolean())
+                    .isTrue();
         }
     }
 
@@ -127,7 +149,7 @@ class ApprovalsTest {
         CountDownLatch neverOpened = new CountDownLatch(1);
         AtomicBoolean interrupted = new AtomicBoolean();
         CountDownLatch done = new CountDownLatch(1);
-        try (CodexClient client = inMemory(fake).onCommandApproval(ApprovalPolicy.sync(command -> {
+        try (CodexClient client = inMemory(fake).commandApprovals(ApprovalPolicy.sync(command -> {
             deciding.countDown();
             try {
                 neverOpened.await();   // a person who never answers
@@ -154,7 +176,7 @@ class ApprovalsTest {
 
     @Test
     void theExecPolicyAmendmentCodexOffersIsOneCallAway(FakeCodexAppServer fake) {
-        try (CodexClient client = inMemory(fake).onCommandApproval(command -> CompletableFuture.completedFuture(
+        try (CodexClient client = inMemory(fake).commandApprovals(command -> CompletableFuture.completedFuture(
                 command.acceptWithProposedAmendment().orElse(ApprovalDecision.DECLINE))).build()) {
             String threadId = client.startThread().id();
             // The fake offers ["accept", {"acceptWithExecpolicyAmendment": {"execpolicy_amendment": ["npm"]}}, …].
@@ -220,15 +242,15 @@ class ApprovalsTest {
     @Test
     void theLastRegistrationForAMethodWins(FakeCodexAppServer fake) {
         try (CodexClient client = inMemory(fake)
-                .onCommandApproval(ApprovalPolicy.acceptAll())
-                .onServerRequest(ServerRequestMethods.ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL,
+                .commandApprovals(ApprovalPolicy.acceptAll())
+                .serverRequest(ServerRequestMethods.ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL,
                         p -> CompletableFuture.completedFuture(CommandExecutionRequestApprovalResponse.builder()
                                 .decision(CommandExecutionApprovalDecision.Simple.CANCEL).build()))
-                .onFileChangeApproval(ApprovalPolicy.declineAll())
-                .onServerRequest(ServerRequestMethods.ITEM_FILE_CHANGE_REQUEST_APPROVAL, p -> {
+                .fileChangeApprovals(ApprovalPolicy.declineAll())
+                .serverRequest(ServerRequestMethods.ITEM_FILE_CHANGE_REQUEST_APPROVAL, p -> {
                     throw new AssertionError("replaced by the policy registered after it");
                 })
-                .onFileChangeApproval(ApprovalPolicy.acceptForSession())
+                .fileChangeApprovals(ApprovalPolicy.acceptForSession())
                 .build()) {
             String threadId = client.startThread().id();
             assertThat(fake.requestCommandApproval(threadId, TURN, "make").awaitResponse(WAIT).decision())

@@ -144,7 +144,7 @@ class ClientHandshakeTest {
         fake.on("account/login/start").respond(Map.of("type", "chatgptAuthTokens"));
         try (CodexClient client = inMemory(fake)
                 .chatgptAuthTokens("tok-initial-0123456789", "acct-1", null)
-                .onChatgptTokenRefresh(req -> java.util.concurrent.CompletableFuture.completedFuture(
+                .chatgptTokenRefresh(req -> java.util.concurrent.CompletableFuture.completedFuture(
                         dev.codexclient.protocol.ChatgptAuthTokensRefreshResponse.builder()
                                 .accessToken("tok-refreshed-0123456789").chatgptAccountId("acct-1").build()))
                 .build()) {

@@ -122,7 +122,7 @@ class ClientLifecycleTest {
     void closeCancelsRunningServerRequestHandlers() {
         try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
             AtomicReference<CompletableFuture<ToolRequestUserInputResponse>> handler = new AtomicReference<>();
-            CodexClient client = inMemory(fake).onUserInput(p -> {
+            CodexClient client = inMemory(fake).userInput(p -> {
                 CompletableFuture<ToolRequestUserInputResponse> never = new CompletableFuture<>();
                 handler.set(never);
                 return never;

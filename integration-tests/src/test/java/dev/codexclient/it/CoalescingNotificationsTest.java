@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The client-wide publisher, {@link CodexClient#notifications()}, with {@link PublisherOverflow#COALESCE_DELTAS}: the
+ * The client-wide publisher, {@link CodexClient#publisher()}, with {@link PublisherOverflow#COALESCE_DELTAS}: the
  * fake sends a run of deltas of every kind of text delta the protocol has (an agent message, a plan, reasoning text
  * and summary, a command's and a file change's output), many times the buffer. A subscriber that lags gets each run as
  * one event of its kind with the whole text, a delta from a newer server as it came; one that keeps up gets every
@@ -76,12 +76,12 @@ class CoalescingNotificationsTest {
         try (FakeCodexAppServer fake = new FakeCodexAppServer();
              CodexClient client = inMemory(fake).publisherOverflow(overflow).publisherBufferSize(BUFFER).build()) {
             RecordingSubscriber<ServerNotification> lagging = new RecordingSubscriber<>(0);
-            client.notifications().subscribe(lagging);
+            client.publisher().subscribe(lagging);
             lagging.subscription();
             // Subscribed second: the client hands each notification to its subscriptions in the order they
             // subscribed, so once this one has the last notification, the lagging one has been offered all of them.
             RecordingSubscriber<ServerNotification> eager = new RecordingSubscriber<>(Long.MAX_VALUE);
-            client.notifications().subscribe(eager);
+            client.publisher().subscribe(eager);
             eager.subscription();
 
             int sent = 0;

@@ -188,7 +188,7 @@ class CompatibilityTest {
                         Map.of("cmd", "printf 'compat\\n' | tee compat.txt", "login", false)),
                 ModelStep.reply("written"));
         List<String> asked = new CopyOnWriteArrayList<>();
-        try (CodexClient client = codex.client(b -> b.onCommandApproval(ApprovalPolicy.sync(req -> {
+        try (CodexClient client = codex.client(b -> b.commandApprovals(ApprovalPolicy.sync(req -> {
             asked.add(String.valueOf(req.params().command()));
             return ApprovalDecision.ACCEPT;
         })))) {

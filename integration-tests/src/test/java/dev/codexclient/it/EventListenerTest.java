@@ -91,7 +91,7 @@ class EventListenerTest {
                 .experimentalApi(true)
                 .tool(DynamicTool.ofJson("lookup", "Looks a ticket up", emptySchema(),
                         args -> ToolResult.text("ticket " + args.path("id").asInt())))
-                .onCommandApproval(ApprovalPolicy.sync(command -> {
+                .commandApprovals(ApprovalPolicy.sync(command -> {
                     // Server requests and notifications travel apart; wait for the turn's start so the order below
                     // is the one the test asserts, then let time pass while "deciding".
                     if (!turnStartedSeen.await(WAIT.toSeconds(), TimeUnit.SECONDS)) {

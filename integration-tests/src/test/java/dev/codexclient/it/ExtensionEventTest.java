@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.codexclient.CodexClient;
-import dev.codexclient.IntegrationTelemetry;
 import dev.codexclient.telemetry.CodexTelemetryListener;
 import dev.codexclient.telemetry.ConnectionClosed;
 import dev.codexclient.telemetry.ConnectionOpened;
@@ -76,13 +75,18 @@ class ExtensionEventTest {
             }
         };
         CodexClient client = inMemory(fake).telemetryListener(CodexTelemetryListener.composite(recorder, other)).build();
-        IntegrationTelemetry.publish(client, new Marked("one"));
-        IntegrationTelemetry.publish(client, new Marked("two"));
+        client.publishTelemetry(new Marked("one"));
+        publishByTheFormerName(client, new Marked("two"));
         client.close();
         assertThat(closed.await(10, TimeUnit.SECONDS)).isTrue();
-        IntegrationTelemetry.publish(client, new Marked("after close"));
+        client.publishTelemetry(new Marked("after close"));
         assertThat(seen).startsWith("opened", "test:one", "test:two").contains("closed", "test:after close");
         assertThat(second).containsExactly("one", "two", "after close");
+    }
+
+    @SuppressWarnings("removal")
+    private static void publishByTheFormerName(CodexClient client, ExtensionTelemetry telemetry) {
+        dev.codexclient.IntegrationTelemetry.publish(client, telemetry);
     }
 
     @Test
@@ -115,7 +119,7 @@ class ExtensionEventTest {
         CompletableFuture<Void> publishedFromAListener = new CompletableFuture<>();
         CodexClient client = inMemory(fake).callbackExecutor(callbacks).onNotification(n -> {
             if (n.method().equals("warning")) {
-                IntegrationTelemetry.publish(holder.get(), watched);
+                holder.get().publishTelemetry(watched);
                 publishedFromAListener.complete(null);
             }
         }).build();
@@ -124,15 +128,15 @@ class ExtensionEventTest {
         // Nothing is queued for nobody: the records give the client's threads no work at all.
         int before = callbackTasks.get();
         for (int i = 0; i < 1_000; i++) {
-            IntegrationTelemetry.publish(client, watched);
+            client.publishTelemetry(watched);
         }
         assertThat(callbackTasks).as("callback tasks for 1,000 records and no listener").hasValue(before);
         // From the client's own delivery thread, as an integration's callback would: it returns there too.
         fake.notify("warning", Map.of("message", "publish from here"));
         publishedFromAListener.get(10, TimeUnit.SECONDS);
-        assertThatThrownBy(() -> IntegrationTelemetry.publish(client, null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> client.publishTelemetry(null)).isInstanceOf(NullPointerException.class);
         client.close();
-        IntegrationTelemetry.publish(client, watched);
+        client.publishTelemetry(watched);
 
         assertThat(looks).as("looks at the record").hasValue(0);
         // The records are the client's own business: nothing of them reached the server.

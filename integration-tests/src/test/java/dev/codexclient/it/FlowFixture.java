@@ -131,7 +131,7 @@ final class FlowFixture implements AutoCloseable {
     Flow.Publisher<ServerNotification> notificationsOf(long n) {
         FakeCodexAppServer fake = track(new FakeCodexAppServer());
         CodexClient client = newClient(fake, b -> { });
-        Flow.Publisher<ServerNotification> publisher = client.notifications();
+        Flow.Publisher<ServerNotification> publisher = client.publisher();
         boolean endless = n >= ENDLESS;
         int count = endless ? ENDLESS_EVENTS : (int) n;
         AtomicBoolean fed = new AtomicBoolean();
@@ -164,7 +164,7 @@ final class FlowFixture implements AutoCloseable {
         CodexClient client = newClient(fake, b -> { });
         fake.apply(Fault.exit(3));
         ClientTestSupport.awaitCondition("the client sees the server's exit", client::isClosed);
-        return client.notifications();
+        return client.publisher();
     }
 
     @Override

@@ -22,6 +22,7 @@ import dev.codexclient.testkit.Fault;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -99,7 +100,7 @@ class FlowPublishersTest {
                 thread.publisher().subscribe(stalled);
                 thread.publisher().subscribe(eager);
                 RecordingSubscriber<ServerNotification> stalledOnAll = new RecordingSubscriber<>(0);
-                client.notifications().subscribe(stalledOnAll);
+                client.publisher().subscribe(stalledOnAll);
                 List<ServerNotification> listened = new CopyOnWriteArrayList<>();
                 thread.onEvent(listened::add);
                 stalled.subscription();
@@ -182,7 +183,7 @@ class FlowPublishersTest {
                 };
                 // The hot streams before the turn starts, so that they see its events; the turn's replays.
                 thread.publisher().subscribe(onThread);
-                client.notifications().subscribe(onAll);
+                client.publisher().subscribe(onAll);
                 onThread.subscription();
                 onAll.subscription();
                 CodexTurn turn = thread.startTurn("go");
@@ -283,7 +284,7 @@ class FlowPublishersTest {
                 RecordingSubscriber<ServerNotification> onThread = new RecordingSubscriber<>(Long.MAX_VALUE);
                 RecordingSubscriber<ServerNotification> onAll = new RecordingSubscriber<>(Long.MAX_VALUE);
                 thread.publisher().subscribe(onThread);
-                client.notifications().subscribe(onAll);
+                client.publisher().subscribe(onAll);
                 CodexTurn turn = thread.startTurn("go");
                 RecordingSubscriber<ServerNotification> onTurn = new RecordingSubscriber<>(Long.MAX_VALUE);
                 turn.publisher().subscribe(onTurn);
@@ -298,7 +299,7 @@ class FlowPublishersTest {
                 }
                 // A subscriber that comes after the end is told at once.
                 RecordingSubscriber<ServerNotification> late = new RecordingSubscriber<>(0);
-                client.notifications().subscribe(late);
+                client.publisher().subscribe(late);
                 assertThat(late.error()).isInstanceOf(CodexTransportException.class);
             }
         }
@@ -312,8 +313,12 @@ class FlowPublishersTest {
             CodexThread thread = client.startThread();
             RecordingSubscriber<ServerNotification> onThread = new RecordingSubscriber<>(Long.MAX_VALUE);
             RecordingSubscriber<ServerNotification> onAll = new RecordingSubscriber<>(Long.MAX_VALUE);
+            RecordingSubscriber<ServerNotification> onAllByFormerName = new RecordingSubscriber<>(Long.MAX_VALUE);
             thread.publisher().subscribe(onThread);
-            client.notifications().subscribe(onAll);
+            client.publisher().subscribe(onAll);
+            @SuppressWarnings("removal")
+            Flow.Publisher<ServerNotification> former = client.notifications();
+            former.subscribe(onAllByFormerName);
             CodexTurn turn = thread.startTurn("go");
             RecordingSubscriber<ServerNotification> onTurn = new RecordingSubscriber<>(Long.MAX_VALUE);
             turn.publisher().subscribe(onTurn);
@@ -326,6 +331,8 @@ class FlowPublishersTest {
             onThread.awaitCompletion();
             onAll.awaitCompletion();
             assertThat(onAll.items).containsAll(onTurn.items);
+            onAllByFormerName.awaitCompletion();
+            assertThat(onAllByFormerName.items).isEqualTo(onAll.items);
         }
     }
 

@@ -8,7 +8,7 @@ import org.testng.annotations.AfterClass;
 import org.testng.annotations.Test;
 
 /**
- * The Reactive Streams TCK against {@link dev.codexclient.CodexClient#notifications()}: a publisher of {@code n}
+ * The Reactive Streams TCK against {@link dev.codexclient.CodexClient#publisher()}: a publisher of {@code n}
  * events is a client whose fake sends {@code n} notifications once subscribed to, and which is then closed (which
  * completes the stream; see {@link FlowFixture#notificationsOf(long)}); the failed publisher is the one of a client
  * whose server exited. What the TCK skips, and why, is listed in docs/reactive-streams.md.

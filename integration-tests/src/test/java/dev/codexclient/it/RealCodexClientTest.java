@@ -83,7 +83,7 @@ class RealCodexClientTest {
                         Map.of("cmd", "printf 'from-java\\n' | tee out.txt", "login", false)),
                 ModelStep.reply("done"));
         List<String> approved = new CopyOnWriteArrayList<>();
-        try (CodexClient client = codex.client(b -> b.onCommandApproval(ApprovalPolicy.sync(req -> {
+        try (CodexClient client = codex.client(b -> b.commandApprovals(ApprovalPolicy.sync(req -> {
             approved.add(req.params().command());
             return ApprovalDecision.ACCEPT;
         })))) {
@@ -116,7 +116,7 @@ class RealCodexClientTest {
     void fileChangeApprovalAppliesThePatch() {
         codex.model.enqueue(ModelStep.applyPatch(ModelStep.addFilePatch("hello.txt", "hi from a patch\n")),
                 ModelStep.reply("patched"));
-        try (CodexClient client = codex.client(b -> b.onFileChangeApproval(ApprovalPolicy.acceptAll()))) {
+        try (CodexClient client = codex.client(b -> b.fileChangeApprovals(ApprovalPolicy.acceptAll()))) {
             TurnResult result = client.startThread(codex.threadParams().build()).startTurn("add a file")
                     .await(TURN);
             assertThat(result.status()).isEqualTo(TurnStatus.COMPLETED);

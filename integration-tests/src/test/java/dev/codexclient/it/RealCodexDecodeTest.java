@@ -43,7 +43,7 @@ class RealCodexDecodeTest {
         String threadId;
         String turnId;
         try (CodexClient client = codex.client(b -> b.onNotification(all::add)
-                .onCommandApproval(ApprovalPolicy.sync(request -> ApprovalDecision.ACCEPT)))) {
+                .commandApprovals(ApprovalPolicy.sync(request -> ApprovalDecision.ACCEPT)))) {
             CodexThread thread = client.startThread(codex.threadParams().build());
             threadId = thread.id();
             thread.onEvent(onThread::add);

@@ -39,7 +39,7 @@ class RealCodexEventsTest {
         EventListenerTest.Recorder recorder = new EventListenerTest.Recorder();
         String threadId;
         try (CodexClient client = codex.client(b -> b.telemetryListener(recorder)
-                .onCommandApproval(ApprovalPolicy.sync(request -> ApprovalDecision.ACCEPT)))) {
+                .commandApprovals(ApprovalPolicy.sync(request -> ApprovalDecision.ACCEPT)))) {
             var thread = client.startThread(codex.threadParams().build());
             threadId = thread.id();
             TurnResult result = thread.startTurn("write a file").await(TURN);

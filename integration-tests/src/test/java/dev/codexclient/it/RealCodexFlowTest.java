@@ -65,7 +65,7 @@ class RealCodexFlowTest {
         codex.model.enqueue(ModelStep.reply("one two three four five six seven eight"));
         try (CodexClient client = codex.client(b -> b.publisherBufferSize(2))) {
             RecordingSubscriber<ServerNotification> stalled = new RecordingSubscriber<>(0);
-            client.notifications().subscribe(stalled);
+            client.publisher().subscribe(stalled);
             CodexThread thread = client.startThread(codex.threadParams().build());
 
             TurnResult result = thread.startTurn("Count.").await(WAIT);

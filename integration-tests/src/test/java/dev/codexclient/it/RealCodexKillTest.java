@@ -40,7 +40,7 @@ class RealCodexKillTest {
                 ModelStep.callTool("exec_command", Map.of("cmd", "printf x | tee x.txt", "login", false)));
         CountDownLatch approvalAsked = new CountDownLatch(1);
         CompletableFuture<CommandExecutionRequestApprovalResponse> neverDecided = new CompletableFuture<>();
-        CodexClient client = codex.client(b -> b.onServerRequest(
+        CodexClient client = codex.client(b -> b.serverRequest(
                 ServerRequestMethods.ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL, p -> {
                     approvalAsked.countDown();
                     return neverDecided;

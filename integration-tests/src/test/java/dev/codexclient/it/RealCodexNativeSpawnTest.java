@@ -89,7 +89,7 @@ class RealCodexNativeSpawnTest {
                 List<String> asked = new CopyOnWriteArrayList<>();
                 try (CodexClient client = codex.client(b -> b.environment("PATH", path)
                         .stdio(s -> s.bypassNpmLauncher(bypass))
-                        .onCommandApproval(ApprovalPolicy.sync(req -> {
+                        .commandApprovals(ApprovalPolicy.sync(req -> {
                             asked.add(String.valueOf(req.params().command()));
                             return ApprovalDecision.ACCEPT;
                         })))) {

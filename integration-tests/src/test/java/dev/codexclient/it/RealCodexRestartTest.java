@@ -182,7 +182,7 @@ class RealCodexRestartTest {
                 ModelStep.exec("printf x | tee x.txt"), ModelStep.reply("wrote it"));
         CountDownLatch asked = new CountDownLatch(1);
         CompletableFuture<CommandExecutionRequestApprovalResponse> undecided = new CompletableFuture<>();
-        try (CodexClient client = restarting(b -> b.onServerRequest(
+        try (CodexClient client = restarting(b -> b.serverRequest(
                 ServerRequestMethods.ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL, p -> {
                     asked.countDown();
                     return undecided;

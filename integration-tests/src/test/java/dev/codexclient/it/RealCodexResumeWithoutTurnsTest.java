@@ -138,7 +138,7 @@ class RealCodexResumeWithoutTurnsTest {
 
     @ParameterizedTest(name = "codex {0}")
     @MethodSource("versions")
-    void aThreadResumedByIdGoesOnWithoutItsTurnsInTheAnswer(String version) {
+    void aThreadResumedByIdHasItsTurnsAndOneResumedWithoutThemGoesOnWithoutThemInTheAnswer(String version) {
         boolean leavesOut = CodexVersion.parse(version).isAtLeast("0.151.0");
         try (RealCodexFixture codex = new RealCodexFixture(CodexBinary.version(version))) {
             codex.model.whenAlways(r -> true, ModelStep.reply("noted"));
@@ -152,7 +152,8 @@ class RealCodexResumeWithoutTurnsTest {
             }
             // A new server, as after a restart of the application.
             try (CodexClient client = codex.client(b -> { })) {
-                CodexThread resumed = client.resumeThread(id);
+                assertThat(client.resumeThread(id).info().turns()).hasSize(3);
+                CodexThread resumed = client.resumeThreadWithoutTurns(id);
                 assertThat(resumed.info().turns()).hasSize(leavesOut ? 0 : 3);
                 assertThat(resumed.read().turns()).hasSize(3);
                 assertThat(resumed.startTurn("and on").await(WAIT).finalText()).isEqualTo("noted");

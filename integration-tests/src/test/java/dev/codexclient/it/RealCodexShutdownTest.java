@@ -179,7 +179,7 @@ class RealCodexShutdownTest {
         try (CodexClient client = CodexClient.builder()
                 .transport(WireRecorder.wrap(codex.stdioTransport().build(), recording))
                 .requestTimeout(Duration.ofSeconds(30))
-                .onCommandApproval(command -> CompletableFuture.supplyAsync(() -> {
+                .commandApprovals(command -> CompletableFuture.supplyAsync(() -> {
                     decidedLate.set(true);
                     return ApprovalDecision.ACCEPT;
                 }, CompletableFuture.delayedExecutor(200, TimeUnit.MILLISECONDS)))

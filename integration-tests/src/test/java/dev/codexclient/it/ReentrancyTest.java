@@ -166,7 +166,7 @@ class ReentrancyTest {
                             here.run();
                             return ToolResult.text("probed");
                         }));
-                case SERVER_REQUEST_HANDLER -> b.onUnknownServerRequest("probe/ask", params -> {
+                case SERVER_REQUEST_HANDLER -> b.unknownServerRequest("probe/ask", params -> {
                     here.run();
                     return CompletableFuture.completedFuture(Map.of("ok", true));
                 });

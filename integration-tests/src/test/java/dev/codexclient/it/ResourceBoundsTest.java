@@ -184,7 +184,7 @@ class ResourceBoundsTest {
             // The fake sends its requests to the newest connection: the refreshing client connects last.
             try (CodexClient other = inMemory(fake).build();
                  CodexClient client = inMemory(fake).secret("sk-test-key-0123456789abcdef")
-                    .onChatgptTokenRefresh(p -> CompletableFuture.completedFuture(ChatgptAuthTokensRefreshResponse
+                    .chatgptTokenRefresh(p -> CompletableFuture.completedFuture(ChatgptAuthTokensRefreshResponse
                             .builder().accessToken("access-token-" + (n[0]++)).chatgptAccountId("acct").build()))
                     .build()) {
                 int before = ClientProbe.registeredSecrets(client);

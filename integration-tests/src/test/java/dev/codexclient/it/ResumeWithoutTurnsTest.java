@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The client's own resumes ask for no history they do not use, where the server can leave it out: a restart resumes
  * held threads without their turns and lists only the latest turns of a thread with turns running at the loss; a
- * handle resumed by id has no turns. Which servers can, by version and {@code experimentalApi}, and what happens
+ * handle resumed with {@code resumeThreadWithoutTurns} has none (and says so by its name), one resumed by id has them. Which servers can, by version and {@code experimentalApi}, and what happens
  * when one refuses all the same. Against the fake, which answers as codex 0.169.0 unless told another version.
  */
 @Timeout(60)
@@ -193,8 +193,8 @@ class ResumeWithoutTurnsTest {
                 String first = client.startThread().id();
                 String second = client.startThread().id();
 
-                assertThat(client.resumeThread(first).id()).isEqualTo(first);
-                assertThat(client.resumeThread(second).id()).isEqualTo(second);
+                assertThat(client.resumeThreadWithoutTurns(first).id()).isEqualTo(first);
+                assertThat(client.resumeThreadWithoutTurns(second).id()).isEqualTo(second);
 
                 List<RecordedRequest> resumes = requests(fake, "thread/resume");
                 assertThat(resumes).extracting(r -> r.params().has("excludeTurns"))
@@ -217,7 +217,7 @@ class ResumeWithoutTurnsTest {
                 assertThat(failureOf(running.result(), WAIT)).isInstanceOf(CodexServerRestartedException.class);
                 assertThat(fake.takeRequest("thread/resume", WAIT).params().has("excludeTurns")).isFalse();
                 assertThat(requests(fake, "thread/turns/list")).isEmpty();
-                assertThat(client.resumeThread(thread.id()).info().turns()).hasSize(1);
+                assertThat(client.resumeThreadWithoutTurns(thread.id()).info().turns()).hasSize(1);
             }
         }
     }
@@ -242,7 +242,7 @@ class ResumeWithoutTurnsTest {
             serverVersion(fake, version);
             try (CodexClient client = CodexClient.builder().transport(fake.connectInMemory())
                     .experimentalApi(experimentalApi).build()) {
-                client.resumeThread(client.startThread().id());
+                client.resumeThreadWithoutTurns(client.startThread().id());
                 assertThat(fake.takeRequest("thread/resume", WAIT).params().path("excludeTurns").asBoolean())
                         .as("codex %s, experimentalApi %s", version, experimentalApi).isEqualTo(expected);
             }
@@ -250,20 +250,26 @@ class ResumeWithoutTurnsTest {
     }
 
     @Test
-    void aHandleResumedByIdHasNoTurnsAndParamsOfTheUsersOwnAreSentAsGiven() {
+    void aThreadResumedByIdHasItsTurnsOneResumedWithoutThemSaysSoByNameAndParamsOfTheUsersOwnAreSentAsGiven() {
         try (FakeCodexAppServer fake = new FakeCodexAppServer()) {
             fake.onTurnStart(t -> t.agentMessage("done").completed());
             try (CodexClient client = CodexClient.builder().transport(fake.connectInMemory()).build()) {
                 CodexThread thread = threadWithTurns(client, 2);
 
-                CodexThread lean = client.resumeThread(thread.id());
+                // By id: thread/resume with the id alone, and the history in the answer.
+                CodexThread byId = client.resumeThread(thread.id());
+                assertThat(byId.info().turns()).hasSize(2);
+                assertThat(client.resumeThreadAsync(thread.id()).join().info().turns()).hasSize(2);
+
+                CodexThread lean = client.resumeThreadWithoutTurns(thread.id());
                 assertThat(lean.info().turns()).isEmpty();
                 assertThat(lean.read().turns()).hasSize(2);
+                assertThat(client.resumeThreadWithoutTurnsAsync(thread.id()).join().info().turns()).isEmpty();
 
                 CodexThread full = client.resumeThread(ThreadResumeParams.builder().threadId(thread.id()).build());
                 assertThat(full.info().turns()).hasSize(2);
                 assertThat(requests(fake, "thread/resume")).extracting(r -> r.params().has("excludeTurns"))
-                        .containsExactly(true, false);
+                        .containsExactly(false, false, true, true, false);
             }
         }
     }

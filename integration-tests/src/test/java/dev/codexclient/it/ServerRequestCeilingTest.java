@@ -138,7 +138,7 @@ class ServerRequestCeilingTest {
         try (CodexClient client = inMemory(fake)
                 // Each handler blocks until the turn ends (a handler that no cancellation interrupts): only the
                 // turn's failure, delivered on the callback threads, lets it go.
-                .onUserInput(question -> {
+                .userInput(question -> {
                     waiting.incrementAndGet();
                     running.join().result().handle((r, e) -> null).join();
                     released.incrementAndGet();

@@ -147,10 +147,10 @@ class ServerRequestHandlingTest {
     @Test
     void handlerThatThrowsGetsAJsonRpcErrorWithoutStackTrace(FakeCodexAppServer fake) {
         try (CodexClient client = inMemory(fake)
-                .onUserInput(p -> {
+                .userInput(p -> {
                     throw new IllegalStateException("kaboom in the handler");
                 })
-                .onElicitation(p -> CompletableFuture.failedFuture(new IllegalArgumentException("bad schema")))
+                .elicitations(p -> CompletableFuture.failedFuture(new IllegalArgumentException("bad schema")))
                 .build()) {
             String threadId = client.startThread().id();
             ClientReply reply = fake.requestUserInput(threadId, TURN, "q1", "Which branch?").awaitResponse(WAIT);
@@ -172,7 +172,7 @@ class ServerRequestHandlingTest {
     @Test
     void withdrawnRequestCancelsItsHandlerAndGetsNoReply(FakeCodexAppServer fake) {
         AtomicReference<CompletableFuture<ToolRequestUserInputResponse>> handler = new AtomicReference<>();
-        try (CodexClient client = inMemory(fake).onUserInput(p -> {
+        try (CodexClient client = inMemory(fake).userInput(p -> {
             CompletableFuture<ToolRequestUserInputResponse> never = new CompletableFuture<>();
             handler.set(never);
             return never;
@@ -229,7 +229,7 @@ class ServerRequestHandlingTest {
     @Test
     void onUnknownServerRequestAnswersMethodsNewerThanTheSchema(FakeCodexAppServer fake) {
         List<JsonNode> seen = new CopyOnWriteArrayList<>();
-        try (CodexClient client = inMemory(fake).onUnknownServerRequest("vendor/ping", params -> {
+        try (CodexClient client = inMemory(fake).unknownServerRequest("vendor/ping", params -> {
             seen.add(params);
             return CompletableFuture.completedFuture(Map.of("pong", params.path("n").asInt() + 1));
         }).build()) {
@@ -252,7 +252,7 @@ class ServerRequestHandlingTest {
 
     @Test
     void userInputHandlerAnswers(FakeCodexAppServer fake) {
-        try (CodexClient client = inMemory(fake).onUserInput(p -> CompletableFuture.completedFuture(
+        try (CodexClient client = inMemory(fake).userInput(p -> CompletableFuture.completedFuture(
                 ProtocolJson.mapper().convertValue(Map.of("answers", Map.of(p.questions().get(0).id(),
                         Map.of("answers", List.of("main")))), ToolRequestUserInputResponse.class))).build()) {
             String threadId = client.startThread().id();

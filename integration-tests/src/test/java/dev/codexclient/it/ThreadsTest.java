@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -33,6 +34,45 @@ class ThreadsTest {
     private static final Duration WAIT = Duration.ofSeconds(5);
 
     record Lookup(String key) {
+    }
+
+    @Test
+    void compactAndAwaitEndsWithTheCompactionTurnAndNeverWaitsPastTheClientsClose(FakeCodexAppServer fake)
+            throws Exception {
+        try (CodexClient client = inMemory(fake).build()) {
+            CodexThread thread = client.startThread();
+            String id = thread.id();
+            java.util.concurrent.CompletableFuture<Void> compaction = thread.compactAndAwaitAsync();
+            assertThat(fake.takeRequest("thread/compact/start", WAIT).params().path("threadId").asText())
+                    .isEqualTo(id);
+            // A turn that ended before codex started compacting is not the compaction's.
+            fake.notify("turn/completed", Map.of("threadId", id, "turn", turn("earlier", "completed")));
+            fake.notify("turn/started", Map.of("threadId", id, "turn", turn("compaction", "inProgress")));
+            fake.notify("turn/completed", Map.of("threadId", id, "turn", turn("compaction", "completed")));
+            compaction.get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+
+            // A compaction that failed fails the wait.
+            java.util.concurrent.CompletableFuture<Void> failing = thread.compactAndAwaitAsync();
+            fake.takeRequest("thread/compact/start", WAIT);
+            fake.notify("turn/started", Map.of("threadId", id, "turn", turn("second", "inProgress")));
+            fake.notify("turn/completed", Map.of("threadId", id, "turn", turn("second", "failed")));
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                    () -> failing.get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(dev.codexclient.errors.CodexException.class)
+                    .hasMessageContaining("ended FAILED");
+
+            // One that never ends fails when the client closes, instead of waiting for ever.
+            java.util.concurrent.CompletableFuture<Void> unfinished = thread.compactAndAwaitAsync();
+            fake.takeRequest("thread/compact/start", WAIT);
+            client.close();
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                    () -> unfinished.get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(dev.codexclient.errors.CodexException.class);
+        }
+    }
+
+    private static Map<String, Object> turn(String id, String status) {
+        return Map.of("id", id, "status", status, "items", List.of());
     }
 
     @Test
@@ -161,6 +201,29 @@ class ThreadsTest {
             assertThat(calls).allSatisfy(r -> assertThat(r.params().path("limit").asLong()).isEqualTo(2));
             assertThat(calls).extracting(r -> r.params().path("cursor").asText(""))
                     .containsExactly("", "c1", "c2");
+        }
+    }
+
+    @Test
+    void listAllThreadsAndItsAsyncTwinBothFetchEveryPage(FakeCodexAppServer fake) throws Exception {
+        try (CodexClient client = inMemory(fake).build()) {
+            List<ThreadInfo> all = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                all.add(client.startThread().info());
+            }
+            fake.on("thread/list", r -> !r.params().has("cursor")).always().respond(page(all.subList(0, 2), "c1"));
+            fake.on("thread/list", r -> r.params().path("cursor").asText().equals("c1")).always()
+                    .respond(page(all.subList(2, 3), null));
+            ThreadListParams twoPerPage = ThreadListParams.builder().limit(2L).build();
+            List<String> ids = all.stream().map(ThreadInfo::id).toList();
+
+            assertThat(client.listAllThreads(twoPerPage)).extracting(ThreadInfo::id).containsExactlyElementsOf(ids);
+            assertThat(client.listAllThreadsAsync(twoPerPage).get(5, TimeUnit.SECONDS)).extracting(ThreadInfo::id)
+                    .containsExactlyElementsOf(ids);
+            @SuppressWarnings("removal")
+            List<ThreadInfo> byFormerName = client.listThreadsAsync(twoPerPage).get(5, TimeUnit.SECONDS);
+            assertThat(byFormerName).extracting(ThreadInfo::id).containsExactlyElementsOf(ids);
+            assertThat(fake.requests().stream().filter(r -> r.method().equals("thread/list"))).hasSize(6);
         }
     }
 

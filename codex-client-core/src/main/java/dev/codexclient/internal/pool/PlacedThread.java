@@ -204,7 +204,7 @@ public final class PlacedThread {
      * active writer" is sent again after a short, growing pause, for about six seconds in all.
      */
     private CompletableFuture<CodexThread> resume(PoolMember m, int attempt) {
-        return m.client().resumeThreadAsync(id).exceptionallyCompose(e -> {
+        return m.client().resumeThreadWithoutTurnsAsync(id).exceptionallyCompose(e -> {
             Throwable cause = RpcConnection.unwrap(e);
             if (attempt >= WRITER_ATTEMPTS || !writerHeld(cause)) {
                 return CompletableFuture.failedFuture(cause);

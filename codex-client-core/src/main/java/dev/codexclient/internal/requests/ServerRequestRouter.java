@@ -181,7 +181,7 @@ public final class ServerRequestRouter {
         if (route == null && raw == null) {
             if (warned.add(request.method())) {
                 Log.LOG.warn("No handler for server request {}; answering with a method-not-found error "
-                        + "(register one with CodexClientBuilder#onUnknownServerRequest)", request.method());
+                        + "(register one with CodexClientBuilder#unknownServerRequest)", request.method());
             }
             ServerRequestReply reply = new ServerRequestReply.Failure(new CodexRpcException(null,
                     CodexRpcException.METHOD_NOT_FOUND, "codex-client has no handler for " + request.method(), null));

@@ -73,11 +73,14 @@ final class ServerRequestDispatcher {
             }
             if (error != null) {
                 replyError(request, RpcConnection.unwrap(error));
+            } else if (reply instanceof ServerRequestReply.Result r) {
+                reply(request, r.result());
             } else if (reply instanceof ServerRequestReply.Failure f) {
                 replyError(request, RpcConnection.unwrap(f.cause()));
             } else {
-                // No reply at all is a bare acknowledgement: an empty result.
-                reply(request, reply instanceof ServerRequestReply.Result r ? r.result() : null);
+                // A reply is a result or a failure, nothing else: no reply at all is the client layer's mistake,
+                // answered as an error so that the server neither waits nor reads it as an acceptance.
+                replyError(request, noReply(request));
             }
         });
         try {
@@ -88,7 +91,7 @@ final class ServerRequestDispatcher {
                 try {
                     CompletionStage<ServerRequestReply> stage = handler.apply(request);
                     if (stage == null) {
-                        answer.complete(null);
+                        answer.completeExceptionally(noReply(request));
                         return;
                     }
                     CompletableFuture<ServerRequestReply> source = stage.toCompletableFuture();
@@ -101,6 +104,10 @@ final class ServerRequestDispatcher {
         } catch (RejectedExecutionException e) {
             answer.complete(new ServerRequestReply.Failure(new CodexException("client is closing")));
         }
+    }
+
+    private static IllegalStateException noReply(IncomingRequest request) {
+        return new IllegalStateException("the client's handling of " + request.method() + " gave no reply");
     }
 
     /** The server no longer wants an answer: cancel the handler, and make sure no reply goes out. */

@@ -5,14 +5,15 @@ import java.util.Objects;
 
 /**
  * What the client answers a server request with: the {@code result} the server reads, or the failure the connection
- * answers as a JSON-RPC error. The stage the client layer hands the dispatcher completes with one of these.
+ * answers as a JSON-RPC error. The stage the client layer hands the dispatcher completes with one of these, never with
+ * null (the dispatcher answers a null stage or reply with an internal error, as a mistake of the client layer).
  */
 public sealed interface ServerRequestReply {
 
     /**
      * The request is answered with {@code result}.
      *
-     * @param result the result, as it goes on the wire ({@code null} as a JSON null)
+     * @param result the result, as it goes on the wire: a JSON null is a {@code NullNode}, never {@code null}
      */
     record Result(JsonNode result) implements ServerRequestReply {
         /**

@@ -277,27 +277,6 @@ public final class ClientRuntime {
         return supervisor.resume(null, params, null);
     }
 
-    /**
-     * Resumes a thread to go on with it, without its turns where the server can leave them out, waiting out a
-     * restart and then at most the request timeout.
-     *
-     * @param threadId the thread's id
-     * @return the resumed thread
-     */
-    public ThreadLink resumeThreadWithoutTurns(String threadId) {
-        return linkFor(waits.call(resumeWithoutTurns(threadId), "thread/resume").thread());
-    }
-
-    /** {@return {@link #resumeThreadWithoutTurns} without blocking} */
-    public CompletableFuture<ThreadLink> resumeThreadWithoutTurnsAsync(String threadId) {
-        return resumeWithoutTurns(threadId).thenApply(r -> linkFor(r.thread()));
-    }
-
-    private CompletableFuture<ThreadResumeResponse> resumeWithoutTurns(String threadId) {
-        Objects.requireNonNull(threadId, "threadId");
-        return supervisor.paging().resume(threadId, p -> supervisor.resume(null, p, null));
-    }
-
     /** {@return a new thread with the history of the thread {@code params} names} */
     public ThreadLink forkThread(ThreadForkParams params) {
         return linkFor(waits.call(calls.threadFork(params), "thread/fork").thread());
@@ -429,7 +408,7 @@ public final class ClientRuntime {
     }
 
     /** {@return every notification of the client, from each subscription on, as a hot publisher} */
-    public Flow.Publisher<ServerNotification> notifications() {
+    public Flow.Publisher<ServerNotification> publisher() {
         return flows.hot("the client's notifications", inbound::subscribe);
     }
 

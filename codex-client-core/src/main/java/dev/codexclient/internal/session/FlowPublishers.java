@@ -18,7 +18,7 @@ import java.util.function.Consumer;
 
 /**
  * The client's sources of events as {@link Flow.Publisher}s: a turn ({@code CodexTurn#publisher()}), a thread
- * ({@code CodexThread#publisher()}) and the whole connection ({@code CodexClient#notifications()}). Each
+ * ({@code CodexThread#publisher()}) and the whole connection ({@code CodexClient#publisher()}). Each
  * subscription is a {@link BufferedSubscription} fed by an ordinary listener of its source (the listener only
  * queues, so the source's lane never waits for the subscriber) and drained on a delivery lane of its own, so one
  * subscriber's pace holds up neither the thread's other listeners nor the other subscribers.

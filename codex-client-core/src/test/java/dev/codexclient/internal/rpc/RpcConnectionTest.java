@@ -327,7 +327,8 @@ class RpcConnectionTest {
 
                     @Override
                     public CompletionStage<ServerRequestReply> onRequest(IncomingRequest request) {
-                        return CompletableFuture.completedFuture(null);
+                        return CompletableFuture.completedFuture(new ServerRequestReply.Result(
+                                mapper.createObjectNode()));
                     }
 
                     @Override
@@ -376,7 +377,8 @@ class RpcConnectionTest {
 
                     @Override
                     public CompletionStage<ServerRequestReply> onRequest(IncomingRequest request) {
-                        return CompletableFuture.completedFuture(null);
+                        return CompletableFuture.completedFuture(new ServerRequestReply.Result(
+                                mapper.createObjectNode()));
                     }
 
                     @Override

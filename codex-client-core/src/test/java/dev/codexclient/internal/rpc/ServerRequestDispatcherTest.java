@@ -26,7 +26,7 @@ class ServerRequestDispatcherTest {
     private final ObjectMapper mapper = new ObjectMapper();
     private final List<JsonNode> replies = new ArrayList<>();
     private Function<IncomingRequest, CompletionStage<ServerRequestReply>> handler =
-            r -> CompletableFuture.completedFuture(null);
+            r -> CompletableFuture.completedFuture(new ServerRequestReply.Result(mapper.createObjectNode()));
     private final ServerRequestDispatcher dispatcher = new ServerRequestDispatcher(r -> handler.apply(r),
             Runnable::run, new JsonWireCodec(mapper), (bytes, request) -> {
                 try {
@@ -58,10 +58,26 @@ class ServerRequestDispatcherTest {
     }
 
     @Test
-    void aHandlerWithoutAValueAnswersWithAnEmptyObject() {
+    void noReplyAtAllIsAnsweredWithAnInternalErrorNotReadAsAnAcceptance() {
+        // A reply is a result or a failure: a null stage, or a stage of null, is the client layer's mistake.
         handler = r -> null;
+        dispatcher.dispatch(request(RequestId.of(1), "item/commandExecution/requestApproval"));
+        handler = r -> CompletableFuture.completedFuture(null);
+        dispatcher.dispatch(request(RequestId.of(2), "item/commandExecution/requestApproval"));
+
+        assertThat(replies).hasSize(2).allSatisfy(r -> {
+            assertThat(r.has("result")).isFalse();
+            assertThat(r.get("error").get("code").asInt()).isEqualTo(CodexRpcException.INTERNAL_ERROR);
+            assertThat(r.get("error").get("message").asText()).contains("gave no reply");
+        });
+        assertThat(dispatcher.inflightCount()).isZero();
+    }
+
+    @Test
+    void aJsonNullResultGoesOnTheWireAsNull() {
+        handler = r -> CompletableFuture.completedFuture(new ServerRequestReply.Result(mapper.nullNode()));
         dispatcher.dispatch(request(RequestId.of(1), "m"));
-        assertThat(replies).singleElement().satisfies(r -> assertThat(r.get("result").isObject()).isTrue());
+        assertThat(replies).singleElement().satisfies(r -> assertThat(r.get("result").isNull()).isTrue());
     }
 
     @Test

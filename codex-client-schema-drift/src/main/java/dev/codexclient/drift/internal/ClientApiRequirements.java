@@ -103,17 +103,17 @@ public final class ClientApiRequirements {
         event(r, ServerNotificationMethods.THREAD_TOKEN_USAGE_UPDATED, "CodexTurn.onTokenUsage", "CodexTurn.result");
         event(r, ServerNotificationMethods.ERROR, "CodexTurn.result");
         // Server requests answered by the builder's handlers; withdrawn ones cancel the handler's stage.
-        handled(r, ServerRequestMethods.ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL, "CodexClientBuilder.onCommandApproval",
+        handled(r, ServerRequestMethods.ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL, "CodexClientBuilder.commandApprovals",
                 "CodexClientBuilder.approvals");
-        handled(r, ServerRequestMethods.ITEM_FILE_CHANGE_REQUEST_APPROVAL, "CodexClientBuilder.onFileChangeApproval",
+        handled(r, ServerRequestMethods.ITEM_FILE_CHANGE_REQUEST_APPROVAL, "CodexClientBuilder.fileChangeApprovals",
                 "CodexClientBuilder.approvals");
         handled(r, ServerRequestMethods.ITEM_PERMISSIONS_REQUEST_APPROVAL, "CodexClientBuilder.approvals");
-        handled(r, ServerRequestMethods.ITEM_TOOL_REQUEST_USER_INPUT, "CodexClientBuilder.onUserInput");
-        handled(r, ServerRequestMethods.MCP_SERVER_ELICITATION_REQUEST, "CodexClientBuilder.onElicitation");
+        handled(r, ServerRequestMethods.ITEM_TOOL_REQUEST_USER_INPUT, "CodexClientBuilder.userInput");
+        handled(r, ServerRequestMethods.MCP_SERVER_ELICITATION_REQUEST, "CodexClientBuilder.elicitations");
         handled(r, ServerRequestMethods.ACCOUNT_CHATGPT_AUTH_TOKENS_REFRESH,
-                "CodexClientBuilder.onChatgptTokenRefresh");
+                "CodexClientBuilder.chatgptTokenRefresh");
         handled(r, ServerRequestMethods.ITEM_TOOL_CALL, "CodexClientBuilder.tool");
-        event(r, ServerNotificationMethods.SERVER_REQUEST_RESOLVED, "CodexClientBuilder.onServerRequest");
+        event(r, ServerNotificationMethods.SERVER_REQUEST_RESOLVED, "CodexClientBuilder.serverRequest");
         return List.copyOf(r);
     }
 

@@ -13,7 +13,7 @@ import dev.codexclient.CodexClient;
  * <pre>{@code
  * @Bean
  * CodexClientBuilderCustomizer userInput(Questions questions) {
- *     return builder -> builder.onUserInput(questions::ask);
+ *     return builder -> builder.userInput(questions::ask);
  * }
  * }</pre>
  */

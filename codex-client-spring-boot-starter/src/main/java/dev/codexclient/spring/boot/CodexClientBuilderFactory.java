@@ -71,8 +71,8 @@ final class CodexClientBuilderFactory {
         handshake(builder, !tools.isEmpty());
         timing(builder);
         builder.approvals(approvals.all().orElseGet(() -> properties.approvalPolicy().policy()));
-        approvals.commands().ifPresent(builder::onCommandApproval);
-        approvals.fileChanges().ifPresent(builder::onFileChangeApproval);
+        approvals.commands().ifPresent(builder::commandApprovals);
+        approvals.fileChanges().ifPresent(builder::fileChangeApprovals);
         tools.forEach(builder::tool);
         if (listeners.size() == 1) {
             builder.telemetryListener(listeners.get(0));

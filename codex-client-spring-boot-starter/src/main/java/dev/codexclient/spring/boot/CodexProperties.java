@@ -225,7 +225,7 @@ public record CodexProperties(
 
     /**
      * The {@code codex.publisher.*} properties: what a subscription to {@code turn.publisher()},
-     * {@code thread.publisher()} or {@code codex.notifications()} holds for a subscriber that lags (a Server-Sent
+     * {@code thread.publisher()} or {@code codex.publisher()} holds for a subscriber that lags (a Server-Sent
      * Events client on a slow link).
      *
      * @param bufferSize    Events a subscription holds beyond its subscriber's demand. Default: the client's (4096).

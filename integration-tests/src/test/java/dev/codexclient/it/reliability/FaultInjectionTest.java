@@ -354,7 +354,7 @@ class FaultInjectionTest {
                 CountDownLatch handlerEntered = new CountDownLatch(1);
                 CountDownLatch release = new CountDownLatch(1);
                 try (CodexClient client = child(fake).onNotification(delivered)
-                        .onCommandApproval(ApprovalPolicy.sync(p -> {
+                        .commandApprovals(ApprovalPolicy.sync(p -> {
                             handlerEntered.countDown();
                             try {
                                 release.await(30, TimeUnit.SECONDS);
@@ -427,7 +427,7 @@ class FaultInjectionTest {
                     assertThat(answered).isEqualTo(1);
                     f.sent(1).received(0).answered(answered).outcome("answered -32601 once; client fine");
                 }
-                try (CodexClient client = inMemory(fake).onUnknownServerRequest("fake/unknownRequest",
+                try (CodexClient client = inMemory(fake).unknownServerRequest("fake/unknownRequest",
                         params -> CompletableFuture.completedFuture(Map.of("echo", params.path("x").asInt())))
                         .build()) {
                     ClientReply reply = fake.sendRequest("fake/unknownRequest", Map.of("x", 7)).awaitResponse(SHORT);

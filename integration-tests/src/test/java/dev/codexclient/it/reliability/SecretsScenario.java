@@ -42,7 +42,7 @@ public final class SecretsScenario {
             CodexClient client = CodexClient.builder()
                     .command(fake.childProcessCommand())
                     .apiKey(API_KEY)
-                    .onChatgptTokenRefresh(p -> CompletableFuture.completedFuture(ChatgptAuthTokensRefreshResponse
+                    .chatgptTokenRefresh(p -> CompletableFuture.completedFuture(ChatgptAuthTokensRefreshResponse
                             .builder().accessToken(TOKEN).chatgptAccountId("acct-1").build()))
                     .requestTimeout(WAIT)
                     .build();

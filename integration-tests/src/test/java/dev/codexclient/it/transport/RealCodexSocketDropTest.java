@@ -73,7 +73,7 @@ class RealCodexSocketDropTest {
                     .telemetryListener(events)
                     .clientInfo("codex-client-it", "codex-client integration tests", "0")
                     .requestTimeout(WAIT)
-                    .onCommandApproval(request -> {
+                    .commandApprovals(request -> {
                         handled.incrementAndGet();
                         asked.countDown();
                         return decision;

@@ -57,7 +57,7 @@ class RealCodexUnixSocketTest {
                     Map.of("cmd", "printf 'over-uds\\n' | tee uds.txt", "login", false)), ModelStep.reply("written"));
             UnixSocketTransport transport = UnixSocketTransport.builder().path(codex.socket()).build();
             List<String> approved = new CopyOnWriteArrayList<>();
-            try (CodexClient client = codex.clientBuilder(transport).onCommandApproval(ApprovalPolicy.sync(req -> {
+            try (CodexClient client = codex.clientBuilder(transport).commandApprovals(ApprovalPolicy.sync(req -> {
                 approved.add(req.params().command());
                 return ApprovalDecision.ACCEPT;
             })).build()) {
@@ -142,7 +142,7 @@ class RealCodexUnixSocketTest {
             CountDownLatch approvalAsked = new CountDownLatch(1);
             CompletableFuture<CommandExecutionRequestApprovalResponse> neverDecided = new CompletableFuture<>();
             UnixSocketTransport transport = UnixSocketTransport.builder().path(codex.socket()).build();
-            CodexClient client = codex.clientBuilder(transport).onServerRequest(
+            CodexClient client = codex.clientBuilder(transport).serverRequest(
                     ServerRequestMethods.ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL, p -> {
                         approvalAsked.countDown();
                         return neverDecided;
