@@ -219,7 +219,7 @@ class InboxRealCodexTest {
                         }
                     }).build()) {
                 assertThat(inbox.threadsToResume()).containsExactly(threadId);
-                client.resumeThread(threadId);
+                client.resumeThreadWithoutTurns(threadId);
 
                 InboxEntry sent = entries.await(e -> e.id().equals(entryId) && e.sent(), WAIT);
                 assertThat(sent.history()).extracting(EntryEvent::what).contains("released", "decided", "replayed",

@@ -134,7 +134,7 @@ public class InboxAutoConfiguration {
             if (properties.resumeThreads()) {
                 for (String thread : inbox.threadsToResume()) {
                     try {
-                        c.resumeThread(thread);
+                        c.resumeThreadWithoutTurns(thread);
                         LOG.info("Resumed thread {}: codex sends its pending approvals again", thread);
                     } catch (RuntimeException e) {
                         LOG.warn("Could not resume thread {} whose approvals wait in the inbox: {}", thread,
