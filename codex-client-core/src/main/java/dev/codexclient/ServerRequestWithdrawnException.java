@@ -43,6 +43,7 @@ public final class ServerRequestWithdrawnException extends CancellationException
         DISCONNECTED
     }
 
+    /** Why the client stopped waiting. */
     private final Reason reason;
 
     /**

@@ -10,7 +10,6 @@ import dev.codexclient.ServerRequestWithdrawnException;
 import dev.codexclient.Subscription;
 import dev.codexclient.approvals.internal.RequestFacts;
 import dev.codexclient.approvals.internal.Unsaved;
-import dev.codexclient.approvals.store.InMemoryInboxStore;
 import dev.codexclient.approvals.store.InboxStore;
 import dev.codexclient.protocol.ProtocolJson;
 import dev.codexclient.protocol.ServerNotification;
@@ -18,7 +17,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -107,7 +105,7 @@ public final class ApprovalInbox implements AutoCloseable {
     private record Held(RequestFacts facts, CompletableFuture<ApprovalDecision> answer) {
     }
 
-    private ApprovalInbox(Builder b) {
+    ApprovalInbox(ApprovalInboxBuilder b) {
         this.store = b.store;
         this.clock = b.clock;
         this.instanceId = b.instanceId;
@@ -128,8 +126,8 @@ public final class ApprovalInbox implements AutoCloseable {
     }
 
     /** {@return a builder of an inbox; in memory unless given a store} */
-    public static Builder builder() {
-        return new Builder();
+    public static ApprovalInboxBuilder builder() {
+        return new ApprovalInboxBuilder();
     }
 
     // ------------------------------------------------------------------------------------------------ the client
@@ -494,8 +492,8 @@ public final class ApprovalInbox implements AutoCloseable {
     // ------------------------------------------------------------------------------------------------ the timer
 
     /**
-     * What the inbox's timer does (every {@link Builder#tick} interval): writes what the store refused, expires the
-     * entries past their time to live, and counts the pending ones. Waits for it to be done. Tests with a clock of
+     * What the inbox's timer does (every {@link ApprovalInboxBuilder#tick} interval): writes what the store refused,
+     * expires the entries past their time to live, and counts the pending ones. Waits for it to be done. Tests with a clock of
      * their own call it after moving the clock.
      */
     public void tick() {
@@ -668,123 +666,5 @@ public final class ApprovalInbox implements AutoCloseable {
         }
         worker.shutdownNow();
         store.close();
-    }
-
-    /** Builds an {@link ApprovalInbox}. */
-    public static final class Builder {
-        private InboxStore store;
-        private Clock clock = Clock.systemUTC();
-        private String instanceId = UUID.randomUUID().toString().substring(0, 8);
-        private final Map<ApprovalKind, Duration> timeToLive = new EnumMap<>(ApprovalKind.class);
-        private final Map<ApprovalKind, InboxDecision> expiryDecision = new EnumMap<>(ApprovalKind.class);
-        private Duration tick = Duration.ofSeconds(1);
-        private Duration defaultTimeToLive = DEFAULT_TIME_TO_LIVE;
-
-        private Builder() {
-        }
-
-        /**
-         * Where the entries are kept (in memory by default: {@link InMemoryInboxStore}). The inbox closes it.
-         *
-         * @param store the store
-         * @return this builder
-         */
-        public Builder store(InboxStore store) {
-            this.store = Objects.requireNonNull(store, "store");
-            return this;
-        }
-
-        /**
-         * The clock of the entries' times and their expiry (the system's by default).
-         *
-         * @param clock the clock
-         * @return this builder
-         */
-        public Builder clock(Clock clock) {
-            this.clock = Objects.requireNonNull(clock, "clock");
-            return this;
-        }
-
-        /**
-         * This instance's name in the entries (a random one by default). Give each instance a stable name of its
-         * own: after a restart, {@link #threadsToResume()} finds the threads this instance's client held by it.
-         *
-         * @param id the name
-         * @return this builder
-         */
-        public Builder instanceId(String id) {
-            if (id == null || id.isBlank()) {
-                throw new IllegalArgumentException("an instance needs a name");
-            }
-            this.instanceId = id;
-            return this;
-        }
-
-        /**
-         * How long an entry of {@code kind} waits for a decision before it expires ({@link #DEFAULT_TIME_TO_LIVE}
-         * unless said).
-         *
-         * @param kind the kind
-         * @param ttl  the time to live, positive
-         * @return this builder
-         */
-        public Builder timeToLive(ApprovalKind kind, Duration ttl) {
-            if (ttl.isZero() || ttl.isNegative()) {
-                throw new IllegalArgumentException("a time to live must be positive");
-            }
-            timeToLive.put(Objects.requireNonNull(kind, "kind"), ttl);
-            return this;
-        }
-
-        /**
-         * How long entries of every kind without a time to live of its own wait ({@link #DEFAULT_TIME_TO_LIVE}
-         * unless said).
-         *
-         * @param ttl the time to live, positive
-         * @return this builder
-         */
-        public Builder timeToLive(Duration ttl) {
-            if (ttl.isZero() || ttl.isNegative()) {
-                throw new IllegalArgumentException("a time to live must be positive");
-            }
-            this.defaultTimeToLive = ttl;
-            return this;
-        }
-
-        /**
-         * The decision an expired entry of {@code kind} is answered with: decline unless said. A decision the entry
-         * does not offer becomes decline.
-         *
-         * @param kind     the kind
-         * @param decision the default decision
-         * @return this builder
-         */
-        public Builder expiryDecision(ApprovalKind kind, InboxDecision decision) {
-            expiryDecision.put(Objects.requireNonNull(kind, "kind"), Objects.requireNonNull(decision, "decision"));
-            return this;
-        }
-
-        /**
-         * How often the timer writes what the store refused, expires entries and counts the pending ones (1 s by
-         * default); zero: no timer, {@link ApprovalInbox#tick()} is called by hand (tests with a clock of their own).
-         *
-         * @param interval the interval, zero or positive
-         * @return this builder
-         */
-        public Builder tick(Duration interval) {
-            if (interval.isNegative()) {
-                throw new IllegalArgumentException("the tick must not be negative");
-            }
-            this.tick = interval;
-            return this;
-        }
-
-        /** {@return the inbox} */
-        public ApprovalInbox build() {
-            if (store == null) {
-                store = new InMemoryInboxStore();
-            }
-            return new ApprovalInbox(this);
-        }
     }
 }

@@ -4,6 +4,7 @@ import dev.codexclient.ApprovalPolicy;
 import dev.codexclient.ApprovalRequest;
 import dev.codexclient.CodexClient;
 import dev.codexclient.approvals.ApprovalInbox;
+import dev.codexclient.approvals.ApprovalInboxBuilder;
 import dev.codexclient.approvals.ApprovalKind;
 import dev.codexclient.approvals.store.InMemoryInboxStore;
 import dev.codexclient.approvals.store.InboxStore;
@@ -59,7 +60,7 @@ public class InboxAutoConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     public ApprovalInbox approvalInbox(InboxProperties properties, ObjectProvider<DataSource> dataSource) {
-        ApprovalInbox.Builder b = ApprovalInbox.builder().store(store(properties, dataSource))
+        ApprovalInboxBuilder b = ApprovalInbox.builder().store(store(properties, dataSource))
                 .timeToLive(properties.timeToLive()).tick(properties.tick());
         properties.instanceId().ifPresent(b::instanceId);
         for (Map.Entry<ApprovalKind, java.time.Duration> ttl : properties.timeToLiveByKind().entrySet()) {
