@@ -73,6 +73,7 @@ public final class ApprovalInbox implements AutoCloseable {
     public static final Duration DEFAULT_TIME_TO_LIVE = Duration.ofHours(24);
     private static final int EXPIRED_PER_TICK = 200;
     private static final int DESCRIBED_REMEMBERED = 1_000;
+    private static final int TOLD_REMEMBERED = 20_000;
 
     private final InboxStore store;
     private final Clock clock;
@@ -96,6 +97,13 @@ public final class ApprovalInbox implements AutoCloseable {
         }
     };
     private final List<InboxListener> listeners = new CopyOnWriteArrayList<>();
+    /** The version of each entry last told to the listeners (the worker's alone). */
+    private final Map<String, Long> told = new LinkedHashMap<>(64, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
+            return size() > TOLD_REMEMBERED;
+        }
+    };
     private final AutoCloseable watch;
     private volatile InboxStore.PendingStats stats = new InboxStore.PendingStats(0, Optional.empty());
     private volatile Optional<String> storeProblem = Optional.empty();
@@ -572,6 +580,13 @@ public final class ApprovalInbox implements AutoCloseable {
             if (e.state() == EntryState.DECIDED || e.state() == EntryState.EXPIRED) {
                 deliver(e);
             }
+            // The entry is read as it is now, which may be a later version than the change heard: each version is
+            // told once, and one that was overtaken is not told at all.
+            Long before = told.get(e.id());
+            if (before != null && before >= e.version()) {
+                return;
+            }
+            told.put(e.id(), e.version());
             for (InboxListener l : listeners) {
                 try {
                     l.changed(e);
