@@ -32,15 +32,7 @@ public final class Futures {
      */
     public static <T> CompletableFuture<T> bridge(CompletionStage<? extends T> source, CompletableFuture<T> target,
                                                   Runnable onCancel) {
-        whenCancelled(target, onCancel);
-        source.whenComplete((v, e) -> {
-            if (e == null) {
-                target.complete(v);
-            } else {
-                target.completeExceptionally(e);
-            }
-        });
-        return target;
+        return bridge(source, target, (CancellationException why) -> onCancel.run());
     }
 
     /**
@@ -108,12 +100,7 @@ public final class Futures {
      * @return {@code future}
      */
     public static <F extends CompletableFuture<?>> F whenCancelled(F future, Runnable action) {
-        future.whenComplete((v, e) -> {
-            if (future.isCancelled()) {
-                action.run();
-            }
-        });
-        return future;
+        return whenCancelled(future, (CancellationException why) -> action.run());
     }
 
     /**

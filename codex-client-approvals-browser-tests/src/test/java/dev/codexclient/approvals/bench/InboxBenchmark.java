@@ -10,12 +10,12 @@ import dev.codexclient.approvals.Requests;
 import dev.codexclient.approvals.boot.Http;
 import dev.codexclient.approvals.boot.InboxTestApplication;
 import dev.codexclient.approvals.boot.Instances;
+import dev.codexclient.approvals.boot.Services;
 import dev.codexclient.approvals.store.InMemoryInboxStore;
 import dev.codexclient.approvals.store.JdbcInboxStore;
 import dev.codexclient.approvals.testing.Entries;
 import dev.codexclient.approvals.testing.RealCodex;
 import dev.codexclient.approvals.testing.TestPostgres;
-import dev.codexclient.spring.boot.CodexClientBuilderCustomizer;
 import dev.codexclient.testkit.ModelStep;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -28,7 +28,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -57,13 +56,9 @@ class InboxBenchmark {
         try (RealCodex codex = new RealCodex();
              Instances.Instance b = Instances.start("b", "spring.datasource.url=" + url, "codex.enabled=false",
                      "codex.approvals.inbox.instance-id=b", "codex.approvals.inbox.tick=1h");
-             ConfigurableApplicationContext a = new SpringApplicationBuilder(InboxTestApplication.class)
-                     .initializers(ctx -> ctx.getBeanFactory().registerSingleton("realCodex",
-                             (CodexClientBuilderCustomizer) builder -> builder.codexBinary(RealCodex.binary())
-                                     .workingDirectory(codex.workspace).stdio(codex.model::applyEnvironment)))
-                     .run("--server.port=0", "--spring.datasource.url=" + url, "--codex.approvals.inbox.instance-id=a",
-                             "--logging.level.root=warn")) {
-            int port = Integer.parseInt(a.getEnvironment().getProperty("local.server.port"));
+             ConfigurableApplicationContext a = Services.withRealCodex(codex, "--spring.datasource.url=" + url,
+                     "--codex.approvals.inbox.instance-id=a", "--logging.level.root=warn")) {
+            int port = Services.port(a);
             ApprovalInbox inbox = a.getBean(ApprovalInbox.class);
             visible(inbox, port);
             commandStart(a, codex, new Http(port).signIn("alice", InboxTestApplication.PASSWORD), "the holding instance (A)");

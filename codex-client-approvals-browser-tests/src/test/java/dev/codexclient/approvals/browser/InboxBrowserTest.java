@@ -10,11 +10,11 @@ import dev.codexclient.approvals.EntryState;
 import dev.codexclient.approvals.InboxEntry;
 import dev.codexclient.approvals.boot.InboxTestApplication;
 import dev.codexclient.approvals.boot.Instances;
+import dev.codexclient.approvals.boot.Services;
 import dev.codexclient.approvals.testing.Entries;
 import dev.codexclient.approvals.testing.RealCodex;
 import dev.codexclient.approvals.testing.TestPostgres;
 import dev.codexclient.protocol.TurnStatus;
-import dev.codexclient.spring.boot.CodexClientBuilderCustomizer;
 import dev.codexclient.testkit.ModelStep;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -26,7 +26,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -50,12 +49,9 @@ class InboxBrowserTest {
     @BeforeEach
     void service() {
         url = TestPostgres.shared().url(TestPostgres.shared().newDatabaseName());
-        service = new SpringApplicationBuilder(InboxTestApplication.class)
-                .initializers(ctx -> ctx.getBeanFactory().registerSingleton("realCodex",
-                        (CodexClientBuilderCustomizer) builder -> builder.codexBinary(RealCodex.binary())
-                                .workingDirectory(codex.workspace).stdio(codex.model::applyEnvironment)))
-                .run("--server.port=0", "--spring.datasource.url=" + url, "--codex.approvals.inbox.instance-id=a");
-        port = Integer.parseInt(service.getEnvironment().getProperty("local.server.port"));
+        service = Services.withRealCodex(codex, "--spring.datasource.url=" + url,
+                "--codex.approvals.inbox.instance-id=a");
+        port = Services.port(service);
     }
 
     @AfterEach

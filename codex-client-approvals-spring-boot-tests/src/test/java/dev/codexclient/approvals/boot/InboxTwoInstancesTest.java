@@ -12,14 +12,12 @@ import dev.codexclient.approvals.testing.Entries;
 import dev.codexclient.approvals.testing.RealCodex;
 import dev.codexclient.approvals.testing.TestPostgres;
 import dev.codexclient.protocol.TurnStatus;
-import dev.codexclient.spring.boot.CodexClientBuilderCustomizer;
 import dev.codexclient.testkit.ModelStep;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Files;
 import java.time.Duration;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -38,12 +36,8 @@ class InboxTwoInstancesTest {
         try (RealCodex codex = new RealCodex();
              Instances.Instance b = Instances.start("b", "spring.datasource.url=" + url, "codex.enabled=false",
                      "codex.approvals.inbox.instance-id=b", "codex.approvals.inbox.poll-interval=1h");
-             ConfigurableApplicationContext a = new SpringApplicationBuilder(InboxTestApplication.class)
-                     .initializers(ctx -> ctx.getBeanFactory().registerSingleton("realCodex",
-                             (CodexClientBuilderCustomizer) builder -> builder.codexBinary(RealCodex.binary())
-                                     .workingDirectory(codex.workspace).stdio(codex.model::applyEnvironment)))
-                     .run("--server.port=0", "--spring.datasource.url=" + url,
-                             "--codex.approvals.inbox.instance-id=a", "--codex.approvals.inbox.poll-interval=1h")) {
+             ConfigurableApplicationContext a = Services.withRealCodex(codex, "--spring.datasource.url=" + url,
+                     "--codex.approvals.inbox.instance-id=a", "--codex.approvals.inbox.poll-interval=1h")) {
             codex.model.when(r -> r.lastUserText().equals("write the file"),
                     ModelStep.exec("printf approved | tee approved.txt"), ModelStep.reply("Done."));
             ApprovalInbox inboxA = a.getBean(ApprovalInbox.class);
