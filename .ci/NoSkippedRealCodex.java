@@ -197,6 +197,18 @@ public final class NoSkippedRealCodex {
                 reactorModules(dir.resolve(module.getTextContent().trim()).normalize(), out);
             }
         }
+        // The modules of a profile the run sets (e.g. -Pbrowser-tests) are modules of its reactor too.
+        for (Element profilesOf : children(project, "profiles")) {
+            for (Element profile : children(profilesOf, "profile")) {
+                if (children(profile, "id").stream().anyMatch(id -> profiles.contains(id.getTextContent().trim()))) {
+                    for (Element modules : children(profile, "modules")) {
+                        for (Element module : children(modules, "module")) {
+                            reactorModules(dir.resolve(module.getTextContent().trim()).normalize(), out);
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /**

@@ -12,7 +12,9 @@ import java.util.concurrent.CompletionStage;
  * client declines everything.
  *
  * <p>A policy that is still deciding when the server withdraws its request ({@code serverRequest/resolved}, for
- * instance because the turn was interrupted) has its stage cancelled, and nothing is sent. A policy that decides
+ * instance because the turn was interrupted) or when the connection ends has its stage cancelled, and nothing is
+ * sent; the stage's exception, a {@link ServerRequestWithdrawnException}, says why (resolved by the server, its
+ * server gone, or the client disconnected from a server that may send the request again). A policy that decides
  * on the spot, or blocks to ask a person, is written with {@link #sync(Sync)}; it runs on the client's callback
  * executor, and its thread is interrupted when the request is withdrawn. (There is one functional interface for
  * both forms, with an adapter, because a lambda could not tell two overloads apart.)

@@ -131,8 +131,7 @@ final class DefaultHandlers {
                         .currentTimeAt(Instant.now().getEpochSecond()).build())));
         put(table, ServerRequestMethods.ITEM_TOOL_CALL, p -> {
             CompletableFuture<DynamicToolCallResponse> called = callTool(p);
-            return Futures.whenCancelled(called.thenApply(ServerRequestRouter.Decided::of),
-                    () -> called.cancel(true));
+            return Futures.cancelling(called.thenApply(ServerRequestRouter.Decided::of), called);
         });
         return table;
     }
@@ -170,7 +169,8 @@ final class DefaultHandlers {
 
     /**
      * Asks {@code policy} and turns its decision into the response. Cancelling the returned stage (the server
-     * withdrew the request) cancels the policy's own stage, or interrupts a synchronous policy's thread.
+     * withdrew the request) cancels the policy's own stage with the same exception, which says why, or interrupts a
+     * synchronous policy's thread.
      */
     @SuppressWarnings("unchecked")
     private <R extends ApprovalRequest, T> CompletionStage<ServerRequestRouter.Decided<T>> approve(
@@ -189,11 +189,11 @@ final class DefaultHandlers {
             return CompletableFuture.failedFuture(e);
         }
         // The decision is the policy's: the telemetry reports it as such, not as read back from the answer.
-        return Futures.whenCancelled(decided.thenApply(d -> {
+        return Futures.cancelling(decided.thenApply(d -> {
             ApprovalDecision made = Objects.requireNonNull(d, () -> "the approval policy decided null for "
                     + request.method());
             return new ServerRequestRouter.Decided<>(Optional.of(answer.apply(made)), Optional.of(made));
-        }), () -> decided.cancel(true));
+        }), decided);
     }
 
     /** The wire decision of a command approval. */
@@ -297,7 +297,7 @@ final class DefaultHandlers {
             stage = CompletableFuture.failedFuture(e);
         }
         CompletableFuture<ToolResult> source = stage.toCompletableFuture();
-        return Futures.whenCancelled(source.handle((result, error) -> {
+        return Futures.cancelling(source.handle((result, error) -> {
             if (error != null) {
                 Throwable cause = RpcConnection.unwrap(error);
                 if (cause instanceof java.util.concurrent.CancellationException) {
@@ -308,7 +308,7 @@ final class DefaultHandlers {
             }
             return response(result == null ? ToolResult.failure("tool " + call.tool() + " returned no result")
                     : result);
-        }), () -> source.cancel(true));
+        }), source);
     }
 
     private static String toolFailureMessage(String tool, Throwable cause) {

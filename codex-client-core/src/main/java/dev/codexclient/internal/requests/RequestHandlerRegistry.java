@@ -86,12 +86,12 @@ public final class RequestHandlerRegistry {
         Objects.requireNonNull(handler, "handler");
         handler(ServerRequestMethods.ACCOUNT_CHATGPT_AUTH_TOKENS_REFRESH, p -> {
             CompletableFuture<ChatgptAuthTokensRefreshResponse> source = handler.apply(p).toCompletableFuture();
-            return Futures.whenCancelled(source.thenApply(r -> {
+            return Futures.cancelling(source.thenApply(r -> {
                 if (r != null && r.accessToken() != null) {
                     redactor.registerRefreshed(r.accessToken());
                 }
                 return r;
-            }), () -> source.cancel(true));
+            }), source);
         });
     }
 

@@ -1,12 +1,15 @@
 package dev.codexclient.internal.requests;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.codexclient.ServerRequestWithdrawnException;
+import dev.codexclient.ServerRequestWithdrawnException.Reason;
 import dev.codexclient.internal.Futures;
 import dev.codexclient.internal.rpc.IncomingRequest;
 import dev.codexclient.internal.rpc.ServerRequestReply;
 import dev.codexclient.protocol.RequestId;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
@@ -23,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * connection was lost is therefore not cancelled but parked; the request's replay on the new connection is
  * answered by that same handling (its decision, when it comes, goes to the new connection), and the user's handler
  * is not called a second time. A parked request that cannot come back (its turn ended or was lost, its thread
- * could not be resumed, the client gave up or closed) is cancelled, as a withdrawn request is.
+ * could not be resumed, the client gave up or closed) is cancelled, as a withdrawn request is, with the reason
+ * {@code GONE} (or, when the client gave up or closed on a server it did not start, {@code DISCONNECTED}).
  *
  * <p>A replay is recognised by its id, method and params together: a restarted server numbers its requests afresh,
  * and a new request with an old id is a new request.
@@ -64,20 +68,21 @@ public final class ServerRequestCarryOver {
             handling = earlier.stage();
         } else {
             if (earlier != null) {
-                earlier.stage().cancel(true);
+                // A new request under an old id: a restarted server, which does not have the old one.
+                gone(earlier.stage());
             }
             handling = handler.apply(request);
         }
         CompletableFuture<ServerRequestReply> decided = handling;
         // The connection's stage for this request; its cancellation parks the handling or cancels it.
-        return Futures.bridge(decided, new CompletableFuture<>(), () -> {
+        return Futures.bridge(decided, new CompletableFuture<>(), (CancellationException why) -> {
             if (decided.isDone()) {
                 return;
             }
             if (lost.getAsBoolean()) {
                 parked.put(request.id(), new Parked(request.method(), params, decided));
             } else {
-                decided.cancel(true);
+                Futures.cancel(decided, why);
             }
         });
     }
@@ -86,7 +91,7 @@ public final class ServerRequestCarryOver {
     public void cancelThread(String threadId) {
         parked.entrySet().removeIf(e -> {
             if (threadId.equals(e.getValue().threadId())) {
-                e.getValue().stage().cancel(true);
+                gone(e.getValue().stage());
                 return true;
             }
             return false;
@@ -97,17 +102,26 @@ public final class ServerRequestCarryOver {
     public void cancelThreadless() {
         parked.entrySet().removeIf(e -> {
             if (e.getValue().threadId() == null) {
-                e.getValue().stage().cancel(true);
+                gone(e.getValue().stage());
                 return true;
             }
             return false;
         });
     }
 
-    /** Nothing can come back (the client gave up or closed): cancels every parked handling. */
-    public void cancelAll() {
-        parked.values().forEach(p -> p.stage().cancel(true));
+    /**
+     * Nothing can come back to this client (it gave up or closed): cancels every parked handling.
+     *
+     * @param why {@code GONE} when the server was the client's child process, {@code DISCONNECTED} when it is a
+     *            server of its own, which may send the requests again to another client
+     */
+    public void cancelAll(Reason why) {
+        parked.values().forEach(p -> Futures.cancel(p.stage(), new ServerRequestWithdrawnException(why)));
         parked.clear();
+    }
+
+    private static void gone(CompletableFuture<?> stage) {
+        Futures.cancel(stage, new ServerRequestWithdrawnException(Reason.GONE));
     }
 
     public int size() {

@@ -38,8 +38,8 @@ import org.slf4j.LoggerFactory;
  * goes to the connection as a typed {@link ServerRequestReply}.
  *
  * <p>The stage {@link #route} returns is cancelled when the server withdraws the request or the connection ends:
- * the cancellation reaches the handler's own stage (or a synchronous policy's thread), and the request is reported
- * as abandoned.
+ * the cancellation, with its exception (a {@code ServerRequestWithdrawnException} that says why), reaches the
+ * handler's own stage (or a synchronous policy's thread), and the request is reported as abandoned.
  */
 public final class ServerRequestRouter {
     /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
@@ -103,8 +103,8 @@ public final class ServerRequestRouter {
             return new Route<>(method, p -> {
                 CompletableFuture<R> source = Objects.requireNonNull(handler.apply(p),
                         () -> "the handler for " + method.method() + " returned null").toCompletableFuture();
-                return Futures.whenCancelled(source.thenApply(r -> new Decided<>(Optional.ofNullable(r),
-                        r == null ? Optional.empty() : approval.apply(r))), () -> source.cancel(true));
+                return Futures.cancelling(source.thenApply(r -> new Decided<>(Optional.ofNullable(r),
+                        r == null ? Optional.empty() : approval.apply(r))), source);
             });
         }
 
@@ -236,8 +236,8 @@ public final class ServerRequestRouter {
             return reported(request, arrived, new ServerRequestReply.Failure(cause),
                     byDefault ? ServerRequestOutcome.DEFAULTED : ServerRequestOutcome.FAILED, Optional.empty());
         });
-        return Futures.whenCancelled(reply, () -> {
-            source.cancel(true);
+        return Futures.whenCancelled(reply, (CancellationException why) -> {
+            Futures.cancel(source, why);
             if (telemetry != null) {
                 telemetry.handled(request, arrived, ServerRequestOutcome.ABANDONED, Optional.empty());
             }
@@ -249,7 +249,7 @@ public final class ServerRequestRouter {
         CompletionStage<?> stage = raw.apply(params);
         CompletableFuture<?> source = stage == null ? CompletableFuture.completedFuture(null)
                 : stage.toCompletableFuture();
-        return Futures.whenCancelled(source.thenApply(Decided::of), () -> source.cancel(true));
+        return Futures.cancelling(source.thenApply(Decided::of), source);
     }
 
     /** The response as it goes on the wire; none is an empty object, as codex expects of a bare acknowledgement. */

@@ -1,5 +1,6 @@
 package dev.codexclient.internal.rpc;
 
+import dev.codexclient.ServerRequestWithdrawnException;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexRpcException;
 import dev.codexclient.errors.CodexTransportException;
@@ -328,7 +329,10 @@ public final class RpcConnection implements MessageSink, AutoCloseable {
         if (!calls.fail(cause)) {
             return;
         }
-        serverRequests.cancelAll();
+        // A child process ends with its connection (it died, or the client stops it): its requests are gone. A
+        // server of its own may live on and send them again to the client that next resumes their threads.
+        serverRequests.cancelAll(transport.process().isPresent() ? ServerRequestWithdrawnException.Reason.GONE
+                : ServerRequestWithdrawnException.Reason.DISCONNECTED);
         // Let already queued events drain to their listeners, then tell the client layer.
         Runnable finish = () -> {
             try {

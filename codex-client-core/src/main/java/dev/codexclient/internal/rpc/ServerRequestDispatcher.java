@@ -1,6 +1,7 @@
 package dev.codexclient.internal.rpc;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.codexclient.ServerRequestWithdrawnException;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexRpcException;
 import dev.codexclient.internal.Futures;
@@ -8,6 +9,7 @@ import dev.codexclient.protocol.RequestId;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -94,7 +96,7 @@ final class ServerRequestDispatcher {
                     }
                     CompletableFuture<ServerRequestReply> source = stage.toCompletableFuture();
                     // Cancelling our future (a withdrawn request, the connection's end) reaches the handling.
-                    Futures.bridge(source, answer, () -> source.cancel(true));
+                    Futures.bridge(source, answer, (CancellationException why) -> Futures.cancel(source, why));
                 } catch (Throwable t) {
                     answer.completeExceptionally(t);
                 }
@@ -113,14 +115,18 @@ final class ServerRequestDispatcher {
         CompletableFuture<?> running = inflight.remove(id);
         if (running != null) {
             Log.LOG.debug("Server withdrew request {}; cancelling its handler", id);
-            running.cancel(true);
+            Futures.cancel(running, new ServerRequestWithdrawnException(ServerRequestWithdrawnException.Reason.RESOLVED));
         }
     }
 
-    /** The connection ended: cancel every handler still running; none of them replies. */
-    void cancelAll() {
+    /**
+     * The connection ended: cancel every handler still running, telling them why; none of them replies.
+     *
+     * @param why {@code GONE} when the server was the connection's child process, {@code DISCONNECTED} otherwise
+     */
+    void cancelAll(ServerRequestWithdrawnException.Reason why) {
         for (CompletableFuture<?> running : new ArrayList<>(inflight.values())) {
-            running.cancel(true);
+            Futures.cancel(running, new ServerRequestWithdrawnException(why));
         }
         inflight.clear();
     }

@@ -2,6 +2,7 @@ package dev.codexclient.internal.session;
 
 import dev.codexclient.RestartPolicy;
 import dev.codexclient.ServerInfo;
+import dev.codexclient.ServerRequestWithdrawnException;
 import dev.codexclient.errors.CodexException;
 import dev.codexclient.errors.CodexTimeoutException;
 import dev.codexclient.errors.CodexTransportException;
@@ -513,7 +514,7 @@ public final class ConnectionSupervisor {
                 telemetry.emit(l -> l.restartGaveUp(new RestartGaveUp(cause, made)));
             }
             lost.next.completeExceptionally(cause);
-            carried.cancelAll();
+            carried.cancelAll(ended(lost));
             client.ended(cause);
         }
     }
@@ -521,8 +522,17 @@ public final class ConnectionSupervisor {
     /** Nothing parked can come back (the client ends, or never restarts): cancels every parked handling. */
     private void cancelCarried() {
         if (carried != null) {
-            carried.cancelAll();
+            carried.cancelAll(ended(current));
         }
+    }
+
+    /**
+     * What the end of the client (or of its restarts) means for the requests parked: a child process is gone with
+     * it; a server of its own may live on and send them again to another client.
+     */
+    private static ServerRequestWithdrawnException.Reason ended(Generation g) {
+        return g.transport.process().isPresent() ? ServerRequestWithdrawnException.Reason.GONE
+                : ServerRequestWithdrawnException.Reason.DISCONNECTED;
     }
 
     private static CodexTransportException closedException() {

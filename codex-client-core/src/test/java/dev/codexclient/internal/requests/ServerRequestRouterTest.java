@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.codexclient.ApprovalDecision;
 import dev.codexclient.ApprovalPolicy;
 import dev.codexclient.ApprovalRequest;
+import dev.codexclient.ServerRequestWithdrawnException;
 import dev.codexclient.errors.CodexRpcException;
 import dev.codexclient.internal.rpc.IncomingRequest;
 import dev.codexclient.internal.rpc.ServerRequestReply;
@@ -178,5 +179,20 @@ class ServerRequestRouterTest {
         // A decision that comes too late changes nothing, and is not reported again.
         deciding.complete(ApprovalDecision.ACCEPT);
         assertThat(reported).hasSize(1);
+    }
+
+    @Test
+    void theReasonOfAWithdrawalReachesThePolicysOwnStage() {
+        CompletableFuture<ApprovalDecision> deciding = new CompletableFuture<>();
+        ServerRequestRouter router = router(request -> deciding, Map.of());
+        CompletableFuture<Throwable> seen = new CompletableFuture<>();
+        deciding.whenComplete((d, e) -> seen.complete(e));
+
+        CompletableFuture<ServerRequestReply> reply = router.route(approval("make"));
+        reply.completeExceptionally(new ServerRequestWithdrawnException(ServerRequestWithdrawnException.Reason.GONE));
+
+        assertThat(deciding).isCancelled();
+        assertThat(seen.join()).isInstanceOfSatisfying(ServerRequestWithdrawnException.class,
+                w -> assertThat(w.reason()).isEqualTo(ServerRequestWithdrawnException.Reason.GONE));
     }
 }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.codexclient.ServerRequestWithdrawnException;
+import dev.codexclient.ServerRequestWithdrawnException.Reason;
 import dev.codexclient.errors.CodexRpcException;
 import dev.codexclient.protocol.RequestId;
 import java.io.IOException;
@@ -110,6 +112,7 @@ class ServerRequestDispatcherTest {
         dispatcher.withdraw(RequestId.of(0));
 
         assertThat(stage).isCancelled();
+        assertThat(reason(stage)).isEqualTo(Reason.RESOLVED);
         stage.complete(new ServerRequestReply.Result(mapper.createObjectNode())); // no effect: already cancelled
         assertThat(replies).isEmpty();
         assertThat(dispatcher.inflightCount()).isZero();
@@ -124,10 +127,12 @@ class ServerRequestDispatcherTest {
         dispatcher.dispatch(request(RequestId.of(0), "m"));
         dispatcher.dispatch(request(RequestId.of(1), "m"));
 
-        dispatcher.cancelAll();
+        dispatcher.cancelAll(Reason.DISCONNECTED);
 
         assertThat(a).isCancelled();
         assertThat(b).isCancelled();
+        assertThat(reason(a)).isEqualTo(Reason.DISCONNECTED);
+        assertThat(reason(b)).isEqualTo(Reason.DISCONNECTED);
         assertThat(replies).isEmpty();
         assertThat(dispatcher.inflightCount()).isZero();
     }
@@ -148,5 +153,13 @@ class ServerRequestDispatcherTest {
             assertThat(r.get("id").asInt()).isEqualTo(5);
             assertThat(r.get("error").get("message").asText()).contains("client is closing");
         });
+    }
+
+    /** The reason a cancelled stage was cancelled with, as the handler reads it. */
+    private static Reason reason(CompletableFuture<?> stage) {
+        Throwable[] seen = new Throwable[1];
+        stage.whenComplete((v, e) -> seen[0] = e);
+        assertThat(seen[0]).isInstanceOf(ServerRequestWithdrawnException.class);
+        return ((ServerRequestWithdrawnException) seen[0]).reason();
     }
 }
