@@ -19,7 +19,10 @@ import org.slf4j.LoggerFactory;
  * thread's other terminals alone.
  */
 final class TurnCommands {
-    private static final Logger LOG = LoggerFactory.getLogger(TurnCommands.class);
+    /** Resolved on first use: SLF4J looks up its provider on its first call, which a start that logs nothing skips. */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(TurnCommands.class);
+    }
 
     private TurnCommands() {
     }
@@ -46,8 +49,9 @@ final class TurnCommands {
             return CompletableFuture.allOf(asked.toArray(CompletableFuture[]::new));
         }).handle((ok, failure) -> {
             if (failure != null) {
-                LOG.debug("the commands of a stopped turn of thread {} could not be ended, codex keeps them running: {}",
-                        threadId, failure instanceof CodexException ? failure.getMessage() : failure.toString());
+                Log.LOG.debug("the commands of a stopped turn of thread {} could not be ended, codex keeps them"
+                        + " running: {}", threadId,
+                        failure instanceof CodexException ? failure.getMessage() : failure.toString());
             }
             return null;
         });
