@@ -2,6 +2,7 @@ package dev.codexclient.approvals.spring;
 
 import dev.codexclient.ApprovalPolicy;
 import dev.codexclient.ApprovalRequest;
+import dev.codexclient.Codex;
 import dev.codexclient.CodexClient;
 import dev.codexclient.approvals.ApprovalInbox;
 import dev.codexclient.approvals.ApprovalInboxBuilder;
@@ -119,15 +120,16 @@ public class InboxAutoConfiguration {
      * wait for this instance ({@code codex.approvals.inbox.resume-threads}).
      *
      * @param inbox      the inbox
-     * @param client     the application's client, if any
+     * @param client     the application's {@link Codex}: the starter's client, or a pool of the application's, if
+     *                   there is exactly one
      * @param properties the properties
      * @return the step
      */
     @Bean
-    public SmartInitializingSingleton codexInboxClientBinding(ApprovalInbox inbox, ObjectProvider<CodexClient> client,
+    public SmartInitializingSingleton codexInboxClientBinding(ApprovalInbox inbox, ObjectProvider<Codex> client,
                                                               InboxProperties properties) {
         return () -> {
-            CodexClient c = client.getIfAvailable();
+            Codex c = client.getIfUnique();
             if (c == null) {
                 return;
             }
