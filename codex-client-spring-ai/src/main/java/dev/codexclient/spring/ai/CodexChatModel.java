@@ -299,8 +299,11 @@ public final class CodexChatModel implements ChatModel, AutoCloseable {
                         context.setResponse(end);
                         return end;
                     })
+                    // Stopped before the end reaches the subscriber (doFinally would run after it), so that a caller
+                    // that has seen the stream end finds its observation recorded; a cancel stops it too.
                     .doOnError(observation::error)
-                    .doFinally(signal -> observation.stop());
+                    .doOnTerminate(observation::stop)
+                    .doOnCancel(observation::stop);
         });
     }
 

@@ -9,9 +9,15 @@ import dev.codexclient.errors.CodexTurnFailedException;
 import dev.codexclient.protocol.ThreadStartParams;
 import dev.codexclient.testkit.CodexTestExtension;
 import dev.codexclient.testkit.FakeCodexAppServer;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.ai.chat.memory.ChatMemory;
@@ -19,6 +25,7 @@ import org.springframework.ai.chat.messages.AssistantMessage;
 import org.springframework.ai.chat.messages.SystemMessage;
 import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.ai.chat.model.ChatResponse;
+import org.springframework.ai.chat.observation.ChatModelObservationContext;
 import org.springframework.ai.chat.prompt.Prompt;
 import org.springframework.ai.model.tool.ToolCallingChatOptions;
 import reactor.core.Disposable;
@@ -134,6 +141,51 @@ class CodexChatModelTest {
             assertThat(decisions).containsExactly("accept");
             assertThat(CodexMetadata.commands(response)).singleElement().satisfies(c ->
                     assertThat(c.command()).isEqualTo("rm -rf build"));
+        }
+    }
+
+    /** Counts the chat-model observations that stopped, and whether with an error. */
+    private static final class Stops implements ObservationHandler<ChatModelObservationContext> {
+        final List<Boolean> failed = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        @Override
+        public void onStop(ChatModelObservationContext context) {
+            failed.add(context.getError() != null);
+        }
+
+        @Override
+        public boolean supportsContext(Observation.Context context) {
+            return context instanceof ChatModelObservationContext;
+        }
+    }
+
+    @Test
+    void aStreamsObservationHasStoppedWhenItsEndReachesTheSubscriberAndWhenItIsCancelled(FakeCodexAppServer fake)
+            throws Exception {
+        fake.enqueueTurn(turn -> turn.agentMessageDeltas("all ", "done").completed());
+        fake.enqueueTurn(turn -> turn.agentMessage("trying").failed("upstream returned 502"));
+        fake.enqueueTurn(turn -> turn.agentMessageDeltas("one ", "two ").neverComplete());
+        Stops stops = new Stops();
+        ObservationRegistry registry = ObservationRegistry.create();
+        registry.observationConfig().observationHandler(stops);
+        try (CodexClient codex = client(fake);
+             CodexChatModel model = CodexChatModel.builder(codex).observationRegistry(registry).build()) {
+            // What the subscriber sees of the observations at its end: doFinally would stop them only afterwards.
+            CompletableFuture<List<Boolean>> atCompletion = new CompletableFuture<>();
+            model.stream(new Prompt("go")).subscribe(r -> { }, atCompletion::completeExceptionally,
+                    () -> atCompletion.complete(List.copyOf(stops.failed)));
+            assertThat(atCompletion.get(5, TimeUnit.SECONDS)).containsExactly(false);
+
+            CompletableFuture<List<Boolean>> atError = new CompletableFuture<>();
+            model.stream(new Prompt("go")).subscribe(r -> { }, e -> atError.complete(List.copyOf(stops.failed)),
+                    () -> atError.completeExceptionally(new AssertionError("completed")));
+            assertThat(atError.get(5, TimeUnit.SECONDS)).containsExactly(false, true);
+
+            CountDownLatch first = new CountDownLatch(1);
+            Disposable subscription = model.stream(new Prompt("talk")).subscribe(r -> first.countDown());
+            assertThat(first.await(5, TimeUnit.SECONDS)).isTrue();
+            subscription.dispose();
+            assertThat(stops.failed).containsExactly(false, true, false);
         }
     }
 }
