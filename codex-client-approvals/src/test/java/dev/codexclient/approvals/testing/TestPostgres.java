@@ -56,6 +56,9 @@ public final class TestPostgres implements AutoCloseable {
 
     private EmbeddedPostgres.Builder builder(int onPort) {
         Path root = Path.of("target", "embedded-pg").toAbsolutePath();
+        // The builder makes its default working directory (the temporary directory's embedded-pg) before the override
+        // below applies, unless this property names another: the build leaves nothing outside target/.
+        System.setProperty("ot.epg.working-dir", root.resolve("binaries").toString());
         EmbeddedPostgres.Builder b = EmbeddedPostgres.builder()
                 .setOverrideWorkingDirectory(root.resolve("binaries").toFile())
                 .setDataDirectory(data.toFile())
