@@ -234,7 +234,9 @@ public final class ScriptedModelServer implements AutoCloseable {
     /**
      * {@return the {@code config.toml} that points codex at this server: a {@code mock} provider speaking the Responses
      * API over plain HTTP, with retries off (so a scripted failure fails the turn at once) and the features that would
-     * reach the network or the user's machine turned off}
+     * reach the network or the user's machine turned off; {@code /tmp} is not among a sandboxed command's writable
+     * places (its {@code TMPDIR}, inside the private home, is), so codex's sandbox makes nothing in the machine's
+     * {@code /tmp}, where it leaves its mount points behind when it is killed mid-command}
      */
     public String configToml() {
         return """
@@ -252,6 +254,9 @@ public final class ScriptedModelServer implements AutoCloseable {
 
                 [history]
                 persistence = "none"
+
+                [sandbox_workspace_write]
+                exclude_slash_tmp = true
 
                 [model_providers.mock]
                 name = "mock"

@@ -37,7 +37,8 @@ public final class Instances {
         Path portFile = dir.resolve(name + "-" + System.nanoTime() + ".port");
         Path log = dir.resolve(name + "-" + System.nanoTime() + ".log");
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-Xmx512m", "-cp", System.getProperty("java.class.path"),
+                .toString(), "-Xmx512m", "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
+                "-cp", System.getProperty("java.class.path"),
                 InboxTestApplication.class.getName(), "--server.port=0", "--port-file=" + portFile));
         for (String p : properties) {
             command.add("--" + p);
