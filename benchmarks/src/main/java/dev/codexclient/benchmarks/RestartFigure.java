@@ -24,8 +24,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -77,29 +79,64 @@ final class RestartFigure {
      * @param resumes {@code thread/resume} calls per side for the info row
      * @param compactEvery the turns between two compactions in the compacted layouts; 0 runs none of them
      */
-    record Settings(List<Integer> lengths, int threads, int kills, int resumes, int compactEvery) {
+    record Settings(List<Integer> lengths, int threads, int kills, int resumes, int compactEvery,
+                    boolean stored, int promptBytes) {
         Settings {
             lengths = List.copyOf(lengths);
         }
 
         static Settings full() {
-            return new Settings(List.of(1, 100, 1000), 3, 7, 5, 64);
+            return new Settings(List.of(1, 100, 1000), 3, 7, 5, 64, true, 0);
         }
 
         static Settings smoke() {
-            return new Settings(List.of(1, 3), 2, 2, 1, 2);
+            return new Settings(List.of(1, 3), 2, 2, 1, 2, true, 0);
         }
 
-        /** These sizes with {@code -Dbench.restart.compactEvery} applied (0 leaves the compacted layouts out). */
+        /**
+         * These sizes with the {@code bench.restart.*} properties applied: {@code compactEvery} (0 leaves the
+         * compacted layouts out), {@code lengths} (comma-separated), {@code layouts} ({@code compacted} leaves the
+         * stored layout out, {@code stored} the compacted one) and {@code promptBytes} (each turn's prompt padded to
+         * that many bytes, so a compaction's budget of user messages fills sooner).
+         */
         Settings withProperties() {
-            String every = System.getProperty("bench.restart.compactEvery", "");
-            return every.isBlank() ? this
-                    : new Settings(lengths, threads, kills, resumes, Integer.parseInt(every.trim()));
+            String every = property("compactEvery");
+            String only = property("lengths");
+            String layouts = property("layouts");
+            String prompt = property("promptBytes");
+            int compact = every.isBlank() ? compactEvery : Integer.parseInt(every);
+            if (layouts.equals("stored")) {
+                compact = 0;
+            }
+            return new Settings(only.isBlank() ? lengths
+                    : Arrays.stream(only.split(",")).map(String::trim).map(Integer::valueOf).toList(),
+                    threads, kills, resumes, compact, !layouts.equals("compacted") && stored,
+                    prompt.isBlank() ? promptBytes : Integer.parseInt(prompt));
         }
 
-        /** {@return the compaction intervals measured: 0 (never compacted), then {@link #compactEvery()} if set} */
+        private static String property(String name) {
+            return System.getProperty("bench.restart." + name, "").trim();
+        }
+
+        /** {@return the compaction intervals measured: 0 (never compacted) unless left out, then {@link #compactEvery()}} */
         List<Integer> compactions() {
-            return compactEvery > 0 ? List.of(0, compactEvery) : List.of(0);
+            List<Integer> intervals = new ArrayList<>();
+            if (stored || compactEvery <= 0) {
+                intervals.add(0);
+            }
+            if (compactEvery > 0) {
+                intervals.add(compactEvery);
+            }
+            return List.copyOf(intervals);
+        }
+
+        /** {@return the prompt of turn {@code turn}: "turn N", padded with words to {@link #promptBytes()}} */
+        String prompt(int turn) {
+            StringBuilder text = new StringBuilder("turn ").append(turn);
+            while (text.length() < promptBytes) {
+                text.append(" history");
+            }
+            return text.toString();
         }
     }
 
@@ -162,6 +199,12 @@ final class RestartFigure {
         Restarts restarts = new Restarts();
         try (IsolatedHome home = IsolatedHome.in(root.resolve("home-" + length + "-c" + compactEvery))) {
             model.writeCodexHome(home.codexHome());
+            String extra = System.getProperty("bench.restart.codexConfig", "");
+            if (!extra.isBlank()) {
+                // An experiment's codex settings (-Dbench.restart.codexConfig), "\n" a new line of TOML.
+                Files.writeString(home.codexHome().resolve("config.toml"), "\n" + extra.replace("\\n", "\n") + "\n",
+                        StandardOpenOption.APPEND);
+            }
             try (CodexClient client = CodexClient.builder()
                     .codexBinary(launcher)
                     .workingDirectory(workspace)
@@ -234,7 +277,7 @@ final class RestartFigure {
                     });
                     try {
                         for (int turn = 0; turn < length; turn++) {
-                            t.startTurn("turn " + turn).await(TIMEOUT);
+                            t.startTurn(settings.prompt(turn)).await(TIMEOUT);
                             next(ended, "the end of turn " + turn);
                             if (compactEvery > 0 && (turn + 1) % compactEvery == 0) {
                                 t.compact();
@@ -344,7 +387,8 @@ final class RestartFigure {
     }
 
     private void report(List<Measured> measured, int compactEvery) {
-        String variant = compactEvery == 0 ? "" : ", compacted every " + compactEvery + " turns";
+        String variant = (compactEvery == 0 ? "" : ", compacted every " + compactEvery + " turns")
+                + (settings.promptBytes() > 0 ? ", prompts of " + settings.promptBytes() + " bytes" : "");
         String targetId = compactEvery == 0 ? "restart.flat" : "restart.flat.compacted";
         StringBuilder table = new StringBuilder("### 12 Restart: SIGKILL with threads of growing history"
                 + variant + "\n\n")
