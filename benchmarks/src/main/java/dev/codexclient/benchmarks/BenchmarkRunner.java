@@ -134,9 +134,12 @@ public final class BenchmarkRunner {
             return !smoke || figure != STARTUP && figure != RESTART;
         }
 
-        /** A full run of every figure: the runs {@link Spread} compares. */
+        /**
+         * A full run of every figure at its own sizes: the runs {@link Spread} compares. Figure 12 changed by a
+         * {@code bench.restart.*} property is an experiment, not a sample of the figure.
+         */
         boolean complete() {
-            return !smoke && figures.isEmpty();
+            return !smoke && figures.isEmpty() && !RestartFigure.Settings.changedByProperties();
         }
     }
 

@@ -114,6 +114,12 @@ final class RestartFigure {
                     prompt.isBlank() ? promptBytes : Integer.parseInt(prompt));
         }
 
+        /** {@return whether any {@code bench.restart.*} property changes the figure (an experiment's run)} */
+        static boolean changedByProperties() {
+            return Stream.of("compactEvery", "lengths", "layouts", "promptBytes", "codexConfig")
+                    .anyMatch(name -> !property(name).isEmpty());
+        }
+
         private static String property(String name) {
             return System.getProperty("bench.restart." + name, "").trim();
         }

@@ -8,7 +8,8 @@ import org.junit.jupiter.api.Test;
 
 /** Figure 12's sizes as the {@code bench.restart.*} properties change them. */
 class RestartSettingsTest {
-    private static final List<String> PROPERTIES = List.of("compactEvery", "lengths", "layouts", "promptBytes");
+    private static final List<String> PROPERTIES = List.of("compactEvery", "lengths", "layouts", "promptBytes",
+            "codexConfig");
 
     @AfterEach
     void clear() {
@@ -22,6 +23,7 @@ class RestartSettingsTest {
         assertThat(full.lengths()).containsExactly(1, 100, 1000);
         assertThat(full.compactions()).containsExactly(0, 64);
         assertThat(full.prompt(7)).isEqualTo("turn 7");
+        assertThat(RestartFigure.Settings.changedByProperties()).isFalse();
     }
 
     @Test
@@ -33,6 +35,7 @@ class RestartSettingsTest {
 
         RestartFigure.Settings s = RestartFigure.Settings.full().withProperties();
 
+        assertThat(RestartFigure.Settings.changedByProperties()).isTrue();
         assertThat(s.lengths()).containsExactly(1, 300, 1000);
         assertThat(s.compactions()).containsExactly(32);
         assertThat(s.prompt(12)).startsWith("turn 12 history").hasSizeGreaterThanOrEqualTo(400)
@@ -44,5 +47,13 @@ class RestartSettingsTest {
         System.setProperty("bench.restart.layouts", "stored");
 
         assertThat(RestartFigure.Settings.full().withProperties().compactions()).containsExactly(0);
+    }
+
+    @Test
+    void extraCodexSettingsMakeARunAnExperiment() {
+        System.setProperty("bench.restart.codexConfig", "[features.token_budget]\\nenabled = true");
+
+        assertThat(RestartFigure.Settings.changedByProperties()).isTrue();
+        assertThat(BenchmarkRunner.Config.full(java.nio.file.Path.of("results")).complete()).isFalse();
     }
 }
