@@ -23,6 +23,9 @@ public final class TestPostgres implements AutoCloseable {
     private static final AtomicInteger DATABASES = new AtomicInteger();
     private static TestPostgres shared;
 
+    /** Where the servers' binaries and data directories go: the module's target/, never the temporary directory. */
+    private static final Path ROOT = Path.of("target", "embedded-pg").toAbsolutePath();
+
     private final Path data;
     private int port;
     private EmbeddedPostgres server;
@@ -43,9 +46,8 @@ public final class TestPostgres implements AutoCloseable {
     /** {@return a server of its own, which the caller stops} */
     public static TestPostgres start() {
         try {
-            Path root = Path.of("target", "embedded-pg").toAbsolutePath();
-            Files.createDirectories(root);
-            TestPostgres pg = new TestPostgres(Files.createTempDirectory(root, "data-"));
+            Files.createDirectories(ROOT);
+            TestPostgres pg = new TestPostgres(Files.createTempDirectory(ROOT, "data-"));
             pg.server = pg.builder(0).start();
             pg.port = pg.server.getPort();
             return pg;
@@ -55,12 +57,11 @@ public final class TestPostgres implements AutoCloseable {
     }
 
     private EmbeddedPostgres.Builder builder(int onPort) {
-        Path root = Path.of("target", "embedded-pg").toAbsolutePath();
         // The builder makes its default working directory (the temporary directory's embedded-pg) before the override
         // below applies, unless this property names another: the build leaves nothing outside target/.
-        System.setProperty("ot.epg.working-dir", root.resolve("binaries").toString());
+        System.setProperty("ot.epg.working-dir", ROOT.resolve("binaries").toString());
         EmbeddedPostgres.Builder b = EmbeddedPostgres.builder()
-                .setOverrideWorkingDirectory(root.resolve("binaries").toFile())
+                .setOverrideWorkingDirectory(ROOT.resolve("binaries").toFile())
                 .setDataDirectory(data.toFile())
                 .setCleanDataDirectory(false)
                 .setServerConfig("max_connections", "200");
