@@ -139,7 +139,7 @@ public final class BenchmarkRunner {
          * {@code bench.restart.*} property is an experiment, not a sample of the figure.
          */
         boolean complete() {
-            return !smoke && figures.isEmpty() && !RestartFigure.Settings.changedByProperties();
+            return !smoke && figures.isEmpty() && restart.withProperties().equals(restart);
         }
     }
 

@@ -78,32 +78,41 @@ final class RestartFigure {
      * @param kills   SIGKILLs per layout
      * @param resumes {@code thread/resume} calls per side for the info row
      * @param compactEvery the turns between two compactions in the compacted layouts; 0 runs none of them
+     * @param stored  whether the layout as codex stores the threads (never compacted) is measured
+     * @param promptBytes each turn's prompt padded to this many bytes (0: "turn N" alone)
+     * @param codexConfig TOML appended to the {@code config.toml} of each layout's codex (empty: none)
      */
     record Settings(List<Integer> lengths, int threads, int kills, int resumes, int compactEvery,
-                    boolean stored, int promptBytes) {
+                    boolean stored, int promptBytes, String codexConfig) {
         Settings {
             lengths = List.copyOf(lengths);
         }
 
         static Settings full() {
-            return new Settings(List.of(1, 100, 1000), 3, 7, 5, 64, true, 0);
+            return new Settings(List.of(1, 100, 1000), 3, 7, 5, 64, true, 0, "");
         }
 
         static Settings smoke() {
-            return new Settings(List.of(1, 3), 2, 2, 1, 2, true, 0);
+            return new Settings(List.of(1, 3), 2, 2, 1, 2, true, 0, "");
         }
 
         /**
          * These sizes with the {@code bench.restart.*} properties applied: {@code compactEvery} (0 leaves the
          * compacted layouts out), {@code lengths} (comma-separated), {@code layouts} ({@code compacted} leaves the
-         * stored layout out, {@code stored} the compacted one) and {@code promptBytes} (each turn's prompt padded to
-         * that many bytes, so a compaction's budget of user messages fills sooner).
+         * stored layout out, {@code stored} the compacted one), {@code promptBytes} (each turn's prompt padded to
+         * that many bytes, so a compaction's budget of user messages fills sooner) and {@code codexConfig} (TOML,
+         * {@code \n} a new line). Equal to these sizes when none is set: the run is then a sample of the figure.
          */
         Settings withProperties() {
             String every = property("compactEvery");
             String only = property("lengths");
             String layouts = property("layouts");
             String prompt = property("promptBytes");
+            String config = property("codexConfig");
+            if (!List.of("", "stored", "compacted").contains(layouts)) {
+                throw new IllegalArgumentException("bench.restart.layouts is stored or compacted (both when unset), "
+                        + "not " + layouts);
+            }
             int compact = every.isBlank() ? compactEvery : Integer.parseInt(every);
             if (layouts.equals("stored")) {
                 compact = 0;
@@ -111,13 +120,8 @@ final class RestartFigure {
             return new Settings(only.isBlank() ? lengths
                     : Arrays.stream(only.split(",")).map(String::trim).map(Integer::valueOf).toList(),
                     threads, kills, resumes, compact, !layouts.equals("compacted") && stored,
-                    prompt.isBlank() ? promptBytes : Integer.parseInt(prompt));
-        }
-
-        /** {@return whether any {@code bench.restart.*} property changes the figure (an experiment's run)} */
-        static boolean changedByProperties() {
-            return Stream.of("compactEvery", "lengths", "layouts", "promptBytes", "codexConfig")
-                    .anyMatch(name -> !property(name).isEmpty());
+                    prompt.isBlank() ? promptBytes : Integer.parseInt(prompt),
+                    config.isEmpty() ? codexConfig : config.replace("\\n", "\n"));
         }
 
         private static String property(String name) {
@@ -205,10 +209,9 @@ final class RestartFigure {
         Restarts restarts = new Restarts();
         try (IsolatedHome home = IsolatedHome.in(root.resolve("home-" + length + "-c" + compactEvery))) {
             model.writeCodexHome(home.codexHome());
-            String extra = System.getProperty("bench.restart.codexConfig", "");
-            if (!extra.isBlank()) {
-                // An experiment's codex settings (-Dbench.restart.codexConfig), "\n" a new line of TOML.
-                Files.writeString(home.codexHome().resolve("config.toml"), "\n" + extra.replace("\\n", "\n") + "\n",
+            if (!settings.codexConfig().isEmpty()) {
+                // An experiment's codex settings (-Dbench.restart.codexConfig).
+                Files.writeString(home.codexHome().resolve("config.toml"), "\n" + settings.codexConfig() + "\n",
                         StandardOpenOption.APPEND);
             }
             try (CodexClient client = CodexClient.builder()

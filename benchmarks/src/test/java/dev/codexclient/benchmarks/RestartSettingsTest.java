@@ -1,7 +1,9 @@
 package dev.codexclient.benchmarks;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -23,7 +25,8 @@ class RestartSettingsTest {
         assertThat(full.lengths()).containsExactly(1, 100, 1000);
         assertThat(full.compactions()).containsExactly(0, 64);
         assertThat(full.prompt(7)).isEqualTo("turn 7");
-        assertThat(RestartFigure.Settings.changedByProperties()).isFalse();
+        assertThat(full.codexConfig()).isEmpty();
+        assertThat(BenchmarkRunner.Config.full(Path.of("results")).complete()).isTrue();
     }
 
     @Test
@@ -35,7 +38,7 @@ class RestartSettingsTest {
 
         RestartFigure.Settings s = RestartFigure.Settings.full().withProperties();
 
-        assertThat(RestartFigure.Settings.changedByProperties()).isTrue();
+        assertThat(BenchmarkRunner.Config.full(Path.of("results")).complete()).isFalse();
         assertThat(s.lengths()).containsExactly(1, 300, 1000);
         assertThat(s.compactions()).containsExactly(32);
         assertThat(s.prompt(12)).startsWith("turn 12 history").hasSizeGreaterThanOrEqualTo(400)
@@ -53,7 +56,16 @@ class RestartSettingsTest {
     void extraCodexSettingsMakeARunAnExperiment() {
         System.setProperty("bench.restart.codexConfig", "[features.token_budget]\\nenabled = true");
 
-        assertThat(RestartFigure.Settings.changedByProperties()).isTrue();
-        assertThat(BenchmarkRunner.Config.full(java.nio.file.Path.of("results")).complete()).isFalse();
+        assertThat(RestartFigure.Settings.full().withProperties().codexConfig())
+                .isEqualTo("[features.token_budget]\nenabled = true");
+        assertThat(BenchmarkRunner.Config.full(Path.of("results")).complete()).isFalse();
+    }
+
+    @Test
+    void anUnknownLayoutIsRefused() {
+        System.setProperty("bench.restart.layouts", "compact");
+
+        assertThatThrownBy(() -> RestartFigure.Settings.full().withProperties())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not compact");
     }
 }
